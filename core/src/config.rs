@@ -1,0 +1,162 @@
+//! Settings of a tracker instance: defaults < tracker.toml < `TRACKER_*` environment < flags (applied by the CLI).
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+
+use ipnet::IpNet;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Everything that can be configured. Field names are the keys of tracker.toml.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Folder holding the database, the signing secret and other state.
+    pub data_dir: PathBuf,
+    /// Address the daemon listens on.
+    pub addr: SocketAddr,
+    /// Public base URL of this instance, used in script URLs; defaults to http://{addr}.
+    pub public_url: Option<String>,
+    /// JWT signing secret; generated into the data folder when absent.
+    pub jwt_secret: Option<String>,
+    /// Peers whose X-Forwarded-For header is believed (reloadable).
+    pub trusted_proxies: Vec<IpNet>,
+    /// Log filter such as "info" or "tracker=debug" (reloadable).
+    pub log_level: String,
+    /// Failed logins allowed per client IP and minute (reloadable).
+    pub login_attempts_per_minute: u32,
+    /// Hits waiting for the writer before ingest answers 503.
+    pub ingest_queue: usize,
+    /// Most hits the writer commits in one transaction.
+    pub ingest_batch: usize,
+    /// Hours between automatic retention runs; 0 disables them (reloadable).
+    pub retention_interval_hours: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data_dir: PathBuf::from("tracker-data"),
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            public_url: None,
+            jwt_secret: None,
+            trusted_proxies: vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()],
+            log_level: "info".into(),
+            login_attempts_per_minute: 20,
+            ingest_queue: 50_000,
+            ingest_batch: 4_096,
+            retention_interval_hours: 24,
+        }
+    }
+}
+
+impl Config {
+    /// Reads defaults, then the TOML file at `path` (if given), then `TRACKER_*` variables from `env`.
+    pub fn load(path: Option<&Path>, env: impl IntoIterator<Item = (String, String)>) -> Result<Config> {
+        let mut config = match path {
+            Some(path) => Self::from_file(path)?,
+            None => Config::default(),
+        };
+        for (key, value) in env {
+            config.apply_env(&key, &value)?;
+        }
+        Ok(config)
+    }
+
+    /// Parses one TOML file on top of the defaults.
+    pub fn from_file(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("cannot read config {}: {e}", path.display())))?;
+        toml::from_str(&text).map_err(|e| Error::invalid(format!("invalid config {}: {e}", path.display())))
+    }
+
+    fn apply_env(&mut self, key: &str, value: &str) -> Result<()> {
+        let bad = |what: &str| Error::invalid(format!("{key}: not a valid {what}: {value}"));
+        match key {
+            "TRACKER_DATA_DIR" => self.data_dir = PathBuf::from(value),
+            "TRACKER_ADDR" => self.addr = value.parse().map_err(|_| bad("address"))?,
+            "TRACKER_PUBLIC_URL" => self.public_url = Some(value.to_string()),
+            "TRACKER_JWT_SECRET" => self.jwt_secret = Some(value.to_string()),
+            "TRACKER_LOG_LEVEL" => self.log_level = value.to_string(),
+            "TRACKER_TRUSTED_PROXIES" => {
+                self.trusted_proxies = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(parse_net)
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| bad("list of networks"))?
+            }
+            "TRACKER_LOGIN_ATTEMPTS_PER_MINUTE" => {
+                self.login_attempts_per_minute = value.parse().map_err(|_| bad("number"))?
+            }
+            "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
+            "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
+            "TRACKER_RETENTION_INTERVAL_HOURS" => {
+                self.retention_interval_hours = value.parse().map_err(|_| bad("number"))?
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Path of the SQLite database inside the data folder.
+    pub fn database_path(&self) -> PathBuf {
+        self.data_dir.join("tracker.db")
+    }
+
+    /// Base URL used in links handed to users (script URLs, the printed dashboard URL).
+    pub fn base_url(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_string(),
+            None => format!("http://{}", self.addr),
+        }
+    }
+
+    /// Whether a peer address may set the client IP through X-Forwarded-For.
+    pub fn is_trusted_proxy(&self, peer: IpAddr) -> bool {
+        self.trusted_proxies.iter().any(|net| net.contains(&peer))
+    }
+}
+
+/// Accepts a CIDR network or a bare address (taken as a single-host network).
+fn parse_net(s: &str) -> Option<IpNet> {
+    s.parse::<IpNet>().ok().or_else(|| s.parse::<IpAddr>().ok().map(IpNet::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_overrides_file_and_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tracker.toml");
+        std::fs::write(&path, "log_level = \"debug\"\ningest_batch = 10\n").unwrap();
+        let env = vec![("TRACKER_INGEST_BATCH".to_string(), "20".to_string())];
+        let config = Config::load(Some(&path), env).unwrap();
+        assert_eq!(config.log_level, "debug");
+        assert_eq!(config.ingest_batch, 20);
+        assert_eq!(config.login_attempts_per_minute, 20);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tracker.toml");
+        std::fs::write(&path, "nope = 1\n").unwrap();
+        assert!(Config::load(Some(&path), vec![]).is_err());
+        let env = vec![("TRACKER_ADDR".to_string(), "nowhere".to_string())];
+        assert!(Config::load(None, env).is_err());
+    }
+
+    #[test]
+    fn trusted_proxies_accept_bare_addresses() {
+        let env = vec![("TRACKER_TRUSTED_PROXIES".to_string(), "10.0.0.1, 192.168.0.0/16".to_string())];
+        let config = Config::load(None, env).unwrap();
+        assert!(config.is_trusted_proxy("10.0.0.1".parse().unwrap()));
+        assert!(config.is_trusted_proxy("192.168.3.4".parse().unwrap()));
+        assert!(!config.is_trusted_proxy("127.0.0.1".parse().unwrap()));
+    }
+}

@@ -1,0 +1,94 @@
+//! SQLite plumbing: opening connections with our pragmas, embedded numbered migrations, a small read pool.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use crate::error::Result;
+
+/// Numbered migrations, applied in order; `PRAGMA user_version` records how many ran.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_init.sql")];
+
+/// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).
+pub fn connect(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL;
+         PRAGMA synchronous = NORMAL;
+         PRAGMA foreign_keys = ON;
+         PRAGMA temp_store = MEMORY;
+         PRAGMA cache_size = -8000;",
+    )?;
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(conn)
+}
+
+/// Applies the migrations this database has not seen yet, each in its own transaction.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", index as i64 + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Shared handle on the database: one connection for writes outside ingest, a pool for reads.
+#[derive(Clone)]
+pub struct Db {
+    inner: Arc<DbInner>,
+}
+
+struct DbInner {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+/// Most idle read connections kept around.
+const MAX_IDLE_READERS: usize = 8;
+
+impl Db {
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Db> {
+        let mut writer = connect(path)?;
+        migrate(&mut writer)?;
+        Ok(Db { inner: Arc::new(DbInner { path: path.to_path_buf(), writer: Mutex::new(writer), readers: Mutex::new(Vec::new()) }) })
+    }
+
+    /// Path of the database file.
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Runs `f` on the shared write connection (users, websites, settings; not the ingest hot path).
+    pub fn write<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+        let mut conn = self.inner.writer.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut conn)
+    }
+
+    /// Runs `f` on a pooled read connection.
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let pooled = self.inner.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let conn = match pooled {
+            Some(conn) => conn,
+            None => connect(&self.inner.path)?,
+        };
+        let result = f(&conn);
+        let mut readers = self.inner.readers.lock().unwrap_or_else(|e| e.into_inner());
+        if readers.len() < MAX_IDLE_READERS {
+            readers.push(conn);
+        }
+        result
+    }
+
+    /// A fresh connection owned by the caller (the ingest writer thread, bulk jobs).
+    pub fn connect(&self) -> Result<Connection> {
+        connect(&self.inner.path)
+    }
+}

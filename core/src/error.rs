@@ -1,0 +1,42 @@
+//! The one error type of tracker-core; the daemon maps it to HTTP in one place, the CLI prints it.
+
+/// Everything a core call can fail with, grouped by what the caller should do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input was not acceptable; the message tells the user what to fix.
+    #[error("{0}")]
+    Invalid(String),
+    /// The thing does not exist, or belongs to someone else (indistinguishable on purpose).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The thing already exists (e.g. an email already registered).
+    #[error("{0}")]
+    Conflict(String),
+    /// Missing, expired or forged credentials.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Too many attempts from one client.
+    #[error("too many requests, try again later")]
+    RateLimited,
+    /// A body or field is over its size limit.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The ingest queue is full; the client should retry after a moment.
+    #[error("server busy, retry shortly")]
+    Busy,
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Internal(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Shorthand for an `Invalid` error with a message for the user.
+    pub fn invalid(msg: impl Into<String>) -> Self {
+        Error::Invalid(msg.into())
+    }
+}

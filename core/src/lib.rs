@@ -1,0 +1,9 @@
+//! tracker-core: everything true regardless of transport — domain types, storage and migrations, ingest,
+//! analytics queries, privacy and auth. The daemon and the CLI both go through [`Tracker`].
+
+pub mod config;
+pub mod db;
+pub mod error;
+
+pub use config::Config;
+pub use error::{Error, Result};

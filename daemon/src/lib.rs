@@ -1,0 +1,1 @@
+//! tracker-daemon: turns HTTP into calls on the core `Tracker` and back.

@@ -1,0 +1,1 @@
+//! Integration tests: the real daemon on a port-0 listener and a temp data folder.
