@@ -4,6 +4,7 @@
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod ingest;
 
 pub use config::Config;
 pub use error::{Error, Result};

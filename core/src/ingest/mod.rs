@@ -1,0 +1,3 @@
+//! The ingest path: validating, enriching and writing tracking hits.
+
+pub mod enrich;
