@@ -3,4 +3,5 @@
 mod util;
 
 mod auth;
+mod track;
 mod websites;
