@@ -3,5 +3,7 @@
 mod util;
 
 mod auth;
+mod durability;
+mod reads;
 mod track;
 mod websites;
