@@ -26,8 +26,8 @@ export default function TrafficChart({ points }: { points: TimeseriesPoint[] }) 
             contentStyle={{ background: "#111827", border: "1px solid #374151", borderRadius: 8, color: "#f3f4f6" }}
             labelStyle={{ color: "#9ca3af" }}
           />
-          <Area type="monotone" dataKey="pageViews" name="Page views" stroke="#818cf8" strokeWidth={2} fill="url(#pv)" />
-          <Area type="monotone" dataKey="visitors" name="Visitors" stroke="#38bdf8" strokeWidth={2} fill="url(#vis)" />
+          <Area isAnimationActive={false} type="monotone" dataKey="pageViews" name="Page views" stroke="#818cf8" strokeWidth={2} fill="url(#pv)" />
+          <Area isAnimationActive={false} type="monotone" dataKey="visitors" name="Visitors" stroke="#38bdf8" strokeWidth={2} fill="url(#vis)" />
         </AreaChart>
       </ResponsiveContainer>
     </div>
