@@ -82,6 +82,17 @@ describe("dashboard in a browser", () => {
     await waitForText(card, "Acme Coffee");
     await waitForText(card, "https://example.com");
     await screenshot(page, "06-websites");
+
+    // F8 focuses the toast region; a swipe of more than 50 px to the right dismisses the toast.
+    await page.keyboard.press("F8");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "toast-region");
+    const box = await ready.boundingBox();
+    await page.mouse.move(box.x + 20, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 50, box.y + box.height / 2, { steps: 3 });
+    await page.mouse.move(box.x + 90, box.y + box.height / 2, { steps: 3 });
+    await page.mouse.up();
+    await ready.waitFor({ state: "detached" });
   });
 
   it("copies the embed snippet from the Tracking Code dialog", async () => {
@@ -220,5 +231,16 @@ describe("dashboard in a browser", () => {
     await page.getByRole("button", { name: "Sign In" }).last().click();
     await page.waitForURL((u) => u.pathname === "/");
     await waitForText(page.getByTestId("user-email"), email);
+  });
+
+  it("deletes a website after confirmation", async () => {
+    await page.getByRole("link", { name: "Websites" }).click();
+    await page.getByRole("button", { name: "Delete Acme Coffee" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Delete website?").waitFor();
+    await screenshot(page, "18-delete-confirm");
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await waitForToast(page, "Website deleted");
+    await page.getByText("Get started by adding your first website...").waitFor();
   });
 });
