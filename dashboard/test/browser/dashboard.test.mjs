@@ -132,6 +132,9 @@ describe("dashboard in a browser", () => {
     await page.getByText("No conversions tracked yet").waitFor();
     await waitForText(page.getByTestId("metric-Conversions"), "No conversions");
     await screenshot(page, "11-analytics-conversions-tab");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    assert.equal(download.suggestedFilename(), `analytics-${websiteId}.csv`);
   });
 
   it("sees a visit to a page carrying the snippet live, in Top Pages and in Total Visitors", async () => {
@@ -220,6 +223,13 @@ describe("dashboard in a browser", () => {
     assert.equal(await page.evaluate(() => localStorage.getItem("refreshToken")), null);
     await page.goto("/");
     await page.waitForURL("**/auth");
+
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.locator("#signup-email").fill(email);
+    await page.locator("#signup-password").fill(password);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await waitForToast(page, "Registration failed");
+    await page.getByRole("tab", { name: "Sign In" }).click();
 
     await page.locator("#signin-email").fill(email);
     await page.locator("#signin-password").fill("wrong-password");
