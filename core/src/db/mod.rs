@@ -58,7 +58,13 @@ impl Db {
     pub fn open(path: &Path) -> Result<Db> {
         let mut writer = connect(path)?;
         migrate(&mut writer)?;
-        Ok(Db { inner: Arc::new(DbInner { path: path.to_path_buf(), writer: Mutex::new(writer), readers: Mutex::new(Vec::new()) }) })
+        Ok(Db {
+            inner: Arc::new(DbInner {
+                path: path.to_path_buf(),
+                writer: Mutex::new(writer),
+                readers: Mutex::new(Vec::new()),
+            }),
+        })
     }
 
     /// Path of the database file.
@@ -74,7 +80,12 @@ impl Db {
 
     /// Runs `f` on a pooled read connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let pooled = self.inner.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let pooled = self
+            .inner
+            .readers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
         let conn = match pooled {
             Some(conn) => conn,
             None => connect(&self.inner.path)?,
