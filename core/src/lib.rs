@@ -8,6 +8,7 @@ pub mod db;
 pub mod error;
 pub mod ingest;
 pub mod model;
+pub mod privacy;
 pub mod settings;
 pub mod store;
 mod tracker;

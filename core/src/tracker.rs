@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error::Result;
 use crate::ingest::{Ingest, LiveHub};
+use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::websites::Websites;
 
@@ -17,6 +18,7 @@ pub struct Tracker {
     pub websites: Websites,
     pub ingest: Ingest,
     pub analytics: Analytics,
+    pub privacy: Privacy,
     pub live: LiveHub,
     db: Db,
 }
@@ -41,6 +43,7 @@ impl Tracker {
         Ok(Tracker {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),
+            privacy: Privacy::new(db.clone()),
             settings,
             websites,
             ingest,
