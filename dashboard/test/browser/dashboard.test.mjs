@@ -7,6 +7,7 @@ import { launchBrowser, screenshot, startDaemon, startDemoSite, waitForText, wai
 
 const email = `owner-${Date.now()}@example.com`;
 const password = "correct-horse";
+const VISITOR_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 describe("dashboard in a browser", () => {
   let daemon, browser, context, page, demo;
@@ -143,14 +144,16 @@ describe("dashboard in a browser", () => {
     await waitForText(live.getByTestId("live-status"), "Real-time");
     await live.getByText("No active visitors").waitFor();
 
-    const visitor = await context.newPage();
+    // A separate visitor with an ordinary browser's user agent: the server drops headless Chrome as a bot.
+    const visitorContext = await browser.newContext({ userAgent: VISITOR_UA });
+    const visitor = await visitorContext.newPage();
     await visitor.goto(`${demo.url}/index.html`);
     await visitor.getByRole("heading", { name: "Fresh beans, every week" }).waitFor();
 
     await waitForText(live, /Session \S{8}/, 10_000);
     await waitForText(live, "Active");
     await waitForText(live, "Just now");
-    await visitor.close();
+    await visitorContext.close();
 
     await page.reload();
     await waitForText(page.getByTestId("top-pages"), "/index.html");
