@@ -2,113 +2,50 @@
 //! identified visitors, traffic sources, export) against a real daemon on a port-0 listener, seeded through
 //! POST /api/track with known counts; plus auth and cross-tenant checks on every one of them.
 
-use std::net::SocketAddr;
-
-use reqwest::{Client, StatusCode};
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
-const CHROME_UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+use crate::util::TestServer;
+
+/// A second browser: visitors are told apart by address and user agent, so session two is its own visitor.
 const FIREFOX_UA: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
 
-/// The daemon on a temp data folder; stops when dropped.
-struct Server {
-    base: String,
-    http: Client,
-    _stop: oneshot::Sender<()>,
-    _dir: tempfile::TempDir,
+/// GET with a token, asserting 200; the JSON body.
+async fn get_json(server: &TestServer, token: &str, path: &str) -> Value {
+    let answer = server.get(path, token).await;
+    assert_eq!(answer.status, StatusCode::OK, "GET {path}: {}", answer.text);
+    answer.json
 }
 
-impl Server {
-    async fn start() -> Server {
-        let dir = tempfile::tempdir().unwrap();
-        let config = tracker_core::Config {
-            data_dir: dir.path().to_path_buf(),
-            ..Default::default()
-        };
-        let tracker = tracker_core::Tracker::open(&config).unwrap();
-        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
-            .await
-            .unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(tracker_daemon::serve(tracker, listener, async {
-            let _ = stopped.await;
-        }));
-        Server {
-            base,
-            http: Client::new(),
-            _stop: stop,
-            _dir: dir,
-        }
-    }
-
-    async fn register(&self, email: &str) -> String {
-        let res = self
-            .http
-            .post(format!("{}/api/register", self.base))
-            .json(&json!({"email": email, "password": "secret-pw"}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::CREATED);
-        res.json::<Value>().await.unwrap()["accessToken"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    }
-
-    async fn get(&self, token: &str, path: &str) -> reqwest::Response {
-        self.http
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn get_json(&self, token: &str, path: &str) -> Value {
-        let res = self.get(token, path).await;
-        assert_eq!(res.status(), StatusCode::OK, "GET {path}");
-        res.json().await.unwrap()
-    }
-
-    /// Sends a hit as a browser; visitors are told apart by address and user agent, so each session
-    /// below uses its own browser to count as its own visitor.
-    async fn track(&self, body: Value) {
-        let ua = if body["session_id"] == "session-two" {
-            FIREFOX_UA
-        } else {
-            CHROME_UA
-        };
-        let res = self
-            .http
-            .post(format!("{}/api/track", self.base))
-            .header("user-agent", ua)
+/// Sends a hit, from Firefox for session two and from the harness's Chrome otherwise.
+async fn track(server: &TestServer, body: Value) {
+    let answer = if body["session_id"] == "session-two" {
+        let response = server
+            .client
+            .post(server.url("/api/track"))
+            .header("user-agent", FIREFOX_UA)
             .json(&body)
             .send()
             .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::ACCEPTED, "track {body}");
-    }
+            .expect("track");
+        crate::util::answer(response).await
+    } else {
+        server.track(body.clone()).await
+    };
+    assert_eq!(
+        answer.status,
+        StatusCode::ACCEPTED,
+        "track {body}: {}",
+        answer.text
+    );
 }
 
 /// A professional site with two visitors: s1 (two page views, one from Hacker News; a custom event; a
 /// purchase of 49.99 USD) and s2 (one direct page view; identified as Acme Retail).
-async fn seeded() -> (Server, String, i64) {
-    let server = Server::start().await;
-    let token = server.register("owner@example.com").await;
-    let site: Value = server
-        .http
-        .post(format!("{}/api/websites", server.base))
-        .bearer_auth(&token)
-        .json(&json!({"name": "Shop", "domain": "https://shop.example", "trackingLevel": "professional"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+async fn seeded() -> (TestServer, String, i64) {
+    let server = TestServer::start().await;
+    let (token, _) = server.register("owner@example.com").await;
+    let site = server.create_site(&token, "Shop", "professional").await;
     let id = site["id"].as_i64().unwrap();
     let key = site["trackingKey"].as_str().unwrap();
     let hit = |session: &str, url: &str, extra: Value| {
@@ -132,12 +69,12 @@ async fn seeded() -> (Server, String, i64) {
             json!({}),
         ))
         .await;
-    server.track(hit("session-one", "https://shop.example/pricing", json!({"event": "custom", "event_name": "button_click", "event_properties": {"button": "signup"}}))).await;
-    server.track(hit("session-one", "https://shop.example/pricing", json!({"event": "conversion", "event_name": "purchase", "event_properties": {"value": 49.99, "currency": "USD"}}))).await;
+    track(&server, hit("session-one", "https://shop.example/pricing", json!({"event": "custom", "event_name": "button_click", "event_properties": {"button": "signup"}}))).await;
+    track(&server, hit("session-one", "https://shop.example/pricing", json!({"event": "conversion", "event_name": "purchase", "event_properties": {"value": 49.99, "currency": "USD"}}))).await;
     server
         .track(hit("session-two", "https://shop.example/", json!({})))
         .await;
-    server.track(hit("session-two", "https://shop.example/", json!({"event": "identify", "event_properties": {"company": "Acme", "industry": "Retail"}}))).await;
+    track(&server, hit("session-two", "https://shop.example/", json!({"event": "identify", "event_properties": {"company": "Acme", "industry": "Retail"}}))).await;
     (server, token, id)
 }
 
@@ -180,7 +117,7 @@ async fn timeseries_has_one_point_per_day_with_todays_traffic_last() {
             &format!("/api/dashboard/timeseries?website_id={id}&range=2w"),
         )
         .await;
-    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -239,11 +176,14 @@ async fn site_periods_follow_the_chosen_metric() {
         visitors,
         json!([{"websiteId": id, "today": 2, "yesterday": 0, "last7Days": 2, "last30Days": 2}])
     );
-    assert_eq!(server.get_json(&token, "/api/dashboard/sites").await, views);
+    assert_eq!(
+        get_json(&server, &token, "/api/dashboard/sites").await,
+        views
+    );
     let bad = server
         .get(&token, "/api/dashboard/sites?metric=bounces")
         .await;
-    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -286,42 +226,44 @@ async fn conversions_sources_and_identified_visitors() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn export_downloads_csv_or_answers_json() {
     let (server, token, id) = seeded().await;
-    let res = server
-        .get(&token, &format!("/api/websites/{id}/export?format=csv"))
+    let csv = server
+        .get(&format!("/api/websites/{id}/export?format=csv"), &token)
         .await;
-    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(csv.status, StatusCode::OK);
     assert!(
-        res.headers()["content-type"]
+        csv.headers["content-type"]
             .to_str()
             .unwrap()
             .starts_with("text/csv")
     );
     assert_eq!(
-        res.headers()["content-disposition"].to_str().unwrap(),
+        csv.headers["content-disposition"].to_str().unwrap(),
         format!("attachment; filename=\"analytics-{id}.csv\"")
     );
-    let text = res.text().await.unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = csv.text.lines().collect();
     assert_eq!(
         lines[0],
         "timestamp,type,name,url,referrer,sessionId,country,device,browser,value"
     );
-    assert_eq!(lines.len(), 1 + 6, "{text}");
+    assert_eq!(lines.len(), 1 + 6, "{}", csv.text);
     assert!(
         lines
             .iter()
             .any(|l| l.contains(",conversion,purchase,") && l.ends_with(",49.99"))
     );
-    let json = server
-        .get_json(&token, &format!("/api/websites/{id}/export?format=json"))
-        .await;
+    let json = get_json(
+        &server,
+        &token,
+        &format!("/api/websites/{id}/export?format=json"),
+    )
+    .await;
     assert_eq!(json.as_array().unwrap().len(), 6);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_read_needs_a_token_and_hides_other_users_sites() {
     let (server, _owner, id) = seeded().await;
-    let other = server.register("other@example.com").await;
+    let (other, _) = server.register("other@example.com").await;
     let paths = [
         format!("/api/dashboard/timeseries?website_id={id}&range=7d"),
         format!("/api/dashboard/recent-activity?website_id={id}"),
@@ -331,31 +273,22 @@ async fn every_read_needs_a_token_and_hides_other_users_sites() {
         format!("/api/websites/{id}/export?format=csv"),
     ];
     for path in &paths {
-        let res = server.get(&other, path).await;
-        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
-        let body: Value = res.json().await.unwrap();
-        assert_eq!(body["error"]["message"], "website not found", "{path}");
-        let res = server
-            .http
-            .get(format!("{}{path}", server.base))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{path}");
+        let answer = server.get(path, &other).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(answer.error_message(), "website not found", "{path}");
+        let anonymous = server.call(Method::GET, path, None, None).await;
+        assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{path}");
     }
     assert_eq!(
-        server.get_json(&other, "/api/dashboard/sites").await,
+        get_json(&server, &other, "/api/dashboard/sites").await,
         json!([])
     );
-    let res = server
-        .http
-        .get(format!("{}/api/dashboard/sites", server.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
-    let missing = server
-        .get(&other, "/api/dashboard/timeseries?website_id=999999")
+    let anonymous = server
+        .call(Method::GET, "/api/dashboard/sites", None, None)
         .await;
-    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    let missing = server
+        .get("/api/dashboard/timeseries?website_id=999999", &other)
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
 }
