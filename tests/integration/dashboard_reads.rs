@@ -55,25 +55,27 @@ async fn seeded() -> (TestServer, String, i64) {
             .extend(extra.as_object().unwrap().clone());
         body
     };
-    server
-        .track(hit(
+    track(
+        &server,
+        hit(
             "session-one",
             "https://shop.example/",
             json!({"referrer": "https://news.ycombinator.com/item?id=1"}),
-        ))
-        .await;
-    server
-        .track(hit(
-            "session-one",
-            "https://shop.example/pricing",
-            json!({}),
-        ))
-        .await;
+        ),
+    )
+    .await;
+    track(
+        &server,
+        hit("session-one", "https://shop.example/pricing", json!({})),
+    )
+    .await;
     track(&server, hit("session-one", "https://shop.example/pricing", json!({"event": "custom", "event_name": "button_click", "event_properties": {"button": "signup"}}))).await;
     track(&server, hit("session-one", "https://shop.example/pricing", json!({"event": "conversion", "event_name": "purchase", "event_properties": {"value": 49.99, "currency": "USD"}}))).await;
-    server
-        .track(hit("session-two", "https://shop.example/", json!({})))
-        .await;
+    track(
+        &server,
+        hit("session-two", "https://shop.example/", json!({})),
+    )
+    .await;
     track(&server, hit("session-two", "https://shop.example/", json!({"event": "identify", "event_properties": {"company": "Acme", "industry": "Retail"}}))).await;
     (server, token, id)
 }
@@ -85,12 +87,12 @@ fn today() -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeseries_has_one_point_per_day_with_todays_traffic_last() {
     let (server, token, id) = seeded().await;
-    let body = server
-        .get_json(
-            &token,
-            &format!("/api/dashboard/timeseries?website_id={id}&range=7d"),
-        )
-        .await;
+    let body = get_json(
+        &server,
+        &token,
+        &format!("/api/dashboard/timeseries?website_id={id}&range=7d"),
+    )
+    .await;
     let points = body["points"].as_array().unwrap();
     assert_eq!(points.len(), 7);
     let last = points.last().unwrap();
@@ -103,18 +105,18 @@ async fn timeseries_has_one_point_per_day_with_todays_traffic_last() {
             .all(|p| p["pageViews"] == 0 && p["visitors"] == 0)
     );
     for (range, len) in [("30d", 30), ("90d", 90)] {
-        let body = server
-            .get_json(
-                &token,
-                &format!("/api/dashboard/timeseries?website_id={id}&range={range}"),
-            )
-            .await;
+        let body = get_json(
+            &server,
+            &token,
+            &format!("/api/dashboard/timeseries?website_id={id}&range={range}"),
+        )
+        .await;
         assert_eq!(body["points"].as_array().unwrap().len(), len);
     }
     let bad = server
         .get(
-            &token,
             &format!("/api/dashboard/timeseries?website_id={id}&range=2w"),
+            &token,
         )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
@@ -123,12 +125,12 @@ async fn timeseries_has_one_point_per_day_with_todays_traffic_last() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn recent_activity_is_newest_first_and_limited() {
     let (server, token, id) = seeded().await;
-    let rows = server
-        .get_json(
-            &token,
-            &format!("/api/dashboard/recent-activity?website_id={id}&limit=10"),
-        )
-        .await;
+    let rows = get_json(
+        &server,
+        &token,
+        &format!("/api/dashboard/recent-activity?website_id={id}&limit=10"),
+    )
+    .await;
     let rows = rows.as_array().unwrap();
     let types: Vec<&str> = rows.iter().map(|r| r["type"].as_str().unwrap()).collect();
     assert_eq!(types.iter().filter(|t| **t == "pageview").count(), 3);
@@ -150,28 +152,24 @@ async fn recent_activity_is_newest_first_and_limited() {
     assert_eq!(purchase["value"], 49.99);
     assert_eq!(purchase["sessionId"], "session-one");
     assert_eq!(purchase["url"], "https://shop.example/pricing");
-    let two = server
-        .get_json(
-            &token,
-            &format!("/api/dashboard/recent-activity?website_id={id}&limit=2"),
-        )
-        .await;
+    let two = get_json(
+        &server,
+        &token,
+        &format!("/api/dashboard/recent-activity?website_id={id}&limit=2"),
+    )
+    .await;
     assert_eq!(two.as_array().unwrap().len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn site_periods_follow_the_chosen_metric() {
     let (server, token, id) = seeded().await;
-    let views = server
-        .get_json(&token, "/api/dashboard/sites?metric=pageviews")
-        .await;
+    let views = get_json(&server, &token, "/api/dashboard/sites?metric=pageviews").await;
     assert_eq!(
         views,
         json!([{"websiteId": id, "today": 3, "yesterday": 0, "last7Days": 3, "last30Days": 3}])
     );
-    let visitors = server
-        .get_json(&token, "/api/dashboard/sites?metric=visitors")
-        .await;
+    let visitors = get_json(&server, &token, "/api/dashboard/sites?metric=visitors").await;
     assert_eq!(
         visitors,
         json!([{"websiteId": id, "today": 2, "yesterday": 0, "last7Days": 2, "last30Days": 2}])
@@ -181,7 +179,7 @@ async fn site_periods_follow_the_chosen_metric() {
         views
     );
     let bad = server
-        .get(&token, "/api/dashboard/sites?metric=bounces")
+        .get("/api/dashboard/sites?metric=bounces", &token)
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
@@ -189,9 +187,7 @@ async fn site_periods_follow_the_chosen_metric() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn conversions_sources_and_identified_visitors() {
     let (server, token, id) = seeded().await;
-    let conv = server
-        .get_json(&token, &format!("/api/websites/{id}/conversions"))
-        .await;
+    let conv = get_json(&server, &token, &format!("/api/websites/{id}/conversions")).await;
     assert_eq!(conv["conversionRate"], 50.0);
     let list = conv["conversions"].as_array().unwrap();
     assert_eq!(list.len(), 1);
@@ -199,9 +195,12 @@ async fn conversions_sources_and_identified_visitors() {
     assert_eq!(list[0]["value"], 49.99);
     assert!(list[0]["timestamp"].as_str().unwrap().ends_with('Z'));
 
-    let sources = server
-        .get_json(&token, &format!("/api/websites/{id}/traffic-sources"))
-        .await;
+    let sources = get_json(
+        &server,
+        &token,
+        &format!("/api/websites/{id}/traffic-sources"),
+    )
+    .await;
     let mut sources = sources.as_array().unwrap().clone();
     sources.sort_by_key(|s| s["source"].as_str().unwrap().to_string());
     assert_eq!(
@@ -212,9 +211,12 @@ async fn conversions_sources_and_identified_visitors() {
         ]
     );
 
-    let identified = server
-        .get_json(&token, &format!("/api/websites/{id}/identified-visitors"))
-        .await;
+    let identified = get_json(
+        &server,
+        &token,
+        &format!("/api/websites/{id}/identified-visitors"),
+    )
+    .await;
     let identified = identified.as_array().unwrap();
     assert_eq!(identified.len(), 1);
     assert_eq!(identified[0]["companyName"], "Acme");
