@@ -4,3 +4,5 @@ mod util;
 
 mod auth;
 mod dashboard_reads;
+mod track;
+mod websites;
