@@ -148,7 +148,8 @@ describe("dashboard in a browser", () => {
     const visitorContext = await browser.newContext({ userAgent: VISITOR_UA });
     const visitor = await visitorContext.newPage();
     await visitor.goto(`${demo.url}/index.html`);
-    await visitor.getByRole("heading", { name: "Fresh beans, every week" }).waitFor();
+    await visitor.waitForLoadState("load");
+    await visitor.waitForFunction(() => typeof window.tracker?.track === "function");
 
     await waitForText(live, /Session \S{8}/, 10_000);
     await waitForText(live, "Active");

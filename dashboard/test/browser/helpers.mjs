@@ -2,7 +2,7 @@
 // examples/ demo site carrying a copied snippet, Chromium via playwright-core, screenshots, waits.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -50,11 +50,14 @@ export async function startDaemon() {
 }
 
 /**
- * Serves examples/demo-site on 127.0.0.1:0. Every page's script tag is replaced by `snippet()` (the snippet
- * the test copied from the Tracking Code dialog), so the page carries exactly what a site owner pastes.
+ * Serves the examples/ demo site on 127.0.0.1:0 (its own origin, like a customer's site). The snippet
+ * placeholder of examples/site ({{TRACKER_SNIPPET}}) or the sample script tag of examples/demo-site is
+ * replaced by `snippet()`, the snippet the test copied from the Tracking Code dialog, so the page carries
+ * exactly what a site owner pastes.
  */
 export async function startDemoSite(snippet) {
-  const root = join(repoRoot, "examples", "demo-site");
+  const site = join(repoRoot, "examples", "site");
+  const root = existsSync(join(site, "index.html")) ? site : join(repoRoot, "examples", "demo-site");
   const server = createServer((req, res) => {
     const path = new URL(req.url, "http://x").pathname;
     const file = join(root, path === "/" ? "index.html" : path);
@@ -66,7 +69,10 @@ export async function startDemoSite(snippet) {
       return res.writeHead(404).end("not found");
     }
     if (extname(file) === ".html") {
-      const html = body.toString("utf8").replace(/<script async src="[^"]*"><\/script>/g, snippet());
+      const html = body
+        .toString("utf8")
+        .replaceAll("{{TRACKER_SNIPPET}}", snippet())
+        .replace(/<script async src="[^"]*"><\/script>/g, snippet());
       res.writeHead(200, { "Content-Type": "text/html" });
       return res.end(html);
     }
