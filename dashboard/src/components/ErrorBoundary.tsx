@@ -2,6 +2,7 @@
 //! window.tracker.track when a tracking script is present.
 import { Component } from "react";
 import type { ErrorInfo, ReactNode } from "react";
+import { queryClient } from "../hooks/queryClient";
 import { ErrorPage } from "../pages/ErrorPage";
 
 declare global {
@@ -28,6 +29,12 @@ export function installGlobalErrorHandlers(): void {
 export class ErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
   state = { error: null as unknown };
 
+  /** Drops cached reads (the failure may come from them) and renders the app again. */
+  retry = () => {
+    void queryClient.resetQueries();
+    this.setState({ error: null });
+  };
+
   static getDerivedStateFromError(error: unknown) {
     return { error };
   }
@@ -38,7 +45,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { error: u
   }
 
   render() {
-    if (this.state.error) return <ErrorPage onRetry={() => this.setState({ error: null })} />;
+    if (this.state.error) return <ErrorPage onRetry={this.retry} />;
     return this.props.children;
   }
 }

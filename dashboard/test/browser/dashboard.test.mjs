@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, screenshot, startDaemon, startDemoSite, waitForText, waitForToast } from "./helpers.mjs";
 
+const logPageError = (e) => console.error("page error:", e);
 const email = `owner-${Date.now()}@example.com`;
 const password = "correct-horse";
 const VISITOR_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -20,7 +21,7 @@ describe("dashboard in a browser", () => {
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: daemon.url });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: daemon.url });
     page = await context.newPage();
-    page.on("pageerror", (e) => console.error("page error:", e));
+    page.on("pageerror", logPageError);
     demo = await startDemoSite(() => copiedSnippet);
   });
 
@@ -209,6 +210,24 @@ describe("dashboard in a browser", () => {
     await page.getByRole("menuitem", { name: "Get Code" }).waitFor();
     await page.getByRole("menuitem", { name: "Delete" }).waitFor();
     await page.keyboard.press("Escape");
+  });
+
+  it("shows the error fallback page on a render failure and recovers with Try Again", async () => {
+    // An answer of the wrong shape makes the overview fail to render.
+    await page.route("**/api/dashboard/overview?*", (route) =>
+      route.fulfill({ json: { metrics: {}, previous: {}, topPages: 42 } }),
+    );
+    page.off("pageerror", logPageError);
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
+    await page.getByText("We encountered an unexpected error. Please try again.").waitFor();
+    await page.getByRole("button", { name: "Reload Page" }).waitFor();
+    await page.getByRole("button", { name: "Go Home" }).waitFor();
+    await screenshot(page, "19-error-fallback");
+    await page.unroute("**/api/dashboard/overview?*");
+    await page.getByRole("button", { name: "Try Again" }).click();
+    await waitForText(page.getByTestId("top-pages"), "/index.html");
+    page.on("pageerror", logPageError);
   });
 
   it("gives every sidebar item a page", async () => {
