@@ -41,31 +41,23 @@ impl Analytics {
                  ORDER BY ts DESC, id DESC LIMIT ?4",
             )?;
             let conversions = stmt
-                .query_map(
-                    params![site, range.start, range.end, CONVERSIONS_LIMIT],
-                    |r| {
-                        Ok(Conversion {
-                            id: r.get(0)?,
-                            goal_name: r.get(1)?,
-                            value: r.get(2)?,
-                            currency: r.get(3)?,
-                            timestamp: r.get(4)?,
-                        })
-                    },
-                )?
+                .query_map(params![site, range.start, range.end, CONVERSIONS_LIMIT], |r| {
+                    Ok(Conversion {
+                        id: r.get(0)?,
+                        goal_name: r.get(1)?,
+                        value: r.get(2)?,
+                        currency: r.get(3)?,
+                        timestamp: r.get(4)?,
+                    })
+                })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let (visits, converted): (i64, i64) = conn
                 .prepare_cached(
                     "SELECT COUNT(*), COALESCE(SUM(is_converted), 0) FROM sessions
                  WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3",
                 )?
-                .query_row(params![site, range.start, range.end], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })?;
-            Ok(Conversions {
-                conversions,
-                conversion_rate: percent(converted, visits),
-            })
+                .query_row(params![site, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(Conversions { conversions, conversion_rate: percent(converted, visits) })
         })
     }
 }

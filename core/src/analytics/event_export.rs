@@ -29,18 +29,8 @@ pub struct ExportedEvent {
 }
 
 /// Column names of the CSV, in order.
-pub const EXPORT_COLUMNS: [&str; 10] = [
-    "timestamp",
-    "type",
-    "name",
-    "url",
-    "referrer",
-    "sessionId",
-    "country",
-    "device",
-    "browser",
-    "value",
-];
+pub const EXPORT_COLUMNS: [&str; 10] =
+    ["timestamp", "type", "name", "url", "referrer", "sessionId", "country", "device", "browser", "value"];
 
 impl Analytics {
     /// The events of `range`, oldest first.
@@ -92,6 +82,5 @@ pub fn events_csv(events: &[ExportedEvent]) -> Result<Vec<u8>> {
         ])
         .map_err(csv_err)?;
     }
-    out.into_inner()
-        .map_err(|e| Error::Internal(format!("csv: {e}")))
+    out.into_inner().map_err(|e| Error::Internal(format!("csv: {e}")))
 }

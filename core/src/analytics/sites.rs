@@ -48,12 +48,7 @@ const DAY_S: i64 = 86_400;
 
 impl Analytics {
     /// The four period figures of `metric` for every site `user` owns, oldest site first.
-    pub fn site_periods(
-        &self,
-        user: UserId,
-        metric: SiteMetric,
-        now: Millis,
-    ) -> Result<Vec<SitePeriods>> {
+    pub fn site_periods(&self, user: UserId, metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
         let today = now.div_euclid(1000).div_euclid(DAY_S) * DAY_S;
         let col = metric.column();
         let sql = format!(

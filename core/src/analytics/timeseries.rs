@@ -53,11 +53,7 @@ impl Analytics {
                 Grain::Day => stamp[..10].to_string(),
                 Grain::Hour => stamp,
             };
-            points.push(TimePoint {
-                date,
-                visitors,
-                page_views,
-            });
+            points.push(TimePoint { date, visitors, page_views });
             bucket += step;
         }
         Ok(Timeseries { points })

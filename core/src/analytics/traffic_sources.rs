@@ -28,11 +28,7 @@ impl Analytics {
             Ok(rows
                 .into_iter()
                 .map(|(host, visits)| TrafficSource {
-                    source: if host.is_empty() {
-                        "Direct".to_string()
-                    } else {
-                        host
-                    },
+                    source: if host.is_empty() { "Direct".to_string() } else { host },
                     visits,
                     percentage: percent(visits, total),
                 })

@@ -78,20 +78,10 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(authed())
         .and(warp::query::<ExportQuery>())
         .and_then(export);
-    timeseries
-        .or(activity)
-        .or(sites)
-        .or(conversions)
-        .or(identified)
-        .or(sources)
-        .or(export)
+    timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources).or(export)
 }
 
-async fn timeseries(
-    tracker: Tracker,
-    user: UserId,
-    query: SeriesQuery,
-) -> Result<impl Reply, Rejection> {
+async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
     let series = blocking(move || {
@@ -102,11 +92,7 @@ async fn timeseries(
     Ok(warp::reply::json(&series))
 }
 
-async fn recent_activity(
-    tracker: Tracker,
-    user: UserId,
-    query: ActivityQuery,
-) -> Result<impl Reply, Rejection> {
+async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
     let rows = blocking(move || {
@@ -117,13 +103,8 @@ async fn recent_activity(
     Ok(warp::reply::json(&rows))
 }
 
-async fn site_periods(
-    tracker: Tracker,
-    user: UserId,
-    query: SitesQuery,
-) -> Result<impl Reply, Rejection> {
-    let metric =
-        SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
+async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
+    let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
     let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
     Ok(warp::reply::json(&rows))
 }
@@ -143,11 +124,7 @@ async fn conversions(
     Ok(warp::reply::json(&body))
 }
 
-async fn identified_visitors(
-    site: WebsiteId,
-    tracker: Tracker,
-    user: UserId,
-) -> Result<impl Reply, Rejection> {
+async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     let rows = blocking(move || {
         tracker.websites.get(user, site)?;
         tracker.analytics.identified_visitors(site)
@@ -172,12 +149,7 @@ async fn traffic_sources(
 }
 
 /// `format=csv` downloads analytics-{id}.csv; any other format answers the same rows as JSON.
-async fn export(
-    site: WebsiteId,
-    tracker: Tracker,
-    user: UserId,
-    query: ExportQuery,
-) -> Result<Response, Rejection> {
+async fn export(site: WebsiteId, tracker: Tracker, user: UserId, query: ExportQuery) -> Result<Response, Rejection> {
     let range = range_of(query.range.as_deref())?;
     let csv = query.format.as_deref() == Some("csv");
     let events = blocking(move || {
@@ -192,13 +164,8 @@ async fn export(
     let mut response = Response::new(body.into());
     *response.status_mut() = StatusCode::OK;
     let headers = response.headers_mut();
-    headers.insert(
-        "content-type",
-        HeaderValue::from_static("text/csv; charset=utf-8"),
-    );
-    if let Ok(value) =
-        HeaderValue::from_str(&format!("attachment; filename=\"analytics-{site}.csv\""))
-    {
+    headers.insert("content-type", HeaderValue::from_static("text/csv; charset=utf-8"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"analytics-{site}.csv\"")) {
         headers.insert("content-disposition", value);
     }
     Ok(response)
