@@ -9,6 +9,10 @@ export function activityTitle(e: ActivityEvent): string {
       return e.name ? `Conversion: ${e.name}` : "Conversion";
     case "custom":
       return e.name ? `Event: ${e.name}` : "Custom event";
+    case "outbound":
+      return "Outbound link";
+    case "download":
+      return "File download";
     default:
       return e.name || e.type;
   }

@@ -57,3 +57,12 @@ test("search, referrers, bars", () => {
   assert.equal(relativeWidth(50, 100), 50);
   assert.equal(relativeWidth(0, 100), 0);
 });
+
+test("activity titles", async () => {
+  const { activityTitle } = await import("../../src/lib/activity.ts");
+  const base = { id: 1, name: "", url: "https://x/", sessionId: "s", country: "", value: null, timestamp: "" };
+  assert.equal(activityTitle({ ...base, type: "pageview" }), "Page view");
+  assert.equal(activityTitle({ ...base, type: "custom", name: "button_click" }), "Event: button_click");
+  assert.equal(activityTitle({ ...base, type: "conversion", name: "purchase" }), "Conversion: purchase");
+  assert.equal(activityTitle({ ...base, type: "download" }), "File download");
+});
