@@ -3,6 +3,7 @@
 mod util;
 
 mod auth;
+mod dashboard_reads;
 mod durability;
 mod reads;
 mod track;
