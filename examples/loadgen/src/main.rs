@@ -1,0 +1,203 @@
+//! tracker-loadgen: the benchmark suite of BENCHMARKS.md. `ingest` measures the HTTP ceiling, the storage
+//! ceiling and the product in one run and prints ratios; `seed` fills a data folder through the core;
+//! `query` times every dashboard read against a seeded folder.
+
+mod ceilings;
+mod daemon;
+mod load;
+mod query;
+mod seed;
+mod traffic;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+
+use daemon::Daemon;
+use load::{LoadPlan, LoadReport};
+
+#[derive(Parser)]
+#[command(name = "tracker-loadgen", about = "Benchmarks of tracker: ingest with its ceilings, seeding, queries")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// HTTP ceiling, storage ceiling and the product, same load, one run; then stored hits == 2xx answers
+    Ingest {
+        /// The tracker binary to benchmark
+        #[arg(long, default_value = "target/release/tracker")]
+        tracker: PathBuf,
+        /// Keep-alive connections
+        #[arg(long, default_value_t = 64)]
+        connections: usize,
+        /// Seconds of load per measurement
+        #[arg(long, default_value_t = 60)]
+        duration: u64,
+        /// Fixed total rate in hits/s (open loop); as fast as possible without it
+        #[arg(long)]
+        rate: Option<f64>,
+        /// Use this data folder (e.g. a seeded one) instead of a fresh temporary one
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+        /// Measure the product only
+        #[arg(long)]
+        no_ceilings: bool,
+    },
+    /// Fills a data folder with events through the core (user bench@example.com / benchmark-password)
+    Seed {
+        #[arg(long)]
+        data_dir: PathBuf,
+        #[arg(long, default_value_t = 1_000_000)]
+        events: u64,
+        #[arg(long, default_value_t = 4)]
+        sites: usize,
+    },
+    /// Times every dashboard read over HTTP against a seeded data folder (its first site has most traffic)
+    Query {
+        #[arg(long, default_value = "target/release/tracker")]
+        tracker: PathBuf,
+        #[arg(long)]
+        data_dir: PathBuf,
+        #[arg(long, default_value_t = 30)]
+        samples: usize,
+    },
+    /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
+    #[command(hide = true)]
+    BareServer,
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Cmd::Ingest { tracker, connections, duration, rate, data_dir, no_ceilings } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let duration = Duration::from_secs(duration);
+            runtime.block_on(ingest(tracker, connections, duration, rate, data_dir, no_ceilings))
+        }
+        Cmd::Seed { data_dir, events, sites } => {
+            let took = seed::seed(&data_dir, events, sites)?;
+            let size = std::fs::metadata(daemon::database(&data_dir))?.len();
+            println!(
+                "seeded {events} events over {sites} sites in {:.1} s ({:.0} events/s); database {:.0} MiB",
+                took.as_secs_f64(),
+                events as f64 / took.as_secs_f64(),
+                size as f64 / (1 << 20) as f64
+            );
+            Ok(())
+        }
+        Cmd::Query { tracker, data_dir, samples } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(query(tracker, data_dir, samples))
+        }
+        Cmd::BareServer => ceilings::bare_server(),
+    }
+}
+
+async fn ingest(
+    tracker: PathBuf,
+    connections: usize,
+    duration: Duration,
+    rate: Option<f64>,
+    data_dir: Option<PathBuf>,
+    no_ceilings: bool,
+) -> anyhow::Result<()> {
+    let tracker = tracker.canonicalize().with_context(|| format!("no tracker binary at {}", tracker.display()))?;
+    let temp = tempfile::tempdir()?;
+    let mode = match rate {
+        Some(rate) => format!("open loop at {rate:.0} hits/s"),
+        None => "closed loop".to_string(),
+    };
+    println!("load: {connections} keep-alive connections, {} s, {mode}", duration.as_secs());
+    let plan = |addr, tracking_key: &str| LoadPlan {
+        addr,
+        tracking_key: tracking_key.to_string(),
+        connections,
+        duration,
+        rate,
+    };
+
+    let mut http_ceiling = None;
+    let mut storage_ceiling = None;
+    if !no_ceilings {
+        let mut command = Command::new(std::env::current_exe()?);
+        command.arg("bare-server");
+        let bare = Daemon::spawn(command)?;
+        let report = load::run(&plan(bare.addr, "bare")).await?;
+        bare.stop()?;
+        println!("HTTP ceiling (bare warp, 202):     {}", report.summary());
+        http_ceiling = Some(report);
+
+        let dir = temp.path().to_path_buf();
+        let storage =
+            tokio::task::spawn_blocking(move || ceilings::storage(&dir, connections, duration)).await??;
+        println!(
+            "storage ceiling (raw inserts, batches of {connections}, synchronous=FULL): {:.0} hits/s ({} batches)",
+            storage.hits_per_s(),
+            storage.batches
+        );
+        storage_ceiling = Some(storage);
+    }
+
+    let data_dir = data_dir.unwrap_or_else(|| temp.path().join("data"));
+    let daemon = Daemon::start(&tracker, &data_dir)?;
+    let client = reqwest::Client::new();
+    let account = daemon::register(&client, &daemon.base).await?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let idle = daemon.memory()?;
+    let before = daemon::stored_events(&data_dir, account.website_id)?;
+    let report = load::run(&plan(daemon.addr, &account.tracking_key)).await?;
+    let peak = daemon.memory()?;
+    println!("product (tracker serve):           {}", report.summary());
+    daemon.stop()?;
+    let stored = daemon::stored_events(&data_dir, account.website_id)? - before;
+
+    println!("stored hits {stored}, 2xx answers {}: {}", report.ok, if stored as u64 == report.ok { "equal" } else { "MISMATCH" });
+    println!(
+        "daemon memory: idle VmRSS {:.1} MiB; peak VmHWM {:.1} MiB",
+        idle.rss_kib as f64 / 1024.0,
+        peak.hwm_kib as f64 / 1024.0
+    );
+    if let Some(http) = &http_ceiling {
+        println!("ratio to HTTP ceiling:    {:.2}", ratio(&report, http.hits_per_s()));
+        println!("p99 vs HTTP ceiling p99:  {:.2} ms vs {:.2} ms", report.quantile_ms(0.99), http.quantile_ms(0.99));
+    }
+    if let Some(storage) = &storage_ceiling {
+        println!("ratio to storage ceiling: {:.2}", ratio(&report, storage.hits_per_s()));
+    }
+    if stored as u64 != report.ok {
+        bail!("stored hits ({stored}) differ from 2xx answers ({})", report.ok);
+    }
+    Ok(())
+}
+
+fn ratio(report: &LoadReport, ceiling: f64) -> f64 {
+    report.hits_per_s() / ceiling
+}
+
+async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize) -> anyhow::Result<()> {
+    let tracker = tracker.canonicalize().with_context(|| format!("no tracker binary at {}", tracker.display()))?;
+    let daemon = Daemon::start(&tracker, &data_dir)?;
+    let client = reqwest::Client::new();
+    let token = daemon::login(&client, &daemon.base, seed::EMAIL, seed::PASSWORD).await?;
+    let sites: serde_json::Value =
+        client.get(format!("{}/api/websites", daemon.base)).bearer_auth(&token).send().await?.json().await?;
+    let website_id = sites[0]["id"].as_i64().context("the data folder has no site: seed it first")?;
+    let started = Instant::now();
+    let timings = query::run(&daemon.base, &token, website_id, samples).await?;
+    let memory = daemon.memory()?;
+    daemon.stop()?;
+    println!("| endpoint | range | p50 ms | p95 ms | body bytes |");
+    println!("|---|---|---:|---:|---:|");
+    for t in &timings {
+        println!("| {} | {} | {:.2} | {:.2} | {} |", t.endpoint, t.range, t.p50_ms, t.p95_ms, t.bytes);
+    }
+    let worst = timings.iter().filter(|t| t.range == "365d" || t.range == "-").map(|t| t.p95_ms).fold(0.0, f64::max);
+    println!("worst p95 over 365 days (and unranged reads): {worst:.2} ms; {:.1} s in all", started.elapsed().as_secs_f64());
+    println!("daemon VmHWM after the reads: {:.1} MiB", memory.hwm_kib as f64 / 1024.0);
+    Ok(())
+}
