@@ -15,4 +15,4 @@ mod tracker;
 
 pub use config::Config;
 pub use error::{Error, Result};
-pub use tracker::Tracker;
+pub use tracker::{Services, Tracker};

@@ -1,5 +1,8 @@
 //! `Tracker`: the one door into the domain, opened from a `Config` by the daemon and the CLI alike.
 
+use std::ops::Deref;
+use std::sync::Arc;
+
 use crate::analytics::Analytics;
 use crate::auth::{self, Auth};
 use crate::config::Config;
@@ -10,9 +13,18 @@ use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::websites::Websites;
 
-/// An open tracker instance: storage plus one service per aggregate.
+/// An open tracker instance: storage plus one service per aggregate, behind one reference count.
+///
+/// Cloning is one atomic increment: warp clones its filters, and the Tracker each filter holds, on every
+/// request (an `or` keeps a copy of its second branch), so a clone of every service would cost a dozen
+/// contended atomics per route per request.
 #[derive(Clone)]
 pub struct Tracker {
+    services: Arc<Services>,
+}
+
+/// The services of a tracker, reached through `Tracker` (`tracker.ingest`, `tracker.analytics`, ...).
+pub struct Services {
     pub settings: Settings,
     pub auth: Auth,
     pub websites: Websites,
@@ -34,7 +46,7 @@ impl Tracker {
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();
         let ingest = Ingest::start(&db, websites.clone(), live.clone(), config.ingest_queue, config.ingest_batch)?;
-        Ok(Tracker {
+        let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),
             privacy: Privacy::new(db.clone()),
@@ -43,11 +55,20 @@ impl Tracker {
             ingest,
             live,
             db,
-        })
+        };
+        Ok(Tracker { services: Arc::new(services) })
     }
 
     /// The database handle, for services added beside this one.
     pub fn db(&self) -> &Db {
-        &self.db
+        &self.services.db
+    }
+}
+
+impl Deref for Tracker {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.services
     }
 }
