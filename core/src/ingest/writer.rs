@@ -128,19 +128,49 @@ impl Writer {
         }
     }
 
-    /// Writes a batch in one transaction; a job that fails is rolled back to its savepoint alone.
+    /// Writes a batch in one transaction. The common case runs every job straight in it; when one fails, the
+    /// transaction is rolled back and the batch rewritten with a savepoint per job, so the failing job is
+    /// rolled back alone. (A savepoint per job always costs two statements and a sub-journal per hit.)
     fn write(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
+        match self.write_all(batch) {
+            Ok(()) => Ok(vec![Ok(()); batch.len()]),
+            // Another process holding the lock would hold it for the retry too.
+            Err(e) if matches!(JobError::of(&e), JobError::Busy) => {
+                self.salts.clear();
+                Err(e)
+            }
+            Err(_) => {
+                // Salts created by the rolled-back transaction were never stored.
+                self.salts.clear();
+                self.write_each(batch)
+            }
+        }
+    }
+
+    /// IMMEDIATE takes the write lock up front, waiting on other processes (CLI jobs) with the busy timeout;
+    /// a deferred transaction would fail at once when upgrading its read lock.
+    fn write_all(&mut self, batch: &[Queued]) -> rusqlite::Result<()> {
+        let mut rollups = Rollups::default();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for queued in batch {
+            match &queued.job {
+                Job::Hit(hit) => apply_hit(&tx, &mut self.salts, &mut rollups, hit)?,
+            }
+        }
+        rollups.flush(&tx)?;
+        prune(&tx, &mut self.salts, &mut self.pruned_day)?;
+        tx.commit()
+    }
+
+    fn write_each(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
-        let salts = &mut self.salts;
-        // IMMEDIATE takes the write lock up front, waiting on other processes (CLI jobs) with the busy timeout;
-        // a deferred transaction would fail at once when upgrading its read lock.
         let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for queued in batch {
             let mut job_rollups = Rollups::default();
             let sp = tx.savepoint()?;
             let result = match &queued.job {
-                Job::Hit(hit) => apply_hit(&sp, salts, &mut job_rollups, hit),
+                Job::Hit(hit) => apply_hit(&sp, &mut self.salts, &mut job_rollups, hit),
             };
             match result {
                 Ok(()) => {
@@ -155,15 +185,26 @@ impl Writer {
             }
         }
         rollups.flush(&tx)?;
-        let today = now_day();
-        if self.pruned_day != today {
-            prune_daily_state(&tx, today)?;
-            self.salts.retain(|day, _| *day >= today - 1);
-            self.pruned_day = today;
+        prune(&tx, &mut self.salts, &mut self.pruned_day)?;
+        let committed = tx.commit();
+        if committed.is_err() {
+            self.salts.clear();
         }
-        tx.commit()?;
+        committed?;
         Ok(results)
     }
+
+}
+
+/// Once a day, drops the visitor state and salts that serve no purpose any more.
+fn prune(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, pruned_day: &mut i64) -> rusqlite::Result<()> {
+    let today = now_day();
+    if *pruned_day != today {
+        prune_daily_state(tx, today)?;
+        salts.retain(|day, _| *day >= today - 1);
+        *pruned_day = today;
+    }
+    Ok(())
 }
 
 fn now_day() -> i64 {
@@ -448,60 +489,92 @@ impl Counters {
     }
 }
 
-/// Rollup deltas of a batch keyed by (site, dim, value, hour); days are derived when flushing.
+/// Rollup deltas of a batch keyed by (site, dim, hour), then value; days are derived when flushing. The
+/// value is looked up by `&str`, so only a value new to the batch allocates.
 #[derive(Default)]
 struct Rollups {
-    hours: HashMap<(WebsiteId, &'static str, String, i64), Counters>,
+    hours: HashMap<(WebsiteId, &'static str, i64), HashMap<String, Counters>>,
 }
 
 impl Rollups {
     fn at(&mut self, site: WebsiteId, dim: &'static str, value: &str, ts: Millis) -> &mut Counters {
         let hour = ts.div_euclid(3_600_000) * 3_600;
-        self.hours.entry((site, dim, value.to_string(), hour)).or_default()
+        let values = self.hours.entry((site, dim, hour)).or_default();
+        if !values.contains_key(value) {
+            values.insert(value.to_string(), Counters::default());
+        }
+        values.get_mut(value).expect("just inserted")
     }
 
     fn merge(&mut self, other: Rollups) {
-        for (key, counters) in other.hours {
-            self.hours.entry(key).or_default().add(counters);
+        for (key, values) in other.hours {
+            let mine = self.hours.entry(key).or_default();
+            for (value, counters) in values {
+                mine.entry(value).or_default().add(counters);
+            }
         }
     }
 
     fn flush(self, tx: &Connection) -> rusqlite::Result<()> {
-        let mut days: HashMap<(WebsiteId, &'static str, String, i64), Counters> = HashMap::new();
-        for ((site, dim, value, hour), counters) in &self.hours {
-            days.entry((*site, dim, value.clone(), hour.div_euclid(86_400) * 86_400)).or_default().add(*counters);
+        let mut days: HashMap<(WebsiteId, &'static str, i64), HashMap<&str, Counters>> = HashMap::new();
+        for (&(site, dim, hour), values) in &self.hours {
+            let day = days.entry((site, dim, hour.div_euclid(86_400) * 86_400)).or_default();
+            for (value, counters) in values {
+                day.entry(value.as_str()).or_default().add(*counters);
+            }
         }
-        for (table, rows) in [("rollup_hours", &self.hours), ("rollup_days", &days)] {
-            // The table name comes from this fixed list, never from input.
-            let mut stmt = tx.prepare_cached(&format!(
-                "INSERT INTO {table} (website_id, dim, bucket, value, pageviews, visits, visitors, events,
-                    conversions, bounces, duration_s)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                 ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
-                    pageviews = pageviews + excluded.pageviews,
-                    visits = visits + excluded.visits,
-                    visitors = visitors + excluded.visitors,
-                    events = events + excluded.events,
-                    conversions = conversions + excluded.conversions,
-                    bounces = bounces + excluded.bounces,
-                    duration_s = duration_s + excluded.duration_s"
-            ))?;
-            for ((site, dim, value, bucket), c) in rows {
-                stmt.execute(params![
-                    site,
-                    dim,
-                    bucket,
-                    value,
-                    c.pageviews,
-                    c.visits,
-                    c.visitors,
-                    c.events,
-                    c.conversions,
-                    c.bounces,
-                    c.duration_s
-                ])?;
+        // The table names come from this fixed list, never from input.
+        let mut hours = tx.prepare_cached(&upsert_sql("rollup_hours"))?;
+        for (&(site, dim, bucket), values) in &self.hours {
+            for (value, c) in values {
+                upsert(&mut hours, site, dim, bucket, value, c)?;
+            }
+        }
+        let mut daily = tx.prepare_cached(&upsert_sql("rollup_days"))?;
+        for (&(site, dim, bucket), values) in &days {
+            for (value, c) in values {
+                upsert(&mut daily, site, dim, bucket, value, c)?;
             }
         }
         Ok(())
     }
+}
+
+fn upsert_sql(table: &str) -> String {
+    format!(
+        "INSERT INTO {table} (website_id, dim, bucket, value, pageviews, visits, visitors, events,
+            conversions, bounces, duration_s)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+         ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
+            pageviews = pageviews + excluded.pageviews,
+            visits = visits + excluded.visits,
+            visitors = visitors + excluded.visitors,
+            events = events + excluded.events,
+            conversions = conversions + excluded.conversions,
+            bounces = bounces + excluded.bounces,
+            duration_s = duration_s + excluded.duration_s"
+    )
+}
+
+fn upsert(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    site: WebsiteId,
+    dim: &str,
+    bucket: i64,
+    value: &str,
+    c: &Counters,
+) -> rusqlite::Result<usize> {
+    stmt.execute(params![
+        site,
+        dim,
+        bucket,
+        value,
+        c.pageviews,
+        c.visits,
+        c.visitors,
+        c.events,
+        c.conversions,
+        c.bounces,
+        c.duration_s
+    ])
 }
