@@ -217,10 +217,13 @@ struct SessionState {
     first_seen: Millis,
     last_seen: Millis,
     page_views: i64,
+    converted: bool,
     dims: SessionDims,
 }
 
-/// The per-visit dimensions that rollups are broken down by.
+/// The per-visit dimensions that rollups are broken down by. Besides the stored columns, dim `source`
+/// attributes each visit to exactly one traffic source: its utm_source when it has one, else its referring
+/// host ('' = direct), so traffic sources add up to the visits without double counting.
 struct SessionDims {
     referrer_host: String,
     country: String,
@@ -242,7 +245,16 @@ impl SessionDims {
         }
     }
 
-    fn pairs(&self) -> [(&'static str, &str); 6] {
+    /// The visit's traffic source: utm_source wins over the referring host.
+    fn source(&self) -> &str {
+        if self.utm_source.is_empty() {
+            &self.referrer_host
+        } else {
+            &self.utm_source
+        }
+    }
+
+    fn pairs(&self) -> [(&'static str, &str); 7] {
         [
             ("referrer", &self.referrer_host),
             ("country", &self.country),
@@ -250,6 +262,7 @@ impl SessionDims {
             ("browser", &self.browser),
             ("os", &self.os),
             ("utm_source", &self.utm_source),
+            ("source", self.source()),
         ]
     }
 }
@@ -265,7 +278,8 @@ fn apply_hit(
     let is_pageview = kind == EventKind::Pageview;
     let existing = tx
         .prepare_cached(
-            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source
+            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
+                is_converted
              FROM sessions WHERE website_id = ?1 AND session_key = ?2",
         )?
         .query_row(params![site, hit.session_key], |r| {
@@ -274,6 +288,7 @@ fn apply_hit(
                 first_seen: r.get(1)?,
                 last_seen: r.get(2)?,
                 page_views: r.get(3)?,
+                converted: r.get(10)?,
                 dims: SessionDims {
                     referrer_host: r.get(4)?,
                     country: r.get(5)?,
@@ -326,6 +341,11 @@ fn apply_hit(
             totals.duration_s += (last_seen - state.last_seen) / 1000;
             if became_multi_page {
                 totals.bounces -= 1;
+            }
+            // dim `converted` counts visits with at least one conversion, bucketed by the visit's start like
+            // the totals' visits, so the two divide into a conversion rate.
+            if kind == EventKind::Conversion && !state.converted {
+                rollups.at(site, "converted", "", state.first_seen).visits += 1;
             }
             if is_pageview {
                 for (dim, value) in state.dims.pairs() {
@@ -381,6 +401,9 @@ fn apply_hit(
             totals.visits += 1;
             totals.visitors += new_visitor as i64;
             totals.bounces += is_pageview as i64;
+            if kind == EventKind::Conversion {
+                rollups.at(site, "converted", "", hit.ts).visits += 1;
+            }
             let dims = SessionDims::of(hit);
             for (dim, value) in dims.pairs() {
                 let counters = rollups.at(site, dim, value, hit.ts);
