@@ -219,7 +219,8 @@ async fn recent_activity(
 }
 
 async fn sites(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
-    let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
+    let metric =
+        SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
     let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
     Ok(warp::reply::json(&rows))
 }
