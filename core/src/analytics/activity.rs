@@ -10,6 +10,14 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 /// Most items one recent-activity call returns.
 pub const MAX_ACTIVITY_LIMIT: i64 = 50;
 
+/// events_site_ts (website_id, ts, rowid) yields this order directly: the newest rows are read first and
+/// the scan stops at the limit, however many events the site has (the test below holds SQLite to it).
+const RECENT_SQL: &str =
+    "SELECT e.id, e.kind, e.name, e.url, e.path, e.properties, s.session_key, s.country, e.value, e.ts
+     FROM events e JOIN sessions s ON s.id = e.session_id
+     WHERE e.website_id = ?1 AND e.kind IN ('pageview', 'custom', 'conversion', 'outbound', 'download')
+     ORDER BY e.ts DESC, e.id DESC LIMIT ?2";
+
 /// `GET /api/dashboard/recent-activity` item.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -37,15 +45,7 @@ impl Analytics {
             return Err(Error::invalid("limit must be between 1 and 50"));
         }
         self.db.read(|conn| {
-            // events_site_ts (website_id, ts, rowid) yields this order directly: the newest rows are read
-            // first and the scan stops at `limit`.
-            let mut stmt = conn.prepare_cached(
-                "SELECT e.id, e.kind, e.name, e.url, e.path, e.properties, s.session_key, s.country, e.value, e.ts
-                 FROM events e JOIN sessions s ON s.id = e.session_id
-                 WHERE e.website_id = ?1
-                   AND e.kind IN ('pageview', 'custom', 'conversion', 'outbound', 'download')
-                 ORDER BY e.ts DESC, e.id DESC LIMIT ?2",
-            )?;
+            let mut stmt = conn.prepare_cached(RECENT_SQL)?;
             let rows = stmt.query_map(params![site, limit], |r| {
                 let kind: String = r.get(1)?;
                 let name: String = r.get(2)?;
@@ -79,5 +79,44 @@ fn display_name(kind: &str, name: String, path: String, properties: Option<&str>
             .and_then(|p| p.get("href")?.as_str().map(str::to_string))
             .unwrap_or_default(),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Db;
+
+    #[test]
+    fn reads_by_index_without_sorting() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db")).unwrap();
+        let plan: Vec<String> = db
+            .read(|conn| {
+                let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {RECENT_SQL}"))?;
+                let rows = stmt.query_map(params![1, 10], |r| r.get::<_, String>(3))?;
+                Ok(rows.collect::<rusqlite::Result<_>>()?)
+            })
+            .unwrap();
+        assert!(
+            plan.iter().any(|step| step.contains("events_site_ts")),
+            "{plan:?}"
+        );
+        assert!(
+            !plan.iter().any(|step| step.contains("TEMP B-TREE")),
+            "{plan:?}"
+        );
+    }
+
+    #[test]
+    fn names_fall_back_to_path_and_href() {
+        let name = |kind, name: &str, props| display_name(kind, name.into(), "/p".into(), props);
+        assert_eq!(name("pageview", "", None), "/p");
+        assert_eq!(name("custom", "cta", None), "cta");
+        assert_eq!(
+            name("download", "", Some(r#"{"href":"https://e.com/a.pdf"}"#)),
+            "https://e.com/a.pdf"
+        );
+        assert_eq!(name("outbound", "", Some("not json")), "");
     }
 }
