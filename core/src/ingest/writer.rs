@@ -236,7 +236,6 @@ struct SessionState {
     first_seen: Millis,
     last_seen: Millis,
     page_views: i64,
-    converted: bool,
     dims: SessionDims,
 }
 
@@ -297,8 +296,7 @@ fn apply_hit(
     let is_pageview = kind == EventKind::Pageview;
     let existing = tx
         .prepare_cached(
-            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
-                is_converted
+            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source
              FROM sessions WHERE website_id = ?1 AND session_key = ?2",
         )?
         .query_row(params![site, hit.session_key], |r| {
@@ -307,7 +305,6 @@ fn apply_hit(
                 first_seen: r.get(1)?,
                 last_seen: r.get(2)?,
                 page_views: r.get(3)?,
-                converted: r.get(10)?,
                 dims: SessionDims {
                     referrer_host: r.get(4)?,
                     country: r.get(5)?,
@@ -360,11 +357,6 @@ fn apply_hit(
             totals.duration_s += (last_seen - state.last_seen) / 1000;
             if became_multi_page {
                 totals.bounces -= 1;
-            }
-            // dim `converted` counts visits with at least one conversion, bucketed by the visit's start like
-            // the totals' visits, so the two divide into a conversion rate.
-            if kind == EventKind::Conversion && !state.converted {
-                rollups.at(site, "converted", "", state.first_seen).visits += 1;
             }
             if is_pageview {
                 for (dim, value) in state.dims.pairs() {
@@ -420,9 +412,6 @@ fn apply_hit(
             totals.visits += 1;
             totals.visitors += new_visitor as i64;
             totals.bounces += is_pageview as i64;
-            if kind == EventKind::Conversion {
-                rollups.at(site, "converted", "", hit.ts).visits += 1;
-            }
             let dims = SessionDims::of(hit);
             for (dim, value) in dims.pairs() {
                 let counters = rollups.at(site, dim, value, hit.ts);
@@ -460,6 +449,11 @@ fn apply_hit(
         EventKind::Conversion => {
             rollups.at(site, "", "", hit.ts).conversions += 1;
             rollups.at(site, "event", &hit.name, hit.ts).conversions += 1;
+            // dim `converted` counts visits with at least one conversion, bucketed by the visit's start like
+            // the totals' visits, so the two divide into a conversion rate.
+            if let Some(first_seen) = first_conversion_of(tx, session)? {
+                rollups.at(site, "converted", "", first_seen).visits += 1;
+            }
         }
         EventKind::Custom | EventKind::Outbound | EventKind::Download => {
             let name = if hit.name.is_empty() {
@@ -473,6 +467,16 @@ fn apply_hit(
         EventKind::Identify | EventKind::Consent => {}
     }
     Ok(())
+}
+
+/// The visit's start when the conversion just stored is its first one, else `None`.
+fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option<Millis>> {
+    tx.prepare_cached(
+        "SELECT first_seen FROM sessions WHERE id = ?1
+           AND (SELECT COUNT(*) FROM events WHERE session_id = ?1 AND kind = 'conversion') = 1",
+    )?
+    .query_row([session], |r| r.get(0))
+    .optional()
 }
 
 /// Counter deltas of one rollup row.
