@@ -230,6 +230,16 @@ fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
     i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
+/// The visit's start when the conversion just stored is its first one, else `None`.
+fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option<Millis>> {
+    tx.prepare_cached(
+        "SELECT first_seen FROM sessions WHERE id = ?1
+           AND (SELECT COUNT(*) FROM events WHERE session_id = ?1 AND kind = 'conversion') = 1",
+    )?
+    .query_row([session], |r| r.get(0))
+    .optional()
+}
+
 /// The session columns the writer needs to update a visit and its rollups.
 struct SessionState {
     id: i64,
@@ -467,16 +477,6 @@ fn apply_hit(
         EventKind::Identify | EventKind::Consent => {}
     }
     Ok(())
-}
-
-/// The visit's start when the conversion just stored is its first one, else `None`.
-fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option<Millis>> {
-    tx.prepare_cached(
-        "SELECT first_seen FROM sessions WHERE id = ?1
-           AND (SELECT COUNT(*) FROM events WHERE session_id = ?1 AND kind = 'conversion') = 1",
-    )?
-    .query_row([session], |r| r.get(0))
-    .optional()
 }
 
 /// Counter deltas of one rollup row.
