@@ -4,3 +4,4 @@ mod util;
 
 mod auth;
 mod dashboard;
+mod websites;
