@@ -4,4 +4,5 @@ mod util;
 
 mod auth;
 mod dashboard;
+mod track;
 mod websites;
