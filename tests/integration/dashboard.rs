@@ -48,12 +48,7 @@ async fn hit_from(server: &TestServer, ip: &str, body: Value) {
         .await
         .expect("track");
     let answer = crate::util::answer(response).await;
-    assert_eq!(
-        answer.status,
-        StatusCode::ACCEPTED,
-        "{body}: {}",
-        answer.text
-    );
+    assert_eq!(answer.status, StatusCode::ACCEPTED, "{body}: {}", answer.text);
 }
 
 /// A hit at `ts` (older than /api/track accepts) through the same ingest writer, as the CLI's demo does.
@@ -61,11 +56,7 @@ async fn hit_at(server: &TestServer, ip: &str, ts: i64, body: Value) {
     let request: TrackRequest = serde_json::from_value(body).unwrap();
     let site = server.tracker.ingest.site(&request.tracking_key).unwrap();
     let hit = Hit::from_request(request, &site, ts).unwrap();
-    let client = Client {
-        ip: ip.parse().unwrap(),
-        user_agent: BROWSER_UA.into(),
-        do_not_track: false,
-    };
+    let client = Client { ip: ip.parse().unwrap(), user_agent: BROWSER_UA.into(), do_not_track: false };
     match server.tracker.ingest.track_hit(hit, &client).unwrap() {
         Submitted::Queued(commit) => commit.wait().await.unwrap(),
         Submitted::Ignored => panic!("hit ignored"),
@@ -108,61 +99,15 @@ async fn seed(server: &TestServer, key: &str) -> Seeded {
     let now_hits = [
         ("203.0.113.1", page(key, "session-s1", "/", google)),
         ("203.0.113.1", page(key, "session-s1", "/pricing", "")),
-        (
-            "203.0.113.2",
-            page(
-                key,
-                "session-s2",
-                "/?utm_source=newsletter",
-                "https://google.com/",
-            ),
-        ),
+        ("203.0.113.2", page(key, "session-s2", "/?utm_source=newsletter", "https://google.com/")),
         ("203.0.113.3", page(key, "session-s3", "/pricing", "")),
-        (
-            "203.0.113.1",
-            page(
-                key,
-                "session-s4",
-                "/docs",
-                "https://news.ycombinator.com/item?id=1",
-            ),
-        ),
+        ("203.0.113.1", page(key, "session-s4", "/docs", "https://news.ycombinator.com/item?id=1")),
         ("203.0.113.4", page(key, "session-s5", "/", google)),
         ("203.0.113.5", page(key, "session-s6", "/docs", "")),
-        (
-            "203.0.113.2",
-            event(
-                key,
-                "session-s2",
-                "custom",
-                "cta_click",
-                json!({"plan": "pro"}),
-            ),
-        ),
-        (
-            "203.0.113.3",
-            event(
-                key,
-                "session-s3",
-                "outbound",
-                "",
-                json!({"href": "https://other.org/x"}),
-            ),
-        ),
-        (
-            "203.0.113.1",
-            event(
-                key,
-                "session-s1",
-                "conversion",
-                "signup",
-                json!({"value": 49.5, "currency": "EUR"}),
-            ),
-        ),
-        (
-            "203.0.113.1",
-            event(key, "session-s1", "conversion", "purchase", json!({})),
-        ),
+        ("203.0.113.2", event(key, "session-s2", "custom", "cta_click", json!({"plan": "pro"}))),
+        ("203.0.113.3", event(key, "session-s3", "outbound", "", json!({"href": "https://other.org/x"}))),
+        ("203.0.113.1", event(key, "session-s1", "conversion", "signup", json!({"value": 49.5, "currency": "EUR"}))),
+        ("203.0.113.1", event(key, "session-s1", "conversion", "purchase", json!({}))),
     ];
     for (ip, body) in now_hits {
         hit_from(server, ip, body).await;
@@ -172,70 +117,26 @@ async fn seed(server: &TestServer, key: &str) -> Seeded {
     let today = day_of(t) * DAY;
     let hours_ago = t - 3 * HOUR;
     let previous_day = hour_end(t) - 24 * HOUR - 30 * 60_000;
-    hit_at(
-        server,
-        "203.0.113.8",
-        hours_ago,
-        page(key, "session-o4", "/", ""),
-    )
-    .await;
-    hit_at(
-        server,
-        "203.0.113.7",
-        previous_day,
-        page(key, "session-o5", "/", ""),
-    )
-    .await;
-    hit_at(
-        server,
-        "203.0.113.7",
-        previous_day + 1_000,
-        page(key, "session-o5", "/pricing", ""),
-    )
-    .await;
+    hit_at(server, "203.0.113.8", hours_ago, page(key, "session-o4", "/", "")).await;
+    hit_at(server, "203.0.113.7", previous_day, page(key, "session-o5", "/", "")).await;
+    hit_at(server, "203.0.113.7", previous_day + 1_000, page(key, "session-o5", "/pricing", "")).await;
     hit_at(
         server,
         "203.0.113.7",
         previous_day + 2_000,
-        event(
-            key,
-            "session-o5",
-            "conversion",
-            "signup",
-            json!({"value": 5}),
-        ),
+        event(key, "session-o5", "conversion", "signup", json!({"value": 5})),
     )
     .await;
     let d3 = today - 3 * DAY + 12 * HOUR;
     hit_at(server, "203.0.113.9", d3, page(key, "session-o1", "/", "")).await;
-    hit_at(
-        server,
-        "203.0.113.9",
-        d3 + 1_000,
-        page(key, "session-o1", "/about", ""),
-    )
-    .await;
+    hit_at(server, "203.0.113.9", d3 + 1_000, page(key, "session-o1", "/about", "")).await;
     let d10 = today - 10 * DAY + 12 * HOUR;
     hit_at(server, "203.0.113.9", d10, page(key, "session-o2", "/", "")).await;
-    hit_at(
-        server,
-        "203.0.113.9",
-        d10 + 1_000,
-        event(
-            key,
-            "session-o2",
-            "conversion",
-            "signup",
-            json!({"value": 10}),
-        ),
-    )
-    .await;
+    hit_at(server, "203.0.113.9", d10 + 1_000, event(key, "session-o2", "conversion", "signup", json!({"value": 10})))
+        .await;
     let d40 = today - 40 * DAY + 12 * HOUR;
     hit_at(server, "203.0.113.9", d40, page(key, "session-o3", "/", "")).await;
-    Seeded {
-        hours_ago,
-        previous_day,
-    }
+    Seeded { hours_ago, previous_day }
 }
 
 /// Alice with sites A (seeded) and B (empty), bob with site C (one page view).
@@ -258,9 +159,7 @@ async fn world() -> World {
     let b = server.create_site(&alice, "Blog", "light").await;
     let c = server.create_site(&bob, "Other", "light").await;
     let seeded = seed(&server, a["trackingKey"].as_str().unwrap()).await;
-    let other = server
-        .pageview(c["trackingKey"].as_str().unwrap(), "session-bob-1", "/")
-        .await;
+    let other = server.pageview(c["trackingKey"].as_str().unwrap(), "session-bob-1", "/").await;
     assert_eq!(other.status, StatusCode::ACCEPTED);
     World {
         a: a["id"].as_i64().unwrap(),
@@ -296,19 +195,10 @@ async fn overview_covers_1d_to_90d_with_the_previous_period() {
         ("90d", (14, 10, 4), (0, 0, 0)),
     ];
     for (range, now, previous) in cases {
-        let o = ok(
-            s,
-            &format!("/api/dashboard/overview?website_id={a}&range={range}"),
-            t,
-        )
-        .await;
+        let o = ok(s, &format!("/api/dashboard/overview?website_id={a}&range={range}"), t).await;
         let m = &o["metrics"];
         assert_eq!(
-            (
-                m["pageViews"].as_i64(),
-                m["totalVisitors"].as_i64(),
-                m["conversions"].as_i64()
-            ),
+            (m["pageViews"].as_i64(), m["totalVisitors"].as_i64(), m["conversions"].as_i64()),
             (Some(now.0), Some(now.1), Some(now.2)),
             "{range} metrics: {o}"
         );
@@ -319,12 +209,7 @@ async fn overview_covers_1d_to_90d_with_the_previous_period() {
             "{range} previous: {o}"
         );
     }
-    let o = ok(
-        s,
-        &format!("/api/dashboard/overview?website_id={a}&range=1d"),
-        t,
-    )
-    .await;
+    let o = ok(s, &format!("/api/dashboard/overview?website_id={a}&range=1d"), t).await;
     assert_eq!(
         o["topPages"],
         json!([{"url": "/", "views": 4}, {"url": "/docs", "views": 2}, {"url": "/pricing", "views": 2}])
@@ -337,12 +222,7 @@ async fn timeseries_has_one_zero_filled_point_per_bucket() {
     let (s, t, a) = (&w.server, w.alice.as_str(), w.a);
     let now = now();
 
-    let hourly = ok(
-        s,
-        &format!("/api/dashboard/timeseries?website_id={a}&range=1d"),
-        t,
-    )
-    .await;
+    let hourly = ok(s, &format!("/api/dashboard/timeseries?website_id={a}&range=1d"), t).await;
     let points = hourly["points"].as_array().unwrap();
     assert_eq!(points.len(), 24, "{hourly}");
     let label = |ms: i64| {
@@ -351,95 +231,40 @@ async fn timeseries_has_one_zero_filled_point_per_bucket() {
             .format("%Y-%m-%dT%H:00:00Z")
             .to_string()
     };
-    assert_eq!(
-        points[23],
-        json!({"date": label(now), "visitors": 5, "pageViews": 7})
-    );
-    assert_eq!(
-        points[20],
-        json!({"date": label(w.seeded.hours_ago), "visitors": 1, "pageViews": 1})
-    );
+    assert_eq!(points[23], json!({"date": label(now), "visitors": 5, "pageViews": 7}));
+    assert_eq!(points[20], json!({"date": label(w.seeded.hours_ago), "visitors": 1, "pageViews": 1}));
     assert_eq!(points[0]["date"], label(now - 23 * HOUR));
-    let total: i64 = points
-        .iter()
-        .map(|p| p["pageViews"].as_i64().unwrap())
-        .sum();
+    let total: i64 = points.iter().map(|p| p["pageViews"].as_i64().unwrap()).sum();
     assert_eq!(total, 8, "the previous period's hits stay out");
 
-    let daily = ok(
-        s,
-        &format!("/api/dashboard/timeseries?website_id={a}&range=7d"),
-        t,
-    )
-    .await;
+    let daily = ok(s, &format!("/api/dashboard/timeseries?website_id={a}&range=7d"), t).await;
     let points = daily["points"].as_array().unwrap();
     assert_eq!(points.len(), 7);
-    let date = |ms: i64| {
-        chrono::DateTime::from_timestamp_millis(ms)
-            .unwrap()
-            .format("%Y-%m-%d")
-            .to_string()
-    };
+    let date = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).unwrap().format("%Y-%m-%d").to_string();
     assert_eq!(points[6]["date"], date(now));
-    assert_eq!(
-        points[3],
-        json!({"date": date(now - 3 * DAY), "visitors": 1, "pageViews": 2})
-    );
+    assert_eq!(points[3], json!({"date": date(now - 3 * DAY), "visitors": 1, "pageViews": 2}));
     // The two older hits fall today or yesterday depending on the hour the test runs.
     let on_day = |day_ago: i64, ms: i64, n: i64| {
-        if day_of(ms) == day_of(now) - day_ago {
-            n
-        } else {
-            0
-        }
+        if day_of(ms) == day_of(now) - day_ago { n } else { 0 }
     };
     for day_ago in [0, 1, 2] {
         let expected = if day_ago == 0 { 7 } else { 0 }
             + on_day(day_ago, w.seeded.hours_ago, 1)
             + on_day(day_ago, w.seeded.previous_day, 2);
-        assert_eq!(
-            points[6 - day_ago as usize]["pageViews"],
-            expected,
-            "{daily}"
-        );
+        assert_eq!(points[6 - day_ago as usize]["pageViews"], expected, "{daily}");
     }
-    let total: i64 = points
-        .iter()
-        .map(|p| p["pageViews"].as_i64().unwrap())
-        .sum();
+    let total: i64 = points.iter().map(|p| p["pageViews"].as_i64().unwrap()).sum();
     assert_eq!(total, 12);
 
     for range in ["30d", "90d"] {
-        let series = ok(
-            s,
-            &format!("/api/dashboard/timeseries?website_id={a}&range={range}"),
-            t,
-        )
-        .await;
+        let series = ok(s, &format!("/api/dashboard/timeseries?website_id={a}&range={range}"), t).await;
         let points = series["points"].as_array().unwrap();
-        assert_eq!(
-            points.len(),
-            range.trim_end_matches('d').parse::<usize>().unwrap()
-        );
-        let total: i64 = points
-            .iter()
-            .map(|p| p["pageViews"].as_i64().unwrap())
-            .sum();
+        assert_eq!(points.len(), range.trim_end_matches('d').parse::<usize>().unwrap());
+        let total: i64 = points.iter().map(|p| p["pageViews"].as_i64().unwrap()).sum();
         assert_eq!(total, if range == "30d" { 13 } else { 14 });
     }
-    let empty = ok(
-        s,
-        &format!("/api/dashboard/timeseries?website_id={}&range=7d", w.b),
-        t,
-    )
-    .await;
-    assert!(
-        empty["points"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|p| p["pageViews"] == 0 && p["visitors"] == 0)
-    );
+    let empty = ok(s, &format!("/api/dashboard/timeseries?website_id={}&range=7d", w.b), t).await;
+    assert!(empty["points"].as_array().unwrap().iter().all(|p| p["pageViews"] == 0 && p["visitors"] == 0));
     assert_eq!(empty["points"].as_array().unwrap().len(), 7);
 }
 
@@ -447,24 +272,13 @@ async fn timeseries_has_one_zero_filled_point_per_bucket() {
 async fn recent_activity_lists_the_newest_events_with_their_sessions() {
     let w = world().await;
     let (s, t, a) = (&w.server, w.alice.as_str(), w.a);
-    let items = ok(
-        s,
-        &format!("/api/dashboard/recent-activity?website_id={a}"),
-        t,
-    )
-    .await;
+    let items = ok(s, &format!("/api/dashboard/recent-activity?website_id={a}"), t).await;
     let items = items.as_array().unwrap();
     assert_eq!(items.len(), 10, "default limit");
     let brief: Vec<(&str, &str, &str)> = items
         .iter()
         .take(5)
-        .map(|i| {
-            (
-                i["type"].as_str().unwrap(),
-                i["name"].as_str().unwrap(),
-                i["sessionId"].as_str().unwrap(),
-            )
-        })
+        .map(|i| (i["type"].as_str().unwrap(), i["name"].as_str().unwrap(), i["sessionId"].as_str().unwrap()))
         .collect();
     assert_eq!(
         brief,
@@ -484,43 +298,18 @@ async fn recent_activity_lists_the_newest_events_with_their_sessions() {
     assert!(items[0]["id"].is_i64());
     assert!(items[0]["timestamp"].as_str().unwrap().ends_with('Z'));
 
-    let all = ok(
-        s,
-        &format!("/api/dashboard/recent-activity?website_id={a}&limit=50"),
-        t,
-    )
-    .await;
+    let all = ok(s, &format!("/api/dashboard/recent-activity?website_id={a}&limit=50"), t).await;
     let all = all.as_array().unwrap();
-    assert_eq!(
-        all.len(),
-        11 + 1 + 3 + 2 + 2 + 1,
-        "every stored event of the site"
-    );
-    let times: Vec<&str> = all
-        .iter()
-        .map(|i| i["timestamp"].as_str().unwrap())
-        .collect();
-    assert!(
-        times.windows(2).all(|p| p[0] >= p[1]),
-        "newest first: {times:?}"
-    );
+    assert_eq!(all.len(), 11 + 1 + 3 + 2 + 2 + 1, "every stored event of the site");
+    let times: Vec<&str> = all.iter().map(|i| i["timestamp"].as_str().unwrap()).collect();
+    assert!(times.windows(2).all(|p| p[0] >= p[1]), "newest first: {times:?}");
     assert_eq!(all.last().unwrap()["sessionId"], "session-o3");
 
-    let three = ok(
-        s,
-        &format!("/api/dashboard/recent-activity?website_id={a}&limit=3"),
-        t,
-    )
-    .await;
+    let three = ok(s, &format!("/api/dashboard/recent-activity?website_id={a}&limit=3"), t).await;
     assert_eq!(three.as_array().unwrap().len(), 3);
 
     for bad in ["0", "51", "-1", "ten", ""] {
-        let answer = s
-            .get(
-                &format!("/api/dashboard/recent-activity?website_id={a}&limit={bad}"),
-                t,
-            )
-            .await;
+        let answer = s.get(&format!("/api/dashboard/recent-activity?website_id={a}&limit={bad}"), t).await;
         assert_error(&answer, StatusCode::BAD_REQUEST, &format!("limit={bad}"));
     }
 }
@@ -556,19 +345,11 @@ async fn all_sites_gives_real_periods_for_every_site_of_the_caller() {
             {"websiteId": w.b, "today": 0, "yesterday": 0, "last7Days": 0, "last30Days": 0},
         ])
     );
-    assert_eq!(
-        ok(s, "/api/dashboard/sites", t).await,
-        ok(s, "/api/dashboard/sites?metric=pageviews", t).await
-    );
+    assert_eq!(ok(s, "/api/dashboard/sites", t).await, ok(s, "/api/dashboard/sites?metric=pageviews", t).await);
     let bobs = ok(s, "/api/dashboard/sites?metric=visitors", &w.bob).await;
-    assert_eq!(
-        bobs,
-        json!([{"websiteId": w.c, "today": 1, "yesterday": 0, "last7Days": 1, "last30Days": 1}])
-    );
+    assert_eq!(bobs, json!([{"websiteId": w.c, "today": 1, "yesterday": 0, "last7Days": 1, "last30Days": 1}]));
     for bad in ["views", "Pageviews", ""] {
-        let answer = s
-            .get(&format!("/api/dashboard/sites?metric={bad}"), t)
-            .await;
+        let answer = s.get(&format!("/api/dashboard/sites?metric={bad}"), t).await;
         assert_error(&answer, StatusCode::BAD_REQUEST, &format!("metric={bad}"));
     }
 }
@@ -596,21 +377,10 @@ async fn traffic_sources_attribute_each_visit_once() {
             {"referrer": "news.ycombinator.com", "count": 1}])
     );
     let month = ok(s, &format!("/api/websites/{a}/traffic-sources"), t).await;
-    assert_eq!(
-        month[0],
-        json!({"source": "Direct", "visits": 6, "percentage": 60.0})
-    );
-    let total: i64 = month
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["visits"].as_i64().unwrap())
-        .sum();
+    assert_eq!(month[0], json!({"source": "Direct", "visits": 6, "percentage": 60.0}));
+    let total: i64 = month.as_array().unwrap().iter().map(|r| r["visits"].as_i64().unwrap()).sum();
     assert_eq!(total, 10, "sources add up to the visits of the range");
-    assert_eq!(
-        ok(s, &format!("/api/websites/{}/traffic-sources", w.b), t).await,
-        json!([])
-    );
+    assert_eq!(ok(s, &format!("/api/websites/{}/traffic-sources", w.b), t).await, json!([]));
 }
 
 #[tokio::test]
@@ -626,12 +396,7 @@ async fn conversions_list_newest_first_with_the_rate_of_converted_visits() {
         .collect();
     assert_eq!(
         list,
-        [
-            ("purchase", Value::Null),
-            ("signup", json!(49.5)),
-            ("signup", json!(5.0)),
-            ("signup", json!(10.0)),
-        ]
+        [("purchase", Value::Null), ("signup", json!(49.5)), ("signup", json!(5.0)), ("signup", json!(10.0)),]
     );
     // 3 converted visits (s1 twice counts once, o5, o2) of 10.
     assert_eq!(month["conversionRate"], 30.0);
@@ -650,12 +415,7 @@ async fn conversions_list_newest_first_with_the_rate_of_converted_visits() {
 #[tokio::test]
 async fn identified_visitors_answer_a_list() {
     let w = world().await;
-    let list = ok(
-        &w.server,
-        &format!("/api/websites/{}/identified-visitors", w.a),
-        &w.alice,
-    )
-    .await;
+    let list = ok(&w.server, &format!("/api/websites/{}/identified-visitors", w.a), &w.alice).await;
     assert_eq!(list, json!([]));
 }
 
@@ -681,23 +441,12 @@ async fn another_users_site_is_not_found_like_a_missing_one() {
             assert_error(&answer, StatusCode::NOT_FOUND, read);
             assert_eq!(answer.error_message(), "website not found", "{read}");
         }
-        let own = s
-            .get(&read.replace("{id}", &w.a.to_string()), &w.alice)
-            .await;
+        let own = s.get(&read.replace("{id}", &w.a.to_string()), &w.alice).await;
         assert_eq!(own.status, StatusCode::OK, "{read}: {}", own.text);
-        let anonymous = s
-            .call(
-                reqwest::Method::GET,
-                &read.replace("{id}", &w.a.to_string()),
-                None,
-                None,
-            )
-            .await;
+        let anonymous = s.call(reqwest::Method::GET, &read.replace("{id}", &w.a.to_string()), None, None).await;
         assert_error(&anonymous, StatusCode::UNAUTHORIZED, read);
     }
-    let anonymous = s
-        .call(reqwest::Method::GET, "/api/dashboard/sites", None, None)
-        .await;
+    let anonymous = s.call(reqwest::Method::GET, "/api/dashboard/sites", None, None).await;
     assert_error(&anonymous, StatusCode::UNAUTHORIZED, "sites");
 }
 
@@ -708,28 +457,18 @@ async fn bad_ids_and_ranges_are_4xx_json_errors() {
     for read in SITE_READS {
         for bad_id in ["abc", "-1", "1.5", "99999999999999999999999"] {
             let answer = s.get(&read.replace("{id}", bad_id), t).await;
-            assert!(
-                answer.status.is_client_error(),
-                "{read} id {bad_id}: {}",
-                answer.status
-            );
+            assert!(answer.status.is_client_error(), "{read} id {bad_id}: {}", answer.status);
             answer.error_message();
         }
         if read.contains('?') && read.contains("range") {
             for bad_range in ["2w", "", "1000d"] {
-                let path = read
-                    .replace("{id}", &w.a.to_string())
-                    .replace("range=7d", &format!("range={bad_range}"));
+                let path = read.replace("{id}", &w.a.to_string()).replace("range=7d", &format!("range={bad_range}"));
                 let answer = s.get(&path, t).await;
                 assert_error(&answer, StatusCode::BAD_REQUEST, &path);
             }
         }
     }
-    for path in [
-        "/api/dashboard/timeseries?range=7d",
-        "/api/dashboard/recent-activity",
-        "/api/dashboard/overview",
-    ] {
+    for path in ["/api/dashboard/timeseries?range=7d", "/api/dashboard/recent-activity", "/api/dashboard/overview"] {
         let answer = s.get(path, t).await;
         assert_error(&answer, StatusCode::BAD_REQUEST, path);
     }

@@ -98,14 +98,8 @@ mod tests {
                 Ok(rows.collect::<rusqlite::Result<_>>()?)
             })
             .unwrap();
-        assert!(
-            plan.iter().any(|step| step.contains("events_site_ts")),
-            "{plan:?}"
-        );
-        assert!(
-            !plan.iter().any(|step| step.contains("TEMP B-TREE")),
-            "{plan:?}"
-        );
+        assert!(plan.iter().any(|step| step.contains("events_site_ts")), "{plan:?}");
+        assert!(!plan.iter().any(|step| step.contains("TEMP B-TREE")), "{plan:?}");
     }
 
     #[test]
@@ -113,10 +107,7 @@ mod tests {
         let name = |kind, name: &str, props| display_name(kind, name.into(), "/p".into(), props);
         assert_eq!(name("pageview", "", None), "/p");
         assert_eq!(name("custom", "cta", None), "cta");
-        assert_eq!(
-            name("download", "", Some(r#"{"href":"https://e.com/a.pdf"}"#)),
-            "https://e.com/a.pdf"
-        );
+        assert_eq!(name("download", "", Some(r#"{"href":"https://e.com/a.pdf"}"#)), "https://e.com/a.pdf");
         assert_eq!(name("outbound", "", Some("not json")), "");
     }
 }

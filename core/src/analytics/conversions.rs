@@ -50,25 +50,13 @@ impl Analytics {
                  ORDER BY ts DESC, id DESC LIMIT ?4",
             )?;
             let conversions = stmt
-                .query_map(
-                    params![site, range.start, range.end, CONVERSIONS_LIMIT],
-                    |r| {
-                        Ok(Conversion {
-                            id: r.get(0)?,
-                            goal_name: r.get(1)?,
-                            value: r.get(2)?,
-                            timestamp: r.get(3)?,
-                        })
-                    },
-                )?
+                .query_map(params![site, range.start, range.end, CONVERSIONS_LIMIT], |r| {
+                    Ok(Conversion { id: r.get(0)?, goal_name: r.get(1)?, value: r.get(2)?, timestamp: r.get(3)? })
+                })?
                 .collect::<rusqlite::Result<_>>()?;
-            let (converted, visits): (i64, i64) = conn
-                .prepare_cached(&rate_sql)?
-                .query_row(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            Ok(Conversions {
-                conversions,
-                conversion_rate: percent(converted, visits),
-            })
+            let (converted, visits): (i64, i64) =
+                conn.prepare_cached(&rate_sql)?.query_row(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(Conversions { conversions, conversion_rate: percent(converted, visits) })
         })
     }
 }

@@ -48,12 +48,7 @@ pub struct SitePeriods {
 impl Analytics {
     /// The metric per period for every website `owner` has, oldest site first, in one query over
     /// rollup_days.
-    pub fn site_periods(
-        &self,
-        owner: UserId,
-        metric: SiteMetric,
-        now: Millis,
-    ) -> Result<Vec<SitePeriods>> {
+    pub fn site_periods(&self, owner: UserId, metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
         let today = now.div_euclid(86_400_000) * 86_400;
         let day = 86_400;
         let m = metric.column();
@@ -72,14 +67,7 @@ impl Analytics {
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql)?;
             let rows = stmt.query_map(
-                params![
-                    owner,
-                    today,
-                    today - day,
-                    today - 6 * day,
-                    today - 29 * day,
-                    today + day
-                ],
+                params![owner, today, today - day, today - 6 * day, today - 29 * day, today + day],
                 |r| {
                     Ok(SitePeriods {
                         website_id: r.get(0)?,

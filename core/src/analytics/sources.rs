@@ -36,11 +36,7 @@ impl Analytics {
         Ok(rows
             .into_iter()
             .map(|(source, visits)| TrafficSource {
-                source: if source.is_empty() {
-                    DIRECT.to_string()
-                } else {
-                    source
-                },
+                source: if source.is_empty() { DIRECT.to_string() } else { source },
                 visits,
                 percentage: percent(visits, total),
             })

@@ -36,9 +36,7 @@ impl Analytics {
         );
         let rows: Vec<(i64, i64, i64)> = self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![site, from, to], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })?;
+            let rows = stmt.query_map(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
         let mut rows = rows.into_iter().peekable();
@@ -54,11 +52,7 @@ impl Analytics {
                 page_views += p;
                 rows.next();
             }
-            points.push(TimeseriesPoint {
-                date: label(bucket, range.grain),
-                visitors,
-                page_views,
-            });
+            points.push(TimeseriesPoint { date: label(bucket, range.grain), visitors, page_views });
             bucket += step;
         }
         Ok(Timeseries { points })

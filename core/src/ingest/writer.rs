@@ -249,11 +249,7 @@ impl SessionDims {
 
     /// The visit's traffic source: utm_source wins over the referring host.
     fn source(&self) -> &str {
-        if self.utm_source.is_empty() {
-            &self.referrer_host
-        } else {
-            &self.utm_source
-        }
+        if self.utm_source.is_empty() { &self.referrer_host } else { &self.utm_source }
     }
 
     fn pairs(&self) -> [(&'static str, &str); 7] {

@@ -174,11 +174,7 @@ async fn countries(
     Ok(warp::reply::json(&rows))
 }
 
-async fn timeseries(
-    tracker: Tracker,
-    user: UserId,
-    query: SiteQuery,
-) -> Result<impl Reply, Rejection> {
+async fn timeseries(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
     let series = blocking(move || {
@@ -199,11 +195,7 @@ fn activity_limit(raw: Option<&str>) -> Result<i64, Rejection> {
         .ok_or_else(|| reject(Error::invalid("limit must be a number from 1 to 50")))
 }
 
-async fn recent_activity(
-    tracker: Tracker,
-    user: UserId,
-    query: ActivityQuery,
-) -> Result<impl Reply, Rejection> {
+async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = activity_limit(query.limit.as_deref())?;
     let items = blocking(move || {
@@ -215,8 +207,7 @@ async fn recent_activity(
 }
 
 async fn sites(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
-    let metric =
-        SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
+    let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
     let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
     Ok(warp::reply::json(&rows))
 }
@@ -251,11 +242,7 @@ async fn conversions(
     Ok(warp::reply::json(&answer))
 }
 
-async fn identified_visitors(
-    site: WebsiteId,
-    tracker: Tracker,
-    user: UserId,
-) -> Result<impl Reply, Rejection> {
+async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     let rows = blocking(move || {
         tracker.websites.get(user, site)?;
         tracker.analytics.identified_visitors(site)
