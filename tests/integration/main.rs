@@ -4,5 +4,8 @@ mod util;
 
 mod auth;
 mod dashboard;
+mod dashboard_reads;
+mod durability;
+mod reads;
 mod track;
 mod websites;

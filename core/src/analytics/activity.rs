@@ -8,12 +8,11 @@ use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// Most items one recent-activity call returns.
-pub const MAX_ACTIVITY_LIMIT: i64 = 50;
+pub const ACTIVITY_MAX: i64 = 50;
 
 /// events_site_ts (website_id, ts, rowid) yields this order directly: the newest rows are read first and
 /// the scan stops at the limit, however many events the site has (the test below holds SQLite to it).
-const RECENT_SQL: &str =
-    "SELECT e.id, e.kind, e.name, e.url, e.path, e.properties, s.session_key, s.country, e.value, e.ts
+const RECENT_SQL: &str = "SELECT e.id, e.kind, e.name, e.url, s.session_key, s.country, e.value, e.ts
      FROM events e JOIN sessions s ON s.id = e.session_id
      WHERE e.website_id = ?1 AND e.kind IN ('pageview', 'custom', 'conversion', 'outbound', 'download')
      ORDER BY e.ts DESC, e.id DESC LIMIT ?2";
@@ -21,13 +20,12 @@ const RECENT_SQL: &str =
 /// `GET /api/dashboard/recent-activity` item.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
-pub struct Activity {
+pub struct ActivityEvent {
     pub id: i64,
     /// `pageview`, `custom`, `conversion`, `outbound` or `download`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// The event or goal name; for page views the page path; for unnamed outbound links and downloads
-    /// their `href` property.
+    /// The event or goal name ('' for page views and unnamed outbound links and downloads).
     pub name: String,
     pub url: String,
     pub session_id: String,
@@ -40,45 +38,26 @@ pub struct Activity {
 
 impl Analytics {
     /// The `limit` (1 to 50) newest page views, custom events, conversions, outbound links and downloads.
-    pub fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<Activity>> {
-        if !(1..=MAX_ACTIVITY_LIMIT).contains(&limit) {
+    pub fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
+        if !(1..=ACTIVITY_MAX).contains(&limit) {
             return Err(Error::invalid("limit must be between 1 and 50"));
         }
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(RECENT_SQL)?;
             let rows = stmt.query_map(params![site, limit], |r| {
-                let kind: String = r.get(1)?;
-                let name: String = r.get(2)?;
-                let path: String = r.get(4)?;
-                let properties: Option<String> = r.get(5)?;
-                Ok(Activity {
+                Ok(ActivityEvent {
                     id: r.get(0)?,
-                    name: display_name(&kind, name, path, properties.as_deref()),
-                    kind,
+                    kind: r.get(1)?,
+                    name: r.get(2)?,
                     url: r.get(3)?,
-                    session_id: r.get(6)?,
-                    country: r.get(7)?,
-                    value: r.get(8)?,
-                    timestamp: r.get(9)?,
+                    session_id: r.get(4)?,
+                    country: r.get(5)?,
+                    value: r.get(6)?,
+                    timestamp: r.get(7)?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
-    }
-}
-
-/// What the card shows as the event's name.
-fn display_name(kind: &str, name: String, path: String, properties: Option<&str>) -> String {
-    if !name.is_empty() {
-        return name;
-    }
-    match kind {
-        "pageview" => path,
-        "outbound" | "download" => properties
-            .and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok())
-            .and_then(|p| p.get("href")?.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        _ => String::new(),
     }
 }
 
@@ -100,14 +79,5 @@ mod tests {
             .unwrap();
         assert!(plan.iter().any(|step| step.contains("events_site_ts")), "{plan:?}");
         assert!(!plan.iter().any(|step| step.contains("TEMP B-TREE")), "{plan:?}");
-    }
-
-    #[test]
-    fn names_fall_back_to_path_and_href() {
-        let name = |kind, name: &str, props| display_name(kind, name.into(), "/p".into(), props);
-        assert_eq!(name("pageview", "", None), "/p");
-        assert_eq!(name("custom", "cta", None), "cta");
-        assert_eq!(name("download", "", Some(r#"{"href":"https://e.com/a.pdf"}"#)), "https://e.com/a.pdf");
-        assert_eq!(name("outbound", "", Some("not json")), "");
     }
 }

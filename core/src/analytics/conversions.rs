@@ -27,6 +27,8 @@ pub struct Conversion {
     pub goal_name: String,
     /// The conversion's value, null when the hit carried none.
     pub value: Option<f64>,
+    /// ISO 4217 code sent with the value, if any.
+    pub currency: Option<String>,
     #[serde(serialize_with = "ser_iso")]
     pub timestamp: Millis,
 }
@@ -45,13 +47,19 @@ impl Analytics {
         self.db.read(|conn| {
             // Bounded by events_site_ts: the range's rows, newest first, stopping at the limit.
             let mut stmt = conn.prepare_cached(
-                "SELECT id, name, value, ts FROM events
+                "SELECT id, name, value, currency, ts FROM events
                  WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'conversion'
                  ORDER BY ts DESC, id DESC LIMIT ?4",
             )?;
             let conversions = stmt
                 .query_map(params![site, range.start, range.end, CONVERSIONS_LIMIT], |r| {
-                    Ok(Conversion { id: r.get(0)?, goal_name: r.get(1)?, value: r.get(2)?, timestamp: r.get(3)? })
+                    Ok(Conversion {
+                        id: r.get(0)?,
+                        goal_name: r.get(1)?,
+                        value: r.get(2)?,
+                        currency: r.get(3)?,
+                        timestamp: r.get(4)?,
+                    })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
             let (converted, visits): (i64, i64) =

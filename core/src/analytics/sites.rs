@@ -7,11 +7,10 @@ use super::Analytics;
 use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId};
 
-/// The figure the All Sites table shows.
+/// Which figure the All Sites table shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SiteMetric {
-    PageViews,
-    /// Daily unique visitors, added up over the days of a period (visitor hashes rotate daily).
+    Pageviews,
     Visitors,
 }
 
@@ -19,22 +18,22 @@ impl SiteMetric {
     /// Parses `pageviews` or `visitors`.
     pub fn parse(s: &str) -> Result<SiteMetric> {
         match s {
-            "pageviews" => Ok(SiteMetric::PageViews),
+            "pageviews" => Ok(SiteMetric::Pageviews),
             "visitors" => Ok(SiteMetric::Visitors),
             _ => Err(Error::invalid("metric must be pageviews or visitors")),
         }
     }
 
-    /// The rollup column holding the metric (a fixed name, safe to put into SQL text).
+    /// The rollup column of this metric (a fixed name, safe to put into SQL text).
     fn column(self) -> &'static str {
         match self {
-            SiteMetric::PageViews => "pageviews",
+            SiteMetric::Pageviews => "pageviews",
             SiteMetric::Visitors => "visitors",
         }
     }
 }
 
-/// `GET /api/dashboard/sites` item. Periods are whole UTC days ending today, today included.
+/// `GET /api/dashboard/sites` item. Periods are whole UTC days; the 7- and 30-day ones include today.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct SitePeriods {
@@ -45,39 +44,36 @@ pub struct SitePeriods {
     pub last30_days: i64,
 }
 
+const DAY_S: i64 = 86_400;
+
 impl Analytics {
-    /// The metric per period for every website `owner` has, oldest site first, in one query over
-    /// rollup_days.
-    pub fn site_periods(&self, owner: UserId, metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
-        let today = now.div_euclid(86_400_000) * 86_400;
-        let day = 86_400;
-        let m = metric.column();
+    /// The four period figures of `metric` for every site `user` owns, oldest site first.
+    pub fn site_periods(&self, user: UserId, metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
+        let today = now.div_euclid(1000).div_euclid(DAY_S) * DAY_S;
+        let col = metric.column();
         let sql = format!(
             "SELECT w.id,
-                    COALESCE(SUM(CASE WHEN r.bucket >= ?2 THEN r.{m} END), 0),
-                    COALESCE(SUM(CASE WHEN r.bucket >= ?3 AND r.bucket < ?2 THEN r.{m} END), 0),
-                    COALESCE(SUM(CASE WHEN r.bucket >= ?4 THEN r.{m} END), 0),
-                    COALESCE(SUM(r.{m}), 0)
+                    COALESCE(SUM(CASE WHEN r.bucket = ?2 THEN r.{col} END), 0),
+                    COALESCE(SUM(CASE WHEN r.bucket = ?2 - {DAY_S} THEN r.{col} END), 0),
+                    COALESCE(SUM(CASE WHEN r.bucket >= ?2 - 6 * {DAY_S} THEN r.{col} END), 0),
+                    COALESCE(SUM(r.{col}), 0)
              FROM websites w
              LEFT JOIN rollup_days r ON r.website_id = w.id AND r.dim = '' AND r.value = ''
-                  AND r.bucket >= ?5 AND r.bucket < ?6
+                  AND r.bucket >= ?2 - 29 * {DAY_S} AND r.bucket <= ?2
              WHERE w.user_id = ?1
              GROUP BY w.id ORDER BY w.id"
         );
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(
-                params![owner, today, today - day, today - 6 * day, today - 29 * day, today + day],
-                |r| {
-                    Ok(SitePeriods {
-                        website_id: r.get(0)?,
-                        today: r.get(1)?,
-                        yesterday: r.get(2)?,
-                        last7_days: r.get(3)?,
-                        last30_days: r.get(4)?,
-                    })
-                },
-            )?;
+            let rows = stmt.query_map(params![user, today], |r| {
+                Ok(SitePeriods {
+                    website_id: r.get(0)?,
+                    today: r.get(1)?,
+                    yesterday: r.get(2)?,
+                    last7_days: r.get(3)?,
+                    last30_days: r.get(4)?,
+                })
+            })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }

@@ -76,6 +76,8 @@ pub(crate) fn spawn(
     capacity: usize,
     batch_max: usize,
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
+    // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
+    conn.pragma_update(None, "synchronous", "FULL")?;
     let (sender, receiver) = sync_channel(capacity);
     let thread = std::thread::Builder::new()
         .name("ingest-writer".into())

@@ -1,6 +1,4 @@
-//! Dashboard reads: /api/dashboard/{overview, timeseries, recent-activity, sites}, the live SSE stream,
-//! and the per-site breakdowns under /api/websites/{id}/ (referrers, countries, traffic sources,
-//! conversions, identified visitors).
+//! Dashboard reads: /api/dashboard/overview, the live SSE stream, and per-site referrers and countries.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -9,7 +7,7 @@ use futures_util::Stream;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
-use tracker_core::analytics::{ActiveSession, MAX_ACTIVITY_LIMIT, SiteMetric, TimeRange};
+use tracker_core::analytics::{ActiveSession, TimeRange};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::sse::Event;
@@ -28,17 +26,6 @@ struct SiteQuery {
 #[derive(Deserialize)]
 struct RangeQuery {
     range: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ActivityQuery {
-    website_id: Option<String>,
-    limit: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct SitesQuery {
-    metric: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -78,54 +65,10 @@ pub fn routes(
     let countries = warp::path!("websites" / WebsiteId / "countries")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
+        .and(user(tracker))
         .and(warp::query::<RangeQuery>())
         .and_then(countries);
-    let timeseries = warp::path!("dashboard" / "timeseries")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and(warp::query::<SiteQuery>())
-        .and_then(timeseries);
-    let recent_activity = warp::path!("dashboard" / "recent-activity")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and(warp::query::<ActivityQuery>())
-        .and_then(recent_activity);
-    let sites = warp::path!("dashboard" / "sites")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and(warp::query::<SitesQuery>())
-        .and_then(sites);
-    let traffic_sources = warp::path!("websites" / WebsiteId / "traffic-sources")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and(warp::query::<RangeQuery>())
-        .and_then(traffic_sources);
-    let conversions = warp::path!("websites" / WebsiteId / "conversions")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and(warp::query::<RangeQuery>())
-        .and_then(conversions);
-    let identified = warp::path!("websites" / WebsiteId / "identified-visitors")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
-        .and_then(identified_visitors);
-    overview
-        .or(live)
-        .or(referrers)
-        .or(countries)
-        .or(timeseries)
-        .or(recent_activity)
-        .or(sites)
-        .or(traffic_sources)
-        .or(conversions)
-        .or(identified)
+    overview.or(live).or(referrers).or(countries)
 }
 
 /// Parses the `range` parameter, 30 days by default.
@@ -169,83 +112,6 @@ async fn countries(
     let rows = blocking(move || {
         tracker.websites.get(user, site)?;
         tracker.analytics.countries(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
-}
-
-async fn timeseries(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
-    let site = parse_website_id(query.website_id.as_deref())?;
-    let range = range_of(query.range.as_deref())?;
-    let series = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.timeseries(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&series))
-}
-
-/// Parses `limit` (default 10, at most 50).
-fn activity_limit(raw: Option<&str>) -> Result<i64, Rejection> {
-    let Some(raw) = raw else { return Ok(10) };
-    raw.trim()
-        .parse::<i64>()
-        .ok()
-        .filter(|n| (1..=MAX_ACTIVITY_LIMIT).contains(n))
-        .ok_or_else(|| reject(Error::invalid("limit must be a number from 1 to 50")))
-}
-
-async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
-    let site = parse_website_id(query.website_id.as_deref())?;
-    let limit = activity_limit(query.limit.as_deref())?;
-    let items = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.recent_activity(site, limit)
-    })
-    .await?;
-    Ok(warp::reply::json(&items))
-}
-
-async fn sites(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
-    let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
-    let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
-    Ok(warp::reply::json(&rows))
-}
-
-async fn traffic_sources(
-    site: WebsiteId,
-    tracker: Tracker,
-    user: UserId,
-    query: RangeQuery,
-) -> Result<impl Reply, Rejection> {
-    let range = range_of(query.range.as_deref())?;
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.traffic_sources(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
-}
-
-async fn conversions(
-    site: WebsiteId,
-    tracker: Tracker,
-    user: UserId,
-    query: RangeQuery,
-) -> Result<impl Reply, Rejection> {
-    let range = range_of(query.range.as_deref())?;
-    let answer = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.conversions(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&answer))
-}
-
-async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.identified_visitors(site)
     })
     .await?;
     Ok(warp::reply::json(&rows))

@@ -3,6 +3,7 @@
 mod assets;
 mod auth;
 mod dashboard;
+mod reports;
 mod track;
 mod websites;
 
@@ -31,6 +32,7 @@ pub fn routes(
     let api = auth::routes(tracker.clone())
         .or(websites::routes(tracker.clone()))
         .or(dashboard::routes(tracker.clone(), stopping))
+        .or(reports::routes(tracker.clone()))
         .or(track::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::model::WebsiteId;
 
 /// Label of visits with neither a utm_source nor an outside referrer.
-pub const DIRECT: &str = "Direct";
+const DIRECT: &str = "Direct";
 
 /// Most sources one call lists.
 const SOURCES_LIMIT: i64 = 100;
