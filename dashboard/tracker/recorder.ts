@@ -32,12 +32,12 @@ function run(c: Ctx) {
     store("tracker_seq", String(seq + 1));
     return seq;
   };
-  const upload = (body: Uint8Array<ArrayBuffer>) => {
+  const upload = (seq: number, body: Uint8Array<ArrayBuffer>) => {
     if (body.length > CHUNK_LIMIT) return c.l("replay chunk too large, dropped", body.length);
     const total = uploaded() + body.length;
     if (total > SESSION_CAP) return halt("size cap");
     store("tracker_rb", String(total));
-    const to = c.e + "/api/replay?tracking_key=" + encodeURIComponent(c.k) + "&session_id=" + encodeURIComponent(c.s) + "&seq=" + nextSeq();
+    const to = c.e + "/api/replay?tracking_key=" + encodeURIComponent(c.k) + "&session_id=" + encodeURIComponent(c.s) + "&seq=" + seq;
     fetch(to, {
       method: "POST",
       body,
@@ -65,14 +65,24 @@ function run(c: Ctx) {
     bufSize = 0;
     return out;
   };
+  // Chunks cut but not yet uploaded (compressing), by seq: pagehide sends them uncompressed at once,
+  // since the page may be gone before the compression finishes.
+  const pending = new Map<number, Uint8Array<ArrayBuffer>>();
   const flush = (sync?: boolean) => {
-    if (stopped || !buf.length) return;
+    if (stopped) return;
     if (!c.o()) return halt("no consent");
     for (const json of pieces()) {
+      // seq is taken now, in recording order, whenever the compression finishes.
+      const seq = nextSeq();
       const data = enc.encode(json);
-      if (sync) upload(gzipStored(data));
-      else gzip(data).then(upload, c.l);
+      pending.set(seq, data);
+      if (!sync) gzip(data).then((body) => pending.delete(seq) && upload(seq, body), c.l);
     }
+    if (sync)
+      pending.forEach((data, seq) => {
+        pending.delete(seq);
+        upload(seq, gzipStored(data));
+      });
   };
   stop = record({
     emit(e) {

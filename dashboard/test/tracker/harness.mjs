@@ -27,14 +27,17 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
-/** Polls `fn` until it returns a truthy value (returned) or the deadline passes (throws with `what`). */
+/**
+ * Polls `fn` until it returns a truthy value other than an array (returned) or the deadline passes (throws
+ * with `what` and the last value: return an array to explain what was seen so far).
+ */
 export async function until(what, fn, { timeout = 15000, every = 100 } = {}) {
   const deadline = Date.now() + timeout;
   let last;
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v;
+      if (v && !Array.isArray(v)) return v;
       last = v;
     } catch (e) {
       last = e;
@@ -59,7 +62,11 @@ export async function newContext(browser, { dnt = false, gpc = false } = {}) {
   context.on("request", (r) => requests.push(r.url()));
   const errors = [];
   context.on("weberror", (e) => errors.push(String(e.error())));
-  return { context, requests, errors };
+  // What the page said and which requests failed, for the failure messages of flaky cases.
+  const log = [];
+  context.on("console", (m) => log.push(m.text().slice(0, 300)));
+  context.on("requestfailed", (r) => log.push(`failed: ${r.method()} ${r.url().slice(0, 120)} ${r.failure()?.errorText}`));
+  return { context, requests, errors, log };
 }
 
 const CORS = {
@@ -176,4 +183,35 @@ export async function apiClient(base) {
     put: (path, body) => call("PUT", path, body, accessToken),
     raw: (path) => fetch(base + path, { headers: { Authorization: `Bearer ${accessToken}` } }),
   };
+}
+
+const playerJs = () => readFileSync(join(dashboard, "node_modules/rrweb-player/dist/rrweb-player.umd.min.cjs"), "utf8");
+const playerCss = () => readFileSync(join(dashboard, "node_modules/rrweb-player/dist/style.css"), "utf8");
+
+/**
+ * Replays rrweb `events` in rrweb-player (the dashboard's player) in a fresh page, seeks to `at` ms after
+ * the first event (default: the end), and returns the replayed document's body text.
+ */
+export async function replayText(browser, events, at) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.setContent(`<!doctype html><html><head><style>${playerCss()}</style></head><body><div id="player"></div></body></html>`);
+    await page.addScriptTag({ content: playerJs() });
+    return await page.evaluate(
+      async ({ events, at }) => {
+        const Player = window.rrwebPlayer.default || window.rrwebPlayer;
+        const player = new Player({ target: document.getElementById("player"), props: { events, autoPlay: false, width: 1024, height: 576 } });
+        const replayer = player.getReplayer();
+        const end = events[events.length - 1].timestamp - events[0].timestamp;
+        replayer.pause(at == null ? end + 1 : at);
+        await new Promise((r) => setTimeout(r, 200));
+        const doc = document.querySelector(".replayer-wrapper iframe").contentDocument;
+        return doc.body ? doc.body.innerText : "";
+      },
+      { events, at },
+    );
+  } finally {
+    await context.close();
+  }
 }

@@ -3,7 +3,7 @@
 // daemon.test.mjs.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { launchBrowser, newContext, startFakeEndpoint, startSite, until } from "./harness.mjs";
+import { launchBrowser, newContext, replayText, startFakeEndpoint, startSite, until } from "./harness.mjs";
 
 const LIGHT = { level: "light", respectDoNotTrack: true, requireConsent: false, heatmaps: false, recordings: false, definitions: [] };
 const ENHANCED = {
@@ -20,7 +20,7 @@ const ENHANCED = {
 };
 const sites = {
   light_key_1: LIGHT,
-  enhanced_key_1: ENHANCED,
+  enhanced_key_1: { ...ENHANCED, debug: true },
   consent_key_1: { ...ENHANCED, requireConsent: true },
   nodnt_key_1: { ...LIGHT, respectDoNotTrack: false },
 };
@@ -188,7 +188,7 @@ describe("enhanced site", () => {
   test("clicks with coordinates, scroll depth, event definitions, and a masked recording", async () => {
     const key = "enhanced_key_1";
     const origin = await site(key);
-    const { context, requests, errors } = await newContext(browser);
+    const { context, requests, errors, log } = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`${origin}/index.html`);
     const sid = (await until("a page view", () => tracked(key, (h) => h.url.startsWith(origin))[0])).session_id;
@@ -225,7 +225,10 @@ describe("enhanced site", () => {
     await page.goto(`${origin}/about.html`);
     await until("the pageview definition", () => tracked(key, (h) => h.session_id == sid && h.event_name == "about_view")[0]);
     const replays = () => endpoint.hits.filter((h) => h.path == "/api/replay" && h.query.session_id == sid);
-    await until("replay chunks of three page loads", () => replays().flatMap((h) => h.json).filter((e) => e.type == 2).length >= 3, { timeout: 20000 });
+    const pagesRecorded = () => replays().flatMap((h) => h.json).filter((e) => e.type == 4).map((e) => new URL(e.data.href).pathname);
+    await until("replay chunks of four page loads", () => pagesRecorded().length >= 4 || pagesRecorded(), { timeout: 20000 }).catch((e) => {
+      throw new Error(e.message + "\n" + log.filter((l) => !l.includes("/api/interactions")).join("\n"));
+    });
     for (const r of replays()) {
       assert.equal(r.query.tracking_key, key);
       assert.equal(r.headers["content-type"], "application/octet-stream");
@@ -236,6 +239,15 @@ describe("enhanced site", () => {
     const all = replays().map((h) => JSON.stringify(h.json)).join("\n");
     assert.ok(all.includes("Create your Acme account"), "the form page was recorded");
     for (const secret of ["jane.secret", "hunter2", "Initech", "4711-0815"]) assert.ok(!all.includes(secret), `${secret} leaked into the recording`);
+    // Replayed in the dashboard's player, the recording shows the pages.
+    const events = replays()
+      .sort((a, b) => a.query.seq - b.query.seq)
+      .flatMap((h) => h.json);
+    const formStart = events.findIndex((e) => e.type == 4 && e.data.href.endsWith("/form.html"));
+    const text = await replayText(browser, events.slice(0, events.findIndex((e, i) => i > formStart && e.type == 4)), undefined);
+    assert.match(text, /Create your Acme account/);
+    assert.ok(!/jane\.secret|hunter2/.test(text));
+    assert.match(await replayText(browser, events), /About Acme/);
     assert.deepEqual(errors, []);
     await context.close();
   });
