@@ -1,9 +1,18 @@
 //! tracker-core: everything true regardless of transport — domain types, storage and migrations, ingest,
 //! analytics queries, privacy and auth. The daemon and the CLI both go through [`Tracker`].
 
+pub mod analytics;
+pub mod auth;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod ingest;
+pub mod model;
+pub mod privacy;
+pub mod settings;
+pub mod store;
+mod tracker;
 
 pub use config::Config;
 pub use error::{Error, Result};
+pub use tracker::Tracker;

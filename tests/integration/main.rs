@@ -1,1 +1,5 @@
-//! Integration tests: the real daemon on a port-0 listener and a temp data folder.
+//! Integration tests: the real daemon on a port-0 listener and a temp data folder, and the built binary.
+
+mod util;
+
+mod auth;

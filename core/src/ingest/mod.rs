@@ -1,0 +1,193 @@
+//! Ingest: validates and enriches tracking hits, then hands them to the one batching writer.
+
+pub mod enrich;
+mod hit;
+pub mod live;
+mod writer;
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+use tokio::sync::oneshot;
+
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::model::{Millis, Website, now_ms};
+use crate::store::websites::Websites;
+
+pub use enrich::Enricher;
+pub use hit::{EventKind, Hit, TrackRequest, Utm, anonymize_ip};
+pub use live::LiveHub;
+pub(crate) use writer::{Job, WriterHandle};
+
+/// Who sent a hit, as the transport saw it. The IP is used for enrichment and hashing, never stored raw.
+#[derive(Debug, Clone)]
+pub struct Client {
+    pub ip: IpAddr,
+    pub user_agent: String,
+    /// Do-Not-Track or Global Privacy Control was sent.
+    pub do_not_track: bool,
+}
+
+/// What became of a submitted hit.
+pub enum Submitted {
+    /// Queued; resolves once the batch holding it is committed.
+    Queued(Commit),
+    /// Accepted but deliberately not stored (a bot, or data the site does not allow).
+    Ignored,
+}
+
+/// Resolves when the writer has committed (or failed to commit) the batch holding a job.
+pub struct Commit(oneshot::Receiver<std::result::Result<(), String>>);
+
+impl Commit {
+    /// Waits for the commit from async code.
+    pub async fn wait(self) -> Result<()> {
+        match self.0.await {
+            Ok(result) => result.map_err(Error::Internal),
+            Err(_) => Err(Error::Internal("ingest writer stopped".into())),
+        }
+    }
+
+    /// Waits for the commit from blocking code (the CLI).
+    pub fn wait_blocking(self) -> Result<()> {
+        match self.0.blocking_recv() {
+            Ok(result) => result.map_err(Error::Internal),
+            Err(_) => Err(Error::Internal("ingest writer stopped".into())),
+        }
+    }
+}
+
+/// Websites by tracking key, with when they were read (`None`: no such key).
+type SiteCache = HashMap<String, (Instant, Option<Website>)>;
+
+/// How long a website looked up by tracking key is trusted before it is read again.
+const SITE_CACHE_TTL: Duration = Duration::from_secs(5);
+
+/// The ingest service: validation, enrichment, the site cache and the queue into the writer.
+#[derive(Clone)]
+pub struct Ingest {
+    websites: Websites,
+    enricher: Arc<Enricher>,
+    queue: SyncSender<writer::Queued>,
+    sites: Arc<Mutex<SiteCache>>,
+    _writer: Arc<WriterHandle>,
+}
+
+impl Ingest {
+    pub(crate) fn start(
+        db: &Db,
+        websites: Websites,
+        live: LiveHub,
+        queue: usize,
+        batch: usize,
+    ) -> Result<Ingest> {
+        let enricher = Arc::new(Enricher::new()?);
+        let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
+        Ok(Ingest {
+            websites,
+            enricher,
+            queue,
+            sites: Default::default(),
+            _writer: Arc::new(handle),
+        })
+    }
+
+    /// The enrichment tables (UA, geo, organizations), for callers that need lookups outside ingest.
+    pub fn enricher(&self) -> &Enricher {
+        &self.enricher
+    }
+
+    /// Validates, enriches and queues a hit from `POST /api/track`.
+    pub fn track(&self, request: TrackRequest, client: &Client) -> Result<Submitted> {
+        let site = self.site(&request.tracking_key)?;
+        if self.enricher.is_bot(&client.user_agent) {
+            return Ok(Submitted::Ignored);
+        }
+        let hit = Hit::from_request(request, &site, now_ms())?;
+        self.submit(self.enrich(hit, client))
+    }
+
+    /// Queues an already built hit (the CLI's demo traffic goes through here with its own timestamps).
+    pub fn track_hit(&self, hit: Hit, client: &Client) -> Result<Submitted> {
+        if self.enricher.is_bot(&client.user_agent) {
+            return Ok(Submitted::Ignored);
+        }
+        self.submit(self.enrich(hit, client))
+    }
+
+    /// The website behind a tracking key, from a short-lived cache.
+    pub fn site(&self, tracking_key: &str) -> Result<Website> {
+        if tracking_key.is_empty() || tracking_key.len() > 64 {
+            return Err(Error::NotFound("website"));
+        }
+        let mut sites = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, site)) = sites.get(tracking_key)
+            && at.elapsed() < SITE_CACHE_TTL
+        {
+            return site.clone().ok_or(Error::NotFound("website"));
+        }
+        let site = match self.websites.by_tracking_key(tracking_key) {
+            Ok(site) => Some(site),
+            Err(Error::NotFound(_)) => None,
+            Err(e) => return Err(e),
+        };
+        if sites.len() > 10_000 {
+            sites.clear();
+        }
+        sites.insert(tracking_key.to_string(), (Instant::now(), site.clone()));
+        site.ok_or(Error::NotFound("website"))
+    }
+
+    /// Adds browser, OS, device, location and the visitor seed; drops the raw IP.
+    fn enrich(&self, mut hit: Hit, client: &Client) -> Hit {
+        let ua = self.enricher.user_agent(&client.user_agent);
+        hit.browser = ua.browser.clone();
+        hit.os = ua.os.clone();
+        hit.device = ua.device.clone();
+        let location = self.enricher.locate(client.ip);
+        hit.country = location.country;
+        hit.region = location.region;
+        hit.city = location.city;
+        hit.ip_address = Some(anonymize_ip(client.ip).to_string());
+        hit.visitor_seed = visitor_seed(client);
+        hit
+    }
+
+    /// Puts a job on the writer's queue; a full queue is `Busy` (503 + Retry-After).
+    pub(crate) fn submit_job(&self, job: Job) -> Result<Submitted> {
+        let (done, commit) = oneshot::channel();
+        match self.queue.try_send(writer::Queued { job, done }) {
+            Ok(()) => Ok(Submitted::Queued(Commit(commit))),
+            Err(TrySendError::Full(_)) => Err(Error::Busy),
+            Err(TrySendError::Disconnected(_)) => {
+                Err(Error::Internal("ingest writer stopped".into()))
+            }
+        }
+    }
+
+    fn submit(&self, hit: Hit) -> Result<Submitted> {
+        self.submit_job(Job::Hit(Box::new(hit)))
+    }
+}
+
+/// A per-visitor seed from address and user agent; mixed with the daily salt by the writer.
+fn visitor_seed(client: &Client) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(client.ip.to_string().as_bytes());
+    hasher.update([0]);
+    hasher.update(client.user_agent.as_bytes());
+    hasher.finalize().into()
+}
+
+/// Clamps a client-supplied timestamp: trusted within the last day (queued offline hits), else `now`.
+pub fn accept_timestamp(client_ts: Option<Millis>, now: Millis) -> Millis {
+    match client_ts {
+        Some(ts) if ts <= now + 60_000 && ts >= now - 86_400_000 => ts.min(now),
+        _ => now,
+    }
+}

@@ -1,0 +1,520 @@
+//! The one ingest writer: drains the bounded queue in batches, commits each batch in one transaction
+//! (group commit), updates the rollups in the same transaction, then answers every waiting hit.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use rand::RngCore;
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+use tokio::sync::oneshot;
+
+use super::hit::{EventKind, Hit};
+use super::live::LiveHub;
+use crate::error::Result;
+use crate::model::{Millis, WebsiteId};
+
+/// A visit ends after this long without a hit; the next hit starts a new one.
+pub const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
+
+/// One unit of work for the writer.
+pub(crate) enum Job {
+    Hit(Box<Hit>),
+}
+
+impl Job {
+    fn website_id(&self) -> WebsiteId {
+        match self {
+            Job::Hit(hit) => hit.website_id,
+        }
+    }
+}
+
+pub(crate) struct Queued {
+    pub job: Job,
+    pub done: oneshot::Sender<std::result::Result<(), String>>,
+}
+
+/// Joins the writer thread when the last `Ingest` handle goes away, so queued hits are committed first.
+pub(crate) struct WriterHandle {
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for WriterHandle {
+    fn drop(&mut self) {
+        // The queue's senders are gone by now (dropped before this handle), so the thread drains and exits.
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+pub(crate) fn spawn(
+    conn: Connection,
+    live: LiveHub,
+    capacity: usize,
+    batch_max: usize,
+) -> Result<(SyncSender<Queued>, WriterHandle)> {
+    let (sender, receiver) = sync_channel(capacity);
+    let thread = std::thread::Builder::new()
+        .name("ingest-writer".into())
+        .spawn(move || {
+            Writer {
+                conn,
+                live,
+                batch_max,
+                salts: HashMap::new(),
+                pruned_day: 0,
+            }
+            .run(receiver)
+        })?;
+    Ok((
+        sender,
+        WriterHandle {
+            thread: Some(thread),
+        },
+    ))
+}
+
+struct Writer {
+    conn: Connection,
+    live: LiveHub,
+    batch_max: usize,
+    salts: HashMap<i64, [u8; 16]>,
+    pruned_day: i64,
+}
+
+impl Writer {
+    fn run(mut self, receiver: Receiver<Queued>) {
+        while let Ok(first) = receiver.recv() {
+            let mut batch = vec![first];
+            while batch.len() < self.batch_max {
+                match receiver.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
+            self.commit_batch(batch);
+        }
+    }
+
+    fn commit_batch(&mut self, batch: Vec<Queued>) {
+        let outcome = self.write(&batch);
+        let sites: HashSet<WebsiteId> = batch.iter().map(|q| q.job.website_id()).collect();
+        match outcome {
+            Ok(results) => {
+                for (queued, result) in batch.into_iter().zip(results) {
+                    let _ = queued.done.send(result);
+                }
+                for site in sites {
+                    self.live.publish(site);
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "ingest batch failed to commit");
+                for queued in batch {
+                    let _ = queued
+                        .done
+                        .send(Err(format!("could not store the hit: {e}")));
+                }
+            }
+        }
+    }
+
+    /// Writes a batch in one transaction; a job that fails is rolled back to its savepoint alone.
+    fn write(
+        &mut self,
+        batch: &[Queued],
+    ) -> rusqlite::Result<Vec<std::result::Result<(), String>>> {
+        let mut rollups = Rollups::default();
+        let mut results = Vec::with_capacity(batch.len());
+        let salts = &mut self.salts;
+        let mut tx = self.conn.transaction()?;
+        for queued in batch {
+            let mut job_rollups = Rollups::default();
+            let sp = tx.savepoint()?;
+            let result = match &queued.job {
+                Job::Hit(hit) => apply_hit(&sp, salts, &mut job_rollups, hit),
+            };
+            match result {
+                Ok(()) => {
+                    sp.commit()?;
+                    rollups.merge(job_rollups);
+                    results.push(Ok(()));
+                }
+                Err(e) => {
+                    drop(sp); // rolls back this job only
+                    results.push(Err(format!("could not store the hit: {e}")));
+                }
+            }
+        }
+        rollups.flush(&tx)?;
+        let today = now_day();
+        if self.pruned_day != today {
+            prune_daily_state(&tx, today)?;
+            self.salts.retain(|day, _| *day >= today - 1);
+            self.pruned_day = today;
+        }
+        tx.commit()?;
+        Ok(results)
+    }
+}
+
+fn now_day() -> i64 {
+    chrono::Utc::now().timestamp_millis().div_euclid(86_400_000)
+}
+
+/// Visitor dedup state and salts older than yesterday serve no purpose and would weaken the daily rotation.
+fn prune_daily_state(tx: &Connection, today: i64) -> rusqlite::Result<()> {
+    tx.execute("DELETE FROM visitor_days WHERE day < ?1", [today - 1])?;
+    tx.execute("DELETE FROM daily_salts WHERE day < ?1", [today - 1])?;
+    Ok(())
+}
+
+/// The salt of a day, created on first use and kept in the database so restarts agree.
+fn daily_salt(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    day: i64,
+) -> rusqlite::Result<[u8; 16]> {
+    if let Some(salt) = salts.get(&day) {
+        return Ok(*salt);
+    }
+    let stored: Option<Vec<u8>> = tx
+        .query_row("SELECT salt FROM daily_salts WHERE day = ?1", [day], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    let salt = match stored.and_then(|s| <[u8; 16]>::try_from(s.as_slice()).ok()) {
+        Some(salt) => salt,
+        None => {
+            let mut salt = [0u8; 16];
+            rand::rng().fill_bytes(&mut salt);
+            tx.execute(
+                "INSERT OR REPLACE INTO daily_salts (day, salt) VALUES (?1, ?2)",
+                params![day, salt.to_vec()],
+            )?;
+            salt
+        }
+    };
+    salts.insert(day, salt);
+    Ok(salt)
+}
+
+fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
+    let mut hasher = Sha256::new();
+    hasher.update(salt);
+    hasher.update(site.to_le_bytes());
+    hasher.update(seed);
+    let digest = hasher.finalize();
+    i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
+}
+
+/// The session columns the writer needs to update a visit and its rollups.
+struct SessionState {
+    id: i64,
+    first_seen: Millis,
+    last_seen: Millis,
+    page_views: i64,
+    dims: SessionDims,
+}
+
+/// The per-visit dimensions that rollups are broken down by.
+struct SessionDims {
+    referrer_host: String,
+    country: String,
+    device: String,
+    browser: String,
+    os: String,
+    utm_source: String,
+}
+
+impl SessionDims {
+    fn of(hit: &Hit) -> SessionDims {
+        SessionDims {
+            referrer_host: hit.referrer_host.clone(),
+            country: hit.country.clone(),
+            device: hit.device.clone(),
+            browser: hit.browser.clone(),
+            os: hit.os.clone(),
+            utm_source: hit.utm.source.clone(),
+        }
+    }
+
+    fn pairs(&self) -> [(&'static str, &str); 6] {
+        [
+            ("referrer", &self.referrer_host),
+            ("country", &self.country),
+            ("device", &self.device),
+            ("browser", &self.browser),
+            ("os", &self.os),
+            ("utm_source", &self.utm_source),
+        ]
+    }
+}
+
+fn apply_hit(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    rollups: &mut Rollups,
+    hit: &Hit,
+) -> rusqlite::Result<()> {
+    let site = hit.website_id;
+    let kind = hit.kind();
+    let is_pageview = kind == EventKind::Pageview;
+    let existing = tx
+        .prepare_cached(
+            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source
+             FROM sessions WHERE website_id = ?1 AND session_key = ?2",
+        )?
+        .query_row(params![site, hit.session_key], |r| {
+            Ok(SessionState {
+                id: r.get(0)?,
+                first_seen: r.get(1)?,
+                last_seen: r.get(2)?,
+                page_views: r.get(3)?,
+                dims: SessionDims {
+                    referrer_host: r.get(4)?,
+                    country: r.get(5)?,
+                    device: r.get(6)?,
+                    browser: r.get(7)?,
+                    os: r.get(8)?,
+                    utm_source: r.get(9)?,
+                },
+            })
+        })
+        .optional()?;
+
+    // A visit idle for longer than the timeout is over: keep it under a retired key, start a new one.
+    let existing = match existing {
+        Some(state) if hit.ts - state.last_seen > SESSION_TIMEOUT_MS => {
+            tx.prepare_cached(
+                "UPDATE sessions SET session_key = session_key || '~' || id WHERE id = ?1",
+            )?
+            .execute([state.id])?;
+            None
+        }
+        other => other,
+    };
+
+    let session = match existing {
+        Some(state) => {
+            let last_seen = state.last_seen.max(hit.ts);
+            let became_multi_page = is_pageview && state.page_views == 1;
+            tx.prepare_cached(
+                "UPDATE sessions SET
+                    last_seen = ?2,
+                    first_seen = MIN(first_seen, ?3),
+                    exit_page = CASE WHEN ?4 AND ?3 >= last_seen THEN ?5 ELSE exit_page END,
+                    page_views = page_views + ?4,
+                    events = events + (1 - ?4),
+                    is_converted = is_converted OR ?6,
+                    conversion_value = conversion_value + ?7
+                 WHERE id = ?1",
+            )?
+            .execute(params![
+                state.id,
+                last_seen,
+                hit.ts,
+                is_pageview,
+                hit.path,
+                kind == EventKind::Conversion,
+                hit.value.unwrap_or(0.0),
+            ])?;
+            let totals = rollups.at(site, "", "", state.first_seen);
+            totals.duration_s += (last_seen - state.last_seen) / 1000;
+            if became_multi_page {
+                totals.bounces -= 1;
+            }
+            if is_pageview {
+                for (dim, value) in state.dims.pairs() {
+                    rollups.at(site, dim, value, hit.ts).pageviews += 1;
+                }
+            }
+            state.id
+        }
+        None => {
+            let day = hit.ts.div_euclid(86_400_000);
+            let salt = daily_salt(tx, salts, day)?;
+            let visitor = visitor_hash(&salt, site, &hit.visitor_seed);
+            tx.prepare_cached(
+                "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page,
+                    exit_page, page_views, events, country, region, city, device, browser, os, referrer,
+                    referrer_host, utm_source, utm_medium, utm_campaign, utm_term, utm_content, screen, ip_address,
+                    is_converted, conversion_value)
+                 VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                    ?19, ?20, ?21, ?22, ?23, ?24)",
+            )?
+            .execute(params![
+                site,
+                hit.session_key,
+                visitor,
+                hit.ts,
+                hit.path,
+                is_pageview as i64,
+                (!is_pageview) as i64,
+                hit.country,
+                hit.region,
+                hit.city,
+                hit.device,
+                hit.browser,
+                hit.os,
+                hit.referrer,
+                hit.referrer_host,
+                hit.utm.source,
+                hit.utm.medium,
+                hit.utm.campaign,
+                hit.utm.term,
+                hit.utm.content,
+                hit.screen,
+                hit.ip_address,
+                kind == EventKind::Conversion,
+                hit.value.unwrap_or(0.0),
+            ])?;
+            let id = tx.last_insert_rowid();
+            let new_visitor = tx
+                .prepare_cached("INSERT OR IGNORE INTO visitor_days (website_id, day, visitor_hash) VALUES (?1, ?2, ?3)")?
+                .execute(params![site, day, visitor])?
+                == 1;
+            let totals = rollups.at(site, "", "", hit.ts);
+            totals.visits += 1;
+            totals.visitors += new_visitor as i64;
+            totals.bounces += is_pageview as i64;
+            let dims = SessionDims::of(hit);
+            for (dim, value) in dims.pairs() {
+                let counters = rollups.at(site, dim, value, hit.ts);
+                counters.visits += 1;
+                counters.pageviews += is_pageview as i64;
+            }
+            id
+        }
+    };
+
+    tx.prepare_cached(
+        "INSERT INTO events (website_id, session_id, ts, kind, name, url, path, referrer, properties, value, currency)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        site,
+        session,
+        hit.ts,
+        kind.as_str(),
+        hit.name,
+        hit.url,
+        hit.path,
+        hit.referrer,
+        hit.properties,
+        hit.value,
+        hit.currency,
+    ])?;
+
+    match kind {
+        EventKind::Pageview => {
+            rollups.at(site, "", "", hit.ts).pageviews += 1;
+            let page = rollups.at(site, "page", &hit.path, hit.ts);
+            page.pageviews += 1;
+        }
+        EventKind::Conversion => {
+            rollups.at(site, "", "", hit.ts).conversions += 1;
+            rollups.at(site, "event", &hit.name, hit.ts).conversions += 1;
+        }
+        EventKind::Custom | EventKind::Outbound | EventKind::Download => {
+            let name = if hit.name.is_empty() {
+                kind.as_str()
+            } else {
+                hit.name.as_str()
+            };
+            rollups.at(site, "", "", hit.ts).events += 1;
+            rollups.at(site, "event", name, hit.ts).events += 1;
+        }
+        EventKind::Identify | EventKind::Consent => {}
+    }
+    Ok(())
+}
+
+/// Counter deltas of one rollup row.
+#[derive(Default, Clone, Copy)]
+struct Counters {
+    pageviews: i64,
+    visits: i64,
+    visitors: i64,
+    events: i64,
+    conversions: i64,
+    bounces: i64,
+    duration_s: i64,
+}
+
+impl Counters {
+    fn add(&mut self, other: Counters) {
+        self.pageviews += other.pageviews;
+        self.visits += other.visits;
+        self.visitors += other.visitors;
+        self.events += other.events;
+        self.conversions += other.conversions;
+        self.bounces += other.bounces;
+        self.duration_s += other.duration_s;
+    }
+}
+
+/// Rollup deltas of a batch keyed by (site, dim, value, hour); days are derived when flushing.
+#[derive(Default)]
+struct Rollups {
+    hours: HashMap<(WebsiteId, &'static str, String, i64), Counters>,
+}
+
+impl Rollups {
+    fn at(&mut self, site: WebsiteId, dim: &'static str, value: &str, ts: Millis) -> &mut Counters {
+        let hour = ts.div_euclid(3_600_000) * 3_600;
+        self.hours
+            .entry((site, dim, value.to_string(), hour))
+            .or_default()
+    }
+
+    fn merge(&mut self, other: Rollups) {
+        for (key, counters) in other.hours {
+            self.hours.entry(key).or_default().add(counters);
+        }
+    }
+
+    fn flush(self, tx: &Connection) -> rusqlite::Result<()> {
+        let mut days: HashMap<(WebsiteId, &'static str, String, i64), Counters> = HashMap::new();
+        for ((site, dim, value, hour), counters) in &self.hours {
+            days.entry((*site, dim, value.clone(), hour.div_euclid(86_400) * 86_400))
+                .or_default()
+                .add(*counters);
+        }
+        for (table, rows) in [("rollup_hours", &self.hours), ("rollup_days", &days)] {
+            // The table name comes from this fixed list, never from input.
+            let mut stmt = tx.prepare_cached(&format!(
+                "INSERT INTO {table} (website_id, dim, bucket, value, pageviews, visits, visitors, events,
+                    conversions, bounces, duration_s)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
+                    pageviews = pageviews + excluded.pageviews,
+                    visits = visits + excluded.visits,
+                    visitors = visitors + excluded.visitors,
+                    events = events + excluded.events,
+                    conversions = conversions + excluded.conversions,
+                    bounces = bounces + excluded.bounces,
+                    duration_s = duration_s + excluded.duration_s"
+            ))?;
+            for ((site, dim, value, bucket), c) in rows {
+                stmt.execute(params![
+                    site,
+                    dim,
+                    bucket,
+                    value,
+                    c.pageviews,
+                    c.visits,
+                    c.visitors,
+                    c.events,
+                    c.conversions,
+                    c.bounces,
+                    c.duration_s
+                ])?;
+            }
+        }
+        Ok(())
+    }
+}

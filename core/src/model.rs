@@ -1,0 +1,103 @@
+//! Domain types shared by the core services, the daemon's JSON and the CLI's tables.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Id of a user account.
+pub type UserId = i64;
+/// Id of a website.
+pub type WebsiteId = i64;
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type Millis = i64;
+
+/// Now, in Unix milliseconds.
+pub fn now_ms() -> Millis {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Formats Unix milliseconds as ISO-8601 UTC with millisecond precision (the API's timestamp format).
+pub fn iso(ms: Millis) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+/// What a site's tracking script collects (spec part 1 §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum TrackingLevel {
+    /// Page views and custom events.
+    #[default]
+    Light,
+    /// Adds session replays, heatmaps, CSS-selector event definitions.
+    Enhanced,
+    /// Adds organization detection, identify() and advanced analytics.
+    Professional,
+}
+
+impl TrackingLevel {
+    /// The stored and displayed name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrackingLevel::Light => "light",
+            TrackingLevel::Enhanced => "enhanced",
+            TrackingLevel::Professional => "professional",
+        }
+    }
+
+    /// Parses a level name, with the error message the API shows.
+    pub fn parse(s: &str) -> Result<TrackingLevel> {
+        match s {
+            "light" => Ok(TrackingLevel::Light),
+            "enhanced" => Ok(TrackingLevel::Enhanced),
+            "professional" => Ok(TrackingLevel::Professional),
+            _ => Err(Error::invalid(
+                "trackingLevel must be light, enhanced or professional",
+            )),
+        }
+    }
+}
+
+/// A registered account, without secrets.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: UserId,
+    pub email: String,
+    #[serde(serialize_with = "ser_iso")]
+    pub created_at: Millis,
+}
+
+/// A tracked website.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Website {
+    pub id: WebsiteId,
+    #[serde(skip)]
+    pub user_id: UserId,
+    pub name: String,
+    pub domain: String,
+    pub tracking_key: String,
+    pub tracking_level: TrackingLevel,
+    #[serde(serialize_with = "ser_iso")]
+    pub created_at: Millis,
+}
+
+/// Serializes Unix milliseconds as an ISO-8601 string.
+pub fn ser_iso<S: serde::Serializer>(ms: &Millis, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&iso(*ms))
+}
+
+/// Serializes optional Unix milliseconds as an ISO-8601 string or null.
+pub fn ser_iso_opt<S: serde::Serializer>(
+    ms: &Option<Millis>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match ms {
+        Some(ms) => s.serialize_str(&iso(*ms)),
+        None => s.serialize_none(),
+    }
+}

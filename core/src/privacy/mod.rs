@@ -1,0 +1,19 @@
+//! Privacy: per-site settings (consent, Do-Not-Track, IP handling) and retention days per data type.
+
+mod settings;
+
+pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
+
+use crate::db::Db;
+
+/// Privacy settings, retention, deletion and consent of websites.
+#[derive(Clone)]
+pub struct Privacy {
+    pub(crate) db: Db,
+}
+
+impl Privacy {
+    pub(crate) fn new(db: Db) -> Privacy {
+        Privacy { db }
+    }
+}

@@ -1,0 +1,284 @@
+//! Reading and changing a site's privacy settings and retention days; absent rows mean the defaults.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use super::Privacy;
+use crate::error::{Error, Result};
+use crate::model::{WebsiteId, now_ms};
+
+/// `GET /api/privacy/settings` (spec part 2 §3). Raw IPs are never stored whatever `anonymize_ips` says:
+/// the stored address is always anonymised (last octet / last 80 bits zeroed).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrivacySettings {
+    pub gdpr_compliant: bool,
+    /// Visitors must consent before anything beyond anonymous page counts is kept.
+    pub cookie_consent: bool,
+    pub anonymize_ips: bool,
+    /// Browsers sending Do-Not-Track or Global Privacy Control are not tracked.
+    pub respect_do_not_track: bool,
+    pub data_subject_rights: bool,
+    pub data_portability: bool,
+    pub data_deletion: bool,
+    pub data_retention_days: i64,
+    pub data_processing_basis: String,
+    pub consent_message: String,
+    pub privacy_policy_url: String,
+}
+
+impl Default for PrivacySettings {
+    fn default() -> Self {
+        PrivacySettings {
+            gdpr_compliant: true,
+            cookie_consent: false,
+            anonymize_ips: true,
+            respect_do_not_track: true,
+            data_subject_rights: true,
+            data_portability: true,
+            data_deletion: true,
+            data_retention_days: 90,
+            data_processing_basis: "consent".into(),
+            consent_message: "We use privacy-friendly analytics to improve this site.".into(),
+            privacy_policy_url: String::new(),
+        }
+    }
+}
+
+/// Changed fields of `PUT /api/privacy/settings`; absent ones stay.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrivacyUpdate {
+    pub gdpr_compliant: Option<bool>,
+    pub cookie_consent: Option<bool>,
+    pub anonymize_ips: Option<bool>,
+    pub respect_do_not_track: Option<bool>,
+    pub data_subject_rights: Option<bool>,
+    pub data_portability: Option<bool>,
+    pub data_deletion: Option<bool>,
+    pub data_retention_days: Option<i64>,
+    pub data_processing_basis: Option<String>,
+    pub consent_message: Option<String>,
+    pub privacy_policy_url: Option<String>,
+}
+
+/// Days each type of data is kept (`GET /api/privacy/retention`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Retention {
+    pub pageviews: i64,
+    pub events: i64,
+    pub sessions: i64,
+    pub heatmaps: i64,
+    pub recordings: i64,
+    pub conversions: i64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention {
+            pageviews: 90,
+            events: 90,
+            sessions: 90,
+            heatmaps: 30,
+            recordings: 30,
+            conversions: 365,
+        }
+    }
+}
+
+/// Changed fields of a retention update.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RetentionUpdate {
+    pub pageviews: Option<i64>,
+    pub events: Option<i64>,
+    pub sessions: Option<i64>,
+    pub heatmaps: Option<i64>,
+    pub recordings: Option<i64>,
+    pub conversions: Option<i64>,
+}
+
+const SETTINGS_COLUMNS: &str = "gdpr_compliant, cookie_consent, anonymize_ips, respect_do_not_track, \
+    data_subject_rights, data_portability, data_deletion, data_retention_days, data_processing_basis, \
+    consent_message, privacy_policy_url";
+const RETENTION_COLUMNS: &str = "retention_pageviews, retention_events, retention_sessions, retention_heatmaps, \
+    retention_recordings, retention_conversions";
+
+impl Privacy {
+    /// The privacy settings of a site (callers check ownership first).
+    pub fn settings(&self, site: WebsiteId) -> Result<PrivacySettings> {
+        self.db.read(|conn| read_settings(conn, site))
+    }
+
+    /// Applies changes to a site's privacy settings and returns the result.
+    pub fn update_settings(
+        &self,
+        site: WebsiteId,
+        update: PrivacyUpdate,
+    ) -> Result<PrivacySettings> {
+        let mut s = self.settings(site)?;
+        macro_rules! set {
+            ($($field:ident),*) => { $( if let Some(v) = update.$field { s.$field = v; } )* };
+        }
+        set!(
+            gdpr_compliant,
+            cookie_consent,
+            anonymize_ips,
+            respect_do_not_track,
+            data_subject_rights,
+            data_portability,
+            data_deletion
+        );
+        if let Some(days) = update.data_retention_days {
+            s.data_retention_days = check_days("dataRetentionDays", days)?;
+        }
+        if let Some(basis) = update.data_processing_basis {
+            if !matches!(
+                basis.as_str(),
+                "consent" | "legitimate_interest" | "contract"
+            ) {
+                return Err(Error::invalid(
+                    "dataProcessingBasis must be consent, legitimate_interest or contract",
+                ));
+            }
+            s.data_processing_basis = basis;
+        }
+        if let Some(message) = update.consent_message {
+            if message.chars().count() > 1000 {
+                return Err(Error::invalid(
+                    "consentMessage must be at most 1000 characters",
+                ));
+            }
+            s.consent_message = message;
+        }
+        if let Some(url) = update.privacy_policy_url {
+            let url = url.trim().to_string();
+            let valid = url.is_empty()
+                || (url.len() <= 2000
+                    && url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")));
+            if !valid {
+                return Err(Error::invalid(
+                    "privacyPolicyUrl must be an http or https URL",
+                ));
+            }
+            s.privacy_policy_url = url;
+        }
+        self.db.write(|conn| {
+            ensure_row(conn, site)?;
+            conn.execute(
+                "UPDATE privacy_settings SET gdpr_compliant = ?2, cookie_consent = ?3, anonymize_ips = ?4,
+                    respect_do_not_track = ?5, data_subject_rights = ?6, data_portability = ?7, data_deletion = ?8,
+                    data_retention_days = ?9, data_processing_basis = ?10, consent_message = ?11,
+                    privacy_policy_url = ?12, updated_at = ?13
+                 WHERE website_id = ?1",
+                params![
+                    site,
+                    s.gdpr_compliant,
+                    s.cookie_consent,
+                    s.anonymize_ips,
+                    s.respect_do_not_track,
+                    s.data_subject_rights,
+                    s.data_portability,
+                    s.data_deletion,
+                    s.data_retention_days,
+                    s.data_processing_basis,
+                    s.consent_message,
+                    s.privacy_policy_url,
+                    now_ms()
+                ],
+            )?;
+            Ok(())
+        })?;
+        Ok(s)
+    }
+
+    /// Retention days of a site.
+    pub fn retention(&self, site: WebsiteId) -> Result<Retention> {
+        self.db.read(|conn| read_retention(conn, site))
+    }
+
+    /// Applies changes to a site's retention days (each 1 to 365).
+    pub fn update_retention(&self, site: WebsiteId, update: RetentionUpdate) -> Result<Retention> {
+        let mut r = self.retention(site)?;
+        macro_rules! set {
+            ($($field:ident),*) => { $( if let Some(v) = update.$field { r.$field = check_days(stringify!($field), v)?; } )* };
+        }
+        set!(
+            pageviews,
+            events,
+            sessions,
+            heatmaps,
+            recordings,
+            conversions
+        );
+        self.db.write(|conn| {
+            ensure_row(conn, site)?;
+            conn.execute(
+                "UPDATE privacy_settings SET retention_pageviews = ?2, retention_events = ?3, retention_sessions = ?4,
+                    retention_heatmaps = ?5, retention_recordings = ?6, retention_conversions = ?7, updated_at = ?8
+                 WHERE website_id = ?1",
+                params![site, r.pageviews, r.events, r.sessions, r.heatmaps, r.recordings, r.conversions, now_ms()],
+            )?;
+            Ok(())
+        })?;
+        Ok(r)
+    }
+}
+
+/// Retention and data-retention days are 1 to 365 (spec part 2 §5).
+fn check_days(field: &str, days: i64) -> Result<i64> {
+    if !(1..=365).contains(&days) {
+        return Err(Error::invalid(format!(
+            "{field} must be between 1 and 365 days"
+        )));
+    }
+    Ok(days)
+}
+
+fn ensure_row(conn: &Connection, site: WebsiteId) -> Result<()> {
+    conn.execute(
+        "INSERT OR IGNORE INTO privacy_settings (website_id) VALUES (?1)",
+        [site],
+    )?;
+    Ok(())
+}
+
+/// The settings of a site from an open connection (ingest and script config read them too).
+pub fn read_settings(conn: &Connection, site: WebsiteId) -> Result<PrivacySettings> {
+    let sql = format!("SELECT {SETTINGS_COLUMNS} FROM privacy_settings WHERE website_id = ?1");
+    let row = conn
+        .query_row(&sql, [site], |r| {
+            Ok(PrivacySettings {
+                gdpr_compliant: r.get(0)?,
+                cookie_consent: r.get(1)?,
+                anonymize_ips: r.get(2)?,
+                respect_do_not_track: r.get(3)?,
+                data_subject_rights: r.get(4)?,
+                data_portability: r.get(5)?,
+                data_deletion: r.get(6)?,
+                data_retention_days: r.get(7)?,
+                data_processing_basis: r.get(8)?,
+                consent_message: r.get(9)?,
+                privacy_policy_url: r.get(10)?,
+            })
+        })
+        .optional()?;
+    Ok(row.unwrap_or_default())
+}
+
+/// The retention days of a site from an open connection.
+pub fn read_retention(conn: &Connection, site: WebsiteId) -> Result<Retention> {
+    let sql = format!("SELECT {RETENTION_COLUMNS} FROM privacy_settings WHERE website_id = ?1");
+    let row = conn
+        .query_row(&sql, [site], |r| {
+            Ok(Retention {
+                pageviews: r.get(0)?,
+                events: r.get(1)?,
+                sessions: r.get(2)?,
+                heatmaps: r.get(3)?,
+                recordings: r.get(4)?,
+                conversions: r.get(5)?,
+            })
+        })
+        .optional()?;
+    Ok(row.unwrap_or_default())
+}

@@ -1,0 +1,43 @@
+//! The running configuration, shared by every service and replaced in place when the config file changes.
+
+use std::sync::{Arc, RwLock};
+
+use crate::config::Config;
+
+/// A shared, reloadable handle on the running [`Config`].
+#[derive(Clone)]
+pub struct Settings(Arc<RwLock<Config>>);
+
+impl Settings {
+    pub fn new(config: Config) -> Settings {
+        Settings(Arc::new(RwLock::new(config)))
+    }
+
+    /// A snapshot of the current settings.
+    pub fn get(&self) -> Config {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Applies the reloadable fields of `new` and returns the names of those that changed.
+    pub fn reload(&self, new: &Config) -> Vec<&'static str> {
+        let mut current = self.0.write().unwrap_or_else(|e| e.into_inner());
+        let mut changed = Vec::new();
+        if current.log_level != new.log_level {
+            current.log_level = new.log_level.clone();
+            changed.push("log_level");
+        }
+        if current.trusted_proxies != new.trusted_proxies {
+            current.trusted_proxies = new.trusted_proxies.clone();
+            changed.push("trusted_proxies");
+        }
+        if current.login_attempts_per_minute != new.login_attempts_per_minute {
+            current.login_attempts_per_minute = new.login_attempts_per_minute;
+            changed.push("login_attempts_per_minute");
+        }
+        if current.retention_interval_hours != new.retention_interval_hours {
+            current.retention_interval_hours = new.retention_interval_hours;
+            changed.push("retention_interval_hours");
+        }
+        changed
+    }
+}

@@ -1,0 +1,3 @@
+//! The write side of the relational aggregates (websites); ingest writes events through `crate::ingest`.
+
+pub mod websites;

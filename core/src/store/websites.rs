@@ -1,0 +1,271 @@
+//! Websites: registration, ownership checks, edits and deletion with all their data.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use crate::auth::tokens_random;
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId, now_ms};
+
+const COLUMNS: &str = "id, user_id, name, domain, tracking_key, tracking_level, created_at";
+
+/// Fields of a new website.
+#[derive(Debug, Clone, Default)]
+pub struct NewWebsite {
+    pub name: String,
+    pub domain: String,
+    pub tracking_level: Option<TrackingLevel>,
+}
+
+/// Changes to a website; `None` keeps the current value.
+#[derive(Debug, Clone, Default)]
+pub struct WebsiteChanges {
+    pub name: Option<String>,
+    pub domain: Option<String>,
+    pub tracking_level: Option<TrackingLevel>,
+}
+
+/// Websites and who owns them.
+#[derive(Clone)]
+pub struct Websites {
+    db: Db,
+}
+
+impl Websites {
+    pub(crate) fn new(db: Db) -> Websites {
+        Websites { db }
+    }
+
+    /// Registers a website for `owner` with a fresh tracking key.
+    pub fn create(&self, owner: UserId, new: NewWebsite) -> Result<Website> {
+        let name = validate_name(&new.name)?;
+        let domain = validate_domain(&new.domain)?;
+        let level = new.tracking_level.unwrap_or_default();
+        let created_at: Millis = now_ms();
+        self.db.write(|conn| {
+            // 16 random bytes: a collision is practically impossible, but the UNIQUE index has the last word.
+            let tracking_key = tokens_random(16);
+            conn.execute(
+                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![owner, name, domain, tracking_key, level.as_str(), created_at],
+            )?;
+            Ok(Website {
+                id: conn.last_insert_rowid(),
+                user_id: owner,
+                name,
+                domain,
+                tracking_key,
+                tracking_level: level,
+                created_at,
+            })
+        })
+    }
+
+    /// The owner's websites, oldest first.
+    pub fn list(&self, owner: UserId) -> Result<Vec<Website>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {COLUMNS} FROM websites WHERE user_id = ?1 ORDER BY id"
+            ))?;
+            let rows = stmt.query_map([owner], from_row)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Every website of every user (operator views).
+    pub fn list_all(&self) -> Result<Vec<Website>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM websites ORDER BY id"))?;
+            let rows = stmt.query_map([], from_row)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// A website of `owner`; another user's site is `NotFound`, exactly like a missing one.
+    pub fn get(&self, owner: UserId, id: WebsiteId) -> Result<Website> {
+        self.db
+            .read(|conn| {
+                Ok(conn
+                    .query_row(
+                        &format!("SELECT {COLUMNS} FROM websites WHERE id = ?1 AND user_id = ?2"),
+                        params![id, owner],
+                        from_row,
+                    )
+                    .optional()?)
+            })?
+            .ok_or(Error::NotFound("website"))
+    }
+
+    /// A website by id regardless of owner (CLI operators).
+    pub fn get_any(&self, id: WebsiteId) -> Result<Website> {
+        self.db
+            .read(|conn| {
+                Ok(conn
+                    .query_row(
+                        &format!("SELECT {COLUMNS} FROM websites WHERE id = ?1"),
+                        [id],
+                        from_row,
+                    )
+                    .optional()?)
+            })?
+            .ok_or(Error::NotFound("website"))
+    }
+
+    /// A website by its tracking key (ingest).
+    pub fn by_tracking_key(&self, key: &str) -> Result<Website> {
+        self.db
+            .read(|conn| {
+                Ok(conn
+                    .query_row(
+                        &format!("SELECT {COLUMNS} FROM websites WHERE tracking_key = ?1"),
+                        [key],
+                        from_row,
+                    )
+                    .optional()?)
+            })?
+            .ok_or(Error::NotFound("website"))
+    }
+
+    /// Finds a site by numeric id or by domain (with or without scheme), for operators.
+    pub fn find(&self, id_or_domain: &str) -> Result<Website> {
+        if let Ok(id) = id_or_domain.parse::<WebsiteId>() {
+            return self.get_any(id);
+        }
+        let wanted = bare_host(id_or_domain);
+        let matches: Vec<Website> = self
+            .list_all()?
+            .into_iter()
+            .filter(|site| bare_host(&site.domain).eq_ignore_ascii_case(&wanted))
+            .collect();
+        match matches.len() {
+            0 => Err(Error::NotFound("website")),
+            1 => Ok(matches.into_iter().next().expect("one match")),
+            n => Err(Error::invalid(format!(
+                "{n} websites have the domain {wanted}; name one by id"
+            ))),
+        }
+    }
+
+    /// Applies changes to a website of `owner`.
+    pub fn update(&self, owner: UserId, id: WebsiteId, changes: WebsiteChanges) -> Result<Website> {
+        let mut site = self.get(owner, id)?;
+        if let Some(name) = changes.name {
+            site.name = validate_name(&name)?;
+        }
+        if let Some(domain) = changes.domain {
+            site.domain = validate_domain(&domain)?;
+        }
+        if let Some(level) = changes.tracking_level {
+            site.tracking_level = level;
+        }
+        self.db.write(|conn| {
+            let updated = conn.execute(
+                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3 WHERE id = ?4 AND user_id = ?5",
+                params![site.name, site.domain, site.tracking_level.as_str(), id, owner],
+            )?;
+            if updated == 0 {
+                return Err(Error::NotFound("website"));
+            }
+            Ok(())
+        })?;
+        Ok(site)
+    }
+
+    /// Deletes a website of `owner` and, by cascade, all of its data.
+    pub fn delete(&self, owner: UserId, id: WebsiteId) -> Result<()> {
+        self.db.write(|conn| {
+            let deleted = conn.execute(
+                "DELETE FROM websites WHERE id = ?1 AND user_id = ?2",
+                params![id, owner],
+            )?;
+            if deleted == 0 {
+                return Err(Error::NotFound("website"));
+            }
+            Ok(())
+        })
+    }
+}
+
+fn from_row(r: &Row) -> rusqlite::Result<Website> {
+    let level: String = r.get(5)?;
+    Ok(Website {
+        id: r.get(0)?,
+        user_id: r.get(1)?,
+        name: r.get(2)?,
+        domain: r.get(3)?,
+        tracking_key: r.get(4)?,
+        tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
+        created_at: r.get(6)?,
+    })
+}
+
+fn validate_name(name: &str) -> Result<String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::invalid("Website name is required"));
+    }
+    if name.chars().count() > 100 {
+        return Err(Error::invalid(
+            "Website name must be at most 100 characters",
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// A domain is kept as the user typed it (trimmed) but must parse as an http(s) URL with a host.
+fn validate_domain(domain: &str) -> Result<String> {
+    let domain = domain.trim();
+    if domain.is_empty() {
+        return Err(Error::invalid("Domain is required"));
+    }
+    if domain.len() > 253 + 8 {
+        return Err(Error::invalid("Please enter a valid URL"));
+    }
+    let with_scheme = if domain.contains("://") {
+        domain.to_string()
+    } else {
+        format!("https://{domain}")
+    };
+    match url::Url::parse(&with_scheme) {
+        Ok(url)
+            if matches!(url.scheme(), "http" | "https")
+                && url.host_str().is_some_and(|h| !h.is_empty()) =>
+        {
+            Ok(domain.to_string())
+        }
+        _ => Err(Error::invalid("Please enter a valid URL")),
+    }
+}
+
+/// The host part of a domain as users type it ("https://www.Example.com/" → "www.example.com").
+pub fn bare_host(domain: &str) -> String {
+    let domain = domain.trim();
+    let without_scheme = domain.split_once("://").map_or(domain, |(_, rest)| rest);
+    without_scheme
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_must_be_urls() {
+        assert_eq!(validate_domain(" example.com ").unwrap(), "example.com");
+        assert!(validate_domain("https://example.com/shop").is_ok());
+        assert!(validate_domain("").is_err());
+        assert!(validate_domain("ftp://example.com").is_err());
+        assert!(validate_domain("http://").is_err());
+        assert!(validate_domain("exa mple.com").is_err());
+    }
+
+    #[test]
+    fn bare_hosts() {
+        assert_eq!(bare_host("https://www.Example.com/x"), "www.example.com");
+        assert_eq!(bare_host("example.com"), "example.com");
+    }
+}

@@ -1,0 +1,119 @@
+//! The one place where errors become HTTP: core errors and warp rejections map to a status and the JSON
+//! body `{"error":{"message":...}}`.
+
+use std::convert::Infallible;
+
+use tracker_core::Error;
+use warp::http::{HeaderValue, StatusCode};
+use warp::reject::Reject;
+use warp::{Rejection, Reply};
+
+/// A core error carried through warp's rejection system.
+#[derive(Debug)]
+pub struct ApiError(pub Error);
+
+impl Reject for ApiError {}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        ApiError(e)
+    }
+}
+
+/// Shorthand used by handlers: `core_call().map_err(reject)?`.
+pub fn reject(e: Error) -> Rejection {
+    warp::reject::custom(ApiError(e))
+}
+
+/// The status and client-facing message of a core error; 5xx details stay in the log.
+pub(crate) fn status_of(e: &Error) -> (StatusCode, String) {
+    match e {
+        Error::Invalid(_) => (StatusCode::BAD_REQUEST, e.to_string()),
+        Error::NotFound(_) => (StatusCode::NOT_FOUND, e.to_string()),
+        Error::Conflict(_) => (StatusCode::CONFLICT, e.to_string()),
+        Error::Unauthorized(_) => (StatusCode::UNAUTHORIZED, e.to_string()),
+        Error::RateLimited => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
+        Error::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+        Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Error::Db(_) | Error::Io(_) | Error::Internal(_) => {
+            tracing::error!(error = %e, "request failed");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal server error".to_string(),
+            )
+        }
+    }
+}
+
+/// A JSON error response with the given status.
+pub fn error_response(status: StatusCode, message: &str) -> warp::reply::Response {
+    let body = serde_json::json!({ "error": { "message": message } });
+    let mut response = warp::reply::with_status(warp::reply::json(&body), status).into_response();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert("retry-after", HeaderValue::from_static("1"));
+    }
+    if status == StatusCode::UNAUTHORIZED {
+        response
+            .headers_mut()
+            .insert("www-authenticate", HeaderValue::from_static("Bearer"));
+    }
+    response
+}
+
+/// Turns any rejection into a JSON error; installed once at the top of the route table.
+pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infallible> {
+    let (status, message) = if let Some(ApiError(e)) = rejection.find::<ApiError>() {
+        status_of(e)
+    } else if rejection.is_not_found() {
+        (StatusCode::NOT_FOUND, "not found".to_string())
+    } else if let Some(e) = rejection.find::<warp::filters::body::BodyDeserializeError>() {
+        (StatusCode::BAD_REQUEST, format!("invalid JSON body: {e}"))
+    } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "request body too large".to_string(),
+        )
+    } else if rejection.find::<warp::reject::LengthRequired>().is_some() {
+        (
+            StatusCode::LENGTH_REQUIRED,
+            "a Content-Length header is required".to_string(),
+        )
+    } else if rejection
+        .find::<warp::reject::UnsupportedMediaType>()
+        .is_some()
+    {
+        (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported content type".to_string(),
+        )
+    } else if let Some(e) = rejection.find::<warp::reject::InvalidQuery>() {
+        (
+            StatusCode::BAD_REQUEST,
+            format!("invalid query string: {e}"),
+        )
+    } else if let Some(e) = rejection.find::<warp::reject::MissingHeader>() {
+        (
+            StatusCode::BAD_REQUEST,
+            format!("missing header {}", e.name()),
+        )
+    } else if let Some(e) = rejection.find::<warp::reject::InvalidHeader>() {
+        (
+            StatusCode::BAD_REQUEST,
+            format!("invalid header {}", e.name()),
+        )
+    } else if rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method not allowed".to_string(),
+        )
+    } else {
+        tracing::error!(?rejection, "unhandled rejection");
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal server error".to_string(),
+        )
+    };
+    Ok(error_response(status, &message))
+}

@@ -1,0 +1,213 @@
+//! Dashboard reads: /api/dashboard/overview, the live SSE stream, and per-site referrers and countries.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use futures_util::Stream;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast, watch};
+use tracker_core::analytics::{ActiveSession, TimeRange};
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::{Error, Tracker};
+use warp::sse::Event;
+use warp::{Filter, Rejection, Reply};
+
+use super::{blocking, parse_website_id, user, with_tracker};
+use crate::error::reject;
+
+/// Query of the per-site reads.
+#[derive(Deserialize)]
+struct SiteQuery {
+    website_id: Option<String>,
+    range: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RangeQuery {
+    range: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct LiveQuery {
+    website_id: Option<String>,
+    token: Option<String>,
+}
+
+/// How often the live stream re-checks even without new hits (sessions turn idle with time alone).
+const LIVE_RECHECK: Duration = Duration::from_secs(5);
+/// Least time between two live queries of one stream, however busy the site.
+const LIVE_MIN_INTERVAL: Duration = Duration::from_millis(500);
+
+pub fn routes(
+    tracker: Tracker,
+    stopping: watch::Receiver<bool>,
+) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let overview = warp::path!("dashboard" / "overview")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<SiteQuery>())
+        .and_then(overview);
+    let live = warp::path!("dashboard" / "live")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(warp::header::optional::<String>("authorization"))
+        .and(warp::query::<LiveQuery>())
+        .and(warp::any().map(move || stopping.clone()))
+        .and_then(live);
+    let referrers = warp::path!("websites" / WebsiteId / "referrers")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<RangeQuery>())
+        .and_then(referrers);
+    let countries = warp::path!("websites" / WebsiteId / "countries")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<RangeQuery>())
+        .and_then(countries);
+    overview.or(live).or(referrers).or(countries)
+}
+
+/// Parses the `range` parameter, 30 days by default.
+pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
+    TimeRange::parse(raw.unwrap_or("30d"), now_ms()).map_err(reject)
+}
+
+async fn overview(
+    tracker: Tracker,
+    user: UserId,
+    query: SiteQuery,
+) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let range = range_of(query.range.as_deref())?;
+    let overview = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.overview(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&overview))
+}
+
+async fn referrers(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: RangeQuery,
+) -> Result<impl Reply, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.referrers(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn countries(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: RangeQuery,
+) -> Result<impl Reply, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.countries(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+/// The live stream: EventSource cannot send headers, so the access token may come as `?token=`.
+async fn live(
+    tracker: Tracker,
+    authorization: Option<String>,
+    query: LiveQuery,
+    stopping: watch::Receiver<bool>,
+) -> Result<impl Reply, Rejection> {
+    let token = query
+        .token
+        .or_else(|| authorization.and_then(|h| h.strip_prefix("Bearer ").map(str::to_string)))
+        .ok_or_else(|| reject(Error::Unauthorized("missing token".into())))?;
+    let user = tracker.auth.authenticate(&token).map_err(reject)?;
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let check = tracker.clone();
+    blocking(move || check.websites.get(user, site)).await?;
+    let updates = tracker.live.subscribe();
+    let stream = live_stream(LiveState {
+        tracker,
+        site,
+        updates,
+        stopping,
+        last: None,
+    });
+    Ok(warp::sse::reply(
+        warp::sse::keep_alive()
+            .interval(Duration::from_secs(15))
+            .stream(stream),
+    ))
+}
+
+struct LiveState {
+    tracker: Tracker,
+    site: WebsiteId,
+    updates: broadcast::Receiver<WebsiteId>,
+    stopping: watch::Receiver<bool>,
+    last: Option<Vec<ActiveSession>>,
+}
+
+/// A snapshot on connect, then a new list whenever it changes.
+fn live_stream(state: LiveState) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static {
+    futures_util::stream::unfold(state, |mut state| async move {
+        loop {
+            if state.last.is_some() {
+                wait_for_change(&mut state).await?;
+            }
+            let tracker = state.tracker.clone();
+            let site = state.site;
+            let sessions =
+                match tokio::task::spawn_blocking(move || tracker.analytics.active_sessions(site))
+                    .await
+                {
+                    Ok(Ok(sessions)) => sessions,
+                    Ok(Err(e)) => {
+                        tracing::warn!(error = %e, "live query failed");
+                        tokio::time::sleep(LIVE_RECHECK).await;
+                        continue;
+                    }
+                    Err(_) => return None,
+                };
+            if state.last.as_ref() == Some(&sessions) {
+                continue;
+            }
+            let message = serde_json::json!({ "type": "active_sessions", "data": sessions });
+            state.last = Some(sessions);
+            return Some((Ok(Event::default().data(message.to_string())), state));
+        }
+    })
+}
+
+/// Waits for news of this site or the periodic re-check; `None` when the daemon is shutting down.
+async fn wait_for_change(state: &mut LiveState) -> Option<()> {
+    if *state.stopping.borrow() {
+        return None;
+    }
+    tokio::time::sleep(LIVE_MIN_INTERVAL).await;
+    let deadline = tokio::time::sleep(LIVE_RECHECK);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            _ = state.stopping.changed() => return None,
+            _ = &mut deadline => return Some(()),
+            received = state.updates.recv() => match received {
+                Ok(site) if site == state.site => return Some(()),
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => return Some(()),
+                Err(RecvError::Closed) => return None,
+            },
+        }
+    }
+}
