@@ -49,7 +49,9 @@ export async function until(what, fn, { timeout = 15000, every = 100 } = {}) {
 
 /** A browser context with a log of every request URL it made. */
 export async function newContext(browser, { dnt = false, gpc = false } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  // The server drops headless browsers as bots: present the UA of the same Chrome, not headless.
+  const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, userAgent });
   if (dnt || gpc)
     await context.addInitScript(
       ({ dnt, gpc }) => {
