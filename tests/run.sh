@@ -16,7 +16,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 echo "== dashboard: npm ci, build, unit tests"
-(cd dashboard && npm ci --no-audit --no-fund --loglevel=error && npm run build && npm test)
+(cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run build && npm test)
 
 echo "== rust: build, unit and integration tests"
 cargo build --locked -p tracker

@@ -33,7 +33,26 @@ impl Job {
 
 pub(crate) struct Queued {
     pub job: Job,
-    pub done: oneshot::Sender<std::result::Result<(), String>>,
+    pub done: oneshot::Sender<std::result::Result<(), JobError>>,
+}
+
+/// Why a job was not stored.
+#[derive(Debug, Clone)]
+pub(crate) enum JobError {
+    /// The website was deleted after the hit was accepted.
+    SiteGone,
+    Failed(String),
+}
+
+impl JobError {
+    fn of(e: &rusqlite::Error) -> JobError {
+        match e.sqlite_error() {
+            Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => {
+                JobError::SiteGone
+            }
+            _ => JobError::Failed(format!("could not store the hit: {e}")),
+        }
+    }
 }
 
 /// Joins the writer thread when the last `Ingest` handle goes away, so queued hits are committed first.
@@ -114,9 +133,9 @@ impl Writer {
             Err(e) => {
                 tracing::error!(error = %e, "ingest batch failed to commit");
                 for queued in batch {
-                    let _ = queued
-                        .done
-                        .send(Err(format!("could not store the hit: {e}")));
+                    let _ = queued.done.send(Err(JobError::Failed(format!(
+                        "could not store the hit: {e}"
+                    ))));
                 }
             }
         }
@@ -126,7 +145,7 @@ impl Writer {
     fn write(
         &mut self,
         batch: &[Queued],
-    ) -> rusqlite::Result<Vec<std::result::Result<(), String>>> {
+    ) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
         let salts = &mut self.salts;
@@ -145,7 +164,7 @@ impl Writer {
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
-                    results.push(Err(format!("could not store the hit: {e}")));
+                    results.push(Err(JobError::of(&e)));
                 }
             }
         }
