@@ -22,11 +22,19 @@ after(async () => {
   await daemon?.stop();
 });
 
-/** A new website of `level` and the demo site serving it with `variant`. */
-async function newSite(level, variant = "personal", privacy) {
+/** A new website of `level` (with `privacy` settings) and the demo site serving it with `variant`. */
+async function newSite(level, variant = "personal", privacy, t) {
   const website = await api.post("/api/websites", { name: `Acme ${level} ${variant}`, domain: "https://acme.example", trackingLevel: level });
   assert.equal(website.trackingLevel, level);
-  if (privacy) await api.put("/api/privacy/settings", { websiteId: website.id, ...privacy });
+  if (privacy) {
+    if (!(await needs(t, `/api/privacy/settings?website_id=${website.id}`))) return null;
+    await api.put("/api/privacy/settings", { websiteId: website.id, ...privacy });
+    // The personalised script carries the site's config: check that the settings reached it.
+    const script = await (await fetch(`${daemon.url}/tracking/${website.trackingKey}.js`)).text();
+    const config = JSON.parse(script.slice("window.__TRACKER__=".length, script.indexOf(";\n")));
+    if ("cookieConsent" in privacy) assert.equal(config.requireConsent, privacy.cookieConsent, "cookieConsent → requireConsent");
+    if ("respectDoNotTrack" in privacy) assert.equal(config.respectDoNotTrack, privacy.respectDoNotTrack, "respectDoNotTrack in the config");
+  }
   const s = await startSite({ trackerUrl: daemon.url, trackingKey: website.trackingKey, variant });
   servers.push(s);
   return { website, id: website.id, origin: s.url };
@@ -222,8 +230,10 @@ describe("session recording", () => {
 });
 
 describe("privacy", () => {
-  test("Do-Not-Track and Global Privacy Control honoured when the site respects them", async () => {
-    const { id, origin } = await newSite("enhanced", "personal", { respectDoNotTrack: true });
+  test("Do-Not-Track and Global Privacy Control honoured when the site respects them", async (t) => {
+    const site = await newSite("enhanced", "personal", { respectDoNotTrack: true }, t);
+    if (!site) return;
+    const { id, origin } = site;
     for (const opts of [{ dnt: true }, { gpc: true }]) {
       const { context, requests } = await newContext(browser, opts);
       const page = await context.newPage();
@@ -242,8 +252,9 @@ describe("privacy", () => {
   });
 
   test("consent decisions logged; before consent only anonymous page views", async (t) => {
-    const { id, origin } = await newSite("enhanced", "personal", { cookieConsent: true });
-    if (!(await needs(t, `/api/privacy/consent-logs?website_id=${id}`))) return;
+    const site = await newSite("enhanced", "personal", { cookieConsent: true }, t);
+    if (!site || !(await needs(t, `/api/privacy/consent-logs?website_id=${site.id}`))) return;
+    const { id, origin } = site;
     const { context, requests } = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`${origin}/index.html`);

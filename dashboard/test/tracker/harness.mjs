@@ -51,7 +51,9 @@ export async function until(what, fn, { timeout = 15000, every = 100 } = {}) {
 export async function newContext(browser, { dnt = false, gpc = false } = {}) {
   // The server drops headless browsers as bots: present the UA of the same Chrome, not headless.
   const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, userAgent });
+  // A browser with DNT or GPC on says so both in JavaScript and in request headers.
+  const extraHTTPHeaders = { ...(dnt ? { DNT: "1" } : {}), ...(gpc ? { "Sec-GPC": "1" } : {}) };
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, userAgent, extraHTTPHeaders });
   if (dnt || gpc)
     await context.addInitScript(
       ({ dnt, gpc }) => {
