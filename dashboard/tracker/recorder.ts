@@ -32,12 +32,12 @@ function run(c: Ctx) {
     store("tracker_seq", String(seq + 1));
     return seq;
   };
-  const upload = (seq: number, body: Uint8Array<ArrayBuffer>) => {
+  const upload = (seq: number, body: Uint8Array<ArrayBuffer>, last?: boolean) => {
     if (body.length > CHUNK_LIMIT) return c.l("replay chunk too large, dropped", body.length);
     const total = uploaded() + body.length;
     if (total > SESSION_CAP) return halt("size cap");
     store("tracker_rb", String(total));
-    const to = c.e + "/api/replay?tracking_key=" + encodeURIComponent(c.k) + "&session_id=" + encodeURIComponent(c.s) + "&seq=" + seq;
+    const to = c.e + "/api/replay?tracking_key=" + encodeURIComponent(c.k) + "&session_id=" + encodeURIComponent(c.s) + "&seq=" + seq + (last ? "&final=1" : "");
     fetch(to, {
       method: "POST",
       body,
@@ -68,7 +68,9 @@ function run(c: Ctx) {
   // Chunks cut but not yet uploaded (compressing), by seq: pagehide sends them uncompressed at once,
   // since the page may be gone before the compression finishes.
   const pending = new Map<number, Uint8Array<ArrayBuffer>>();
-  const flush = (sync?: boolean) => {
+  // sync: upload now (page hidden or going away); last: the page's final chunk (pagehide), sent even when
+  // empty so that the server knows the page's recording is complete.
+  const flush = (sync?: boolean, last?: boolean) => {
     if (stopped) return;
     if (!c.o()) return halt("no consent");
     for (const json of pieces()) {
@@ -78,11 +80,13 @@ function run(c: Ctx) {
       pending.set(seq, data);
       if (!sync) gzip(data).then((body) => pending.delete(seq) && upload(seq, body), c.l);
     }
-    if (sync)
-      pending.forEach((data, seq) => {
-        pending.delete(seq);
-        upload(seq, gzipStored(data));
-      });
+    if (!sync) return;
+    if (last && !pending.size) pending.set(nextSeq(), enc.encode("[]"));
+    const seqs = [...pending.keys()];
+    seqs.forEach((seq) => {
+      upload(seq, gzipStored(pending.get(seq)!), last && seq == seqs[seqs.length - 1]);
+      pending.delete(seq);
+    });
   };
   stop = record({
     emit(e) {
@@ -102,7 +106,7 @@ function run(c: Ctx) {
     sampling: { mousemove: 50, scroll: 150, input: "last" },
   });
   setInterval(() => flush(), FLUSH_EVERY_MS);
-  addEventListener("pagehide", () => flush(true));
+  addEventListener("pagehide", () => flush(true, true));
   document.addEventListener("visibilitychange", () => document.visibilityState == "hidden" && flush(true));
 }
 

@@ -234,6 +234,7 @@ describe("enhanced site", () => {
       assert.equal(r.headers["content-type"], "application/octet-stream");
       assert.equal(r.body[0], 0x1f, "gzip");
     }
+    assert.ok(replays().filter((h) => h.query.final == "1").length >= 3, "a final chunk at each pagehide");
     const seqs = replays().map((h) => Number(h.query.seq)).sort((a, b) => a - b);
     assert.deepEqual(seqs, [...seqs.keys()], "seq runs 0, 1, 2... across page loads");
     const all = replays().map((h) => JSON.stringify(h.json)).join("\n");
