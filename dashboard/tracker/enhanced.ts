@@ -1,11 +1,13 @@
 // The enhanced chunk (/tracking/enhanced.js), loaded by the core when the site's config enables heatmaps
 // or recordings or has CSS-selector event definitions; it loads recorder.js when recordings are on. Collects clicks (page-relative coordinates, CSS selector), the
 // deepest scroll of each page view and sampled mouse movement, batched to POST /api/interactions every
-// few seconds and on pagehide; fires the site's event definitions as custom or conversion events.
+// few seconds and on pagehide, with form submits; fires the site's event definitions as custom or
+// conversion events.
 import type { Ctx, Definition } from "./types";
 
 const MAX_CLICKS = 200; // per body (API.md)
 const MAX_MOVES = 500; // per body (API.md)
+const MAX_SUBMITS = 50; // per body (API.md)
 const MOVES_PER_VIEW = 1000;
 const MOVE_EVERY_MS = 100;
 const FLUSH_EVERY_MS = 5000;
@@ -52,6 +54,7 @@ function run(c: Ctx) {
   let url = c.u();
   let clicks: Click[] = [];
   let moves: Array<{ x: number; y: number }> = [];
+  let submits: Array<{ selector: string; t: number }> = [];
   let depth = 0;
   let sentDepth = -1;
   let lastMove = 0;
@@ -74,7 +77,7 @@ function run(c: Ctx) {
     if (d > depth) depth = d;
   };
   const flush = () => {
-    if (!cfg.heatmaps || !c.o() || (!clicks.length && !moves.length && depth == sentDepth)) return;
+    if (!cfg.heatmaps || !c.o() || (!clicks.length && !moves.length && !submits.length && depth == sentDepth)) return;
     sentDepth = depth;
     const body = {
       tracking_key: c.k,
@@ -84,10 +87,11 @@ function run(c: Ctx) {
       page: { w: doc.scrollWidth, h: doc.scrollHeight },
       clicks: clicks.splice(0, MAX_CLICKS),
       moves: moves.splice(0, MAX_MOVES),
+      submits: submits.splice(0, MAX_SUBMITS),
       scrollDepth: depth,
     };
     c.p(c.e + "/api/interactions", JSON.stringify(body));
-    if (clicks.length || moves.length) flush();
+    if (clicks.length || moves.length || submits.length) flush();
   };
 
   const fire = (d: Definition) =>
@@ -116,6 +120,10 @@ function run(c: Ctx) {
       lastMove = now;
       viewMoves++;
       moves.push({ x: Math.round(e.pageX), y: Math.round(e.pageY) });
+    });
+    // Form submits (with the clicks on fields) give the heatmap's form interactions and completions.
+    on("submit", (e) => {
+      submits.push({ selector: selectorOf(e.target as Element), t: Date.now() });
     });
     on("scroll", measure);
     addEventListener("resize", measure, { passive: true });

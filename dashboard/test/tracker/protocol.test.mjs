@@ -219,6 +219,8 @@ describe("enhanced site", () => {
     await page.fill("#company", "Initech Hidden Corp");
     await page.click("#submit");
     await page.waitForURL(`${origin}/thanks.html`);
+    const submit = await until("the form submit in interactions", () => ix().flatMap((b) => b.submits)[0]);
+    assert.equal(submit.selector, "#signup-form");
     const conv = await until("the submit definition", () => tracked(key, (h) => h.session_id == sid && h.event_name == "signup_submit")[0]);
     assert.equal(conv.event, "conversion");
     assert.equal(conv.event_properties.value, 25);
