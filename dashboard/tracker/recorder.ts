@@ -43,7 +43,6 @@ function run(c: Ctx) {
       body,
       keepalive: body.length < KEEPALIVE_MAX,
       credentials: "omit",
-      headers: { "Content-Type": "application/octet-stream" },
     }).then((r) => r.status == 413 && halt("server cap"), c.l);
   };
   // Split the buffer into pieces of at most PIECE_RAW bytes of JSON (an oversized single event alone).

@@ -1,6 +1,6 @@
 // Shared helpers of the tracker browser tests: Chromium via playwright-core, the demo site server, a fake
 // tracking endpoint (protocol tests) and the real daemon with a small API client (end-to-end tests).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -23,8 +23,20 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+/**
+ * The user agent of this Chromium without "Headless": the server drops headless browsers as bots. Set on
+ * the command line, not only per context, because requests that outlive their page (keepalive fetches at
+ * pagehide) are sent by the browser process with its own user agent.
+ */
+export const USER_AGENT = (() => {
+  const version = execFileSync(executablePath, ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().match(/(\d+\.[\d.]+)/)?.[1] || "120.0.0.0";
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36`;
+})();
+
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, `--user-agent=${USER_AGENT}`] });
 }
 
 /**
@@ -49,11 +61,9 @@ export async function until(what, fn, { timeout = 15000, every = 100 } = {}) {
 
 /** A browser context with a log of every request URL it made. */
 export async function newContext(browser, { dnt = false, gpc = false } = {}) {
-  // The server drops headless browsers as bots: present the UA of the same Chrome, not headless.
-  const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
   // A browser with DNT or GPC on says so both in JavaScript and in request headers.
   const extraHTTPHeaders = { ...(dnt ? { DNT: "1" } : {}), ...(gpc ? { "Sec-GPC": "1" } : {}) };
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, userAgent, extraHTTPHeaders });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, userAgent: USER_AGENT, extraHTTPHeaders });
   if (dnt || gpc)
     await context.addInitScript(
       ({ dnt, gpc }) => {
