@@ -3,3 +3,8 @@
 mod util;
 
 mod auth;
+mod dashboard_reads;
+mod durability;
+mod reads;
+mod track;
+mod websites;

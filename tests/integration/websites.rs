@@ -17,7 +17,8 @@ async fn create_list_update_delete() {
     assert_eq!(site["scriptUrl"], format!("{}/tracking/{key}.js", server.base));
     assert!(site["createdAt"].as_str().unwrap().ends_with('Z'));
 
-    let default_level = server.post("/api/websites", &token, json!({"name": "Blog", "domain": "blog.example.com"})).await;
+    let default_level =
+        server.post("/api/websites", &token, json!({"name": "Blog", "domain": "blog.example.com"})).await;
     assert_eq!(default_level.json["trackingLevel"], "light");
     assert_ne!(default_level.json["trackingKey"], site["trackingKey"], "keys are unique");
 

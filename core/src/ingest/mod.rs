@@ -56,12 +56,11 @@ impl Commit {
     }
 }
 
-fn outcome(
-    received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>,
-) -> Result<()> {
+fn outcome(received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>) -> Result<()> {
     match received {
         Ok(Ok(())) => Ok(()),
         Ok(Err(JobError::SiteGone)) => Err(Error::NotFound("website")),
+        Ok(Err(JobError::Busy)) => Err(Error::Busy),
         Ok(Err(JobError::Failed(message))) => Err(Error::Internal(message)),
         Err(_) => Err(Error::Internal("ingest writer stopped".into())),
     }
@@ -89,22 +88,10 @@ pub struct Ingest {
 }
 
 impl Ingest {
-    pub(crate) fn start(
-        db: &Db,
-        websites: Websites,
-        live: LiveHub,
-        queue: usize,
-        batch: usize,
-    ) -> Result<Ingest> {
+    pub(crate) fn start(db: &Db, websites: Websites, live: LiveHub, queue: usize, batch: usize) -> Result<Ingest> {
         let enricher = Arc::new(Enricher::new()?);
         let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
-        Ok(Ingest {
-            websites,
-            enricher,
-            queue,
-            sites: Default::default(),
-            _writer: Arc::new(handle),
-        })
+        Ok(Ingest { websites, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
     }
 
     /// The enrichment tables (UA, geo, organizations), for callers that need lookups outside ingest.
@@ -180,9 +167,7 @@ impl Ingest {
         match self.queue.try_send(writer::Queued { job, done }) {
             Ok(()) => Ok(Submitted::Queued(Commit(commit))),
             Err(TrySendError::Full(_)) => Err(Error::Busy),
-            Err(TrySendError::Disconnected(_)) => {
-                Err(Error::Internal("ingest writer stopped".into()))
-            }
+            Err(TrySendError::Disconnected(_)) => Err(Error::Internal("ingest writer stopped".into())),
         }
     }
 
