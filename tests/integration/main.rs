@@ -7,5 +7,6 @@ mod dashboard;
 mod dashboard_reads;
 mod durability;
 mod reads;
+mod robustness;
 mod track;
 mod websites;
