@@ -12,6 +12,7 @@ use crate::error::Result;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_init.sql"),
     include_str!("../../migrations/0002_privacy_settings.sql"),
+    include_str!("../../migrations/0003_capture.sql"),
 ];
 
 /// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).

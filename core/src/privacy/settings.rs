@@ -188,6 +188,7 @@ impl Privacy {
             )?;
             Ok(())
         })?;
+        self.forget_cached(site);
         Ok(s)
     }
 
