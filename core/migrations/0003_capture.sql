@@ -89,7 +89,7 @@ CREATE TABLE replays (
     is_final      INTEGER NOT NULL DEFAULT 0,
     last_chunk_at INTEGER NOT NULL
 );
-CREATE INDEX replays_site_started ON replays(website_id, started_at);
+CREATE INDEX replays_site_recent ON replays(website_id, last_chunk_at);
 
 -- The gzip-compressed JSON arrays of rrweb events, as uploaded, in upload order.
 CREATE TABLE replay_chunks (

@@ -213,7 +213,9 @@ fn selector_of(raw: Option<String>) -> Result<String> {
         return Err(Error::invalid("selector must be at most 500 characters"));
     }
     if selector.chars().any(char::is_control) {
-        return Err(Error::invalid("selector must not contain control characters"));
+        return Err(Error::invalid(
+            "selector must not contain control characters",
+        ));
     }
     Ok(selector)
 }

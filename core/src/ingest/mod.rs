@@ -25,8 +25,8 @@ use crate::store::websites::Websites;
 pub use enrich::Enricher;
 pub use hit::{EventKind, Hit, TrackRequest, Utm, anonymize_ip};
 pub use interactions::{Interactions, InteractionsRequest};
-pub use replay::{ReplayChunk, ReplayUpload};
 pub use live::LiveHub;
+pub use replay::{ReplayChunk, ReplayUpload};
 pub(crate) use writer::{Job, WriterHandle};
 
 /// Who sent a hit, as the transport saw it. The IP is used for enrichment and hashing, never stored raw.
@@ -138,11 +138,7 @@ impl Ingest {
     }
 
     /// Validates and queues the heatmap data of `POST /api/interactions` (enhanced and professional sites).
-    pub fn interactions(
-        &self,
-        request: InteractionsRequest,
-        client: &Client,
-    ) -> Result<Submitted> {
+    pub fn interactions(&self, request: InteractionsRequest, client: &Client) -> Result<Submitted> {
         let site = self.site(&request.tracking_key)?;
         if self.enricher.is_bot(&client.user_agent) {
             return Ok(Submitted::Ignored);

@@ -128,9 +128,9 @@ impl Writer {
             Err(e) => {
                 tracing::error!(error = %e, "ingest batch failed to commit");
                 for queued in batch {
-                    let _ = queued
-                        .done
-                        .send(Err(Error::Internal(format!("could not store the hit: {e}"))));
+                    let _ = queued.done.send(Err(Error::Internal(format!(
+                        "could not store the hit: {e}"
+                    ))));
                 }
             }
         }
@@ -357,7 +357,11 @@ fn touch_session(
                 hit.path,
                 is_event,
                 conversion,
-                if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
+                if conversion {
+                    hit.value.unwrap_or(0.0)
+                } else {
+                    0.0
+                },
             ])?;
             let totals = rollups.at(site, "", "", state.first_seen);
             totals.duration_s += (last_seen - state.last_seen) / 1000;
@@ -447,8 +451,7 @@ fn link_organization(
     hit: &Hit,
     org: &super::enrich::Organization,
 ) -> rusqlite::Result<()> {
-    let org_id =
-        store::organizations::record_visit(tx, hit.website_id, org, &hit.country, hit.ts)?;
+    let org_id = store::organizations::record_visit(tx, hit.website_id, org, &hit.country, hit.ts)?;
     tx.prepare_cached("UPDATE sessions SET organization_id = ?2 WHERE id = ?1")?
         .execute(params![session, org_id])?;
     Ok(())
@@ -473,10 +476,9 @@ fn apply_hit(
     }
     let touch = match kind {
         EventKind::Pageview => Touch::Pageview,
-        EventKind::Custom
-        | EventKind::Conversion
-        | EventKind::Outbound
-        | EventKind::Download => Touch::Event,
+        EventKind::Custom | EventKind::Conversion | EventKind::Outbound | EventKind::Download => {
+            Touch::Event
+        }
         EventKind::Identify | EventKind::Consent => Touch::Quiet,
     };
     let session = touch_session(tx, salts, rollups, hit, touch)?;
@@ -539,7 +541,12 @@ fn apply_interactions(
     interactions: &Interactions,
 ) -> Result<()> {
     let visit = &interactions.visit;
-    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
+    if !analytics_allowed(
+        tx,
+        visit.website_id,
+        &visit.session_key,
+        visit.consent_required,
+    )? {
         return Ok(());
     }
     let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
@@ -555,7 +562,12 @@ fn apply_replay(
     chunk: &ReplayChunk,
 ) -> Result<()> {
     let visit = &chunk.visit;
-    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
+    if !analytics_allowed(
+        tx,
+        visit.website_id,
+        &visit.session_key,
+        visit.consent_required,
+    )? {
         return Ok(());
     }
     let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;

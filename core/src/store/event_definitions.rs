@@ -181,10 +181,15 @@ fn validate(new: NewEventDefinition) -> Result<EventDefinition> {
     }
     let description = new.description.unwrap_or_default().trim().to_string();
     if description.chars().count() > 1000 {
-        return Err(Error::invalid("description must be at most 1000 characters"));
+        return Err(Error::invalid(
+            "description must be at most 1000 characters",
+        ));
     }
     let event_type = new.event_type.unwrap_or_else(|| "custom".into());
-    if !matches!(event_type.as_str(), "click" | "submit" | "pageview" | "custom") {
+    if !matches!(
+        event_type.as_str(),
+        "click" | "submit" | "pageview" | "custom"
+    ) {
         return Err(Error::invalid(
             "eventType must be click, submit, pageview or custom",
         ));
