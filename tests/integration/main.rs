@@ -3,3 +3,9 @@
 mod util;
 
 mod auth;
+mod capture_util;
+mod events;
+mod heatmaps;
+mod organizations;
+mod privacy;
+mod replays;
