@@ -104,13 +104,20 @@ pub fn rrweb_events(start: i64, seconds: i64, clicks: usize) -> Value {
     Value::Array(events)
 }
 
-/// One number from the database (`?1` is bound to `id`).
+/// One number from the database (`?1`, where the query has it, is bound to `id`).
 pub fn count(server: &TestServer, sql: &str, id: i64) -> i64 {
     let sql = sql.to_string();
     server
         .tracker
         .db()
-        .read(move |conn| Ok(conn.query_row(&sql, [id], |r| r.get::<_, i64>(0))?))
+        .read(move |conn| {
+            let value = if sql.contains("?1") {
+                conn.query_row(&sql, [id], |r| r.get::<_, i64>(0))?
+            } else {
+                conn.query_row(&sql, [], |r| r.get::<_, i64>(0))?
+            };
+            Ok(value)
+        })
         .expect("count query")
 }
 

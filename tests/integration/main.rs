@@ -9,3 +9,4 @@ mod heatmaps;
 mod organizations;
 mod privacy;
 mod replays;
+mod websites;

@@ -27,7 +27,7 @@ pub use hit::{EventKind, Hit, TrackRequest, Utm, anonymize_ip};
 pub use interactions::{Interactions, InteractionsRequest};
 pub use live::LiveHub;
 pub use replay::{ReplayChunk, ReplayUpload};
-pub(crate) use writer::{Job, WriterHandle};
+pub(crate) use writer::{Job, JobError, WriterHandle};
 
 /// Who sent a hit, as the transport saw it. The IP is used for enrichment and hashing, never stored raw.
 #[derive(Debug, Clone)]
@@ -48,28 +48,39 @@ pub enum Submitted {
 
 /// Resolves when the writer has committed (or failed to commit) the batch holding a job.
 /// A job can also be refused on its own (e.g. `TooLarge` past a recording's cap).
-pub struct Commit(oneshot::Receiver<Result<()>>);
+pub struct Commit(oneshot::Receiver<std::result::Result<(), JobError>>);
 
 impl Commit {
     /// Waits for the commit from async code.
     pub async fn wait(self) -> Result<()> {
-        match self.0.await {
-            Ok(result) => result,
-            Err(_) => Err(Error::Internal("ingest writer stopped".into())),
-        }
+        outcome(self.0.await)
     }
 
     /// Waits for the commit from blocking code (the CLI).
     pub fn wait_blocking(self) -> Result<()> {
-        match self.0.blocking_recv() {
-            Ok(result) => result,
-            Err(_) => Err(Error::Internal("ingest writer stopped".into())),
-        }
+        outcome(self.0.blocking_recv())
     }
 }
 
-/// Websites by tracking key, with when they were read (`None`: no such key).
-type SiteCache = HashMap<String, (Instant, Option<Website>)>;
+fn outcome(
+    received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>,
+) -> Result<()> {
+    match received {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(JobError::SiteGone)) => Err(Error::NotFound("website")),
+        Ok(Err(JobError::Refused(e))) => Err(e),
+        Ok(Err(JobError::Failed(message))) => Err(Error::Internal(message)),
+        Err(_) => Err(Error::Internal("ingest writer stopped".into())),
+    }
+}
+
+/// Websites by tracking key with when they were read (`None`: no such key), valid for one generation of
+/// website changes in this process.
+#[derive(Default)]
+struct SiteCache {
+    generation: u64,
+    sites: HashMap<String, (Instant, Option<Website>)>,
+}
 
 /// How long a website looked up by tracking key is trusted before it is read again.
 const SITE_CACHE_TTL: Duration = Duration::from_secs(5);
@@ -202,7 +213,13 @@ impl Ingest {
         if tracking_key.is_empty() || tracking_key.len() > 64 {
             return Err(Error::NotFound("website"));
         }
-        let mut sites = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = self.websites.generation();
+        if cache.generation != generation {
+            cache.sites.clear();
+            cache.generation = generation;
+        }
+        let sites = &mut cache.sites;
         if let Some((at, site)) = sites.get(tracking_key)
             && at.elapsed() < SITE_CACHE_TTL
         {

@@ -47,7 +47,35 @@ impl Job {
 
 pub(crate) struct Queued {
     pub job: Job,
-    pub done: oneshot::Sender<Result<()>>,
+    pub done: oneshot::Sender<std::result::Result<(), JobError>>,
+}
+
+/// Why a job was not stored.
+#[derive(Debug)]
+pub(crate) enum JobError {
+    /// The website was deleted after the hit was accepted.
+    SiteGone,
+    /// The job itself is not acceptable (e.g. a recording past its cap); told to the client as is.
+    Refused(Error),
+    Failed(String),
+}
+
+impl JobError {
+    fn of(e: &rusqlite::Error) -> JobError {
+        match e.sqlite_error() {
+            Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => {
+                JobError::SiteGone
+            }
+            _ => JobError::Failed(format!("could not store the hit: {e}")),
+        }
+    }
+
+    fn from_error(e: Error) -> JobError {
+        match e {
+            Error::Db(e) => JobError::of(&e),
+            refused => JobError::Refused(refused),
+        }
+    }
 }
 
 /// Joins the writer thread when the last `Ingest` handle goes away, so queued hits are committed first.
@@ -128,7 +156,7 @@ impl Writer {
             Err(e) => {
                 tracing::error!(error = %e, "ingest batch failed to commit");
                 for queued in batch {
-                    let _ = queued.done.send(Err(Error::Internal(format!(
+                    let _ = queued.done.send(Err(JobError::Failed(format!(
                         "could not store the hit: {e}"
                     ))));
                 }
@@ -137,7 +165,10 @@ impl Writer {
     }
 
     /// Writes a batch in one transaction; a job that fails is rolled back to its savepoint alone.
-    fn write(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<Result<()>>> {
+    fn write(
+        &mut self,
+        batch: &[Queued],
+    ) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
         let salts = &mut self.salts;
@@ -161,10 +192,7 @@ impl Writer {
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
-                    results.push(Err(match e {
-                        Error::Db(e) => Error::Internal(format!("could not store the hit: {e}")),
-                        refused => refused,
-                    }));
+                    results.push(Err(JobError::from_error(e)));
                 }
             }
         }

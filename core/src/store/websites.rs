@@ -1,5 +1,8 @@
 //! Websites: registration, ownership checks, edits and deletion with all their data.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rusqlite::{OptionalExtension, Row, params};
 
 use crate::auth::tokens_random;
@@ -29,11 +32,21 @@ pub struct WebsiteChanges {
 #[derive(Clone)]
 pub struct Websites {
     db: Db,
+    /// Bumped on every update or deletion, so caches in this process drop what they hold at once.
+    generation: Arc<AtomicU64>,
 }
 
 impl Websites {
     pub(crate) fn new(db: Db) -> Websites {
-        Websites { db }
+        Websites {
+            db,
+            generation: Arc::default(),
+        }
+    }
+
+    /// Changes whenever a website of this process is updated or deleted.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// Registers a website for `owner` with a fresh tracking key.
@@ -169,6 +182,7 @@ impl Websites {
             }
             Ok(())
         })?;
+        self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(site)
     }
 
@@ -183,7 +197,9 @@ impl Websites {
                 return Err(Error::NotFound("website"));
             }
             Ok(())
-        })
+        })?;
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        Ok(())
     }
 }
 

@@ -181,7 +181,15 @@ async fn config(
 /// Errors of visitor endpoints (bad bodies, 413, bad queries) as JSON with CORS headers, so the scripts
 /// can read them; rejections of other paths pass through to the route table.
 pub(crate) async fn visitor_recover(rejection: Rejection) -> Result<Response, Rejection> {
-    if rejection.is_not_found() || rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
+    // A visitor route's own failure; anything else (other paths, other methods) is the route table's.
+    let ours = rejection.find::<crate::error::ApiError>().is_some()
+        || rejection.find::<warp::reject::PayloadTooLarge>().is_some()
+        || rejection.find::<warp::reject::LengthRequired>().is_some()
+        || rejection.find::<warp::reject::InvalidQuery>().is_some()
+        || rejection
+            .find::<warp::filters::body::BodyDeserializeError>()
+            .is_some();
+    if !ours {
         return Err(rejection);
     }
     let response = match recover(rejection).await {
