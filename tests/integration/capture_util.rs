@@ -13,27 +13,14 @@ use serde_json::{Value, json};
 use crate::util::{Answer, BROWSER_UA, TestServer, answer};
 
 /// A signed-in user with one website of `level`: (token, website id, tracking key).
-pub async fn owner_with_site(
-    server: &TestServer,
-    email: &str,
-    level: &str,
-) -> (String, i64, String) {
+pub async fn owner_with_site(server: &TestServer, email: &str, level: &str) -> (String, i64, String) {
     let (token, _) = server.register(email).await;
     let site = server.create_site(&token, "Shop", level).await;
-    (
-        token,
-        site["id"].as_i64().unwrap(),
-        site["trackingKey"].as_str().unwrap().to_string(),
-    )
+    (token, site["id"].as_i64().unwrap(), site["trackingKey"].as_str().unwrap().to_string())
 }
 
 /// POSTs a visitor body to `path` as a browser would, with extra headers.
-pub async fn visitor_post(
-    server: &TestServer,
-    path: &str,
-    body: Vec<u8>,
-    headers: &[(&str, &str)],
-) -> Answer {
+pub async fn visitor_post(server: &TestServer, path: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> Answer {
     let mut request = server
         .client
         .post(server.url(path))
@@ -53,13 +40,7 @@ pub async fn track_with(server: &TestServer, body: Value, headers: &[(&str, &str
 
 /// An interactions body.
 pub async fn interactions(server: &TestServer, body: Value) -> Answer {
-    visitor_post(
-        server,
-        "/api/interactions",
-        body.to_string().into_bytes(),
-        &[],
-    )
-    .await
+    visitor_post(server, "/api/interactions", body.to_string().into_bytes(), &[]).await
 }
 
 /// Uploads a replay chunk (already gzipped) with `extra` query parameters.
@@ -123,22 +104,14 @@ pub fn count(server: &TestServer, sql: &str, id: i64) -> i64 {
 
 /// Asserts a 404 with the JSON error body.
 pub fn assert_not_found(answer: &Answer, what: &str) {
-    assert_eq!(
-        answer.status,
-        StatusCode::NOT_FOUND,
-        "{what}: {}",
-        answer.text
-    );
+    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{what}: {}", answer.text);
     answer.error_message();
 }
 
 /// Asserts a CORS-open answer.
 pub fn assert_cors(answer: &Answer) {
     assert_eq!(
-        answer
-            .headers
-            .get("access-control-allow-origin")
-            .and_then(|v| v.to_str().ok()),
+        answer.headers.get("access-control-allow-origin").and_then(|v| v.to_str().ok()),
         Some("*"),
         "CORS header on {}: {}",
         answer.status,

@@ -101,26 +101,11 @@ async fn bad_definitions_are_400_and_store_nothing() {
     ];
     for body in cases {
         let answer = server.post(&path, &token, body.clone()).await;
-        assert_eq!(
-            answer.status,
-            StatusCode::BAD_REQUEST,
-            "{body}: {}",
-            answer.text
-        );
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{body}: {}", answer.text);
         answer.error_message();
     }
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
-    assert_eq!(
-        server.post(&path, &token, ok.clone()).await.status,
-        StatusCode::CREATED
-    );
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1", site), 0);
+    assert_eq!(server.post(&path, &token, ok.clone()).await.status, StatusCode::CREATED);
     let duplicate = server.post(&path, &token, ok).await;
     assert_eq!(duplicate.status, StatusCode::CONFLICT);
     duplicate.error_message();
@@ -134,39 +119,19 @@ async fn events_summary_counts_events_and_conversions() {
         json!({"tracking_key": key, "session_id": "summary-visit", "url": "https://shop.example.com/",
                "event": kind, "event_name": name, "event_properties": {"value": 10, "currency": "EUR"}})
     };
-    for (name, kind) in [
-        ("signup", "custom"),
-        ("signup", "custom"),
-        ("video", "custom"),
-        ("purchase", "conversion"),
-    ] {
-        assert_eq!(
-            server.track(event(name, kind)).await.status,
-            StatusCode::ACCEPTED
-        );
+    for (name, kind) in [("signup", "custom"), ("signup", "custom"), ("video", "custom"), ("purchase", "conversion")] {
+        assert_eq!(server.track(event(name, kind)).await.status, StatusCode::ACCEPTED);
     }
-    let summary = server
-        .get(
-            &format!("/api/websites/{site}/events/summary?timeRange=24h"),
-            &token,
-        )
-        .await;
+    let summary = server.get(&format!("/api/websites/{site}/events/summary?timeRange=24h"), &token).await;
     assert_eq!(summary.status, StatusCode::OK, "{}", summary.text);
     assert_eq!(
         summary.json,
         json!({"totalEvents": 4, "uniqueEvents": 3, "conversionEvents": 1,
                "topEvents": [{"name": "signup", "count": 2}, {"name": "purchase", "count": 1}, {"name": "video", "count": 1}]})
     );
-    let week = server
-        .get(&format!("/api/websites/{site}/events/summary"), &token)
-        .await;
+    let week = server.get(&format!("/api/websites/{site}/events/summary"), &token).await;
     assert_eq!(week.json["totalEvents"], 4, "7d by default");
-    let bad = server
-        .get(
-            &format!("/api/websites/{site}/events/summary?timeRange=1y"),
-            &token,
-        )
-        .await;
+    let bad = server.get(&format!("/api/websites/{site}/events/summary?timeRange=1y"), &token).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
 
@@ -190,12 +155,5 @@ async fn event_calls_are_owner_only() {
         )
         .await;
     assert_not_found(&create, "create on another user's site");
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1", site), 0);
 }

@@ -4,9 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::capture_util::{
-    assert_cors, assert_not_found, count, interactions, owner_with_site, visitor_post,
-};
+use crate::capture_util::{assert_cors, assert_not_found, count, interactions, owner_with_site, visitor_post};
 use crate::util::TestServer;
 
 fn body(key: &str, session: &str, path: &str) -> Value {
@@ -20,19 +18,8 @@ fn body(key: &str, session: &str, path: &str) -> Value {
 async fn clicks_moves_and_scroll_make_a_heatmap() {
     let server = TestServer::start().await;
     let (token, site, key) = owner_with_site(&server, "heat@example.com", "enhanced").await;
-    for (i, session) in [
-        "visit-aaaa-1",
-        "visit-bbbb-2",
-        "visit-cccc-3",
-        "visit-dddd-4",
-    ]
-    .iter()
-    .enumerate()
-    {
-        assert_eq!(
-            server.pageview(&key, session, "/pricing").await.status,
-            StatusCode::ACCEPTED
-        );
+    for (i, session) in ["visit-aaaa-1", "visit-bbbb-2", "visit-cccc-3", "visit-dddd-4"].iter().enumerate() {
+        assert_eq!(server.pageview(&key, session, "/pricing").await.status, StatusCode::ACCEPTED);
         let mut b = body(&key, session, "/pricing");
         b["clicks"] = json!([
             {"x": 101, "y": 203, "selector": "main > button.buy", "t": chrono::Utc::now().timestamp_millis()},
@@ -51,77 +38,42 @@ async fn clicks_moves_and_scroll_make_a_heatmap() {
     // A later, shallower report of the same page view keeps the deepest scroll.
     let mut again = body(&key, "visit-dddd-4", "/pricing");
     again["scrollDepth"] = json!(10);
-    assert_eq!(
-        interactions(&server, again).await.status,
-        StatusCode::ACCEPTED
-    );
+    assert_eq!(interactions(&server, again).await.status, StatusCode::ACCEPTED);
     // Clicks on a narrower page are scaled to the 1280 px reference width.
-    assert_eq!(
-        server
-            .pageview(&key, "visit-mobile-5", "/pricing")
-            .await
-            .status,
-        StatusCode::ACCEPTED
-    );
+    assert_eq!(server.pageview(&key, "visit-mobile-5", "/pricing").await.status, StatusCode::ACCEPTED);
     let mut mobile = body(&key, "visit-mobile-5", "/pricing");
     mobile["page"] = json!({"w": 640, "h": 2000});
     mobile["viewport"] = json!({"w": 640, "h": 1000});
     mobile["clicks"] = json!([{"x": 51, "y": 203, "selector": "main > button.buy"}]);
-    assert_eq!(
-        interactions(&server, mobile).await.status,
-        StatusCode::ACCEPTED
-    );
-    assert_eq!(
-        server.pageview(&key, "visit-aaaa-1", "/about").await.status,
-        StatusCode::ACCEPTED
-    );
+    assert_eq!(interactions(&server, mobile).await.status, StatusCode::ACCEPTED);
+    assert_eq!(server.pageview(&key, "visit-aaaa-1", "/about").await.status, StatusCode::ACCEPTED);
 
-    let urls = server
-        .get(&format!("/api/analytics/urls?website_id={site}"), &token)
-        .await;
+    let urls = server.get(&format!("/api/analytics/urls?website_id={site}"), &token).await;
     assert_eq!(urls.status, StatusCode::OK, "{}", urls.text);
-    assert_eq!(
-        urls.json,
-        json!(["/pricing", "/about"]),
-        "most viewed first"
-    );
+    assert_eq!(urls.json, json!(["/pricing", "/about"]), "most viewed first");
 
     let heatmap = server
         .get(
-            &format!("/api/analytics/heatmap?website_id={site}&url=https%3A%2F%2Fshop.example.com%2Fpricing&time_range=7d"),
+            &format!(
+                "/api/analytics/heatmap?website_id={site}&url=https%3A%2F%2Fshop.example.com%2Fpricing&time_range=7d"
+            ),
             &token,
         )
         .await;
     assert_eq!(heatmap.status, StatusCode::OK, "{}", heatmap.text);
     let h = &heatmap.json;
-    assert_eq!(
-        h["clicks"][0],
-        json!({"x": 105, "y": 205, "count": 9}),
-        "{h}"
-    );
+    assert_eq!(h["clicks"][0], json!({"x": 105, "y": 205, "count": 9}), "{h}");
     assert_eq!(h["clicks"][1], json!({"x": 305, "y": 55, "count": 4}));
     assert_eq!(h["clicks"].as_array().unwrap().len(), 2);
     assert_eq!(h["mouseMovements"].as_array().unwrap().len(), 8);
     assert_eq!(h["referenceWidth"], 1280);
     let scroll = h["scrollDepth"].as_array().unwrap();
     assert_eq!(scroll.len(), 11);
-    assert_eq!(
-        scroll[0],
-        json!({"depth": 0, "percentage": 100.0, "visitors": 4})
-    );
-    assert_eq!(
-        scroll[3],
-        json!({"depth": 30, "percentage": 75.0, "visitors": 3})
-    );
-    assert_eq!(
-        scroll[10],
-        json!({"depth": 100, "percentage": 25.0, "visitors": 1})
-    );
+    assert_eq!(scroll[0], json!({"depth": 0, "percentage": 100.0, "visitors": 4}));
+    assert_eq!(scroll[3], json!({"depth": 30, "percentage": 75.0, "visitors": 3}));
+    assert_eq!(scroll[10], json!({"depth": 100, "percentage": 25.0, "visitors": 1}));
     assert_eq!(h["pageMetrics"]["totalVisitors"], 5);
-    assert_eq!(
-        h["pageMetrics"]["bounceRate"], 80.0,
-        "visit 1 went on to /about"
-    );
+    assert_eq!(h["pageMetrics"]["bounceRate"], 80.0, "visit 1 went on to /about");
     assert!(h["pageMetrics"]["averageTimeOnPage"].is_number());
     assert_eq!(h["pageMetrics"]["conversionRate"], 0.0);
     assert_eq!(
@@ -130,12 +82,7 @@ async fn clicks_moves_and_scroll_make_a_heatmap() {
     );
 
     // A path works as well as a URL; a page without data answers empty lists.
-    let by_path = server
-        .get(
-            &format!("/api/analytics/heatmap?website_id={site}&url=%2Fabout"),
-            &token,
-        )
-        .await;
+    let by_path = server.get(&format!("/api/analytics/heatmap?website_id={site}&url=%2Fabout"), &token).await;
     assert_eq!(by_path.status, StatusCode::OK);
     assert_eq!(by_path.json["clicks"], json!([]));
     assert_eq!(by_path.json["scrollDepth"], json!([]));
@@ -148,46 +95,15 @@ async fn clicks_moves_and_scroll_make_a_heatmap() {
         format!("/api/analytics/heatmap?website_id={site}&url=%2F&time_range=2w"),
     ] {
         let answer = server.get(&bad, &token).await;
-        assert_eq!(
-            answer.status,
-            StatusCode::BAD_REQUEST,
-            "{bad}: {}",
-            answer.text
-        );
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad}: {}", answer.text);
         answer.error_message();
     }
 
     // Deleting the site deletes its points and scroll depths.
-    assert!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1",
-            site
-        ) > 0
-    );
-    assert_eq!(
-        server
-            .delete(&format!("/api/websites/{site}"), &token)
-            .await
-            .status,
-        StatusCode::NO_CONTENT
-    );
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM scroll_depths WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
+    assert!(count(&server, "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1", site) > 0);
+    assert_eq!(server.delete(&format!("/api/websites/{site}"), &token).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1", site), 0);
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM scroll_depths WHERE website_id = ?1", site), 0);
 }
 
 #[tokio::test]
@@ -199,30 +115,9 @@ async fn light_sites_drop_interactions() {
     b["scrollDepth"] = json!(80);
     let answer = interactions(&server, b).await;
     assert_eq!(answer.status, StatusCode::ACCEPTED);
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM scroll_depths WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM sessions WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1", site), 0);
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM scroll_depths WHERE website_id = ?1", site), 0);
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM sessions WHERE website_id = ?1", site), 0);
 }
 
 #[tokio::test]
@@ -234,45 +129,19 @@ async fn bad_interactions_are_4xx_with_cors_and_store_nothing() {
         b[field] = value;
         b
     };
-    let many_clicks: Vec<Value> = (0..201)
-        .map(|i| json!({"x": i, "y": i, "selector": "a"}))
-        .collect();
+    let many_clicks: Vec<Value> = (0..201).map(|i| json!({"x": i, "y": i, "selector": "a"})).collect();
     let many_moves: Vec<Value> = (0..501).map(|i| json!({"x": i, "y": i})).collect();
     let cases = [
-        (
-            with("clicks", Value::Array(many_clicks)),
-            StatusCode::PAYLOAD_TOO_LARGE,
-        ),
-        (
-            with("moves", Value::Array(many_moves)),
-            StatusCode::PAYLOAD_TOO_LARGE,
-        ),
-        (
-            with("clicks", json!([{"x": -1, "y": 1}])),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            with(
-                "clicks",
-                json!([{"x": 1, "y": 1, "selector": "a".repeat(501)}]),
-            ),
-            StatusCode::BAD_REQUEST,
-        ),
+        (with("clicks", Value::Array(many_clicks)), StatusCode::PAYLOAD_TOO_LARGE),
+        (with("moves", Value::Array(many_moves)), StatusCode::PAYLOAD_TOO_LARGE),
+        (with("clicks", json!([{"x": -1, "y": 1}])), StatusCode::BAD_REQUEST),
+        (with("clicks", json!([{"x": 1, "y": 1, "selector": "a".repeat(501)}])), StatusCode::BAD_REQUEST),
         (with("scrollDepth", json!(101)), StatusCode::BAD_REQUEST),
-        (
-            with("page", json!({"w": 0, "h": 100})),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            with("url", json!("ftp://shop.example.com/")),
-            StatusCode::BAD_REQUEST,
-        ),
+        (with("page", json!({"w": 0, "h": 100})), StatusCode::BAD_REQUEST),
+        (with("url", json!("ftp://shop.example.com/")), StatusCode::BAD_REQUEST),
         (with("session_id", json!("x")), StatusCode::BAD_REQUEST),
         (with("clicks", json!("nope")), StatusCode::BAD_REQUEST),
-        (
-            with("tracking_key", json!("no-such-key")),
-            StatusCode::NOT_FOUND,
-        ),
+        (with("tracking_key", json!("no-such-key")), StatusCode::NOT_FOUND),
     ];
     for (b, status) in cases {
         let answer = interactions(&server, b.clone()).await;
@@ -287,22 +156,8 @@ async fn bad_interactions_are_4xx_with_cors_and_store_nothing() {
     let not_json = visitor_post(&server, "/api/interactions", b"{".to_vec(), &[]).await;
     assert_eq!(not_json.status, StatusCode::BAD_REQUEST);
     assert_cors(&not_json);
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
-    assert_eq!(
-        count(
-            &server,
-            "SELECT COUNT(*) FROM sessions WHERE website_id = ?1",
-            site
-        ),
-        0
-    );
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1", site), 0);
+    assert_eq!(count(&server, "SELECT COUNT(*) FROM sessions WHERE website_id = ?1", site), 0);
 
     let preflight = server
         .client
@@ -314,12 +169,7 @@ async fn bad_interactions_are_4xx_with_cors_and_store_nothing() {
         .unwrap();
     assert!(preflight.status().is_success());
     assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
-    assert!(
-        preflight
-            .headers()
-            .get("access-control-allow-credentials")
-            .is_none()
-    );
+    assert!(preflight.headers().get("access-control-allow-credentials").is_none());
 }
 
 #[tokio::test]

@@ -4,9 +4,13 @@ mod util;
 
 mod auth;
 mod capture_util;
+mod dashboard_reads;
+mod durability;
 mod events;
 mod heatmaps;
 mod organizations;
 mod privacy;
+mod reads;
 mod replays;
+mod track;
 mod websites;

@@ -13,10 +13,8 @@ use tracker_core::{Config, Tracker};
 /// Self-hosted website analytics in one binary.
 #[derive(Parser)]
 #[command(name = "tracker", version, about, propagate_version = true)]
-#[command(
-    after_help = "Examples:\n  tracker serve\n  tracker users add alice@example.com --password-stdin\n  \
-tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com"
-)]
+#[command(after_help = "Examples:\n  tracker serve\n  tracker users add alice@example.com --password-stdin\n  \
+tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com")]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -61,15 +59,12 @@ impl GlobalArgs {
 
     /// The config file named by --config or TRACKER_CONFIG.
     pub fn config_path(&self) -> Option<PathBuf> {
-        self.config
-            .clone()
-            .or_else(|| std::env::var_os("TRACKER_CONFIG").map(PathBuf::from))
+        self.config.clone().or_else(|| std::env::var_os("TRACKER_CONFIG").map(PathBuf::from))
     }
 
     /// Opens the tracker on the configured data folder (the daemon may be running: SQLite WAL allows it).
     pub fn open(&self) -> anyhow::Result<Tracker> {
         let config = self.config()?;
-        Tracker::open(&config)
-            .with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
+        Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
     }
 }

@@ -9,9 +9,7 @@ use tracing_subscriber::EnvFilter;
 use super::GlobalArgs;
 
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker"
-)]
+#[command(after_help = "Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker")]
 pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:8080; env TRACKER_ADDR]; port 0 picks a free port
     #[arg(long, value_name = "HOST:PORT")]
@@ -25,15 +23,9 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
     }
     let filter = EnvFilter::try_new(&config.log_level).unwrap_or_else(|_| EnvFilter::new("info"));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(ansi)
-        .with_writer(std::io::stderr)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).init();
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let tracker = tracker_core::Tracker::open(&config)
             .with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;

@@ -40,20 +40,14 @@ impl Analytics {
                 range.grain.table()
             );
             let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![site, from, to], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })?;
+            let rows = stmt.query_map(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
         Ok(EventSummary {
             total_events: rows.iter().map(|r| r.1).sum(),
             unique_events: rows.len() as i64,
             conversion_events: rows.iter().map(|r| r.2).sum(),
-            top_events: rows
-                .into_iter()
-                .take(TOP_EVENTS)
-                .map(|(name, count, _)| EventCount { name, count })
-                .collect(),
+            top_events: rows.into_iter().take(TOP_EVENTS).map(|(name, count, _)| EventCount { name, count }).collect(),
         })
     }
 }

@@ -135,84 +135,40 @@ impl Analytics {
     }
 }
 
-fn clicks(
-    conn: &Connection,
-    site: WebsiteId,
-    path: &str,
-    range: TimeRange,
-) -> Result<Vec<ClickCell>> {
+fn clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ClickCell>> {
     let mut stmt = conn.prepare_cached(
         "SELECT MIN(x * ?5 / page_w, ?5 - 1) / ?6 * ?6 + ?6 / 2 AS cx, y / ?6 * ?6 + ?6 / 2 AS cy, COUNT(*) AS n
          FROM heatmap_points
          WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click'
          GROUP BY cx, cy ORDER BY n DESC, cy, cx LIMIT ?7",
     )?;
-    let rows = stmt.query_map(
-        params![
-            site,
-            path,
-            range.start,
-            range.end,
-            REFERENCE_WIDTH,
-            GRID,
-            MAX_CELLS
-        ],
-        |r| {
-            Ok(ClickCell {
-                x: r.get(0)?,
-                y: r.get(1)?,
-                count: r.get(2)?,
-            })
-        },
-    )?;
+    let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, GRID, MAX_CELLS], |r| {
+        Ok(ClickCell { x: r.get(0)?, y: r.get(1)?, count: r.get(2)? })
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-fn moves(
-    conn: &Connection,
-    site: WebsiteId,
-    path: &str,
-    range: TimeRange,
-) -> Result<Vec<Position>> {
+fn moves(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<Position>> {
     let mut stmt = conn.prepare_cached(
         "SELECT MIN(x * ?5 / page_w, ?5), y FROM heatmap_points
          WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'move'
          ORDER BY ts DESC LIMIT ?6",
     )?;
-    let rows = stmt.query_map(
-        params![
-            site,
-            path,
-            range.start,
-            range.end,
-            REFERENCE_WIDTH,
-            MAX_MOVES
-        ],
-        |r| {
-            Ok(Position {
-                x: r.get(0)?,
-                y: r.get(1)?,
-            })
-        },
-    )?;
+    let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, MAX_MOVES], |r| {
+        Ok(Position { x: r.get(0)?, y: r.get(1)? })
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Reach at 0, 10, ..., 100 percent; empty without scroll data.
-fn scroll_depth(
-    conn: &Connection,
-    site: WebsiteId,
-    path: &str,
-    range: TimeRange,
-) -> Result<Vec<ScrollReach>> {
+fn scroll_depth(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ScrollReach>> {
     let mut per_decile = [0i64; 11];
     let mut stmt = conn.prepare_cached(
         "SELECT depth / 10, COUNT(*) FROM scroll_depths
          WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 GROUP BY depth / 10",
     )?;
-    let rows = stmt.query_map(params![site, path, range.start, range.end], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-    })?;
+    let rows = stmt
+        .query_map(params![site, path, range.start, range.end], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
     for row in rows {
         let (decile, count) = row?;
         per_decile[decile.clamp(0, 10) as usize] += count;
@@ -224,25 +180,17 @@ fn scroll_depth(
     let mut reached = total;
     let mut reach = Vec::with_capacity(11);
     for (decile, count) in per_decile.iter().enumerate() {
-        reach.push(ScrollReach {
-            depth: decile as i64 * 10,
-            percentage: percent(reached, total),
-            visitors: reached,
-        });
+        reach.push(ScrollReach { depth: decile as i64 * 10, percentage: percent(reached, total), visitors: reached });
         reached -= count;
     }
     Ok(reach)
 }
 
-fn page_metrics(
-    conn: &Connection,
-    site: WebsiteId,
-    path: &str,
-    range: TimeRange,
-) -> Result<PageMetrics> {
+fn page_metrics(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<PageMetrics> {
     // Time on a page: until the visit's next page view, or its last sign of life for its last page.
-    let (visitors, avg_ms): (i64, Option<f64>) = conn.prepare_cached(
-        "WITH pv AS (
+    let (visitors, avg_ms): (i64, Option<f64>) = conn
+        .prepare_cached(
+            "WITH pv AS (
             SELECT session_id, path, ts, LEAD(ts) OVER (PARTITION BY session_id ORDER BY ts, id) AS next_ts
             FROM events WHERE website_id = ?1 AND kind = 'pageview' AND ts >= ?3 AND ts < ?4
          )
@@ -250,28 +198,21 @@ fn page_metrics(
                 AVG(MIN(COALESCE(pv.next_ts, s.last_seen) - pv.ts, ?5))
                     FILTER (WHERE COALESCE(pv.next_ts, s.last_seen) > pv.ts)
          FROM pv JOIN sessions s ON s.id = pv.session_id WHERE pv.path = ?2",
-    )?
-    .query_row(
-        params![site, path, range.start, range.end, MAX_TIME_ON_PAGE_MS],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+        )?
+        .query_row(params![site, path, range.start, range.end, MAX_TIME_ON_PAGE_MS], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let (entries, bounces): (i64, i64) = conn
         .prepare_cached(
             "SELECT COUNT(*), COALESCE(SUM(page_views <= 1), 0) FROM sessions
          WHERE website_id = ?1 AND entry_page = ?2 AND first_seen >= ?3 AND first_seen < ?4",
         )?
-        .query_row(params![site, path, range.start, range.end], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+        .query_row(params![site, path, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let (viewers, converted): (i64, i64) = conn
         .prepare_cached(
             "SELECT COUNT(*), COALESCE(SUM(is_converted), 0) FROM sessions WHERE id IN (
             SELECT session_id FROM events
             WHERE website_id = ?1 AND kind = 'pageview' AND path = ?2 AND ts >= ?3 AND ts < ?4)",
         )?
-        .query_row(params![site, path, range.start, range.end], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+        .query_row(params![site, path, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(PageMetrics {
         total_visitors: visitors,
         average_time_on_page: avg_ms.map_or(0.0, |ms| (ms / 100.0).round() / 10.0),
@@ -280,12 +221,7 @@ fn page_metrics(
     })
 }
 
-fn form_fields(
-    conn: &Connection,
-    site: WebsiteId,
-    path: &str,
-    range: TimeRange,
-) -> Result<Vec<FormField>> {
+fn form_fields(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<FormField>> {
     let mut stmt = conn.prepare_cached(
         "WITH submitted AS (
             SELECT DISTINCT session_id FROM heatmap_points
@@ -297,19 +233,16 @@ fn form_fields(
          WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click' AND field = 1
          GROUP BY selector ORDER BY n DESC, selector LIMIT ?5",
     )?;
-    let rows = stmt.query_map(
-        params![site, path, range.start, range.end, MAX_FIELDS],
-        |r| {
-            let interactions: i64 = r.get(1)?;
-            let completions: i64 = r.get(2)?;
-            Ok(FormField {
-                element: r.get(0)?,
-                interactions,
-                completions,
-                drop_off_rate: percent(interactions - completions, interactions),
-            })
-        },
-    )?;
+    let rows = stmt.query_map(params![site, path, range.start, range.end, MAX_FIELDS], |r| {
+        let interactions: i64 = r.get(1)?;
+        let completions: i64 = r.get(2)?;
+        Ok(FormField {
+            element: r.get(0)?,
+            interactions,
+            completions,
+            drop_off_rate: percent(interactions - completions, interactions),
+        })
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

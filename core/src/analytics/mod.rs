@@ -1,22 +1,36 @@
 //! The read side: one module per question the dashboard asks, answered from rollups where possible.
 
+mod activity;
 mod breakdown;
+mod conversions;
+mod event_export;
 mod events;
 pub mod heatmap;
+mod identified;
 mod live;
 mod organizations;
 mod overview;
 mod range;
 pub mod replays;
+mod sites;
+mod timeseries;
+mod traffic_sources;
 
+pub use activity::{ACTIVITY_MAX, ActivityEvent};
 pub use breakdown::{CountryCount, ReferrerCount};
+pub use conversions::{Conversion, Conversions};
+pub use event_export::{EXPORT_COLUMNS, ExportedEvent, events_csv};
 pub use events::{EventCount, EventSummary};
 pub use heatmap::{Heatmap, page_path};
+pub use identified::IdentifiedVisitor;
 pub use live::ActiveSession;
 pub use organizations::OrganizationSummary;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics};
 pub use range::{Grain, TimeRange};
 pub use replays::{MAX_REPLAYS, ReplaySummary};
+pub use sites::{SiteMetric, SitePeriods};
+pub use timeseries::{TimePoint, Timeseries};
+pub use traffic_sources::TrafficSource;
 
 use crate::db::Db;
 

@@ -62,12 +62,7 @@ fn non_empty(s: String) -> Option<String> {
 
 impl Analytics {
     /// Recordings of a site with activity in `range`, newest first, at most `limit` (≤ 100).
-    pub fn replays(
-        &self,
-        site: WebsiteId,
-        range: TimeRange,
-        limit: i64,
-    ) -> Result<Vec<ReplaySummary>> {
+    pub fn replays(&self, site: WebsiteId, range: TimeRange, limit: i64) -> Result<Vec<ReplaySummary>> {
         let now = now_ms();
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
@@ -80,44 +75,41 @@ impl Analytics {
                  WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3
                  ORDER BY r.id DESC LIMIT ?4",
             )?;
-            let rows = stmt.query_map(
-                params![site, range.start, range.end, limit.clamp(1, MAX_REPLAYS)],
-                |r| {
-                    let started: Millis = r.get(2)?;
-                    let ended: Millis = r.get(3)?;
-                    let is_final: bool = r.get(6)?;
-                    let last_chunk: Millis = r.get(7)?;
-                    let screen: String = r.get(5)?;
-                    let session_screen: String = r.get(15)?;
-                    let org_name: Option<String> = r.get(16)?;
-                    Ok(ReplaySummary {
-                        id: r.get(0)?,
-                        session_id: r.get(1)?,
-                        start_time: started,
-                        duration: (ended - started).max(0) / 1000,
-                        file_size: r.get(4)?,
-                        screen_resolution: non_empty(screen).or_else(|| non_empty(session_screen)),
-                        is_complete: is_final || now - last_chunk >= REPLAY_QUIET_MS,
-                        click_count: r.get(8)?,
-                        session: ReplaySession {
-                            device_type: r.get(9)?,
-                            browser: r.get(10)?,
-                            os: r.get(11)?,
-                            country: r.get(12)?,
-                            ip_address: r.get(13)?,
-                            page_view_count: r.get(14)?,
-                        },
-                        organization: match org_name {
-                            Some(name) => Some(ReplayOrganization {
-                                organization_name: name,
-                                industry: r.get::<_, Option<String>>(17)?.and_then(non_empty),
-                                size: r.get::<_, Option<String>>(18)?.and_then(non_empty),
-                            }),
-                            None => None,
-                        },
-                    })
-                },
-            )?;
+            let rows = stmt.query_map(params![site, range.start, range.end, limit.clamp(1, MAX_REPLAYS)], |r| {
+                let started: Millis = r.get(2)?;
+                let ended: Millis = r.get(3)?;
+                let is_final: bool = r.get(6)?;
+                let last_chunk: Millis = r.get(7)?;
+                let screen: String = r.get(5)?;
+                let session_screen: String = r.get(15)?;
+                let org_name: Option<String> = r.get(16)?;
+                Ok(ReplaySummary {
+                    id: r.get(0)?,
+                    session_id: r.get(1)?,
+                    start_time: started,
+                    duration: (ended - started).max(0) / 1000,
+                    file_size: r.get(4)?,
+                    screen_resolution: non_empty(screen).or_else(|| non_empty(session_screen)),
+                    is_complete: is_final || now - last_chunk >= REPLAY_QUIET_MS,
+                    click_count: r.get(8)?,
+                    session: ReplaySession {
+                        device_type: r.get(9)?,
+                        browser: r.get(10)?,
+                        os: r.get(11)?,
+                        country: r.get(12)?,
+                        ip_address: r.get(13)?,
+                        page_view_count: r.get(14)?,
+                    },
+                    organization: match org_name {
+                        Some(name) => Some(ReplayOrganization {
+                            organization_name: name,
+                            industry: r.get::<_, Option<String>>(17)?.and_then(non_empty),
+                            size: r.get::<_, Option<String>>(18)?.and_then(non_empty),
+                        }),
+                        None => None,
+                    },
+                })
+            })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -136,9 +128,7 @@ impl Analytics {
             if owned.is_none() {
                 return Err(Error::NotFound("replay"));
             }
-            let mut stmt = conn.prepare_cached(
-                "SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq",
-            )?;
+            let mut stmt = conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
             let rows = stmt.query_map([replay], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;

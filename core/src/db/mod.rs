@@ -84,12 +84,7 @@ impl Db {
 
     /// Runs `f` on a pooled read connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let pooled = self
-            .inner
-            .readers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop();
+        let pooled = self.inner.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let conn = match pooled {
             Some(conn) => conn,
             None => connect(&self.inner.path)?,

@@ -113,8 +113,7 @@ impl Interactions {
     /// Validates a request for `site` at server time `now`.
     pub fn from_request(request: InteractionsRequest, site: &Website, now: Millis) -> Result<Self> {
         let session_key = validate_session_id(&request.session_id)?;
-        let url = parse_http_url("url", &request.url)?
-            .ok_or_else(|| Error::invalid("url is required"))?;
+        let url = parse_http_url("url", &request.url)?.ok_or_else(|| Error::invalid("url is required"))?;
         if request.clicks.len() > MAX_CLICKS {
             return Err(Error::TooLarge("at most 200 clicks per body".into()));
         }
@@ -171,13 +170,7 @@ impl Interactions {
             url: url.to_string(),
             ..Hit::default()
         };
-        Ok(Interactions {
-            visit,
-            viewport,
-            page,
-            points,
-            scroll_depth,
-        })
+        Ok(Interactions { visit, viewport, page, points, scroll_depth })
     }
 
     /// Nothing to store.
@@ -189,9 +182,7 @@ impl Interactions {
 fn size(field: &str, size: Size) -> Result<(i64, i64)> {
     let ok = |v: f64| v.is_finite() && (1.0..=MAX_PAGE_SIDE).contains(&v);
     if !ok(size.w) || !ok(size.h) {
-        return Err(Error::invalid(format!(
-            "{field}.w and {field}.h must be between 1 and 1000000"
-        )));
+        return Err(Error::invalid(format!("{field}.w and {field}.h must be between 1 and 1000000")));
     }
     Ok((size.w.round() as i64, size.h.round() as i64))
 }
@@ -200,9 +191,7 @@ fn size(field: &str, size: Size) -> Result<(i64, i64)> {
 /// clamped onto it.
 fn coordinate(field: &str, v: f64, limit: i64) -> Result<i64> {
     if !v.is_finite() || !(0.0..=MAX_PAGE_SIDE).contains(&v) {
-        return Err(Error::invalid(format!(
-            "{field} must be between 0 and the page size"
-        )));
+        return Err(Error::invalid(format!("{field} must be between 0 and the page size")));
     }
     Ok((v.round() as i64).min(limit))
 }
@@ -213,9 +202,7 @@ fn selector_of(raw: Option<String>) -> Result<String> {
         return Err(Error::invalid("selector must be at most 500 characters"));
     }
     if selector.chars().any(char::is_control) {
-        return Err(Error::invalid(
-            "selector must not contain control characters",
-        ));
+        return Err(Error::invalid("selector must not contain control characters"));
     }
     Ok(selector)
 }
@@ -226,11 +213,8 @@ pub fn is_form_field(selector: &str) -> bool {
         .rsplit(|c: char| c.is_whitespace() || c == '>' || c == '+' || c == '~')
         .find(|part| !part.is_empty())
         .unwrap_or("");
-    let tag: String = last
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let tag: String =
+        last.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>().to_ascii_lowercase();
     matches!(tag.as_str(), "input" | "select" | "textarea")
 }
 

@@ -62,13 +62,12 @@ impl Commit {
     }
 }
 
-fn outcome(
-    received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>,
-) -> Result<()> {
+fn outcome(received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>) -> Result<()> {
     match received {
         Ok(Ok(())) => Ok(()),
         Ok(Err(JobError::SiteGone)) => Err(Error::NotFound("website")),
         Ok(Err(JobError::Refused(e))) => Err(e),
+        Ok(Err(JobError::Busy)) => Err(Error::Busy),
         Ok(Err(JobError::Failed(message))) => Err(Error::Internal(message)),
         Err(_) => Err(Error::Internal("ingest writer stopped".into())),
     }
@@ -107,14 +106,7 @@ impl Ingest {
     ) -> Result<Ingest> {
         let enricher = Arc::new(Enricher::new()?);
         let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
-        Ok(Ingest {
-            websites,
-            privacy,
-            enricher,
-            queue,
-            sites: Default::default(),
-            _writer: Arc::new(handle),
-        })
+        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
     }
 
     /// The enrichment tables (UA, geo, organizations), for callers that need lookups outside ingest.
@@ -192,10 +184,7 @@ impl Ingest {
         let mut hit = self.enrich(hit, client);
         hit.consent_required = privacy.cookie_consent;
         if site.tracking_level == TrackingLevel::Professional {
-            hit.organization = self
-                .enricher
-                .organization(client.ip)
-                .filter(|org| !org.is_isp);
+            hit.organization = self.enricher.organization(client.ip).filter(|org| !org.is_isp);
         }
         Ok(Some(hit))
     }
@@ -258,9 +247,7 @@ impl Ingest {
         match self.queue.try_send(writer::Queued { job, done }) {
             Ok(()) => Ok(Submitted::Queued(Commit(commit))),
             Err(TrySendError::Full(_)) => Err(Error::Busy),
-            Err(TrySendError::Disconnected(_)) => {
-                Err(Error::Internal("ingest writer stopped".into()))
-            }
+            Err(TrySendError::Disconnected(_)) => Err(Error::Internal("ingest writer stopped".into())),
         }
     }
 

@@ -66,9 +66,7 @@ impl ReplayChunk {
             return Err(Error::invalid("seq must be between 0 and 100000"));
         }
         if upload.body.len() > MAX_CHUNK_BYTES {
-            return Err(Error::TooLarge(
-                "a replay chunk must be at most 512 KiB".into(),
-            ));
+            return Err(Error::TooLarge("a replay chunk must be at most 512 KiB".into()));
         }
         if upload.body.is_empty() {
             return Err(Error::invalid("the replay chunk is empty"));
@@ -76,12 +74,7 @@ impl ReplayChunk {
         let events = inflate_events(&upload.body)?;
         let stats = stats_of(&events);
         Ok(ReplayChunk {
-            visit: Hit {
-                website_id: site.id,
-                session_key,
-                ts: now,
-                ..Hit::default()
-            },
+            visit: Hit { website_id: site.id, session_key, ts: now, ..Hit::default() },
             seq: upload.seq,
             data: upload.body,
             is_final: upload.is_final,
@@ -98,24 +91,17 @@ pub fn inflate_events(gzip: &[u8]) -> Result<Vec<Value>> {
         .read_to_end(&mut inflated)
         .map_err(|_| Error::invalid("the replay chunk is not valid gzip"))?;
     if inflated.len() as u64 > MAX_INFLATED_BYTES {
-        return Err(Error::TooLarge(
-            "a replay chunk must inflate to at most 8 MiB".into(),
-        ));
+        return Err(Error::TooLarge("a replay chunk must inflate to at most 8 MiB".into()));
     }
     match serde_json::from_slice::<Value>(&inflated) {
         Ok(Value::Array(events)) if events.iter().all(Value::is_object) => Ok(events),
-        _ => Err(Error::invalid(
-            "a replay chunk must be the gzip of a JSON array of rrweb events",
-        )),
+        _ => Err(Error::invalid("a replay chunk must be the gzip of a JSON array of rrweb events")),
     }
 }
 
 /// Counts events and clicks, and finds the time span and screen size of a chunk.
 pub fn stats_of(events: &[Value]) -> ChunkStats {
-    let mut stats = ChunkStats {
-        events: events.len() as i64,
-        ..ChunkStats::default()
-    };
+    let mut stats = ChunkStats { events: events.len() as i64, ..ChunkStats::default() };
     for event in events {
         let kind = event["type"].as_i64();
         if let Some(ts) = event["timestamp"].as_i64() {
@@ -179,14 +165,8 @@ mod tests {
         let bomb = gzip(&vec![b' '; 9 * 1024 * 1024]);
         assert!(bomb.len() < MAX_CHUNK_BYTES);
         assert!(matches!(inflate_events(&bomb), Err(Error::TooLarge(_))));
-        assert!(matches!(
-            inflate_events(&gzip(b"{\"a\":1}")),
-            Err(Error::Invalid(_))
-        ));
+        assert!(matches!(inflate_events(&gzip(b"{\"a\":1}")), Err(Error::Invalid(_))));
         assert!(matches!(inflate_events(b"plain"), Err(Error::Invalid(_))));
-        assert!(matches!(
-            inflate_events(&gzip(b"[1,2]")),
-            Err(Error::Invalid(_))
-        ));
+        assert!(matches!(inflate_events(&gzip(b"[1,2]")), Err(Error::Invalid(_))));
     }
 }

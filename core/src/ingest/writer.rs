@@ -6,7 +6,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use rand::RngCore;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
@@ -57,15 +57,16 @@ pub(crate) enum JobError {
     SiteGone,
     /// The job itself is not acceptable (e.g. a recording past its cap); told to the client as is.
     Refused(Error),
+    /// Another process held the database for longer than the busy timeout; worth a retry.
+    Busy,
     Failed(String),
 }
 
 impl JobError {
     fn of(e: &rusqlite::Error) -> JobError {
         match e.sqlite_error() {
-            Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => {
-                JobError::SiteGone
-            }
+            Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => JobError::SiteGone,
+            Some(err) if matches!(err.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => JobError::Busy,
             _ => JobError::Failed(format!("could not store the hit: {e}")),
         }
     }
@@ -98,25 +99,13 @@ pub(crate) fn spawn(
     capacity: usize,
     batch_max: usize,
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
+    // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
+    conn.pragma_update(None, "synchronous", "FULL")?;
     let (sender, receiver) = sync_channel(capacity);
     let thread = std::thread::Builder::new()
         .name("ingest-writer".into())
-        .spawn(move || {
-            Writer {
-                conn,
-                live,
-                batch_max,
-                salts: HashMap::new(),
-                pruned_day: 0,
-            }
-            .run(receiver)
-        })?;
-    Ok((
-        sender,
-        WriterHandle {
-            thread: Some(thread),
-        },
-    ))
+        .spawn(move || Writer { conn, live, batch_max, salts: HashMap::new(), pruned_day: 0 }.run(receiver))?;
+    Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
 struct Writer {
@@ -156,32 +145,27 @@ impl Writer {
             Err(e) => {
                 tracing::error!(error = %e, "ingest batch failed to commit");
                 for queued in batch {
-                    let _ = queued.done.send(Err(JobError::Failed(format!(
-                        "could not store the hit: {e}"
-                    ))));
+                    let _ = queued.done.send(Err(JobError::of(&e)));
                 }
             }
         }
     }
 
     /// Writes a batch in one transaction; a job that fails is rolled back to its savepoint alone.
-    fn write(
-        &mut self,
-        batch: &[Queued],
-    ) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
+    fn write(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
         let salts = &mut self.salts;
-        let mut tx = self.conn.transaction()?;
+        // IMMEDIATE takes the write lock up front, waiting on other processes (CLI jobs) with the busy timeout;
+        // a deferred transaction would fail at once when upgrading its read lock.
+        let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for queued in batch {
             let mut job_rollups = Rollups::default();
             let sp = tx.savepoint()?;
             let result = match &queued.job {
                 Job::Hit(hit) => apply_hit(&sp, salts, &mut job_rollups, hit),
                 Job::Consent(record) => insert_consent(&sp, record).map_err(Error::from),
-                Job::Interactions(interactions) => {
-                    apply_interactions(&sp, salts, &mut job_rollups, interactions)
-                }
+                Job::Interactions(interactions) => apply_interactions(&sp, salts, &mut job_rollups, interactions),
                 Job::Replay(chunk) => apply_replay(&sp, salts, &mut job_rollups, chunk),
             };
             match result {
@@ -220,28 +204,18 @@ fn prune_daily_state(tx: &Connection, today: i64) -> rusqlite::Result<()> {
 }
 
 /// The salt of a day, created on first use and kept in the database so restarts agree.
-fn daily_salt(
-    tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    day: i64,
-) -> rusqlite::Result<[u8; 16]> {
+fn daily_salt(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, day: i64) -> rusqlite::Result<[u8; 16]> {
     if let Some(salt) = salts.get(&day) {
         return Ok(*salt);
     }
-    let stored: Option<Vec<u8>> = tx
-        .query_row("SELECT salt FROM daily_salts WHERE day = ?1", [day], |r| {
-            r.get(0)
-        })
-        .optional()?;
+    let stored: Option<Vec<u8>> =
+        tx.query_row("SELECT salt FROM daily_salts WHERE day = ?1", [day], |r| r.get(0)).optional()?;
     let salt = match stored.and_then(|s| <[u8; 16]>::try_from(s.as_slice()).ok()) {
         Some(salt) => salt,
         None => {
             let mut salt = [0u8; 16];
             rand::rng().fill_bytes(&mut salt);
-            tx.execute(
-                "INSERT OR REPLACE INTO daily_salts (day, salt) VALUES (?1, ?2)",
-                params![day, salt.to_vec()],
-            )?;
+            tx.execute("INSERT OR REPLACE INTO daily_salts (day, salt) VALUES (?1, ?2)", params![day, salt.to_vec()])?;
             salt
         }
     };
@@ -353,10 +327,8 @@ fn touch_session(
     // A visit idle for longer than the timeout is over: keep it under a retired key, start a new one.
     let existing = match existing {
         Some(state) if hit.ts - state.last_seen > SESSION_TIMEOUT_MS => {
-            tx.prepare_cached(
-                "UPDATE sessions SET session_key = session_key || '~' || id WHERE id = ?1",
-            )?
-            .execute([state.id])?;
+            tx.prepare_cached("UPDATE sessions SET session_key = session_key || '~' || id WHERE id = ?1")?
+                .execute([state.id])?;
             None
         }
         other => other,
@@ -385,11 +357,7 @@ fn touch_session(
                 hit.path,
                 is_event,
                 conversion,
-                if conversion {
-                    hit.value.unwrap_or(0.0)
-                } else {
-                    0.0
-                },
+                if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let totals = rollups.at(site, "", "", state.first_seen);
             totals.duration_s += (last_seen - state.last_seen) / 1000;
@@ -451,7 +419,9 @@ fn touch_session(
             ])?;
             let id = tx.last_insert_rowid();
             let new_visitor = tx
-                .prepare_cached("INSERT OR IGNORE INTO visitor_days (website_id, day, visitor_hash) VALUES (?1, ?2, ?3)")?
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO visitor_days (website_id, day, visitor_hash) VALUES (?1, ?2, ?3)",
+                )?
                 .execute(params![site, day, visitor])?
                 == 1;
             let totals = rollups.at(site, "", "", hit.ts);
@@ -480,19 +450,13 @@ fn link_organization(
     org: &super::enrich::Organization,
 ) -> rusqlite::Result<()> {
     let org_id = store::organizations::record_visit(tx, hit.website_id, org, &hit.country, hit.ts)?;
-    tx.prepare_cached("UPDATE sessions SET organization_id = ?2 WHERE id = ?1")?
-        .execute(params![session, org_id])?;
+    tx.prepare_cached("UPDATE sessions SET organization_id = ?2 WHERE id = ?1")?.execute(params![session, org_id])?;
     Ok(())
 }
 
-/// Stores a hit. Without analytics consent (where the site requires it, or where the visitor declined) only
+/// Stores a hit (an identify also sets the visit's traits). Without analytics consent (where the site requires it, or where the visitor declined) only
 /// an anonymous page count is kept: the rollups' page views, no visit, no event, nothing about the visitor.
-fn apply_hit(
-    tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    rollups: &mut Rollups,
-    hit: &Hit,
-) -> Result<()> {
+fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut Rollups, hit: &Hit) -> Result<()> {
     let site = hit.website_id;
     let kind = hit.kind();
     if !analytics_allowed(tx, site, &hit.session_key, hit.consent_required)? {
@@ -504,19 +468,20 @@ fn apply_hit(
     }
     let touch = match kind {
         EventKind::Pageview => Touch::Pageview,
-        EventKind::Custom | EventKind::Conversion | EventKind::Outbound | EventKind::Download => {
-            Touch::Event
-        }
-        EventKind::Identify | EventKind::Consent => Touch::Quiet,
+        EventKind::Custom
+        | EventKind::Conversion
+        | EventKind::Outbound
+        | EventKind::Download
+        | EventKind::Identify => Touch::Event,
+        EventKind::Consent => Touch::Quiet,
     };
     let session = touch_session(tx, salts, rollups, hit, touch)?;
-    if kind == EventKind::Identify {
-        tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?
-            .execute(params![session, hit.properties])?;
-        return Ok(());
-    }
     if touch == Touch::Quiet {
         return Ok(());
+    }
+    // The visit keeps its latest traits; the identify event itself stays for the identified-visitors list.
+    if kind == EventKind::Identify {
+        tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?.execute(params![session, hit.properties])?;
     }
 
     tx.prepare_cached(
@@ -548,11 +513,7 @@ fn apply_hit(
             rollups.at(site, "event", &hit.name, hit.ts).conversions += 1;
         }
         EventKind::Custom | EventKind::Outbound | EventKind::Download => {
-            let name = if hit.name.is_empty() {
-                kind.as_str()
-            } else {
-                hit.name.as_str()
-            };
+            let name = if hit.name.is_empty() { kind.as_str() } else { hit.name.as_str() };
             rollups.at(site, "", "", hit.ts).events += 1;
             rollups.at(site, "event", name, hit.ts).events += 1;
         }
@@ -569,12 +530,7 @@ fn apply_interactions(
     interactions: &Interactions,
 ) -> Result<()> {
     let visit = &interactions.visit;
-    if !analytics_allowed(
-        tx,
-        visit.website_id,
-        &visit.session_key,
-        visit.consent_required,
-    )? {
+    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
         return Ok(());
     }
     let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
@@ -590,12 +546,7 @@ fn apply_replay(
     chunk: &ReplayChunk,
 ) -> Result<()> {
     let visit = &chunk.visit;
-    if !analytics_allowed(
-        tx,
-        visit.website_id,
-        &visit.session_key,
-        visit.consent_required,
-    )? {
+    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
         return Ok(());
     }
     let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
@@ -635,9 +586,7 @@ struct Rollups {
 impl Rollups {
     fn at(&mut self, site: WebsiteId, dim: &'static str, value: &str, ts: Millis) -> &mut Counters {
         let hour = ts.div_euclid(3_600_000) * 3_600;
-        self.hours
-            .entry((site, dim, value.to_string(), hour))
-            .or_default()
+        self.hours.entry((site, dim, value.to_string(), hour)).or_default()
     }
 
     fn merge(&mut self, other: Rollups) {
@@ -649,9 +598,7 @@ impl Rollups {
     fn flush(self, tx: &Connection) -> rusqlite::Result<()> {
         let mut days: HashMap<(WebsiteId, &'static str, String, i64), Counters> = HashMap::new();
         for ((site, dim, value, hour), counters) in &self.hours {
-            days.entry((*site, dim, value.clone(), hour.div_euclid(86_400) * 86_400))
-                .or_default()
-                .add(*counters);
+            days.entry((*site, dim, value.clone(), hour.div_euclid(86_400) * 86_400)).or_default().add(*counters);
         }
         for (table, rows) in [("rollup_hours", &self.hours), ("rollup_days", &days)] {
             // The table name comes from this fixed list, never from input.

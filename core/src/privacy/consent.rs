@@ -82,10 +82,7 @@ impl Privacy {
                  WHERE website_id = ?1 ORDER BY ts DESC, id DESC LIMIT ?2",
             )?;
             let rows = stmt.query_map(params![site, CONSENT_LOG_LIMIT], |r| {
-                let data = ConsentData {
-                    analytics: r.get(4)?,
-                    marketing: r.get(5)?,
-                };
+                let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
                 Ok(ConsentLog {
                     id: r.get(0)?,
                     consent_type: ConsentType::of(data),

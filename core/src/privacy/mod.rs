@@ -29,10 +29,7 @@ pub struct Privacy {
 
 impl Privacy {
     pub(crate) fn new(db: Db) -> Privacy {
-        Privacy {
-            db,
-            cache: Default::default(),
-        }
+        Privacy { db, cache: Default::default() }
     }
 
     /// A site's settings from a short-lived cache (the ingest hot path).
@@ -55,9 +52,7 @@ impl Privacy {
         self.lock_cache().remove(&site);
     }
 
-    fn lock_cache(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<WebsiteId, (Instant, PrivacySettings)>> {
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, HashMap<WebsiteId, (Instant, PrivacySettings)>> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -105,11 +105,8 @@ impl EventDefinitions {
         let def = validate(new)?;
         let created_at = now_ms();
         self.db.write(|conn| {
-            let count: i64 = conn.query_row(
-                "SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1",
-                [site],
-                |r| r.get(0),
-            )?;
+            let count: i64 =
+                conn.query_row("SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1", [site], |r| r.get(0))?;
             if count >= MAX_DEFINITIONS {
                 return Err(Error::invalid("a website can have at most 500 event definitions"));
             }
@@ -132,16 +129,9 @@ impl EventDefinitions {
                 ],
             )?;
             if inserted == 0 {
-                return Err(Error::Conflict(format!(
-                    "an event named {} is already defined",
-                    def.name
-                )));
+                return Err(Error::Conflict(format!("an event named {} is already defined", def.name)));
             }
-            Ok(EventDefinition {
-                id: conn.last_insert_rowid(),
-                created_at,
-                ..def
-            })
+            Ok(EventDefinition { id: conn.last_insert_rowid(), created_at, ..def })
         })
     }
 }
@@ -166,9 +156,7 @@ fn validate(new: NewEventDefinition) -> Result<EventDefinition> {
     let name = new.name.unwrap_or_default().trim().to_string();
     let display_name = new.display_name.unwrap_or_default().trim().to_string();
     if name.is_empty() || display_name.is_empty() {
-        return Err(Error::invalid(
-            "Please fill in the event name and display name.",
-        ));
+        return Err(Error::invalid("Please fill in the event name and display name."));
     }
     if name.chars().count() > 100 {
         return Err(Error::invalid("name must be at most 100 characters"));
@@ -181,34 +169,21 @@ fn validate(new: NewEventDefinition) -> Result<EventDefinition> {
     }
     let description = new.description.unwrap_or_default().trim().to_string();
     if description.chars().count() > 1000 {
-        return Err(Error::invalid(
-            "description must be at most 1000 characters",
-        ));
+        return Err(Error::invalid("description must be at most 1000 characters"));
     }
     let event_type = new.event_type.unwrap_or_else(|| "custom".into());
-    if !matches!(
-        event_type.as_str(),
-        "click" | "submit" | "pageview" | "custom"
-    ) {
-        return Err(Error::invalid(
-            "eventType must be click, submit, pageview or custom",
-        ));
+    if !matches!(event_type.as_str(), "click" | "submit" | "pageview" | "custom") {
+        return Err(Error::invalid("eventType must be click, submit, pageview or custom"));
     }
     let selector = new.selector.unwrap_or_default().trim().to_string();
     if matches!(event_type.as_str(), "click" | "submit") && selector.is_empty() {
-        return Err(Error::invalid(
-            "selector is required for click and submit events",
-        ));
+        return Err(Error::invalid("selector is required for click and submit events"));
     }
     if !selector.is_empty() {
         check_selector(&selector)?;
     }
     let is_conversion = new.is_conversion.unwrap_or(false);
-    let conversion_value = if is_conversion {
-        conversion_value(new.conversion_value)?
-    } else {
-        None
-    };
+    let conversion_value = if is_conversion { conversion_value(new.conversion_value)? } else { None };
     Ok(EventDefinition {
         id: 0,
         name,
@@ -236,9 +211,7 @@ fn conversion_value(raw: Option<serde_json::Value>) -> Result<Option<String>> {
     }
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() && (0.0..=1e12).contains(&v) && text.len() <= 20 => Ok(Some(text)),
-        _ => Err(Error::invalid(
-            "conversionValue must be a number between 0 and 1000000000000",
-        )),
+        _ => Err(Error::invalid("conversionValue must be a number between 0 and 1000000000000")),
     }
 }
 
@@ -249,10 +222,7 @@ pub fn check_selector(selector: &str) -> Result<()> {
     if selector.chars().count() > MAX_SELECTOR_LEN {
         return Err(Error::invalid("selector must be at most 500 characters"));
     }
-    if selector
-        .chars()
-        .any(|c| c.is_control() || matches!(c, '{' | '}' | '<' | ';' | '\\'))
-    {
+    if selector.chars().any(|c| c.is_control() || matches!(c, '{' | '}' | '<' | ';' | '\\')) {
         return Err(bad());
     }
     let mut stack = Vec::new();
@@ -294,16 +264,7 @@ mod tests {
         ] {
             assert!(check_selector(ok).is_ok(), "{ok}");
         }
-        for bad in [
-            "div { color: red }",
-            "<script>",
-            "a[href",
-            "a)",
-            "\"x",
-            "> a",
-            "a,",
-            "a; b",
-        ] {
+        for bad in ["div { color: red }", "<script>", "a[href", "a)", "\"x", "> a", "a,", "a; b"] {
             assert!(check_selector(bad).is_err(), "{bad}");
         }
         assert!(check_selector(&"a".repeat(501)).is_err());
@@ -319,20 +280,8 @@ mod tests {
             ..Default::default()
         };
         assert!(validate(base.clone()).is_ok());
-        assert!(
-            validate(NewEventDefinition {
-                selector: None,
-                ..base.clone()
-            })
-            .is_err()
-        );
-        assert!(
-            validate(NewEventDefinition {
-                display_name: Some(" ".into()),
-                ..base.clone()
-            })
-            .is_err()
-        );
+        assert!(validate(NewEventDefinition { selector: None, ..base.clone() }).is_err());
+        assert!(validate(NewEventDefinition { display_name: Some(" ".into()), ..base.clone() }).is_err());
         let def = validate(NewEventDefinition {
             is_conversion: Some(true),
             conversion_value: Some(serde_json::json!(12.5)),

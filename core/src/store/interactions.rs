@@ -6,11 +6,7 @@ use crate::ingest::interactions::Interactions;
 
 /// Stores the points of one body for a visit, and raises the scroll depth of the page view they belong to
 /// (the visit's latest page view of that path).
-pub(crate) fn insert(
-    tx: &Connection,
-    session: i64,
-    interactions: &Interactions,
-) -> rusqlite::Result<()> {
+pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions) -> rusqlite::Result<()> {
     let visit = &interactions.visit;
     let (page_w, page_h) = interactions.page;
     let (viewport_w, viewport_h) = interactions.viewport;
@@ -51,14 +47,7 @@ pub(crate) fn insert(
              ON CONFLICT (session_id, path, pageview_id) DO UPDATE SET
                 depth = MAX(depth, excluded.depth), ts = excluded.ts",
         )?
-        .execute(params![
-            visit.website_id,
-            session,
-            pageview,
-            visit.path,
-            visit.ts,
-            depth
-        ])?;
+        .execute(params![visit.website_id, session, pageview, visit.path, visit.ts, depth])?;
     }
     Ok(())
 }

@@ -8,12 +8,7 @@ use crate::model::Millis;
 
 /// Adds a chunk to the recording of visit `session`, creating the recording on its first chunk. A chunk
 /// number already stored changes nothing; a recording past 20 MiB is refused (`TooLarge`).
-pub(crate) fn append_chunk(
-    tx: &Connection,
-    session: i64,
-    chunk: &ReplayChunk,
-    now: Millis,
-) -> Result<()> {
+pub(crate) fn append_chunk(tx: &Connection, session: i64, chunk: &ReplayChunk, now: Millis) -> Result<()> {
     let size = chunk.data.len() as i64;
     let existing: Option<(i64, i64)> = tx
         .prepare_cached("SELECT id, byte_size FROM replays WHERE session_id = ?1")?
@@ -29,9 +24,7 @@ pub(crate) fn append_chunk(
                 return Ok(());
             }
             if bytes + size > MAX_RECORDING_BYTES {
-                return Err(Error::TooLarge(
-                    "this visit's recording has reached its 20 MiB limit".into(),
-                ));
+                return Err(Error::TooLarge("this visit's recording has reached its 20 MiB limit".into()));
             }
             id
         }

@@ -47,15 +47,10 @@ async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl R
     Ok(warp::reply::json(&urls))
 }
 
-async fn heatmap(
-    tracker: Tracker,
-    user: UserId,
-    query: HeatmapQuery,
-) -> Result<impl Reply, Rejection> {
+async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
-    let range =
-        TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
+    let range = TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
     let heatmap = blocking(move || {
         tracker.websites.get(user, site)?;
         tracker.analytics.heatmap(site, &path, range)

@@ -62,10 +62,7 @@ async fn create(
         tracker.events.create(site, body)
     })
     .await?;
-    Ok(warp::reply::with_status(
-        warp::reply::json(&definition),
-        StatusCode::CREATED,
-    ))
+    Ok(warp::reply::with_status(warp::reply::json(&definition), StatusCode::CREATED))
 }
 
 async fn summary(
@@ -74,11 +71,7 @@ async fn summary(
     user: UserId,
     query: SummaryQuery,
 ) -> Result<impl Reply, Rejection> {
-    let name = query
-        .time_range
-        .or(query.time_range_snake)
-        .or(query.range)
-        .unwrap_or_else(|| "7d".into());
+    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
     if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
         return Err(reject(Error::invalid("timeRange must be 24h, 7d or 30d")));
     }

@@ -8,6 +8,7 @@ mod events;
 mod organizations;
 mod privacy;
 mod replays;
+mod reports;
 mod track;
 mod websites;
 
@@ -36,6 +37,7 @@ pub fn routes(
     let api = auth::routes(tracker.clone())
         .or(websites::routes(tracker.clone()))
         .or(dashboard::routes(tracker.clone(), stopping))
+        .or(reports::routes(tracker.clone()))
         .or(track::routes(tracker.clone()))
         .or(replays::upload(tracker.clone()))
         .or(replays::routes(tracker.clone()))
@@ -48,10 +50,7 @@ pub fn routes(
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
-        .with(warp::reply::with::header(
-            "x-content-type-options",
-            "nosniff",
-        ))
+        .with(warp::reply::with::header("x-content-type-options", "nosniff"))
 }
 
 /// Logs method, path and status; never the query string (it may carry an access token).
@@ -61,25 +60,18 @@ fn log_request(info: warp::log::Info) {
 }
 
 /// Hands the tracker to a handler.
-pub(crate) fn with_tracker(
-    tracker: Tracker,
-) -> impl Filter<Extract = (Tracker,), Error = Infallible> + Clone {
+pub(crate) fn with_tracker(tracker: Tracker) -> impl Filter<Extract = (Tracker,), Error = Infallible> + Clone {
     warp::any().map(move || tracker.clone())
 }
 
 /// The signed-in user from `Authorization: Bearer ...`; 401 otherwise.
-pub(crate) fn user(
-    tracker: Tracker,
-) -> impl Filter<Extract = (UserId,), Error = Rejection> + Clone {
+pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (UserId,), Error = Rejection> + Clone {
     warp::header::optional::<String>("authorization").and_then(move |header: Option<String>| {
         let tracker = tracker.clone();
         async move {
             let token = header
                 .as_deref()
-                .and_then(|h| {
-                    h.strip_prefix("Bearer ")
-                        .or_else(|| h.strip_prefix("bearer "))
-                })
+                .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
                 .ok_or_else(|| reject(Error::Unauthorized("missing bearer token".into())))?;
             tracker.auth.authenticate(token.trim()).map_err(reject)
         }
@@ -90,48 +82,31 @@ pub(crate) fn user(
 pub(crate) fn json_body<T: DeserializeOwned + Send>(
     limit: u64,
 ) -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
-    warp::body::content_length_limit(limit)
-        .and(warp::body::bytes())
-        .and_then(|bytes: bytes::Bytes| async move {
-            serde_json::from_slice::<T>(&bytes)
-                .map_err(|e| reject(Error::invalid(format!("invalid JSON body: {e}"))))
-        })
+    warp::body::content_length_limit(limit).and(warp::body::bytes()).and_then(|bytes: bytes::Bytes| async move {
+        serde_json::from_slice::<T>(&bytes).map_err(|e| reject(Error::invalid(format!("invalid JSON body: {e}"))))
+    })
 }
 
 /// A JSON body for dashboard API calls.
-pub(crate) fn api_body<T: DeserializeOwned + Send>()
--> impl Filter<Extract = (T,), Error = Rejection> + Clone {
+pub(crate) fn api_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
     json_body(API_BODY_LIMIT)
 }
 
 /// The visitor as seen by the server: the peer address, or X-Forwarded-For's client when the peer is a
 /// trusted proxy; plus user agent and Do-Not-Track / Global Privacy Control.
-pub(crate) fn client(
-    tracker: Tracker,
-) -> impl Filter<Extract = (Client,), Error = Infallible> + Clone {
-    warp::addr::remote()
-        .and(warp::header::headers_cloned())
-        .map(move |peer: Option<SocketAddr>, headers: HeaderMap| {
-            let peer_ip = peer.map(|p| p.ip()).unwrap_or(IpAddr::from([127, 0, 0, 1]));
-            let settings = tracker.settings.get();
-            let ip = if settings.is_trusted_proxy(peer_ip) {
-                forwarded_client(&headers).unwrap_or(peer_ip)
-            } else {
-                peer_ip
-            };
-            let header = |name: &str| {
-                headers
-                    .get(name)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("")
-                    .to_string()
-            };
-            Client {
-                ip,
-                user_agent: header("user-agent").chars().take(512).collect(),
-                do_not_track: header("dnt") == "1" || header("sec-gpc") == "1",
-            }
-        })
+pub(crate) fn client(tracker: Tracker) -> impl Filter<Extract = (Client,), Error = Infallible> + Clone {
+    warp::addr::remote().and(warp::header::headers_cloned()).map(move |peer: Option<SocketAddr>, headers: HeaderMap| {
+        let peer_ip = peer.map(|p| p.ip()).unwrap_or(IpAddr::from([127, 0, 0, 1]));
+        let settings = tracker.settings.get();
+        let ip =
+            if settings.is_trusted_proxy(peer_ip) { forwarded_client(&headers).unwrap_or(peer_ip) } else { peer_ip };
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        Client {
+            ip,
+            user_agent: header("user-agent").chars().take(512).collect(),
+            do_not_track: header("dnt") == "1" || header("sec-gpc") == "1",
+        }
+    })
 }
 
 /// The original client of X-Forwarded-For (its first entry).
@@ -155,20 +130,14 @@ where
 /// Parses a website id from a query or body value; anything that is not an id is simply not found.
 pub(crate) fn parse_website_id(raw: Option<&str>) -> Result<WebsiteId, Rejection> {
     let raw = raw.ok_or_else(|| reject(Error::invalid("website_id is required")))?;
-    raw.trim()
-        .parse()
-        .map_err(|_| reject(Error::NotFound("website")))
+    raw.trim().parse().map_err(|_| reject(Error::NotFound("website")))
 }
 
 /// Parses a website id from a JSON body field (`websiteId`: a number or numeric text).
 pub(crate) fn body_website_id(raw: Option<&serde_json::Value>) -> Result<WebsiteId, Rejection> {
     match raw {
-        None | Some(serde_json::Value::Null) => {
-            Err(reject(Error::invalid("websiteId is required")))
-        }
-        Some(serde_json::Value::Number(n)) => {
-            n.as_i64().ok_or_else(|| reject(Error::NotFound("website")))
-        }
+        None | Some(serde_json::Value::Null) => Err(reject(Error::invalid("websiteId is required"))),
+        Some(serde_json::Value::Number(n)) => n.as_i64().ok_or_else(|| reject(Error::NotFound("website"))),
         Some(serde_json::Value::String(s)) => parse_website_id(Some(s)),
         Some(_) => Err(reject(Error::NotFound("website"))),
     }
@@ -185,11 +154,7 @@ pub(crate) fn base_url(tracker: &Tracker, host: Option<&str>) -> String {
 }
 
 fn is_host_header(host: &str) -> bool {
-    !host.is_empty()
-        && host.len() < 256
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+    !host.is_empty() && host.len() < 256 && host.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
 }
 
 /// The Host header, if any.

@@ -33,50 +33,21 @@ struct RetentionBody {
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let base = warp::path("privacy")
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker));
-    let settings = base
-        .clone()
-        .and(warp::path!("settings"))
-        .and(warp::get())
-        .and(warp::query::<SiteQuery>())
-        .and_then(settings);
-    let update_settings = base
-        .clone()
-        .and(warp::path!("settings"))
-        .and(warp::put())
-        .and(api_body())
-        .and_then(update_settings);
-    let retention = base
-        .clone()
-        .and(warp::path!("retention"))
-        .and(warp::get())
-        .and(warp::query::<SiteQuery>())
-        .and_then(retention);
-    let update_retention = base
-        .clone()
-        .and(warp::path!("retention"))
-        .and(warp::put())
-        .and(api_body())
-        .and_then(update_retention);
-    let consent_logs = base
-        .and(warp::path!("consent-logs"))
-        .and(warp::get())
-        .and(warp::query::<SiteQuery>())
-        .and_then(consent_logs);
-    settings
-        .or(update_settings)
-        .or(retention)
-        .or(update_retention)
-        .or(consent_logs)
+    let base = warp::path("privacy").and(with_tracker(tracker.clone())).and(user(tracker));
+    let settings =
+        base.clone().and(warp::path!("settings")).and(warp::get()).and(warp::query::<SiteQuery>()).and_then(settings);
+    let update_settings =
+        base.clone().and(warp::path!("settings")).and(warp::put()).and(api_body()).and_then(update_settings);
+    let retention =
+        base.clone().and(warp::path!("retention")).and(warp::get()).and(warp::query::<SiteQuery>()).and_then(retention);
+    let update_retention =
+        base.clone().and(warp::path!("retention")).and(warp::put()).and(api_body()).and_then(update_retention);
+    let consent_logs =
+        base.and(warp::path!("consent-logs")).and(warp::get()).and(warp::query::<SiteQuery>()).and_then(consent_logs);
+    settings.or(update_settings).or(retention).or(update_retention).or(consent_logs)
 }
 
-async fn settings(
-    tracker: Tracker,
-    user: UserId,
-    query: SiteQuery,
-) -> Result<impl Reply, Rejection> {
+async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let settings = blocking(move || {
         tracker.websites.get(user, site)?;
@@ -86,11 +57,7 @@ async fn settings(
     Ok(warp::reply::json(&settings))
 }
 
-async fn update_settings(
-    tracker: Tracker,
-    user: UserId,
-    body: SettingsBody,
-) -> Result<impl Reply, Rejection> {
+async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     let settings = blocking(move || {
         tracker.websites.get(user, site)?;
@@ -100,11 +67,7 @@ async fn update_settings(
     Ok(warp::reply::json(&settings))
 }
 
-async fn retention(
-    tracker: Tracker,
-    user: UserId,
-    query: SiteQuery,
-) -> Result<impl Reply, Rejection> {
+async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let retention = blocking(move || {
         tracker.websites.get(user, site)?;
@@ -114,11 +77,7 @@ async fn retention(
     Ok(warp::reply::json(&retention))
 }
 
-async fn update_retention(
-    tracker: Tracker,
-    user: UserId,
-    body: RetentionBody,
-) -> Result<impl Reply, Rejection> {
+async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     let retention = blocking(move || {
         tracker.websites.get(user, site)?;
@@ -128,11 +87,7 @@ async fn update_retention(
     Ok(warp::reply::json(&retention))
 }
 
-async fn consent_logs(
-    tracker: Tracker,
-    user: UserId,
-    query: SiteQuery,
-) -> Result<impl Reply, Rejection> {
+async fn consent_logs(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let logs = blocking(move || {
         tracker.websites.get(user, site)?;

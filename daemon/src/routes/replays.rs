@@ -10,7 +10,7 @@ use tracker_core::{Error, Tracker};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use super::track::{accepted, api_error, preflight_response, visitor_recover, with_cors};
+use super::track::{accepted, api_error, preflight_response, recover_with_cors, with_cors};
 use super::{blocking, client, user, with_tracker};
 use crate::error::reject;
 
@@ -36,18 +36,18 @@ struct ListQuery {
 
 /// `POST /api/replay` and its preflight.
 pub fn upload(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let preflight = warp::path!("replay")
-        .and(warp::options())
-        .map(preflight_response);
-    let upload = warp::path!("replay")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(client(tracker))
-        .and(warp::query::<UploadQuery>())
-        .and(warp::body::content_length_limit(MAX_CHUNK_BYTES as u64))
-        .and(warp::body::bytes())
-        .and_then(upload_chunk);
-    preflight.or(upload).recover(visitor_recover)
+    let preflight = warp::path!("replay").and(warp::options()).map(preflight_response);
+    let upload = warp::path!("replay").and(warp::post()).and(
+        with_tracker(tracker.clone())
+            .and(client(tracker))
+            .and(warp::query::<UploadQuery>())
+            .and(warp::body::content_length_limit(MAX_CHUNK_BYTES as u64))
+            .and(warp::body::bytes())
+            .and_then(upload_chunk)
+            .recover(recover_with_cors)
+            .unify(),
+    );
+    preflight.or(upload)
 }
 
 /// The owner's reads.
@@ -84,18 +84,10 @@ async fn upload_chunk(
         is_final: matches!(query.last.as_deref(), Some("1" | "true")),
         body: body.to_vec(),
     };
-    Ok(
-        accepted(tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await)
-            .await,
-    )
+    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await).await)
 }
 
-async fn list(
-    site: WebsiteId,
-    tracker: Tracker,
-    user: UserId,
-    query: ListQuery,
-) -> Result<impl Reply, Rejection> {
+async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
     let limit = match query.limit.as_deref() {
         None => MAX_REPLAYS,
         Some(raw) => raw
@@ -106,11 +98,7 @@ async fn list(
             .ok_or_else(|| reject(Error::invalid("limit must be a positive number")))?
             .min(MAX_REPLAYS),
     };
-    let name = query
-        .time_range
-        .or(query.time_range_snake)
-        .or(query.range)
-        .unwrap_or_else(|| "7d".into());
+    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
     if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
         return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
     }

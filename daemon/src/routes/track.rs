@@ -13,7 +13,7 @@ use warp::{Filter, Rejection, Reply};
 
 use super::assets::Dist;
 use super::{base_url, client, host, json_body, with_tracker};
-use crate::error::{error_response, recover, status_of};
+use crate::error::{error_response, status_of};
 
 /// Largest tracking body accepted (issue: 413 past 16 KiB).
 pub const TRACK_BODY_LIMIT: u64 = 16 * 1024;
@@ -46,11 +46,7 @@ impl ScriptConfig {
     fn load(tracker: &Tracker, site: &Website, endpoint: String) -> tracker_core::Result<Self> {
         let enhanced = site.tracking_level >= TrackingLevel::Enhanced;
         let privacy: PrivacySettings = tracker.privacy.cached_settings(site.id)?;
-        let definitions = if enhanced {
-            tracker.events.active(site.id)?
-        } else {
-            Vec::new()
-        };
+        let definitions = if enhanced { tracker.events.active(site.id)? } else { Vec::new() };
         Ok(ScriptConfig {
             tracking_key: site.tracking_key.clone(),
             endpoint,
@@ -68,81 +64,57 @@ impl ScriptConfig {
 
 /// API routes under /api that visitors' browsers call.
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let preflight = warp::path("track")
-        .or(warp::path("interactions"))
-        .unify()
-        .and(warp::options())
-        .map(preflight_response);
-    let track = warp::path!("track")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(client(tracker.clone()))
-        .and(json_body::<TrackRequest>(TRACK_BODY_LIMIT))
-        .and_then(track);
-    let interactions = warp::path!("interactions")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(client(tracker.clone()))
-        .and(json_body::<InteractionsRequest>(INTERACTIONS_BODY_LIMIT))
-        .and_then(interactions);
+    let preflight =
+        warp::path("track").or(warp::path("interactions")).unify().and(warp::options()).map(preflight_response);
+    // Once path and method matched, every answer (body errors included) is produced here, with CORS headers.
+    let track = warp::path!("track").and(warp::post()).and(
+        with_tracker(tracker.clone())
+            .and(client(tracker.clone()))
+            .and(json_body::<TrackRequest>(TRACK_BODY_LIMIT))
+            .and_then(track)
+            .recover(recover_with_cors)
+            .unify(),
+    );
+    let interactions = warp::path!("interactions").and(warp::post()).and(
+        with_tracker(tracker.clone())
+            .and(client(tracker.clone()))
+            .and(json_body::<InteractionsRequest>(INTERACTIONS_BODY_LIMIT))
+            .and_then(interactions)
+            .recover(recover_with_cors)
+            .unify(),
+    );
     let config = warp::path!("track" / "config")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(host())
         .and(warp::query::<ConfigQuery>())
         .and_then(config);
-    preflight
-        .or(track)
-        .or(interactions)
-        .or(config)
-        .recover(visitor_recover)
+    preflight.or(track).or(interactions).or(config)
 }
 
 /// The scripts: /tracking/{key}.js (personalised), /tracking.js (basic), /tracer.js, lazy chunks.
-pub fn scripts(
-    tracker: Tracker,
-) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let personalised = warp::path!("tracking" / String)
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(host())
         .and_then(personalised);
-    let basic = warp::path!("tracking.js")
-        .and(warp::get())
-        .and_then(|| static_script("tracking.js"));
-    let tracer = warp::path!("tracer.js")
-        .and(warp::get())
-        .and_then(|| static_script("tracer.js"));
+    let basic = warp::path!("tracking.js").and(warp::get()).and_then(|| static_script("tracking.js"));
+    let tracer = warp::path!("tracer.js").and(warp::get()).and_then(|| static_script("tracer.js"));
     personalised.or(basic).or(tracer)
 }
 
-async fn track(
-    tracker: Tracker,
-    client: Client,
-    body: TrackRequest,
-) -> Result<Response, Rejection> {
-    Ok(
-        accepted(tokio::task::spawn_blocking(move || tracker.ingest.track(body, &client)).await)
-            .await,
-    )
+async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<Response, Rejection> {
+    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.track(body, &client)).await).await)
 }
 
-async fn interactions(
-    tracker: Tracker,
-    client: Client,
-    body: InteractionsRequest,
-) -> Result<Response, Rejection> {
-    Ok(accepted(
-        tokio::task::spawn_blocking(move || tracker.ingest.interactions(body, &client)).await,
-    )
-    .await)
+async fn interactions(tracker: Tracker, client: Client, body: InteractionsRequest) -> Result<Response, Rejection> {
+    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.interactions(body, &client)).await).await)
 }
 
 /// The answer of a visitor endpoint: 202 `{ok:true}` once committed (or deliberately dropped), else the
 /// JSON error; CORS-open either way.
-pub(crate) async fn accepted(
-    submitted: Result<tracker_core::Result<Submitted>, tokio::task::JoinError>,
-) -> Response {
+pub(crate) async fn accepted(submitted: Result<tracker_core::Result<Submitted>, tokio::task::JoinError>) -> Response {
     let outcome = match submitted {
         Ok(Ok(Submitted::Queued(commit))) => commit.wait().await,
         Ok(Ok(Submitted::Ignored)) => Ok(()),
@@ -150,20 +122,13 @@ pub(crate) async fn accepted(
         Err(e) => Err(Error::Internal(format!("worker failed: {e}"))),
     };
     with_cors(match outcome {
-        Ok(()) => warp::reply::with_status(
-            warp::reply::json(&serde_json::json!({"ok": true})),
-            StatusCode::ACCEPTED,
-        )
-        .into_response(),
+        Ok(()) => warp::reply::with_status(warp::reply::json(&serde_json::json!({"ok": true})), StatusCode::ACCEPTED)
+            .into_response(),
         Err(e) => api_error(e),
     })
 }
 
-async fn config(
-    tracker: Tracker,
-    host: Option<String>,
-    query: ConfigQuery,
-) -> Result<Response, Rejection> {
+async fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> Result<Response, Rejection> {
     let key = query.tracking_key.unwrap_or_default();
     let endpoint = base_url(&tracker, host.as_deref());
     let loaded = tokio::task::spawn_blocking(move || {
@@ -178,41 +143,19 @@ async fn config(
     }))
 }
 
-/// Errors of visitor endpoints (bad bodies, 413, bad queries) as JSON with CORS headers, so the scripts
-/// can read them; rejections of other paths pass through to the route table.
-pub(crate) async fn visitor_recover(rejection: Rejection) -> Result<Response, Rejection> {
-    // A visitor route's own failure; anything else (other paths, other methods) is the route table's.
-    let ours = rejection.find::<crate::error::ApiError>().is_some()
-        || rejection.find::<warp::reject::PayloadTooLarge>().is_some()
-        || rejection.find::<warp::reject::LengthRequired>().is_some()
-        || rejection.find::<warp::reject::InvalidQuery>().is_some()
-        || rejection
-            .find::<warp::filters::body::BodyDeserializeError>()
-            .is_some();
-    if !ours {
-        return Err(rejection);
-    }
-    let response = match recover(rejection).await {
-        Ok(response) => response,
-        Err(never) => match never {},
-    };
+/// The JSON error of any rejection, readable cross-origin (visitor routes, once path and method matched).
+pub(crate) async fn recover_with_cors(rejection: Rejection) -> Result<Response, Rejection> {
+    let Ok(response) = crate::error::recover(rejection).await;
     Ok(with_cors(response))
 }
 
-async fn personalised(
-    name: String,
-    tracker: Tracker,
-    host: Option<String>,
-) -> Result<Response, Rejection> {
+async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> Result<Response, Rejection> {
     let Some(key) = name.strip_suffix(".js") else {
         return Err(warp::reject::not_found());
     };
     // Lazily loaded chunks of the scripts live beside the personalised ones.
     if let Some(file) = Dist::get(&format!("tracker/{name}")) {
-        return Ok(script_response(
-            file.data.into_owned(),
-            "public, max-age=3600",
-        ));
+        return Ok(script_response(file.data.into_owned(), "public, max-age=3600"));
     }
     let endpoint = base_url(&tracker, host.as_deref());
     let key = key.to_string();
@@ -227,13 +170,9 @@ async fn personalised(
         Err(e) => return Ok(api_error(e)),
     };
     let Some(script) = Dist::get("tracker/tracking.js") else {
-        return Ok(api_error(Error::NotFound(
-            "tracking script (dashboard not built)",
-        )));
+        return Ok(api_error(Error::NotFound("tracking script (dashboard not built)")));
     };
-    let config = serde_json::to_string(&config)
-        .unwrap_or_default()
-        .replace('<', "\\u003c");
+    let config = serde_json::to_string(&config).unwrap_or_default().replace('<', "\\u003c");
     let mut body = format!("window.__TRACKER__={config};\n").into_bytes();
     body.extend_from_slice(&script.data);
     Ok(script_response(body, "public, max-age=300"))
@@ -241,23 +180,15 @@ async fn personalised(
 
 async fn static_script(name: &'static str) -> Result<Response, Rejection> {
     match Dist::get(&format!("tracker/{name}")) {
-        Some(file) => Ok(script_response(
-            file.data.into_owned(),
-            "public, max-age=3600",
-        )),
-        None => Ok(api_error(Error::NotFound(
-            "tracking script (dashboard not built)",
-        ))),
+        Some(file) => Ok(script_response(file.data.into_owned(), "public, max-age=3600")),
+        None => Ok(api_error(Error::NotFound("tracking script (dashboard not built)"))),
     }
 }
 
 fn script_response(body: Vec<u8>, cache: &'static str) -> Response {
     let mut response = Response::new(body.into());
     let headers = response.headers_mut();
-    headers.insert(
-        "content-type",
-        HeaderValue::from_static("application/javascript; charset=utf-8"),
-    );
+    headers.insert("content-type", HeaderValue::from_static("application/javascript; charset=utf-8"));
     headers.insert("cache-control", HeaderValue::from_static(cache));
     headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
     response
@@ -270,9 +201,7 @@ pub(crate) fn api_error(e: Error) -> Response {
 }
 
 pub(crate) fn with_cors(mut response: Response) -> Response {
-    response
-        .headers_mut()
-        .insert("access-control-allow-origin", HeaderValue::from_static("*"));
+    response.headers_mut().insert("access-control-allow-origin", HeaderValue::from_static("*"));
     response
 }
 
@@ -281,14 +210,8 @@ pub(crate) fn preflight_response() -> Response {
     *response.status_mut() = StatusCode::NO_CONTENT;
     let headers = response.headers_mut();
     headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
-    headers.insert(
-        "access-control-allow-methods",
-        HeaderValue::from_static("POST, GET, OPTIONS"),
-    );
-    headers.insert(
-        "access-control-allow-headers",
-        HeaderValue::from_static("content-type"),
-    );
+    headers.insert("access-control-allow-methods", HeaderValue::from_static("POST, GET, OPTIONS"));
+    headers.insert("access-control-allow-headers", HeaderValue::from_static("content-type"));
     headers.insert("access-control-max-age", HeaderValue::from_static("86400"));
     response
 }

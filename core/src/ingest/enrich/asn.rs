@@ -40,13 +40,7 @@ impl Tables {
         if read_u32(org_offsets, m)? as usize != names.len() {
             return None;
         }
-        Some(Tables {
-            v4,
-            v6,
-            org_asns,
-            org_offsets,
-            names,
-        })
+        Some(Tables { v4, v6, org_asns, org_offsets, names })
     }
 
     /// The organisation announcing `ip` (already known to be public).
@@ -68,11 +62,7 @@ impl Ranges {
         let n = read_u32(bytes, 0)? as usize;
         let starts = bytes.get(4..4 + n * width)?;
         let orgs = bytes.get(4 + n * width..)?;
-        (orgs.len() == 4 * n).then_some(Ranges {
-            width,
-            starts,
-            orgs,
-        })
+        (orgs.len() == 4 * n).then_some(Ranges { width, starts, orgs })
     }
 
     fn start(&self, i: usize) -> u64 {
@@ -86,11 +76,7 @@ impl Ranges {
         let (mut lo, mut hi) = (0, self.starts.len() / self.width);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.start(mid) <= key {
-                lo = mid + 1
-            } else {
-                hi = mid
-            }
+            if self.start(mid) <= key { lo = mid + 1 } else { hi = mid }
         }
         let org = read_u32(self.orgs, lo.checked_sub(1)?)?;
         (org != NONE).then_some(org as usize)
@@ -98,9 +84,7 @@ impl Ranges {
 }
 
 fn read_u32(bytes: &[u8], index: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(
-        bytes.get(index * 4..index * 4 + 4)?.try_into().ok()?,
-    ))
+    Some(u32::from_le_bytes(bytes.get(index * 4..index * 4 + 4)?.try_into().ok()?))
 }
 
 fn organization(asn: u32, raw: &str) -> Organization {
@@ -124,9 +108,7 @@ pub(super) fn clean_name(raw: &str) -> String {
     let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     if let Some((head, tail)) = name.split_once(" - ") {
         let is_handle = !head.contains(' ')
-            && head
-                .chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+            && head.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
             && (head.starts_with("AS") || head.contains("-AS") || head.contains('-'));
         if (is_handle || head.eq_ignore_ascii_case(tail)) && !tail.is_empty() {
             return tail.to_owned();
@@ -214,25 +196,13 @@ pub(super) fn classify(name: &str) -> Class {
         .collect();
     let has_word = |list: &[&str]| words.iter().any(|w| list.contains(w));
 
-    let known = KNOWN
-        .iter()
-        .find(|(prefix, ..)| lower.starts_with(&prefix.to_lowercase()));
+    let known = KNOWN.iter().find(|(prefix, ..)| lower.starts_with(&prefix.to_lowercase()));
     let provider = known.is_some_and(|k| k.3)
-        || (known.is_none()
-            && (has_word(PROVIDER_WORDS) || PROVIDER_PHRASES.iter().any(|p| lower.contains(p))));
+        || (known.is_none() && (has_word(PROVIDER_WORDS) || PROVIDER_PHRASES.iter().any(|p| lower.contains(p))));
 
     let industry = known.map(|k| k.2).or_else(|| {
-        let government = [
-            "ministry",
-            "government",
-            "gouvernement",
-            "federal",
-            "department",
-        ];
-        if words
-            .iter()
-            .any(|w| w.starts_with("univers") || *w == "college" || *w == "school")
-        {
+        let government = ["ministry", "government", "gouvernement", "federal", "department"];
+        if words.iter().any(|w| w.starts_with("univers") || *w == "college" || *w == "school") {
             Some("Education")
         } else if has_word(&government) {
             Some("Government")
@@ -249,10 +219,5 @@ pub(super) fn classify(name: &str) -> Class {
     } else {
         70
     };
-    Class {
-        is_isp: provider,
-        confidence,
-        domain: known.map(|k| k.1),
-        industry,
-    }
+    Class { is_isp: provider, confidence, domain: known.map(|k| k.1), industry }
 }

@@ -88,12 +88,7 @@ impl Enricher {
         let mut bots = isbot::Bots::default();
         bots.append(EXTRA_BOTS);
         Ok(Enricher {
-            inner: Arc::new(Inner {
-                bots,
-                user_agents: user_agent::Parser::new(),
-                countries,
-                asn: OnceLock::new(),
-            }),
+            inner: Arc::new(Inner { bots, user_agents: user_agent::Parser::new(), countries, asn: OnceLock::new() }),
         })
     }
 
@@ -116,18 +111,10 @@ impl Enricher {
     pub fn locate(&self, ip: IpAddr) -> Location {
         let country = public(ip)
             .and_then(|ip| self.inner.countries.lookup(ip).ok())
-            .and_then(|found| {
-                found
-                    .decode_path::<&str>(&maxminddb::path!["country_code"])
-                    .ok()
-                    .flatten()
-            })
+            .and_then(|found| found.decode_path::<&str>(&maxminddb::path!["country_code"]).ok().flatten())
             .map(str::to_owned)
             .unwrap_or_default();
-        Location {
-            country,
-            ..Location::default()
-        }
+        Location { country, ..Location::default() }
     }
 
     /// The organisation holding the address's autonomous system, if the address is routed publicly.

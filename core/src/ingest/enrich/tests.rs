@@ -36,18 +36,8 @@ const BROWSERS: &[(&str, &str, &str, &str)] = &[
         "Windows",
         "desktop",
     ),
-    (
-        "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
-        "Firefox",
-        "Linux",
-        "desktop",
-    ),
-    (
-        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
-        "Firefox",
-        "Ubuntu",
-        "desktop",
-    ),
+    ("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", "Linux", "desktop"),
+    ("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", "Ubuntu", "desktop"),
     (
         "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
         "Safari",
@@ -108,12 +98,7 @@ const BROWSERS: &[(&str, &str, &str, &str)] = &[
         "Android",
         "tablet",
     ),
-    (
-        "Mozilla/5.0 (Android 15; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0",
-        "Firefox",
-        "Android",
-        "mobile",
-    ),
+    ("Mozilla/5.0 (Android 15; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0", "Firefox", "Android", "mobile"),
     (
         "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36 EdgA/131.0.2903.51",
         "Edge",
@@ -126,11 +111,7 @@ const BROWSERS: &[(&str, &str, &str, &str)] = &[
 fn real_browsers_are_classified() {
     for &(ua, browser, os, device) in BROWSERS {
         let info = enricher().user_agent(ua);
-        let want = UserAgentInfo {
-            browser: browser.into(),
-            os: os.into(),
-            device: device.into(),
-        };
+        let want = UserAgentInfo { browser: browser.into(), os: os.into(), device: device.into() };
         assert_eq!(*info, want, "{ua}");
     }
 }
@@ -138,10 +119,7 @@ fn real_browsers_are_classified() {
 #[test]
 fn user_agents_are_cached() {
     let ua = BROWSERS[0].0;
-    assert!(Arc::ptr_eq(
-        &enricher().user_agent(ua),
-        &enricher().user_agent(ua)
-    ));
+    assert!(Arc::ptr_eq(&enricher().user_agent(ua), &enricher().user_agent(ua)));
     assert_eq!(*enricher().user_agent(""), UserAgentInfo::default());
 }
 
@@ -170,26 +148,14 @@ fn scripts_crawlers_and_headless_browsers_are_bots() {
 
 #[test]
 fn crawler_user_agents_samples_are_mostly_bots() {
-    let path = concat!(
-        env!("TRACKER_NODE_MODULES_DIR"),
-        "/crawler-user-agents/crawler-user-agents.json"
-    );
-    let list: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let samples: Vec<&str> = list
-        .iter()
-        .flat_map(|e| e["instances"].as_array().into_iter().flatten())
-        .filter_map(|v| v.as_str())
-        .collect();
+    let path = concat!(env!("TRACKER_NODE_MODULES_DIR"), "/crawler-user-agents/crawler-user-agents.json");
+    let list: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let samples: Vec<&str> =
+        list.iter().flat_map(|e| e["instances"].as_array().into_iter().flatten()).filter_map(|v| v.as_str()).collect();
     assert!(samples.len() > 1000, "only {} samples", samples.len());
     let missed: Vec<&&str> = samples.iter().filter(|ua| !enricher().is_bot(ua)).collect();
     let rate = 1.0 - missed.len() as f64 / samples.len() as f64;
-    assert!(
-        rate >= 0.95,
-        "{:.1}% detected; missed e.g. {:?}",
-        rate * 100.0,
-        &missed[..missed.len().min(20)]
-    );
+    assert!(rate >= 0.95, "{:.1}% detected; missed e.g. {:?}", rate * 100.0, &missed[..missed.len().min(20)]);
 }
 
 #[test]
@@ -230,21 +196,12 @@ fn private_and_local_addresses_have_no_location_or_organization() {
 fn organizations_come_from_the_asn_tables() {
     let e = enricher();
     let cloudflare = e.organization(ip("1.0.0.1")).unwrap();
-    assert_eq!(
-        (cloudflare.asn, cloudflare.name.as_str()),
-        (13335, "Cloudflare, Inc.")
-    );
+    assert_eq!((cloudflare.asn, cloudflare.name.as_str()), (13335, "Cloudflare, Inc."));
     assert_eq!(cloudflare.domain.as_deref(), Some("cloudflare.com"));
-    assert!(
-        cloudflare.is_isp,
-        "Cloudflare traffic is WARP/Workers egress, not Cloudflare staff"
-    );
+    assert!(cloudflare.is_isp, "Cloudflare traffic is WARP/Workers egress, not Cloudflare staff");
 
     let google = e.organization(ip("8.8.8.8")).unwrap();
-    assert_eq!(
-        (google.asn, google.name.as_str(), google.domain.as_deref()),
-        (15169, "Google LLC", Some("google.com"))
-    );
+    assert_eq!((google.asn, google.name.as_str(), google.domain.as_deref()), (15169, "Google LLC", Some("google.com")));
     assert!(!google.is_isp);
     assert_eq!(google.confidence, 90);
 
@@ -270,31 +227,13 @@ fn carriers_are_marked_as_isps() {
 
 #[test]
 fn names_are_cleaned() {
-    assert_eq!(
-        clean_name("AS274056 - OSC TELECOMS SAC"),
-        "OSC TELECOMS SAC"
-    );
-    assert_eq!(
-        clean_name("BEGP-AS-AP - BEST EDGE GLOBAL PTE.LTD."),
-        "BEST EDGE GLOBAL PTE.LTD."
-    );
-    assert_eq!(
-        clean_name("Taprap Nigeria Limited - Taprap Nigeria Limited"),
-        "Taprap Nigeria Limited"
-    );
-    assert_eq!(
-        clean_name("  Ozone aljadid for telecom  LLC "),
-        "Ozone aljadid for telecom LLC"
-    );
+    assert_eq!(clean_name("AS274056 - OSC TELECOMS SAC"), "OSC TELECOMS SAC");
+    assert_eq!(clean_name("BEGP-AS-AP - BEST EDGE GLOBAL PTE.LTD."), "BEST EDGE GLOBAL PTE.LTD.");
+    assert_eq!(clean_name("Taprap Nigeria Limited - Taprap Nigeria Limited"), "Taprap Nigeria Limited");
+    assert_eq!(clean_name("  Ozone aljadid for telecom  LLC "), "Ozone aljadid for telecom LLC");
     // A suffix that is part of the name stays.
-    assert_eq!(
-        clean_name("Universidad de San Buenaventura - Cali"),
-        "Universidad de San Buenaventura - Cali"
-    );
-    assert_eq!(
-        clean_name("GOLDEN TECHNOLOGIA LTDA - ME"),
-        "GOLDEN TECHNOLOGIA LTDA - ME"
-    );
+    assert_eq!(clean_name("Universidad de San Buenaventura - Cali"), "Universidad de San Buenaventura - Cali");
+    assert_eq!(clean_name("GOLDEN TECHNOLOGIA LTDA - ME"), "GOLDEN TECHNOLOGIA LTDA - ME");
 }
 
 #[test]
@@ -308,17 +247,11 @@ fn classification_follows_the_documented_heuristic() {
     let c = classify("Massachusetts Institute of Technology");
     assert!(!c.is_isp && c.confidence == 85);
     let c = classify("Stanford University");
-    assert_eq!(
-        (c.industry, c.domain, c.confidence),
-        (Some("Education"), None, 85)
-    );
+    assert_eq!((c.industry, c.domain, c.confidence), (Some("Education"), None, 85));
     let c = classify("Ministry of Finance");
     assert_eq!(c.industry, Some("Government"));
     let c = classify("Reed Smith LLP");
-    assert_eq!(
-        (c.is_isp, c.confidence, c.industry, c.domain),
-        (false, 85, None, None)
-    );
+    assert_eq!((c.is_isp, c.confidence, c.industry, c.domain), (false, 85, None, None));
     let c = classify("Shetue Tech");
     assert_eq!((c.is_isp, c.confidence), (false, 70));
 }
@@ -338,57 +271,39 @@ fn timings() {
             .unwrap_or("?")
             .to_owned()
     };
-    let addrs: Vec<IpAddr> = (0..10_000u32)
-        .map(|i| IpAddr::from(i.wrapping_mul(2_654_435_761).to_be_bytes()))
-        .collect();
+    let addrs: Vec<IpAddr> =
+        (0..10_000u32).map(|i| IpAddr::from(i.wrapping_mul(2_654_435_761).to_be_bytes())).collect();
     eprintln!("RSS before: {} kB", rss());
     let t = Instant::now();
     let e = Enricher::new().unwrap();
     eprintln!("Enricher::new: {:?}, RSS {} kB", t.elapsed(), rss());
     let t = Instant::now();
     e.user_agent(BROWSERS[0].0);
-    eprintln!(
-        "first user_agent (builds the extractors): {:?}, RSS {} kB",
-        t.elapsed(),
-        rss()
-    );
+    eprintln!("first user_agent (builds the extractors): {:?}, RSS {} kB", t.elapsed(), rss());
     let t = Instant::now();
     for &(ua, ..) in &BROWSERS[1..] {
         std::hint::black_box(e.user_agent(ua));
     }
-    eprintln!(
-        "user_agent, uncached: {:?} each",
-        t.elapsed() / (BROWSERS.len() - 1) as u32
-    );
+    eprintln!("user_agent, uncached: {:?} each", t.elapsed() / (BROWSERS.len() - 1) as u32);
     let t = Instant::now();
     for _ in 0..1000 {
         for &(ua, ..) in BROWSERS {
             std::hint::black_box(e.user_agent(ua));
         }
     }
-    eprintln!(
-        "user_agent, cached: {:?} each",
-        t.elapsed() / (1000 * BROWSERS.len() as u32)
-    );
+    eprintln!("user_agent, cached: {:?} each", t.elapsed() / (1000 * BROWSERS.len() as u32));
     let t = Instant::now();
     for _ in 0..100 {
         for &(ua, ..) in BROWSERS {
             std::hint::black_box(e.is_bot(ua));
         }
     }
-    eprintln!(
-        "is_bot: {:?} each",
-        t.elapsed() / (100 * BROWSERS.len() as u32)
-    );
+    eprintln!("is_bot: {:?} each", t.elapsed() / (100 * BROWSERS.len() as u32));
     let t = Instant::now();
     for &a in &addrs {
         std::hint::black_box(e.locate(a));
     }
-    eprintln!(
-        "locate: {:?} each over 10k random IPv4, RSS {} kB",
-        t.elapsed() / addrs.len() as u32,
-        rss()
-    );
+    eprintln!("locate: {:?} each over 10k random IPv4, RSS {} kB", t.elapsed() / addrs.len() as u32, rss());
     let t = Instant::now();
     e.organization(ip("1.0.0.1"));
     eprintln!("first organization: {:?}", t.elapsed());
@@ -396,11 +311,7 @@ fn timings() {
     for &a in &addrs {
         std::hint::black_box(e.organization(a));
     }
-    eprintln!(
-        "organization: {:?} each over 10k random IPv4, RSS {} kB",
-        t.elapsed() / addrs.len() as u32,
-        rss()
-    );
+    eprintln!("organization: {:?} each over 10k random IPv4, RSS {} kB", t.elapsed() / addrs.len() as u32, rss());
 }
 
 #[test]

@@ -31,8 +31,7 @@ impl Extractors {
     /// uap's device regexes are left out on purpose: they took 64 ms and 14 MB more to build, and the
     /// device class the dashboard needs follows from the OS and a few UA tokens (see `device_class`).
     fn build() -> Result<Extractors, String> {
-        let regexes: ua_parser::Regexes<'static> =
-            serde_json::from_str(REGEXES_JSON).map_err(|e| e.to_string())?;
+        let regexes: ua_parser::Regexes<'static> = serde_json::from_str(REGEXES_JSON).map_err(|e| e.to_string())?;
         let browser = regexes
             .user_agent_parsers
             .into_iter()
@@ -53,28 +52,17 @@ impl Extractors {
 
 impl Parser {
     pub(super) fn new() -> Parser {
-        Parser {
-            extractors: OnceLock::new(),
-            cache: Mutex::new(Cache::default()),
-        }
+        Parser { extractors: OnceLock::new(), cache: Mutex::new(Cache::default()) }
     }
 
     pub(super) fn parse(&self, user_agent: &str) -> Arc<UserAgentInfo> {
         let user_agent = truncate(user_agent.trim(), MAX_UA_LEN);
-        if let Some(hit) = self
-            .cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(user_agent)
-        {
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(user_agent) {
             return hit;
         }
         // Parsed outside the lock: other threads keep hitting the cache meanwhile.
         let info = Arc::new(self.classify(user_agent));
-        self.cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(user_agent, info.clone());
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(user_agent, info.clone());
         info
     }
 
@@ -82,24 +70,14 @@ impl Parser {
         let extractors = self.extractors.get_or_init(|| {
             // The regexes are embedded and compiled in tests, so this only fails on a broken build;
             // hits still get recorded, without browser and OS.
-            Extractors::build()
-                .inspect_err(|e| tracing::error!("embedded uap regexes: {e}"))
-                .ok()
+            Extractors::build().inspect_err(|e| tracing::error!("embedded uap regexes: {e}")).ok()
         });
         let Some(extractors) = extractors else {
             return UserAgentInfo::default();
         };
-        let os = extractors
-            .os
-            .extract(ua)
-            .map(|o| os_name(&o.os))
-            .unwrap_or_default();
+        let os = extractors.os.extract(ua).map(|o| os_name(&o.os)).unwrap_or_default();
         UserAgentInfo {
-            browser: extractors
-                .browser
-                .extract(ua)
-                .map(|b| browser_name(&b.family))
-                .unwrap_or_default(),
+            browser: extractors.browser.extract(ua).map(|b| browser_name(&b.family)).unwrap_or_default(),
             device: device_class(ua, &os).to_owned(),
             os,
         }
@@ -139,14 +117,7 @@ fn os_name(family: &str) -> String {
 /// and counts as desktop, as every UA-based tracker does.
 fn device_class(ua: &str, os: &str) -> &'static str {
     const TABLET_TOKENS: [&str; 5] = ["iPad", "Tablet", "Kindle", "Silk/", "PlayBook"];
-    const MOBILE_TOKENS: [&str; 6] = [
-        "Mobi",
-        "iPhone",
-        "iPod",
-        "Opera Mini",
-        "MIDP",
-        "Windows Phone",
-    ];
+    const MOBILE_TOKENS: [&str; 6] = ["Mobi", "iPhone", "iPod", "Opera Mini", "MIDP", "Windows Phone"];
     if TABLET_TOKENS.iter().any(|t| ua.contains(t)) {
         return "tablet";
     }
@@ -155,8 +126,9 @@ fn device_class(ua: &str, os: &str) -> &'static str {
         "Android" => "tablet",
         "iOS" => "mobile",
         _ if MOBILE_TOKENS.iter().any(|t| ua.contains(t)) => "mobile",
-        "Windows" | "macOS" | "Linux" | "ChromeOS" | "Ubuntu" | "Fedora" | "Debian" | "FreeBSD"
-        | "OpenBSD" => "desktop",
+        "Windows" | "macOS" | "Linux" | "ChromeOS" | "Ubuntu" | "Fedora" | "Debian" | "FreeBSD" | "OpenBSD" => {
+            "desktop"
+        }
         _ => "",
     }
 }

@@ -1,0 +1,172 @@
+//! Dashboard reads beyond the overview (daemon/API.md "Dashboard reads"): the traffic time series, recent
+//! activity, per-period figures of every site, conversions, identified visitors, traffic sources and the
+//! per-site CSV/JSON export.
+
+use serde::Deserialize;
+use tracker_core::Tracker;
+use tracker_core::analytics::{SiteMetric, events_csv};
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use warp::http::{HeaderValue, StatusCode};
+use warp::reply::Response;
+use warp::{Filter, Rejection, Reply};
+
+use super::dashboard::range_of;
+use super::{blocking, parse_website_id, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct SeriesQuery {
+    website_id: Option<String>,
+    range: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ActivityQuery {
+    website_id: Option<String>,
+    limit: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct SitesQuery {
+    metric: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RangeQuery {
+    range: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ExportQuery {
+    format: Option<String>,
+    range: Option<String>,
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let authed = || with_tracker(tracker.clone()).and(user(tracker.clone()));
+    let timeseries = warp::path!("dashboard" / "timeseries")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<SeriesQuery>())
+        .and_then(timeseries);
+    let activity = warp::path!("dashboard" / "recent-activity")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<ActivityQuery>())
+        .and_then(recent_activity);
+    let sites = warp::path!("dashboard" / "sites")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<SitesQuery>())
+        .and_then(site_periods);
+    let conversions = warp::path!("websites" / WebsiteId / "conversions")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<RangeQuery>())
+        .and_then(conversions);
+    let identified = warp::path!("websites" / WebsiteId / "identified-visitors")
+        .and(warp::get())
+        .and(authed())
+        .and_then(identified_visitors);
+    let sources = warp::path!("websites" / WebsiteId / "traffic-sources")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<RangeQuery>())
+        .and_then(traffic_sources);
+    let export = warp::path!("websites" / WebsiteId / "export")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<ExportQuery>())
+        .and_then(export);
+    timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources).or(export)
+}
+
+async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
+    let series = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.timeseries(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&series))
+}
+
+async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let limit = query.limit.unwrap_or(10);
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.recent_activity(site, limit)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
+    let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
+    let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn conversions(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: RangeQuery,
+) -> Result<impl Reply, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let body = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.conversions(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
+}
+
+async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.identified_visitors(site)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn traffic_sources(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: RangeQuery,
+) -> Result<impl Reply, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.traffic_sources(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+/// `format=csv` downloads analytics-{id}.csv; any other format answers the same rows as JSON.
+async fn export(site: WebsiteId, tracker: Tracker, user: UserId, query: ExportQuery) -> Result<Response, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let csv = query.format.as_deref() == Some("csv");
+    let events = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.export_events(site, range)
+    })
+    .await?;
+    if !csv {
+        return Ok(warp::reply::json(&events).into_response());
+    }
+    let body = events_csv(&events).map_err(reject)?;
+    let mut response = Response::new(body.into());
+    *response.status_mut() = StatusCode::OK;
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static("text/csv; charset=utf-8"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"analytics-{site}.csv\"")) {
+        headers.insert("content-disposition", value);
+    }
+    Ok(response)
+}
