@@ -100,7 +100,11 @@ async fn identify_keeps_the_latest_traits_on_professional_sites_only() {
         count(&server, "SELECT COUNT(*) FROM sessions WHERE website_id = ?1 AND traits IS NOT NULL", light_id),
         0
     );
-    assert_eq!(count(&server, "SELECT COUNT(*) FROM events WHERE kind = 'identify' AND website_id = ?1", light_id), 0, "dropped on light sites");
+    assert_eq!(
+        count(&server, "SELECT COUNT(*) FROM events WHERE kind = 'identify' AND website_id = ?1", light_id),
+        0,
+        "dropped on light sites"
+    );
     assert_eq!(count(&server, "SELECT COUNT(*) FROM events WHERE kind = 'identify' AND website_id = ?1", pro), 2);
     let bad = server
         .track(json!({"tracking_key": pro_key, "session_id": "identified-visit", "url": "https://shop.example.com/",

@@ -468,11 +468,9 @@ fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut 
     }
     let touch = match kind {
         EventKind::Pageview => Touch::Pageview,
-        EventKind::Custom
-        | EventKind::Conversion
-        | EventKind::Outbound
-        | EventKind::Download
-        | EventKind::Identify => Touch::Event,
+        EventKind::Custom | EventKind::Conversion | EventKind::Outbound | EventKind::Download | EventKind::Identify => {
+            Touch::Event
+        }
         EventKind::Consent => Touch::Quiet,
     };
     let session = touch_session(tx, salts, rollups, hit, touch)?;
@@ -481,7 +479,8 @@ fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut 
     }
     // The visit keeps its latest traits; the identify event itself stays for the identified-visitors list.
     if kind == EventKind::Identify {
-        tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?.execute(params![session, hit.properties])?;
+        tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?
+            .execute(params![session, hit.properties])?;
     }
 
     tx.prepare_cached(
