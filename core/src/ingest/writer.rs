@@ -232,6 +232,16 @@ fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
     i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
+/// The visit's start when the conversion just stored is its first one, else `None`.
+fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option<Millis>> {
+    tx.prepare_cached(
+        "SELECT first_seen FROM sessions WHERE id = ?1
+           AND (SELECT COUNT(*) FROM events WHERE session_id = ?1 AND kind = 'conversion') = 1",
+    )?
+    .query_row([session], |r| r.get(0))
+    .optional()
+}
+
 /// The session columns the writer needs to update a visit and its rollups.
 struct SessionState {
     id: i64,
@@ -242,7 +252,9 @@ struct SessionState {
     dims: SessionDims,
 }
 
-/// The per-visit dimensions that rollups are broken down by.
+/// The per-visit dimensions that rollups are broken down by. Besides the stored columns, dim `source`
+/// attributes each visit to exactly one traffic source: its utm_source when it has one, else its referring
+/// host ('' = direct), so traffic sources add up to the visits without double counting.
 struct SessionDims {
     referrer_host: String,
     country: String,
@@ -264,7 +276,12 @@ impl SessionDims {
         }
     }
 
-    fn pairs(&self) -> [(&'static str, &str); 6] {
+    /// The visit's traffic source: utm_source wins over the referring host.
+    fn source(&self) -> &str {
+        if self.utm_source.is_empty() { &self.referrer_host } else { &self.utm_source }
+    }
+
+    fn pairs(&self) -> [(&'static str, &str); 7] {
         [
             ("referrer", &self.referrer_host),
             ("country", &self.country),
@@ -272,6 +289,7 @@ impl SessionDims {
             ("browser", &self.browser),
             ("os", &self.os),
             ("utm_source", &self.utm_source),
+            ("source", self.source()),
         ]
     }
 }
@@ -510,6 +528,11 @@ fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut 
         EventKind::Conversion => {
             rollups.at(site, "", "", hit.ts).conversions += 1;
             rollups.at(site, "event", &hit.name, hit.ts).conversions += 1;
+            // dim `converted` counts visits with at least one conversion, bucketed by the visit's start like
+            // the totals' visits, so the two divide into a conversion rate.
+            if let Some(first_seen) = first_conversion_of(tx, session)? {
+                rollups.at(site, "converted", "", first_seen).visits += 1;
+            }
         }
         EventKind::Custom | EventKind::Outbound | EventKind::Download => {
             let name = if hit.name.is_empty() { kind.as_str() } else { hit.name.as_str() };
