@@ -15,7 +15,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
-echo "== dashboard: npm ci, build, unit tests"
+echo "== dashboard: npm install, build, unit tests"
 (cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run build && npm test)
 
 echo "== rust: build, unit and integration tests"
@@ -24,4 +24,4 @@ cargo test --locked --workspace
 
 echo "== browser tests (headless chromium against the real daemon)"
 export TRACKER_BIN="$PWD/target/debug/tracker"
-(cd dashboard && npm run test:browser)
+(cd dashboard && npm run test:browser && npm run test:tracker)

@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
+use crate::store::event_definitions::EventDefinitions;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.
@@ -31,6 +32,7 @@ pub struct Services {
     pub ingest: Ingest,
     pub analytics: Analytics,
     pub privacy: Privacy,
+    pub events: EventDefinitions,
     pub live: LiveHub,
     db: Db,
 }
@@ -45,11 +47,20 @@ impl Tracker {
         let settings = Settings::new(config.clone());
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();
-        let ingest = Ingest::start(&db, websites.clone(), live.clone(), config.ingest_queue, config.ingest_batch)?;
+        let privacy = Privacy::new(db.clone());
+        let ingest = Ingest::start(
+            &db,
+            websites.clone(),
+            privacy.clone(),
+            live.clone(),
+            config.ingest_queue,
+            config.ingest_batch,
+        )?;
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),
-            privacy: Privacy::new(db.clone()),
+            privacy,
+            events: EventDefinitions::new(db.clone()),
             settings,
             websites,
             ingest,

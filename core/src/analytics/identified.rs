@@ -33,7 +33,7 @@ impl Analytics {
             let mut stmt = conn.prepare_cached(
                 "SELECT s.id,
                         COALESCE(json_extract(e.properties, '$.company'), json_extract(e.properties, '$.companyName'), ''),
-                        MIN(s.page_views * 10, 50) + MIN(MAX(s.events - s.page_views, 0) * 5, 20) + s.is_converted * 30,
+                        MIN(s.page_views * 10, 50) + MIN(s.events * 5, 20) + s.is_converted * 30,
                         COALESCE(json_extract(e.properties, '$.industry'), ''),
                         s.country, s.city, MAX(e.ts)
                  FROM events e JOIN sessions s ON s.id = e.session_id

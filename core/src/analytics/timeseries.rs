@@ -51,7 +51,8 @@ impl Analytics {
             let stamp = iso(bucket * 1000);
             let date = match range.grain {
                 Grain::Day => stamp[..10].to_string(),
-                Grain::Hour => stamp,
+                // The hour's start without milliseconds: `2026-11-15T13:00:00Z`.
+                Grain::Hour => format!("{}Z", &stamp[..19]),
             };
             points.push(TimePoint { date, visitors, page_views });
             bucket += step;

@@ -11,22 +11,36 @@ use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 use super::hit::{EventKind, Hit};
+use super::interactions::Interactions;
 use super::live::LiveHub;
-use crate::error::Result;
-use crate::model::{Millis, WebsiteId};
+use super::replay::ReplayChunk;
+use crate::error::{Error, Result};
+use crate::model::{Millis, WebsiteId, now_ms};
+use crate::privacy::{ConsentRecord, analytics_allowed, insert_consent};
+use crate::store;
 
 /// A visit ends after this long without a hit; the next hit starts a new one.
 pub const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
 
 /// One unit of work for the writer.
 pub(crate) enum Job {
+    /// A page view, event, conversion or identify from `POST /api/track`.
     Hit(Box<Hit>),
+    /// A visitor's consent choice.
+    Consent(Box<ConsentRecord>),
+    /// Clicks, moves and scroll depth from `POST /api/interactions`.
+    Interactions(Box<Interactions>),
+    /// A chunk of a session recording from `POST /api/replay`.
+    Replay(Box<ReplayChunk>),
 }
 
 impl Job {
     fn website_id(&self) -> WebsiteId {
         match self {
             Job::Hit(hit) => hit.website_id,
+            Job::Consent(record) => record.website_id,
+            Job::Interactions(interactions) => interactions.visit.website_id,
+            Job::Replay(chunk) => chunk.visit.website_id,
         }
     }
 }
@@ -37,10 +51,12 @@ pub(crate) struct Queued {
 }
 
 /// Why a job was not stored.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) enum JobError {
     /// The website was deleted after the hit was accepted.
     SiteGone,
+    /// The job itself is not acceptable (e.g. a recording past its cap); told to the client as is.
+    Refused(Error),
     /// Another process held the database for longer than the busy timeout; worth a retry.
     Busy,
     Failed(String),
@@ -52,6 +68,13 @@ impl JobError {
             Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => JobError::SiteGone,
             Some(err) if matches!(err.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => JobError::Busy,
             _ => JobError::Failed(format!("could not store the hit: {e}")),
+        }
+    }
+
+    fn from_error(e: Error) -> JobError {
+        match e {
+            Error::Db(e) => JobError::of(&e),
+            refused => JobError::Refused(refused),
         }
     }
 }
@@ -133,33 +156,30 @@ impl Writer {
     /// rolled back alone. (A savepoint per job always costs two statements and a sub-journal per hit.)
     fn write(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
         match self.write_all(batch) {
-            Ok(()) => Ok(vec![Ok(()); batch.len()]),
-            // Another process holding the lock would hold it for the retry too.
-            Err(e) if matches!(JobError::of(&e), JobError::Busy) => {
-                self.salts.clear();
-                Err(e)
-            }
-            Err(_) => {
+            Ok(()) => Ok(batch.iter().map(|_| Ok(())).collect()),
+            Err(e) => {
                 // Salts created by the rolled-back transaction were never stored.
                 self.salts.clear();
-                self.write_each(batch)
+                match e {
+                    // Another process holding the lock would hold it for the retry too.
+                    Error::Db(e) if matches!(JobError::of(&e), JobError::Busy) => Err(e),
+                    _ => self.write_each(batch),
+                }
             }
         }
     }
 
     /// IMMEDIATE takes the write lock up front, waiting on other processes (CLI jobs) with the busy timeout;
     /// a deferred transaction would fail at once when upgrading its read lock.
-    fn write_all(&mut self, batch: &[Queued]) -> rusqlite::Result<()> {
+    fn write_all(&mut self, batch: &[Queued]) -> Result<()> {
         let mut rollups = Rollups::default();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for queued in batch {
-            match &queued.job {
-                Job::Hit(hit) => apply_hit(&tx, &mut self.salts, &mut rollups, hit)?,
-            }
+            apply(&tx, &mut self.salts, &mut rollups, &queued.job)?;
         }
         rollups.flush(&tx)?;
         prune(&tx, &mut self.salts, &mut self.pruned_day)?;
-        tx.commit()
+        Ok(tx.commit()?)
     }
 
     fn write_each(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
@@ -169,10 +189,7 @@ impl Writer {
         for queued in batch {
             let mut job_rollups = Rollups::default();
             let sp = tx.savepoint()?;
-            let result = match &queued.job {
-                Job::Hit(hit) => apply_hit(&sp, &mut self.salts, &mut job_rollups, hit),
-            };
-            match result {
+            match apply(&sp, &mut self.salts, &mut job_rollups, &queued.job) {
                 Ok(()) => {
                     sp.commit()?;
                     rollups.merge(job_rollups);
@@ -180,7 +197,7 @@ impl Writer {
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
-                    results.push(Err(JobError::of(&e)));
+                    results.push(Err(JobError::from_error(e)));
                 }
             }
         }
@@ -193,7 +210,15 @@ impl Writer {
         committed?;
         Ok(results)
     }
+}
 
+fn apply(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut Rollups, job: &Job) -> Result<()> {
+    match job {
+        Job::Hit(hit) => apply_hit(tx, salts, rollups, hit),
+        Job::Consent(record) => insert_consent(tx, record).map_err(Error::from),
+        Job::Interactions(interactions) => apply_interactions(tx, salts, rollups, interactions),
+        Job::Replay(chunk) => apply_replay(tx, salts, rollups, chunk),
+    }
 }
 
 /// Once a day, drops the visitor state and salts that serve no purpose any more.
@@ -247,16 +272,29 @@ fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
     i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
+/// The visit's start when the conversion just stored is its first one, else `None`.
+fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option<Millis>> {
+    tx.prepare_cached(
+        "SELECT first_seen FROM sessions WHERE id = ?1
+           AND (SELECT COUNT(*) FROM events WHERE session_id = ?1 AND kind = 'conversion') = 1",
+    )?
+    .query_row([session], |r| r.get(0))
+    .optional()
+}
+
 /// The session columns the writer needs to update a visit and its rollups.
 struct SessionState {
     id: i64,
     first_seen: Millis,
     last_seen: Millis,
     page_views: i64,
+    organization: Option<i64>,
     dims: SessionDims,
 }
 
-/// The per-visit dimensions that rollups are broken down by.
+/// The per-visit dimensions that rollups are broken down by. Besides the stored columns, dim `source`
+/// attributes each visit to exactly one traffic source: its utm_source when it has one, else its referring
+/// host ('' = direct), so traffic sources add up to the visits without double counting.
 struct SessionDims {
     referrer_host: String,
     country: String,
@@ -278,7 +316,12 @@ impl SessionDims {
         }
     }
 
-    fn pairs(&self) -> [(&'static str, &str); 6] {
+    /// The visit's traffic source: utm_source wins over the referring host.
+    fn source(&self) -> &str {
+        if self.utm_source.is_empty() { &self.referrer_host } else { &self.utm_source }
+    }
+
+    fn pairs(&self) -> [(&'static str, &str); 7] {
         [
             ("referrer", &self.referrer_host),
             ("country", &self.country),
@@ -286,22 +329,38 @@ impl SessionDims {
             ("browser", &self.browser),
             ("os", &self.os),
             ("utm_source", &self.utm_source),
+            ("source", self.source()),
         ]
     }
 }
 
-fn apply_hit(
+/// What a write counts on its visit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Touch {
+    /// A page view: counted, and the page becomes the exit page.
+    Pageview,
+    /// An event (custom, conversion, outbound, download).
+    Event,
+    /// Data about the visit that is neither (identify, interactions, recordings): keeps it alive only.
+    Quiet,
+}
+
+/// Finds or starts the visit of `hit` and updates it and the visit rollups; returns the session id.
+fn touch_session(
     tx: &Connection,
     salts: &mut HashMap<i64, [u8; 16]>,
     rollups: &mut Rollups,
     hit: &Hit,
-) -> rusqlite::Result<()> {
+    touch: Touch,
+) -> rusqlite::Result<i64> {
     let site = hit.website_id;
-    let kind = hit.kind();
-    let is_pageview = kind == EventKind::Pageview;
+    let is_pageview = touch == Touch::Pageview;
+    let is_event = touch == Touch::Event;
+    let conversion = is_event && hit.kind() == EventKind::Conversion;
     let existing = tx
         .prepare_cached(
-            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source
+            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
+                organization_id
              FROM sessions WHERE website_id = ?1 AND session_key = ?2",
         )?
         .query_row(params![site, hit.session_key], |r| {
@@ -318,6 +377,7 @@ fn apply_hit(
                     os: r.get(8)?,
                     utm_source: r.get(9)?,
                 },
+                organization: r.get(10)?,
             })
         })
         .optional()?;
@@ -332,19 +392,19 @@ fn apply_hit(
         other => other,
     };
 
-    let session = match existing {
+    match existing {
         Some(state) => {
             let last_seen = state.last_seen.max(hit.ts);
-            let became_multi_page = is_pageview && state.page_views == 1;
             tx.prepare_cached(
                 "UPDATE sessions SET
                     last_seen = ?2,
                     first_seen = MIN(first_seen, ?3),
                     exit_page = CASE WHEN ?4 AND ?3 >= last_seen THEN ?5 ELSE exit_page END,
+                    entry_page = CASE WHEN ?4 AND page_views = 0 THEN ?5 ELSE entry_page END,
                     page_views = page_views + ?4,
-                    events = events + (1 - ?4),
-                    is_converted = is_converted OR ?6,
-                    conversion_value = conversion_value + ?7
+                    events = events + ?6,
+                    is_converted = is_converted OR ?7,
+                    conversion_value = conversion_value + ?8
                  WHERE id = ?1",
             )?
             .execute(params![
@@ -353,20 +413,29 @@ fn apply_hit(
                 hit.ts,
                 is_pageview,
                 hit.path,
-                kind == EventKind::Conversion,
-                hit.value.unwrap_or(0.0),
+                is_event,
+                conversion,
+                if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let totals = rollups.at(site, "", "", state.first_seen);
             totals.duration_s += (last_seen - state.last_seen) / 1000;
-            if became_multi_page {
-                totals.bounces -= 1;
-            }
             if is_pageview {
+                match state.page_views {
+                    // The visit was started by quiet data: its first page view makes it a bounce so far.
+                    0 => totals.bounces += 1,
+                    1 => totals.bounces -= 1,
+                    _ => {}
+                }
                 for (dim, value) in state.dims.pairs() {
                     rollups.at(site, dim, value, hit.ts).pageviews += 1;
                 }
             }
-            state.id
+            match (state.organization, &hit.organization) {
+                (Some(org), _) => store::organizations::seen(tx, org, hit.ts)?,
+                (None, Some(org)) => link_organization(tx, state.id, hit, org)?,
+                (None, None) => {}
+            }
+            Ok(state.id)
         }
         None => {
             let day = hit.ts.div_euclid(86_400_000);
@@ -386,8 +455,8 @@ fn apply_hit(
                 visitor,
                 hit.ts,
                 hit.path,
-                is_pageview as i64,
-                (!is_pageview) as i64,
+                is_pageview,
+                is_event,
                 hit.country,
                 hit.region,
                 hit.city,
@@ -403,8 +472,8 @@ fn apply_hit(
                 hit.utm.content,
                 hit.screen,
                 hit.ip_address,
-                kind == EventKind::Conversion,
-                hit.value.unwrap_or(0.0),
+                conversion,
+                if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let id = tx.last_insert_rowid();
             let new_visitor = tx
@@ -423,9 +492,54 @@ fn apply_hit(
                 counters.visits += 1;
                 counters.pageviews += is_pageview as i64;
             }
-            id
+            if let Some(org) = &hit.organization {
+                link_organization(tx, id, hit, org)?;
+            }
+            Ok(id)
         }
+    }
+}
+
+/// Counts the visit for its organization and links the two.
+fn link_organization(
+    tx: &Connection,
+    session: i64,
+    hit: &Hit,
+    org: &super::enrich::Organization,
+) -> rusqlite::Result<()> {
+    let org_id = store::organizations::record_visit(tx, hit.website_id, org, &hit.country, hit.ts)?;
+    tx.prepare_cached("UPDATE sessions SET organization_id = ?2 WHERE id = ?1")?.execute(params![session, org_id])?;
+    Ok(())
+}
+
+/// Stores a hit (an identify also sets the visit's traits). Without analytics consent (where the site requires it, or where the visitor declined) only
+/// an anonymous page count is kept: the rollups' page views, no visit, no event, nothing about the visitor.
+fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut Rollups, hit: &Hit) -> Result<()> {
+    let site = hit.website_id;
+    let kind = hit.kind();
+    if !analytics_allowed(tx, site, &hit.session_key, hit.consent_required)? {
+        if kind == EventKind::Pageview {
+            rollups.at(site, "", "", hit.ts).pageviews += 1;
+            rollups.at(site, "page", &hit.path, hit.ts).pageviews += 1;
+        }
+        return Ok(());
+    }
+    let touch = match kind {
+        EventKind::Pageview => Touch::Pageview,
+        EventKind::Custom | EventKind::Conversion | EventKind::Outbound | EventKind::Download | EventKind::Identify => {
+            Touch::Event
+        }
+        EventKind::Consent => Touch::Quiet,
     };
+    let session = touch_session(tx, salts, rollups, hit, touch)?;
+    if touch == Touch::Quiet {
+        return Ok(());
+    }
+    // The visit keeps its latest traits; the identify event itself stays for the identified-visitors list.
+    if kind == EventKind::Identify {
+        tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?
+            .execute(params![session, hit.properties])?;
+    }
 
     tx.prepare_cached(
         "INSERT INTO events (website_id, session_id, ts, kind, name, url, path, referrer, properties, value, currency)
@@ -454,6 +568,11 @@ fn apply_hit(
         EventKind::Conversion => {
             rollups.at(site, "", "", hit.ts).conversions += 1;
             rollups.at(site, "event", &hit.name, hit.ts).conversions += 1;
+            // dim `converted` counts visits with at least one conversion, bucketed by the visit's start like
+            // the totals' visits, so the two divide into a conversion rate.
+            if let Some(first_seen) = first_conversion_of(tx, session)? {
+                rollups.at(site, "converted", "", first_seen).visits += 1;
+            }
         }
         EventKind::Custom | EventKind::Outbound | EventKind::Download => {
             let name = if hit.name.is_empty() { kind.as_str() } else { hit.name.as_str() };
@@ -463,6 +582,37 @@ fn apply_hit(
         EventKind::Identify | EventKind::Consent => {}
     }
     Ok(())
+}
+
+/// Stores heatmap points and scroll depth of a visit that may be tracked in full; drops them otherwise.
+fn apply_interactions(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    rollups: &mut Rollups,
+    interactions: &Interactions,
+) -> Result<()> {
+    let visit = &interactions.visit;
+    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
+        return Ok(());
+    }
+    let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
+    store::interactions::insert(tx, session, interactions)?;
+    Ok(())
+}
+
+/// Appends a recording chunk of a visit that may be tracked in full; drops it otherwise.
+fn apply_replay(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    rollups: &mut Rollups,
+    chunk: &ReplayChunk,
+) -> Result<()> {
+    let visit = &chunk.visit;
+    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
+        return Ok(());
+    }
+    let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
+    store::replays::append_chunk(tx, session, chunk, now_ms())
 }
 
 /// Counter deltas of one rollup row.

@@ -1,8 +1,13 @@
 //! The route table, and the small filters every route group shares (auth, bodies, client address).
 
+mod analytics;
 mod assets;
 mod auth;
 mod dashboard;
+mod events;
+mod organizations;
+mod privacy;
+mod replays;
 mod reports;
 mod track;
 mod websites;
@@ -33,7 +38,13 @@ pub fn routes(
         .or(websites::routes(tracker.clone()))
         .or(dashboard::routes(tracker.clone(), stopping))
         .or(reports::routes(tracker.clone()))
-        .or(track::routes(tracker.clone()));
+        .or(track::routes(tracker.clone()))
+        .or(replays::upload(tracker.clone()))
+        .or(replays::routes(tracker.clone()))
+        .or(privacy::routes(tracker.clone()))
+        .or(events::routes(tracker.clone()))
+        .or(organizations::routes(tracker.clone()))
+        .or(analytics::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())
@@ -120,6 +131,16 @@ where
 pub(crate) fn parse_website_id(raw: Option<&str>) -> Result<WebsiteId, Rejection> {
     let raw = raw.ok_or_else(|| reject(Error::invalid("website_id is required")))?;
     raw.trim().parse().map_err(|_| reject(Error::NotFound("website")))
+}
+
+/// Parses a website id from a JSON body field (`websiteId`: a number or numeric text).
+pub(crate) fn body_website_id(raw: Option<&serde_json::Value>) -> Result<WebsiteId, Rejection> {
+    match raw {
+        None | Some(serde_json::Value::Null) => Err(reject(Error::invalid("websiteId is required"))),
+        Some(serde_json::Value::Number(n)) => n.as_i64().ok_or_else(|| reject(Error::NotFound("website"))),
+        Some(serde_json::Value::String(s)) => parse_website_id(Some(s)),
+        Some(_) => Err(reject(Error::NotFound("website"))),
+    }
 }
 
 /// The base URL links should use: the configured public URL, else the Host the client reached us by.

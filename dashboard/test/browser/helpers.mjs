@@ -51,13 +51,11 @@ export async function startDaemon() {
 
 /**
  * Serves the examples/ demo site on 127.0.0.1:0 (its own origin, like a customer's site). The snippet
- * placeholder of examples/site ({{TRACKER_SNIPPET}}) or the sample script tag of examples/demo-site is
- * replaced by `snippet()`, the snippet the test copied from the Tracking Code dialog, so the page carries
+ * placeholder of examples/site ({{TRACKER_SNIPPET}}) is replaced by `snippet()`, the snippet the test copied from the Tracking Code dialog, so the page carries
  * exactly what a site owner pastes.
  */
 export async function startDemoSite(snippet) {
-  const site = join(repoRoot, "examples", "site");
-  const root = existsSync(join(site, "index.html")) ? site : join(repoRoot, "examples", "demo-site");
+  const root = join(repoRoot, "examples", "site");
   const server = createServer((req, res) => {
     const path = new URL(req.url, "http://x").pathname;
     const file = join(root, path === "/" ? "index.html" : path);
@@ -71,8 +69,7 @@ export async function startDemoSite(snippet) {
     if (extname(file) === ".html") {
       const html = body
         .toString("utf8")
-        .replaceAll("{{TRACKER_SNIPPET}}", snippet())
-        .replace(/<script async src="[^"]*"><\/script>/g, snippet());
+        .replaceAll("{{TRACKER_SNIPPET}}", snippet());
       res.writeHead(200, { "Content-Type": "text/html" });
       return res.end(html);
     }
