@@ -70,7 +70,7 @@ pub fn storage(dir: &Path, batch: usize, duration: Duration) -> anyhow::Result<S
                 visits[slot] = (Visitor::new(&mut rng), 0);
             }
             let (visitor, session) = &mut visits[slot];
-            let hit = visitor.next_hit(&mut rng);
+            let hit = visitor.next_hit(&mut rng, false);
             let path = hit.url.trim_start_matches("https://example.com").split('?').next().unwrap_or("/").to_string();
             if *session == 0 {
                 tx.prepare_cached(

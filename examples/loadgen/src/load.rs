@@ -127,7 +127,7 @@ async fn connection(plan: LoadPlan, index: usize, start: Instant, deadline: Inst
             visits[slot] = Visitor::new(&mut rng);
         }
         let visitor = &mut visits[slot];
-        let hit = visitor.next_hit(&mut rng);
+        let hit = visitor.next_hit(&mut rng, false);
         let request = Request::post("/api/track")
             .header("host", &host)
             .header("content-type", "application/json")

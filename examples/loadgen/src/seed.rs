@@ -45,7 +45,7 @@ pub fn seed(data_dir: &Path, events: u64, sites: usize) -> anyhow::Result<Durati
         // Time runs with the share of events sent, so the 365 days fill evenly and end just before now.
         let mut ts = start_ts + ((now - 60_000 - start_ts) as f64 * sent as f64 / events as f64) as i64;
         while !visitor.done() && sent < events {
-            let spec = visitor.next_hit(&mut rng);
+            let spec = visitor.next_hit(&mut rng, true);
             let request = TrackRequest {
                 tracking_key: site.tracking_key.clone(),
                 session_id: spec.session_id,

@@ -80,14 +80,16 @@ impl Visitor {
     }
 
     /// The next hit: the landing page carries referrer and UTM; a few visits end in a conversion or event.
-    pub fn next_hit(&mut self, rng: &mut SmallRng) -> HitSpec {
+    /// `identify` lets some visits identify themselves (stored only by professional-level sites; a light
+    /// site answers 202 and drops them, so the HTTP load, which counts stored hits, leaves them out).
+    pub fn next_hit(&mut self, rng: &mut SmallRng, identify: bool) -> HitSpec {
         let page = PAGES[rng.random_range(0..PAGES.len())];
         let first = self.sent == 0;
         self.sent += 1;
         let (event, event_name) = match rng.random_range(0..100) {
             0 if !first => (Some("conversion"), Some("signup")),
             1 | 2 if !first => (Some("custom"), Some("cta_click")),
-            3 if !first => (Some("identify"), None),
+            3 if !first && identify => (Some("identify"), None),
             _ => (None, None),
         };
         HitSpec {
