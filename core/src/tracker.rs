@@ -5,6 +5,7 @@ use crate::auth::{self, Auth};
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::Result;
+use crate::export::Export;
 use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
@@ -19,6 +20,7 @@ pub struct Tracker {
     pub ingest: Ingest,
     pub analytics: Analytics,
     pub privacy: Privacy,
+    pub export: Export,
     pub live: LiveHub,
     db: Db,
 }
@@ -44,6 +46,7 @@ impl Tracker {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),
             privacy: Privacy::new(db.clone()),
+            export: Export::new(db.clone()),
             settings,
             websites,
             ingest,

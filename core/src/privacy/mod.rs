@@ -1,7 +1,11 @@
 //! Privacy: per-site settings (consent, Do-Not-Track, IP handling) and retention days per data type.
 
+pub mod deletion;
+pub mod retention;
 mod settings;
 
+pub use deletion::{DataType, DeletionReport};
+pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
 
 use crate::db::Db;

@@ -1,0 +1,280 @@
+//! Deleting a site's data on the owner's request (`POST /api/privacy/delete-data`, `tracker privacy delete`).
+//!
+//! Rollups stay consistent by recomputation: the whole UTC days touched by the deleted rows (from the first
+//! day of an affected visit to the day of the last deleted row) have their hourly and daily rollup rows
+//! rebuilt from the raw rows that remain, in the same transaction as the deletion. Deleting `all` without a
+//! cut-off clears the site's sessions, rollups and visitor state outright.
+
+use rusqlite::{Connection, TransactionBehavior, params};
+use serde::Serialize;
+
+use super::Privacy;
+use crate::error::{Error, Result};
+use crate::model::{Millis, WebsiteId};
+
+const HOUR_MS: i64 = 3_600_000;
+const DAY_MS: i64 = 86_400_000;
+
+/// What a deletion removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataType {
+    /// Page views (rows of kind `pageview`).
+    Pageviews,
+    /// Every other event: custom events, conversions, outbound links, downloads, identify, consent.
+    Events,
+    /// Page views, events and the sessions (and, without a cut-off, the rollups) of the site.
+    All,
+}
+
+impl DataType {
+    /// Parses `pageviews`, `events` or `all`.
+    pub fn parse(s: &str) -> Result<DataType> {
+        match s {
+            "pageviews" => Ok(DataType::Pageviews),
+            "events" => Ok(DataType::Events),
+            "all" => Ok(DataType::All),
+            _ => Err(Error::invalid("dataType must be pageviews, events or all")),
+        }
+    }
+
+    /// The name as parsed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataType::Pageviews => "pageviews",
+            DataType::Events => "events",
+            DataType::All => "all",
+        }
+    }
+
+    /// SQL condition on `kind` (fixed text).
+    fn condition(self) -> &'static str {
+        match self {
+            DataType::Pageviews => "kind = 'pageview'",
+            DataType::Events => "kind <> 'pageview'",
+            DataType::All => "1",
+        }
+    }
+}
+
+/// Exact counts of what a deletion removed, per table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletionReport {
+    /// Rows of `events` that were page views.
+    pub pageviews: u64,
+    /// Other rows of `events`.
+    pub events: u64,
+    /// Rows of `sessions` (visits left without any page view or event, or all of them for `all`).
+    pub sessions: u64,
+    /// Rollup rows removed (`all` without cut-off) or rebuilt (otherwise).
+    pub rollup_rows: u64,
+}
+
+impl DeletionReport {
+    /// Raw records deleted: page views, events and sessions (the API's `recordsDeleted`).
+    pub fn records_deleted(&self) -> u64 {
+        self.pageviews + self.events + self.sessions
+    }
+}
+
+impl Privacy {
+    /// Deletes a site's data of one type, optionally only rows before `before`; callers check ownership.
+    pub fn delete_data(
+        &self,
+        site: WebsiteId,
+        data: DataType,
+        before: Option<Millis>,
+    ) -> Result<DeletionReport> {
+        // A connection of its own: a big deletion must not hold the shared write connection's mutex.
+        let mut conn = self.db.connect()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let report = delete_in(&tx, site, data, before)?;
+        tx.commit()?;
+        Ok(report)
+    }
+}
+
+fn delete_in(
+    tx: &Connection,
+    site: WebsiteId,
+    data: DataType,
+    before: Option<Millis>,
+) -> Result<DeletionReport> {
+    let cut = before.unwrap_or(i64::MAX);
+    let cond = data.condition();
+    let mut report = DeletionReport::default();
+    let (pageviews, events, min_ts, max_ts): (i64, i64, Option<Millis>, Option<Millis>) = tx
+        .query_row(
+            &format!(
+                "SELECT COALESCE(SUM(kind = 'pageview'), 0), COALESCE(SUM(kind <> 'pageview'), 0), MIN(ts), MAX(ts)
+                 FROM events WHERE website_id = ?1 AND ts < ?2 AND {cond}"
+            ),
+            params![site, cut],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+    report.pageviews = pageviews as u64;
+    report.events = events as u64;
+
+    if data == DataType::All && before.is_none() {
+        let deleted = tx.execute("DELETE FROM events WHERE website_id = ?1", [site])?;
+        debug_assert_eq!(deleted as u64, report.pageviews + report.events);
+        report.sessions = tx.execute("DELETE FROM sessions WHERE website_id = ?1", [site])? as u64;
+        report.rollup_rows = (tx.execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
+            + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?)
+            as u64;
+        tx.execute("DELETE FROM visitor_days WHERE website_id = ?1", [site])?;
+        return Ok(report);
+    }
+    let (Some(min_ts), Some(max_ts)) = (min_ts, max_ts) else {
+        return Ok(report);
+    };
+
+    tx.execute_batch(
+        "CREATE TEMP TABLE IF NOT EXISTS deletion_sessions (id INTEGER PRIMARY KEY);
+         DELETE FROM temp.deletion_sessions;",
+    )?;
+    tx.execute(
+        &format!(
+            "INSERT INTO temp.deletion_sessions SELECT DISTINCT session_id FROM events
+             WHERE website_id = ?1 AND ts < ?2 AND {cond}"
+        ),
+        params![site, cut],
+    )?;
+    let first_seen: Millis = tx.query_row(
+        "SELECT COALESCE(MIN(first_seen), ?1) FROM sessions WHERE id IN (SELECT id FROM temp.deletion_sessions)",
+        [min_ts],
+        |r| r.get(0),
+    )?;
+    let deleted = tx.execute(
+        &format!("DELETE FROM events WHERE website_id = ?1 AND ts < ?2 AND {cond}"),
+        params![site, cut],
+    )?;
+    if deleted as u64 != report.pageviews + report.events {
+        return Err(Error::Internal(
+            "deletion counts changed under a write lock".into(),
+        ));
+    }
+    // The visits that lost rows: recount them, and drop those left empty.
+    tx.execute(
+        "UPDATE sessions SET
+            page_views = (SELECT COUNT(*) FROM events e WHERE e.session_id = sessions.id AND e.kind = 'pageview'),
+            events = (SELECT COUNT(*) FROM events e WHERE e.session_id = sessions.id AND e.kind <> 'pageview'),
+            is_converted = EXISTS (SELECT 1 FROM events e WHERE e.session_id = sessions.id AND e.kind = 'conversion'),
+            conversion_value = (SELECT COALESCE(SUM(e.value), 0) FROM events e
+                                WHERE e.session_id = sessions.id AND e.kind = 'conversion')
+         WHERE id IN (SELECT id FROM temp.deletion_sessions)",
+        [],
+    )?;
+    report.sessions = tx.execute(
+        "DELETE FROM sessions WHERE id IN (SELECT id FROM temp.deletion_sessions) AND page_views = 0 AND events = 0",
+        [],
+    )? as u64;
+    tx.execute("DELETE FROM temp.deletion_sessions", [])?;
+
+    let from = min_ts.min(first_seen).div_euclid(DAY_MS) * DAY_MS;
+    let to = (max_ts.div_euclid(DAY_MS) + 1) * DAY_MS;
+    report.rollup_rows = rebuild_rollups(tx, site, from, to)?;
+    Ok(report)
+}
+
+/// Adds counters to a rollup row; shared tail of the rebuild inserts.
+const UPSERT: &str = "ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
+    pageviews = pageviews + excluded.pageviews, visits = visits + excluded.visits,
+    visitors = visitors + excluded.visitors, events = events + excluded.events,
+    conversions = conversions + excluded.conversions, bounces = bounces + excluded.bounces,
+    duration_s = duration_s + excluded.duration_s";
+
+/// Session columns broken down in rollups, by dimension name (fixed text).
+const SESSION_DIMS: [(&str, &str); 6] = [
+    ("referrer", "referrer_host"),
+    ("country", "country"),
+    ("device", "device"),
+    ("browser", "browser"),
+    ("os", "os"),
+    ("utm_source", "utm_source"),
+];
+
+/// Recomputes a site's hourly and daily rollups over `[from, to)` (whole UTC days, in ms) from the raw
+/// sessions and events, with the ingest writer's definitions; returns the number of rows written.
+pub(crate) fn rebuild_rollups(
+    tx: &Connection,
+    site: WebsiteId,
+    from: Millis,
+    to: Millis,
+) -> Result<u64> {
+    let (b_from, b_to) = (from / 1000, to / 1000);
+    tx.execute(
+        "DELETE FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
+        params![site, b_from, b_to],
+    )?;
+    tx.execute(
+        "DELETE FROM rollup_days WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
+        params![site, b_from, b_to],
+    )?;
+    let insert = "INSERT INTO rollup_hours (website_id, dim, bucket, value, pageviews, visits, visitors, events,
+        conversions, bounces, duration_s)";
+    let hour = format!("(ts / {HOUR_MS}) * 3600");
+    let mut statements = vec![
+        // Visits, bounces and duration belong to the hour a visit started.
+        format!(
+            "{insert} SELECT website_id, '', (first_seen / {HOUR_MS}) * 3600 AS b, '', 0, COUNT(*), 0, 0, 0,
+                SUM(page_views = 1), SUM((last_seen - first_seen) / 1000)
+             FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 GROUP BY b {UPSERT}"
+        ),
+        // A visitor counts once a day, in the hour of their first visit that day.
+        format!(
+            "{insert} SELECT ?1, '', b, '', 0, 0, COUNT(*), 0, 0, 0, 0 FROM (
+                SELECT (MIN(first_seen) / {HOUR_MS}) * 3600 AS b FROM sessions
+                WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3
+                GROUP BY first_seen / {DAY_MS}, visitor_hash) WHERE true GROUP BY b {UPSERT}"
+        ),
+        // Page views, events and conversions belong to the hour they happened.
+        format!(
+            "{insert} SELECT website_id, '', {hour} AS b, '', SUM(kind = 'pageview'), 0, 0,
+                SUM(kind IN ('custom', 'outbound', 'download')), SUM(kind = 'conversion'), 0, 0
+             FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 GROUP BY b {UPSERT}"
+        ),
+        format!(
+            "{insert} SELECT website_id, 'page', {hour} AS b, path, COUNT(*), 0, 0, 0, 0, 0, 0
+             FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview' GROUP BY b, path {UPSERT}"
+        ),
+        format!(
+            "{insert} SELECT website_id, 'event', {hour} AS b, CASE WHEN name = '' THEN kind ELSE name END AS v,
+                0, 0, 0, SUM(kind <> 'conversion'), SUM(kind = 'conversion'), 0, 0
+             FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3
+                AND kind IN ('custom', 'outbound', 'download', 'conversion') GROUP BY b, v {UPSERT}"
+        ),
+    ];
+    for (dim, column) in SESSION_DIMS {
+        statements.push(format!(
+            "{insert} SELECT website_id, '{dim}', (first_seen / {HOUR_MS}) * 3600 AS b, {column}, 0, COUNT(*),
+                0, 0, 0, 0, 0
+             FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 GROUP BY b, {column} {UPSERT}"
+        ));
+        statements.push(format!(
+            "{insert} SELECT e.website_id, '{dim}', (e.ts / {HOUR_MS}) * 3600 AS b, s.{column}, COUNT(*), 0, 0, 0,
+                0, 0, 0
+             FROM events e JOIN sessions s ON s.id = e.session_id
+             WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND e.kind = 'pageview'
+             GROUP BY b, s.{column} {UPSERT}"
+        ));
+    }
+    let mut rows = 0u64;
+    for sql in &statements {
+        tx.execute(sql, params![site, from, to])?;
+    }
+    rows += tx.query_row(
+        "SELECT COUNT(*) FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
+        params![site, b_from, b_to],
+        |r| r.get::<_, i64>(0),
+    )? as u64;
+    rows += tx.execute(
+        "INSERT INTO rollup_days (website_id, dim, bucket, value, pageviews, visits, visitors, events,
+            conversions, bounces, duration_s)
+         SELECT website_id, dim, (bucket / 86400) * 86400 AS d, value, SUM(pageviews), SUM(visits), SUM(visitors),
+            SUM(events), SUM(conversions), SUM(bounces), SUM(duration_s)
+         FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3 GROUP BY dim, d, value",
+        params![site, b_from, b_to],
+    )? as u64;
+    Ok(rows)
+}
