@@ -3,6 +3,8 @@
 mod assets;
 mod auth;
 mod dashboard;
+mod export;
+mod privacy_delete;
 mod track;
 mod websites;
 
@@ -31,6 +33,8 @@ pub fn routes(
     let api = auth::routes(tracker.clone())
         .or(websites::routes(tracker.clone()))
         .or(dashboard::routes(tracker.clone(), stopping))
+        .or(export::routes(tracker.clone()))
+        .or(privacy_delete::routes(tracker.clone()))
         .or(track::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
