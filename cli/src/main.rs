@@ -16,8 +16,13 @@ fn main() -> ExitCode {
         Err(e) => {
             // Usage errors in one line too; `--help` has the details.
             let text = e.to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-            eprintln!("{line} (see --help)");
+            let line: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.trim_start().starts_with("tip:"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            eprintln!("{} (see --help)", line.join(" "));
             return ExitCode::from(2);
         }
     };
