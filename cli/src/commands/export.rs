@@ -45,8 +45,16 @@ pub struct ExportArgs {
 pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     let kind = ExportKind::parse(&args.kind).context("--type")?;
     let format = ExportFormat::parse(&args.format).context("--format")?;
-    let since = args.since.as_deref().map(|s| parse_date("--since", s)).transpose()?;
-    let until = args.until.as_deref().map(|s| parse_end_date("--until", s)).transpose()?;
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_date("--since", s))
+        .transpose()?;
+    let until = args
+        .until
+        .as_deref()
+        .map(|s| parse_end_date("--until", s))
+        .transpose()?;
     if let (Some(since), Some(until)) = (since, until)
         && since >= until
     {
@@ -71,7 +79,10 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
         indicatif::ProgressBar::hidden()
     } else {
         let total = tracker.export.count(&query)?;
-        progress_bar(total, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)")
+        progress_bar(
+            total,
+            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)",
+        )
     };
     let out = BufWriter::with_capacity(256 * 1024, out);
     let rows = tracker

@@ -55,7 +55,10 @@ pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
             yes,
         } => {
             let data = DataType::parse(data).context("--data")?;
-            let before = before.as_deref().map(|b| parse_date("--before", b)).transpose()?;
+            let before = before
+                .as_deref()
+                .map(|b| parse_date("--before", b))
+                .transpose()?;
             let tracker = global.open()?;
             let site = find_site(&tracker, site)?;
             let what = format!(
@@ -68,7 +71,9 @@ pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
                 site.name,
                 site.domain,
                 site.id,
-                before.map(|b| format!(" before {}", iso(b))).unwrap_or_default()
+                before
+                    .map(|b| format!(" before {}", iso(b)))
+                    .unwrap_or_default()
             );
             if !yes {
                 if !std::io::stdin().is_terminal() {
@@ -94,8 +99,14 @@ pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
             }
             println!("Deleted {what}:");
             let mut t = table(&["Table", "Rows"]);
-            t.add_row(vec!["events (page views)".to_string(), report.pageviews.to_string()]);
-            t.add_row(vec!["events (other)".to_string(), report.events.to_string()]);
+            t.add_row(vec![
+                "events (page views)".to_string(),
+                report.pageviews.to_string(),
+            ]);
+            t.add_row(vec![
+                "events (other)".to_string(),
+                report.events.to_string(),
+            ]);
             t.add_row(vec!["sessions".to_string(), report.sessions.to_string()]);
             let rollups = if data == DataType::All && before.is_none() {
                 "rollups (deleted)"

@@ -37,7 +37,11 @@ pub fn run(global: &GlobalArgs, args: &RetentionArgs) -> anyhow::Result<()> {
             let mut t = table(&header);
             for site in &report.sites {
                 let mut row = vec![site.website_id.to_string()];
-                row.extend(kinds.iter().map(|k| site.deleted.get(k).copied().unwrap_or(0).to_string()));
+                row.extend(
+                    kinds
+                        .iter()
+                        .map(|k| site.deleted.get(k).copied().unwrap_or(0).to_string()),
+                );
                 t.add_row(row);
             }
             let mut row = vec!["total".to_string()];

@@ -68,7 +68,12 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!(data_dir = %config.data_dir.display(), "serving");
         // Kept alive for the daemon's lifetime; dropping it stops the watch.
         let _watcher = match global.config_path() {
-            Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),
+            Some(path) => Some(watch_config(
+                global.clone(),
+                path,
+                tracker.clone(),
+                filter_handle,
+            )?),
             None => None,
         };
         tokio::spawn(retention_schedule(tracker.clone()));
@@ -134,10 +139,10 @@ fn reload_config(global: &GlobalArgs, path: &Path, tracker: &Tracker, filter: &F
         }
     };
     let changed = tracker.settings.reload(&new);
-    if changed.contains(&"log_level") {
-        if let Err(e) = filter.reload(new_filter) {
-            tracing::warn!(error = %e, "could not change the log filter");
-        }
+    if changed.contains(&"log_level")
+        && let Err(e) = filter.reload(new_filter)
+    {
+        tracing::warn!(error = %e, "could not change the log filter");
     }
     let running = tracker.settings.get();
     let restart: Vec<&str> = [

@@ -62,7 +62,9 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
     for dim in Dimension::ALL {
         breakdowns.insert(
             dim.as_str(),
-            tracker.analytics.breakdown(site.id, range, dim, args.limit)?,
+            tracker
+                .analytics
+                .breakdown(site.id, range, dim, args.limit)?,
         );
     }
     let m = &overview.metrics;
@@ -92,7 +94,16 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
         &out.from[..16].replace('T', " "),
         &out.to[..16].replace('T', " ")
     );
-    let mut t = table(&["Visitors", "Visits", "Page views", "Bounce rate", "Avg. duration", "Events", "Conversions", "Active now"]);
+    let mut t = table(&[
+        "Visitors",
+        "Visits",
+        "Page views",
+        "Bounce rate",
+        "Avg. duration",
+        "Events",
+        "Conversions",
+        "Active now",
+    ]);
     t.add_row(vec![
         out.visitors.to_string(),
         out.visits.to_string(),
@@ -115,13 +126,29 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
             Dimension::Os => ("Operating systems", "(unknown)"),
             Dimension::UtmSource => ("UTM sources", "(none)"),
         };
-        let measure = if dim == Dimension::Page { "Views" } else { "Visits" };
-        let whole = if dim == Dimension::Page { out.page_views } else { out.visits };
+        let measure = if dim == Dimension::Page {
+            "Views"
+        } else {
+            "Visits"
+        };
+        let whole = if dim == Dimension::Page {
+            out.page_views
+        } else {
+            out.visits
+        };
         let mut t = table(&[title, measure, "Share"]);
         for row in rows {
-            let share = if whole > 0 { row.count as f64 * 100.0 / whole as f64 } else { 0.0 };
+            let share = if whole > 0 {
+                row.count as f64 * 100.0 / whole as f64
+            } else {
+                0.0
+            };
             t.add_row(vec![
-                if row.value.is_empty() { empty.to_string() } else { row.value.clone() },
+                if row.value.is_empty() {
+                    empty.to_string()
+                } else {
+                    row.value.clone()
+                },
                 row.count.to_string(),
                 format!("{share:.1}%"),
             ]);
@@ -137,5 +164,9 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
 /// Seconds as "1m 05s".
 fn duration(seconds: f64) -> String {
     let s = seconds.round() as i64;
-    if s < 60 { format!("{s}s") } else { format!("{}m {:02}s", s / 60, s % 60) }
+    if s < 60 {
+        format!("{s}s")
+    } else {
+        format!("{}m {:02}s", s / 60, s % 60)
+    }
 }

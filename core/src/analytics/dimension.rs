@@ -51,7 +51,9 @@ impl Dimension {
             .into_iter()
             .find(|d| d.as_str() == s)
             .ok_or_else(|| {
-                Error::invalid("dimension must be page, referrer, country, device, browser, os or utm_source")
+                Error::invalid(
+                    "dimension must be page, referrer, country, device, browser, os or utm_source",
+                )
             })
     }
 

@@ -240,7 +240,8 @@ impl Export {
             };
             let read = self.db.read(|conn| {
                 let mut stmt = conn.prepare_cached(&sql)?;
-                let mut rows = stmt.query(params![query.site, lo, hi, cur_ts, cur_id, page as i64])?;
+                let mut rows =
+                    stmt.query(params![query.site, lo, hi, cur_ts, cur_id, page as i64])?;
                 let mut n = 0u64;
                 while let Some(r) = rows.next()? {
                     let id: i64 = r.get(0)?;
@@ -290,7 +291,7 @@ fn bounds(query: &ExportQuery) -> (Millis, Millis) {
 
 /// Writes rows in one format.
 enum Sink<W: Write> {
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
     Json { out: W, first: bool },
     JsonLines(W),
 }
@@ -301,7 +302,7 @@ impl<W: Write> Sink<W> {
             ExportFormat::Csv => {
                 let mut writer = csv::Writer::from_writer(out);
                 writer.write_record(COLUMNS).map_err(csv_error)?;
-                Sink::Csv(writer)
+                Sink::Csv(Box::new(writer))
             }
             ExportFormat::Json => {
                 out.write_all(b"[")?;

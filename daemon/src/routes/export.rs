@@ -74,8 +74,8 @@ async fn site_export(
         Ok(body)
     })
     .await?;
-    let filename = (format != ExportFormat::Json)
-        .then(|| format!("analytics-{site}.{}", format.extension()));
+    let filename =
+        (format != ExportFormat::Json).then(|| format!("analytics-{site}.{}", format.extension()));
     Ok(file_response(body, format, filename))
 }
 
@@ -99,7 +99,9 @@ async fn type_export(
             ..ExportQuery::new(site, kind)
         };
         let mut body = Vec::new();
-        tracker.export.write(&query, ExportFormat::Csv, &mut body, |_| {})?;
+        tracker
+            .export
+            .write(&query, ExportFormat::Csv, &mut body, |_| {})?;
         Ok(body)
     })
     .await?;
@@ -108,10 +110,17 @@ async fn type_export(
 }
 
 /// The file with its content type, and as an attachment when it has a name.
-fn file_response(body: Vec<u8>, format: ExportFormat, filename: Option<String>) -> warp::reply::Response {
+fn file_response(
+    body: Vec<u8>,
+    format: ExportFormat,
+    filename: Option<String>,
+) -> warp::reply::Response {
     let mut response = warp::reply::Response::new(body.into());
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(format.content_type()),
+    );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     if let Some(name) = filename
         && let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
