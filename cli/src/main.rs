@@ -40,11 +40,9 @@ fn main() -> ExitCode {
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
-        let io = cause.downcast_ref::<std::io::Error>().or_else(|| {
-            match cause.downcast_ref::<tracker_core::Error>() {
-                Some(tracker_core::Error::Io(io)) => Some(io),
-                _ => None,
-            }
+        let io = cause.downcast_ref::<std::io::Error>().or_else(|| match cause.downcast_ref::<tracker_core::Error>() {
+            Some(tracker_core::Error::Io(io)) => Some(io),
+            _ => None,
         });
         io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })

@@ -9,10 +9,7 @@ use serde::Serialize;
 /// A table with our look and the given header.
 pub fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(header);
+    table.load_style(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
     table
 }
 
@@ -26,7 +23,5 @@ pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
 
 /// A date for tables: "2026-11-21 14:05".
 pub fn date(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_default()
+    chrono::DateTime::from_timestamp_millis(ms).map(|t| t.format("%Y-%m-%d %H:%M").to_string()).unwrap_or_default()
 }

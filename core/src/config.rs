@@ -53,10 +53,7 @@ impl Default for Config {
 
 impl Config {
     /// Reads defaults, then the TOML file at `path` (if given), then `TRACKER_*` variables from `env`.
-    pub fn load(
-        path: Option<&Path>,
-        env: impl IntoIterator<Item = (String, String)>,
-    ) -> Result<Config> {
+    pub fn load(path: Option<&Path>, env: impl IntoIterator<Item = (String, String)>) -> Result<Config> {
         let mut config = match path {
             Some(path) => Self::from_file(path)?,
             None => Config::default(),
@@ -71,8 +68,7 @@ impl Config {
     pub fn from_file(path: &Path) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::invalid(format!("cannot read config {}: {e}", path.display())))?;
-        toml::from_str(&text)
-            .map_err(|e| Error::invalid(format!("invalid config {}: {e}", path.display())))
+        toml::from_str(&text).map_err(|e| Error::invalid(format!("invalid config {}: {e}", path.display())))
     }
 
     fn apply_env(&mut self, key: &str, value: &str) -> Result<()> {
@@ -95,12 +91,8 @@ impl Config {
             "TRACKER_LOGIN_ATTEMPTS_PER_MINUTE" => {
                 self.login_attempts_per_minute = value.parse().map_err(|_| bad("number"))?
             }
-            "TRACKER_INGEST_QUEUE" => {
-                self.ingest_queue = value.parse().map_err(|_| bad("number"))?
-            }
-            "TRACKER_INGEST_BATCH" => {
-                self.ingest_batch = value.parse().map_err(|_| bad("number"))?
-            }
+            "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
+            "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {
                 self.retention_interval_hours = value.parse().map_err(|_| bad("number"))?
             }
@@ -130,9 +122,7 @@ impl Config {
 
 /// Accepts a CIDR network or a bare address (taken as a single-host network).
 fn parse_net(s: &str) -> Option<IpNet> {
-    s.parse::<IpNet>()
-        .ok()
-        .or_else(|| s.parse::<IpAddr>().ok().map(IpNet::from))
+    s.parse::<IpNet>().ok().or_else(|| s.parse::<IpAddr>().ok().map(IpNet::from))
 }
 
 #[cfg(test)]
@@ -163,10 +153,7 @@ mod tests {
 
     #[test]
     fn trusted_proxies_accept_bare_addresses() {
-        let env = vec![(
-            "TRACKER_TRUSTED_PROXIES".to_string(),
-            "10.0.0.1, 192.168.0.0/16".to_string(),
-        )];
+        let env = vec![("TRACKER_TRUSTED_PROXIES".to_string(), "10.0.0.1, 192.168.0.0/16".to_string())];
         let config = Config::load(None, env).unwrap();
         assert!(config.is_trusted_proxy("10.0.0.1".parse().unwrap()));
         assert!(config.is_trusted_proxy("192.168.3.4".parse().unwrap()));

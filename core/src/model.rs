@@ -19,10 +19,7 @@ pub fn now_ms() -> Millis {
 
 /// Formats Unix milliseconds as ISO-8601 UTC with millisecond precision (the API's timestamp format).
 pub fn iso(ms: Millis) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .unwrap_or_default()
-        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string()
+    chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 /// What a site's tracking script collects (spec part 1 §4).
@@ -54,9 +51,7 @@ impl TrackingLevel {
             "light" => Ok(TrackingLevel::Light),
             "enhanced" => Ok(TrackingLevel::Enhanced),
             "professional" => Ok(TrackingLevel::Professional),
-            _ => Err(Error::invalid(
-                "trackingLevel must be light, enhanced or professional",
-            )),
+            _ => Err(Error::invalid("trackingLevel must be light, enhanced or professional")),
         }
     }
 }
@@ -92,10 +87,7 @@ pub fn ser_iso<S: serde::Serializer>(ms: &Millis, s: S) -> std::result::Result<S
 }
 
 /// Serializes optional Unix milliseconds as an ISO-8601 string or null.
-pub fn ser_iso_opt<S: serde::Serializer>(
-    ms: &Option<Millis>,
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
+pub fn ser_iso_opt<S: serde::Serializer>(ms: &Option<Millis>, s: S) -> std::result::Result<S::Ok, S::Error> {
     match ms {
         Some(ms) => s.serialize_str(&iso(*ms)),
         None => s.serialize_none(),

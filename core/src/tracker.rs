@@ -35,13 +35,7 @@ impl Tracker {
         let settings = Settings::new(config.clone());
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();
-        let ingest = Ingest::start(
-            &db,
-            websites.clone(),
-            live.clone(),
-            config.ingest_queue,
-            config.ingest_batch,
-        )?;
+        let ingest = Ingest::start(&db, websites.clone(), live.clone(), config.ingest_queue, config.ingest_batch)?;
         Ok(Tracker {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),

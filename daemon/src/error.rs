@@ -37,10 +37,7 @@ pub(crate) fn status_of(e: &Error) -> (StatusCode, String) {
         Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
         Error::Db(_) | Error::Io(_) | Error::Internal(_) => {
             tracing::error!(error = %e, "request failed");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal server error".to_string(),
-            )
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal server error".to_string())
         }
     }
 }
@@ -50,14 +47,10 @@ pub fn error_response(status: StatusCode, message: &str) -> warp::reply::Respons
     let body = serde_json::json!({ "error": { "message": message } });
     let mut response = warp::reply::with_status(warp::reply::json(&body), status).into_response();
     if status == StatusCode::SERVICE_UNAVAILABLE {
-        response
-            .headers_mut()
-            .insert("retry-after", HeaderValue::from_static("1"));
+        response.headers_mut().insert("retry-after", HeaderValue::from_static("1"));
     }
     if status == StatusCode::UNAUTHORIZED {
-        response
-            .headers_mut()
-            .insert("www-authenticate", HeaderValue::from_static("Bearer"));
+        response.headers_mut().insert("www-authenticate", HeaderValue::from_static("Bearer"));
     }
     response
 }
@@ -71,49 +64,22 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
     } else if let Some(e) = rejection.find::<warp::filters::body::BodyDeserializeError>() {
         (StatusCode::BAD_REQUEST, format!("invalid JSON body: {e}"))
     } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
-        (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "request body too large".to_string(),
-        )
+        (StatusCode::PAYLOAD_TOO_LARGE, "request body too large".to_string())
     } else if rejection.find::<warp::reject::LengthRequired>().is_some() {
-        (
-            StatusCode::LENGTH_REQUIRED,
-            "a Content-Length header is required".to_string(),
-        )
-    } else if rejection
-        .find::<warp::reject::UnsupportedMediaType>()
-        .is_some()
-    {
-        (
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported content type".to_string(),
-        )
+        (StatusCode::LENGTH_REQUIRED, "a Content-Length header is required".to_string())
+    } else if rejection.find::<warp::reject::UnsupportedMediaType>().is_some() {
+        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported content type".to_string())
     } else if let Some(e) = rejection.find::<warp::reject::InvalidQuery>() {
-        (
-            StatusCode::BAD_REQUEST,
-            format!("invalid query string: {e}"),
-        )
+        (StatusCode::BAD_REQUEST, format!("invalid query string: {e}"))
     } else if let Some(e) = rejection.find::<warp::reject::MissingHeader>() {
-        (
-            StatusCode::BAD_REQUEST,
-            format!("missing header {}", e.name()),
-        )
+        (StatusCode::BAD_REQUEST, format!("missing header {}", e.name()))
     } else if let Some(e) = rejection.find::<warp::reject::InvalidHeader>() {
-        (
-            StatusCode::BAD_REQUEST,
-            format!("invalid header {}", e.name()),
-        )
+        (StatusCode::BAD_REQUEST, format!("invalid header {}", e.name()))
     } else if rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
-        (
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method not allowed".to_string(),
-        )
+        (StatusCode::METHOD_NOT_ALLOWED, "method not allowed".to_string())
     } else {
         tracing::error!(?rejection, "unhandled rejection");
-        (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal server error".to_string(),
-        )
+        (StatusCode::INTERNAL_SERVER_ERROR, "internal server error".to_string())
     };
     Ok(error_response(status, &message))
 }

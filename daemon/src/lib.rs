@@ -13,19 +13,11 @@ pub use routes::routes;
 
 /// Serves the API, the dashboard and the scripts on `listener` until `shutdown` resolves.
 /// Open live streams end when `shutdown` resolves, so graceful shutdown does not wait on them.
-pub async fn serve(
-    tracker: Tracker,
-    listener: TcpListener,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) {
+pub async fn serve(tracker: Tracker, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) {
     let (stopping, stop_signal) = tokio::sync::watch::channel(false);
     let shutdown = async move {
         shutdown.await;
         let _ = stopping.send(true);
     };
-    warp::serve(routes(tracker, stop_signal))
-        .incoming(listener)
-        .graceful(shutdown)
-        .run()
-        .await;
+    warp::serve(routes(tracker, stop_signal)).incoming(listener).graceful(shutdown).run().await;
 }

@@ -1,19 +1,39 @@
-// Builds the tracking scripts served by the daemon and reports their gzip sizes.
+// Builds the tracking scripts served by the daemon (tracking.js, tracer.js and the lazily loaded chunks
+// enhanced.js and recorder.js), prints a size report (raw and gzip bytes), writes it to sizes.json, and
+// fails when the light script grows past its budget.
 import * as esbuild from "esbuild";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+
+/** The light script ships on every page of every site: 1.5 KB gzip at most. */
+export const TRACKING_GZIP_BUDGET = 1536;
+
+const entries = ["tracking", "tracer", "enhanced", "recorder"];
 
 export async function buildTrackers(outdir) {
   mkdirSync(outdir, { recursive: true });
+  const here = new URL(".", import.meta.url).pathname;
   await esbuild.build({
-    entryPoints: { tracking: "tracker/tracking.ts" },
+    entryPoints: Object.fromEntries(entries.map((e) => [e, `${here}${e}.ts`])),
     bundle: true,
     minify: true,
     format: "iife",
-    target: ["es2017"],
+    target: ["es2018"],
     outdir,
+    legalComments: "none",
     logLevel: "warning",
   });
-  const size = gzipSync(readFileSync(`${outdir}tracking.js`)).length;
-  console.log(`tracking.js: ${size} bytes gzip`);
+  const sizes = {};
+  for (const e of entries) {
+    const raw = readFileSync(`${outdir}/${e}.js`);
+    sizes[`${e}.js`] = { raw: raw.length, gzip: gzipSync(raw).length };
+  }
+  writeFileSync(`${outdir}/sizes.json`, JSON.stringify(sizes, null, 2) + "\n");
+  console.log("tracker scripts (bytes):");
+  for (const [name, s] of Object.entries(sizes))
+    console.log(`  ${name.padEnd(12)} ${String(s.raw).padStart(7)} raw ${String(s.gzip).padStart(6)} gzip`);
+  const light = sizes["tracking.js"].gzip;
+  if (light > TRACKING_GZIP_BUDGET)
+    throw new Error(`tracking.js is ${light} bytes gzip, over the ${TRACKING_GZIP_BUDGET}-byte budget`);
+  return sizes;
 }

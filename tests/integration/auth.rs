@@ -17,29 +17,14 @@ async fn register_login_refresh_and_current_user() {
     assert_eq!(me.json["email"], "alice@example.com");
 
     let login = server
-        .call(
-            Method::POST,
-            "/api/login",
-            None,
-            Some(json!({"email": "ALICE@example.com", "password": "secret1"})),
-        )
+        .call(Method::POST, "/api/login", None, Some(json!({"email": "ALICE@example.com", "password": "secret1"})))
         .await;
     assert_eq!(login.status, StatusCode::OK, "{}", login.text);
     let refresh = login.json["refreshToken"].as_str().unwrap();
-    let refreshed = server
-        .call(
-            Method::POST,
-            "/api/refresh",
-            None,
-            Some(json!({"refreshToken": refresh})),
-        )
-        .await;
+    let refreshed = server.call(Method::POST, "/api/refresh", None, Some(json!({"refreshToken": refresh}))).await;
     assert_eq!(refreshed.status, StatusCode::OK);
     let new_token = refreshed.json["accessToken"].as_str().unwrap();
-    assert_eq!(
-        server.get("/api/user", new_token).await.json["email"],
-        "alice@example.com"
-    );
+    assert_eq!(server.get("/api/user", new_token).await.json["email"], "alice@example.com");
 }
 
 #[tokio::test]
@@ -47,25 +32,14 @@ async fn bad_registrations_are_4xx_with_json_errors() {
     let server = TestServer::start().await;
     server.register("taken@example.com").await;
     let cases = [
-        (
-            json!({"email": "not-an-email", "password": "secret1"}),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            json!({"email": "a@b.co", "password": "12345"}),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            json!({"email": "taken@example.com", "password": "secret1"}),
-            StatusCode::CONFLICT,
-        ),
+        (json!({"email": "not-an-email", "password": "secret1"}), StatusCode::BAD_REQUEST),
+        (json!({"email": "a@b.co", "password": "12345"}), StatusCode::BAD_REQUEST),
+        (json!({"email": "taken@example.com", "password": "secret1"}), StatusCode::CONFLICT),
         (json!({"email": "a@b.co"}), StatusCode::BAD_REQUEST),
         (json!("nope"), StatusCode::BAD_REQUEST),
     ];
     for (body, status) in cases {
-        let answer = server
-            .call(Method::POST, "/api/register", None, Some(body.clone()))
-            .await;
+        let answer = server.call(Method::POST, "/api/register", None, Some(body.clone())).await;
         assert_eq!(answer.status, status, "{body}: {}", answer.text);
         assert!(!answer.error_message().is_empty());
     }
@@ -79,30 +53,15 @@ async fn wrong_credentials_are_401_and_limited_per_ip() {
     server.register("bob@example.com").await;
     for _ in 0..20 {
         let answer = server
-            .call(
-                Method::POST,
-                "/api/login",
-                None,
-                Some(json!({"email": "bob@example.com", "password": "wrong!!"})),
-            )
+            .call(Method::POST, "/api/login", None, Some(json!({"email": "bob@example.com", "password": "wrong!!"})))
             .await;
         assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
         assert_eq!(answer.error_message(), "invalid email or password");
     }
     let blocked = server
-        .call(
-            Method::POST,
-            "/api/login",
-            None,
-            Some(json!({"email": "bob@example.com", "password": "secret1"})),
-        )
+        .call(Method::POST, "/api/login", None, Some(json!({"email": "bob@example.com", "password": "secret1"})))
         .await;
-    assert_eq!(
-        blocked.status,
-        StatusCode::TOO_MANY_REQUESTS,
-        "{}",
-        blocked.text
-    );
+    assert_eq!(blocked.status, StatusCode::TOO_MANY_REQUESTS, "{}", blocked.text);
     blocked.error_message();
 }
 
@@ -118,11 +77,7 @@ async fn missing_expired_forged_and_alg_none_tokens_are_401() {
     let forged = format!("{}.{}.{}", parts[0], parts[1], "AAAA".repeat(10));
     use base64::Engine;
     let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    let none = format!(
-        "{}.{}.",
-        b64.encode(r#"{"alg":"none","typ":"JWT"}"#),
-        parts[1]
-    );
+    let none = format!("{}.{}.", b64.encode(r#"{"alg":"none","typ":"JWT"}"#), parts[1]);
     let expired_claims = b64.encode(r#"{"sub":"1","iat":1,"exp":2}"#);
     let expired = format!("{}.{}.{}", parts[0], expired_claims, parts[2]);
     for bad in [forged, none, expired, "garbage".to_string()] {
@@ -130,14 +85,7 @@ async fn missing_expired_forged_and_alg_none_tokens_are_401() {
         assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{bad}");
         answer.error_message();
     }
-    let bad_refresh = server
-        .call(
-            Method::POST,
-            "/api/refresh",
-            None,
-            Some(json!({"refreshToken": "nope"})),
-        )
-        .await;
+    let bad_refresh = server.call(Method::POST, "/api/refresh", None, Some(json!({"refreshToken": "nope"}))).await;
     assert_eq!(bad_refresh.status, StatusCode::UNAUTHORIZED);
 }
 

@@ -4,3 +4,9 @@ mod util;
 
 mod auth;
 mod cli;
+mod dashboard;
+mod dashboard_reads;
+mod durability;
+mod reads;
+mod track;
+mod websites;

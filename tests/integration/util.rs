@@ -13,7 +13,8 @@ use tokio::sync::oneshot;
 use tracker_core::{Config, Tracker};
 
 /// A browser user agent, so hits are not dropped as bots.
-pub const BROWSER_UA: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+pub const BROWSER_UA: &str =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /// The daemon running in this process on an ephemeral port, with its own data folder.
 pub struct TestServer {
@@ -52,37 +53,18 @@ impl TestServer {
     /// Starts with a config adjusted by `adjust` (data_dir and addr are set already).
     pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestServer {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut config = Config {
-            data_dir: dir.path().join("data"),
-            ..Config::default()
-        };
+        let mut config = Config { data_dir: dir.path().join("data"), ..Config::default() };
         config.addr = "127.0.0.1:0".parse().unwrap();
         adjust(&mut config);
         let tracker = Tracker::open(&config).expect("open tracker");
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (shutdown, signal) = oneshot::channel::<()>();
-        let task = tokio::spawn(tracker_daemon::serve(
-            tracker.clone(),
-            listener,
-            async move {
-                let _ = signal.await;
-            },
-        ));
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .unwrap();
-        TestServer {
-            base,
-            tracker,
-            client,
-            dir,
-            shutdown: Some(shutdown),
-            task: Some(task),
-        }
+        let task = tokio::spawn(tracker_daemon::serve(tracker.clone(), listener, async move {
+            let _ = signal.await;
+        }));
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+        TestServer { base, tracker, client, dir, shutdown: Some(shutdown), task: Some(task) }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -90,13 +72,7 @@ impl TestServer {
     }
 
     /// Sends a request with an optional bearer token and JSON body.
-    pub async fn call(
-        &self,
-        method: Method,
-        path: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> Answer {
+    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
         let mut request = self.client.request(method, self.url(path));
         if let Some(token) = token {
             request = request.bearer_auth(token);
@@ -125,24 +101,16 @@ impl TestServer {
 
     /// Registers an account; returns its access token and the whole answer.
     pub async fn register(&self, email: &str) -> (String, Value) {
-        let answer = self
-            .call(
-                Method::POST,
-                "/api/register",
-                None,
-                Some(json!({"email": email, "password": "secret1"})),
-            )
-            .await;
+        let answer =
+            self.call(Method::POST, "/api/register", None, Some(json!({"email": email, "password": "secret1"}))).await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
-        (
-            answer.json["accessToken"].as_str().unwrap().to_string(),
-            answer.json,
-        )
+        (answer.json["accessToken"].as_str().unwrap().to_string(), answer.json)
     }
 
     /// Creates a website; returns it as the API shows it.
     pub async fn create_site(&self, token: &str, name: &str, level: &str) -> Value {
-        let body = json!({"name": name, "domain": format!("{}.example.com", name.to_lowercase()), "trackingLevel": level});
+        let body =
+            json!({"name": name, "domain": format!("{}.example.com", name.to_lowercase()), "trackingLevel": level});
         let answer = self.post("/api/websites", token, body).await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
         answer.json
@@ -164,8 +132,10 @@ impl TestServer {
 
     /// A page view of `path` on the site with `key`, in session `session`.
     pub async fn pageview(&self, key: &str, session: &str, path: &str) -> Answer {
-        self.track(json!({"tracking_key": key, "session_id": session, "url": format!("https://site.example.com{path}")}))
-            .await
+        self.track(
+            json!({"tracking_key": key, "session_id": session, "url": format!("https://site.example.com{path}")}),
+        )
+        .await
     }
 
     /// Stops the daemon and waits for it (queued hits are committed first).
@@ -192,12 +162,7 @@ pub async fn answer(response: reqwest::Response) -> Answer {
     let headers = response.headers().clone();
     let text = response.text().await.unwrap_or_default();
     let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Answer {
-        status,
-        json,
-        text,
-        headers,
-    }
+    Answer { status, json, text, headers }
 }
 
 /// The built `tracker` binary (tests/run.sh builds it before the tests).
@@ -206,16 +171,9 @@ pub fn tracker_bin() -> PathBuf {
         return PathBuf::from(path);
     }
     let exe = std::env::current_exe().expect("test exe");
-    let dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target dir");
+    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target dir");
     let bin = dir.join("tracker");
-    assert!(
-        bin.exists(),
-        "{} is missing: run `cargo build -p tracker` first",
-        bin.display()
-    );
+    assert!(bin.exists(), "{} is missing: run `cargo build -p tracker` first", bin.display());
     bin
 }
 
@@ -230,10 +188,7 @@ where
         if let Some(value) = check().await {
             return value;
         }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
+        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -6,10 +6,8 @@ use clap_complete::Shell;
 use super::Cli;
 
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tracker completions bash > /etc/bash_completion.d/tracker\n  \
-tracker completions zsh > \"${fpath[1]}/_tracker\"\n  tracker completions fish > ~/.config/fish/completions/tracker.fish"
-)]
+#[command(after_help = "Examples:\n  tracker completions bash > /etc/bash_completion.d/tracker\n  \
+tracker completions zsh > \"${fpath[1]}/_tracker\"\n  tracker completions fish > ~/.config/fish/completions/tracker.fish")]
 pub struct CompletionsArgs {
     /// bash, zsh, fish, elvish or powershell
     pub shell: Shell,

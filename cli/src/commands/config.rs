@@ -9,10 +9,8 @@ use crate::output::print_json;
 pub const EXAMPLE: &str = include_str!("tracker.example.toml");
 
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tracker config example > /etc/tracker/tracker.toml\n  \
-tracker config check --config /etc/tracker/tracker.toml\n  TRACKER_LOG_LEVEL=debug tracker config show --json"
-)]
+#[command(after_help = "Examples:\n  tracker config example > /etc/tracker/tracker.toml\n  \
+tracker config check --config /etc/tracker/tracker.toml\n  TRACKER_LOG_LEVEL=debug tracker config show --json")]
 pub struct ConfigArgs {
     #[command(subcommand)]
     command: ConfigCommand,

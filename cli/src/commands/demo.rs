@@ -22,12 +22,10 @@ use super::{GlobalArgs, find_site, progress_bar};
 use crate::output::print_json;
 
 #[derive(Args)]
-#[command(
-    after_help = "Every hit goes through the ingest writer (group commit, rollups, live updates), so the\n\
+#[command(after_help = "Every hit goes through the ingest writer (group commit, rollups, live updates), so the\n\
 dashboard, `tracker stats` and `tracker export` see the traffic like real traffic.\n\n\
 Examples:\n  tracker demo --site blog.example.com --events 10000\n  \
-tracker demo --site 1 --events 1000000 --days 90 --seed 42"
-)]
+tracker demo --site 1 --events 1000000 --days 90 --seed 42")]
 pub struct DemoArgs {
     /// Website id or domain
     #[arg(long)]
@@ -169,16 +167,8 @@ const AGENTS: &[(&str, f64, &str)] = &[
         5.0,
         "360x780",
     ),
-    (
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
-        6.0,
-        "1920x1080",
-    ),
-    (
-        "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
-        3.0,
-        "2560x1440",
-    ),
+    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0", 6.0, "1920x1080"),
+    ("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", 3.0, "2560x1440"),
     (
         "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
         7.0,
@@ -199,23 +189,12 @@ const AGENTS: &[(&str, f64, &str)] = &[
 /// Custom events: (name, chance per page view, a property key and its values).
 const CUSTOM_EVENTS: &[(&str, f64, &str, &[&str])] = &[
     ("cta_click", 0.05, "location", &["header", "hero", "footer"]),
-    (
-        "play_video",
-        0.02,
-        "video",
-        &["intro", "demo", "customer-story"],
-    ),
+    ("play_video", 0.02, "video", &["intro", "demo", "customer-story"]),
     ("newsletter_subscribe", 0.01, "form", &["footer", "blog"]),
     ("copy_snippet", 0.015, "language", &["html", "react", "vue"]),
 ];
 
-const PURCHASES: &[(f64, &str)] = &[
-    (19.0, "USD"),
-    (49.0, "USD"),
-    (99.0, "EUR"),
-    (199.0, "USD"),
-    (9.0, "GBP"),
-];
+const PURCHASES: &[(f64, &str)] = &[(19.0, "USD"), (49.0, "USD"), (99.0, "EUR"), (199.0, "USD"), (9.0, "GBP")];
 
 /// Picks by weight from `(item, weight)` pairs.
 struct Weighted<T> {
@@ -238,10 +217,7 @@ impl<T: Copy> Weighted<T> {
 
     fn pick(&self, rng: &mut impl Rng) -> T {
         let x = rng.random::<f64>() * self.cumulative.last().copied().unwrap_or(0.0);
-        let i = self
-            .cumulative
-            .partition_point(|&c| c <= x)
-            .min(self.items.len() - 1);
+        let i = self.cumulative.partition_point(|&c| c <= x).min(self.items.len() - 1);
         self.items[i]
     }
 }
@@ -287,9 +263,7 @@ impl Submitter<'_> {
     fn wait_oldest(&mut self) -> anyhow::Result<bool> {
         match self.pending.pop_front() {
             Some(commit) => {
-                commit
-                    .wait_blocking()
-                    .context("a demo batch failed to commit")?;
+                commit.wait_blocking().context("a demo batch failed to commit")?;
                 Ok(true)
             }
             None => Ok(false),
@@ -315,20 +289,13 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
         None => StdRng::from_rng(&mut rand::rng()),
     };
     // Page popularity follows a power law (Zipf, s = 1.1).
-    let pages = Weighted::new(
-        PAGES
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (*p, 1.0 / ((i + 1) as f64).powf(1.1))),
-    );
+    let pages = Weighted::new(PAGES.iter().enumerate().map(|(i, p)| (*p, 1.0 / ((i + 1) as f64).powf(1.1))));
     let referrers = Weighted::new(REFERRERS.iter().copied());
     let countries = Weighted::new(COUNTRIES.iter().copied());
     let agents = Weighted::new(AGENTS.iter().enumerate().map(|(i, a)| (i, a.1)));
     let visitors: Vec<Visitor> = (0..(args.events / 12).clamp(10, 131_072))
         .map(|i| Visitor {
-            ip: IpAddr::V4(Ipv4Addr::from(
-                u32::from(Ipv4Addr::new(198, 18, 0, 0)) + i as u32,
-            )),
+            ip: IpAddr::V4(Ipv4Addr::from(u32::from(Ipv4Addr::new(198, 18, 0, 0)) + i as u32)),
             agent: agents.pick(&mut rng),
             country: countries.pick(&mut rng),
         })
@@ -336,14 +303,9 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
 
     let now = now_ms();
     let start = now - i64::from(args.days) * 86_400_000;
-    let bar = progress_bar(
-        args.events,
-        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} hits ({per_sec}, {eta} left)",
-    );
-    let mut submitter = Submitter {
-        tracker: &tracker,
-        pending: VecDeque::new(),
-    };
+    let bar =
+        progress_bar(args.events, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} hits ({per_sec}, {eta} left)");
+    let mut submitter = Submitter { tracker: &tracker, pending: VecDeque::new() };
     let began = Instant::now();
     let (mut sent, mut sessions) = (0u64, 0u64);
     // Visits start in time order, as real traffic arrives: inserts land at the end of the time indexes
@@ -354,10 +316,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     let mut cumulative = 0.0;
     for slot in 0..i64::from(args.days) * 24 {
         let hour = (first_hour + slot).rem_euclid(24) as f64;
-        cumulative += 0.65
-            + ((hour - 15.0) / 24.0 * std::f64::consts::TAU)
-                .cos()
-                .max(-0.3);
+        cumulative += 0.65 + ((hour - 15.0) / 24.0 * std::f64::consts::TAU).cos().max(-0.3);
         schedule.push(cumulative);
     }
     // About 2.5 hits a visit on average (measured); visits past the estimate crowd into the last minutes.
@@ -365,16 +324,9 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     while sent < args.events {
         let visitor = visitors[rng.random_range(0..visitors.len())];
         let (agent, _, screen) = AGENTS[visitor.agent];
-        let client = Client {
-            ip: visitor.ip,
-            user_agent: agent.to_string(),
-            do_not_track: false,
-        };
-        let position =
-            ((sessions as f64 + rng.random::<f64>()) / expected_visits).min(0.999_999) * cumulative;
-        let slot = schedule
-            .partition_point(|&c| c <= position)
-            .min(schedule.len() - 1);
+        let client = Client { ip: visitor.ip, user_agent: agent.to_string(), do_not_track: false };
+        let position = ((sessions as f64 + rng.random::<f64>()) / expected_visits).min(0.999_999) * cumulative;
+        let slot = schedule.partition_point(|&c| c <= position).min(schedule.len() - 1);
         let before = if slot == 0 { 0.0 } else { schedule[slot - 1] };
         let within = (position - before) / (schedule[slot] - before);
         let mut ts: Millis = start + slot as i64 * HOUR_MS + (within * HOUR_MS as f64) as i64;
@@ -383,28 +335,16 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
         }
         let session_key: String = (0..16)
             .map(|_| {
-                char::from(
-                    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                        [rng.random_range(0..62)],
-                )
+                char::from(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[rng.random_range(0..62)])
             })
             .collect();
         let utm = if rng.random::<f64>() < 0.1 {
             let (source, medium, campaign) = CAMPAIGNS[rng.random_range(0..CAMPAIGNS.len())];
-            Utm {
-                source: source.into(),
-                medium: medium.into(),
-                campaign: campaign.into(),
-                ..Utm::default()
-            }
+            Utm { source: source.into(), medium: medium.into(), campaign: campaign.into(), ..Utm::default() }
         } else {
             Utm::default()
         };
-        let referrer = if utm.source.is_empty() {
-            referrers.pick(&mut rng)
-        } else {
-            ""
-        };
+        let referrer = if utm.source.is_empty() { referrers.pick(&mut rng) } else { "" };
         // Visit length: 45% bounce, the rest read a few pages (geometric tail).
         let mut views = 1;
         if rng.random::<f64>() >= 0.45 {
@@ -426,11 +366,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
             if sent >= args.events || ts > now {
                 break;
             }
-            let path = if view == 0 && !utm.source.is_empty() {
-                "/pricing"
-            } else {
-                pages.pick(&mut rng)
-            };
+            let path = if view == 0 && !utm.source.is_empty() { "/pricing" } else { pages.pick(&mut rng) };
             let url = if view == 0 && !utm.source.is_empty() {
                 format!(
                     "{origin}{path}?utm_source={}&utm_medium={}&utm_campaign={}",
@@ -439,11 +375,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
             } else {
                 format!("{origin}{path}")
             };
-            let referrer_host = if view == 0 {
-                referrer_host(referrer)
-            } else {
-                String::new()
-            };
+            let referrer_host = if view == 0 { referrer_host(referrer) } else { String::new() };
             let page = Hit {
                 ts,
                 kind: Some(EventKind::Pageview),
@@ -451,11 +383,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 path: path.to_string(),
                 referrer: previous_url.clone(),
                 referrer_host,
-                utm: if view == 0 {
-                    utm.clone()
-                } else {
-                    Utm::default()
-                },
+                utm: if view == 0 { utm.clone() } else { Utm::default() },
                 ..base.clone()
             };
             submitter.submit(page, &client)?;
@@ -480,11 +408,9 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
             }
             if sent < args.events && rng.random::<f64>() < 0.03 {
                 ts += rng.random_range(1_000..30_000);
-                let href = [
-                    "https://github.com/example/project",
-                    "https://twitter.com/example",
-                    "https://docs.example.org/",
-                ][rng.random_range(0..3)];
+                let href =
+                    ["https://github.com/example/project", "https://twitter.com/example", "https://docs.example.org/"]
+                        [rng.random_range(0..3)];
                 let click = Hit {
                     ts,
                     kind: Some(EventKind::Outbound),
@@ -509,9 +435,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 name: "purchase".into(),
                 url: format!("{origin}/checkout/complete"),
                 path: "/checkout/complete".into(),
-                properties: Some(
-                    serde_json::json!({ "value": value, "currency": currency }).to_string(),
-                ),
+                properties: Some(serde_json::json!({ "value": value, "currency": currency }).to_string()),
                 value: Some(value),
                 currency: Some(currency.into()),
                 ..base.clone()

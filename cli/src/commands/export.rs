@@ -45,16 +45,8 @@ pub struct ExportArgs {
 pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     let kind = ExportKind::parse(&args.kind).context("--type")?;
     let format = ExportFormat::parse(&args.format).context("--format")?;
-    let since = args
-        .since
-        .as_deref()
-        .map(|s| parse_date("--since", s))
-        .transpose()?;
-    let until = args
-        .until
-        .as_deref()
-        .map(|s| parse_end_date("--until", s))
-        .transpose()?;
+    let since = args.since.as_deref().map(|s| parse_date("--since", s)).transpose()?;
+    let until = args.until.as_deref().map(|s| parse_end_date("--until", s)).transpose()?;
     if let (Some(since), Some(until)) = (since, until)
         && since >= until
     {
@@ -62,15 +54,9 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     }
     let tracker = global.open()?;
     let site = find_site(&tracker, &args.site)?;
-    let query = ExportQuery {
-        since,
-        until,
-        ..ExportQuery::new(site.id, kind)
-    };
+    let query = ExportQuery { since, until, ..ExportQuery::new(site.id, kind) };
     let out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-        ),
+        Some(path) => Box::new(File::create(path).with_context(|| format!("cannot write {}", path.display()))?),
         None => Box::new(std::io::stdout().lock()),
     };
     // A bar only when it cannot mix with the data: stderr is a terminal and the rows go elsewhere.
@@ -79,16 +65,10 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
         indicatif::ProgressBar::hidden()
     } else {
         let total = tracker.export.count(&query)?;
-        progress_bar(
-            total,
-            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)",
-        )
+        progress_bar(total, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)")
     };
     let out = BufWriter::with_capacity(256 * 1024, out);
-    let rows = tracker
-        .export
-        .write(&query, format, out, |n| bar.set_position(n))
-        .context("export failed")?;
+    let rows = tracker.export.write(&query, format, out, |n| bar.set_position(n)).context("export failed")?;
     bar.finish_and_clear();
     if let Some(path) = &args.output {
         if global.json {

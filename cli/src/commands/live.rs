@@ -11,10 +11,8 @@ use super::{GlobalArgs, find_site};
 use crate::output::{print_json, table};
 
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tracker live --site blog.example.com\n  tracker live --site 1 --once\n  \
-tracker live --site 1 --once --json | jq length\n  tracker live --site 1 --json   # one JSON array per line, every 2 s"
-)]
+#[command(after_help = "Examples:\n  tracker live --site blog.example.com\n  tracker live --site 1 --once\n  \
+tracker live --site 1 --once --json | jq length\n  tracker live --site 1 --json   # one JSON array per line, every 2 s")]
 pub struct LiveArgs {
     /// Website id or domain
     #[arg(long)]
@@ -41,14 +39,7 @@ pub fn run(global: &GlobalArgs, args: &LiveArgs) -> anyhow::Result<()> {
             }
         } else {
             let now = now_ms();
-            let mut t = table(&[
-                "Session",
-                "Last seen",
-                "Current page",
-                "Country",
-                "Device",
-                "Browser",
-            ]);
+            let mut t = table(&["Session", "Last seen", "Current page", "Country", "Device", "Browser"]);
             for s in &sessions {
                 t.add_row(vec![
                     s.session_id.clone(),
@@ -85,11 +76,7 @@ pub fn run(global: &GlobalArgs, args: &LiveArgs) -> anyhow::Result<()> {
 
 fn ago(ms: i64) -> String {
     let s = (ms / 1000).max(0);
-    if s < 60 {
-        format!("{s}s ago")
-    } else {
-        format!("{}m {:02}s ago", s / 60, s % 60)
-    }
+    if s < 60 { format!("{s}s ago") } else { format!("{}m {:02}s ago", s / 60, s % 60) }
 }
 
 fn or_dash(s: &str) -> String {

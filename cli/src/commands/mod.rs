@@ -22,14 +22,12 @@ use tracker_core::{Config, Tracker};
 /// Self-hosted website analytics in one binary.
 #[derive(Parser)]
 #[command(name = "tracker", version, about, propagate_version = true)]
-#[command(
-    after_help = "Examples:\n  tracker serve\n  tracker users add alice@example.com --password-stdin\n  \
+#[command(after_help = "Examples:\n  tracker serve\n  tracker users add alice@example.com --password-stdin\n  \
 tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com\n  \
 tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats --site blog.example.com --range 7d\n  \
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
 tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker retention run\n  \
-tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker"
-)]
+tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -109,25 +107,19 @@ impl GlobalArgs {
 
     /// The config file named by --config or TRACKER_CONFIG.
     pub fn config_path(&self) -> Option<PathBuf> {
-        self.config
-            .clone()
-            .or_else(|| std::env::var_os("TRACKER_CONFIG").map(PathBuf::from))
+        self.config.clone().or_else(|| std::env::var_os("TRACKER_CONFIG").map(PathBuf::from))
     }
 
     /// Opens the tracker on the configured data folder (the daemon may be running: SQLite WAL allows it).
     pub fn open(&self) -> anyhow::Result<Tracker> {
         let config = self.config()?;
-        Tracker::open(&config)
-            .with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
+        Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
     }
 }
 
 /// Finds a website by id or domain, with the name the user typed in the error.
 pub fn find_site(tracker: &Tracker, site: &str) -> anyhow::Result<Website> {
-    tracker
-        .websites
-        .find(site)
-        .with_context(|| format!("unknown site '{site}'"))
+    tracker.websites.find(site).with_context(|| format!("unknown site '{site}'"))
 }
 
 /// Whether a date names a whole day (YYYY-MM-DD) rather than an instant.
@@ -139,11 +131,7 @@ fn is_day(s: &str) -> bool {
 pub fn parse_date(flag: &str, s: &str) -> anyhow::Result<Millis> {
     let s = s.trim();
     if let Ok(day) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        return Ok(day
-            .and_hms_opt(0, 0, 0)
-            .expect("midnight exists")
-            .and_utc()
-            .timestamp_millis());
+        return Ok(day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc().timestamp_millis());
     }
     chrono::DateTime::parse_from_rfc3339(s)
         .map(|t| t.timestamp_millis())

@@ -11,13 +11,11 @@ use super::{GlobalArgs, find_site, parse_date};
 use crate::output::{print_json, table};
 
 #[derive(Args)]
-#[command(
-    after_help = "Rollups of the days touched are recomputed from the rows that remain; `--data all` without\n\
+#[command(after_help = "Rollups of the days touched are recomputed from the rows that remain; `--data all` without\n\
 --before also clears the site's sessions and rollups.\n\n\
 Examples:\n  tracker privacy delete --site blog.example.com --data events\n  \
 tracker privacy delete --site 1 --data pageviews --before 2026-01-01 --yes\n  \
-tracker privacy delete --site 1 --data all --yes --json"
-)]
+tracker privacy delete --site 1 --data all --yes --json")]
 pub struct PrivacyArgs {
     #[command(subcommand)]
     command: PrivacyCommand,
@@ -26,10 +24,8 @@ pub struct PrivacyArgs {
 #[derive(Subcommand)]
 enum PrivacyCommand {
     /// Delete a site's page views, events or all of its data
-    #[command(
-        after_help = "Examples:\n  tracker privacy delete --site 1 --data events\n  \
-tracker privacy delete --site 1 --data all --before 2026-01-01 --yes"
-    )]
+    #[command(after_help = "Examples:\n  tracker privacy delete --site 1 --data events\n  \
+tracker privacy delete --site 1 --data all --before 2026-01-01 --yes")]
     Delete {
         /// Website id or domain
         #[arg(long)]
@@ -48,17 +44,9 @@ tracker privacy delete --site 1 --data all --before 2026-01-01 --yes"
 
 pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
     match &args.command {
-        PrivacyCommand::Delete {
-            site,
-            data,
-            before,
-            yes,
-        } => {
+        PrivacyCommand::Delete { site, data, before, yes } => {
             let data = DataType::parse(data).context("--data")?;
-            let before = before
-                .as_deref()
-                .map(|b| parse_date("--before", b))
-                .transpose()?;
+            let before = before.as_deref().map(|b| parse_date("--before", b)).transpose()?;
             let tracker = global.open()?;
             let site = find_site(&tracker, site)?;
             let what = format!(
@@ -71,9 +59,7 @@ pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
                 site.name,
                 site.domain,
                 site.id,
-                before
-                    .map(|b| format!(" before {}", iso(b)))
-                    .unwrap_or_default()
+                before.map(|b| format!(" before {}", iso(b))).unwrap_or_default()
             );
             if !yes {
                 if !std::io::stdin().is_terminal() {
@@ -99,20 +85,11 @@ pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
             }
             println!("Deleted {what}:");
             let mut t = table(&["Table", "Rows"]);
-            t.add_row(vec![
-                "events (page views)".to_string(),
-                report.pageviews.to_string(),
-            ]);
-            t.add_row(vec![
-                "events (other)".to_string(),
-                report.events.to_string(),
-            ]);
+            t.add_row(vec!["events (page views)".to_string(), report.pageviews.to_string()]);
+            t.add_row(vec!["events (other)".to_string(), report.events.to_string()]);
             t.add_row(vec!["sessions".to_string(), report.sessions.to_string()]);
-            let rollups = if data == DataType::All && before.is_none() {
-                "rollups (deleted)"
-            } else {
-                "rollups (recomputed)"
-            };
+            let rollups =
+                if data == DataType::All && before.is_none() { "rollups (deleted)" } else { "rollups (recomputed)" };
             t.add_row(vec![rollups.to_string(), report.rollup_rows.to_string()]);
             println!("{t}");
             Ok(())

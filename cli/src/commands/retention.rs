@@ -6,11 +6,9 @@ use super::GlobalArgs;
 use crate::output::{print_json, table};
 
 #[derive(Args)]
-#[command(
-    after_help = "Each site keeps page views, events, sessions and conversions for its retention days\n\
+#[command(after_help = "Each site keeps page views, events, sessions and conversions for its retention days\n\
 (privacy settings); rollups are kept. The daemon runs this every `retention_interval_hours`.\n\n\
-Examples:\n  tracker retention run\n  tracker retention run --json   # e.g. from cron"
-)]
+Examples:\n  tracker retention run\n  tracker retention run --json   # e.g. from cron")]
 pub struct RetentionArgs {
     #[command(subcommand)]
     command: RetentionCommand,
@@ -37,11 +35,7 @@ pub fn run(global: &GlobalArgs, args: &RetentionArgs) -> anyhow::Result<()> {
             let mut t = table(&header);
             for site in &report.sites {
                 let mut row = vec![site.website_id.to_string()];
-                row.extend(
-                    kinds
-                        .iter()
-                        .map(|k| site.deleted.get(k).copied().unwrap_or(0).to_string()),
-                );
+                row.extend(kinds.iter().map(|k| site.deleted.get(k).copied().unwrap_or(0).to_string()));
                 t.add_row(row);
             }
             let mut row = vec!["total".to_string()];

@@ -17,12 +17,10 @@ use tracker_core::Tracker;
 use super::GlobalArgs;
 
 #[derive(Args)]
-#[command(
-    after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
+#[command(after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
 login_attempts_per_minute and retention_interval_hours apply when it is saved; other keys need a restart.\n\n\
 Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker\n  \
-tracker serve --config /etc/tracker/tracker.toml"
-)]
+tracker serve --config /etc/tracker/tracker.toml")]
 pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:8080; env TRACKER_ADDR]; port 0 picks a free port
     #[arg(long, value_name = "HOST:PORT")]
@@ -42,19 +40,13 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::registry()
         .with(filter)
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_ansi(ansi)
-                .with_writer(std::io::stderr),
-        )
+        .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(std::io::stderr))
         .init();
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let tracker = Tracker::open(&config)
-            .with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
+        let tracker =
+            Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;
@@ -68,12 +60,7 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!(data_dir = %config.data_dir.display(), "serving");
         // Kept alive for the daemon's lifetime; dropping it stops the watch.
         let _watcher = match global.config_path() {
-            Some(path) => Some(watch_config(
-                global.clone(),
-                path,
-                tracker.clone(),
-                filter_handle,
-            )?),
+            Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),
             None => None,
         };
         tokio::spawn(retention_schedule(tracker.clone()));

@@ -93,37 +93,18 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
         if global.json {
             let owner = owner_email(&site);
             let script_url = script_url(&site);
-            print_json(&SiteOutput {
-                website: site,
-                owner,
-                script_url,
-            })
+            print_json(&SiteOutput { website: site, owner, script_url })
         } else {
-            println!(
-                "{} (id {}) {} [{}]",
-                site.name,
-                site.id,
-                site.domain,
-                site.tracking_level.as_str()
-            );
+            println!("{} (id {}) {} [{}]", site.name, site.id, site.domain, site.tracking_level.as_str());
             println!("tracking key: {}", site.tracking_key);
             println!("script: {}", script_url(&site));
             Ok(())
         }
     };
     match &args.command {
-        SitesCommand::Add {
-            name,
-            domain,
-            owner,
-            level,
-        } => {
+        SitesCommand::Add { name, domain, owner, level } => {
             let owner = tracker.auth.find_user(owner)?;
-            let new = NewWebsite {
-                name: name.clone(),
-                domain: domain.clone(),
-                tracking_level: parse_level(level)?,
-            };
+            let new = NewWebsite { name: name.clone(), domain: domain.clone(), tracking_level: parse_level(level)? };
             show(tracker.websites.create(owner.id, new)?)
         }
         SitesCommand::List { owner } => {
@@ -133,32 +114,16 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
                 None => tracker.websites.list_all()?,
             };
             let email_of = |site: &Website| {
-                users
-                    .iter()
-                    .find(|u| u.id == site.user_id)
-                    .map(|u| u.email.clone())
-                    .unwrap_or_default()
+                users.iter().find(|u| u.id == site.user_id).map(|u| u.email.clone()).unwrap_or_default()
             };
             if global.json {
                 let out: Vec<_> = sites
                     .into_iter()
-                    .map(|site| SiteOutput {
-                        owner: email_of(&site),
-                        script_url: script_url(&site),
-                        website: site,
-                    })
+                    .map(|site| SiteOutput { owner: email_of(&site), script_url: script_url(&site), website: site })
                     .collect();
                 return print_json(&out);
             }
-            let mut t = table(&[
-                "ID",
-                "Name",
-                "Domain",
-                "Level",
-                "Owner",
-                "Tracking key",
-                "Created",
-            ]);
+            let mut t = table(&["ID", "Name", "Domain", "Level", "Owner", "Tracking key", "Created"]);
             for site in &sites {
                 t.add_row(vec![
                     site.id.to_string(),
@@ -173,23 +138,11 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             println!("{t}");
             Ok(())
         }
-        SitesCommand::Edit {
-            site,
-            name,
-            domain,
-            level,
-        } => {
+        SitesCommand::Edit { site, name, domain, level } => {
             let current = super::find_site(&tracker, site)?;
-            let changes = WebsiteChanges {
-                name: name.clone(),
-                domain: domain.clone(),
-                tracking_level: parse_level(level)?,
-            };
-            show(
-                tracker
-                    .websites
-                    .update(current.user_id, current.id, changes)?,
-            )
+            let changes =
+                WebsiteChanges { name: name.clone(), domain: domain.clone(), tracking_level: parse_level(level)? };
+            show(tracker.websites.update(current.user_id, current.id, changes)?)
         }
         SitesCommand::Rm { site } => {
             let current = super::find_site(&tracker, site)?;
@@ -197,10 +150,7 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             if global.json {
                 print_json(&serde_json::json!({ "deleted": current.id }))
             } else {
-                println!(
-                    "deleted website {} ({}) and all its data",
-                    current.name, current.id
-                );
+                println!("deleted website {} ({}) and all its data", current.name, current.id);
                 Ok(())
             }
         }

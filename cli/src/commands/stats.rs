@@ -60,12 +60,7 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
     let totals = tracker.analytics.totals(site.id, range)?;
     let mut breakdowns = BTreeMap::new();
     for dim in Dimension::ALL {
-        breakdowns.insert(
-            dim.as_str(),
-            tracker
-                .analytics
-                .breakdown(site.id, range, dim, args.limit)?,
-        );
+        breakdowns.insert(dim.as_str(), tracker.analytics.breakdown(site.id, range, dim, args.limit)?);
     }
     let m = &overview.metrics;
     let out = StatsOutput {
@@ -126,29 +121,13 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
             Dimension::Os => ("Operating systems", "(unknown)"),
             Dimension::UtmSource => ("UTM sources", "(none)"),
         };
-        let measure = if dim == Dimension::Page {
-            "Views"
-        } else {
-            "Visits"
-        };
-        let whole = if dim == Dimension::Page {
-            out.page_views
-        } else {
-            out.visits
-        };
+        let measure = if dim == Dimension::Page { "Views" } else { "Visits" };
+        let whole = if dim == Dimension::Page { out.page_views } else { out.visits };
         let mut t = table(&[title, measure, "Share"]);
         for row in rows {
-            let share = if whole > 0 {
-                row.count as f64 * 100.0 / whole as f64
-            } else {
-                0.0
-            };
+            let share = if whole > 0 { row.count as f64 * 100.0 / whole as f64 } else { 0.0 };
             t.add_row(vec![
-                if row.value.is_empty() {
-                    empty.to_string()
-                } else {
-                    row.value.clone()
-                },
+                if row.value.is_empty() { empty.to_string() } else { row.value.clone() },
                 row.count.to_string(),
                 format!("{share:.1}%"),
             ]);
@@ -164,9 +143,5 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
 /// Seconds as "1m 05s".
 fn duration(seconds: f64) -> String {
     let s = seconds.round() as i64;
-    if s < 60 {
-        format!("{s}s")
-    } else {
-        format!("{}m {:02}s", s / 60, s % 60)
-    }
+    if s < 60 { format!("{s}s") } else { format!("{}m {:02}s", s / 60, s % 60) }
 }

@@ -9,10 +9,8 @@ use super::GlobalArgs;
 use crate::output::{date, print_json, table};
 
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tracker users add alice@example.com --password 's3cret!'\n  \
-echo 's3cret!' | tracker users add bob@example.com --password-stdin\n  tracker users list --json"
-)]
+#[command(after_help = "Examples:\n  tracker users add alice@example.com --password 's3cret!'\n  \
+echo 's3cret!' | tracker users add bob@example.com --password-stdin\n  tracker users list --json")]
 pub struct UsersArgs {
     #[command(subcommand)]
     command: UsersCommand,
@@ -37,11 +35,7 @@ enum UsersCommand {
 
 pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
     match &args.command {
-        UsersCommand::Add {
-            email,
-            password,
-            password_stdin,
-        } => {
+        UsersCommand::Add { email, password, password_stdin } => {
             let password = match (password, password_stdin) {
                 (Some(p), _) => p.clone(),
                 (None, true) => {
@@ -68,11 +62,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
             }
             let mut t = table(&["ID", "Email", "Created"]);
             for user in &users {
-                t.add_row(vec![
-                    user.id.to_string(),
-                    user.email.clone(),
-                    date(user.created_at),
-                ]);
+                t.add_row(vec![user.id.to_string(), user.email.clone(), date(user.created_at)]);
             }
             println!("{t}");
             Ok(())

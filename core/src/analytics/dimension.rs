@@ -47,14 +47,9 @@ impl Dimension {
 
     /// Parses a dimension name as [`Dimension::as_str`] writes it.
     pub fn parse(s: &str) -> Result<Dimension> {
-        Dimension::ALL
-            .into_iter()
-            .find(|d| d.as_str() == s)
-            .ok_or_else(|| {
-                Error::invalid(
-                    "dimension must be page, referrer, country, device, browser, os or utm_source",
-                )
-            })
+        Dimension::ALL.into_iter().find(|d| d.as_str() == s).ok_or_else(|| {
+            Error::invalid("dimension must be page, referrer, country, device, browser, os or utm_source")
+        })
     }
 
     /// What the count means: page views for pages, visits for the rest.
@@ -82,12 +77,7 @@ impl Analytics {
         dim: Dimension,
         limit: i64,
     ) -> Result<Vec<DimensionCount>> {
-        let rows = self
-            .db
-            .read(|conn| top_values(conn, site, range, dim.as_str(), limit))?;
-        Ok(rows
-            .into_iter()
-            .map(|(value, count)| DimensionCount { value, count })
-            .collect())
+        let rows = self.db.read(|conn| top_values(conn, site, range, dim.as_str(), limit))?;
+        Ok(rows.into_iter().map(|(value, count)| DimensionCount { value, count }).collect())
     }
 }

@@ -105,19 +105,17 @@ pub(crate) fn totals(conn: &Connection, site: WebsiteId, range: TimeRange) -> Re
          FROM {} WHERE website_id = ?1 AND dim = '' AND bucket >= ?2 AND bucket < ?3",
         range.grain.table()
     );
-    Ok(conn
-        .prepare_cached(&sql)?
-        .query_row(params![site, from, to], |r| {
-            Ok(Totals {
-                pageviews: r.get(0)?,
-                visits: r.get(1)?,
-                visitors: r.get(2)?,
-                events: r.get(3)?,
-                conversions: r.get(4)?,
-                bounces: r.get(5)?,
-                duration_s: r.get(6)?,
-            })
-        })?)
+    Ok(conn.prepare_cached(&sql)?.query_row(params![site, from, to], |r| {
+        Ok(Totals {
+            pageviews: r.get(0)?,
+            visits: r.get(1)?,
+            visitors: r.get(2)?,
+            events: r.get(3)?,
+            conversions: r.get(4)?,
+            bounces: r.get(5)?,
+            duration_s: r.get(6)?,
+        })
+    })?)
 }
 
 /// The most frequent values of a dimension, by page views for pages and by visits otherwise.
@@ -136,25 +134,15 @@ pub(crate) fn top_values(
         range.grain.table()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![site, dim, from, to, limit], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })?;
+    let rows = stmt.query_map(params![site, dim, from, to, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// `part / whole` in percent with one decimal, 0 when there is no whole.
 pub fn percent(part: i64, whole: i64) -> f64 {
-    if whole <= 0 {
-        0.0
-    } else {
-        (part as f64 * 1000.0 / whole as f64).round() / 10.0
-    }
+    if whole <= 0 { 0.0 } else { (part as f64 * 1000.0 / whole as f64).round() / 10.0 }
 }
 
 fn ratio(part: i64, whole: i64) -> f64 {
-    if whole <= 0 {
-        0.0
-    } else {
-        (part as f64 * 10.0 / whole as f64).round() / 10.0
-    }
+    if whole <= 0 { 0.0 } else { (part as f64 * 10.0 / whole as f64).round() / 10.0 }
 }

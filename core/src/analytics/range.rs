@@ -43,38 +43,24 @@ impl TimeRange {
         let days = match name {
             "1d" | "24h" => {
                 let end = (now.div_euclid(3_600_000) + 1) * 3_600_000;
-                return Ok(TimeRange {
-                    start: end - 24 * 3_600_000,
-                    end,
-                    grain: Grain::Hour,
-                });
+                return Ok(TimeRange { start: end - 24 * 3_600_000, end, grain: Grain::Hour });
             }
             "7d" => 7,
             "30d" => 30,
             "90d" | "3m" => 90,
             "365d" | "12m" | "1y" => 365,
             _ => {
-                return Err(Error::invalid(
-                    "range must be one of 1d, 24h, 7d, 30d, 90d, 365d",
-                ));
+                return Err(Error::invalid("range must be one of 1d, 24h, 7d, 30d, 90d, 365d"));
             }
         };
         let end = (now.div_euclid(86_400_000) + 1) * 86_400_000;
-        Ok(TimeRange {
-            start: end - days * 86_400_000,
-            end,
-            grain: Grain::Day,
-        })
+        Ok(TimeRange { start: end - days * 86_400_000, end, grain: Grain::Day })
     }
 
     /// The same-length range just before this one.
     pub fn previous(self) -> TimeRange {
         let len = self.end - self.start;
-        TimeRange {
-            start: self.start - len,
-            end: self.start,
-            grain: self.grain,
-        }
+        TimeRange { start: self.start - len, end: self.start, grain: self.grain }
     }
 
     /// Bucket bounds in rollup units (seconds), half-open.

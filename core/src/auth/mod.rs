@@ -18,9 +18,7 @@ use crate::model::{User, UserId, now_ms};
 use crate::settings::Settings;
 
 pub use limiter::LoginLimiter;
-pub use tokens::{
-    ACCESS_TOKEN_TTL_SECS, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random,
-};
+pub use tokens::{ACCESS_TOKEN_TTL_SECS, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random};
 
 /// Minimum password length (spec part 1 §9).
 pub const MIN_PASSWORD_LEN: usize = 6;
@@ -47,12 +45,7 @@ pub struct Auth {
 
 impl Auth {
     pub(crate) fn new(db: Db, secret: &[u8], settings: Settings) -> Auth {
-        Auth {
-            db,
-            keys: Arc::new(TokenKeys::new(secret)),
-            limiter: Arc::new(LoginLimiter::default()),
-            settings,
-        }
+        Auth { db, keys: Arc::new(TokenKeys::new(secret)), limiter: Arc::new(LoginLimiter::default()), settings }
     }
 
     /// Creates an account and signs it in.
@@ -74,15 +67,9 @@ impl Auth {
                 params![email, hash, created_at],
             )?;
             if inserted == 0 {
-                return Err(Error::Conflict(
-                    "an account with this email already exists".into(),
-                ));
+                return Err(Error::Conflict("an account with this email already exists".into()));
             }
-            Ok(User {
-                id: conn.last_insert_rowid(),
-                email: email.clone(),
-                created_at,
-            })
+            Ok(User { id: conn.last_insert_rowid(), email: email.clone(), created_at })
         })
     }
 
@@ -97,16 +84,7 @@ impl Auth {
                 .query_row(
                     "SELECT id, email, created_at, password_hash FROM users WHERE email = ?1",
                     [email.trim()],
-                    |r| {
-                        Ok((
-                            User {
-                                id: r.get(0)?,
-                                email: r.get(1)?,
-                                created_at: r.get(2)?,
-                            },
-                            r.get::<_, String>(3)?,
-                        ))
-                    },
+                    |r| Ok((User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? }, r.get::<_, String>(3)?)),
                 )
                 .optional()?)
         })?;
@@ -131,8 +109,7 @@ impl Auth {
                 )
                 .optional()?)
         })?;
-        let user_id = user_id
-            .ok_or_else(|| Error::Unauthorized("invalid or expired refresh token".into()))?;
+        let user_id = user_id.ok_or_else(|| Error::Unauthorized("invalid or expired refresh token".into()))?;
         self.keys.access_token(user_id)
     }
 
@@ -146,17 +123,9 @@ impl Auth {
         self.db
             .read(|conn| {
                 Ok(conn
-                    .query_row(
-                        "SELECT id, email, created_at FROM users WHERE id = ?1",
-                        [id],
-                        |r| {
-                            Ok(User {
-                                id: r.get(0)?,
-                                email: r.get(1)?,
-                                created_at: r.get(2)?,
-                            })
-                        },
-                    )
+                    .query_row("SELECT id, email, created_at FROM users WHERE id = ?1", [id], |r| {
+                        Ok(User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? })
+                    })
                     .optional()?)
             })?
             .ok_or_else(|| Error::Unauthorized("account no longer exists".into()))
@@ -166,13 +135,7 @@ impl Auth {
     pub fn list_users(&self) -> Result<Vec<User>> {
         self.db.read(|conn| {
             let mut stmt = conn.prepare("SELECT id, email, created_at FROM users ORDER BY id")?;
-            let rows = stmt.query_map([], |r| {
-                Ok(User {
-                    id: r.get(0)?,
-                    email: r.get(1)?,
-                    created_at: r.get(2)?,
-                })
-            })?;
+            let rows = stmt.query_map([], |r| Ok(User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? }))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -182,17 +145,9 @@ impl Auth {
         self.db
             .read(|conn| {
                 Ok(conn
-                    .query_row(
-                        "SELECT id, email, created_at FROM users WHERE email = ?1",
-                        [email.trim()],
-                        |r| {
-                            Ok(User {
-                                id: r.get(0)?,
-                                email: r.get(1)?,
-                                created_at: r.get(2)?,
-                            })
-                        },
-                    )
+                    .query_row("SELECT id, email, created_at FROM users WHERE email = ?1", [email.trim()], |r| {
+                        Ok(User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? })
+                    })
                     .optional()?)
             })?
             .ok_or(Error::NotFound("user"))
@@ -205,10 +160,7 @@ impl Auth {
         let hash = hash_password(new)?;
         self.db.write(|conn| {
             let tx = conn.transaction()?;
-            tx.execute(
-                "UPDATE users SET password_hash = ?1 WHERE id = ?2",
-                params![hash, user],
-            )?;
+            tx.execute("UPDATE users SET password_hash = ?1 WHERE id = ?2", params![hash, user])?;
             tx.execute("DELETE FROM refresh_tokens WHERE user_id = ?1", [user])?;
             tx.commit()?;
             Ok(())
@@ -227,13 +179,7 @@ impl Auth {
     /// Fails with 401 unless `password` is the user's current password.
     pub fn check_password(&self, user: UserId, password: &str) -> Result<()> {
         let hash: Option<String> = self.db.read(|conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT password_hash FROM users WHERE id = ?1",
-                    [user],
-                    |r| r.get(0),
-                )
-                .optional()?)
+            Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user], |r| r.get(0)).optional()?)
         })?;
         match hash {
             Some(hash) if verify_password(password, &hash) => Ok(()),
@@ -254,11 +200,7 @@ impl Auth {
             conn.execute("DELETE FROM refresh_tokens WHERE expires_at <= ?1", [now])?;
             Ok(())
         })?;
-        Ok(AuthSession {
-            access_token,
-            refresh_token,
-            user,
-        })
+        Ok(AuthSession { access_token, refresh_token, user })
     }
 }
 
@@ -274,10 +216,7 @@ pub(crate) fn load_or_create_secret(configured: Option<&str>, data_dir: &Path) -
     match std::fs::read(&path) {
         Ok(bytes) if bytes.len() >= 32 => return Ok(bytes),
         Ok(_) => {
-            return Err(Error::invalid(format!(
-                "{} is too short to be a signing secret",
-                path.display()
-            )));
+            return Err(Error::invalid(format!("{} is too short to be a signing secret", path.display())));
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e.into()),
@@ -336,11 +275,7 @@ fn hash_password(password: &str) -> Result<String> {
 }
 
 fn verify_password(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|parsed| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok()
-    })
+    PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
 }
 
 #[cfg(test)]
@@ -350,9 +285,7 @@ mod tests {
     #[test]
     fn emails_are_checked() {
         assert_eq!(validate_email(" a@b.co ").unwrap(), "a@b.co");
-        for bad in [
-            "", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@.co", "a@b.co.",
-        ] {
+        for bad in ["", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@.co", "a@b.co."] {
             assert!(validate_email(bad).is_err(), "{bad}");
         }
     }

@@ -35,21 +35,13 @@ impl TokenKeys {
         validation.algorithms = vec![Algorithm::HS256];
         validation.set_required_spec_claims(&["exp", "sub"]);
         validation.leeway = 5;
-        TokenKeys {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-            validation,
-        }
+        TokenKeys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation }
     }
 
     /// Signs a short-lived access token for a user.
     pub fn access_token(&self, user: UserId) -> Result<String> {
         let now = chrono::Utc::now().timestamp();
-        let claims = Claims {
-            sub: user.to_string(),
-            iat: now,
-            exp: now + ACCESS_TOKEN_TTL_SECS,
-        };
+        let claims = Claims { sub: user.to_string(), iat: now, exp: now + ACCESS_TOKEN_TTL_SECS };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(|e| Error::Internal(format!("token signing failed: {e}")))
     }
@@ -58,10 +50,7 @@ impl TokenKeys {
     pub fn verify(&self, token: &str) -> Result<UserId> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|_| Error::Unauthorized("invalid or expired token".into()))?;
-        data.claims
-            .sub
-            .parse()
-            .map_err(|_| Error::Unauthorized("invalid or expired token".into()))
+        data.claims.sub.parse().map_err(|_| Error::Unauthorized("invalid or expired token".into()))
     }
 }
 
@@ -97,24 +86,15 @@ mod tests {
         assert!(other.verify(&token).is_err());
         // alg none: header {"alg":"none"} with the same claims and no signature.
         let payload = token.split('.').nth(1).unwrap();
-        let none = format!(
-            "{}.{}.",
-            URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#),
-            payload
-        );
+        let none = format!("{}.{}.", URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#), payload);
         assert!(keys.verify(&none).is_err());
     }
 
     #[test]
     fn expired_tokens_are_rejected() {
         let keys = TokenKeys::new(b"0123456789abcdef0123456789abcdef");
-        let claims = Claims {
-            sub: "1".into(),
-            iat: 0,
-            exp: chrono::Utc::now().timestamp() - 60,
-        };
-        let token =
-            jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).unwrap();
+        let claims = Claims { sub: "1".into(), iat: 0, exp: chrono::Utc::now().timestamp() - 60 };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).unwrap();
         assert!(keys.verify(&token).is_err());
     }
 }

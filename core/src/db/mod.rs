@@ -9,10 +9,8 @@ use rusqlite::Connection;
 use crate::error::Result;
 
 /// Numbered migrations, applied in order; `PRAGMA user_version` records how many ran.
-const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_init.sql"),
-    include_str!("../../migrations/0002_privacy_settings.sql"),
-];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../../migrations/0001_init.sql"), include_str!("../../migrations/0002_privacy_settings.sql")];
 
 /// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).
 pub fn connect(path: &Path) -> Result<Connection> {
@@ -83,12 +81,7 @@ impl Db {
 
     /// Runs `f` on a pooled read connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let pooled = self
-            .inner
-            .readers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop();
+        let pooled = self.inner.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let conn = match pooled {
             Some(conn) => conn,
             None => connect(&self.inner.path)?,

@@ -135,14 +135,7 @@ pub struct ExportQuery {
 impl ExportQuery {
     /// Every row of a kind, oldest first.
     pub fn new(site: WebsiteId, kind: ExportKind) -> ExportQuery {
-        ExportQuery {
-            site,
-            kind,
-            since: None,
-            until: None,
-            limit: None,
-            newest_first: false,
-        }
+        ExportQuery { site, kind, since: None, until: None, limit: None, newest_first: false }
     }
 }
 
@@ -188,9 +181,7 @@ impl Export {
             "SELECT COUNT(*) FROM events e WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND {}",
             query.kind.condition()
         );
-        let n: i64 = self.db.read(|conn| {
-            Ok(conn.query_row(&sql, params![query.site, since, until], |r| r.get(0))?)
-        })?;
+        let n: i64 = self.db.read(|conn| Ok(conn.query_row(&sql, params![query.site, since, until], |r| r.get(0))?))?;
         let n = n.max(0) as u64;
         Ok(query.limit.map_or(n, |limit| n.min(limit)))
     }
@@ -208,11 +199,7 @@ impl Export {
         let order = if query.newest_first { "DESC" } else { "ASC" };
         // Keyset paging: the time bound moves with the cursor so each page seeks the index, never rescans;
         // `?4/?5` skip the rows of the cursor's own millisecond already written.
-        let after = if query.newest_first {
-            "(e.ts < ?4 OR e.id < ?5)"
-        } else {
-            "(e.ts > ?4 OR e.id > ?5)"
-        };
+        let after = if query.newest_first { "(e.ts < ?4 OR e.id < ?5)" } else { "(e.ts > ?4 OR e.id > ?5)" };
         let sql = format!(
             "SELECT e.id, e.ts, e.kind, e.name, e.url, e.path, e.referrer, s.session_key, s.country, s.device,
                     s.browser, s.os, s.utm_source, s.utm_medium, s.utm_campaign, COALESCE(e.properties, '')
@@ -240,8 +227,7 @@ impl Export {
             };
             let read = self.db.read(|conn| {
                 let mut stmt = conn.prepare_cached(&sql)?;
-                let mut rows =
-                    stmt.query(params![query.site, lo, hi, cur_ts, cur_id, page as i64])?;
+                let mut rows = stmt.query(params![query.site, lo, hi, cur_ts, cur_id, page as i64])?;
                 let mut n = 0u64;
                 while let Some(r) = rows.next()? {
                     let id: i64 = r.get(0)?;
@@ -283,10 +269,7 @@ impl Export {
 
 /// The half-open time bounds of a query in milliseconds.
 fn bounds(query: &ExportQuery) -> (Millis, Millis) {
-    (
-        query.since.unwrap_or(i64::MIN),
-        query.until.unwrap_or(i64::MAX),
-    )
+    (query.since.unwrap_or(i64::MIN), query.until.unwrap_or(i64::MAX))
 }
 
 /// Writes rows in one format.
@@ -362,11 +345,7 @@ impl<W: Write> Sink<W> {
 }
 
 fn parse_properties(raw: &str) -> Option<Value> {
-    if raw.is_empty() {
-        None
-    } else {
-        serde_json::from_str(raw).ok()
-    }
+    if raw.is_empty() { None } else { serde_json::from_str(raw).ok() }
 }
 
 fn csv_error(e: csv::Error) -> Error {
@@ -377,9 +356,5 @@ fn csv_error(e: csv::Error) -> Error {
 }
 
 fn json_error(e: serde_json::Error) -> Error {
-    if e.is_io() {
-        Error::Io(e.into())
-    } else {
-        Error::Internal(format!("json: {e}"))
-    }
+    if e.is_io() { Error::Io(e.into()) } else { Error::Internal(format!("json: {e}")) }
 }

@@ -128,8 +128,7 @@ impl Hit {
     /// Validates a request for `site`; `now` is the server time used unless the client's is plausible.
     pub fn from_request(request: TrackRequest, site: &Website, now: Millis) -> Result<Hit> {
         let session_key = validate_session_id(&request.session_id)?;
-        let url = parse_http_url("url", &request.url)?
-            .ok_or_else(|| Error::invalid("url is required"))?;
+        let url = parse_http_url("url", &request.url)?.ok_or_else(|| Error::invalid("url is required"))?;
         let referrer_url = parse_http_url("referrer", request.referrer.as_deref().unwrap_or(""))?;
         let kind = EventKind::parse(request.event.as_deref().unwrap_or(""))?;
         let name = request.event_name.unwrap_or_default().trim().to_string();
@@ -137,9 +136,7 @@ impl Hit {
             return Err(Error::invalid("event_name must be at most 200 characters"));
         }
         if matches!(kind, EventKind::Custom | EventKind::Conversion) && name.is_empty() {
-            return Err(Error::invalid(
-                "event_name is required for custom events and conversions",
-            ));
+            return Err(Error::invalid("event_name is required for custom events and conversions"));
         }
         let properties = request.event_properties.unwrap_or_default();
         validate_properties(&properties)?;
@@ -148,11 +145,7 @@ impl Hit {
             _ => (None, None),
         };
         let client_ts = request.timestamp.as_ref().and_then(parse_timestamp);
-        let host = url
-            .host_str()
-            .unwrap_or("")
-            .trim_start_matches("www.")
-            .to_ascii_lowercase();
+        let host = url.host_str().unwrap_or("").trim_start_matches("www.").to_ascii_lowercase();
         let referrer_host = referrer_url
             .as_ref()
             .and_then(|r| r.host_str())
@@ -185,14 +178,9 @@ impl Hit {
 }
 
 fn validate_session_id(id: &str) -> Result<String> {
-    let ok = (8..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let ok = (8..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !ok {
-        return Err(Error::invalid(
-            "session_id must be 8 to 64 characters of letters, digits, - and _",
-        ));
+        return Err(Error::invalid("session_id must be 8 to 64 characters of letters, digits, - and _"));
     }
     Ok(id.to_string())
 }
@@ -204,42 +192,28 @@ fn parse_http_url(field: &str, raw: &str) -> Result<Option<url::Url>> {
         return Ok(None);
     }
     if raw.chars().count() > MAX_URL_LEN {
-        return Err(Error::TooLarge(format!(
-            "{field} must be at most 2000 characters"
-        )));
+        return Err(Error::TooLarge(format!("{field} must be at most 2000 characters")));
     }
     match url::Url::parse(raw) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host_str().is_some() => {
-            Ok(Some(url))
-        }
-        _ => Err(Error::invalid(format!(
-            "{field} must be an http or https URL"
-        ))),
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host_str().is_some() => Ok(Some(url)),
+        _ => Err(Error::invalid(format!("{field} must be an http or https URL"))),
     }
 }
 
 fn validate_properties(properties: &Map<String, Value>) -> Result<()> {
     if properties.len() > MAX_PROPERTIES {
-        return Err(Error::invalid(
-            "event_properties may have at most 30 entries",
-        ));
+        return Err(Error::invalid("event_properties may have at most 30 entries"));
     }
     for (key, value) in properties {
         if key.is_empty() || key.chars().count() > MAX_PROPERTY_KEY_LEN {
-            return Err(Error::invalid(
-                "event_properties keys must be 1 to 100 characters",
-            ));
+            return Err(Error::invalid("event_properties keys must be 1 to 100 characters"));
         }
         match value {
             Value::String(s) if s.chars().count() > MAX_PROPERTY_VALUE_LEN => {
-                return Err(Error::invalid(
-                    "event_properties values must be at most 1000 characters",
-                ));
+                return Err(Error::invalid("event_properties values must be at most 1000 characters"));
             }
             Value::Array(_) | Value::Object(_) => {
-                return Err(Error::invalid(
-                    "event_properties values must be strings, numbers, booleans or null",
-                ));
+                return Err(Error::invalid("event_properties values must be strings, numbers, booleans or null"));
             }
             _ => {}
         }
@@ -251,11 +225,7 @@ fn conversion_value(properties: &Map<String, Value>) -> Result<(Option<f64>, Opt
     let value = match properties.get("value") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => n.as_f64(),
-        Some(Value::String(s)) => Some(
-            s.trim()
-                .parse::<f64>()
-                .map_err(|_| Error::invalid("value must be a number"))?,
-        ),
+        Some(Value::String(s)) => Some(s.trim().parse::<f64>().map_err(|_| Error::invalid("value must be a number"))?),
         Some(_) => return Err(Error::invalid("value must be a number")),
     };
     if value.is_some_and(|v| !(0.0..=1e12).contains(&v)) {
@@ -275,9 +245,7 @@ fn conversion_value(properties: &Map<String, Value>) -> Result<(Option<f64>, Opt
 fn parse_timestamp(value: &Value) -> Option<Millis> {
     match value {
         Value::Number(n) => n.as_i64(),
-        Value::String(s) => chrono::DateTime::parse_from_rfc3339(s)
-            .ok()
-            .map(|t| t.timestamp_millis()),
+        Value::String(s) => chrono::DateTime::parse_from_rfc3339(s).ok().map(|t| t.timestamp_millis()),
         _ => None,
     }
 }
@@ -363,32 +331,18 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         assert!(Hit::from_request(request("javascript:alert(1)"), &site(), 0).is_err());
-        assert!(
-            Hit::from_request(
-                request(&format!("https://e.com/{}", "a".repeat(2001))),
-                &site(),
-                0
-            )
-            .is_err()
-        );
+        assert!(Hit::from_request(request(&format!("https://e.com/{}", "a".repeat(2001))), &site(), 0).is_err());
         let mut r = request("https://e.com/");
         r.session_id = "short".into();
         assert!(Hit::from_request(r, &site(), 0).is_err());
         let mut r = request("https://e.com/");
         r.event = Some("custom".into());
-        assert!(
-            Hit::from_request(r, &site(), 0).is_err(),
-            "custom needs a name"
-        );
+        assert!(Hit::from_request(r, &site(), 0).is_err(), "custom needs a name");
         let mut r = request("https://e.com/");
         r.event_properties = Some((0..31).map(|i| (format!("k{i}"), Value::from(i))).collect());
         assert!(Hit::from_request(r, &site(), 0).is_err());
         let mut r = request("https://e.com/");
-        r.event_properties = Some(
-            [("a".to_string(), serde_json::json!({"b": 1}))]
-                .into_iter()
-                .collect(),
-        );
+        r.event_properties = Some([("a".to_string(), serde_json::json!({"b": 1}))].into_iter().collect());
         assert!(Hit::from_request(r, &site(), 0).is_err());
     }
 
@@ -397,8 +351,7 @@ mod tests {
         let mut r = request("https://e.com/");
         r.event = Some("conversion".into());
         r.event_name = Some("purchase".into());
-        r.event_properties =
-            Some(serde_json::from_str(r#"{"value": 49.5, "currency": "eur"}"#).unwrap());
+        r.event_properties = Some(serde_json::from_str(r#"{"value": 49.5, "currency": "eur"}"#).unwrap());
         let hit = Hit::from_request(r, &site(), 0).unwrap();
         assert_eq!(hit.value, Some(49.5));
         assert_eq!(hit.currency.as_deref(), Some("EUR"));
@@ -406,13 +359,7 @@ mod tests {
 
     #[test]
     fn anonymizes_addresses() {
-        assert_eq!(
-            anonymize_ip("1.2.3.4".parse().unwrap()).to_string(),
-            "1.2.3.0"
-        );
-        assert_eq!(
-            anonymize_ip("2001:db8:1:2:3:4:5:6".parse().unwrap()).to_string(),
-            "2001:db8:1::"
-        );
+        assert_eq!(anonymize_ip("1.2.3.4".parse().unwrap()).to_string(), "1.2.3.0");
+        assert_eq!(anonymize_ip("2001:db8:1:2:3:4:5:6".parse().unwrap()).to_string(), "2001:db8:1::");
     }
 }

@@ -12,9 +12,7 @@ pub struct LiveHub {
 
 impl Default for LiveHub {
     fn default() -> Self {
-        LiveHub {
-            sender: broadcast::channel(1024).0,
-        }
+        LiveHub { sender: broadcast::channel(1024).0 }
     }
 }
 

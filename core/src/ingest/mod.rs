@@ -22,7 +22,7 @@ use crate::store::websites::Websites;
 pub use enrich::Enricher;
 pub use hit::{EventKind, Hit, TrackRequest, Utm, anonymize_ip};
 pub use live::LiveHub;
-pub(crate) use writer::{Job, WriterHandle};
+pub(crate) use writer::{Job, JobError, WriterHandle};
 
 /// Who sent a hit, as the transport saw it. The IP is used for enrichment and hashing, never stored raw.
 #[derive(Debug, Clone)]
@@ -42,28 +42,37 @@ pub enum Submitted {
 }
 
 /// Resolves when the writer has committed (or failed to commit) the batch holding a job.
-pub struct Commit(oneshot::Receiver<std::result::Result<(), String>>);
+pub struct Commit(oneshot::Receiver<std::result::Result<(), JobError>>);
 
 impl Commit {
     /// Waits for the commit from async code.
     pub async fn wait(self) -> Result<()> {
-        match self.0.await {
-            Ok(result) => result.map_err(Error::Internal),
-            Err(_) => Err(Error::Internal("ingest writer stopped".into())),
-        }
+        outcome(self.0.await)
     }
 
     /// Waits for the commit from blocking code (the CLI).
     pub fn wait_blocking(self) -> Result<()> {
-        match self.0.blocking_recv() {
-            Ok(result) => result.map_err(Error::Internal),
-            Err(_) => Err(Error::Internal("ingest writer stopped".into())),
-        }
+        outcome(self.0.blocking_recv())
     }
 }
 
-/// Websites by tracking key, with when they were read (`None`: no such key).
-type SiteCache = HashMap<String, (Instant, Option<Website>)>;
+fn outcome(received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>) -> Result<()> {
+    match received {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(JobError::SiteGone)) => Err(Error::NotFound("website")),
+        Ok(Err(JobError::Busy)) => Err(Error::Busy),
+        Ok(Err(JobError::Failed(message))) => Err(Error::Internal(message)),
+        Err(_) => Err(Error::Internal("ingest writer stopped".into())),
+    }
+}
+
+/// Websites by tracking key with when they were read (`None`: no such key), valid for one generation of
+/// website changes in this process.
+#[derive(Default)]
+struct SiteCache {
+    generation: u64,
+    sites: HashMap<String, (Instant, Option<Website>)>,
+}
 
 /// How long a website looked up by tracking key is trusted before it is read again.
 const SITE_CACHE_TTL: Duration = Duration::from_secs(5);
@@ -79,22 +88,10 @@ pub struct Ingest {
 }
 
 impl Ingest {
-    pub(crate) fn start(
-        db: &Db,
-        websites: Websites,
-        live: LiveHub,
-        queue: usize,
-        batch: usize,
-    ) -> Result<Ingest> {
+    pub(crate) fn start(db: &Db, websites: Websites, live: LiveHub, queue: usize, batch: usize) -> Result<Ingest> {
         let enricher = Arc::new(Enricher::new()?);
         let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
-        Ok(Ingest {
-            websites,
-            enricher,
-            queue,
-            sites: Default::default(),
-            _writer: Arc::new(handle),
-        })
+        Ok(Ingest { websites, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
     }
 
     /// The enrichment tables (UA, geo, organizations), for callers that need lookups outside ingest.
@@ -125,7 +122,13 @@ impl Ingest {
         if tracking_key.is_empty() || tracking_key.len() > 64 {
             return Err(Error::NotFound("website"));
         }
-        let mut sites = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = self.websites.generation();
+        if cache.generation != generation {
+            cache.sites.clear();
+            cache.generation = generation;
+        }
+        let sites = &mut cache.sites;
         if let Some((at, site)) = sites.get(tracking_key)
             && at.elapsed() < SITE_CACHE_TTL
         {
@@ -167,9 +170,7 @@ impl Ingest {
         match self.queue.try_send(writer::Queued { job, done }) {
             Ok(()) => Ok(Submitted::Queued(Commit(commit))),
             Err(TrySendError::Full(_)) => Err(Error::Busy),
-            Err(TrySendError::Disconnected(_)) => {
-                Err(Error::Internal("ingest writer stopped".into()))
-            }
+            Err(TrySendError::Disconnected(_)) => Err(Error::Internal("ingest writer stopped".into())),
         }
     }
 

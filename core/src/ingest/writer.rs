@@ -6,7 +6,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use rand::RngCore;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
@@ -33,7 +33,27 @@ impl Job {
 
 pub(crate) struct Queued {
     pub job: Job,
-    pub done: oneshot::Sender<std::result::Result<(), String>>,
+    pub done: oneshot::Sender<std::result::Result<(), JobError>>,
+}
+
+/// Why a job was not stored.
+#[derive(Debug, Clone)]
+pub(crate) enum JobError {
+    /// The website was deleted after the hit was accepted.
+    SiteGone,
+    /// Another process held the database for longer than the busy timeout; worth a retry.
+    Busy,
+    Failed(String),
+}
+
+impl JobError {
+    fn of(e: &rusqlite::Error) -> JobError {
+        match e.sqlite_error() {
+            Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => JobError::SiteGone,
+            Some(err) if matches!(err.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => JobError::Busy,
+            _ => JobError::Failed(format!("could not store the hit: {e}")),
+        }
+    }
 }
 
 /// Joins the writer thread when the last `Ingest` handle goes away, so queued hits are committed first.
@@ -56,25 +76,13 @@ pub(crate) fn spawn(
     capacity: usize,
     batch_max: usize,
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
+    // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
+    conn.pragma_update(None, "synchronous", "FULL")?;
     let (sender, receiver) = sync_channel(capacity);
     let thread = std::thread::Builder::new()
         .name("ingest-writer".into())
-        .spawn(move || {
-            Writer {
-                conn,
-                live,
-                batch_max,
-                salts: HashMap::new(),
-                pruned_day: 0,
-            }
-            .run(receiver)
-        })?;
-    Ok((
-        sender,
-        WriterHandle {
-            thread: Some(thread),
-        },
-    ))
+        .spawn(move || Writer { conn, live, batch_max, salts: HashMap::new(), pruned_day: 0 }.run(receiver))?;
+    Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
 struct Writer {
@@ -114,23 +122,20 @@ impl Writer {
             Err(e) => {
                 tracing::error!(error = %e, "ingest batch failed to commit");
                 for queued in batch {
-                    let _ = queued
-                        .done
-                        .send(Err(format!("could not store the hit: {e}")));
+                    let _ = queued.done.send(Err(JobError::of(&e)));
                 }
             }
         }
     }
 
     /// Writes a batch in one transaction; a job that fails is rolled back to its savepoint alone.
-    fn write(
-        &mut self,
-        batch: &[Queued],
-    ) -> rusqlite::Result<Vec<std::result::Result<(), String>>> {
+    fn write(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
         let salts = &mut self.salts;
-        let mut tx = self.conn.transaction()?;
+        // IMMEDIATE takes the write lock up front, waiting on other processes (CLI jobs) with the busy timeout;
+        // a deferred transaction would fail at once when upgrading its read lock.
+        let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for queued in batch {
             let mut job_rollups = Rollups::default();
             let sp = tx.savepoint()?;
@@ -145,7 +150,7 @@ impl Writer {
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
-                    results.push(Err(format!("could not store the hit: {e}")));
+                    results.push(Err(JobError::of(&e)));
                 }
             }
         }
@@ -173,28 +178,18 @@ fn prune_daily_state(tx: &Connection, today: i64) -> rusqlite::Result<()> {
 }
 
 /// The salt of a day, created on first use and kept in the database so restarts agree.
-fn daily_salt(
-    tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    day: i64,
-) -> rusqlite::Result<[u8; 16]> {
+fn daily_salt(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, day: i64) -> rusqlite::Result<[u8; 16]> {
     if let Some(salt) = salts.get(&day) {
         return Ok(*salt);
     }
-    let stored: Option<Vec<u8>> = tx
-        .query_row("SELECT salt FROM daily_salts WHERE day = ?1", [day], |r| {
-            r.get(0)
-        })
-        .optional()?;
+    let stored: Option<Vec<u8>> =
+        tx.query_row("SELECT salt FROM daily_salts WHERE day = ?1", [day], |r| r.get(0)).optional()?;
     let salt = match stored.and_then(|s| <[u8; 16]>::try_from(s.as_slice()).ok()) {
         Some(salt) => salt,
         None => {
             let mut salt = [0u8; 16];
             rand::rng().fill_bytes(&mut salt);
-            tx.execute(
-                "INSERT OR REPLACE INTO daily_salts (day, salt) VALUES (?1, ?2)",
-                params![day, salt.to_vec()],
-            )?;
+            tx.execute("INSERT OR REPLACE INTO daily_salts (day, salt) VALUES (?1, ?2)", params![day, salt.to_vec()])?;
             salt
         }
     };
@@ -211,6 +206,16 @@ fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
     i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
+/// The visit's start when the conversion just stored is its first one, else `None`.
+fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option<Millis>> {
+    tx.prepare_cached(
+        "SELECT first_seen FROM sessions WHERE id = ?1
+           AND (SELECT COUNT(*) FROM events WHERE session_id = ?1 AND kind = 'conversion') = 1",
+    )?
+    .query_row([session], |r| r.get(0))
+    .optional()
+}
+
 /// The session columns the writer needs to update a visit and its rollups.
 struct SessionState {
     id: i64,
@@ -220,7 +225,9 @@ struct SessionState {
     dims: SessionDims,
 }
 
-/// The per-visit dimensions that rollups are broken down by.
+/// The per-visit dimensions that rollups are broken down by. Besides the stored columns, dim `source`
+/// attributes each visit to exactly one traffic source: its utm_source when it has one, else its referring
+/// host ('' = direct), so traffic sources add up to the visits without double counting.
 struct SessionDims {
     referrer_host: String,
     country: String,
@@ -242,7 +249,12 @@ impl SessionDims {
         }
     }
 
-    fn pairs(&self) -> [(&'static str, &str); 6] {
+    /// The visit's traffic source: utm_source wins over the referring host.
+    fn source(&self) -> &str {
+        if self.utm_source.is_empty() { &self.referrer_host } else { &self.utm_source }
+    }
+
+    fn pairs(&self) -> [(&'static str, &str); 7] {
         [
             ("referrer", &self.referrer_host),
             ("country", &self.country),
@@ -250,6 +262,7 @@ impl SessionDims {
             ("browser", &self.browser),
             ("os", &self.os),
             ("utm_source", &self.utm_source),
+            ("source", self.source()),
         ]
     }
 }
@@ -289,10 +302,8 @@ fn apply_hit(
     // A visit idle for longer than the timeout is over: keep it under a retired key, start a new one.
     let existing = match existing {
         Some(state) if hit.ts - state.last_seen > SESSION_TIMEOUT_MS => {
-            tx.prepare_cached(
-                "UPDATE sessions SET session_key = session_key || '~' || id WHERE id = ?1",
-            )?
-            .execute([state.id])?;
+            tx.prepare_cached("UPDATE sessions SET session_key = session_key || '~' || id WHERE id = ?1")?
+                .execute([state.id])?;
             None
         }
         other => other,
@@ -374,7 +385,9 @@ fn apply_hit(
             ])?;
             let id = tx.last_insert_rowid();
             let new_visitor = tx
-                .prepare_cached("INSERT OR IGNORE INTO visitor_days (website_id, day, visitor_hash) VALUES (?1, ?2, ?3)")?
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO visitor_days (website_id, day, visitor_hash) VALUES (?1, ?2, ?3)",
+                )?
                 .execute(params![site, day, visitor])?
                 == 1;
             let totals = rollups.at(site, "", "", hit.ts);
@@ -418,13 +431,14 @@ fn apply_hit(
         EventKind::Conversion => {
             rollups.at(site, "", "", hit.ts).conversions += 1;
             rollups.at(site, "event", &hit.name, hit.ts).conversions += 1;
+            // dim `converted` counts visits with at least one conversion, bucketed by the visit's start like
+            // the totals' visits, so the two divide into a conversion rate.
+            if let Some(first_seen) = first_conversion_of(tx, session)? {
+                rollups.at(site, "converted", "", first_seen).visits += 1;
+            }
         }
         EventKind::Custom | EventKind::Outbound | EventKind::Download => {
-            let name = if hit.name.is_empty() {
-                kind.as_str()
-            } else {
-                hit.name.as_str()
-            };
+            let name = if hit.name.is_empty() { kind.as_str() } else { hit.name.as_str() };
             rollups.at(site, "", "", hit.ts).events += 1;
             rollups.at(site, "event", name, hit.ts).events += 1;
         }
@@ -466,9 +480,7 @@ struct Rollups {
 impl Rollups {
     fn at(&mut self, site: WebsiteId, dim: &'static str, value: &str, ts: Millis) -> &mut Counters {
         let hour = ts.div_euclid(3_600_000) * 3_600;
-        self.hours
-            .entry((site, dim, value.to_string(), hour))
-            .or_default()
+        self.hours.entry((site, dim, value.to_string(), hour)).or_default()
     }
 
     fn merge(&mut self, other: Rollups) {
@@ -480,9 +492,7 @@ impl Rollups {
     fn flush(self, tx: &Connection) -> rusqlite::Result<()> {
         let mut days: HashMap<(WebsiteId, &'static str, String, i64), Counters> = HashMap::new();
         for ((site, dim, value, hour), counters) in &self.hours {
-            days.entry((*site, dim, value.clone(), hour.div_euclid(86_400) * 86_400))
-                .or_default()
-                .add(*counters);
+            days.entry((*site, dim, value.clone(), hour.div_euclid(86_400) * 86_400)).or_default().add(*counters);
         }
         for (table, rows) in [("rollup_hours", &self.hours), ("rollup_days", &days)] {
             // The table name comes from this fixed list, never from input.

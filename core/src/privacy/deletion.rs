@@ -79,12 +79,7 @@ impl DeletionReport {
 
 impl Privacy {
     /// Deletes a site's data of one type, optionally only rows before `before`; callers check ownership.
-    pub fn delete_data(
-        &self,
-        site: WebsiteId,
-        data: DataType,
-        before: Option<Millis>,
-    ) -> Result<DeletionReport> {
+    pub fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
         // A connection of its own: a big deletion must not hold the shared write connection's mutex.
         let mut conn = self.db.connect()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -94,24 +89,18 @@ impl Privacy {
     }
 }
 
-fn delete_in(
-    tx: &Connection,
-    site: WebsiteId,
-    data: DataType,
-    before: Option<Millis>,
-) -> Result<DeletionReport> {
+fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
     let cut = before.unwrap_or(i64::MAX);
     let cond = data.condition();
     let mut report = DeletionReport::default();
-    let (pageviews, events, min_ts, max_ts): (i64, i64, Option<Millis>, Option<Millis>) = tx
-        .query_row(
-            &format!(
-                "SELECT COALESCE(SUM(kind = 'pageview'), 0), COALESCE(SUM(kind <> 'pageview'), 0), MIN(ts), MAX(ts)
+    let (pageviews, events, min_ts, max_ts): (i64, i64, Option<Millis>, Option<Millis>) = tx.query_row(
+        &format!(
+            "SELECT COALESCE(SUM(kind = 'pageview'), 0), COALESCE(SUM(kind <> 'pageview'), 0), MIN(ts), MAX(ts)
                  FROM events WHERE website_id = ?1 AND ts < ?2 AND {cond}"
-            ),
-            params![site, cut],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )?;
+        ),
+        params![site, cut],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )?;
     report.pageviews = pageviews as u64;
     report.events = events as u64;
 
@@ -119,10 +108,8 @@ fn delete_in(
         let deleted = tx.execute("DELETE FROM events WHERE website_id = ?1", [site])?;
         debug_assert_eq!(deleted as u64, report.pageviews + report.events);
         report.sessions = tx.execute("DELETE FROM sessions WHERE website_id = ?1", [site])? as u64;
-        report.rollup_rows = (tx
-            .execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
-            + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?)
-            as u64;
+        report.rollup_rows = (tx.execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
+            + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?) as u64;
         tx.execute("DELETE FROM visitor_days WHERE website_id = ?1", [site])?;
         return Ok(report);
     }
@@ -146,14 +133,10 @@ fn delete_in(
         [min_ts],
         |r| r.get(0),
     )?;
-    let deleted = tx.execute(
-        &format!("DELETE FROM events WHERE website_id = ?1 AND ts < ?2 AND {cond}"),
-        params![site, cut],
-    )?;
+    let deleted =
+        tx.execute(&format!("DELETE FROM events WHERE website_id = ?1 AND ts < ?2 AND {cond}"), params![site, cut])?;
     if deleted as u64 != report.pageviews + report.events {
-        return Err(Error::Internal(
-            "deletion counts changed under a write lock".into(),
-        ));
+        return Err(Error::Internal("deletion counts changed under a write lock".into()));
     }
     // The visits that lost rows: recount them, and drop those left empty.
     tx.execute(
@@ -185,24 +168,21 @@ const UPSERT: &str = "ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
     conversions = conversions + excluded.conversions, bounces = bounces + excluded.bounces,
     duration_s = duration_s + excluded.duration_s";
 
-/// Session columns broken down in rollups, by dimension name (fixed text).
-const SESSION_DIMS: [(&str, &str); 6] = [
-    ("referrer", "referrer_host"),
-    ("country", "country"),
-    ("device", "device"),
-    ("browser", "browser"),
-    ("os", "os"),
-    ("utm_source", "utm_source"),
+/// Per-visit rollup dimensions and their SQL over the visit row `s` (fixed text), as the writer's `pairs`:
+/// `source` is the visit's traffic source, utm_source winning over the referring host.
+const SESSION_DIMS: [(&str, &str); 7] = [
+    ("referrer", "s.referrer_host"),
+    ("country", "s.country"),
+    ("device", "s.device"),
+    ("browser", "s.browser"),
+    ("os", "s.os"),
+    ("utm_source", "s.utm_source"),
+    ("source", "CASE WHEN s.utm_source = '' THEN s.referrer_host ELSE s.utm_source END"),
 ];
 
 /// Recomputes a site's hourly and daily rollups over `[from, to)` (whole UTC days, in ms) from the raw
 /// sessions and events, with the ingest writer's definitions; returns the number of rows written.
-pub(crate) fn rebuild_rollups(
-    tx: &Connection,
-    site: WebsiteId,
-    from: Millis,
-    to: Millis,
-) -> Result<u64> {
+pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
     let (b_from, b_to) = (from / 1000, to / 1000);
     tx.execute(
         "DELETE FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
@@ -246,18 +226,23 @@ pub(crate) fn rebuild_rollups(
                 AND kind IN ('custom', 'outbound', 'download', 'conversion') GROUP BY b, v {UPSERT}"
         ),
     ];
-    for (dim, column) in SESSION_DIMS {
+    // Visits with a conversion, in the hour the visit started (divides into the conversion rate).
+    statements.push(format!(
+        "{insert} SELECT website_id, 'converted', (first_seen / {HOUR_MS}) * 3600 AS b, '', 0, COUNT(*), 0, 0, 0, 0, 0
+         FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 AND is_converted GROUP BY b {UPSERT}"
+    ));
+    for (dim, value) in SESSION_DIMS {
         statements.push(format!(
-            "{insert} SELECT website_id, '{dim}', (first_seen / {HOUR_MS}) * 3600 AS b, {column}, 0, COUNT(*),
+            "{insert} SELECT s.website_id, '{dim}', (s.first_seen / {HOUR_MS}) * 3600 AS b, {value} AS v, 0, COUNT(*),
                 0, 0, 0, 0, 0
-             FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 GROUP BY b, {column} {UPSERT}"
+             FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3 GROUP BY b, v {UPSERT}"
         ));
         statements.push(format!(
-            "{insert} SELECT e.website_id, '{dim}', (e.ts / {HOUR_MS}) * 3600 AS b, s.{column}, COUNT(*), 0, 0, 0,
+            "{insert} SELECT e.website_id, '{dim}', (e.ts / {HOUR_MS}) * 3600 AS b, {value} AS v, COUNT(*), 0, 0, 0,
                 0, 0, 0
              FROM events e JOIN sessions s ON s.id = e.session_id
              WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND e.kind = 'pageview'
-             GROUP BY b, s.{column} {UPSERT}"
+             GROUP BY b, v {UPSERT}"
         ));
     }
     let mut rows = 0u64;
@@ -314,37 +299,19 @@ mod tests {
     #[test]
     fn rebuilt_rollups_equal_the_writers() {
         let dir = tempfile::tempdir().unwrap();
-        let config = Config {
-            data_dir: dir.path().to_path_buf(),
-            ..Config::default()
-        };
+        let config = Config { data_dir: dir.path().to_path_buf(), ..Config::default() };
         let tracker = Tracker::open(&config).unwrap();
-        let user = tracker
-            .auth
-            .create_user("a@example.com", "secret1")
-            .unwrap();
+        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
         let site = tracker
             .websites
-            .create(
-                user.id,
-                NewWebsite {
-                    name: "S".into(),
-                    domain: "s.example.com".into(),
-                    tracking_level: None,
-                },
-            )
+            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
             .unwrap();
         let day0 = 1_700_000_000_000 / DAY_MS * DAY_MS;
         let mut commits = Vec::new();
         for s in 0..40i64 {
             let client = Client {
                 ip: format!("198.18.0.{}", s % 7).parse().unwrap(),
-                user_agent: if s % 2 == 0 {
-                    "Mozilla/5.0 Chrome/1"
-                } else {
-                    "Mozilla/5.0 Mobile Firefox/1"
-                }
-                .into(),
+                user_agent: if s % 2 == 0 { "Mozilla/5.0 Chrome/1" } else { "Mozilla/5.0 Mobile Firefox/1" }.into(),
                 do_not_track: false,
             };
             let mut ts = day0 + (s % 3) * DAY_MS + s * 1_731_000;
@@ -361,11 +328,7 @@ mod tests {
                     session_key: format!("session{s:04}"),
                     ts,
                     kind: Some(kind),
-                    name: if kind == EventKind::Pageview {
-                        String::new()
-                    } else {
-                        format!("e{}", s % 3)
-                    },
+                    name: if kind == EventKind::Pageview { String::new() } else { format!("e{}", s % 3) },
                     url: format!("https://s.example.com/p{}", (s + step) % 4),
                     path: format!("/p{}", (s + step) % 4),
                     referrer_host: ["", "google.com", "t.co"][(s % 3) as usize].into(),
@@ -384,40 +347,21 @@ mod tests {
             commit.wait_blocking().unwrap();
         }
         let mut conn = tracker.db().connect().unwrap();
-        let written = (
-            rollups(&conn, "rollup_hours"),
-            rollups(&conn, "rollup_days"),
-        );
+        let written = (rollups(&conn, "rollup_hours"), rollups(&conn, "rollup_days"));
         assert!(written.0.len() > 50);
         let tx = conn.transaction().unwrap();
         rebuild_rollups(&tx, site.id, day0 - DAY_MS, day0 + 5 * DAY_MS).unwrap();
         tx.commit().unwrap();
-        let rebuilt = (
-            rollups(&conn, "rollup_hours"),
-            rollups(&conn, "rollup_days"),
-        );
+        let rebuilt = (rollups(&conn, "rollup_hours"), rollups(&conn, "rollup_days"));
         assert_eq!(written, rebuilt);
 
         // Deleting every page view of a day and rebuilding agrees with the raw rows left.
-        let report = tracker
-            .privacy
-            .delete_data(site.id, DataType::Pageviews, Some(day0 + DAY_MS))
-            .unwrap();
+        let report = tracker.privacy.delete_data(site.id, DataType::Pageviews, Some(day0 + DAY_MS)).unwrap();
         assert!(report.pageviews > 0 && report.events == 0);
-        let left: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM events WHERE kind = 'pageview'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        let rolled: i64 = conn
-            .query_row(
-                "SELECT SUM(pageviews) FROM rollup_days WHERE dim = ''",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let left: i64 =
+            conn.query_row("SELECT COUNT(*) FROM events WHERE kind = 'pageview'", [], |r| r.get(0)).unwrap();
+        let rolled: i64 =
+            conn.query_row("SELECT SUM(pageviews) FROM rollup_days WHERE dim = ''", [], |r| r.get(0)).unwrap();
         assert_eq!(left, rolled);
     }
 }

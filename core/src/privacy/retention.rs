@@ -91,8 +91,7 @@ impl Privacy {
         let conn = self.db.connect()?;
         let sites: Vec<WebsiteId> = {
             let mut stmt = conn.prepare("SELECT id FROM websites ORDER BY id")?;
-            stmt.query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?
+            stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
         };
         let mut report = RetentionReport::default();
         for site in sites {
@@ -104,22 +103,14 @@ impl Privacy {
                 deleted.insert(rule.data, n);
                 *report.total.entry(rule.data).or_default() += n;
             }
-            report.sites.push(SiteRetention {
-                website_id: site,
-                deleted,
-            });
+            report.sites.push(SiteRetention { website_id: site, deleted });
         }
         Ok(report)
     }
 }
 
 fn delete_older(conn: &Connection, rule: &Rule, site: WebsiteId, cutoff: Millis) -> Result<u64> {
-    let Rule {
-        table,
-        time_column,
-        condition,
-        ..
-    } = rule;
+    let Rule { table, time_column, condition, .. } = rule;
     // Every name here comes from the fixed RULES list, never from input.
     let sql = format!(
         "DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table}

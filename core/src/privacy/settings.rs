@@ -75,14 +75,7 @@ pub struct Retention {
 
 impl Default for Retention {
     fn default() -> Self {
-        Retention {
-            pageviews: 90,
-            events: 90,
-            sessions: 90,
-            heatmaps: 30,
-            recordings: 30,
-            conversions: 365,
-        }
+        Retention { pageviews: 90, events: 90, sessions: 90, heatmaps: 30, recordings: 30, conversions: 365 }
     }
 }
 
@@ -110,11 +103,7 @@ impl Privacy {
     }
 
     /// Applies changes to a site's privacy settings and returns the result.
-    pub fn update_settings(
-        &self,
-        site: WebsiteId,
-        update: PrivacyUpdate,
-    ) -> Result<PrivacySettings> {
+    pub fn update_settings(&self, site: WebsiteId, update: PrivacyUpdate) -> Result<PrivacySettings> {
         let mut s = self.settings(site)?;
         macro_rules! set {
             ($($field:ident),*) => { $( if let Some(v) = update.$field { s.$field = v; } )* };
@@ -132,33 +121,23 @@ impl Privacy {
             s.data_retention_days = check_days("dataRetentionDays", days)?;
         }
         if let Some(basis) = update.data_processing_basis {
-            if !matches!(
-                basis.as_str(),
-                "consent" | "legitimate_interest" | "contract"
-            ) {
-                return Err(Error::invalid(
-                    "dataProcessingBasis must be consent, legitimate_interest or contract",
-                ));
+            if !matches!(basis.as_str(), "consent" | "legitimate_interest" | "contract") {
+                return Err(Error::invalid("dataProcessingBasis must be consent, legitimate_interest or contract"));
             }
             s.data_processing_basis = basis;
         }
         if let Some(message) = update.consent_message {
             if message.chars().count() > 1000 {
-                return Err(Error::invalid(
-                    "consentMessage must be at most 1000 characters",
-                ));
+                return Err(Error::invalid("consentMessage must be at most 1000 characters"));
             }
             s.consent_message = message;
         }
         if let Some(url) = update.privacy_policy_url {
             let url = url.trim().to_string();
             let valid = url.is_empty()
-                || (url.len() <= 2000
-                    && url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")));
+                || (url.len() <= 2000 && url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")));
             if !valid {
-                return Err(Error::invalid(
-                    "privacyPolicyUrl must be an http or https URL",
-                ));
+                return Err(Error::invalid("privacyPolicyUrl must be an http or https URL"));
             }
             s.privacy_policy_url = url;
         }
@@ -202,14 +181,7 @@ impl Privacy {
         macro_rules! set {
             ($($field:ident),*) => { $( if let Some(v) = update.$field { r.$field = check_days(stringify!($field), v)?; } )* };
         }
-        set!(
-            pageviews,
-            events,
-            sessions,
-            heatmaps,
-            recordings,
-            conversions
-        );
+        set!(pageviews, events, sessions, heatmaps, recordings, conversions);
         self.db.write(|conn| {
             ensure_row(conn, site)?;
             conn.execute(
@@ -227,18 +199,13 @@ impl Privacy {
 /// Retention and data-retention days are 1 to 365 (spec part 2 §5).
 fn check_days(field: &str, days: i64) -> Result<i64> {
     if !(1..=365).contains(&days) {
-        return Err(Error::invalid(format!(
-            "{field} must be between 1 and 365 days"
-        )));
+        return Err(Error::invalid(format!("{field} must be between 1 and 365 days")));
     }
     Ok(days)
 }
 
 fn ensure_row(conn: &Connection, site: WebsiteId) -> Result<()> {
-    conn.execute(
-        "INSERT OR IGNORE INTO privacy_settings (website_id) VALUES (?1)",
-        [site],
-    )?;
+    conn.execute("INSERT OR IGNORE INTO privacy_settings (website_id) VALUES (?1)", [site])?;
     Ok(())
 }
 

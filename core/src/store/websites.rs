@@ -1,5 +1,8 @@
 //! Websites: registration, ownership checks, edits and deletion with all their data.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rusqlite::{OptionalExtension, Row, params};
 
 use crate::auth::tokens_random;
@@ -29,11 +32,18 @@ pub struct WebsiteChanges {
 #[derive(Clone)]
 pub struct Websites {
     db: Db,
+    /// Bumped on every update or deletion, so caches in this process drop what they hold at once.
+    generation: Arc<AtomicU64>,
 }
 
 impl Websites {
     pub(crate) fn new(db: Db) -> Websites {
-        Websites { db }
+        Websites { db, generation: Arc::default() }
+    }
+
+    /// Changes whenever a website of this process is updated or deleted.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// Registers a website for `owner` with a fresh tracking key.
@@ -65,9 +75,7 @@ impl Websites {
     /// The owner's websites, oldest first.
     pub fn list(&self, owner: UserId) -> Result<Vec<Website>> {
         self.db.read(|conn| {
-            let mut stmt = conn.prepare(&format!(
-                "SELECT {COLUMNS} FROM websites WHERE user_id = ?1 ORDER BY id"
-            ))?;
+            let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM websites WHERE user_id = ?1 ORDER BY id"))?;
             let rows = stmt.query_map([owner], from_row)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
@@ -102,11 +110,7 @@ impl Websites {
         self.db
             .read(|conn| {
                 Ok(conn
-                    .query_row(
-                        &format!("SELECT {COLUMNS} FROM websites WHERE id = ?1"),
-                        [id],
-                        from_row,
-                    )
+                    .query_row(&format!("SELECT {COLUMNS} FROM websites WHERE id = ?1"), [id], from_row)
                     .optional()?)
             })?
             .ok_or(Error::NotFound("website"))
@@ -117,11 +121,7 @@ impl Websites {
         self.db
             .read(|conn| {
                 Ok(conn
-                    .query_row(
-                        &format!("SELECT {COLUMNS} FROM websites WHERE tracking_key = ?1"),
-                        [key],
-                        from_row,
-                    )
+                    .query_row(&format!("SELECT {COLUMNS} FROM websites WHERE tracking_key = ?1"), [key], from_row)
                     .optional()?)
             })?
             .ok_or(Error::NotFound("website"))
@@ -133,17 +133,12 @@ impl Websites {
             return self.get_any(id);
         }
         let wanted = bare_host(id_or_domain);
-        let matches: Vec<Website> = self
-            .list_all()?
-            .into_iter()
-            .filter(|site| bare_host(&site.domain).eq_ignore_ascii_case(&wanted))
-            .collect();
+        let matches: Vec<Website> =
+            self.list_all()?.into_iter().filter(|site| bare_host(&site.domain).eq_ignore_ascii_case(&wanted)).collect();
         match matches.len() {
             0 => Err(Error::NotFound("website")),
             1 => Ok(matches.into_iter().next().expect("one match")),
-            n => Err(Error::invalid(format!(
-                "{n} websites have the domain {wanted}; name one by id"
-            ))),
+            n => Err(Error::invalid(format!("{n} websites have the domain {wanted}; name one by id"))),
         }
     }
 
@@ -169,21 +164,21 @@ impl Websites {
             }
             Ok(())
         })?;
+        self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(site)
     }
 
     /// Deletes a website of `owner` and, by cascade, all of its data.
     pub fn delete(&self, owner: UserId, id: WebsiteId) -> Result<()> {
         self.db.write(|conn| {
-            let deleted = conn.execute(
-                "DELETE FROM websites WHERE id = ?1 AND user_id = ?2",
-                params![id, owner],
-            )?;
+            let deleted = conn.execute("DELETE FROM websites WHERE id = ?1 AND user_id = ?2", params![id, owner])?;
             if deleted == 0 {
                 return Err(Error::NotFound("website"));
             }
             Ok(())
-        })
+        })?;
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        Ok(())
     }
 }
 
@@ -206,9 +201,7 @@ fn validate_name(name: &str) -> Result<String> {
         return Err(Error::invalid("Website name is required"));
     }
     if name.chars().count() > 100 {
-        return Err(Error::invalid(
-            "Website name must be at most 100 characters",
-        ));
+        return Err(Error::invalid("Website name must be at most 100 characters"));
     }
     Ok(name.to_string())
 }
@@ -222,16 +215,9 @@ fn validate_domain(domain: &str) -> Result<String> {
     if domain.len() > 253 + 8 {
         return Err(Error::invalid("Please enter a valid URL"));
     }
-    let with_scheme = if domain.contains("://") {
-        domain.to_string()
-    } else {
-        format!("https://{domain}")
-    };
+    let with_scheme = if domain.contains("://") { domain.to_string() } else { format!("https://{domain}") };
     match url::Url::parse(&with_scheme) {
-        Ok(url)
-            if matches!(url.scheme(), "http" | "https")
-                && url.host_str().is_some_and(|h| !h.is_empty()) =>
-        {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host_str().is_some_and(|h| !h.is_empty()) => {
             Ok(domain.to_string())
         }
         _ => Err(Error::invalid("Please enter a valid URL")),
@@ -242,11 +228,7 @@ fn validate_domain(domain: &str) -> Result<String> {
 pub fn bare_host(domain: &str) -> String {
     let domain = domain.trim();
     let without_scheme = domain.split_once("://").map_or(domain, |(_, rest)| rest);
-    without_scheme
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase()
+    without_scheme.split(['/', '?', '#']).next().unwrap_or("").to_ascii_lowercase()
 }
 
 #[cfg(test)]

@@ -31,15 +31,13 @@ const APP_ROUTES: &[&str] = &[
 ];
 
 pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    warp::get()
-        .and(warp::path::full())
-        .and_then(|path: FullPath| async move {
-            // API paths never fall back to the app: their errors must stay JSON.
-            if path.as_str() == "/api" || path.as_str().starts_with("/api/") {
-                return Err(warp::reject::not_found());
-            }
-            Ok(serve(path.as_str()))
-        })
+    warp::get().and(warp::path::full()).and_then(|path: FullPath| async move {
+        // API paths never fall back to the app: their errors must stay JSON.
+        if path.as_str() == "/api" || path.as_str().starts_with("/api/") {
+            return Err(warp::reject::not_found());
+        }
+        Ok(serve(path.as_str()))
+    })
 }
 
 fn serve(path: &str) -> Response {
@@ -48,26 +46,13 @@ fn serve(path: &str) -> Response {
     {
         let mime = mime_guess::from_path(asset).first_or_octet_stream();
         // Chunks carry a content hash in their names; entry files do not and must be revalidated.
-        let cache = if asset.starts_with("chunks/") {
-            "public, max-age=31536000, immutable"
-        } else {
-            "no-cache"
-        };
+        let cache = if asset.starts_with("chunks/") { "public, max-age=31536000, immutable" } else { "no-cache" };
         return file_response(file.data.into_owned(), mime.as_ref(), cache, StatusCode::OK);
     }
     let route = path.trim_end_matches('/');
-    let status = if route.is_empty() || APP_ROUTES.contains(&route) {
-        StatusCode::OK
-    } else {
-        StatusCode::NOT_FOUND
-    };
+    let status = if route.is_empty() || APP_ROUTES.contains(&route) { StatusCode::OK } else { StatusCode::NOT_FOUND };
     match Dist::get("index.html") {
-        Some(index) => file_response(
-            index.data.into_owned(),
-            "text/html; charset=utf-8",
-            "no-cache",
-            status,
-        ),
+        Some(index) => file_response(index.data.into_owned(), "text/html; charset=utf-8", "no-cache", status),
         None => crate::error::error_response(StatusCode::NOT_FOUND, "dashboard not built"),
     }
 }

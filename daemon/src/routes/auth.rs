@@ -22,22 +22,16 @@ struct RefreshRequest {
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let register = warp::path!("register")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(api_body())
-        .and_then(register);
+    let register =
+        warp::path!("register").and(warp::post()).and(with_tracker(tracker.clone())).and(api_body()).and_then(register);
     let login = warp::path!("login")
         .and(warp::post())
         .and(with_tracker(tracker.clone()))
         .and(client(tracker.clone()))
         .and(api_body())
         .and_then(login);
-    let refresh = warp::path!("refresh")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(api_body())
-        .and_then(refresh);
+    let refresh =
+        warp::path!("refresh").and(warp::post()).and(with_tracker(tracker.clone())).and(api_body()).and_then(refresh);
     let current = warp::path!("user")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
@@ -48,27 +42,17 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 
 async fn register(tracker: Tracker, body: Credentials) -> Result<impl Reply, Rejection> {
     let session = blocking(move || tracker.auth.register(&body.email, &body.password)).await?;
-    Ok(warp::reply::with_status(
-        warp::reply::json(&session),
-        StatusCode::CREATED,
-    ))
+    Ok(warp::reply::with_status(warp::reply::json(&session), StatusCode::CREATED))
 }
 
-async fn login(
-    tracker: Tracker,
-    client: Client,
-    body: Credentials,
-) -> Result<impl Reply, Rejection> {
-    let session =
-        blocking(move || tracker.auth.login(&body.email, &body.password, client.ip)).await?;
+async fn login(tracker: Tracker, client: Client, body: Credentials) -> Result<impl Reply, Rejection> {
+    let session = blocking(move || tracker.auth.login(&body.email, &body.password, client.ip)).await?;
     Ok(warp::reply::json(&session))
 }
 
 async fn refresh(tracker: Tracker, body: RefreshRequest) -> Result<impl Reply, Rejection> {
     let access_token = blocking(move || tracker.auth.refresh(&body.refresh_token)).await?;
-    Ok(warp::reply::json(
-        &serde_json::json!({ "accessToken": access_token }),
-    ))
+    Ok(warp::reply::json(&serde_json::json!({ "accessToken": access_token })))
 }
 
 async fn current_user(tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {

@@ -76,11 +76,7 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
     TimeRange::parse(raw.unwrap_or("30d"), now_ms()).map_err(reject)
 }
 
-async fn overview(
-    tracker: Tracker,
-    user: UserId,
-    query: SiteQuery,
-) -> Result<impl Reply, Rejection> {
+async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
     let overview = blocking(move || {
@@ -137,18 +133,8 @@ async fn live(
     let check = tracker.clone();
     blocking(move || check.websites.get(user, site)).await?;
     let updates = tracker.live.subscribe();
-    let stream = live_stream(LiveState {
-        tracker,
-        site,
-        updates,
-        stopping,
-        last: None,
-    });
-    Ok(warp::sse::reply(
-        warp::sse::keep_alive()
-            .interval(Duration::from_secs(15))
-            .stream(stream),
-    ))
+    let stream = live_stream(LiveState { tracker, site, updates, stopping, last: None });
+    Ok(warp::sse::reply(warp::sse::keep_alive().interval(Duration::from_secs(15)).stream(stream)))
 }
 
 struct LiveState {
@@ -168,18 +154,15 @@ fn live_stream(state: LiveState) -> impl Stream<Item = Result<Event, Infallible>
             }
             let tracker = state.tracker.clone();
             let site = state.site;
-            let sessions =
-                match tokio::task::spawn_blocking(move || tracker.analytics.active_sessions(site))
-                    .await
-                {
-                    Ok(Ok(sessions)) => sessions,
-                    Ok(Err(e)) => {
-                        tracing::warn!(error = %e, "live query failed");
-                        tokio::time::sleep(LIVE_RECHECK).await;
-                        continue;
-                    }
-                    Err(_) => return None,
-                };
+            let sessions = match tokio::task::spawn_blocking(move || tracker.analytics.active_sessions(site)).await {
+                Ok(Ok(sessions)) => sessions,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "live query failed");
+                    tokio::time::sleep(LIVE_RECHECK).await;
+                    continue;
+                }
+                Err(_) => return None,
+            };
             if state.last.as_ref() == Some(&sessions) {
                 continue;
             }

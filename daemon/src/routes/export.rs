@@ -12,6 +12,7 @@ use tracker_core::{Error, Tracker};
 use warp::http::{HeaderValue, header};
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::range_of;
 use super::{blocking, parse_website_id, user, with_tracker};
 use crate::error::reject;
 
@@ -23,6 +24,8 @@ pub const RECENT_EXPORT_ROWS: u64 = 10_000;
 #[derive(Deserialize)]
 struct SiteExportQuery {
     format: Option<String>,
+    /// Optional: only the rows of a dashboard range (`7d`, `30d`, ...); all history without it.
+    range: Option<String>,
     #[serde(rename = "type")]
     kind: Option<String>,
 }
@@ -61,21 +64,20 @@ async fn site_export(
         _ => ExportFormat::Json,
     };
     let kind = ExportKind::parse(query.kind.as_deref().unwrap_or("all")).map_err(reject)?;
+    let range = query.range.as_deref().map(|r| range_of(Some(r))).transpose()?;
     let body = blocking(move || {
         tracker.websites.get(user, site)?;
-        let query = ExportQuery::new(site, kind);
+        let query =
+            ExportQuery { since: range.map(|r| r.start), until: range.map(|r| r.end), ..ExportQuery::new(site, kind) };
         if tracker.export.count(&query)? > MAX_SITE_EXPORT_ROWS {
-            return Err(Error::invalid(
-                "too many rows for one download; use `tracker export` on the server",
-            ));
+            return Err(Error::invalid("too many rows for one download; use `tracker export` on the server"));
         }
         let mut body = Vec::new();
         tracker.export.write(&query, format, &mut body, |_| {})?;
         Ok(body)
     })
     .await?;
-    let filename =
-        (format != ExportFormat::Json).then(|| format!("analytics-{site}.{}", format.extension()));
+    let filename = (format != ExportFormat::Json).then(|| format!("analytics-{site}.{}", format.extension()));
     Ok(file_response(body, format, filename))
 }
 
@@ -93,15 +95,9 @@ async fn type_export(
     let site = parse_website_id(query.website_id.as_deref())?;
     let body = blocking(move || {
         tracker.websites.get(user, site)?;
-        let query = ExportQuery {
-            limit: Some(RECENT_EXPORT_ROWS),
-            newest_first: true,
-            ..ExportQuery::new(site, kind)
-        };
+        let query = ExportQuery { limit: Some(RECENT_EXPORT_ROWS), newest_first: true, ..ExportQuery::new(site, kind) };
         let mut body = Vec::new();
-        tracker
-            .export
-            .write(&query, ExportFormat::Csv, &mut body, |_| {})?;
+        tracker.export.write(&query, ExportFormat::Csv, &mut body, |_| {})?;
         Ok(body)
     })
     .await?;
@@ -110,17 +106,10 @@ async fn type_export(
 }
 
 /// The file with its content type, and as an attachment when it has a name.
-fn file_response(
-    body: Vec<u8>,
-    format: ExportFormat,
-    filename: Option<String>,
-) -> warp::reply::Response {
+fn file_response(body: Vec<u8>, format: ExportFormat, filename: Option<String>) -> warp::reply::Response {
     let mut response = warp::reply::Response::new(body.into());
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(format.content_type()),
-    );
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     if let Some(name) = filename
         && let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))

@@ -5,6 +5,7 @@ mod auth;
 mod dashboard;
 mod export;
 mod privacy_delete;
+mod reports;
 mod track;
 mod websites;
 
@@ -35,16 +36,14 @@ pub fn routes(
         .or(dashboard::routes(tracker.clone(), stopping))
         .or(export::routes(tracker.clone()))
         .or(privacy_delete::routes(tracker.clone()))
+        .or(reports::routes(tracker.clone()))
         .or(track::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
-        .with(warp::reply::with::header(
-            "x-content-type-options",
-            "nosniff",
-        ))
+        .with(warp::reply::with::header("x-content-type-options", "nosniff"))
 }
 
 /// Logs method, path and status; never the query string (it may carry an access token).
@@ -54,25 +53,18 @@ fn log_request(info: warp::log::Info) {
 }
 
 /// Hands the tracker to a handler.
-pub(crate) fn with_tracker(
-    tracker: Tracker,
-) -> impl Filter<Extract = (Tracker,), Error = Infallible> + Clone {
+pub(crate) fn with_tracker(tracker: Tracker) -> impl Filter<Extract = (Tracker,), Error = Infallible> + Clone {
     warp::any().map(move || tracker.clone())
 }
 
 /// The signed-in user from `Authorization: Bearer ...`; 401 otherwise.
-pub(crate) fn user(
-    tracker: Tracker,
-) -> impl Filter<Extract = (UserId,), Error = Rejection> + Clone {
+pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (UserId,), Error = Rejection> + Clone {
     warp::header::optional::<String>("authorization").and_then(move |header: Option<String>| {
         let tracker = tracker.clone();
         async move {
             let token = header
                 .as_deref()
-                .and_then(|h| {
-                    h.strip_prefix("Bearer ")
-                        .or_else(|| h.strip_prefix("bearer "))
-                })
+                .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
                 .ok_or_else(|| reject(Error::Unauthorized("missing bearer token".into())))?;
             tracker.auth.authenticate(token.trim()).map_err(reject)
         }
@@ -83,48 +75,31 @@ pub(crate) fn user(
 pub(crate) fn json_body<T: DeserializeOwned + Send>(
     limit: u64,
 ) -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
-    warp::body::content_length_limit(limit)
-        .and(warp::body::bytes())
-        .and_then(|bytes: bytes::Bytes| async move {
-            serde_json::from_slice::<T>(&bytes)
-                .map_err(|e| reject(Error::invalid(format!("invalid JSON body: {e}"))))
-        })
+    warp::body::content_length_limit(limit).and(warp::body::bytes()).and_then(|bytes: bytes::Bytes| async move {
+        serde_json::from_slice::<T>(&bytes).map_err(|e| reject(Error::invalid(format!("invalid JSON body: {e}"))))
+    })
 }
 
 /// A JSON body for dashboard API calls.
-pub(crate) fn api_body<T: DeserializeOwned + Send>()
--> impl Filter<Extract = (T,), Error = Rejection> + Clone {
+pub(crate) fn api_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
     json_body(API_BODY_LIMIT)
 }
 
 /// The visitor as seen by the server: the peer address, or X-Forwarded-For's client when the peer is a
 /// trusted proxy; plus user agent and Do-Not-Track / Global Privacy Control.
-pub(crate) fn client(
-    tracker: Tracker,
-) -> impl Filter<Extract = (Client,), Error = Infallible> + Clone {
-    warp::addr::remote()
-        .and(warp::header::headers_cloned())
-        .map(move |peer: Option<SocketAddr>, headers: HeaderMap| {
-            let peer_ip = peer.map(|p| p.ip()).unwrap_or(IpAddr::from([127, 0, 0, 1]));
-            let settings = tracker.settings.get();
-            let ip = if settings.is_trusted_proxy(peer_ip) {
-                forwarded_client(&headers).unwrap_or(peer_ip)
-            } else {
-                peer_ip
-            };
-            let header = |name: &str| {
-                headers
-                    .get(name)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("")
-                    .to_string()
-            };
-            Client {
-                ip,
-                user_agent: header("user-agent").chars().take(512).collect(),
-                do_not_track: header("dnt") == "1" || header("sec-gpc") == "1",
-            }
-        })
+pub(crate) fn client(tracker: Tracker) -> impl Filter<Extract = (Client,), Error = Infallible> + Clone {
+    warp::addr::remote().and(warp::header::headers_cloned()).map(move |peer: Option<SocketAddr>, headers: HeaderMap| {
+        let peer_ip = peer.map(|p| p.ip()).unwrap_or(IpAddr::from([127, 0, 0, 1]));
+        let settings = tracker.settings.get();
+        let ip =
+            if settings.is_trusted_proxy(peer_ip) { forwarded_client(&headers).unwrap_or(peer_ip) } else { peer_ip };
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        Client {
+            ip,
+            user_agent: header("user-agent").chars().take(512).collect(),
+            do_not_track: header("dnt") == "1" || header("sec-gpc") == "1",
+        }
+    })
 }
 
 /// The original client of X-Forwarded-For (its first entry).
@@ -148,9 +123,7 @@ where
 /// Parses a website id from a query or body value; anything that is not an id is simply not found.
 pub(crate) fn parse_website_id(raw: Option<&str>) -> Result<WebsiteId, Rejection> {
     let raw = raw.ok_or_else(|| reject(Error::invalid("website_id is required")))?;
-    raw.trim()
-        .parse()
-        .map_err(|_| reject(Error::NotFound("website")))
+    raw.trim().parse().map_err(|_| reject(Error::NotFound("website")))
 }
 
 /// The base URL links should use: the configured public URL, else the Host the client reached us by.
@@ -164,11 +137,7 @@ pub(crate) fn base_url(tracker: &Tracker, host: Option<&str>) -> String {
 }
 
 fn is_host_header(host: &str) -> bool {
-    !host.is_empty()
-        && host.len() < 256
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+    !host.is_empty() && host.len() < 256 && host.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
 }
 
 /// The Host header, if any.

@@ -28,11 +28,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and_then(delete_data)
 }
 
-async fn delete_data(
-    tracker: Tracker,
-    user: UserId,
-    body: DeleteDataRequest,
-) -> Result<impl Reply, Rejection> {
+async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) -> Result<impl Reply, Rejection> {
     let raw_id = match &body.website_id {
         Some(Value::Number(n)) => Some(n.to_string()),
         Some(Value::String(s)) => Some(s.clone()),

@@ -52,15 +52,16 @@ impl ScriptConfig {
 
 /// API routes under /api that visitors' browsers call.
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let preflight = warp::path("track")
-        .and(warp::options())
-        .map(preflight_response);
-    let track = warp::path!("track")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(client(tracker.clone()))
-        .and(json_body::<TrackRequest>(TRACK_BODY_LIMIT))
-        .and_then(track);
+    let preflight = warp::path("track").and(warp::options()).map(preflight_response);
+    // Once the path matched, every answer (body errors included) is produced here, with CORS headers.
+    let track = warp::path!("track").and(warp::post()).and(
+        with_tracker(tracker.clone())
+            .and(client(tracker.clone()))
+            .and(json_body::<TrackRequest>(TRACK_BODY_LIMIT))
+            .and_then(track)
+            .recover(recover_with_cors)
+            .unify(),
+    );
     let config = warp::path!("track" / "config")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
@@ -71,39 +72,26 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 }
 
 /// The scripts: /tracking/{key}.js (personalised), /tracking.js (basic), /tracer.js, lazy chunks.
-pub fn scripts(
-    tracker: Tracker,
-) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let personalised = warp::path!("tracking" / String)
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(host())
         .and_then(personalised);
-    let basic = warp::path!("tracking.js")
-        .and(warp::get())
-        .and_then(|| static_script("tracking.js"));
-    let tracer = warp::path!("tracer.js")
-        .and(warp::get())
-        .and_then(|| static_script("tracer.js"));
+    let basic = warp::path!("tracking.js").and(warp::get()).and_then(|| static_script("tracking.js"));
+    let tracer = warp::path!("tracer.js").and(warp::get()).and_then(|| static_script("tracer.js"));
     personalised.or(basic).or(tracer)
 }
 
-async fn track(
-    tracker: Tracker,
-    client: Client,
-    body: TrackRequest,
-) -> Result<Response, Rejection> {
+async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<Response, Rejection> {
     let outcome = match tracker.ingest.track(body, &client) {
         Ok(Submitted::Queued(commit)) => commit.wait().await,
         Ok(Submitted::Ignored) => Ok(()),
         Err(e) => Err(e),
     };
     Ok(with_cors(match outcome {
-        Ok(()) => warp::reply::with_status(
-            warp::reply::json(&serde_json::json!({"ok": true})),
-            StatusCode::ACCEPTED,
-        )
-        .into_response(),
+        Ok(()) => warp::reply::with_status(warp::reply::json(&serde_json::json!({"ok": true})), StatusCode::ACCEPTED)
+            .into_response(),
         Err(e) => api_error(e),
     }))
 }
@@ -111,44 +99,29 @@ async fn track(
 fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> Response {
     let key = query.tracking_key.unwrap_or_default();
     let response = match tracker.ingest.site(&key) {
-        Ok(site) => warp::reply::json(&ScriptConfig::of(
-            &site,
-            base_url(&tracker, host.as_deref()),
-        ))
-        .into_response(),
+        Ok(site) => warp::reply::json(&ScriptConfig::of(&site, base_url(&tracker, host.as_deref()))).into_response(),
         Err(e) => api_error(e),
     };
     with_cors(response)
 }
 
-async fn personalised(
-    name: String,
-    tracker: Tracker,
-    host: Option<String>,
-) -> Result<Response, Rejection> {
+async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> Result<Response, Rejection> {
     let Some(key) = name.strip_suffix(".js") else {
         return Err(warp::reject::not_found());
     };
     // Lazily loaded chunks of the scripts live beside the personalised ones.
     if let Some(file) = Dist::get(&format!("tracker/{name}")) {
-        return Ok(script_response(
-            file.data.into_owned(),
-            "public, max-age=3600",
-        ));
+        return Ok(script_response(file.data.into_owned(), "public, max-age=3600"));
     }
     let site = match tracker.ingest.site(key) {
         Ok(site) => site,
         Err(e) => return Ok(api_error(e)),
     };
     let Some(script) = Dist::get("tracker/tracking.js") else {
-        return Ok(api_error(Error::NotFound(
-            "tracking script (dashboard not built)",
-        )));
+        return Ok(api_error(Error::NotFound("tracking script (dashboard not built)")));
     };
     let config = ScriptConfig::of(&site, base_url(&tracker, host.as_deref()));
-    let config = serde_json::to_string(&config)
-        .unwrap_or_default()
-        .replace('<', "\\u003c");
+    let config = serde_json::to_string(&config).unwrap_or_default().replace('<', "\\u003c");
     let mut body = format!("window.__TRACKER__={config};\n").into_bytes();
     body.extend_from_slice(&script.data);
     Ok(script_response(body, "public, max-age=300"))
@@ -156,23 +129,15 @@ async fn personalised(
 
 async fn static_script(name: &'static str) -> Result<Response, Rejection> {
     match Dist::get(&format!("tracker/{name}")) {
-        Some(file) => Ok(script_response(
-            file.data.into_owned(),
-            "public, max-age=3600",
-        )),
-        None => Ok(api_error(Error::NotFound(
-            "tracking script (dashboard not built)",
-        ))),
+        Some(file) => Ok(script_response(file.data.into_owned(), "public, max-age=3600")),
+        None => Ok(api_error(Error::NotFound("tracking script (dashboard not built)"))),
     }
 }
 
 fn script_response(body: Vec<u8>, cache: &'static str) -> Response {
     let mut response = Response::new(body.into());
     let headers = response.headers_mut();
-    headers.insert(
-        "content-type",
-        HeaderValue::from_static("application/javascript; charset=utf-8"),
-    );
+    headers.insert("content-type", HeaderValue::from_static("application/javascript; charset=utf-8"));
     headers.insert("cache-control", HeaderValue::from_static(cache));
     headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
     response
@@ -184,10 +149,14 @@ fn api_error(e: Error) -> Response {
     error_response(status, &message)
 }
 
+/// The JSON error of any rejection, readable cross-origin.
+async fn recover_with_cors(rejection: Rejection) -> Result<Response, Rejection> {
+    let Ok(response) = crate::error::recover(rejection).await;
+    Ok(with_cors(response))
+}
+
 fn with_cors(mut response: Response) -> Response {
-    response
-        .headers_mut()
-        .insert("access-control-allow-origin", HeaderValue::from_static("*"));
+    response.headers_mut().insert("access-control-allow-origin", HeaderValue::from_static("*"));
     response
 }
 
@@ -196,14 +165,8 @@ fn preflight_response() -> Response {
     *response.status_mut() = StatusCode::NO_CONTENT;
     let headers = response.headers_mut();
     headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
-    headers.insert(
-        "access-control-allow-methods",
-        HeaderValue::from_static("POST, GET, OPTIONS"),
-    );
-    headers.insert(
-        "access-control-allow-headers",
-        HeaderValue::from_static("content-type"),
-    );
+    headers.insert("access-control-allow-methods", HeaderValue::from_static("POST, GET, OPTIONS"));
+    headers.insert("access-control-allow-headers", HeaderValue::from_static("content-type"));
     headers.insert("access-control-max-age", HeaderValue::from_static("86400"));
     response
 }

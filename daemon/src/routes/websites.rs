@@ -22,10 +22,7 @@ pub struct WebsiteResponse {
 impl WebsiteResponse {
     pub fn new(website: Website, base: &str) -> WebsiteResponse {
         let script_url = format!("{base}/tracking/{}.js", website.tracking_key);
-        WebsiteResponse {
-            website,
-            script_url,
-        }
+        WebsiteResponse { website, script_url }
     }
 }
 
@@ -46,56 +43,23 @@ struct UpdateWebsite {
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let base = warp::path("websites")
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
-        .and(host());
-    let list = base
-        .clone()
-        .and(warp::path::end())
-        .and(warp::get())
-        .and_then(list);
-    let create = base
-        .clone()
-        .and(warp::path::end())
-        .and(warp::post())
-        .and(api_body())
-        .and_then(create);
-    let get = base
-        .clone()
-        .and(warp::path!(WebsiteId))
-        .and(warp::get())
-        .and_then(get);
-    let update = base
-        .clone()
-        .and(warp::path!(WebsiteId))
-        .and(warp::put())
-        .and(api_body())
-        .and_then(update);
-    let delete = base
-        .and(warp::path!(WebsiteId))
-        .and(warp::delete())
-        .and_then(delete);
+    let base = warp::path("websites").and(with_tracker(tracker.clone())).and(user(tracker)).and(host());
+    let list = base.clone().and(warp::path::end()).and(warp::get()).and_then(list);
+    let create = base.clone().and(warp::path::end()).and(warp::post()).and(api_body()).and_then(create);
+    let get = base.clone().and(warp::path!(WebsiteId)).and(warp::get()).and_then(get);
+    let update = base.clone().and(warp::path!(WebsiteId)).and(warp::put()).and(api_body()).and_then(update);
+    let delete = base.and(warp::path!(WebsiteId)).and(warp::delete()).and_then(delete);
     list.or(create).or(get).or(update).or(delete)
 }
 
 fn level(raw: Option<String>) -> Result<Option<TrackingLevel>, Rejection> {
-    raw.map(|l| TrackingLevel::parse(&l))
-        .transpose()
-        .map_err(reject)
+    raw.map(|l| TrackingLevel::parse(&l)).transpose().map_err(reject)
 }
 
-async fn list(
-    tracker: Tracker,
-    user: UserId,
-    host: Option<String>,
-) -> Result<impl Reply, Rejection> {
+async fn list(tracker: Tracker, user: UserId, host: Option<String>) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
     let sites = blocking(move || tracker.websites.list(user)).await?;
-    let sites: Vec<_> = sites
-        .into_iter()
-        .map(|s| WebsiteResponse::new(s, &base))
-        .collect();
+    let sites: Vec<_> = sites.into_iter().map(|s| WebsiteResponse::new(s, &base)).collect();
     Ok(warp::reply::json(&sites))
 }
 
@@ -112,18 +76,10 @@ async fn create(
         tracking_level: level(body.tracking_level)?,
     };
     let site = blocking(move || tracker.websites.create(user, new)).await?;
-    Ok(warp::reply::with_status(
-        warp::reply::json(&WebsiteResponse::new(site, &base)),
-        StatusCode::CREATED,
-    ))
+    Ok(warp::reply::with_status(warp::reply::json(&WebsiteResponse::new(site, &base)), StatusCode::CREATED))
 }
 
-async fn get(
-    tracker: Tracker,
-    user: UserId,
-    host: Option<String>,
-    id: WebsiteId,
-) -> Result<impl Reply, Rejection> {
+async fn get(tracker: Tracker, user: UserId, host: Option<String>, id: WebsiteId) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
     let site = blocking(move || tracker.websites.get(user, id)).await?;
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
@@ -137,21 +93,12 @@ async fn update(
     body: UpdateWebsite,
 ) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
-    let changes = WebsiteChanges {
-        name: body.name,
-        domain: body.domain,
-        tracking_level: level(body.tracking_level)?,
-    };
+    let changes = WebsiteChanges { name: body.name, domain: body.domain, tracking_level: level(body.tracking_level)? };
     let site = blocking(move || tracker.websites.update(user, id, changes)).await?;
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
 }
 
-async fn delete(
-    tracker: Tracker,
-    user: UserId,
-    _host: Option<String>,
-    id: WebsiteId,
-) -> Result<impl Reply, Rejection> {
+async fn delete(tracker: Tracker, user: UserId, _host: Option<String>, id: WebsiteId) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.websites.delete(user, id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

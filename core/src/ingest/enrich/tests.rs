@@ -1,0 +1,321 @@
+//! Tests of the enrichment module against real user agents, the bot samples of npm crawler-user-agents,
+//! and the embedded IP databases.
+
+use std::net::IpAddr;
+use std::sync::OnceLock;
+
+use super::asn::{classify, clean_name};
+use super::*;
+
+fn enricher() -> &'static Enricher {
+    static ENRICHER: OnceLock<Enricher> = OnceLock::new();
+    ENRICHER.get_or_init(|| Enricher::new().unwrap())
+}
+
+fn ip(s: &str) -> IpAddr {
+    s.parse().unwrap()
+}
+
+/// Current browsers on the platforms visitors use.
+const BROWSERS: &[(&str, &str, &str, &str)] = &[
+    (
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Chrome",
+        "Windows",
+        "desktop",
+    ),
+    (
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+        "Edge",
+        "Windows",
+        "desktop",
+    ),
+    (
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+        "Firefox",
+        "Windows",
+        "desktop",
+    ),
+    ("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", "Linux", "desktop"),
+    ("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", "Ubuntu", "desktop"),
+    (
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+        "Safari",
+        "macOS",
+        "desktop",
+    ),
+    (
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Chrome",
+        "macOS",
+        "desktop",
+    ),
+    (
+        "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Chrome",
+        "ChromeOS",
+        "desktop",
+    ),
+    (
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 OPR/115.0.0.0",
+        "Opera",
+        "Windows",
+        "desktop",
+    ),
+    (
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+        "Safari",
+        "iOS",
+        "mobile",
+    ),
+    (
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1",
+        "Chrome",
+        "iOS",
+        "mobile",
+    ),
+    (
+        "Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1",
+        "Safari",
+        "iOS",
+        "tablet",
+    ),
+    (
+        "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+        "Chrome",
+        "Android",
+        "mobile",
+    ),
+    (
+        "Mozilla/5.0 (Linux; Android 14; SM-S928B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/27.0 Chrome/125.0.0.0 Mobile Safari/537.36",
+        "Samsung Internet",
+        "Android",
+        "mobile",
+    ),
+    (
+        "Mozilla/5.0 (Linux; Android 13; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Chrome",
+        "Android",
+        "tablet",
+    ),
+    ("Mozilla/5.0 (Android 15; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0", "Firefox", "Android", "mobile"),
+    (
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36 EdgA/131.0.2903.51",
+        "Edge",
+        "Android",
+        "mobile",
+    ),
+];
+
+#[test]
+fn real_browsers_are_classified() {
+    for &(ua, browser, os, device) in BROWSERS {
+        let info = enricher().user_agent(ua);
+        let want = UserAgentInfo { browser: browser.into(), os: os.into(), device: device.into() };
+        assert_eq!(*info, want, "{ua}");
+    }
+}
+
+#[test]
+fn user_agents_are_cached() {
+    let ua = BROWSERS[0].0;
+    assert!(Arc::ptr_eq(&enricher().user_agent(ua), &enricher().user_agent(ua)));
+    assert_eq!(*enricher().user_agent(""), UserAgentInfo::default());
+}
+
+#[test]
+fn real_browsers_are_not_bots() {
+    for &(ua, ..) in BROWSERS {
+        assert!(!enricher().is_bot(ua), "{ua}");
+    }
+}
+
+#[test]
+fn scripts_crawlers_and_headless_browsers_are_bots() {
+    for ua in [
+        "",
+        "   ",
+        "curl/8.5.0",
+        "python-requests/2.32.3",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    ] {
+        assert!(enricher().is_bot(ua), "{ua:?}");
+    }
+}
+
+#[test]
+fn crawler_user_agents_samples_are_mostly_bots() {
+    let path = concat!(env!("TRACKER_NODE_MODULES_DIR"), "/crawler-user-agents/crawler-user-agents.json");
+    let list: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let samples: Vec<&str> =
+        list.iter().flat_map(|e| e["instances"].as_array().into_iter().flatten()).filter_map(|v| v.as_str()).collect();
+    assert!(samples.len() > 1000, "only {} samples", samples.len());
+    let missed: Vec<&&str> = samples.iter().filter(|ua| !enricher().is_bot(ua)).collect();
+    let rate = 1.0 - missed.len() as f64 / samples.len() as f64;
+    assert!(rate >= 0.95, "{:.1}% detected; missed e.g. {:?}", rate * 100.0, &missed[..missed.len().min(20)]);
+}
+
+#[test]
+fn countries_come_from_the_embedded_database() {
+    let e = enricher();
+    assert_eq!(e.locate(ip("8.8.8.8")).country, "US");
+    assert_eq!(e.locate(ip("1.1.1.1")).country, "AU");
+    assert_eq!(e.locate(ip("81.2.69.160")).country, "GB");
+    // IPv6: Hetzner's first /32. (DB-IP puts Google's 2001:4860:4860::8888 in "CA", so it makes a poor
+    // fixture.)
+    assert_eq!(e.locate(ip("2a01:4f8::1")).country, "DE");
+    assert_eq!(e.locate(ip("::ffff:8.8.8.8")).country, "US");
+    let located = e.locate(ip("8.8.8.8"));
+    assert_eq!((located.region.as_str(), located.city.as_str()), ("", ""));
+}
+
+#[test]
+fn private_and_local_addresses_have_no_location_or_organization() {
+    for addr in [
+        "127.0.0.1",
+        "10.1.2.3",
+        "192.168.0.10",
+        "172.16.5.4",
+        "100.64.1.1",
+        "169.254.1.1",
+        "0.0.0.0",
+        "::1",
+        "fd00::1",
+        "fe80::1",
+        "::ffff:10.0.0.1",
+    ] {
+        assert_eq!(enricher().locate(ip(addr)), Location::default(), "{addr}");
+        assert_eq!(enricher().organization(ip(addr)), None, "{addr}");
+    }
+}
+
+#[test]
+fn organizations_come_from_the_asn_tables() {
+    let e = enricher();
+    let cloudflare = e.organization(ip("1.0.0.1")).unwrap();
+    assert_eq!((cloudflare.asn, cloudflare.name.as_str()), (13335, "Cloudflare, Inc."));
+    assert_eq!(cloudflare.domain.as_deref(), Some("cloudflare.com"));
+    assert!(cloudflare.is_isp, "Cloudflare traffic is WARP/Workers egress, not Cloudflare staff");
+
+    let google = e.organization(ip("8.8.8.8")).unwrap();
+    assert_eq!((google.asn, google.name.as_str(), google.domain.as_deref()), (15169, "Google LLC", Some("google.com")));
+    assert!(!google.is_isp);
+    assert_eq!(google.confidence, 90);
+
+    let v6 = e.organization(ip("2606:4700:4700::1111")).unwrap();
+    assert_eq!(v6.asn, 13335);
+    let v6 = e.organization(ip("2001:4860:4860::8888")).unwrap();
+    assert_eq!(v6.name, "Google LLC");
+
+    // Reserved space is announced by nobody.
+    assert_eq!(e.organization(ip("240.0.0.1")), None);
+}
+
+#[test]
+fn carriers_are_marked_as_isps() {
+    let e = enricher();
+    // Deutsche Telekom's dial-up/DSL space and Comcast's.
+    for addr in ["80.128.0.1", "73.0.0.1"] {
+        let org = e.organization(ip(addr)).unwrap();
+        assert!(org.is_isp, "{org:?}");
+        assert!(org.confidence <= 20, "{org:?}");
+    }
+}
+
+#[test]
+fn names_are_cleaned() {
+    assert_eq!(clean_name("AS274056 - OSC TELECOMS SAC"), "OSC TELECOMS SAC");
+    assert_eq!(clean_name("BEGP-AS-AP - BEST EDGE GLOBAL PTE.LTD."), "BEST EDGE GLOBAL PTE.LTD.");
+    assert_eq!(clean_name("Taprap Nigeria Limited - Taprap Nigeria Limited"), "Taprap Nigeria Limited");
+    assert_eq!(clean_name("  Ozone aljadid for telecom  LLC "), "Ozone aljadid for telecom LLC");
+    // A suffix that is part of the name stays.
+    assert_eq!(clean_name("Universidad de San Buenaventura - Cali"), "Universidad de San Buenaventura - Cali");
+    assert_eq!(clean_name("GOLDEN TECHNOLOGIA LTDA - ME"), "GOLDEN TECHNOLOGIA LTDA - ME");
+}
+
+#[test]
+fn classification_follows_the_documented_heuristic() {
+    let c = classify("Comcast Cable Communications, LLC");
+    assert!(c.is_isp && c.confidence == 20);
+    let c = classify("Vodafone GmbH");
+    assert!(c.is_isp);
+    let c = classify("Hetzner Online GmbH");
+    assert!(c.is_isp && c.domain == Some("hetzner.com"));
+    let c = classify("Massachusetts Institute of Technology");
+    assert!(!c.is_isp && c.confidence == 85);
+    let c = classify("Stanford University");
+    assert_eq!((c.industry, c.domain, c.confidence), (Some("Education"), None, 85));
+    let c = classify("Ministry of Finance");
+    assert_eq!(c.industry, Some("Government"));
+    let c = classify("Reed Smith LLP");
+    assert_eq!((c.is_isp, c.confidence, c.industry, c.domain), (false, 85, None, None));
+    let c = classify("Shetue Tech");
+    assert_eq!((c.is_isp, c.confidence), (false, 70));
+}
+
+#[test]
+#[ignore = "timing and memory figures; run alone: --release -- --ignored --nocapture timings"]
+fn timings() {
+    use std::time::Instant;
+    let rss = || {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        status
+            .lines()
+            .find(|l| l.starts_with("VmRSS"))
+            .unwrap_or("")
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("?")
+            .to_owned()
+    };
+    let addrs: Vec<IpAddr> =
+        (0..10_000u32).map(|i| IpAddr::from(i.wrapping_mul(2_654_435_761).to_be_bytes())).collect();
+    eprintln!("RSS before: {} kB", rss());
+    let t = Instant::now();
+    let e = Enricher::new().unwrap();
+    eprintln!("Enricher::new: {:?}, RSS {} kB", t.elapsed(), rss());
+    let t = Instant::now();
+    e.user_agent(BROWSERS[0].0);
+    eprintln!("first user_agent (builds the extractors): {:?}, RSS {} kB", t.elapsed(), rss());
+    let t = Instant::now();
+    for &(ua, ..) in &BROWSERS[1..] {
+        std::hint::black_box(e.user_agent(ua));
+    }
+    eprintln!("user_agent, uncached: {:?} each", t.elapsed() / (BROWSERS.len() - 1) as u32);
+    let t = Instant::now();
+    for _ in 0..1000 {
+        for &(ua, ..) in BROWSERS {
+            std::hint::black_box(e.user_agent(ua));
+        }
+    }
+    eprintln!("user_agent, cached: {:?} each", t.elapsed() / (1000 * BROWSERS.len() as u32));
+    let t = Instant::now();
+    for _ in 0..100 {
+        for &(ua, ..) in BROWSERS {
+            std::hint::black_box(e.is_bot(ua));
+        }
+    }
+    eprintln!("is_bot: {:?} each", t.elapsed() / (100 * BROWSERS.len() as u32));
+    let t = Instant::now();
+    for &a in &addrs {
+        std::hint::black_box(e.locate(a));
+    }
+    eprintln!("locate: {:?} each over 10k random IPv4, RSS {} kB", t.elapsed() / addrs.len() as u32, rss());
+    let t = Instant::now();
+    e.organization(ip("1.0.0.1"));
+    eprintln!("first organization: {:?}", t.elapsed());
+    let t = Instant::now();
+    for &a in &addrs {
+        std::hint::black_box(e.organization(a));
+    }
+    eprintln!("organization: {:?} each over 10k random IPv4, RSS {} kB", t.elapsed() / addrs.len() as u32, rss());
+}
+
+#[test]
+fn enricher_is_shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+    assert_send_sync::<Enricher>();
+}

@@ -1,0 +1,206 @@
+//! User-agent parsing with uap-core's regexes (ua-parser), mapped to the few names the dashboard shows,
+//! behind a bounded cache: a parse costs tens of microseconds, and most hits repeat a few hundred UAs.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::UserAgentInfo;
+
+/// Written by build.rs from uap-core's regexes.yaml.
+static REGEXES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/uap-regexes.json"));
+
+/// Entries kept across both cache generations.
+const CACHE_CAPACITY: usize = 10_000;
+/// Real user agents are a few hundred bytes; longer ones are cut so that a client cannot make the cache
+/// (or the regexes) chew on megabytes.
+const MAX_UA_LEN: usize = 512;
+
+pub(super) struct Parser {
+    /// Built on the first parse, not in `Enricher::new`: compiling uap's browser and OS regexes takes
+    /// about 35 ms and 10 MB (release build), which an idle daemon should not pay.
+    extractors: OnceLock<Option<Extractors>>,
+    cache: Mutex<Cache>,
+}
+
+struct Extractors {
+    browser: ua_parser::user_agent::Extractor<'static>,
+    os: ua_parser::os::Extractor<'static>,
+}
+
+impl Extractors {
+    /// uap's device regexes are left out on purpose: they took 64 ms and 14 MB more to build, and the
+    /// device class the dashboard needs follows from the OS and a few UA tokens (see `device_class`).
+    fn build() -> Result<Extractors, String> {
+        let regexes: ua_parser::Regexes<'static> = serde_json::from_str(REGEXES_JSON).map_err(|e| e.to_string())?;
+        let browser = regexes
+            .user_agent_parsers
+            .into_iter()
+            .try_fold(ua_parser::user_agent::Builder::new(), |b, p| b.push(p))
+            .map_err(|e| e.to_string())?
+            .build()
+            .map_err(|e| e.to_string())?;
+        let os = regexes
+            .os_parsers
+            .into_iter()
+            .try_fold(ua_parser::os::Builder::new(), |b, p| b.push(p))
+            .map_err(|e| e.to_string())?
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(Extractors { browser, os })
+    }
+}
+
+impl Parser {
+    pub(super) fn new() -> Parser {
+        Parser { extractors: OnceLock::new(), cache: Mutex::new(Cache::default()) }
+    }
+
+    pub(super) fn parse(&self, user_agent: &str) -> Arc<UserAgentInfo> {
+        let user_agent = truncate(user_agent.trim(), MAX_UA_LEN);
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(user_agent) {
+            return hit;
+        }
+        // Parsed outside the lock: other threads keep hitting the cache meanwhile.
+        let info = Arc::new(self.classify(user_agent));
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(user_agent, info.clone());
+        info
+    }
+
+    fn classify(&self, ua: &str) -> UserAgentInfo {
+        let extractors = self.extractors.get_or_init(|| {
+            // The regexes are embedded and compiled in tests, so this only fails on a broken build;
+            // hits still get recorded, without browser and OS.
+            Extractors::build().inspect_err(|e| tracing::error!("embedded uap regexes: {e}")).ok()
+        });
+        let Some(extractors) = extractors else {
+            return UserAgentInfo::default();
+        };
+        let os = extractors.os.extract(ua).map(|o| os_name(&o.os)).unwrap_or_default();
+        UserAgentInfo {
+            browser: extractors.browser.extract(ua).map(|b| browser_name(&b.family)).unwrap_or_default(),
+            device: device_class(ua, &os).to_owned(),
+            os,
+        }
+    }
+}
+
+/// uap's families, merged where the dashboard should count one browser: the device column already says
+/// mobile or not, so "Mobile Safari" and "Chrome Mobile" fold into "Safari" and "Chrome".
+fn browser_name(family: &str) -> String {
+    let name = match family {
+        "Other" => "",
+        "Chrome Mobile" | "Chrome Mobile iOS" => "Chrome",
+        "Chrome Mobile WebView" => "Chrome WebView",
+        "Mobile Safari" => "Safari",
+        "Mobile Safari UI/WKWebView" => "Safari WebView",
+        "Firefox Mobile" | "Firefox iOS" => "Firefox",
+        "Edge Mobile" => "Edge",
+        "Opera Mobile" => "Opera",
+        "Yandex Browser" => "Yandex",
+        other => other,
+    };
+    name.to_owned()
+}
+
+fn os_name(family: &str) -> String {
+    let name = match family {
+        "Other" => "",
+        "Mac OS X" => "macOS",
+        "Chrome OS" => "ChromeOS",
+        other => other,
+    };
+    name.to_owned()
+}
+
+/// desktop / mobile / tablet from the OS and the UA's tokens. Android tablets are the Android UAs
+/// without "Mobile" (the convention Google documents for Chrome); iPadOS 13+ by default sends a Mac UA
+/// and counts as desktop, as every UA-based tracker does.
+fn device_class(ua: &str, os: &str) -> &'static str {
+    const TABLET_TOKENS: [&str; 5] = ["iPad", "Tablet", "Kindle", "Silk/", "PlayBook"];
+    const MOBILE_TOKENS: [&str; 6] = ["Mobi", "iPhone", "iPod", "Opera Mini", "MIDP", "Windows Phone"];
+    if TABLET_TOKENS.iter().any(|t| ua.contains(t)) {
+        return "tablet";
+    }
+    match os {
+        "Android" if ua.contains("Mobile") => "mobile",
+        "Android" => "tablet",
+        "iOS" => "mobile",
+        _ if MOBILE_TOKENS.iter().any(|t| ua.contains(t)) => "mobile",
+        "Windows" | "macOS" | "Linux" | "ChromeOS" | "Ubuntu" | "Fedora" | "Debian" | "FreeBSD" | "OpenBSD" => {
+            "desktop"
+        }
+        _ => "",
+    }
+}
+
+fn truncate(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// A two-generation cache: new entries go into `hot`; when it fills, it becomes `cold` and the old
+/// `cold` is dropped. Entries read from `cold` move back to `hot`. Bounded like an LRU without one's
+/// bookkeeping or a dependency.
+#[derive(Default)]
+struct Cache {
+    hot: HashMap<Box<str>, Arc<UserAgentInfo>>,
+    cold: HashMap<Box<str>, Arc<UserAgentInfo>>,
+}
+
+impl Cache {
+    fn get(&mut self, key: &str) -> Option<Arc<UserAgentInfo>> {
+        if let Some(v) = self.hot.get(key) {
+            return Some(v.clone());
+        }
+        let (k, v) = self.cold.remove_entry(key)?;
+        self.insert_boxed(k, v.clone());
+        Some(v)
+    }
+
+    fn insert(&mut self, key: &str, value: Arc<UserAgentInfo>) {
+        self.insert_boxed(key.into(), value);
+    }
+
+    fn insert_boxed(&mut self, key: Box<str>, value: Arc<UserAgentInfo>) {
+        if self.hot.len() >= CACHE_CAPACITY / 2 {
+            self.cold = std::mem::take(&mut self.hot);
+        }
+        self.hot.insert(key, value);
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.hot.len() + self.cold.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_stays_bounded_and_keeps_recent_entries() {
+        let mut cache = Cache::default();
+        let info = Arc::new(UserAgentInfo::default());
+        for i in 0..CACHE_CAPACITY * 3 {
+            cache.insert(&format!("ua {i}"), info.clone());
+            assert!(cache.len() <= CACHE_CAPACITY);
+        }
+        let last = format!("ua {}", CACHE_CAPACITY * 3 - 1);
+        assert!(cache.get(&last).is_some());
+        assert!(cache.get("ua 0").is_none());
+    }
+
+    #[test]
+    fn truncates_on_char_boundaries() {
+        assert_eq!(truncate("héllo", 2), "h");
+        assert_eq!(truncate("héllo", 3), "hé");
+        assert_eq!(truncate("abc", 10), "abc");
+    }
+}

@@ -1,0 +1,136 @@
+//! Dashboard reads beyond the overview (daemon/API.md "Dashboard reads"): the traffic time series, recent
+//! activity, per-period figures of every site, conversions, identified visitors and traffic sources. The
+//! per-site export is in export.rs (one writer, shared with `tracker export`).
+
+use serde::Deserialize;
+use tracker_core::Tracker;
+use tracker_core::analytics::SiteMetric;
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use warp::{Filter, Rejection, Reply};
+
+use super::dashboard::range_of;
+use super::{blocking, parse_website_id, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct SeriesQuery {
+    website_id: Option<String>,
+    range: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ActivityQuery {
+    website_id: Option<String>,
+    limit: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct SitesQuery {
+    metric: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RangeQuery {
+    range: Option<String>,
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let authed = || with_tracker(tracker.clone()).and(user(tracker.clone()));
+    let timeseries = warp::path!("dashboard" / "timeseries")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<SeriesQuery>())
+        .and_then(timeseries);
+    let activity = warp::path!("dashboard" / "recent-activity")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<ActivityQuery>())
+        .and_then(recent_activity);
+    let sites = warp::path!("dashboard" / "sites")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<SitesQuery>())
+        .and_then(site_periods);
+    let conversions = warp::path!("websites" / WebsiteId / "conversions")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<RangeQuery>())
+        .and_then(conversions);
+    let identified = warp::path!("websites" / WebsiteId / "identified-visitors")
+        .and(warp::get())
+        .and(authed())
+        .and_then(identified_visitors);
+    let sources = warp::path!("websites" / WebsiteId / "traffic-sources")
+        .and(warp::get())
+        .and(authed())
+        .and(warp::query::<RangeQuery>())
+        .and_then(traffic_sources);
+    timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources)
+}
+
+async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
+    let series = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.timeseries(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&series))
+}
+
+async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let limit = query.limit.unwrap_or(10);
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.recent_activity(site, limit)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
+    let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
+    let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn conversions(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: RangeQuery,
+) -> Result<impl Reply, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let body = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.conversions(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
+}
+
+async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.identified_visitors(site)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}
+
+async fn traffic_sources(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: RangeQuery,
+) -> Result<impl Reply, Rejection> {
+    let range = range_of(query.range.as_deref())?;
+    let rows = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.analytics.traffic_sources(site, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&rows))
+}

@@ -1,0 +1,58 @@
+//! Recent Activity: the latest real events of the site, newest first.
+import type { ActivityEvent } from "../api/types";
+import { activityTitle } from "../lib/activity";
+import { countryFlag, displayPath, formatValue } from "../lib/format";
+import { relativeTime } from "../lib/time";
+import { useNow } from "../hooks/live";
+import { Card, CardBody, CardHeader, ErrorNote, Skeleton, cx } from "./ui/primitives";
+import { IconEye, IconTarget, IconZap } from "./ui/icons";
+
+function EventIcon({ type }: { type: string }) {
+  const Icon = type === "conversion" ? IconTarget : type === "pageview" ? IconEye : IconZap;
+  const tone = type === "conversion" ? "bg-emerald-500/15 text-emerald-400" : type === "pageview" ? "bg-sky-500/15 text-sky-400" : "bg-amber-500/15 text-amber-300";
+  return (
+    <span className={cx("flex h-8 w-8 shrink-0 items-center justify-center rounded-full", tone)}>
+      <Icon className="h-4 w-4" />
+    </span>
+  );
+}
+
+export function RecentActivityCard({ events, loading, error }: { events: ActivityEvent[] | undefined; loading?: boolean; error?: unknown }) {
+  const now = useNow(30_000);
+  return (
+    <Card>
+      <CardHeader title="Recent Activity" description="Latest events on this site" />
+      <CardBody>
+        {error ? (
+          <ErrorNote error={error} />
+        ) : loading ? (
+          <div className="space-y-3">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-10 w-full" />
+            ))}
+          </div>
+        ) : !events || events.length === 0 ? (
+          <p className="py-8 text-center text-sm text-gray-500">No activity yet</p>
+        ) : (
+          <ul className="divide-y divide-gray-800" data-testid="recent-activity">
+            {events.map((e) => (
+              <li key={e.id} className="flex items-center gap-3 py-2.5">
+                <EventIcon type={e.type} />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm text-gray-100">
+                    {activityTitle(e)}
+                    {e.value !== null && e.value !== undefined ? <span className="ml-2 text-emerald-400">{formatValue(e.value)}</span> : null}
+                  </p>
+                  <p className="truncate text-xs text-gray-500">
+                    {countryFlag(e.country)} {displayPath(e.url)}
+                  </p>
+                </div>
+                <span className="shrink-0 text-xs text-gray-500">{relativeTime(e.timestamp, now)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+//! Traffic Overview chart (recharts): visitors and page views per day. Loaded lazily with recharts.
+import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { TimeseriesPoint } from "../api/types";
+import { dayLabel } from "../lib/time";
+
+export default function TrafficChart({ points }: { points: TimeseriesPoint[] }) {
+  const data = points.map((p) => ({ ...p, label: dayLabel(p.date) }));
+  return (
+    <div className="h-72 w-full" data-testid="traffic-chart">
+      <ResponsiveContainer width="100%" height="100%">
+        <AreaChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+          <defs>
+            <linearGradient id="pv" x1="0" y1="0" x2="0" y2="1">
+              <stop offset="0%" stopColor="#818cf8" stopOpacity={0.35} />
+              <stop offset="100%" stopColor="#818cf8" stopOpacity={0} />
+            </linearGradient>
+            <linearGradient id="vis" x1="0" y1="0" x2="0" y2="1">
+              <stop offset="0%" stopColor="#38bdf8" stopOpacity={0.35} />
+              <stop offset="100%" stopColor="#38bdf8" stopOpacity={0} />
+            </linearGradient>
+          </defs>
+          <CartesianGrid stroke="#1f2937" vertical={false} />
+          <XAxis dataKey="label" stroke="#6b7280" fontSize={12} tickLine={false} axisLine={false} minTickGap={24} />
+          <YAxis stroke="#6b7280" fontSize={12} tickLine={false} axisLine={false} allowDecimals={false} />
+          <Tooltip
+            contentStyle={{ background: "#111827", border: "1px solid #374151", borderRadius: 8, color: "#f3f4f6" }}
+            labelStyle={{ color: "#9ca3af" }}
+          />
+          <Area isAnimationActive={false} type="monotone" dataKey="pageViews" name="Page views" stroke="#818cf8" strokeWidth={2} fill="url(#pv)" />
+          <Area isAnimationActive={false} type="monotone" dataKey="visitors" name="Visitors" stroke="#38bdf8" strokeWidth={2} fill="url(#vis)" />
+        </AreaChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+//! The live feed: an EventSource on /api/dashboard/live. Connected on open (Real-time), Disconnected on
+//! error; on error one token refresh and, if it succeeds, a new stream with the new token.
+import { useEffect, useState } from "react";
+import { api } from "../api";
+import type { ActiveSession } from "../api/types";
+import { parseLiveMessage } from "../lib/live";
+
+export type LiveStatus = "connecting" | "connected" | "disconnected";
+
+export function useLiveSessions(websiteId: number | undefined) {
+  const [sessions, setSessions] = useState<ActiveSession[]>([]);
+  const [status, setStatus] = useState<LiveStatus>("connecting");
+
+  useEffect(() => {
+    setSessions([]);
+    if (websiteId === undefined) {
+      setStatus("disconnected");
+      return;
+    }
+    let source: EventSource | null = null;
+    let cancelled = false;
+    let retryTimer: number | undefined;
+    let failures = 0;
+
+    const open = () => {
+      if (cancelled) return;
+      setStatus("connecting");
+      const token = encodeURIComponent(api.accessToken() ?? "");
+      const es = new EventSource(`/api/dashboard/live?website_id=${websiteId}&token=${token}`);
+      source = es;
+      es.onopen = () => {
+        failures = 0;
+        setStatus("connected");
+      };
+      es.onmessage = (event: MessageEvent<string>) => {
+        const list = parseLiveMessage(event.data);
+        if (list) setSessions(list);
+      };
+      es.onerror = () => {
+        es.close();
+        if (cancelled) return;
+        setStatus("disconnected");
+        failures += 1;
+        void api.refresh().then((ok) => {
+          if (!ok || cancelled) return;
+          // Back off when the stream keeps failing even with fresh tokens.
+          const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+          retryTimer = window.setTimeout(open, delay);
+        });
+      };
+    };
+    open();
+    return () => {
+      cancelled = true;
+      window.clearTimeout(retryTimer);
+      source?.close();
+    };
+  }, [websiteId]);
+
+  return { sessions, status };
+}
+
+/** Re-renders every `ms` so relative times stay current. */
+export function useNow(ms = 15_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = window.setInterval(() => setNow(Date.now()), ms);
+    return () => window.clearInterval(t);
+  }, [ms]);
+  return now;
+}

@@ -1,0 +1,85 @@
+//! Website form rules (spec part 1 §5) and tracking-code texts.
+import type { TrackingLevel } from "../api/types";
+
+export interface AddWebsiteDraft {
+  name: string;
+  domain: string;
+}
+
+/**
+ * The Your Websites add dialog: trims both fields, null when one is empty (Missing information), and
+ * prepends https:// to a domain without an http:// or https:// prefix.
+ */
+export function normalizeNewWebsite(draft: AddWebsiteDraft): AddWebsiteDraft | null {
+  const name = draft.name.trim();
+  let domain = draft.domain.trim();
+  if (!name || !domain) return null;
+  if (!/^https?:\/\//i.test(domain)) domain = `https://${domain}`;
+  return { name, domain };
+}
+
+export interface WebsiteFormErrors {
+  name?: string;
+  domain?: string;
+}
+
+/** The All Sites form: name and domain required, domain must parse as a URL. */
+export function validateWebsiteForm(draft: AddWebsiteDraft): WebsiteFormErrors {
+  const errors: WebsiteFormErrors = {};
+  if (!draft.name.trim()) errors.name = "Website name is required";
+  const domain = draft.domain.trim();
+  if (!domain) errors.domain = "Domain is required";
+  else if (!isUrl(domain)) errors.domain = "Please enter a valid URL";
+  return errors;
+}
+
+export function isUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** The host of a domain field for compact display. */
+export function domainHost(domain: string): string {
+  try {
+    return new URL(domain).host;
+  } catch {
+    return domain;
+  }
+}
+
+export const TRACKING_LEVELS: { value: TrackingLevel; label: string; description: string }[] = [
+  { value: "light", label: "Light", description: "Basic pageview and event tracking." },
+  {
+    value: "enhanced",
+    label: "Enhanced",
+    description: "Adds session replays, custom event definitions and behaviour analysis.",
+  },
+  {
+    value: "professional",
+    label: "Professional",
+    description: "Adds organization detection, conversions and advanced analytics.",
+  },
+];
+
+export function trackingLevelInfo(level: string | undefined) {
+  return TRACKING_LEVELS.find((l) => l.value === level) ?? TRACKING_LEVELS[0];
+}
+
+/** The personalised script URL: the one the server returned, else /tracking/{key}.js on this origin. */
+export function scriptUrlFor(site: { trackingKey: string; scriptUrl?: string }, origin: string): string {
+  return site.scriptUrl || `${origin}/tracking/${site.trackingKey}.js`;
+}
+
+export function embedSnippet(scriptUrl: string): string {
+  return `<script async src="${scriptUrl}"></script>`;
+}
+
+export const CUSTOM_EVENT_EXAMPLE = `// Track a button click
+window.tracker.track('button_click', {button: 'signup'})`;
+
+export const CONVERSION_EXAMPLE = `// Track a conversion with value and currency
+window.tracker.track('purchase', {value: 49.99, currency: 'USD'})`;

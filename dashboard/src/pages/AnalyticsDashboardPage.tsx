@@ -1,0 +1,340 @@
+//! Analytics Dashboard (/dashboard?website={id}): picker, tracking code, CSV export, site card, four
+//! metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
+import { useState } from "react";
+import type { ReactNode } from "react";
+import type { Website } from "../api/types";
+import {
+  downloadCsvExport,
+  useConversions,
+  useCountries,
+  useIdentifiedVisitors,
+  useOverview,
+  useReferrers,
+  useTrafficSources,
+} from "../hooks/analytics";
+import { useParamState, useSelectedWebsite } from "../hooks/selection";
+import { useWebsites } from "../hooks/websites";
+import { conversionCaption } from "../lib/change";
+import { countryFlag, countryName, formatNumber, formatPercent, formatValue, referrerLabel, relativeWidth } from "../lib/format";
+import { leadScoreClass } from "../lib/leadScore";
+import { formatDate, formatDateTime } from "../lib/time";
+import { MetricCard } from "../components/MetricCard";
+import { NoWebsites } from "../components/NoWebsites";
+import { TopPagesList } from "../components/TopPagesCard";
+import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
+import { WebsitePicker } from "../components/WebsitePicker";
+import { useToast } from "../components/toast/toast";
+import { IconActivity, IconCode, IconDownload, IconEye, IconGlobe, IconTarget, IconUsers } from "../components/ui/icons";
+import { Badge, Button, Card, CardBody, CardHeader, ErrorNote, FullPageSpinner, PageHeader, Skeleton, cx } from "../components/ui/primitives";
+import { Tabs } from "../components/ui/Tabs";
+import { serverMessage } from "../lib/errors";
+
+const TABS = ["overview", "visitors", "traffic", "conversions"] as const;
+type Tab = (typeof TABS)[number];
+export const OVERVIEW_REFETCH_MS = 30_000;
+const LIMITS = { referrers: 5, countries: 8, identified: 5, conversions: 10 };
+
+export default function AnalyticsDashboardPage() {
+  const websites = useWebsites();
+  const { selected, select } = useSelectedWebsite(websites.data);
+  const [tab, setTab] = useParamState<Tab>("tab", TABS, "overview");
+  const [codeOpen, setCodeOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const { toast } = useToast();
+
+  async function exportCsv() {
+    if (!selected) return;
+    setExporting(true);
+    try {
+      await downloadCsvExport(selected.id);
+    } catch (e) {
+      toast({ title: "Export failed", description: serverMessage(e), variant: "destructive" });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const hasSites = !!websites.data && websites.data.length > 0;
+  return (
+    <>
+      <PageHeader
+        title="Analytics Dashboard"
+        description="Real-time visitor tracking and analytics"
+        actions={
+          hasSites ? (
+            <>
+              <WebsitePicker websites={websites.data!} value={selected?.id} onChange={select} />
+              <Button variant="outline" onClick={() => setCodeOpen(true)}>
+                <IconCode />
+                Get Tracking Code
+              </Button>
+              <Button variant="secondary" onClick={exportCsv} disabled={exporting}>
+                <IconDownload />
+                {exporting ? "Exporting..." : "Export CSV"}
+              </Button>
+            </>
+          ) : undefined
+        }
+      />
+      {websites.isPending ? (
+        <FullPageSpinner />
+      ) : websites.error ? (
+        <ErrorNote error={websites.error} />
+      ) : !selected ? (
+        <NoWebsites />
+      ) : (
+        <SiteAnalytics website={selected} tab={tab} setTab={setTab} />
+      )}
+      <TrackingCodeDialog website={selected} open={codeOpen} onClose={() => setCodeOpen(false)} />
+    </>
+  );
+}
+
+function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; setTab: (t: Tab) => void }) {
+  const overview = useOverview(website.id, { refetchInterval: OVERVIEW_REFETCH_MS });
+  const conversions = useConversions(website.id);
+  const m = overview.data?.metrics;
+  const loading = overview.isPending;
+  return (
+    <div className="space-y-6">
+      <Card className="flex flex-wrap items-center justify-between gap-4 p-5" data-testid="site-card">
+        <div className="flex items-center gap-4">
+          <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-indigo-500/15 text-indigo-300">
+            <IconGlobe className="h-5 w-5" />
+          </span>
+          <div>
+            <h2 className="text-lg font-semibold text-white">{website.name}</h2>
+            <p className="text-sm text-gray-400">{website.domain}</p>
+          </div>
+        </div>
+        <div className="text-right">
+          <p className="text-xs uppercase tracking-wide text-gray-500">Tracking key</p>
+          <p className="font-mono text-sm text-gray-200">{website.trackingKey}</p>
+        </div>
+      </Card>
+
+      {overview.error ? <ErrorNote error={overview.error} /> : null}
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption="Unique sessions" />
+        <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live visitors" trend="live" />
+        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={formatNumber(m?.pageViews)} caption="Total views" />
+        <MetricCard
+          title="Conversions"
+          icon={<IconTarget />}
+          loading={loading}
+          value={formatNumber(m?.conversions ?? conversions.data?.conversions.length)}
+          caption={conversionCaption(m?.conversions ?? conversions.data?.conversions.length ?? 0, conversions.data?.conversionRate)}
+        />
+      </div>
+
+      <Tabs<Tab>
+        value={tab}
+        onChange={setTab}
+        items={[
+          { value: "overview", label: "Overview" },
+          { value: "visitors", label: "Visitors" },
+          { value: "traffic", label: "Traffic" },
+          { value: "conversions", label: "Conversions" },
+        ]}
+      />
+      <div role="tabpanel">
+        {tab === "overview" && <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} />}
+        {tab === "visitors" && <VisitorsTab websiteId={website.id} />}
+        {tab === "traffic" && <TrafficTab websiteId={website.id} />}
+        {tab === "conversions" && <ConversionsTab websiteId={website.id} />}
+      </div>
+    </div>
+  );
+}
+
+function Panel({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader title={title} description={description} />
+      <CardBody>{children}</CardBody>
+    </Card>
+  );
+}
+
+function Empty({ children }: { children: string }) {
+  return <p className="py-8 text-center text-sm text-gray-500">{children}</p>;
+}
+
+function Loading() {
+  return (
+    <div className="space-y-3">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-8 w-full" />
+      ))}
+    </div>
+  );
+}
+
+function BarRow({ label, value, max, icon }: { label: ReactNode; value: number; max: number; icon?: ReactNode }) {
+  return (
+    <li className="relative overflow-hidden rounded-lg">
+      <div className="absolute inset-y-0 left-0 rounded-lg bg-sky-500/10" style={{ width: `${relativeWidth(value, max)}%` }} />
+      <div className="relative flex items-center justify-between gap-4 px-3 py-2 text-sm">
+        <span className="flex min-w-0 items-center gap-2 truncate text-gray-200">
+          {icon}
+          {label}
+        </span>
+        <span className="shrink-0 font-medium tabular-nums text-white">{formatNumber(value)}</span>
+      </div>
+    </li>
+  );
+}
+
+function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean }) {
+  const referrers = useReferrers(websiteId);
+  const list = (referrers.data ?? []).slice(0, LIMITS.referrers);
+  const max = Math.max(0, ...list.map((r) => r.count));
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Panel title="Top Pages" description="Most viewed pages">
+        <TopPagesList pages={topPages} loading={loading} emptyText="No page data available" />
+      </Panel>
+      <Panel title="Top Referrers" description="Where your visitors come from">
+        {referrers.error ? (
+          <ErrorNote error={referrers.error} />
+        ) : referrers.isPending ? (
+          <Loading />
+        ) : list.length === 0 ? (
+          <Empty>No referrer data available</Empty>
+        ) : (
+          <ul className="space-y-2" data-testid="referrers">
+            {list.map((r) => (
+              <BarRow key={r.referrer || "direct"} label={referrerLabel(r.referrer)} value={r.count} max={max} />
+            ))}
+          </ul>
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function VisitorsTab({ websiteId }: { websiteId: number }) {
+  const identified = useIdentifiedVisitors(websiteId);
+  const countries = useCountries(websiteId);
+  const visitors = (identified.data ?? []).slice(0, LIMITS.identified);
+  const countryList = (countries.data ?? []).slice(0, LIMITS.countries);
+  const max = Math.max(0, ...countryList.map((c) => c.count));
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Panel title="Identified Visitors" description="Companies behind your traffic">
+        {identified.error ? (
+          <ErrorNote error={identified.error} />
+        ) : identified.isPending ? (
+          <Loading />
+        ) : visitors.length === 0 ? (
+          <Empty>No identified visitors yet</Empty>
+        ) : (
+          <ul className="divide-y divide-gray-800" data-testid="identified-visitors">
+            {visitors.map((v) => (
+              <li key={v.id} className="flex items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium text-gray-100">{v.companyName}</p>
+                  <p className="truncate text-xs text-gray-500">
+                    {[v.industry, v.country, v.city].filter(Boolean).join(" · ")}
+                  </p>
+                </div>
+                <span className={cx("shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset", leadScoreClass(v.leadScore))} title="Lead score">
+                  {v.leadScore}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+      <Panel title="Visitor Countries" description="Visits by country">
+        {countries.error ? (
+          <ErrorNote error={countries.error} />
+        ) : countries.isPending ? (
+          <Loading />
+        ) : countryList.length === 0 ? (
+          <Empty>No country data available</Empty>
+        ) : (
+          <ul className="space-y-2" data-testid="countries">
+            {countryList.map((c) => (
+              <BarRow key={c.country || "unknown"} icon={<span>{countryFlag(c.country)}</span>} label={countryName(c.country)} value={c.count} max={max} />
+            ))}
+          </ul>
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function TrafficTab({ websiteId }: { websiteId: number }) {
+  const sources = useTrafficSources(websiteId);
+  return (
+    <Panel title="Traffic Sources" description="Visits by source">
+      {sources.error ? (
+        <ErrorNote error={sources.error} />
+      ) : sources.isPending ? (
+        <Loading />
+      ) : sources.data.length === 0 ? (
+        <Empty>No traffic data available</Empty>
+      ) : (
+        <table className="w-full text-sm" data-testid="traffic-sources">
+          <thead>
+            <tr className="border-b border-gray-800 text-left text-xs uppercase tracking-wide text-gray-500">
+              <th className="pb-2 font-medium">Source</th>
+              <th className="pb-2 text-right font-medium">Visits</th>
+              <th className="pb-2 text-right font-medium">Percentage</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-gray-800/70">
+            {sources.data.map((s) => (
+              <tr key={s.source}>
+                <td className="py-2.5 text-gray-100">{s.source || "Direct"}</td>
+                <td className="py-2.5 text-right tabular-nums text-gray-200">{formatNumber(s.visits)}</td>
+                <td className="py-2.5 text-right tabular-nums text-gray-400">{formatPercent(s.percentage)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Panel>
+  );
+}
+
+function ConversionsTab({ websiteId }: { websiteId: number }) {
+  const conversions = useConversions(websiteId);
+  const list = (conversions.data?.conversions ?? []).slice(0, LIMITS.conversions);
+  return (
+    <Panel title="Conversions" description="Goals completed by your visitors">
+      {conversions.error ? (
+        <ErrorNote error={conversions.error} />
+      ) : conversions.isPending ? (
+        <Loading />
+      ) : (
+        <>
+          <div className="mb-5 flex items-baseline gap-2">
+            <span className="text-3xl font-semibold text-white" data-testid="conversion-rate">
+              {formatPercent(conversions.data.conversionRate)}
+            </span>
+            <span className="text-sm text-gray-400">conversion rate</span>
+          </div>
+          {list.length === 0 ? (
+            <Empty>No conversions tracked yet</Empty>
+          ) : (
+            <ul className="divide-y divide-gray-800" data-testid="conversions">
+              {list.map((c) => (
+                <li key={c.id} className="flex items-center justify-between gap-3 py-3">
+                  <div className="flex items-center gap-3">
+                    <Badge tone="green">{c.goalName}</Badge>
+                    <span className="text-sm font-medium text-gray-100">{formatValue(c.value)}</span>
+                  </div>
+                  <span className="text-xs text-gray-500" title={formatDateTime(c.timestamp)}>
+                    {formatDate(c.timestamp)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,166 @@
+// The enhanced chunk (/tracking/enhanced.js), loaded by the core when the site's config enables heatmaps
+// or recordings or has CSS-selector event definitions; it loads recorder.js when recordings are on. Collects clicks (page-relative coordinates, CSS selector), the
+// deepest scroll of each page view and sampled mouse movement, batched to POST /api/interactions every
+// few seconds and on pagehide, with form submits; fires the site's event definitions as custom or
+// conversion events.
+import type { Ctx, Definition } from "./types";
+
+const MAX_CLICKS = 200; // per body (API.md)
+const MAX_MOVES = 500; // per body (API.md)
+const MAX_SUBMITS = 50; // per body (API.md)
+const MOVES_PER_VIEW = 1000;
+const MOVE_EVERY_MS = 100;
+const FLUSH_EVERY_MS = 5000;
+
+interface Click {
+  x: number;
+  y: number;
+  selector: string;
+  t: number;
+}
+
+/** A short CSS selector for `el`: up to the nearest id, tags with :nth-of-type where ambiguous. */
+export function selectorOf(el: Element | null): string {
+  const parts: string[] = [];
+  for (; el && el.nodeType == 1 && parts.length < 8; el = el.parentElement) {
+    if (el.id && /^[A-Za-z][\w-]*$/.test(el.id)) {
+      parts.unshift("#" + el.id);
+      break;
+    }
+    let s = el.tagName.toLowerCase();
+    const p: Element | null = el.parentElement;
+    if (p) {
+      const same = Array.prototype.filter.call(p.children, (x: Element) => x.tagName == el!.tagName);
+      if (same.length > 1) s += ":nth-of-type(" + (same.indexOf(el) + 1) + ")";
+    }
+    parts.unshift(s);
+    if (s == "body") break;
+  }
+  return parts.join(">").slice(0, 500);
+}
+
+/** Whether a pageview definition's selector matches the page: a path glob (`*` = anything) or full URL. */
+export function urlMatches(pattern: string, url: string): boolean {
+  const u = new URL(url);
+  const target = /^https?:/.test(pattern) ? u.origin + u.pathname : u.pathname;
+  const re = new RegExp("^" + pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+  return re.test(target) || re.test(target.replace(/\/$/, "") || "/");
+}
+
+function run(c: Ctx) {
+  const cfg = c.c;
+  const defs: Definition[] = cfg.definitions || [];
+  const doc = document.documentElement;
+  let url = c.u();
+  let clicks: Click[] = [];
+  let moves: Array<{ x: number; y: number }> = [];
+  let submits: Array<{ selector: string; t: number }> = [];
+  let depth = 0;
+  let sentDepth = -1;
+  let lastMove = 0;
+  let viewMoves = 0;
+  const on = <K extends keyof DocumentEventMap>(type: K, f: (e: DocumentEventMap[K]) => void) =>
+    document.addEventListener(
+      type,
+      (e) => {
+        try {
+          f(e);
+        } catch (err) {
+          c.l(err);
+        }
+      },
+      { capture: true, passive: true },
+    );
+
+  const measure = () => {
+    const d = Math.min(100, Math.round(((scrollY + innerHeight) / Math.max(1, doc.scrollHeight)) * 100));
+    if (d > depth) depth = d;
+  };
+  const flush = () => {
+    if (!cfg.heatmaps || !c.o() || (!clicks.length && !moves.length && !submits.length && depth == sentDepth)) return;
+    sentDepth = depth;
+    const body = {
+      tracking_key: c.k,
+      session_id: c.s,
+      url,
+      viewport: { w: innerWidth, h: innerHeight },
+      page: { w: doc.scrollWidth, h: doc.scrollHeight },
+      clicks: clicks.splice(0, MAX_CLICKS),
+      moves: moves.splice(0, MAX_MOVES),
+      submits: submits.splice(0, MAX_SUBMITS),
+      scrollDepth: depth,
+    };
+    c.p(c.e + "/api/interactions", JSON.stringify(body));
+    if (clicks.length || moves.length || submits.length) flush();
+  };
+
+  const fire = (d: Definition) =>
+    c.t(
+      d.isConversion ? "conversion" : "custom",
+      d.name,
+      d.isConversion ? { value: Number(d.conversionValue) || 0, definitionId: d.id } : { definitionId: d.id },
+    );
+  const matching = (type: string, test: (d: Definition) => boolean) =>
+    defs.forEach((d) => {
+      try {
+        if (d.eventType == type && test(d)) fire(d);
+      } catch (e) {
+        c.l("definition", d.selector, e);
+      }
+    });
+
+  if (cfg.heatmaps) {
+    on("click", (e) => {
+      clicks.push({ x: Math.round(e.pageX), y: Math.round(e.pageY), selector: selectorOf(e.target as Element), t: Date.now() });
+      if (clicks.length >= MAX_CLICKS) flush();
+    });
+    on("mousemove", (e) => {
+      const now = Date.now();
+      if (now - lastMove < MOVE_EVERY_MS || viewMoves >= MOVES_PER_VIEW) return;
+      lastMove = now;
+      viewMoves++;
+      moves.push({ x: Math.round(e.pageX), y: Math.round(e.pageY) });
+    });
+    // Form submits (with the clicks on fields) give the heatmap's form interactions and completions.
+    on("submit", (e) => {
+      submits.push({ selector: selectorOf(e.target as Element), t: Date.now() });
+    });
+    on("scroll", measure);
+    addEventListener("resize", measure, { passive: true });
+    measure();
+    setInterval(flush, FLUSH_EVERY_MS);
+    addEventListener("pagehide", flush);
+    on("visibilitychange", () => document.visibilityState == "hidden" && flush());
+  }
+  on("click", (e) => matching("click", (d) => !!(e.target as Element).closest(d.selector)));
+  on("submit", (e) => matching("submit", (d) => !!(e.target as Element).closest(d.selector)));
+  const views = (u: string) => matching("pageview", (d) => urlMatches(d.selector, u));
+  // SPA navigation: close the previous page view's batch, then start counting the new one.
+  const send = c.t;
+  c.t = (event, name, props) => {
+    if (event == "pageview") {
+      flush();
+      url = c.u();
+      depth = 0;
+      sentDepth = -1;
+      viewMoves = 0;
+      measure();
+    }
+    send(event, name, props);
+    if (event == "pageview") views(url);
+  };
+  views(url);
+  if (cfg.recordings)
+    document.head.appendChild(Object.assign(document.createElement("script"), { src: c.e + "/tracking/recorder.js" }));
+}
+
+const w = window as any;
+const ctx: Ctx | undefined = w.tracker && w.tracker._;
+if (ctx && !ctx.h) {
+  ctx.h = 1;
+  try {
+    run(ctx);
+  } catch (e) {
+    ctx.l(e);
+  }
+}

@@ -1,0 +1,121 @@
+// The session recorder (/tracking/recorder.js), loaded by the core only when the site's config enables
+// recordings. Records with @rrweb/record, every input masked (passwords always) and the text of
+// `.tracker-mask` elements masked, `.tracker-block` elements left out. Events are buffered and uploaded
+// gzipped to POST /api/replay every few seconds and on pagehide, numbered by a per-session seq kept in
+// sessionStorage so that a reload continues the session's recording; recording stops at the size cap.
+import { record } from "@rrweb/record";
+import { store } from "./core";
+import { gzip, gzipStored } from "./gzip";
+import type { Ctx } from "./types";
+
+const FLUSH_EVERY_MS = 5000;
+const CHUNK_LIMIT = 512 * 1024; // per upload (API.md)
+const PIECE_RAW = 2 * 1024 * 1024; // raw JSON per upload before compression
+const SESSION_CAP = 20 * 1024 * 1024; // per session (API.md)
+const KEEPALIVE_MAX = 60 * 1024; // the browser's keepalive budget is 64 KiB in flight
+
+function run(c: Ctx) {
+  const enc = new TextEncoder();
+  let buf: string[] = []; // JSON of each event
+  let bufSize = 0;
+  let stopped = false;
+  let stop: (() => void) | undefined;
+  const uploaded = () => Number(store("tracker_rb")) || 0;
+  const halt = (why: string) => {
+    stopped = true;
+    buf = [];
+    if (stop) stop();
+    c.l("recording stopped:", why);
+  };
+  const nextSeq = () => {
+    const seq = Number(store("tracker_seq")) || 0;
+    store("tracker_seq", String(seq + 1));
+    return seq;
+  };
+  const upload = (seq: number, body: Uint8Array<ArrayBuffer>, last?: boolean) => {
+    if (body.length > CHUNK_LIMIT) return c.l("replay chunk too large, dropped", body.length);
+    const total = uploaded() + body.length;
+    if (total > SESSION_CAP) return halt("size cap");
+    store("tracker_rb", String(total));
+    const to = c.e + "/api/replay?tracking_key=" + encodeURIComponent(c.k) + "&session_id=" + encodeURIComponent(c.s) + "&seq=" + seq + (last ? "&final=1" : "");
+    fetch(to, {
+      method: "POST",
+      body,
+      keepalive: body.length < KEEPALIVE_MAX,
+      credentials: "omit",
+    }).then((r) => r.status == 413 && halt("server cap"), c.l);
+  };
+  // Split the buffer into pieces of at most PIECE_RAW bytes of JSON (an oversized single event alone).
+  const pieces = (): string[] => {
+    const out: string[] = [];
+    let cur: string[] = [];
+    let size = 0;
+    for (const e of buf) {
+      if (cur.length && size + e.length > PIECE_RAW) {
+        out.push("[" + cur.join(",") + "]");
+        cur = [];
+        size = 0;
+      }
+      cur.push(e);
+      size += e.length + 1;
+    }
+    if (cur.length) out.push("[" + cur.join(",") + "]");
+    buf = [];
+    bufSize = 0;
+    return out;
+  };
+  // Chunks cut but not yet uploaded (compressing), by seq: pagehide sends them uncompressed at once,
+  // since the page may be gone before the compression finishes.
+  const pending = new Map<number, Uint8Array<ArrayBuffer>>();
+  // sync: upload now (page hidden or going away); last: the page's final chunk (pagehide), sent even when
+  // empty so that the server knows the page's recording is complete.
+  const flush = (sync?: boolean, last?: boolean) => {
+    if (stopped) return;
+    if (!c.o()) return halt("no consent");
+    for (const json of pieces()) {
+      // seq is taken now, in recording order, whenever the compression finishes.
+      const seq = nextSeq();
+      const data = enc.encode(json);
+      pending.set(seq, data);
+      if (!sync) gzip(data).then((body) => pending.delete(seq) && upload(seq, body), c.l);
+    }
+    if (!sync) return;
+    if (last && !pending.size) pending.set(nextSeq(), enc.encode("[]"));
+    const seqs = [...pending.keys()];
+    seqs.forEach((seq) => {
+      upload(seq, gzipStored(pending.get(seq)!), last && seq == seqs[seqs.length - 1]);
+      pending.delete(seq);
+    });
+  };
+  stop = record({
+    emit(e) {
+      if (stopped) return;
+      const json = JSON.stringify(e);
+      buf.push(json);
+      bufSize += json.length;
+      if (bufSize > PIECE_RAW) flush();
+    },
+    maskAllInputs: true,
+    maskInputOptions: { password: true },
+    maskTextClass: "tracker-mask",
+    blockClass: "tracker-block",
+    inlineStylesheet: true,
+    recordCanvas: false,
+    collectFonts: false,
+    sampling: { mousemove: 50, scroll: 150, input: "last" },
+  });
+  setInterval(() => flush(), FLUSH_EVERY_MS);
+  addEventListener("pagehide", () => flush(true, true));
+  document.addEventListener("visibilitychange", () => document.visibilityState == "hidden" && flush(true));
+}
+
+const w = window as any;
+const ctx: Ctx | undefined = w.tracker && w.tracker._;
+if (ctx && !ctx.r) {
+  ctx.r = 1;
+  try {
+    if ((Number(store("tracker_rb")) || 0) < SESSION_CAP) run(ctx);
+  } catch (e) {
+    ctx.l(e);
+  }
+}

@@ -1,0 +1,122 @@
+//! Group commit is durable: every hit answered 2xx survives a SIGKILL of the daemon mid-load.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::json;
+use tokio::sync::Mutex;
+
+use crate::util::{BROWSER_UA, tracker_bin};
+
+/// Starts `tracker serve` on a free port over `data_dir`; returns the child and its base URL.
+fn start_daemon(data_dir: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(tracker_bin())
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .env("TRACKER_LOG_LEVEL", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tracker serve");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let url = loop {
+        let line = lines.next().expect("daemon printed its URL").unwrap();
+        if let Some(url) = line.strip_prefix("Dashboard: ") {
+            break url.trim_end_matches('/').to_string();
+        }
+    };
+    (child, url)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_acknowledged_hit_survives_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut child, base) = start_daemon(&data);
+    let client = reqwest::Client::new();
+    let register = client
+        .post(format!("{base}/api/register"))
+        .json(&json!({"email": "crash@example.com", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap();
+    let token = register.json::<serde_json::Value>().await.unwrap()["accessToken"].as_str().unwrap().to_string();
+    let site = client
+        .post(format!("{base}/api/websites"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "Crash", "domain": "crash.example.com"}))
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    let key = site["trackingKey"].as_str().unwrap().to_string();
+
+    let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
+    let killed = Arc::new(AtomicBool::new(false));
+    let mut workers = Vec::new();
+    for worker in 0..16 {
+        let (client, base, key) = (client.clone(), base.clone(), key.clone());
+        let (acknowledged, killed) = (acknowledged.clone(), killed.clone());
+        workers.push(tokio::spawn(async move {
+            for n in 0.. {
+                if killed.load(Ordering::Acquire) && n % 8 == 0 {
+                    // Keep firing briefly after the kill so some requests die in flight, then stop.
+                    break;
+                }
+                let session = format!("crash-{worker}-{n:06}");
+                let body = json!({"tracking_key": key, "session_id": session, "url": "https://crash.example.com/"});
+                let sent = client.post(format!("{base}/api/track")).header("user-agent", BROWSER_UA).json(&body).send();
+                match tokio::time::timeout(Duration::from_secs(10), sent).await {
+                    Ok(Ok(response)) if response.status() == StatusCode::ACCEPTED => {
+                        acknowledged.lock().await.push(session)
+                    }
+                    Ok(Ok(response)) => assert!(response.status().is_server_error(), "{}", response.status()),
+                    _ if killed.load(Ordering::Acquire) => break,
+                    _ => {}
+                }
+            }
+        }));
+    }
+    // Kill once a good number of hits are acknowledged, while the workers are still sending.
+    loop {
+        if acknowledged.lock().await.len() >= 400 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().unwrap();
+    killed.store(true, Ordering::Release);
+    for worker in workers {
+        worker.await.unwrap();
+    }
+
+    let (mut restarted, base) = start_daemon(&data);
+    let status = client.get(format!("{base}/api/user")).bearer_auth(&token).send().await.unwrap().status();
+    assert_eq!(status, StatusCode::OK, "the daemon restarted on the same data");
+    restarted.kill().unwrap();
+    restarted.wait().unwrap();
+
+    let conn = rusqlite::Connection::open(data.join("tracker.db")).unwrap();
+    let acknowledged = acknowledged.lock().await;
+    let mut stmt = conn.prepare("SELECT COUNT(*) FROM sessions WHERE session_key = ?1").unwrap();
+    let missing: Vec<&String> =
+        acknowledged.iter().filter(|s| stmt.query_row([s.as_str()], |r| r.get::<_, i64>(0)).unwrap() != 1).collect();
+    assert!(acknowledged.len() >= 400);
+    assert!(
+        missing.is_empty(),
+        "{} of {} acknowledged hits lost, e.g. {:?}",
+        missing.len(),
+        acknowledged.len(),
+        missing.first()
+    );
+    let events: i64 = conn.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)).unwrap();
+    assert!(events >= acknowledged.len() as i64);
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every test of tracker from a fresh clone: installs what is missing (npm packages, Debian's chromium),
+# builds the dashboard and the binary, then runs Rust unit and integration tests and the browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing Debian's chromium for the browser tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is missing: run 'sudo apt-get install -y chromium' and try again" >&2
+    exit 1
+  fi
+fi
+
+echo "== dashboard: npm install, build, unit tests"
+(cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run build && npm test)
+
+echo "== rust: build, unit and integration tests"
+cargo build --locked -p tracker
+cargo test --locked --workspace
+
+echo "== browser tests (headless chromium against the real daemon)"
+export TRACKER_BIN="$PWD/target/debug/tracker"
+(cd dashboard && npm run test:browser && npm run test:tracker)
