@@ -29,6 +29,21 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/track"),
     ("GET", "/api/track/config?tracking_key={q}"),
     ("GET", "/tracking/{q}.js"),
+    ("GET", "/api/privacy/settings?website_id={id}"),
+    ("PUT", "/api/privacy/settings"),
+    ("GET", "/api/privacy/retention?website_id={id}"),
+    ("PUT", "/api/privacy/retention"),
+    ("GET", "/api/privacy/consent-logs?website_id={id}"),
+    ("POST", "/api/interactions"),
+    ("POST", "/api/replay?tracking_key={q}&session_id={q}&seq={q}"),
+    ("GET", "/api/websites/{id}/session-replays?limit={q}&time_range={q}"),
+    ("GET", "/api/replays/{id}/events"),
+    ("GET", "/api/websites/{id}/event-definitions"),
+    ("POST", "/api/websites/{id}/event-definitions"),
+    ("GET", "/api/websites/{id}/events/summary?timeRange={q}"),
+    ("GET", "/api/websites/{id}/organizations"),
+    ("GET", "/api/analytics/urls?website_id={id}"),
+    ("GET", "/api/analytics/heatmap?website_id={id}&url={q}&time_range={q}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];
