@@ -127,6 +127,26 @@ where
     }
 }
 
+/// Answers a read of one of the caller's sites as JSON, run off the async threads; another user's site is
+/// 404 exactly like a missing one.
+pub(crate) async fn site_json<T, F>(
+    tracker: Tracker,
+    user: UserId,
+    site: WebsiteId,
+    read: F,
+) -> Result<warp::reply::Json, Rejection>
+where
+    T: serde::Serialize + Send + 'static,
+    F: FnOnce(&Tracker) -> tracker_core::Result<T> + Send + 'static,
+{
+    let body = blocking(move || {
+        tracker.websites.get(user, site)?;
+        read(&tracker)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
+}
+
 /// Parses a website id from a query or body value; anything that is not an id is simply not found.
 pub(crate) fn parse_website_id(raw: Option<&str>) -> Result<WebsiteId, Rejection> {
     let raw = raw.ok_or_else(|| reject(Error::invalid("website_id is required")))?;
