@@ -9,6 +9,7 @@ use crate::export::Export;
 use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
+use crate::store::event_definitions::EventDefinitions;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate.
@@ -21,6 +22,7 @@ pub struct Tracker {
     pub analytics: Analytics,
     pub privacy: Privacy,
     pub export: Export,
+    pub events: EventDefinitions,
     pub live: LiveHub,
     db: Db,
 }
@@ -35,12 +37,21 @@ impl Tracker {
         let settings = Settings::new(config.clone());
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();
-        let ingest = Ingest::start(&db, websites.clone(), live.clone(), config.ingest_queue, config.ingest_batch)?;
+        let privacy = Privacy::new(db.clone());
+        let ingest = Ingest::start(
+            &db,
+            websites.clone(),
+            privacy.clone(),
+            live.clone(),
+            config.ingest_queue,
+            config.ingest_batch,
+        )?;
         Ok(Tracker {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),
-            privacy: Privacy::new(db.clone()),
+            privacy,
             export: Export::new(db.clone()),
+            events: EventDefinitions::new(db.clone()),
             settings,
             websites,
             ingest,

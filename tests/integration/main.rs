@@ -3,10 +3,17 @@
 mod util;
 
 mod auth;
+mod capture_util;
 mod cli;
 mod dashboard;
 mod dashboard_reads;
 mod durability;
+mod events;
+mod heatmaps;
+mod organizations;
+mod privacy;
 mod reads;
+mod replays;
+mod robustness;
 mod track;
 mod websites;

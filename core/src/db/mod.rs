@@ -9,8 +9,12 @@ use rusqlite::Connection;
 use crate::error::Result;
 
 /// Numbered migrations, applied in order; `PRAGMA user_version` records how many ran.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../../migrations/0001_init.sql"), include_str!("../../migrations/0002_privacy_settings.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_init.sql"),
+    include_str!("../../migrations/0002_privacy_settings.sql"),
+    include_str!("../../migrations/0003_capture.sql"),
+    include_str!("../../migrations/0004_identified_sessions.sql"),
+];
 
 /// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).
 pub fn connect(path: &Path) -> Result<Connection> {

@@ -5,8 +5,10 @@ use std::net::IpAddr;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::enrich::Organization;
 use crate::error::{Error, Result};
 use crate::model::{Millis, Website, WebsiteId};
+use crate::privacy::ConsentData;
 
 /// Longest url or referrer accepted.
 pub const MAX_URL_LEN: usize = 2_000;
@@ -117,6 +119,12 @@ pub struct Hit {
     pub os: String,
     pub ip_address: Option<String>,
     pub visitor_seed: [u8; 32],
+    /// The site keeps only anonymous page counts until the visit grants analytics consent.
+    pub consent_required: bool,
+    /// Who the visit comes from (professional sites; never an ISP).
+    pub organization: Option<Organization>,
+    /// The choice of a `consent` hit.
+    pub consent: Option<ConsentData>,
 }
 
 impl Hit {
@@ -143,6 +151,10 @@ impl Hit {
         let (value, currency) = match kind {
             EventKind::Conversion => conversion_value(&properties)?,
             _ => (None, None),
+        };
+        let consent = match kind {
+            EventKind::Consent => Some(consent_data(&properties)?),
+            _ => None,
         };
         let client_ts = request.timestamp.as_ref().and_then(parse_timestamp);
         let host = url.host_str().unwrap_or("").trim_start_matches("www.").to_ascii_lowercase();
@@ -172,12 +184,13 @@ impl Hit {
             value,
             currency,
             screen,
+            consent,
             ..Hit::default()
         })
     }
 }
 
-fn validate_session_id(id: &str) -> Result<String> {
+pub(crate) fn validate_session_id(id: &str) -> Result<String> {
     let ok = (8..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !ok {
         return Err(Error::invalid("session_id must be 8 to 64 characters of letters, digits, - and _"));
@@ -186,7 +199,7 @@ fn validate_session_id(id: &str) -> Result<String> {
 }
 
 /// Parses an http(s) URL of at most 2,000 characters; empty is `None`.
-fn parse_http_url(field: &str, raw: &str) -> Result<Option<url::Url>> {
+pub(crate) fn parse_http_url(field: &str, raw: &str) -> Result<Option<url::Url>> {
     let raw = raw.trim();
     if raw.is_empty() {
         return Ok(None);
@@ -239,6 +252,16 @@ fn conversion_value(properties: &Map<String, Value>) -> Result<(Option<f64>, Opt
         Some(_) => return Err(Error::invalid("currency must be a 3-letter code")),
     };
     Ok((value, currency))
+}
+
+/// The `{analytics, marketing}` choice of a consent hit; a missing flag is a refusal.
+fn consent_data(properties: &Map<String, Value>) -> Result<ConsentData> {
+    let flag = |name: &str| match properties.get(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(Error::invalid(format!("event_properties.{name} must be true or false"))),
+    };
+    Ok(ConsentData { analytics: flag("analytics")?, marketing: flag("marketing")? })
 }
 
 /// Accepts Unix milliseconds or an RFC 3339 string.

@@ -2,7 +2,9 @@
 
 pub mod enrich;
 mod hit;
+pub mod interactions;
 pub mod live;
+pub mod replay;
 mod writer;
 
 use std::collections::HashMap;
@@ -16,12 +18,15 @@ use tokio::sync::oneshot;
 
 use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::model::{Millis, Website, now_ms};
+use crate::model::{Millis, TrackingLevel, Website, now_ms};
+use crate::privacy::{ConsentRecord, Privacy};
 use crate::store::websites::Websites;
 
 pub use enrich::Enricher;
 pub use hit::{EventKind, Hit, TrackRequest, Utm, anonymize_ip};
+pub use interactions::{Interactions, InteractionsRequest};
 pub use live::LiveHub;
+pub use replay::{ReplayChunk, ReplayUpload};
 pub(crate) use writer::{Job, JobError, WriterHandle};
 
 /// Who sent a hit, as the transport saw it. The IP is used for enrichment and hashing, never stored raw.
@@ -42,6 +47,7 @@ pub enum Submitted {
 }
 
 /// Resolves when the writer has committed (or failed to commit) the batch holding a job.
+/// A job can also be refused on its own (e.g. `TooLarge` past a recording's cap).
 pub struct Commit(oneshot::Receiver<std::result::Result<(), JobError>>);
 
 impl Commit {
@@ -60,6 +66,7 @@ fn outcome(received: std::result::Result<std::result::Result<(), JobError>, ones
     match received {
         Ok(Ok(())) => Ok(()),
         Ok(Err(JobError::SiteGone)) => Err(Error::NotFound("website")),
+        Ok(Err(JobError::Refused(e))) => Err(e),
         Ok(Err(JobError::Busy)) => Err(Error::Busy),
         Ok(Err(JobError::Failed(message))) => Err(Error::Internal(message)),
         Err(_) => Err(Error::Internal("ingest writer stopped".into())),
@@ -81,6 +88,7 @@ const SITE_CACHE_TTL: Duration = Duration::from_secs(5);
 #[derive(Clone)]
 pub struct Ingest {
     websites: Websites,
+    privacy: Privacy,
     enricher: Arc<Enricher>,
     queue: SyncSender<writer::Queued>,
     sites: Arc<Mutex<SiteCache>>,
@@ -88,10 +96,17 @@ pub struct Ingest {
 }
 
 impl Ingest {
-    pub(crate) fn start(db: &Db, websites: Websites, live: LiveHub, queue: usize, batch: usize) -> Result<Ingest> {
+    pub(crate) fn start(
+        db: &Db,
+        websites: Websites,
+        privacy: Privacy,
+        live: LiveHub,
+        queue: usize,
+        batch: usize,
+    ) -> Result<Ingest> {
         let enricher = Arc::new(Enricher::new()?);
         let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
-        Ok(Ingest { websites, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
+        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
     }
 
     /// The enrichment tables (UA, geo, organizations), for callers that need lookups outside ingest.
@@ -99,14 +114,79 @@ impl Ingest {
         &self.enricher
     }
 
-    /// Validates, enriches and queues a hit from `POST /api/track`.
+    /// Validates, enriches and queues a hit from `POST /api/track`. Bots, Do-Not-Track browsers (where the
+    /// site respects it) and data the site's level does not allow are accepted and dropped (`Ignored`).
     pub fn track(&self, request: TrackRequest, client: &Client) -> Result<Submitted> {
         let site = self.site(&request.tracking_key)?;
         if self.enricher.is_bot(&client.user_agent) {
             return Ok(Submitted::Ignored);
         }
         let hit = Hit::from_request(request, &site, now_ms())?;
-        self.submit(self.enrich(hit, client))
+        if hit.kind() == EventKind::Identify && site.tracking_level < TrackingLevel::Professional {
+            return Ok(Submitted::Ignored);
+        }
+        let Some(hit) = self.admit(&site, hit, client)? else {
+            return Ok(Submitted::Ignored);
+        };
+        if let Some(data) = hit.consent {
+            return self.submit_job(Job::Consent(Box::new(ConsentRecord {
+                website_id: hit.website_id,
+                session_key: hit.session_key,
+                ts: hit.ts,
+                ip_address: hit.ip_address,
+                data,
+            })));
+        }
+        self.submit(hit)
+    }
+
+    /// Validates and queues the heatmap data of `POST /api/interactions` (enhanced and professional sites).
+    pub fn interactions(&self, request: InteractionsRequest, client: &Client) -> Result<Submitted> {
+        let site = self.site(&request.tracking_key)?;
+        if self.enricher.is_bot(&client.user_agent) {
+            return Ok(Submitted::Ignored);
+        }
+        let mut interactions = Interactions::from_request(request, &site, now_ms())?;
+        if site.tracking_level < TrackingLevel::Enhanced || interactions.is_empty() {
+            return Ok(Submitted::Ignored);
+        }
+        let Some(visit) = self.admit(&site, interactions.visit, client)? else {
+            return Ok(Submitted::Ignored);
+        };
+        interactions.visit = visit;
+        self.submit_job(Job::Interactions(Box::new(interactions)))
+    }
+
+    /// Validates and queues a recording chunk of `POST /api/replay` (enhanced and professional sites).
+    pub fn replay(&self, upload: ReplayUpload, client: &Client) -> Result<Submitted> {
+        let site = self.site(&upload.tracking_key)?;
+        if self.enricher.is_bot(&client.user_agent) {
+            return Ok(Submitted::Ignored);
+        }
+        let mut chunk = ReplayChunk::from_upload(upload, &site, now_ms())?;
+        if site.tracking_level < TrackingLevel::Enhanced {
+            return Ok(Submitted::Ignored);
+        }
+        let Some(visit) = self.admit(&site, chunk.visit, client)? else {
+            return Ok(Submitted::Ignored);
+        };
+        chunk.visit = visit;
+        self.submit_job(Job::Replay(Box::new(chunk)))
+    }
+
+    /// Applies the site's privacy settings to a validated visit: `None` when Do-Not-Track must be honoured;
+    /// otherwise enriched, marked for the consent check, with its organization on professional sites.
+    fn admit(&self, site: &Website, hit: Hit, client: &Client) -> Result<Option<Hit>> {
+        let privacy = self.privacy.cached_settings(site.id)?;
+        if privacy.respect_do_not_track && client.do_not_track {
+            return Ok(None);
+        }
+        let mut hit = self.enrich(hit, client);
+        hit.consent_required = privacy.cookie_consent;
+        if site.tracking_level == TrackingLevel::Professional {
+            hit.organization = self.enricher.organization(client.ip).filter(|org| !org.is_isp);
+        }
+        Ok(Some(hit))
     }
 
     /// Queues an already built hit (the CLI's demo traffic goes through here with its own timestamps).

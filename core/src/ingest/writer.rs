@@ -11,22 +11,36 @@ use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 use super::hit::{EventKind, Hit};
+use super::interactions::Interactions;
 use super::live::LiveHub;
-use crate::error::Result;
-use crate::model::{Millis, WebsiteId};
+use super::replay::ReplayChunk;
+use crate::error::{Error, Result};
+use crate::model::{Millis, WebsiteId, now_ms};
+use crate::privacy::{ConsentRecord, analytics_allowed, insert_consent};
+use crate::store;
 
 /// A visit ends after this long without a hit; the next hit starts a new one.
 pub const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
 
 /// One unit of work for the writer.
 pub(crate) enum Job {
+    /// A page view, event, conversion or identify from `POST /api/track`.
     Hit(Box<Hit>),
+    /// A visitor's consent choice.
+    Consent(Box<ConsentRecord>),
+    /// Clicks, moves and scroll depth from `POST /api/interactions`.
+    Interactions(Box<Interactions>),
+    /// A chunk of a session recording from `POST /api/replay`.
+    Replay(Box<ReplayChunk>),
 }
 
 impl Job {
     fn website_id(&self) -> WebsiteId {
         match self {
             Job::Hit(hit) => hit.website_id,
+            Job::Consent(record) => record.website_id,
+            Job::Interactions(interactions) => interactions.visit.website_id,
+            Job::Replay(chunk) => chunk.visit.website_id,
         }
     }
 }
@@ -37,10 +51,12 @@ pub(crate) struct Queued {
 }
 
 /// Why a job was not stored.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) enum JobError {
     /// The website was deleted after the hit was accepted.
     SiteGone,
+    /// The job itself is not acceptable (e.g. a recording past its cap); told to the client as is.
+    Refused(Error),
     /// Another process held the database for longer than the busy timeout; worth a retry.
     Busy,
     Failed(String),
@@ -52,6 +68,13 @@ impl JobError {
             Some(err) if err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => JobError::SiteGone,
             Some(err) if matches!(err.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => JobError::Busy,
             _ => JobError::Failed(format!("could not store the hit: {e}")),
+        }
+    }
+
+    fn from_error(e: Error) -> JobError {
+        match e {
+            Error::Db(e) => JobError::of(&e),
+            refused => JobError::Refused(refused),
         }
     }
 }
@@ -141,6 +164,9 @@ impl Writer {
             let sp = tx.savepoint()?;
             let result = match &queued.job {
                 Job::Hit(hit) => apply_hit(&sp, salts, &mut job_rollups, hit),
+                Job::Consent(record) => insert_consent(&sp, record).map_err(Error::from),
+                Job::Interactions(interactions) => apply_interactions(&sp, salts, &mut job_rollups, interactions),
+                Job::Replay(chunk) => apply_replay(&sp, salts, &mut job_rollups, chunk),
             };
             match result {
                 Ok(()) => {
@@ -150,7 +176,7 @@ impl Writer {
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
-                    results.push(Err(JobError::of(&e)));
+                    results.push(Err(JobError::from_error(e)));
                 }
             }
         }
@@ -222,6 +248,7 @@ struct SessionState {
     first_seen: Millis,
     last_seen: Millis,
     page_views: i64,
+    organization: Option<i64>,
     dims: SessionDims,
 }
 
@@ -267,18 +294,33 @@ impl SessionDims {
     }
 }
 
-fn apply_hit(
+/// What a write counts on its visit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Touch {
+    /// A page view: counted, and the page becomes the exit page.
+    Pageview,
+    /// An event (custom, conversion, outbound, download).
+    Event,
+    /// Data about the visit that is neither (identify, interactions, recordings): keeps it alive only.
+    Quiet,
+}
+
+/// Finds or starts the visit of `hit` and updates it and the visit rollups; returns the session id.
+fn touch_session(
     tx: &Connection,
     salts: &mut HashMap<i64, [u8; 16]>,
     rollups: &mut Rollups,
     hit: &Hit,
-) -> rusqlite::Result<()> {
+    touch: Touch,
+) -> rusqlite::Result<i64> {
     let site = hit.website_id;
-    let kind = hit.kind();
-    let is_pageview = kind == EventKind::Pageview;
+    let is_pageview = touch == Touch::Pageview;
+    let is_event = touch == Touch::Event;
+    let conversion = is_event && hit.kind() == EventKind::Conversion;
     let existing = tx
         .prepare_cached(
-            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source
+            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
+                organization_id
              FROM sessions WHERE website_id = ?1 AND session_key = ?2",
         )?
         .query_row(params![site, hit.session_key], |r| {
@@ -295,6 +337,7 @@ fn apply_hit(
                     os: r.get(8)?,
                     utm_source: r.get(9)?,
                 },
+                organization: r.get(10)?,
             })
         })
         .optional()?;
@@ -309,19 +352,19 @@ fn apply_hit(
         other => other,
     };
 
-    let session = match existing {
+    match existing {
         Some(state) => {
             let last_seen = state.last_seen.max(hit.ts);
-            let became_multi_page = is_pageview && state.page_views == 1;
             tx.prepare_cached(
                 "UPDATE sessions SET
                     last_seen = ?2,
                     first_seen = MIN(first_seen, ?3),
                     exit_page = CASE WHEN ?4 AND ?3 >= last_seen THEN ?5 ELSE exit_page END,
+                    entry_page = CASE WHEN ?4 AND page_views = 0 THEN ?5 ELSE entry_page END,
                     page_views = page_views + ?4,
-                    events = events + (1 - ?4),
-                    is_converted = is_converted OR ?6,
-                    conversion_value = conversion_value + ?7
+                    events = events + ?6,
+                    is_converted = is_converted OR ?7,
+                    conversion_value = conversion_value + ?8
                  WHERE id = ?1",
             )?
             .execute(params![
@@ -330,20 +373,29 @@ fn apply_hit(
                 hit.ts,
                 is_pageview,
                 hit.path,
-                kind == EventKind::Conversion,
-                hit.value.unwrap_or(0.0),
+                is_event,
+                conversion,
+                if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let totals = rollups.at(site, "", "", state.first_seen);
             totals.duration_s += (last_seen - state.last_seen) / 1000;
-            if became_multi_page {
-                totals.bounces -= 1;
-            }
             if is_pageview {
+                match state.page_views {
+                    // The visit was started by quiet data: its first page view makes it a bounce so far.
+                    0 => totals.bounces += 1,
+                    1 => totals.bounces -= 1,
+                    _ => {}
+                }
                 for (dim, value) in state.dims.pairs() {
                     rollups.at(site, dim, value, hit.ts).pageviews += 1;
                 }
             }
-            state.id
+            match (state.organization, &hit.organization) {
+                (Some(org), _) => store::organizations::seen(tx, org, hit.ts)?,
+                (None, Some(org)) => link_organization(tx, state.id, hit, org)?,
+                (None, None) => {}
+            }
+            Ok(state.id)
         }
         None => {
             let day = hit.ts.div_euclid(86_400_000);
@@ -363,8 +415,8 @@ fn apply_hit(
                 visitor,
                 hit.ts,
                 hit.path,
-                is_pageview as i64,
-                (!is_pageview) as i64,
+                is_pageview,
+                is_event,
                 hit.country,
                 hit.region,
                 hit.city,
@@ -380,8 +432,8 @@ fn apply_hit(
                 hit.utm.content,
                 hit.screen,
                 hit.ip_address,
-                kind == EventKind::Conversion,
-                hit.value.unwrap_or(0.0),
+                conversion,
+                if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let id = tx.last_insert_rowid();
             let new_visitor = tx
@@ -400,9 +452,54 @@ fn apply_hit(
                 counters.visits += 1;
                 counters.pageviews += is_pageview as i64;
             }
-            id
+            if let Some(org) = &hit.organization {
+                link_organization(tx, id, hit, org)?;
+            }
+            Ok(id)
         }
+    }
+}
+
+/// Counts the visit for its organization and links the two.
+fn link_organization(
+    tx: &Connection,
+    session: i64,
+    hit: &Hit,
+    org: &super::enrich::Organization,
+) -> rusqlite::Result<()> {
+    let org_id = store::organizations::record_visit(tx, hit.website_id, org, &hit.country, hit.ts)?;
+    tx.prepare_cached("UPDATE sessions SET organization_id = ?2 WHERE id = ?1")?.execute(params![session, org_id])?;
+    Ok(())
+}
+
+/// Stores a hit (an identify also sets the visit's traits). Without analytics consent (where the site requires it, or where the visitor declined) only
+/// an anonymous page count is kept: the rollups' page views, no visit, no event, nothing about the visitor.
+fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut Rollups, hit: &Hit) -> Result<()> {
+    let site = hit.website_id;
+    let kind = hit.kind();
+    if !analytics_allowed(tx, site, &hit.session_key, hit.consent_required)? {
+        if kind == EventKind::Pageview {
+            rollups.at(site, "", "", hit.ts).pageviews += 1;
+            rollups.at(site, "page", &hit.path, hit.ts).pageviews += 1;
+        }
+        return Ok(());
+    }
+    let touch = match kind {
+        EventKind::Pageview => Touch::Pageview,
+        EventKind::Custom | EventKind::Conversion | EventKind::Outbound | EventKind::Download | EventKind::Identify => {
+            Touch::Event
+        }
+        EventKind::Consent => Touch::Quiet,
     };
+    let session = touch_session(tx, salts, rollups, hit, touch)?;
+    if touch == Touch::Quiet {
+        return Ok(());
+    }
+    // The visit keeps its latest traits; the identify event itself stays for the identified-visitors list.
+    if kind == EventKind::Identify {
+        tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?
+            .execute(params![session, hit.properties])?;
+    }
 
     tx.prepare_cached(
         "INSERT INTO events (website_id, session_id, ts, kind, name, url, path, referrer, properties, value, currency)
@@ -445,6 +542,37 @@ fn apply_hit(
         EventKind::Identify | EventKind::Consent => {}
     }
     Ok(())
+}
+
+/// Stores heatmap points and scroll depth of a visit that may be tracked in full; drops them otherwise.
+fn apply_interactions(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    rollups: &mut Rollups,
+    interactions: &Interactions,
+) -> Result<()> {
+    let visit = &interactions.visit;
+    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
+        return Ok(());
+    }
+    let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
+    store::interactions::insert(tx, session, interactions)?;
+    Ok(())
+}
+
+/// Appends a recording chunk of a visit that may be tracked in full; drops it otherwise.
+fn apply_replay(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    rollups: &mut Rollups,
+    chunk: &ReplayChunk,
+) -> Result<()> {
+    let visit = &chunk.visit;
+    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
+        return Ok(());
+    }
+    let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
+    store::replays::append_chunk(tx, session, chunk, now_ms())
 }
 
 /// Counter deltas of one rollup row.

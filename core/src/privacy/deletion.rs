@@ -149,8 +149,19 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
          WHERE id IN (SELECT id FROM temp.deletion_sessions)",
         [],
     )?;
+    // A visit that still has heatmap points or a recording keeps them unless everything goes.
+    let keep_captured = if data == DataType::All {
+        ""
+    } else {
+        "AND NOT EXISTS (SELECT 1 FROM heatmap_points h WHERE h.session_id = sessions.id)
+         AND NOT EXISTS (SELECT 1 FROM scroll_depths d WHERE d.session_id = sessions.id)
+         AND NOT EXISTS (SELECT 1 FROM replays r WHERE r.session_id = sessions.id)"
+    };
     report.sessions = tx.execute(
-        "DELETE FROM sessions WHERE id IN (SELECT id FROM temp.deletion_sessions) AND page_views = 0 AND events = 0",
+        &format!(
+            "DELETE FROM sessions WHERE id IN (SELECT id FROM temp.deletion_sessions) AND page_views = 0
+             AND events = 0 {keep_captured}"
+        ),
         [],
     )? as u64;
     tx.execute("DELETE FROM temp.deletion_sessions", [])?;

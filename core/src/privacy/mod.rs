@@ -1,23 +1,62 @@
-//! Privacy: per-site settings (consent, Do-Not-Track, IP handling) and retention days per data type.
+//! Privacy: per-site settings (consent, Do-Not-Track, IP handling), retention days per data type and the
+//! visitors' consent log.
 
+mod consent;
 pub mod deletion;
 pub mod retention;
 mod settings;
 
+pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, ConsentType};
+pub(crate) use consent::{analytics_allowed, insert_consent};
 pub use deletion::{DataType, DeletionReport};
 pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use crate::db::Db;
+use crate::error::Result;
+use crate::model::WebsiteId;
+
+/// How long ingest trusts a site's settings before reading them again (changes through this service apply
+/// at once; the TTL only bounds staleness from other writers such as the CLI in another process).
+const SETTINGS_CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// Privacy settings, retention, deletion and consent of websites.
 #[derive(Clone)]
 pub struct Privacy {
     pub(crate) db: Db,
+    cache: Arc<Mutex<HashMap<WebsiteId, (Instant, PrivacySettings)>>>,
 }
 
 impl Privacy {
     pub(crate) fn new(db: Db) -> Privacy {
-        Privacy { db }
+        Privacy { db, cache: Default::default() }
+    }
+
+    /// A site's settings from a short-lived cache (the ingest hot path).
+    pub fn cached_settings(&self, site: WebsiteId) -> Result<PrivacySettings> {
+        if let Some((at, settings)) = self.lock_cache().get(&site)
+            && at.elapsed() < SETTINGS_CACHE_TTL
+        {
+            return Ok(settings.clone());
+        }
+        let settings = self.settings(site)?;
+        let mut cache = self.lock_cache();
+        if cache.len() > 10_000 {
+            cache.clear();
+        }
+        cache.insert(site, (Instant::now(), settings.clone()));
+        Ok(settings)
+    }
+
+    pub(crate) fn forget_cached(&self, site: WebsiteId) {
+        self.lock_cache().remove(&site);
+    }
+
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, HashMap<WebsiteId, (Instant, PrivacySettings)>> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

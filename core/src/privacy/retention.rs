@@ -26,10 +26,13 @@ struct Rule {
     days: fn(&Retention) -> i64,
 }
 
-/// Applied in order; sessions last, so visits emptied by the rules above go in the same run.
-/// Heatmaps and recordings get one line each when their tables exist, e.g.
-/// `Rule { data: "heatmaps", table: "heatmap_clicks", time_column: "ts", condition: "1", days: |r| r.heatmaps }`.
+/// Applied in order; sessions last, so visits emptied by the rules above go in the same run. A new kind of
+/// captured data is one more line here.
 const RULES: &[Rule] = &[
+    Rule { data: "heatmaps", table: "heatmap_points", time_column: "ts", condition: "1", days: |r| r.heatmaps },
+    Rule { data: "heatmaps", table: "scroll_depths", time_column: "ts", condition: "1", days: |r| r.heatmaps },
+    // Chunks go with their recording (ON DELETE CASCADE).
+    Rule { data: "recordings", table: "replays", time_column: "last_chunk_at", condition: "1", days: |r| r.recordings },
     Rule {
         data: "pageviews",
         table: "events",
@@ -55,7 +58,10 @@ const RULES: &[Rule] = &[
         data: "sessions",
         table: "sessions",
         time_column: "last_seen",
-        condition: "NOT EXISTS (SELECT 1 FROM events e WHERE e.session_id = sessions.id)",
+        condition: "NOT EXISTS (SELECT 1 FROM events e WHERE e.session_id = sessions.id)
+            AND NOT EXISTS (SELECT 1 FROM heatmap_points h WHERE h.session_id = sessions.id)
+            AND NOT EXISTS (SELECT 1 FROM scroll_depths d WHERE d.session_id = sessions.id)
+            AND NOT EXISTS (SELECT 1 FROM replays r WHERE r.session_id = sessions.id)",
         days: |r| r.sessions,
     },
 ];
@@ -100,7 +106,7 @@ impl Privacy {
             for rule in RULES {
                 let cutoff = now - (rule.days)(&retention) * 86_400_000;
                 let n = delete_older(&conn, rule, site, cutoff)?;
-                deleted.insert(rule.data, n);
+                *deleted.entry(rule.data).or_default() += n;
                 *report.total.entry(rule.data).or_default() += n;
             }
             report.sites.push(SiteRetention { website_id: site, deleted });

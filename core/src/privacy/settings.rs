@@ -15,6 +15,7 @@ pub struct PrivacySettings {
     pub gdpr_compliant: bool,
     /// Visitors must consent before anything beyond anonymous page counts is kept.
     pub cookie_consent: bool,
+    #[serde(rename = "anonymizeIPs")]
     pub anonymize_ips: bool,
     /// Browsers sending Do-Not-Track or Global Privacy Control are not tracked.
     pub respect_do_not_track: bool,
@@ -51,6 +52,7 @@ impl Default for PrivacySettings {
 pub struct PrivacyUpdate {
     pub gdpr_compliant: Option<bool>,
     pub cookie_consent: Option<bool>,
+    #[serde(rename = "anonymizeIPs", alias = "anonymizeIps")]
     pub anonymize_ips: Option<bool>,
     pub respect_do_not_track: Option<bool>,
     pub data_subject_rights: Option<bool>,
@@ -167,6 +169,7 @@ impl Privacy {
             )?;
             Ok(())
         })?;
+        self.forget_cached(site);
         Ok(s)
     }
 

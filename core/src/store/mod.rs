@@ -1,3 +1,8 @@
-//! The write side of the relational aggregates (websites); ingest writes events through `crate::ingest`.
+//! The write side of the relational aggregates (websites, event definitions) and the tables the ingest
+//! writer fills beyond events (organizations, heatmap points, recordings).
 
+pub mod event_definitions;
+pub(crate) mod interactions;
+pub(crate) mod organizations;
+pub(crate) mod replays;
 pub mod websites;

@@ -1,10 +1,15 @@
 //! The route table, and the small filters every route group shares (auth, bodies, client address).
 
+mod analytics;
 mod assets;
 mod auth;
 mod dashboard;
+mod events;
 mod export;
+mod organizations;
+mod privacy;
 mod privacy_delete;
+mod replays;
 mod reports;
 mod track;
 mod websites;
@@ -37,7 +42,13 @@ pub fn routes(
         .or(export::routes(tracker.clone()))
         .or(privacy_delete::routes(tracker.clone()))
         .or(reports::routes(tracker.clone()))
-        .or(track::routes(tracker.clone()));
+        .or(track::routes(tracker.clone()))
+        .or(replays::upload(tracker.clone()))
+        .or(replays::routes(tracker.clone()))
+        .or(privacy::routes(tracker.clone()))
+        .or(events::routes(tracker.clone()))
+        .or(organizations::routes(tracker.clone()))
+        .or(analytics::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())
@@ -120,10 +131,40 @@ where
     }
 }
 
+/// Answers a read of one of the caller's sites as JSON, run off the async threads; another user's site is
+/// 404 exactly like a missing one.
+pub(crate) async fn site_json<T, F>(
+    tracker: Tracker,
+    user: UserId,
+    site: WebsiteId,
+    read: F,
+) -> Result<warp::reply::Json, Rejection>
+where
+    T: serde::Serialize + Send + 'static,
+    F: FnOnce(&Tracker) -> tracker_core::Result<T> + Send + 'static,
+{
+    let body = blocking(move || {
+        tracker.websites.get(user, site)?;
+        read(&tracker)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
+}
+
 /// Parses a website id from a query or body value; anything that is not an id is simply not found.
 pub(crate) fn parse_website_id(raw: Option<&str>) -> Result<WebsiteId, Rejection> {
     let raw = raw.ok_or_else(|| reject(Error::invalid("website_id is required")))?;
     raw.trim().parse().map_err(|_| reject(Error::NotFound("website")))
+}
+
+/// Parses a website id from a JSON body field (`websiteId`: a number or numeric text).
+pub(crate) fn body_website_id(raw: Option<&serde_json::Value>) -> Result<WebsiteId, Rejection> {
+    match raw {
+        None | Some(serde_json::Value::Null) => Err(reject(Error::invalid("websiteId is required"))),
+        Some(serde_json::Value::Number(n)) => n.as_i64().ok_or_else(|| reject(Error::NotFound("website"))),
+        Some(serde_json::Value::String(s)) => parse_website_id(Some(s)),
+        Some(_) => Err(reject(Error::NotFound("website"))),
+    }
 }
 
 /// The base URL links should use: the configured public URL, else the Host the client reached us by.

@@ -9,7 +9,7 @@ use tracker_core::model::{UserId, WebsiteId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
 use super::dashboard::range_of;
-use super::{blocking, parse_website_id, user, with_tracker};
+use super::{blocking, parse_website_id, site_json, user, with_tracker};
 use crate::error::reject;
 
 #[derive(Deserialize)]
@@ -71,23 +71,13 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
-    let series = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.timeseries(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&series))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.timeseries(site, range)).await
 }
 
 async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.recent_activity(site, limit)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.recent_activity(site, limit)).await
 }
 
 async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
@@ -103,21 +93,11 @@ async fn conversions(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    let body = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.conversions(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&body))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.conversions(site, range)).await
 }
 
 async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.identified_visitors(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.identified_visitors(site)).await
 }
 
 async fn traffic_sources(
@@ -127,10 +107,5 @@ async fn traffic_sources(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.traffic_sources(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.traffic_sources(site, range)).await
 }

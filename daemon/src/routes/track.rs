@@ -1,8 +1,11 @@
-//! The visitor-facing side: POST /api/track (CORS-open, no credentials) and the tracking scripts.
+//! The visitor-facing side: POST /api/track and /api/interactions (CORS-open, no credentials), the
+//! scripts' config, the tracking scripts, and the CORS answers every visitor endpoint shares.
 
 use serde::{Deserialize, Serialize};
-use tracker_core::ingest::{Client, Submitted, TrackRequest};
+use tracker_core::ingest::{Client, InteractionsRequest, Submitted, TrackRequest};
 use tracker_core::model::{TrackingLevel, Website};
+use tracker_core::privacy::PrivacySettings;
+use tracker_core::store::event_definitions::ActiveDefinition;
 use tracker_core::{Error, Tracker};
 use warp::http::{HeaderValue, StatusCode};
 use warp::reply::Response;
@@ -14,6 +17,8 @@ use crate::error::{error_response, status_of};
 
 /// Largest tracking body accepted (issue: 413 past 16 KiB).
 pub const TRACK_BODY_LIMIT: u64 = 16 * 1024;
+/// Largest interactions body accepted (200 clicks with long selectors and 500 moves fit).
+pub const INTERACTIONS_BODY_LIMIT: u64 = 160 * 1024;
 
 #[derive(Deserialize)]
 struct ConfigQuery {
@@ -31,29 +36,37 @@ pub struct ScriptConfig {
     pub require_consent: bool,
     pub heatmaps: bool,
     pub recordings: bool,
-    pub definitions: Vec<serde_json::Value>,
+    pub consent_message: String,
+    pub privacy_policy_url: String,
+    pub definitions: Vec<ActiveDefinition>,
 }
 
 impl ScriptConfig {
-    fn of(site: &Website, endpoint: String) -> ScriptConfig {
+    /// The config of a site: its level, its privacy settings and (from enhanced up) active definitions.
+    fn load(tracker: &Tracker, site: &Website, endpoint: String) -> tracker_core::Result<Self> {
         let enhanced = site.tracking_level >= TrackingLevel::Enhanced;
-        ScriptConfig {
+        let privacy: PrivacySettings = tracker.privacy.cached_settings(site.id)?;
+        let definitions = if enhanced { tracker.events.active(site.id)? } else { Vec::new() };
+        Ok(ScriptConfig {
             tracking_key: site.tracking_key.clone(),
             endpoint,
             level: site.tracking_level,
-            respect_do_not_track: false,
-            require_consent: false,
+            respect_do_not_track: privacy.respect_do_not_track,
+            require_consent: privacy.cookie_consent,
             heatmaps: enhanced,
             recordings: enhanced,
-            definitions: Vec::new(),
-        }
+            consent_message: privacy.consent_message,
+            privacy_policy_url: privacy.privacy_policy_url,
+            definitions,
+        })
     }
 }
 
 /// API routes under /api that visitors' browsers call.
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let preflight = warp::path("track").and(warp::options()).map(preflight_response);
-    // Once the path matched, every answer (body errors included) is produced here, with CORS headers.
+    let preflight =
+        warp::path("track").or(warp::path("interactions")).unify().and(warp::options()).map(preflight_response);
+    // Once path and method matched, every answer (body errors included) is produced here, with CORS headers.
     let track = warp::path!("track").and(warp::post()).and(
         with_tracker(tracker.clone())
             .and(client(tracker.clone()))
@@ -62,13 +75,21 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
             .recover(recover_with_cors)
             .unify(),
     );
+    let interactions = warp::path!("interactions").and(warp::post()).and(
+        with_tracker(tracker.clone())
+            .and(client(tracker.clone()))
+            .and(json_body::<InteractionsRequest>(INTERACTIONS_BODY_LIMIT))
+            .and_then(interactions)
+            .recover(recover_with_cors)
+            .unify(),
+    );
     let config = warp::path!("track" / "config")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(host())
         .and(warp::query::<ConfigQuery>())
-        .map(config);
-    preflight.or(track).or(config)
+        .and_then(config);
+    preflight.or(track).or(interactions).or(config)
 }
 
 /// The scripts: /tracking/{key}.js (personalised), /tracking.js (basic), /tracer.js, lazy chunks.
@@ -84,25 +105,48 @@ pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error =
 }
 
 async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<Response, Rejection> {
-    let outcome = match tracker.ingest.track(body, &client) {
-        Ok(Submitted::Queued(commit)) => commit.wait().await,
-        Ok(Submitted::Ignored) => Ok(()),
-        Err(e) => Err(e),
+    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.track(body, &client)).await).await)
+}
+
+async fn interactions(tracker: Tracker, client: Client, body: InteractionsRequest) -> Result<Response, Rejection> {
+    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.interactions(body, &client)).await).await)
+}
+
+/// The answer of a visitor endpoint: 202 `{ok:true}` once committed (or deliberately dropped), else the
+/// JSON error; CORS-open either way.
+pub(crate) async fn accepted(submitted: Result<tracker_core::Result<Submitted>, tokio::task::JoinError>) -> Response {
+    let outcome = match submitted {
+        Ok(Ok(Submitted::Queued(commit))) => commit.wait().await,
+        Ok(Ok(Submitted::Ignored)) => Ok(()),
+        Ok(Err(e)) => Err(e),
+        Err(e) => Err(Error::Internal(format!("worker failed: {e}"))),
     };
-    Ok(with_cors(match outcome {
+    with_cors(match outcome {
         Ok(()) => warp::reply::with_status(warp::reply::json(&serde_json::json!({"ok": true})), StatusCode::ACCEPTED)
             .into_response(),
+        Err(e) => api_error(e),
+    })
+}
+
+async fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> Result<Response, Rejection> {
+    let key = query.tracking_key.unwrap_or_default();
+    let endpoint = base_url(&tracker, host.as_deref());
+    let loaded = tokio::task::spawn_blocking(move || {
+        let site = tracker.ingest.site(&key)?;
+        ScriptConfig::load(&tracker, &site, endpoint)
+    })
+    .await
+    .unwrap_or_else(|e| Err(Error::Internal(format!("worker failed: {e}"))));
+    Ok(with_cors(match loaded {
+        Ok(config) => warp::reply::json(&config).into_response(),
         Err(e) => api_error(e),
     }))
 }
 
-fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> Response {
-    let key = query.tracking_key.unwrap_or_default();
-    let response = match tracker.ingest.site(&key) {
-        Ok(site) => warp::reply::json(&ScriptConfig::of(&site, base_url(&tracker, host.as_deref()))).into_response(),
-        Err(e) => api_error(e),
-    };
-    with_cors(response)
+/// The JSON error of any rejection, readable cross-origin (visitor routes, once path and method matched).
+pub(crate) async fn recover_with_cors(rejection: Rejection) -> Result<Response, Rejection> {
+    let Ok(response) = crate::error::recover(rejection).await;
+    Ok(with_cors(response))
 }
 
 async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> Result<Response, Rejection> {
@@ -113,14 +157,21 @@ async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> R
     if let Some(file) = Dist::get(&format!("tracker/{name}")) {
         return Ok(script_response(file.data.into_owned(), "public, max-age=3600"));
     }
-    let site = match tracker.ingest.site(key) {
-        Ok(site) => site,
+    let endpoint = base_url(&tracker, host.as_deref());
+    let key = key.to_string();
+    let loaded = tokio::task::spawn_blocking(move || {
+        let site = tracker.ingest.site(&key)?;
+        ScriptConfig::load(&tracker, &site, endpoint)
+    })
+    .await
+    .unwrap_or_else(|e| Err(Error::Internal(format!("worker failed: {e}"))));
+    let config = match loaded {
+        Ok(config) => config,
         Err(e) => return Ok(api_error(e)),
     };
     let Some(script) = Dist::get("tracker/tracking.js") else {
         return Ok(api_error(Error::NotFound("tracking script (dashboard not built)")));
     };
-    let config = ScriptConfig::of(&site, base_url(&tracker, host.as_deref()));
     let config = serde_json::to_string(&config).unwrap_or_default().replace('<', "\\u003c");
     let mut body = format!("window.__TRACKER__={config};\n").into_bytes();
     body.extend_from_slice(&script.data);
@@ -144,23 +195,17 @@ fn script_response(body: Vec<u8>, cache: &'static str) -> Response {
 }
 
 /// A core error as a JSON response (visitor routes answer errors themselves so they carry CORS headers).
-fn api_error(e: Error) -> Response {
+pub(crate) fn api_error(e: Error) -> Response {
     let (status, message) = status_of(&e);
     error_response(status, &message)
 }
 
-/// The JSON error of any rejection, readable cross-origin.
-async fn recover_with_cors(rejection: Rejection) -> Result<Response, Rejection> {
-    let Ok(response) = crate::error::recover(rejection).await;
-    Ok(with_cors(response))
-}
-
-fn with_cors(mut response: Response) -> Response {
+pub(crate) fn with_cors(mut response: Response) -> Response {
     response.headers_mut().insert("access-control-allow-origin", HeaderValue::from_static("*"));
     response
 }
 
-fn preflight_response() -> Response {
+pub(crate) fn preflight_response() -> Response {
     let mut response = Response::new(Vec::<u8>::new().into());
     *response.status_mut() = StatusCode::NO_CONTENT;
     let headers = response.headers_mut();

@@ -1,0 +1,53 @@
+//! The events summary: custom events and conversions of a range, from the `event` rollups.
+
+use rusqlite::params;
+use serde::Serialize;
+
+use super::{Analytics, TimeRange};
+use crate::error::Result;
+use crate::model::WebsiteId;
+
+/// Most events `topEvents` lists.
+const TOP_EVENTS: usize = 10;
+
+/// `GET /api/websites/{id}/events/summary` (spec part 2 §3).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventSummary {
+    /// Custom events, outbound clicks, downloads and conversions.
+    pub total_events: i64,
+    /// Distinct event names.
+    pub unique_events: i64,
+    pub conversion_events: i64,
+    pub top_events: Vec<EventCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventCount {
+    pub name: String,
+    pub count: i64,
+}
+
+impl Analytics {
+    /// Event totals of a site over a range, with the most frequent names.
+    pub fn events_summary(&self, site: WebsiteId, range: TimeRange) -> Result<EventSummary> {
+        let (from, to) = range.buckets();
+        let rows: Vec<(String, i64, i64)> = self.db.read(|conn| {
+            let sql = format!(
+                "SELECT value, SUM(events + conversions) AS n, SUM(conversions) FROM {}
+                 WHERE website_id = ?1 AND dim = 'event' AND bucket >= ?2 AND bucket < ?3
+                 GROUP BY value HAVING n > 0 ORDER BY n DESC, value",
+                range.grain.table()
+            );
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })?;
+        Ok(EventSummary {
+            total_events: rows.iter().map(|r| r.1).sum(),
+            unique_events: rows.len() as i64,
+            conversion_events: rows.iter().map(|r| r.2).sum(),
+            top_events: rows.into_iter().take(TOP_EVENTS).map(|(name, count, _)| EventCount { name, count }).collect(),
+        })
+    }
+}

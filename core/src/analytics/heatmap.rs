@@ -1,0 +1,261 @@
+//! Heatmaps of one page: click grid, mouse-move sample, scroll reach, page metrics and form fields; and the
+//! list of pages that have data.
+
+use rusqlite::{Connection, params};
+use serde::Serialize;
+
+use super::overview::percent;
+use super::{Analytics, TimeRange};
+use crate::error::{Error, Result};
+use crate::model::{WebsiteId, now_ms};
+
+/// Width that click and move x coordinates are scaled to, whatever the visitor's page width was.
+pub const REFERENCE_WIDTH: i64 = 1280;
+/// Side of a click grid cell, in reference pixels.
+pub const GRID: i64 = 10;
+/// Most click cells and mouse positions returned.
+pub const MAX_CELLS: i64 = 2_000;
+pub const MAX_MOVES: i64 = 1_000;
+/// Most form fields returned.
+const MAX_FIELDS: i64 = 20;
+/// Most pages the URL list returns, and how far back it looks for page views.
+const MAX_URLS: i64 = 100;
+const URL_DAYS: i64 = 90;
+/// Time on page is capped at the visit timeout.
+const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
+
+/// `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Heatmap {
+    pub clicks: Vec<ClickCell>,
+    pub scroll_depth: Vec<ScrollReach>,
+    pub mouse_movements: Vec<Position>,
+    pub page_metrics: PageMetrics,
+    pub form_interactions: Vec<FormField>,
+    pub reference_width: i64,
+}
+
+/// Clicks in a 10 px cell; x, y are the cell's centre (x scaled to the reference width).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClickCell {
+    pub x: i64,
+    pub y: i64,
+    pub count: i64,
+}
+
+/// Share of page views that scrolled at least `depth` percent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScrollReach {
+    pub depth: i64,
+    pub percentage: f64,
+    pub visitors: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Position {
+    pub x: i64,
+    pub y: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageMetrics {
+    /// Visits that viewed the page.
+    pub total_visitors: i64,
+    /// Seconds, one decimal.
+    pub average_time_on_page: f64,
+    /// Percent of visits entering on the page that viewed nothing else.
+    pub bounce_rate: f64,
+    /// Percent of visits viewing the page that converted.
+    pub conversion_rate: f64,
+}
+
+/// A form field: visits that clicked it, how many of those submitted a form on the page, and the rest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormField {
+    pub element: String,
+    pub interactions: i64,
+    pub completions: i64,
+    pub drop_off_rate: f64,
+}
+
+/// The path a heatmap is asked for: a full http(s) URL's path, or a path starting with '/'.
+pub fn page_path(url: &str) -> Result<String> {
+    let url = url.trim();
+    if url.is_empty() {
+        return Err(Error::invalid("url is required"));
+    }
+    if url.chars().count() > 2000 {
+        return Err(Error::invalid("url must be at most 2000 characters"));
+    }
+    if url.starts_with('/') {
+        let path = url.split(['?', '#']).next().unwrap_or("/");
+        return Ok(path.to_string());
+    }
+    match url::Url::parse(url) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => Ok(parsed.path().to_string()),
+        _ => Err(Error::invalid("url must be a page path or an http(s) URL")),
+    }
+}
+
+impl Analytics {
+    /// Paths of a site with page views in the last 90 days or heatmap data, most viewed first.
+    pub fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
+        let since_s = (now_ms() / 1000).div_euclid(86_400) * 86_400 - URL_DAYS * 86_400;
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT path, SUM(views) AS v FROM (
+                    SELECT value AS path, pageviews AS views FROM rollup_days
+                     WHERE website_id = ?1 AND dim = 'page' AND bucket >= ?2
+                    UNION ALL
+                    SELECT path, 0 FROM heatmap_points WHERE website_id = ?1 GROUP BY path
+                    UNION ALL
+                    SELECT path, 0 FROM scroll_depths WHERE website_id = ?1 GROUP BY path
+                 ) GROUP BY path ORDER BY v DESC, path LIMIT ?3",
+            )?;
+            let rows = stmt.query_map(params![site, since_s, MAX_URLS], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// The heatmap of one page over a range.
+    pub fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
+        self.db.read(|conn| {
+            Ok(Heatmap {
+                clicks: clicks(conn, site, path, range)?,
+                scroll_depth: scroll_depth(conn, site, path, range)?,
+                mouse_movements: moves(conn, site, path, range)?,
+                page_metrics: page_metrics(conn, site, path, range)?,
+                form_interactions: form_fields(conn, site, path, range)?,
+                reference_width: REFERENCE_WIDTH,
+            })
+        })
+    }
+}
+
+fn clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ClickCell>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT MIN(x * ?5 / page_w, ?5 - 1) / ?6 * ?6 + ?6 / 2 AS cx, y / ?6 * ?6 + ?6 / 2 AS cy, COUNT(*) AS n
+         FROM heatmap_points
+         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click'
+         GROUP BY cx, cy ORDER BY n DESC, cy, cx LIMIT ?7",
+    )?;
+    let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, GRID, MAX_CELLS], |r| {
+        Ok(ClickCell { x: r.get(0)?, y: r.get(1)?, count: r.get(2)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn moves(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<Position>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT MIN(x * ?5 / page_w, ?5), y FROM heatmap_points
+         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'move'
+         ORDER BY ts DESC LIMIT ?6",
+    )?;
+    let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, MAX_MOVES], |r| {
+        Ok(Position { x: r.get(0)?, y: r.get(1)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Reach at 0, 10, ..., 100 percent; empty without scroll data.
+fn scroll_depth(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ScrollReach>> {
+    let mut per_decile = [0i64; 11];
+    let mut stmt = conn.prepare_cached(
+        "SELECT depth / 10, COUNT(*) FROM scroll_depths
+         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 GROUP BY depth / 10",
+    )?;
+    let rows = stmt
+        .query_map(params![site, path, range.start, range.end], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+    for row in rows {
+        let (decile, count) = row?;
+        per_decile[decile.clamp(0, 10) as usize] += count;
+    }
+    let total: i64 = per_decile.iter().sum();
+    if total == 0 {
+        return Ok(Vec::new());
+    }
+    let mut reached = total;
+    let mut reach = Vec::with_capacity(11);
+    for (decile, count) in per_decile.iter().enumerate() {
+        reach.push(ScrollReach { depth: decile as i64 * 10, percentage: percent(reached, total), visitors: reached });
+        reached -= count;
+    }
+    Ok(reach)
+}
+
+fn page_metrics(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<PageMetrics> {
+    // Time on a page: until the visit's next page view, or its last sign of life for its last page.
+    let (visitors, avg_ms): (i64, Option<f64>) = conn
+        .prepare_cached(
+            "WITH pv AS (
+            SELECT session_id, path, ts, LEAD(ts) OVER (PARTITION BY session_id ORDER BY ts, id) AS next_ts
+            FROM events WHERE website_id = ?1 AND kind = 'pageview' AND ts >= ?3 AND ts < ?4
+         )
+         SELECT COUNT(DISTINCT pv.session_id),
+                AVG(MIN(COALESCE(pv.next_ts, s.last_seen) - pv.ts, ?5))
+                    FILTER (WHERE COALESCE(pv.next_ts, s.last_seen) > pv.ts)
+         FROM pv JOIN sessions s ON s.id = pv.session_id WHERE pv.path = ?2",
+        )?
+        .query_row(params![site, path, range.start, range.end, MAX_TIME_ON_PAGE_MS], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (entries, bounces): (i64, i64) = conn
+        .prepare_cached(
+            "SELECT COUNT(*), COALESCE(SUM(page_views <= 1), 0) FROM sessions
+         WHERE website_id = ?1 AND entry_page = ?2 AND first_seen >= ?3 AND first_seen < ?4",
+        )?
+        .query_row(params![site, path, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (viewers, converted): (i64, i64) = conn
+        .prepare_cached(
+            "SELECT COUNT(*), COALESCE(SUM(is_converted), 0) FROM sessions WHERE id IN (
+            SELECT session_id FROM events
+            WHERE website_id = ?1 AND kind = 'pageview' AND path = ?2 AND ts >= ?3 AND ts < ?4)",
+        )?
+        .query_row(params![site, path, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(PageMetrics {
+        total_visitors: visitors,
+        average_time_on_page: avg_ms.map_or(0.0, |ms| (ms / 100.0).round() / 10.0),
+        bounce_rate: percent(bounces, entries),
+        conversion_rate: percent(converted, viewers),
+    })
+}
+
+fn form_fields(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<FormField>> {
+    let mut stmt = conn.prepare_cached(
+        "WITH submitted AS (
+            SELECT DISTINCT session_id FROM heatmap_points
+            WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'submit'
+         )
+         SELECT selector, COUNT(DISTINCT session_id) AS n,
+                COUNT(DISTINCT CASE WHEN session_id IN submitted THEN session_id END)
+         FROM heatmap_points
+         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click' AND field = 1
+         GROUP BY selector ORDER BY n DESC, selector LIMIT ?5",
+    )?;
+    let rows = stmt.query_map(params![site, path, range.start, range.end, MAX_FIELDS], |r| {
+        let interactions: i64 = r.get(1)?;
+        let completions: i64 = r.get(2)?;
+        Ok(FormField {
+            element: r.get(0)?,
+            interactions,
+            completions,
+            drop_off_rate: percent(interactions - completions, interactions),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_from_urls() {
+        assert_eq!(page_path("https://e.com/a/b?x=1").unwrap(), "/a/b");
+        assert_eq!(page_path("/pricing?x#y").unwrap(), "/pricing");
+        assert_eq!(page_path("https://e.com").unwrap(), "/");
+        assert!(page_path("").is_err());
+        assert!(page_path("javascript:x").is_err());
+    }
+}

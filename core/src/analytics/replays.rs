@@ -1,0 +1,141 @@
+//! Session recordings: the list of a site's replays with their visit and organization, and one replay's
+//! rrweb events for the player.
+
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Analytics, TimeRange};
+use crate::error::{Error, Result};
+use crate::ingest::replay::inflate_events;
+use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
+
+/// A recording is complete once the script said so or no chunk came for this long.
+pub const REPLAY_QUIET_MS: Millis = 60_000;
+/// Most replays one list call returns.
+pub const MAX_REPLAYS: i64 = 100;
+
+/// `GET /api/websites/{id}/session-replays` item (spec part 2 §3, plus `clickCount`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplaySummary {
+    pub id: i64,
+    pub session_id: String,
+    #[serde(serialize_with = "ser_iso")]
+    pub start_time: Millis,
+    /// Seconds between the first and the last recorded event.
+    pub duration: i64,
+    /// Compressed bytes stored.
+    pub file_size: i64,
+    pub screen_resolution: Option<String>,
+    pub is_complete: bool,
+    /// Clicks recorded (rrweb mouse-interaction click events).
+    pub click_count: i64,
+    pub session: ReplaySession,
+    pub organization: Option<ReplayOrganization>,
+}
+
+/// The recorded visit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplaySession {
+    pub device_type: String,
+    pub browser: String,
+    pub os: String,
+    pub country: String,
+    pub ip_address: Option<String>,
+    pub page_view_count: i64,
+}
+
+/// Who the visit came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayOrganization {
+    pub organization_name: String,
+    pub industry: Option<String>,
+    pub size: Option<String>,
+}
+
+fn non_empty(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+impl Analytics {
+    /// Recordings of a site with activity in `range`, newest first, at most `limit` (≤ 100).
+    pub fn replays(&self, site: WebsiteId, range: TimeRange, limit: i64) -> Result<Vec<ReplaySummary>> {
+        let now = now_ms();
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT r.id, s.session_key, r.started_at, r.ended_at, r.byte_size, r.screen, r.is_final,
+                        r.last_chunk_at, r.click_count, s.device, s.browser, s.os, s.country, s.ip_address,
+                        s.page_views, s.screen, o.name, o.industry, o.size
+                 FROM replays r
+                 JOIN sessions s ON s.id = r.session_id
+                 LEFT JOIN organizations o ON o.id = s.organization_id
+                 WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3
+                 ORDER BY r.id DESC LIMIT ?4",
+            )?;
+            let rows = stmt.query_map(params![site, range.start, range.end, limit.clamp(1, MAX_REPLAYS)], |r| {
+                let started: Millis = r.get(2)?;
+                let ended: Millis = r.get(3)?;
+                let is_final: bool = r.get(6)?;
+                let last_chunk: Millis = r.get(7)?;
+                let screen: String = r.get(5)?;
+                let session_screen: String = r.get(15)?;
+                let org_name: Option<String> = r.get(16)?;
+                Ok(ReplaySummary {
+                    id: r.get(0)?,
+                    session_id: r.get(1)?,
+                    start_time: started,
+                    duration: (ended - started).max(0) / 1000,
+                    file_size: r.get(4)?,
+                    screen_resolution: non_empty(screen).or_else(|| non_empty(session_screen)),
+                    is_complete: is_final || now - last_chunk >= REPLAY_QUIET_MS,
+                    click_count: r.get(8)?,
+                    session: ReplaySession {
+                        device_type: r.get(9)?,
+                        browser: r.get(10)?,
+                        os: r.get(11)?,
+                        country: r.get(12)?,
+                        ip_address: r.get(13)?,
+                        page_view_count: r.get(14)?,
+                    },
+                    organization: match org_name {
+                        Some(name) => Some(ReplayOrganization {
+                            organization_name: name,
+                            industry: r.get::<_, Option<String>>(17)?.and_then(non_empty),
+                            size: r.get::<_, Option<String>>(18)?.and_then(non_empty),
+                        }),
+                        None => None,
+                    },
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// The rrweb events of a recording of one of `owner`'s sites, in upload order; another user's replay is
+    /// `NotFound` exactly like a missing one.
+    pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<Vec<Value>> {
+        let chunks: Vec<Vec<u8>> = self.db.read(|conn| {
+            let owned = conn
+                .prepare_cached(
+                    "SELECT 1 FROM replays r JOIN websites w ON w.id = r.website_id
+                     WHERE r.id = ?1 AND w.user_id = ?2",
+                )?
+                .query_row(params![replay, owner], |_| Ok(()))
+                .optional()?;
+            if owned.is_none() {
+                return Err(Error::NotFound("replay"));
+            }
+            let mut stmt = conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
+            let rows = stmt.query_map([replay], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })?;
+        let mut events = Vec::new();
+        for chunk in chunks {
+            events.extend(inflate_events(&chunk)?);
+        }
+        Ok(events)
+    }
+}

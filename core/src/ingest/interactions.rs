@@ -1,0 +1,235 @@
+//! `POST /api/interactions`: clicks, sampled mouse moves, form submits and scroll depth for heatmaps; the
+//! body as sent by the scripts and its validation into `Interactions` for the writer.
+
+use serde::Deserialize;
+
+use super::hit::{Hit, parse_http_url, validate_session_id};
+use crate::error::{Error, Result};
+use crate::model::{Millis, Website};
+
+/// Most clicks, moves and submits in one body (API.md).
+pub const MAX_CLICKS: usize = 200;
+pub const MAX_MOVES: usize = 500;
+pub const MAX_SUBMITS: usize = 50;
+/// Longest CSS selector kept.
+pub const MAX_SELECTOR_LEN: usize = 500;
+/// Largest page or viewport side accepted, in CSS pixels.
+pub const MAX_PAGE_SIDE: f64 = 1_000_000.0;
+
+/// A width and height in CSS pixels.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Size {
+    pub w: f64,
+    pub h: f64,
+}
+
+/// A click as sent: page-relative position, the target's selector and when (Unix ms).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ClickIn {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default)]
+    pub selector: Option<String>,
+    #[serde(default)]
+    pub t: Option<i64>,
+}
+
+/// A sampled mouse position.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct MoveIn {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A form submitted on the page: the form's selector and when.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SubmitIn {
+    #[serde(default)]
+    pub selector: Option<String>,
+    #[serde(default)]
+    pub t: Option<i64>,
+}
+
+/// The body of `POST /api/interactions`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct InteractionsRequest {
+    pub tracking_key: String,
+    pub session_id: String,
+    pub url: String,
+    pub viewport: Size,
+    pub page: Size,
+    #[serde(default)]
+    pub clicks: Vec<ClickIn>,
+    #[serde(default)]
+    pub moves: Vec<MoveIn>,
+    #[serde(default)]
+    pub submits: Vec<SubmitIn>,
+    #[serde(default, rename = "scrollDepth")]
+    pub scroll_depth: Option<f64>,
+}
+
+/// What a heatmap point records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointKind {
+    Click,
+    Move,
+    Submit,
+}
+
+impl PointKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PointKind::Click => "click",
+            PointKind::Move => "move",
+            PointKind::Submit => "submit",
+        }
+    }
+}
+
+/// One validated point, in whole page pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    pub kind: PointKind,
+    pub x: i64,
+    pub y: i64,
+    pub ts: Millis,
+    pub selector: String,
+    /// The click hit a form field (input, select, textarea).
+    pub field: bool,
+}
+
+/// A validated interactions body; `visit` carries the site, session, page and (after enrichment) who.
+#[derive(Debug, Clone)]
+pub struct Interactions {
+    pub visit: Hit,
+    pub viewport: (i64, i64),
+    pub page: (i64, i64),
+    pub points: Vec<Point>,
+    pub scroll_depth: Option<i64>,
+}
+
+impl Interactions {
+    /// Validates a request for `site` at server time `now`.
+    pub fn from_request(request: InteractionsRequest, site: &Website, now: Millis) -> Result<Self> {
+        let session_key = validate_session_id(&request.session_id)?;
+        let url = parse_http_url("url", &request.url)?.ok_or_else(|| Error::invalid("url is required"))?;
+        if request.clicks.len() > MAX_CLICKS {
+            return Err(Error::TooLarge("at most 200 clicks per body".into()));
+        }
+        if request.moves.len() > MAX_MOVES {
+            return Err(Error::TooLarge("at most 500 moves per body".into()));
+        }
+        if request.submits.len() > MAX_SUBMITS {
+            return Err(Error::TooLarge("at most 50 submits per body".into()));
+        }
+        let viewport = size("viewport", request.viewport)?;
+        let page = size("page", request.page)?;
+        let scroll_depth = match request.scroll_depth {
+            None => None,
+            Some(d) if d.is_finite() && (0.0..=100.0).contains(&d) => Some(d.round() as i64),
+            Some(_) => return Err(Error::invalid("scrollDepth must be between 0 and 100")),
+        };
+        let mut points = Vec::with_capacity(request.clicks.len() + request.moves.len());
+        for click in request.clicks {
+            let selector = selector_of(click.selector)?;
+            points.push(Point {
+                kind: PointKind::Click,
+                x: coordinate("clicks x", click.x, page.0)?,
+                y: coordinate("clicks y", click.y, page.1)?,
+                ts: super::accept_timestamp(click.t, now),
+                field: is_form_field(&selector),
+                selector,
+            });
+        }
+        for m in request.moves {
+            points.push(Point {
+                kind: PointKind::Move,
+                x: coordinate("moves x", m.x, page.0)?,
+                y: coordinate("moves y", m.y, page.1)?,
+                ts: now,
+                selector: String::new(),
+                field: false,
+            });
+        }
+        for submit in request.submits {
+            points.push(Point {
+                kind: PointKind::Submit,
+                x: 0,
+                y: 0,
+                ts: super::accept_timestamp(submit.t, now),
+                selector: selector_of(submit.selector)?,
+                field: false,
+            });
+        }
+        let visit = Hit {
+            website_id: site.id,
+            session_key,
+            ts: now,
+            path: url.path().to_string(),
+            url: url.to_string(),
+            ..Hit::default()
+        };
+        Ok(Interactions { visit, viewport, page, points, scroll_depth })
+    }
+
+    /// Nothing to store.
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty() && self.scroll_depth.is_none()
+    }
+}
+
+fn size(field: &str, size: Size) -> Result<(i64, i64)> {
+    let ok = |v: f64| v.is_finite() && (1.0..=MAX_PAGE_SIDE).contains(&v);
+    if !ok(size.w) || !ok(size.h) {
+        return Err(Error::invalid(format!("{field}.w and {field}.h must be between 1 and 1000000")));
+    }
+    Ok((size.w.round() as i64, size.h.round() as i64))
+}
+
+/// A page coordinate: non-negative and finite; positions a little past the page edge (late layout) are
+/// clamped onto it.
+fn coordinate(field: &str, v: f64, limit: i64) -> Result<i64> {
+    if !v.is_finite() || !(0.0..=MAX_PAGE_SIDE).contains(&v) {
+        return Err(Error::invalid(format!("{field} must be between 0 and the page size")));
+    }
+    Ok((v.round() as i64).min(limit))
+}
+
+fn selector_of(raw: Option<String>) -> Result<String> {
+    let selector = raw.unwrap_or_default().trim().to_string();
+    if selector.chars().count() > MAX_SELECTOR_LEN {
+        return Err(Error::invalid("selector must be at most 500 characters"));
+    }
+    if selector.chars().any(char::is_control) {
+        return Err(Error::invalid("selector must not contain control characters"));
+    }
+    Ok(selector)
+}
+
+/// Whether a selector's last compound names an input, select or textarea element.
+pub fn is_form_field(selector: &str) -> bool {
+    let last = selector
+        .rsplit(|c: char| c.is_whitespace() || c == '>' || c == '+' || c == '~')
+        .find(|part| !part.is_empty())
+        .unwrap_or("");
+    let tag: String =
+        last.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>().to_ascii_lowercase();
+    matches!(tag.as_str(), "input" | "select" | "textarea")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn form_fields_by_last_compound() {
+        assert!(is_form_field("form#signup > input[name=\"email\"]"));
+        assert!(is_form_field("div.x textarea"));
+        assert!(is_form_field("SELECT#country"));
+        assert!(!is_form_field("label > input ~ span"));
+        assert!(!is_form_field("button.submit"));
+        assert!(!is_form_field(""));
+        assert!(!is_form_field("inputs"));
+    }
+}

@@ -1,0 +1,75 @@
+//! Event definitions and the events summary of a site: /api/websites/{id}/event-definitions and
+//! /api/websites/{id}/events/summary (owner only).
+
+use serde::Deserialize;
+use tracker_core::analytics::TimeRange;
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::store::event_definitions::NewEventDefinition;
+use tracker_core::{Error, Tracker};
+use warp::http::StatusCode;
+use warp::{Filter, Rejection, Reply};
+
+use super::{api_body, blocking, site_json, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SummaryQuery {
+    time_range: Option<String>,
+    #[serde(rename = "time_range")]
+    time_range_snake: Option<String>,
+    range: Option<String>,
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let list = warp::path!("websites" / WebsiteId / "event-definitions")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and_then(list);
+    let create = warp::path!("websites" / WebsiteId / "event-definitions")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(api_body())
+        .and_then(create);
+    let summary = warp::path!("websites" / WebsiteId / "events" / "summary")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<SummaryQuery>())
+        .and_then(summary);
+    list.or(create).or(summary)
+}
+
+async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    site_json(tracker, user, site, move |tracker| tracker.events.list(site)).await
+}
+
+async fn create(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    body: NewEventDefinition,
+) -> Result<impl Reply, Rejection> {
+    let definition = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.events.create(site, body)
+    })
+    .await?;
+    Ok(warp::reply::with_status(warp::reply::json(&definition), StatusCode::CREATED))
+}
+
+async fn summary(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: UserId,
+    query: SummaryQuery,
+) -> Result<impl Reply, Rejection> {
+    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
+    if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
+        return Err(reject(Error::invalid("timeRange must be 24h, 7d or 30d")));
+    }
+    let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.events_summary(site, range)).await
+}

@@ -1,0 +1,112 @@
+//! Session recordings: the visitor upload POST /api/replay (CORS-open, gzip body), the owner's list
+//! GET /api/websites/{id}/session-replays and the player's GET /api/replays/{id}/events.
+
+use serde::Deserialize;
+use tracker_core::analytics::{MAX_REPLAYS, TimeRange};
+use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
+use tracker_core::ingest::{Client, ReplayUpload};
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::{Error, Tracker};
+use warp::reply::Response;
+use warp::{Filter, Rejection, Reply};
+
+use super::track::{accepted, api_error, preflight_response, recover_with_cors, with_cors};
+use super::{blocking, client, site_json, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct UploadQuery {
+    tracking_key: Option<String>,
+    session_id: Option<String>,
+    seq: Option<String>,
+    /// "1" or "true" on the last chunk of a page (pagehide).
+    #[serde(rename = "final")]
+    last: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    limit: Option<String>,
+    time_range: Option<String>,
+    #[serde(rename = "time_range")]
+    time_range_snake: Option<String>,
+    range: Option<String>,
+}
+
+/// `POST /api/replay` and its preflight.
+pub fn upload(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let preflight = warp::path!("replay").and(warp::options()).map(preflight_response);
+    let upload = warp::path!("replay").and(warp::post()).and(
+        with_tracker(tracker.clone())
+            .and(client(tracker))
+            .and(warp::query::<UploadQuery>())
+            .and(warp::body::content_length_limit(MAX_CHUNK_BYTES as u64))
+            .and(warp::body::bytes())
+            .and_then(upload_chunk)
+            .recover(recover_with_cors)
+            .unify(),
+    );
+    preflight.or(upload)
+}
+
+/// The owner's reads.
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let list = warp::path!("websites" / WebsiteId / "session-replays")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<ListQuery>())
+        .and_then(list);
+    let events = warp::path!("replays" / i64 / "events")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and_then(events);
+    list.or(events)
+}
+
+async fn upload_chunk(
+    tracker: Tracker,
+    client: Client,
+    query: UploadQuery,
+    body: bytes::Bytes,
+) -> Result<Response, Rejection> {
+    let seq = match query.seq.as_deref().map(str::parse::<i64>) {
+        Some(Ok(seq)) => seq,
+        Some(Err(_)) => return Ok(with_cors(api_error(Error::invalid("seq must be a number")))),
+        None => return Ok(with_cors(api_error(Error::invalid("seq is required")))),
+    };
+    let upload = ReplayUpload {
+        tracking_key: query.tracking_key.unwrap_or_default(),
+        session_id: query.session_id.unwrap_or_default(),
+        seq,
+        is_final: matches!(query.last.as_deref(), Some("1" | "true")),
+        body: body.to_vec(),
+    };
+    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await).await)
+}
+
+async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
+    let limit = match query.limit.as_deref() {
+        None => MAX_REPLAYS,
+        Some(raw) => raw
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| reject(Error::invalid("limit must be a positive number")))?
+            .min(MAX_REPLAYS),
+    };
+    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
+    if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
+        return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
+    }
+    let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, limit)).await
+}
+
+async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    let events = blocking(move || tracker.analytics.replay_events(user, replay)).await?;
+    Ok(warp::reply::json(&serde_json::json!({ "events": events })))
+}
