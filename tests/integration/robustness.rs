@@ -44,6 +44,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/websites/{id}/organizations"),
     ("GET", "/api/analytics/urls?website_id={id}"),
     ("GET", "/api/analytics/heatmap?website_id={id}&url={q}&time_range={q}"),
+    ("GET", "/api/export/pageviews?website_id={id}"),
+    ("GET", "/api/export/{q}?website_id={id}"),
+    ("POST", "/api/privacy/delete-data"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];
