@@ -11,6 +11,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/login"),
     ("POST", "/api/refresh"),
     ("GET", "/api/user"),
+    ("PUT", "/api/user/password"),
     ("GET", "/api/websites"),
     ("POST", "/api/websites"),
     ("GET", "/api/websites/{id}"),
