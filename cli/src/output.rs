@@ -2,6 +2,8 @@
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{ContentArrangement, Table};
+use std::io::Write;
+
 use serde::Serialize;
 
 /// A table with our look and the given header.
@@ -13,7 +15,9 @@ pub fn table(header: &[&str]) -> Table {
 
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    // Written, not println!'d: a closed pipe (`| head`) is an error main() treats as success, not a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", serde_json::to_string_pretty(value)?)?;
     Ok(())
 }
 

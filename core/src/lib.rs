@@ -6,6 +6,7 @@ pub mod auth;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod export;
 pub mod ingest;
 pub mod model;
 pub mod privacy;

@@ -8,6 +8,7 @@ use crate::auth::{self, Auth};
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::Result;
+use crate::export::Export;
 use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
@@ -32,6 +33,7 @@ pub struct Services {
     pub ingest: Ingest,
     pub analytics: Analytics,
     pub privacy: Privacy,
+    pub export: Export,
     pub events: EventDefinitions,
     pub live: LiveHub,
     db: Db,
@@ -60,6 +62,7 @@ impl Tracker {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             analytics: Analytics::new(db.clone()),
             privacy,
+            export: Export::new(db.clone()),
             events: EventDefinitions::new(db.clone()),
             settings,
             websites,

@@ -10,7 +10,9 @@ import type { Ctx } from "./types";
 
 const FLUSH_EVERY_MS = 5000;
 const CHUNK_LIMIT = 512 * 1024; // per upload (API.md)
-const PIECE_RAW = 2 * 1024 * 1024; // raw JSON per upload before compression
+// Raw JSON per upload. Small enough that even the uncompressed (stored) gzip sent at pagehide stays under
+// CHUNK_LIMIT, so the last seconds of a visit, often the first full snapshot, are never dropped.
+const PIECE_RAW = 480 * 1024;
 const SESSION_CAP = 20 * 1024 * 1024; // per session (API.md)
 const KEEPALIVE_MAX = 60 * 1024; // the browser's keepalive budget is 64 KiB in flight
 

@@ -101,3 +101,55 @@ async fn signing_secret_is_created_private() {
     }
     assert!(meta.len() >= 32);
 }
+
+#[tokio::test]
+async fn password_change_and_account_deletion_revoke_refresh_tokens() {
+    let server = TestServer::start().await;
+    let (token, session) = server.register("dave@example.com").await;
+    let refresh = session["refreshToken"].as_str().unwrap().to_string();
+    let wrong =
+        server.put("/api/user/password", &token, json!({"currentPassword": "nope!!", "newPassword": "better1"})).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    let short =
+        server.put("/api/user/password", &token, json!({"currentPassword": "secret1", "newPassword": "12345"})).await;
+    assert_eq!(short.status, StatusCode::BAD_REQUEST);
+    short.error_message();
+    let refreshed = server.call(Method::POST, "/api/refresh", None, Some(json!({"refreshToken": refresh}))).await;
+    assert_eq!(refreshed.status, StatusCode::OK, "failed attempts revoke nothing");
+
+    let changed =
+        server.put("/api/user/password", &token, json!({"currentPassword": "secret1", "newPassword": "better1"})).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    let revoked = server.call(Method::POST, "/api/refresh", None, Some(json!({"refreshToken": refresh}))).await;
+    assert_eq!(revoked.status, StatusCode::UNAUTHORIZED);
+    let old = server
+        .call(Method::POST, "/api/login", None, Some(json!({"email": "dave@example.com", "password": "secret1"})))
+        .await;
+    assert_eq!(old.status, StatusCode::UNAUTHORIZED);
+    let login = server
+        .call(Method::POST, "/api/login", None, Some(json!({"email": "dave@example.com", "password": "better1"})))
+        .await;
+    assert_eq!(login.status, StatusCode::OK);
+    let (token, refresh) = (
+        login.json["accessToken"].as_str().unwrap().to_string(),
+        login.json["refreshToken"].as_str().unwrap().to_string(),
+    );
+
+    let site = server.create_site(&token, "Doomed", "light").await;
+    let key = site["trackingKey"].as_str().unwrap().to_string();
+    assert_eq!(server.pageview(&key, "doomed-session", "/").await.status, StatusCode::ACCEPTED);
+    let refused = server.call(Method::DELETE, "/api/user/account", Some(&token), Some(json!({"password": "x"}))).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    let deleted =
+        server.call(Method::DELETE, "/api/user/account", Some(&token), Some(json!({"password": "better1"}))).await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text);
+    assert_eq!(server.get("/api/user", &token).await.status, StatusCode::UNAUTHORIZED);
+    let refresh = server.call(Method::POST, "/api/refresh", None, Some(json!({"refreshToken": refresh}))).await;
+    assert_eq!(refresh.status, StatusCode::UNAUTHORIZED);
+    let sessions: i64 = server
+        .tracker
+        .db()
+        .read(|conn| Ok(conn.query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))?))
+        .unwrap();
+    assert_eq!(sessions, 0, "the account's sites and data are gone");
+}

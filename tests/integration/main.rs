@@ -4,6 +4,7 @@ mod util;
 
 mod auth;
 mod capture_util;
+mod cli;
 mod dashboard;
 mod dashboard_reads;
 mod durability;

@@ -40,6 +40,15 @@ async fn professional_sites_record_visiting_organizations() {
         count(&server, "SELECT COUNT(*) FROM sessions WHERE website_id = ?1 AND organization_id IS NOT NULL", site),
         2
     );
+    // The detected organization makes both visits identified visitors, each scored on its two page views.
+    let identified = server.get(&format!("/api/websites/{site}/identified-visitors"), &token).await;
+    let identified = identified.json.as_array().unwrap();
+    assert_eq!(identified.len(), 2, "{identified:?}");
+    for visitor in identified {
+        assert!(visitor["companyName"].as_str().unwrap().to_lowercase().contains("google"), "{visitor}");
+        assert_eq!(visitor["leadScore"], 20);
+        assert_eq!(visitor["country"], "US");
+    }
 
     // Enhanced and light sites do not look organizations up.
     let (_, enhanced, enhanced_key) = {

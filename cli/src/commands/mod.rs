@@ -1,20 +1,33 @@
 //! The subcommands, one file each, and the options every command shares.
 
+pub mod completions;
+pub mod config;
+pub mod demo;
+pub mod export;
+pub mod live;
+pub mod privacy;
+pub mod retention;
 pub mod serve;
 pub mod sites;
+pub mod stats;
 pub mod users;
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use tracker_core::model::{Millis, Website};
 use tracker_core::{Config, Tracker};
 
 /// Self-hosted website analytics in one binary.
 #[derive(Parser)]
 #[command(name = "tracker", version, about, propagate_version = true)]
 #[command(after_help = "Examples:\n  tracker serve\n  tracker users add alice@example.com --password-stdin\n  \
-tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com")]
+tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com\n  \
+tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats --site blog.example.com --range 7d\n  \
+tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
+tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker retention run\n  \
+tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -44,6 +57,41 @@ pub enum Command {
     Users(users::UsersArgs),
     /// Manage websites
     Sites(sites::SitesArgs),
+    /// Watch a site's live visitors, redrawn every 2 seconds
+    Live(live::LiveArgs),
+    /// Print a site's traffic summary and top pages, referrers, countries and devices
+    Stats(stats::StatsArgs),
+    /// Export a site's page views and events as CSV or JSON
+    Export(export::ExportArgs),
+    /// Delete a site's data (privacy requests)
+    Privacy(privacy::PrivacyArgs),
+    /// Apply every site's data retention
+    Retention(retention::RetentionArgs),
+    /// Generate realistic demo traffic through the real ingest path
+    Demo(demo::DemoArgs),
+    /// Print an example configuration, or check and show the effective one
+    Config(config::ConfigArgs),
+    /// Print a shell completion script
+    Completions(completions::CompletionsArgs),
+}
+
+impl Command {
+    /// Runs the chosen subcommand.
+    pub fn run(&self, global: &GlobalArgs) -> anyhow::Result<()> {
+        match self {
+            Command::Serve(args) => serve::run(global, args),
+            Command::Users(args) => users::run(global, args),
+            Command::Sites(args) => sites::run(global, args),
+            Command::Live(args) => live::run(global, args),
+            Command::Stats(args) => stats::run(global, args),
+            Command::Export(args) => export::run(global, args),
+            Command::Privacy(args) => privacy::run(global, args),
+            Command::Retention(args) => retention::run(global, args),
+            Command::Demo(args) => demo::run(global, args),
+            Command::Config(args) => config::run(global, args),
+            Command::Completions(args) => completions::run(args),
+        }
+    }
 }
 
 impl GlobalArgs {
@@ -67,4 +115,48 @@ impl GlobalArgs {
         let config = self.config()?;
         Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
     }
+}
+
+/// Finds a website by id or domain, with the name the user typed in the error.
+pub fn find_site(tracker: &Tracker, site: &str) -> anyhow::Result<Website> {
+    tracker.websites.find(site).with_context(|| format!("unknown site '{site}'"))
+}
+
+/// Whether a date names a whole day (YYYY-MM-DD) rather than an instant.
+fn is_day(s: &str) -> bool {
+    chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").is_ok()
+}
+
+/// Parses YYYY-MM-DD (midnight UTC) or RFC 3339 into Unix milliseconds.
+pub fn parse_date(flag: &str, s: &str) -> anyhow::Result<Millis> {
+    let s = s.trim();
+    if let Ok(day) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return Ok(day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc().timestamp_millis());
+    }
+    chrono::DateTime::parse_from_rfc3339(s)
+        .map(|t| t.timestamp_millis())
+        .map_err(|_| anyhow::anyhow!("{flag}: not a date: '{s}' (use YYYY-MM-DD or RFC 3339)"))
+}
+
+/// Parses an inclusive end date: a whole day YYYY-MM-DD ends at the next midnight; RFC 3339 is exact.
+pub fn parse_end_date(flag: &str, s: &str) -> anyhow::Result<Millis> {
+    let ms = parse_date(flag, s)?;
+    Ok(if is_day(s) { ms + 86_400_000 } else { ms })
+}
+
+/// Whether standard error is a terminal (progress bars and prompts go there).
+pub fn stderr_is_terminal() -> bool {
+    std::io::IsTerminal::is_terminal(&std::io::stderr())
+}
+
+/// A progress bar on standard error when it is a terminal; hidden otherwise.
+pub fn progress_bar(total: u64, template: &str) -> indicatif::ProgressBar {
+    if !stderr_is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }

@@ -1,20 +1,34 @@
-//! `tracker serve`: runs the daemon until SIGINT or SIGTERM, after printing the dashboard URL.
+//! `tracker serve`: runs the daemon until SIGINT or SIGTERM, after printing the dashboard URL. Watches the
+//! config file (if one was given) and applies reloadable settings without a restart, and runs retention
+//! every `retention_interval_hours`.
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use tracing_subscriber::EnvFilter;
+use notify::{RecursiveMode, Watcher};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Registry, reload};
+use tracker_core::Tracker;
 
 use super::GlobalArgs;
 
 #[derive(Args)]
-#[command(after_help = "Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker")]
+#[command(after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
+login_attempts_per_minute and retention_interval_hours apply when it is saved; other keys need a restart.\n\n\
+Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker\n  \
+tracker serve --config /etc/tracker/tracker.toml")]
 pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:8080; env TRACKER_ADDR]; port 0 picks a free port
     #[arg(long, value_name = "HOST:PORT")]
     pub addr: Option<SocketAddr>,
 }
+
+/// Replaces the log filter of the running subscriber.
+type FilterHandle = reload::Handle<EnvFilter, Registry>;
 
 pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = global.config()?;
@@ -22,13 +36,17 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         config.addr = addr;
     }
     let filter = EnvFilter::try_new(&config.log_level).unwrap_or_else(|_| EnvFilter::new("info"));
+    let (filter, filter_handle) = reload::Layer::new(filter);
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).init();
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(std::io::stderr))
+        .init();
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let tracker = tracker_core::Tracker::open(&config)
-            .with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
+        let tracker =
+            Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;
@@ -40,10 +58,130 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         println!("tracker {} listening on {local}", env!("CARGO_PKG_VERSION"));
         println!("Dashboard: {url}");
         tracing::info!(data_dir = %config.data_dir.display(), "serving");
+        // Kept alive for the daemon's lifetime; dropping it stops the watch.
+        let _watcher = match global.config_path() {
+            Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),
+            None => None,
+        };
+        tokio::spawn(retention_schedule(tracker.clone()));
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;
         tracing::info!("stopped");
         Ok(())
     })
+}
+
+/// Watches the config file's folder (editors often replace the file) and reloads on changes to it.
+fn watch_config(
+    global: GlobalArgs,
+    path: PathBuf,
+    tracker: Tracker,
+    filter: FilterHandle,
+) -> anyhow::Result<notify::RecommendedWatcher> {
+    let (changed, mut changes) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let name = path.file_name().map(|n| n.to_os_string());
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if let Ok(event) = event
+            && !event.kind.is_access()
+            && event.paths.iter().any(|p| p.file_name() == name.as_deref())
+        {
+            let _ = changed.send(());
+        }
+    })
+    .context("cannot watch the config file")?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    watcher
+        .watch(&folder, RecursiveMode::NonRecursive)
+        .with_context(|| format!("cannot watch {}", folder.display()))?;
+    tracing::info!(path = %path.display(), "watching the config file");
+    tokio::spawn(async move {
+        while changes.recv().await.is_some() {
+            // One save is often several events (truncate, write, rename): let them settle.
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            while changes.try_recv().is_ok() {}
+            reload_config(&global, &path, &tracker, &filter);
+        }
+    });
+    Ok(watcher)
+}
+
+/// Loads the file again and applies what may change at run time; a bad file leaves everything as it was.
+fn reload_config(global: &GlobalArgs, path: &Path, tracker: &Tracker, filter: &FilterHandle) {
+    let new = match global.config() {
+        Ok(new) => new,
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %format!("{e:#}").replace('\n', " "),
+                "config file is invalid; keeping the running settings");
+            return;
+        }
+    };
+    let new_filter = match EnvFilter::try_new(&new.log_level) {
+        Ok(f) => f,
+        Err(e) => {
+            tracing::warn!(log_level = %new.log_level, error = %e,
+                "invalid log_level in config file; keeping the running settings");
+            return;
+        }
+    };
+    let changed = tracker.settings.reload(&new);
+    if changed.contains(&"log_level")
+        && let Err(e) = filter.reload(new_filter)
+    {
+        tracing::warn!(error = %e, "could not change the log filter");
+    }
+    let running = tracker.settings.get();
+    let restart: Vec<&str> = [
+        ("data_dir", running.data_dir != new.data_dir),
+        ("addr", false),
+        ("public_url", running.public_url != new.public_url),
+        ("jwt_secret", running.jwt_secret != new.jwt_secret),
+        ("ingest_queue", running.ingest_queue != new.ingest_queue),
+        ("ingest_batch", running.ingest_batch != new.ingest_batch),
+    ]
+    .into_iter()
+    .filter_map(|(key, differs)| differs.then_some(key))
+    .collect();
+    if changed.is_empty() {
+        tracing::info!(path = %path.display(), "config file reloaded; no reloadable setting changed");
+    } else {
+        tracing::info!(path = %path.display(), changed = %changed.join(", "), "config reloaded");
+    }
+    if !restart.is_empty() {
+        tracing::warn!(keys = %restart.join(", "), "these settings change only after a restart");
+    }
+}
+
+/// Runs retention shortly after start and then every `retention_interval_hours` (re-read each minute, so a
+/// reload applies; 0 pauses it).
+async fn retention_schedule(tracker: Tracker) {
+    let mut last_run: Option<tokio::time::Instant> = None;
+    let started = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let hours = tracker.settings.get().retention_interval_hours;
+        if hours == 0 {
+            continue;
+        }
+        let due = match last_run {
+            None => started.elapsed() >= Duration::from_secs(60),
+            Some(at) => at.elapsed() >= Duration::from_secs(hours.saturating_mul(3600)),
+        };
+        if !due {
+            continue;
+        }
+        last_run = Some(tokio::time::Instant::now());
+        let worker = tracker.clone();
+        match tokio::task::spawn_blocking(move || worker.privacy.apply_retention()).await {
+            Ok(Ok(report)) => {
+                let total: u64 = report.total.values().sum();
+                tracing::info!(deleted = total, detail = ?report.total, "retention applied");
+            }
+            Ok(Err(e)) => tracing::error!(error = %e, "retention failed"),
+            Err(e) => tracing::error!(error = %e, "retention task failed"),
+        }
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

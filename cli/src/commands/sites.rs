@@ -139,13 +139,13 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             Ok(())
         }
         SitesCommand::Edit { site, name, domain, level } => {
-            let current = tracker.websites.find(site)?;
+            let current = super::find_site(&tracker, site)?;
             let changes =
                 WebsiteChanges { name: name.clone(), domain: domain.clone(), tracking_level: parse_level(level)? };
             show(tracker.websites.update(current.user_id, current.id, changes)?)
         }
         SitesCommand::Rm { site } => {
-            let current = tracker.websites.find(site)?;
+            let current = super::find_site(&tracker, site)?;
             tracker.websites.delete(current.user_id, current.id)?;
             if global.json {
                 print_json(&serde_json::json!({ "deleted": current.id }))
@@ -155,7 +155,7 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             }
         }
         SitesCommand::Snippet { site } => {
-            let site = tracker.websites.find(site)?;
+            let site = super::find_site(&tracker, site)?;
             let url = script_url(&site);
             if global.json {
                 print_json(&serde_json::json!({ "scriptUrl": url, "snippet": snippet(&url) }))

@@ -45,7 +45,7 @@ impl Analytics {
             range.grain.table()
         );
         self.db.read(|conn| {
-            // Bounded by events_site_ts: the range's rows, newest first, stopping at the limit.
+            // Searches events_site_conversions (migration 0005): the range's conversions, newest first.
             let mut stmt = conn.prepare_cached(
                 "SELECT id, name, value, currency, ts FROM events
                  WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'conversion'

@@ -1,5 +1,5 @@
-//! Identified visitors: sessions whose visitor told us their company through `tracker.identify(traits)`,
-//! with a lead score from how engaged the visit was.
+//! Identified visitors: visits whose company is known, from `tracker.identify(traits)` (company or
+//! companyName, industry) or from organization detection, with a lead score from how engaged the visit was.
 
 use rusqlite::params;
 use serde::Serialize;
@@ -27,20 +27,21 @@ pub struct IdentifiedVisitor {
 }
 
 impl Analytics {
-    /// Identified sessions with a company, highest lead score first.
+    /// Identified visits of a site, highest lead score first (identify() traits win over the detected
+    /// organization, since the visitor said so themselves).
     pub fn identified_visitors(&self, site: WebsiteId) -> Result<Vec<IdentifiedVisitor>> {
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT s.id,
-                        COALESCE(json_extract(e.properties, '$.company'), json_extract(e.properties, '$.companyName'), ''),
-                        MIN(s.page_views * 10, 50) + MIN(s.events * 5, 20) + s.is_converted * 30,
-                        COALESCE(json_extract(e.properties, '$.industry'), ''),
-                        s.country, s.city, MAX(e.ts)
-                 FROM events e JOIN sessions s ON s.id = e.session_id
-                 WHERE e.website_id = ?1 AND e.kind = 'identify' AND json_valid(e.properties)
-                 GROUP BY s.id
-                 HAVING COALESCE(json_extract(e.properties, '$.company'), json_extract(e.properties, '$.companyName'), '') <> ''
-                 ORDER BY 3 DESC, 7 DESC LIMIT ?2",
+                        COALESCE(NULLIF(json_extract(s.traits, '$.company'), ''),
+                                 NULLIF(json_extract(s.traits, '$.companyName'), ''), o.name, '') AS company,
+                        MIN(s.page_views * 10, 50) + MIN(s.events * 5, 20) + s.is_converted * 30 AS score,
+                        COALESCE(NULLIF(json_extract(s.traits, '$.industry'), ''), o.industry, ''),
+                        s.country, s.city, s.first_seen
+                 FROM sessions s LEFT JOIN organizations o ON o.id = s.organization_id
+                 WHERE s.website_id = ?1 AND (s.organization_id IS NOT NULL OR s.traits IS NOT NULL)
+                   AND (s.traits IS NULL OR json_valid(s.traits))
+                 ORDER BY score DESC, s.last_seen DESC LIMIT ?2",
             )?;
             let rows = stmt.query_map(params![site, IDENTIFIED_LIMIT], |r| {
                 Ok(IdentifiedVisitor {
@@ -53,7 +54,9 @@ impl Analytics {
                     identified_at: r.get(6)?,
                 })
             })?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
+            let visitors: Vec<IdentifiedVisitor> = rows.collect::<rusqlite::Result<_>>()?;
+            // Traits without a company name identify nobody.
+            Ok(visitors.into_iter().filter(|v| !v.company_name.is_empty()).collect())
         })
     }
 }

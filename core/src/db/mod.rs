@@ -13,7 +13,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_init.sql"),
     include_str!("../../migrations/0002_privacy_settings.sql"),
     include_str!("../../migrations/0003_capture.sql"),
-    include_str!("../../migrations/0004_read_indexes.sql"),
+    include_str!("../../migrations/0004_identified_sessions.sql"),
+    include_str!("../../migrations/0005_read_indexes.sql"),
 ];
 
 /// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).

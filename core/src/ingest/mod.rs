@@ -233,9 +233,12 @@ impl Ingest {
         hit.os = ua.os.clone();
         hit.device = ua.device.clone();
         let location = self.enricher.locate(client.ip);
-        hit.country = location.country;
-        hit.region = location.region;
-        hit.city = location.city;
+        // A pre-built hit may carry its location (demo traffic); a found location always wins.
+        if !location.country.is_empty() || hit.country.is_empty() {
+            hit.country = location.country;
+            hit.region = location.region;
+            hit.city = location.city;
+        }
         hit.ip_address = Some(anonymize_ip(client.ip).to_string());
         hit.visitor_seed = visitor_seed(client);
         hit

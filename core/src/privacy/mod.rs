@@ -2,10 +2,14 @@
 //! visitors' consent log.
 
 mod consent;
+pub mod deletion;
+pub mod retention;
 mod settings;
 
 pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, ConsentType};
 pub(crate) use consent::{analytics_allowed, insert_consent};
+pub use deletion::{DataType, DeletionReport};
+pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
 
 use std::collections::HashMap;

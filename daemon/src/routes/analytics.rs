@@ -6,7 +6,7 @@ use tracker_core::analytics::{TimeRange, page_path};
 use tracker_core::model::{UserId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
-use super::{blocking, parse_website_id, user, with_tracker};
+use super::{parse_website_id, site_json, user, with_tracker};
 use crate::error::reject;
 
 #[derive(Deserialize)]
@@ -39,22 +39,12 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 
 async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let urls = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.page_urls(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&urls))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.page_urls(site)).await
 }
 
 async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
     let range = TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
-    let heatmap = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.heatmap(site, &path, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&heatmap))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.heatmap(site, &path, range)).await
 }

@@ -35,9 +35,45 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let current = warp::path!("user")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
+        .and(user(tracker.clone()))
         .and_then(current_user);
-    register.or(login).or(refresh).or(current)
+    let password = warp::path!("user" / "password")
+        .and(warp::put())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(api_body())
+        .and_then(change_password);
+    let account = warp::path!("user" / "account")
+        .and(warp::delete())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(api_body())
+        .and_then(delete_account);
+    register.or(login).or(refresh).or(current).or(password).or(account)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PasswordChange {
+    current_password: String,
+    new_password: String,
+}
+
+#[derive(Deserialize)]
+struct AccountDeletion {
+    password: String,
+}
+
+/// Changes the password; every refresh token of the account stops working.
+async fn change_password(tracker: Tracker, user: UserId, body: PasswordChange) -> Result<impl Reply, Rejection> {
+    blocking(move || tracker.auth.change_password(user, &body.current_password, &body.new_password)).await?;
+    Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
+}
+
+/// Deletes the account with its websites and all their data, after checking the password.
+async fn delete_account(tracker: Tracker, user: UserId, body: AccountDeletion) -> Result<impl Reply, Rejection> {
+    blocking(move || tracker.auth.delete_account(user, &body.password)).await?;
+    Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
 }
 
 async fn register(tracker: Tracker, body: Credentials) -> Result<impl Reply, Rejection> {

@@ -13,7 +13,7 @@ use tracker_core::{Error, Tracker};
 use warp::sse::Event;
 use warp::{Filter, Rejection, Reply};
 
-use super::{blocking, parse_website_id, user, with_tracker};
+use super::{blocking, parse_website_id, site_json, user, with_tracker};
 use crate::error::reject;
 
 /// Query of the per-site reads.
@@ -79,12 +79,7 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
 async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
-    let overview = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.overview(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&overview))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.overview(site, range)).await
 }
 
 async fn referrers(
@@ -94,12 +89,7 @@ async fn referrers(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.referrers(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.referrers(site, range)).await
 }
 
 async fn countries(
@@ -109,12 +99,7 @@ async fn countries(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.countries(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.countries(site, range)).await
 }
 
 /// The live stream: EventSource cannot send headers, so the access token may come as `?token=`.

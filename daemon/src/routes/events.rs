@@ -9,7 +9,7 @@ use tracker_core::{Error, Tracker};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
-use super::{api_body, blocking, user, with_tracker};
+use super::{api_body, blocking, site_json, user, with_tracker};
 use crate::error::reject;
 
 #[derive(Deserialize)]
@@ -43,12 +43,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 }
 
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let definitions = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.events.list(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&definitions))
+    site_json(tracker, user, site, move |tracker| tracker.events.list(site)).await
 }
 
 async fn create(
@@ -76,10 +71,5 @@ async fn summary(
         return Err(reject(Error::invalid("timeRange must be 24h, 7d or 30d")));
     }
     let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    let summary = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.events_summary(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&summary))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.events_summary(site, range)).await
 }

@@ -5,8 +5,10 @@ mod assets;
 mod auth;
 mod dashboard;
 mod events;
+mod export;
 mod organizations;
 mod privacy;
+mod privacy_delete;
 mod replays;
 mod reports;
 mod track;
@@ -37,6 +39,8 @@ pub fn routes(
     let api = auth::routes(tracker.clone())
         .or(websites::routes(tracker.clone()))
         .or(dashboard::routes(tracker.clone(), stopping))
+        .or(export::routes(tracker.clone()))
+        .or(privacy_delete::routes(tracker.clone()))
         .or(reports::routes(tracker.clone()))
         .or(track::routes(tracker.clone()))
         .or(replays::upload(tracker.clone()))
@@ -125,6 +129,26 @@ where
         Ok(result) => result.map_err(reject),
         Err(e) => Err(reject(Error::Internal(format!("worker failed: {e}")))),
     }
+}
+
+/// Answers a read of one of the caller's sites as JSON, run off the async threads; another user's site is
+/// 404 exactly like a missing one.
+pub(crate) async fn site_json<T, F>(
+    tracker: Tracker,
+    user: UserId,
+    site: WebsiteId,
+    read: F,
+) -> Result<warp::reply::Json, Rejection>
+where
+    T: serde::Serialize + Send + 'static,
+    F: FnOnce(&Tracker) -> tracker_core::Result<T> + Send + 'static,
+{
+    let body = blocking(move || {
+        tracker.websites.get(user, site)?;
+        read(&tracker)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
 }
 
 /// Parses a website id from a query or body value; anything that is not an id is simply not found.

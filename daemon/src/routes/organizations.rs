@@ -4,7 +4,7 @@ use tracker_core::Tracker;
 use tracker_core::model::{UserId, WebsiteId};
 use warp::{Filter, Rejection, Reply};
 
-use super::{blocking, user, with_tracker};
+use super::{site_json, user, with_tracker};
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     warp::path!("websites" / WebsiteId / "organizations")
@@ -15,10 +15,5 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 }
 
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let organizations = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.organizations(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&organizations))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.organizations(site)).await
 }

@@ -7,7 +7,7 @@ use tracker_core::model::UserId;
 use tracker_core::privacy::{PrivacyUpdate, RetentionUpdate};
 use warp::{Filter, Rejection, Reply};
 
-use super::{api_body, blocking, body_website_id, parse_website_id, user, with_tracker};
+use super::{api_body, body_website_id, parse_website_id, site_json, user, with_tracker};
 
 #[derive(Deserialize)]
 struct SiteQuery {
@@ -49,50 +49,25 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 
 async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let settings = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.privacy.settings(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&settings))
+    site_json(tracker, user, site, move |tracker| tracker.privacy.settings(site)).await
 }
 
 async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
-    let settings = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.privacy.update_settings(site, body.update)
-    })
-    .await?;
-    Ok(warp::reply::json(&settings))
+    site_json(tracker, user, site, move |tracker| tracker.privacy.update_settings(site, body.update)).await
 }
 
 async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let retention = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.privacy.retention(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&retention))
+    site_json(tracker, user, site, move |tracker| tracker.privacy.retention(site)).await
 }
 
 async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
-    let retention = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.privacy.update_retention(site, body.update)
-    })
-    .await?;
-    Ok(warp::reply::json(&retention))
+    site_json(tracker, user, site, move |tracker| tracker.privacy.update_retention(site, body.update)).await
 }
 
 async fn consent_logs(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let logs = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.privacy.consent_logs(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&logs))
+    site_json(tracker, user, site, move |tracker| tracker.privacy.consent_logs(site)).await
 }

@@ -11,7 +11,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::track::{accepted, api_error, preflight_response, recover_with_cors, with_cors};
-use super::{blocking, client, user, with_tracker};
+use super::{blocking, client, site_json, user, with_tracker};
 use crate::error::reject;
 
 #[derive(Deserialize)]
@@ -103,12 +103,7 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
         return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
     }
     let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    let replays = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.replays(site, range, limit)
-    })
-    .await?;
-    Ok(warp::reply::json(&replays))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, limit)).await
 }
 
 async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {

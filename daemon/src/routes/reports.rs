@@ -1,17 +1,15 @@
 //! Dashboard reads beyond the overview (daemon/API.md "Dashboard reads"): the traffic time series, recent
-//! activity, per-period figures of every site, conversions, identified visitors, traffic sources and the
-//! per-site CSV/JSON export.
+//! activity, per-period figures of every site, conversions, identified visitors and traffic sources. The
+//! per-site export is in export.rs (one writer, shared with `tracker export`).
 
 use serde::Deserialize;
 use tracker_core::Tracker;
-use tracker_core::analytics::{SiteMetric, events_csv};
+use tracker_core::analytics::SiteMetric;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
-use warp::http::{HeaderValue, StatusCode};
-use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::dashboard::range_of;
-use super::{blocking, parse_website_id, user, with_tracker};
+use super::{blocking, parse_website_id, site_json, user, with_tracker};
 use crate::error::reject;
 
 #[derive(Deserialize)]
@@ -33,12 +31,6 @@ struct SitesQuery {
 
 #[derive(Deserialize)]
 struct RangeQuery {
-    range: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ExportQuery {
-    format: Option<String>,
     range: Option<String>,
 }
 
@@ -73,34 +65,19 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(authed())
         .and(warp::query::<RangeQuery>())
         .and_then(traffic_sources);
-    let export = warp::path!("websites" / WebsiteId / "export")
-        .and(warp::get())
-        .and(authed())
-        .and(warp::query::<ExportQuery>())
-        .and_then(export);
-    timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources).or(export)
+    timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources)
 }
 
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
-    let series = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.timeseries(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&series))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.timeseries(site, range)).await
 }
 
 async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.recent_activity(site, limit)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.recent_activity(site, limit)).await
 }
 
 async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
@@ -116,21 +93,11 @@ async fn conversions(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    let body = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.conversions(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&body))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.conversions(site, range)).await
 }
 
 async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.identified_visitors(site)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
+    site_json(tracker, user, site, move |tracker| tracker.analytics.identified_visitors(site)).await
 }
 
 async fn traffic_sources(
@@ -140,33 +107,5 @@ async fn traffic_sources(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    let rows = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.traffic_sources(site, range)
-    })
-    .await?;
-    Ok(warp::reply::json(&rows))
-}
-
-/// `format=csv` downloads analytics-{id}.csv; any other format answers the same rows as JSON.
-async fn export(site: WebsiteId, tracker: Tracker, user: UserId, query: ExportQuery) -> Result<Response, Rejection> {
-    let range = range_of(query.range.as_deref())?;
-    let csv = query.format.as_deref() == Some("csv");
-    let events = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.analytics.export_events(site, range)
-    })
-    .await?;
-    if !csv {
-        return Ok(warp::reply::json(&events).into_response());
-    }
-    let body = events_csv(&events).map_err(reject)?;
-    let mut response = Response::new(body.into());
-    *response.status_mut() = StatusCode::OK;
-    let headers = response.headers_mut();
-    headers.insert("content-type", HeaderValue::from_static("text/csv; charset=utf-8"));
-    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"analytics-{site}.csv\"")) {
-        headers.insert("content-disposition", value);
-    }
-    Ok(response)
+    site_json(tracker, user, site, move |tracker| tracker.analytics.traffic_sources(site, range)).await
 }

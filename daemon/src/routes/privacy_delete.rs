@@ -1,0 +1,48 @@
+//! POST /api/privacy/delete-data {websiteId, dataType}: deletes a site's page views, events or all data
+//! (spec part 2) through the core deletion, the same as `tracker privacy delete`.
+
+use serde::Deserialize;
+use serde_json::Value;
+use tracker_core::Tracker;
+use tracker_core::model::UserId;
+use tracker_core::privacy::DataType;
+use warp::{Filter, Rejection, Reply};
+
+use super::{api_body, blocking, parse_website_id, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DeleteDataRequest {
+    /// A number or a numeric string.
+    website_id: Option<Value>,
+    data_type: Option<String>,
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    warp::path!("privacy" / "delete-data")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(api_body())
+        .and_then(delete_data)
+}
+
+async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) -> Result<impl Reply, Rejection> {
+    let raw_id = match &body.website_id {
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let site = parse_website_id(raw_id.as_deref())?;
+    let data = DataType::parse(body.data_type.as_deref().unwrap_or("")).map_err(reject)?;
+    let report = blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.privacy.delete_data(site, data, None)
+    })
+    .await?;
+    Ok(warp::reply::json(&serde_json::json!({
+        "recordsDeleted": report.records_deleted(),
+        "deleted": report,
+    })))
+}
