@@ -18,9 +18,13 @@ use crate::traffic::Visitor;
 pub fn bare_server() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let track = warp::path!("api" / "track").and(warp::post()).and(warp::body::bytes()).map(|_body: bytes::Bytes| {
-            warp::reply::with_status(warp::reply::json(&serde_json::json!({"ok": true})), warp::http::StatusCode::ACCEPTED)
-        });
+        let track =
+            warp::path!("api" / "track").and(warp::post()).and(warp::body::bytes()).map(|_body: bytes::Bytes| {
+                warp::reply::with_status(
+                    warp::reply::json(&serde_json::json!({"ok": true})),
+                    warp::http::StatusCode::ACCEPTED,
+                )
+            });
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         println!("Dashboard: http://{}/", listener.local_addr()?);
         warp::serve(track).incoming(listener).run().await;

@@ -133,8 +133,7 @@ async fn ingest(
         http_ceiling = Some(report);
 
         let dir = temp.path().to_path_buf();
-        let storage =
-            tokio::task::spawn_blocking(move || ceilings::storage(&dir, connections, duration)).await??;
+        let storage = tokio::task::spawn_blocking(move || ceilings::storage(&dir, connections, duration)).await??;
         println!(
             "storage ceiling (raw inserts, batches of {connections}, synchronous=FULL): {:.0} hits/s ({} batches)",
             storage.hits_per_s(),
@@ -156,7 +155,11 @@ async fn ingest(
     daemon.stop()?;
     let stored = daemon::stored_events(&data_dir, account.website_id)? - before;
 
-    println!("stored hits {stored}, 2xx answers {}: {}", report.ok, if stored as u64 == report.ok { "equal" } else { "MISMATCH" });
+    println!(
+        "stored hits {stored}, 2xx answers {}: {}",
+        report.ok,
+        if stored as u64 == report.ok { "equal" } else { "MISMATCH" }
+    );
     println!(
         "daemon memory: idle VmRSS {:.1} MiB; peak VmHWM {:.1} MiB",
         idle.rss_kib as f64 / 1024.0,
@@ -197,7 +200,10 @@ async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize) -> anyhow::R
         println!("| {} | {} | {:.2} | {:.2} | {} |", t.endpoint, t.range, t.p50_ms, t.p95_ms, t.bytes);
     }
     let worst = timings.iter().filter(|t| t.range == "365d" || t.range == "-").map(|t| t.p95_ms).fold(0.0, f64::max);
-    println!("worst p95 over 365 days (and unranged reads): {worst:.2} ms; {:.1} s in all", started.elapsed().as_secs_f64());
+    println!(
+        "worst p95 over 365 days (and unranged reads): {worst:.2} ms; {:.1} s in all",
+        started.elapsed().as_secs_f64()
+    );
     println!("daemon VmHWM after the reads: {:.1} MiB", memory.hwm_kib as f64 / 1024.0);
     Ok(())
 }

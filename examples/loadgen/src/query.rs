@@ -50,7 +50,9 @@ pub async fn run(base: &str, token: &str, website_id: i64, samples: usize) -> an
                 }
             }
             times.sort();
-            let q = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1].as_secs_f64() * 1000.0;
+            let q = |q: f64| {
+                times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1].as_secs_f64() * 1000.0
+            };
             timings.push(Timing { endpoint, range, p50_ms: q(0.5), p95_ms: q(0.95), bytes });
         }
     }

@@ -27,7 +27,8 @@ pub fn seed(data_dir: &Path, events: u64, sites: usize) -> anyhow::Result<Durati
     let user = tracker.auth.create_user(EMAIL, PASSWORD)?;
     let sites: Vec<_> = (0..sites.max(1))
         .map(|i| {
-            let new = NewWebsite { name: format!("Site {i}"), domain: format!("site{i}.example.com"), tracking_level: None };
+            let new =
+                NewWebsite { name: format!("Site {i}"), domain: format!("site{i}.example.com"), tracking_level: None };
             tracker.websites.create(user.id, new)
         })
         .collect::<tracker_core::Result<_>>()?;
@@ -53,8 +54,9 @@ pub fn seed(data_dir: &Path, events: u64, sites: usize) -> anyhow::Result<Durati
                 referrer: Some(spec.referrer),
                 event: spec.event.map(str::to_string),
                 event_name: spec.event_name.map(str::to_string),
-                event_properties: (spec.event == Some("identify"))
-                    .then(|| serde_json::from_str(r#"{"company":"Acme Corp","industry":"Software"}"#).unwrap_or_default()),
+                event_properties: (spec.event == Some("identify")).then(|| {
+                    serde_json::from_str(r#"{"company":"Acme Corp","industry":"Software"}"#).unwrap_or_default()
+                }),
                 screen: Some("1920x1080".into()),
                 ..Default::default()
             };

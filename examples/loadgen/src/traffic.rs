@@ -7,20 +7,51 @@ use rand::Rng;
 use rand::rngs::SmallRng;
 
 const PAGES: &[&str] = &[
-    "/", "/pricing", "/features", "/blog", "/blog/launch", "/blog/sqlite-at-scale", "/blog/privacy-first",
-    "/docs", "/docs/install", "/docs/api", "/docs/tracking-script", "/about", "/contact", "/careers",
-    "/signup", "/login", "/changelog", "/integrations", "/customers", "/security",
+    "/",
+    "/pricing",
+    "/features",
+    "/blog",
+    "/blog/launch",
+    "/blog/sqlite-at-scale",
+    "/blog/privacy-first",
+    "/docs",
+    "/docs/install",
+    "/docs/api",
+    "/docs/tracking-script",
+    "/about",
+    "/contact",
+    "/careers",
+    "/signup",
+    "/login",
+    "/changelog",
+    "/integrations",
+    "/customers",
+    "/security",
 ];
 
 const REFERRERS: &[&str] = &[
-    "", "", "", "https://www.google.com/search?q=analytics", "https://duckduckgo.com/", "https://news.ycombinator.com/item?id=1",
-    "https://www.reddit.com/r/selfhosted/", "https://twitter.com/someone/status/1", "https://github.com/explore",
-    "https://www.bing.com/search?q=tracker", "https://lobste.rs/", "https://dev.to/top/week",
+    "",
+    "",
+    "",
+    "https://www.google.com/search?q=analytics",
+    "https://duckduckgo.com/",
+    "https://news.ycombinator.com/item?id=1",
+    "https://www.reddit.com/r/selfhosted/",
+    "https://twitter.com/someone/status/1",
+    "https://github.com/explore",
+    "https://www.bing.com/search?q=tracker",
+    "https://lobste.rs/",
+    "https://dev.to/top/week",
 ];
 
 const UTM: &[&str] = &[
-    "", "", "", "", "?utm_source=newsletter&utm_medium=email&utm_campaign=spring",
-    "?utm_source=twitter&utm_medium=social", "?utm_source=google&utm_medium=cpc&utm_campaign=brand&utm_term=analytics",
+    "",
+    "",
+    "",
+    "",
+    "?utm_source=newsletter&utm_medium=email&utm_campaign=spring",
+    "?utm_source=twitter&utm_medium=social",
+    "?utm_source=google&utm_medium=cpc&utm_campaign=brand&utm_term=analytics",
 ];
 
 const USER_AGENTS: &[&str] = &[
@@ -36,7 +67,8 @@ const USER_AGENTS: &[&str] = &[
 ];
 
 /// First octets of public IPv4 blocks spread over several countries.
-const FIRST_OCTETS: &[u8] = &[3, 5, 8, 13, 18, 23, 31, 37, 45, 51, 62, 77, 81, 89, 93, 104, 109, 128, 141, 151, 176, 185, 195, 203, 212];
+const FIRST_OCTETS: &[u8] =
+    &[3, 5, 8, 13, 18, 23, 31, 37, 45, 51, 62, 77, 81, 89, 93, 104, 109, 128, 141, 151, 176, 185, 195, 203, 212];
 
 /// One visit: who, from where, and the page views still to send.
 pub struct Visitor {
@@ -61,7 +93,12 @@ pub struct HitSpec {
 impl Visitor {
     /// A new visitor planning 1 to 8 page views (mean about 3).
     pub fn new(rng: &mut SmallRng) -> Visitor {
-        let ip = Ipv4Addr::new(FIRST_OCTETS[rng.random_range(0..FIRST_OCTETS.len())], rng.random(), rng.random(), rng.random_range(1..255));
+        let ip = Ipv4Addr::new(
+            FIRST_OCTETS[rng.random_range(0..FIRST_OCTETS.len())],
+            rng.random(),
+            rng.random(),
+            rng.random_range(1..255),
+        );
         let pages = if rng.random_bool(0.4) { 1 } else { rng.random_range(2..=8) };
         Visitor {
             session_id: format!("lg{:016x}", rng.random::<u64>()),
