@@ -21,6 +21,8 @@ echo "== dashboard: npm install, build, unit tests"
 echo "== rust: build, unit and integration tests"
 cargo build --locked -p tracker
 cargo test --locked --workspace
+# The README's run command uses the release profile (optimised generics can fail where debug ones pass).
+cargo build --locked --release -p tracker
 
 echo "== browser tests (headless chromium against the real daemon)"
 export TRACKER_BIN="$PWD/target/debug/tracker"

@@ -1,4 +1,6 @@
 //! `tracker`: the one binary. Parses the command line and runs a subcommand from `commands/`.
+// warp nests one generic type per filter; the full route table is deeper than the default limit of 128.
+#![recursion_limit = "256"]
 
 mod commands;
 mod output;
