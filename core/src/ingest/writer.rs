@@ -2,9 +2,8 @@
 //! (group commit), updates the rollups in the same transaction, then answers every waiting hit.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use rand::RngCore;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
@@ -83,34 +82,15 @@ impl JobError {
 /// Joins the writer thread when the last `Ingest` handle goes away, so queued hits are committed first.
 pub(crate) struct WriterHandle {
     thread: Option<JoinHandle<()>>,
-    checkpointer: Option<JoinHandle<()>>,
 }
 
 impl Drop for WriterHandle {
     fn drop(&mut self) {
-        // The queue's senders are gone by now (dropped before this handle), so the thread drains and exits;
-        // the checkpointer follows it with a last checkpoint.
-        for thread in [self.thread.take(), self.checkpointer.take()].into_iter().flatten() {
+        // The queue's senders are gone by now (dropped before this handle), so the thread drains and exits.
+        if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
     }
-}
-
-/// How often the checkpointer moves committed WAL frames into the database file.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
-
-/// Runs WAL checkpoints beside the writer so that no commit waits for one (automatic checkpoints are off
-/// on the writer's connection). Ends with a last checkpoint once the writer has stopped.
-fn run_checkpointer(conn: Connection, writer_stopped: Receiver<()>) {
-    let checkpoint = || {
-        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-            tracing::warn!(error = %e, "WAL checkpoint failed");
-        }
-    };
-    while let Err(RecvTimeoutError::Timeout) = writer_stopped.recv_timeout(CHECKPOINT_EVERY) {
-        checkpoint();
-    }
-    checkpoint();
 }
 
 pub(crate) fn spawn(
@@ -121,18 +101,11 @@ pub(crate) fn spawn(
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
     // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
     conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
-    let checkpoint_conn = crate::db::connect(std::path::Path::new(conn.path().unwrap_or_default()))?;
-    let (stop_checkpoints, writer_stopped) = std::sync::mpsc::channel::<()>();
-    let checkpointer = std::thread::Builder::new()
-        .name("wal-checkpointer".into())
-        .spawn(move || run_checkpointer(checkpoint_conn, writer_stopped))?;
     let (sender, receiver) = sync_channel(capacity);
-    let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
-        Writer { conn, live, batch_max, salts: HashMap::new(), pruned_day: 0 }.run(receiver);
-        drop(stop_checkpoints);
-    })?;
-    Ok((sender, WriterHandle { thread: Some(thread), checkpointer: Some(checkpointer) }))
+    let thread = std::thread::Builder::new()
+        .name("ingest-writer".into())
+        .spawn(move || Writer { conn, live, batch_max, salts: HashMap::new(), pruned_day: 0 }.run(receiver))?;
+    Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
 struct Writer {
