@@ -12,6 +12,7 @@ use clap::Parser;
 use commands::Cli;
 
 fn main() -> ExitCode {
+    exit_quietly_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(), // --help, --version
@@ -48,4 +49,23 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         });
         io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// `println!` panics when stdout is a pipe whose reader has gone (`tracker sites list | head -1`), because
+/// Rust ignores SIGPIPE. That is the reader's choice, not an error: end quietly with success instead of a
+/// panic message. Every other panic keeps the default report.
+fn exit_quietly_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }

@@ -556,3 +556,38 @@ async fn a_running_daemon_picks_up_config_changes() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// A reader that stops early (`tracker sites list | head -1`) ends the command quietly, never with a panic.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let tracker = Tracker::open(&Config { data_dir: data.clone(), ..Config::default() }).unwrap();
+        let owner = tracker.auth.create_user("pipe@example.com", "secret1").unwrap();
+        // Enough rows that the table outgrows the pipe's buffer.
+        for i in 0..800 {
+            let new = tracker_core::store::websites::NewWebsite {
+                name: format!("Site {i}"),
+                domain: format!("site{i}.example.com"),
+                tracking_level: None,
+            };
+            tracker.websites.create(owner.id, new).unwrap();
+        }
+    }
+    let mut child = Command::new(tracker_bin())
+        .args(["sites", "list", "--data-dir"])
+        .arg(&data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(!first.is_empty());
+    // Dropping the reader closes the pipe while the command is still writing.
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
