@@ -13,6 +13,11 @@ impl Settings {
         Settings(Arc::new(RwLock::new(config)))
     }
 
+    /// Reads the current settings in place, without copying them (for per-request checks).
+    pub fn read<T>(&self, f: impl FnOnce(&Config) -> T) -> T {
+        f(&self.0.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
     /// A snapshot of the current settings.
     pub fn get(&self) -> Config {
         self.0.read().unwrap_or_else(|e| e.into_inner()).clone()

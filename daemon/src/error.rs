@@ -26,7 +26,7 @@ pub fn reject(e: Error) -> Rejection {
 }
 
 /// The status and client-facing message of a core error; 5xx details stay in the log.
-pub(crate) fn status_of(e: &Error) -> (StatusCode, String) {
+fn status_of(e: &Error) -> (StatusCode, String) {
     match e {
         Error::Invalid(_) => (StatusCode::BAD_REQUEST, e.to_string()),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, e.to_string()),
@@ -53,6 +53,12 @@ pub fn error_response(status: StatusCode, message: &str) -> warp::reply::Respons
         response.headers_mut().insert("www-authenticate", HeaderValue::from_static("Bearer"));
     }
     response
+}
+
+/// A core error as a JSON response, for routes that answer errors themselves (visitor routes add CORS).
+pub fn error_reply(e: &Error) -> warp::reply::Response {
+    let (status, message) = status_of(e);
+    error_response(status, &message)
 }
 
 /// Turns any rejection into a JSON error; installed once at the top of the route table.

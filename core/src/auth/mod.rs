@@ -75,7 +75,7 @@ impl Auth {
 
     /// Checks credentials, limiting failures per client address.
     pub fn login(&self, email: &str, password: &str, client: IpAddr) -> Result<AuthSession> {
-        let limit = self.settings.get().login_attempts_per_minute;
+        let limit = self.settings.read(|settings| settings.login_attempts_per_minute);
         if self.limiter.is_blocked(client, limit) {
             return Err(Error::RateLimited);
         }

@@ -101,9 +101,8 @@ pub(crate) fn api_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T
 pub(crate) fn client(tracker: Tracker) -> impl Filter<Extract = (Client,), Error = Infallible> + Clone {
     warp::addr::remote().and(warp::header::headers_cloned()).map(move |peer: Option<SocketAddr>, headers: HeaderMap| {
         let peer_ip = peer.map(|p| p.ip()).unwrap_or(IpAddr::from([127, 0, 0, 1]));
-        let settings = tracker.settings.get();
-        let ip =
-            if settings.is_trusted_proxy(peer_ip) { forwarded_client(&headers).unwrap_or(peer_ip) } else { peer_ip };
+        let trusted = tracker.settings.read(|settings| settings.is_trusted_proxy(peer_ip));
+        let ip = if trusted { forwarded_client(&headers).unwrap_or(peer_ip) } else { peer_ip };
         let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         Client {
             ip,

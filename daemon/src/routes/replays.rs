@@ -10,8 +10,9 @@ use tracker_core::{Error, Tracker};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use super::track::{accepted, api_error, preflight_response, recover_with_cors, with_cors};
+use super::track::{accepted, preflight_response, recover_with_cors, with_cors};
 use super::{blocking, client, site_json, user, with_tracker};
+use crate::error::error_reply;
 use crate::error::reject;
 
 #[derive(Deserialize)]
@@ -74,8 +75,8 @@ async fn upload_chunk(
 ) -> Result<Response, Rejection> {
     let seq = match query.seq.as_deref().map(str::parse::<i64>) {
         Some(Ok(seq)) => seq,
-        Some(Err(_)) => return Ok(with_cors(api_error(Error::invalid("seq must be a number")))),
-        None => return Ok(with_cors(api_error(Error::invalid("seq is required")))),
+        Some(Err(_)) => return Ok(with_cors(error_reply(&Error::invalid("seq must be a number")))),
+        None => return Ok(with_cors(error_reply(&Error::invalid("seq is required")))),
     };
     let upload = ReplayUpload {
         tracking_key: query.tracking_key.unwrap_or_default(),

@@ -13,7 +13,7 @@ use warp::{Filter, Rejection, Reply};
 
 use super::assets::Dist;
 use super::{base_url, client, host, json_body, with_tracker};
-use crate::error::{error_response, status_of};
+use crate::error::error_reply;
 
 /// Largest tracking body accepted (issue: 413 past 16 KiB).
 pub const TRACK_BODY_LIMIT: u64 = 16 * 1024;
@@ -124,7 +124,7 @@ pub(crate) async fn accepted(submitted: Result<tracker_core::Result<Submitted>, 
     with_cors(match outcome {
         Ok(()) => warp::reply::with_status(warp::reply::json(&serde_json::json!({"ok": true})), StatusCode::ACCEPTED)
             .into_response(),
-        Err(e) => api_error(e),
+        Err(e) => error_reply(&e),
     })
 }
 
@@ -139,7 +139,7 @@ async fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> R
     .unwrap_or_else(|e| Err(Error::Internal(format!("worker failed: {e}"))));
     Ok(with_cors(match loaded {
         Ok(config) => warp::reply::json(&config).into_response(),
-        Err(e) => api_error(e),
+        Err(e) => error_reply(&e),
     }))
 }
 
@@ -167,10 +167,10 @@ async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> R
     .unwrap_or_else(|e| Err(Error::Internal(format!("worker failed: {e}"))));
     let config = match loaded {
         Ok(config) => config,
-        Err(e) => return Ok(api_error(e)),
+        Err(e) => return Ok(error_reply(&e)),
     };
     let Some(script) = Dist::get("tracker/tracking.js") else {
-        return Ok(api_error(Error::NotFound("tracking script (dashboard not built)")));
+        return Ok(error_reply(&Error::NotFound("tracking script (dashboard not built)")));
     };
     let config = serde_json::to_string(&config).unwrap_or_default().replace('<', "\\u003c");
     let mut body = format!("window.__TRACKER__={config};\n").into_bytes();
@@ -181,7 +181,7 @@ async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> R
 async fn static_script(name: &'static str) -> Result<Response, Rejection> {
     match Dist::get(&format!("tracker/{name}")) {
         Some(file) => Ok(script_response(file.data.into_owned(), "public, max-age=3600")),
-        None => Ok(api_error(Error::NotFound("tracking script (dashboard not built)"))),
+        None => Ok(error_reply(&Error::NotFound("tracking script (dashboard not built)"))),
     }
 }
 
@@ -192,12 +192,6 @@ fn script_response(body: Vec<u8>, cache: &'static str) -> Response {
     headers.insert("cache-control", HeaderValue::from_static(cache));
     headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
     response
-}
-
-/// A core error as a JSON response (visitor routes answer errors themselves so they carry CORS headers).
-pub(crate) fn api_error(e: Error) -> Response {
-    let (status, message) = status_of(&e);
-    error_response(status, &message)
 }
 
 pub(crate) fn with_cors(mut response: Response) -> Response {
