@@ -425,6 +425,36 @@ async fn deletion_removes_exactly_what_it_reports() {
     server.stop().await;
 }
 
+/// The daemon's writer remembers ongoing visits; a deletion by the CLI (another process) must not leave it
+/// pointing at rows that are gone: the visit's next hit starts a new, complete visit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visit_continues_correctly_after_the_cli_deleted_it() {
+    let server = TestServer::start().await;
+    let (token, _) = server.register("owner@example.com").await;
+    let site = server.create_site(&token, "Store", "light").await;
+    let (id, key) = (site["id"].as_i64().unwrap(), site["trackingKey"].as_str().unwrap().to_string());
+    for path in ["/", "/pricing"] {
+        assert_eq!(server.pageview(&key, "remembered-visit", path).await.status, StatusCode::ACCEPTED);
+    }
+    let data = server.dir.path().join("data");
+    let s = id.to_string();
+    tokio::task::spawn_blocking(move || {
+        Cli::new(&data).json(&["privacy", "delete", "--site", &s, "--data", "all", "--yes"]);
+    })
+    .await
+    .unwrap();
+    assert_eq!(raw_counts(&server.tracker, id), (0, 0));
+
+    let next = server.pageview(&key, "remembered-visit", "/checkout").await;
+    assert_eq!(next.status, StatusCode::ACCEPTED, "{}", next.text);
+    assert_eq!(raw_counts(&server.tracker, id), (1, 0));
+    let data = server.dir.path().join("data");
+    let s = id.to_string();
+    let stats = tokio::task::spawn_blocking(move || Cli::new(&data).json(&["stats", "--site", &s])).await.unwrap();
+    assert_eq!((stats["visits"].as_u64(), stats["pageViews"].as_u64()), (Some(1), Some(1)), "{stats}");
+    server.stop().await;
+}
+
 #[test]
 fn config_example_completions_and_help() {
     let dir = tempfile::tempdir().unwrap();

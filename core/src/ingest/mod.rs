@@ -5,6 +5,7 @@ mod hit;
 pub mod interactions;
 pub mod live;
 pub mod replay;
+mod visits;
 mod writer;
 
 use std::collections::HashMap;

@@ -14,9 +14,10 @@ use super::hit::{EventKind, Hit};
 use super::interactions::Interactions;
 use super::live::LiveHub;
 use super::replay::ReplayChunk;
+use super::visits::{Visit, Visits};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, now_ms};
-use crate::privacy::{ConsentRecord, analytics_allowed, insert_consent};
+use crate::privacy::{ConsentRecord, insert_consent, latest_analytics_choice};
 use crate::store;
 
 /// A visit ends after this long without a hit; the next hit starts a new one.
@@ -102,9 +103,9 @@ pub(crate) fn spawn(
     // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
     conn.pragma_update(None, "synchronous", "FULL")?;
     let (sender, receiver) = sync_channel(capacity);
-    let thread = std::thread::Builder::new()
-        .name("ingest-writer".into())
-        .spawn(move || Writer { conn, live, batch_max, salts: HashMap::new(), pruned_day: 0 }.run(receiver))?;
+    let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
+        Writer { conn, live, batch_max, salts: HashMap::new(), visits: Visits::default(), pruned_day: 0 }.run(receiver)
+    })?;
     Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
@@ -113,7 +114,15 @@ struct Writer {
     live: LiveHub,
     batch_max: usize,
     salts: HashMap<i64, [u8; 16]>,
+    visits: Visits,
     pruned_day: i64,
+}
+
+/// The writer's in-memory state that jobs read and update inside its transaction.
+struct Memory<'a> {
+    salts: &'a mut HashMap<i64, [u8; 16]>,
+    visits: &'a mut Visits,
+    rollups: Rollups,
 }
 
 impl Writer {
@@ -158,8 +167,9 @@ impl Writer {
         match self.write_all(batch) {
             Ok(()) => Ok(batch.iter().map(|_| Ok(())).collect()),
             Err(e) => {
-                // Salts created by the rolled-back transaction were never stored.
+                // Salts created and visits changed by the rolled-back transaction were never stored.
                 self.salts.clear();
+                self.visits.clear();
                 match e {
                     // Another process holding the lock would hold it for the retry too.
                     Error::Db(e) if matches!(JobError::of(&e), JobError::Busy) => Err(e),
@@ -172,12 +182,13 @@ impl Writer {
     /// IMMEDIATE takes the write lock up front, waiting on other processes (CLI jobs) with the busy timeout;
     /// a deferred transaction would fail at once when upgrading its read lock.
     fn write_all(&mut self, batch: &[Queued]) -> Result<()> {
-        let mut rollups = Rollups::default();
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        self.visits.sync(&tx)?;
+        let mut memory = Memory { salts: &mut self.salts, visits: &mut self.visits, rollups: Rollups::default() };
         for queued in batch {
-            apply(&tx, &mut self.salts, &mut rollups, &queued.job)?;
+            apply(&tx, &mut memory, &queued.job)?;
         }
-        rollups.flush(&tx)?;
+        memory.rollups.flush(&tx)?;
         prune(&tx, &mut self.salts, &mut self.pruned_day)?;
         Ok(tx.commit()?)
     }
@@ -186,17 +197,21 @@ impl Writer {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
         let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // The visits are forgotten after this batch (below), so they only serve within it.
+        self.visits.sync(&tx)?;
         for queued in batch {
-            let mut job_rollups = Rollups::default();
             let sp = tx.savepoint()?;
-            match apply(&sp, &mut self.salts, &mut job_rollups, &queued.job) {
+            let mut memory = Memory { salts: &mut self.salts, visits: &mut self.visits, rollups: Rollups::default() };
+            match apply(&sp, &mut memory, &queued.job) {
                 Ok(()) => {
                     sp.commit()?;
-                    rollups.merge(job_rollups);
+                    rollups.merge(memory.rollups);
                     results.push(Ok(()));
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
+                    // The visits may hold what the job changed before failing.
+                    self.visits.clear();
                     results.push(Err(JobError::from_error(e)));
                 }
             }
@@ -206,19 +221,36 @@ impl Writer {
         let committed = tx.commit();
         if committed.is_err() {
             self.salts.clear();
+            self.visits.clear();
         }
         committed?;
         Ok(results)
     }
 }
 
-fn apply(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut Rollups, job: &Job) -> Result<()> {
+fn apply(tx: &Connection, memory: &mut Memory, job: &Job) -> Result<()> {
     match job {
-        Job::Hit(hit) => apply_hit(tx, salts, rollups, hit),
-        Job::Consent(record) => insert_consent(tx, record).map_err(Error::from),
-        Job::Interactions(interactions) => apply_interactions(tx, salts, rollups, interactions),
-        Job::Replay(chunk) => apply_replay(tx, salts, rollups, chunk),
+        Job::Hit(hit) => apply_hit(tx, memory, hit),
+        Job::Consent(record) => {
+            insert_consent(tx, record)?;
+            let mut visit = memory.visits.take(record.website_id, &record.session_key);
+            visit.consent = Some(Some(record.data.analytics));
+            memory.visits.put(record.website_id, visit);
+            Ok(())
+        }
+        Job::Interactions(interactions) => apply_interactions(tx, memory, interactions),
+        Job::Replay(chunk) => apply_replay(tx, memory, chunk),
     }
+}
+
+/// Whether a visit may be tracked in full: its latest analytics choice if it made one, otherwise only when
+/// the site does not require consent. A visitor who declined is never tracked in full.
+fn analytics_allowed(tx: &Connection, visit: &mut Visit, hit: &Hit) -> rusqlite::Result<bool> {
+    let choice = match visit.consent {
+        Some(choice) => choice,
+        None => *visit.consent.insert(latest_analytics_choice(tx, hit.website_id, &hit.session_key)?),
+    };
+    Ok(choice.unwrap_or(!hit.consent_required))
 }
 
 /// Once a day, drops the visitor state and salts that serve no purpose any more.
@@ -283,7 +315,7 @@ fn first_conversion_of(tx: &Connection, session: i64) -> rusqlite::Result<Option
 }
 
 /// The session columns the writer needs to update a visit and its rollups.
-struct SessionState {
+pub(super) struct SessionState {
     id: i64,
     first_seen: Millis,
     last_seen: Millis,
@@ -295,7 +327,7 @@ struct SessionState {
 /// The per-visit dimensions that rollups are broken down by. Besides the stored columns, dim `source`
 /// attributes each visit to exactly one traffic source: its utm_source when it has one, else its referring
 /// host ('' = direct), so traffic sources add up to the visits without double counting.
-struct SessionDims {
+pub(super) struct SessionDims {
     referrer_host: String,
     country: String,
     device: String,
@@ -345,11 +377,38 @@ enum Touch {
     Quiet,
 }
 
+/// The stored session of a visit the writer does not remember.
+fn load_session(tx: &Connection, site: WebsiteId, session_key: &str) -> rusqlite::Result<Option<SessionState>> {
+    tx.prepare_cached(
+        "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
+            organization_id
+         FROM sessions WHERE website_id = ?1 AND session_key = ?2",
+    )?
+    .query_row(params![site, session_key], |r| {
+        Ok(SessionState {
+            id: r.get(0)?,
+            first_seen: r.get(1)?,
+            last_seen: r.get(2)?,
+            page_views: r.get(3)?,
+            dims: SessionDims {
+                referrer_host: r.get(4)?,
+                country: r.get(5)?,
+                device: r.get(6)?,
+                browser: r.get(7)?,
+                os: r.get(8)?,
+                utm_source: r.get(9)?,
+            },
+            organization: r.get(10)?,
+        })
+    })
+    .optional()
+}
+
 /// Finds or starts the visit of `hit` and updates it and the visit rollups; returns the session id.
 fn touch_session(
     tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    rollups: &mut Rollups,
+    memory: &mut Memory,
+    visit: &mut Visit,
     hit: &Hit,
     touch: Touch,
 ) -> rusqlite::Result<i64> {
@@ -357,30 +416,10 @@ fn touch_session(
     let is_pageview = touch == Touch::Pageview;
     let is_event = touch == Touch::Event;
     let conversion = is_event && hit.kind() == EventKind::Conversion;
-    let existing = tx
-        .prepare_cached(
-            "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
-                organization_id
-             FROM sessions WHERE website_id = ?1 AND session_key = ?2",
-        )?
-        .query_row(params![site, hit.session_key], |r| {
-            Ok(SessionState {
-                id: r.get(0)?,
-                first_seen: r.get(1)?,
-                last_seen: r.get(2)?,
-                page_views: r.get(3)?,
-                dims: SessionDims {
-                    referrer_host: r.get(4)?,
-                    country: r.get(5)?,
-                    device: r.get(6)?,
-                    browser: r.get(7)?,
-                    os: r.get(8)?,
-                    utm_source: r.get(9)?,
-                },
-                organization: r.get(10)?,
-            })
-        })
-        .optional()?;
+    let existing = match visit.session.take() {
+        Some(state) => Some(state),
+        None => load_session(tx, site, &hit.session_key)?,
+    };
 
     // A visit idle for longer than the timeout is over: keep it under a retired key, start a new one.
     let existing = match existing {
@@ -392,8 +431,9 @@ fn touch_session(
         other => other,
     };
 
-    match existing {
-        Some(state) => {
+    let rollups = &mut memory.rollups;
+    let mut state = match existing {
+        Some(mut state) => {
             let last_seen = state.last_seen.max(hit.ts);
             tx.prepare_cached(
                 "UPDATE sessions SET
@@ -430,16 +470,15 @@ fn touch_session(
                     rollups.at(site, dim, value, hit.ts).pageviews += 1;
                 }
             }
-            match (state.organization, &hit.organization) {
-                (Some(org), _) => store::organizations::seen(tx, org, hit.ts)?,
-                (None, Some(org)) => link_organization(tx, state.id, hit, org)?,
-                (None, None) => {}
-            }
-            Ok(state.id)
+            // The row as just updated.
+            state.last_seen = last_seen;
+            state.first_seen = state.first_seen.min(hit.ts);
+            state.page_views += is_pageview as i64;
+            state
         }
         None => {
             let day = hit.ts.div_euclid(86_400_000);
-            let salt = daily_salt(tx, salts, day)?;
+            let salt = daily_salt(tx, memory.salts, day)?;
             let visitor = visitor_hash(&salt, site, &hit.visitor_seed);
             tx.prepare_cached(
                 "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page,
@@ -492,12 +531,24 @@ fn touch_session(
                 counters.visits += 1;
                 counters.pageviews += is_pageview as i64;
             }
-            if let Some(org) = &hit.organization {
-                link_organization(tx, id, hit, org)?;
+            SessionState {
+                id,
+                first_seen: hit.ts,
+                last_seen: hit.ts,
+                page_views: is_pageview as i64,
+                organization: None,
+                dims,
             }
-            Ok(id)
         }
+    };
+    match (state.organization, &hit.organization) {
+        (Some(org), _) => store::organizations::seen(tx, org, hit.ts)?,
+        (None, Some(org)) => state.organization = Some(link_organization(tx, state.id, hit, org)?),
+        (None, None) => {}
     }
+    let id = state.id;
+    visit.session = Some(state);
+    Ok(id)
 }
 
 /// Counts the visit for its organization and links the two.
@@ -506,21 +557,23 @@ fn link_organization(
     session: i64,
     hit: &Hit,
     org: &super::enrich::Organization,
-) -> rusqlite::Result<()> {
+) -> rusqlite::Result<i64> {
     let org_id = store::organizations::record_visit(tx, hit.website_id, org, &hit.country, hit.ts)?;
     tx.prepare_cached("UPDATE sessions SET organization_id = ?2 WHERE id = ?1")?.execute(params![session, org_id])?;
-    Ok(())
+    Ok(org_id)
 }
 
 /// Stores a hit (an identify also sets the visit's traits). Without analytics consent (where the site requires it, or where the visitor declined) only
 /// an anonymous page count is kept: the rollups' page views, no visit, no event, nothing about the visitor.
-fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut Rollups, hit: &Hit) -> Result<()> {
+fn apply_hit(tx: &Connection, memory: &mut Memory, hit: &Hit) -> Result<()> {
     let site = hit.website_id;
     let kind = hit.kind();
-    if !analytics_allowed(tx, site, &hit.session_key, hit.consent_required)? {
+    let mut visit = memory.visits.take(site, &hit.session_key);
+    if !analytics_allowed(tx, &mut visit, hit)? {
+        memory.visits.put(site, visit);
         if kind == EventKind::Pageview {
-            rollups.at(site, "", "", hit.ts).pageviews += 1;
-            rollups.at(site, "page", &hit.path, hit.ts).pageviews += 1;
+            memory.rollups.at(site, "", "", hit.ts).pageviews += 1;
+            memory.rollups.at(site, "page", &hit.path, hit.ts).pageviews += 1;
         }
         return Ok(());
     }
@@ -531,10 +584,12 @@ fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut 
         }
         EventKind::Consent => Touch::Quiet,
     };
-    let session = touch_session(tx, salts, rollups, hit, touch)?;
+    let session = touch_session(tx, memory, &mut visit, hit, touch)?;
+    memory.visits.put(site, visit);
     if touch == Touch::Quiet {
         return Ok(());
     }
+    let rollups = &mut memory.rollups;
     // The visit keeps its latest traits; the identify event itself stays for the identified-visitors list.
     if kind == EventKind::Identify {
         tx.prepare_cached("UPDATE sessions SET traits = ?2 WHERE id = ?1")?
@@ -585,34 +640,31 @@ fn apply_hit(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, rollups: &mut 
 }
 
 /// Stores heatmap points and scroll depth of a visit that may be tracked in full; drops them otherwise.
-fn apply_interactions(
-    tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    rollups: &mut Rollups,
-    interactions: &Interactions,
-) -> Result<()> {
-    let visit = &interactions.visit;
-    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
-        return Ok(());
+fn apply_interactions(tx: &Connection, memory: &mut Memory, interactions: &Interactions) -> Result<()> {
+    if let Some(session) = touch_quietly(tx, memory, &interactions.visit)? {
+        store::interactions::insert(tx, session, interactions)?;
     }
-    let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
-    store::interactions::insert(tx, session, interactions)?;
     Ok(())
 }
 
 /// Appends a recording chunk of a visit that may be tracked in full; drops it otherwise.
-fn apply_replay(
-    tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    rollups: &mut Rollups,
-    chunk: &ReplayChunk,
-) -> Result<()> {
-    let visit = &chunk.visit;
-    if !analytics_allowed(tx, visit.website_id, &visit.session_key, visit.consent_required)? {
-        return Ok(());
+fn apply_replay(tx: &Connection, memory: &mut Memory, chunk: &ReplayChunk) -> Result<()> {
+    match touch_quietly(tx, memory, &chunk.visit)? {
+        Some(session) => store::replays::append_chunk(tx, session, chunk, now_ms()),
+        None => Ok(()),
     }
-    let session = touch_session(tx, salts, rollups, visit, Touch::Quiet)?;
-    store::replays::append_chunk(tx, session, chunk, now_ms())
+}
+
+/// Keeps a visit that may be tracked in full alive for data that is neither a page view nor an event;
+/// `None` when the visit may not be tracked.
+fn touch_quietly(tx: &Connection, memory: &mut Memory, hit: &Hit) -> rusqlite::Result<Option<i64>> {
+    let mut visit = memory.visits.take(hit.website_id, &hit.session_key);
+    let session = match analytics_allowed(tx, &mut visit, hit)? {
+        true => Some(touch_session(tx, memory, &mut visit, hit, Touch::Quiet)?),
+        false => None,
+    };
+    memory.visits.put(hit.website_id, visit);
+    Ok(session)
 }
 
 /// Counter deltas of one rollup row.

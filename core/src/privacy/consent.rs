@@ -115,20 +115,16 @@ pub(crate) fn insert_consent(tx: &Connection, record: &ConsentRecord) -> rusqlit
     Ok(())
 }
 
-/// Whether a visit may be tracked in full: its latest analytics choice if it made one, otherwise only when
-/// the site does not require consent. A visitor who declined is never tracked in full.
-pub(crate) fn analytics_allowed(
+/// The visit's latest analytics choice, `None` when it never chose (the writer decides what that allows).
+pub(crate) fn latest_analytics_choice(
     tx: &Connection,
     site: WebsiteId,
     session_key: &str,
-    consent_required: bool,
-) -> rusqlite::Result<bool> {
-    let latest: Option<bool> = tx
-        .prepare_cached(
-            "SELECT analytics FROM consent_logs WHERE website_id = ?1 AND session_key = ?2
-             ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row(params![site, session_key], |r| r.get(0))
-        .optional()?;
-    Ok(latest.unwrap_or(!consent_required))
+) -> rusqlite::Result<Option<bool>> {
+    tx.prepare_cached(
+        "SELECT analytics FROM consent_logs WHERE website_id = ?1 AND session_key = ?2
+         ORDER BY id DESC LIMIT 1",
+    )?
+    .query_row(params![site, session_key], |r| r.get(0))
+    .optional()
 }

@@ -7,7 +7,7 @@ pub mod retention;
 mod settings;
 
 pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, ConsentType};
-pub(crate) use consent::{analytics_allowed, insert_consent};
+pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use deletion::{DataType, DeletionReport};
 pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
