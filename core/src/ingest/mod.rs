@@ -198,6 +198,20 @@ impl Ingest {
         self.submit(self.enrich(hit, client))
     }
 
+    /// Whether a hit for this tracking key would be handled from memory alone (the site and its privacy
+    /// settings are cached), so the caller may run it on an async thread instead of a blocking one.
+    pub fn is_warm(&self, tracking_key: &str) -> bool {
+        let cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.generation != self.websites.generation() {
+            return false;
+        }
+        match cache.sites.get(tracking_key) {
+            Some((at, Some(site))) if at.elapsed() < SITE_CACHE_TTL => self.privacy.settings_are_cached(site.id),
+            Some((at, None)) => at.elapsed() < SITE_CACHE_TTL,
+            _ => false,
+        }
+    }
+
     /// The website behind a tracking key, from a short-lived cache.
     pub fn site(&self, tracking_key: &str) -> Result<Website> {
         if tracking_key.is_empty() || tracking_key.len() > 64 {

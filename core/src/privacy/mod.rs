@@ -52,6 +52,11 @@ impl Privacy {
         Ok(settings)
     }
 
+    /// Whether `cached_settings` would answer without reading the database.
+    pub fn settings_are_cached(&self, site: WebsiteId) -> bool {
+        self.lock_cache().get(&site).is_some_and(|(at, _)| at.elapsed() < SETTINGS_CACHE_TTL)
+    }
+
     pub(crate) fn forget_cached(&self, site: WebsiteId) {
         self.lock_cache().remove(&site);
     }

@@ -36,14 +36,16 @@ pub fn routes(
     tracker: Tracker,
     stopping: watch::Receiver<bool>,
 ) -> impl Filter<Extract = (impl Reply,), Error = Infallible> + Clone {
-    let api = auth::routes(tracker.clone())
+    // Visitors' hits come first: they are most of the traffic, and each route group tried before the right
+    // one costs a rejection.
+    let api = track::routes(tracker.clone())
+        .or(replays::upload(tracker.clone()))
+        .or(auth::routes(tracker.clone()))
         .or(websites::routes(tracker.clone()))
         .or(dashboard::routes(tracker.clone(), stopping))
         .or(export::routes(tracker.clone()))
         .or(privacy_delete::routes(tracker.clone()))
         .or(reports::routes(tracker.clone()))
-        .or(track::routes(tracker.clone()))
-        .or(replays::upload(tracker.clone()))
         .or(replays::routes(tracker.clone()))
         .or(privacy::routes(tracker.clone()))
         .or(events::routes(tracker.clone()))
