@@ -94,6 +94,9 @@ impl Drop for WriterHandle {
     }
 }
 
+/// Log pages between the writer's checkpoints (SQLite's default is 1,000): about 32 MiB of log.
+const WAL_CHECKPOINT_PAGES: i64 = 8_000;
+
 pub(crate) fn spawn(
     conn: Connection,
     live: LiveHub,
@@ -102,6 +105,9 @@ pub(crate) fn spawn(
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
     // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
     conn.pragma_update(None, "synchronous", "FULL")?;
+    // Checkpoints run inside the commit that crosses the threshold; a longer log between them copies each
+    // hot page (rollups, the ends of the event and session trees) once for many more batches.
+    conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     let (sender, receiver) = sync_channel(capacity);
     let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
         Writer { conn, live, batch_max, salts: HashMap::new(), visits: Visits::default(), pruned_day: 0 }.run(receiver)
