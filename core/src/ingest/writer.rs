@@ -697,11 +697,15 @@ impl Counters {
     }
 }
 
+/// Maps with a faster hash than std's SipHash for the writer's per-hit lookups. Values come from visitors
+/// (paths, hosts), but the hash is randomly seeded and each map lives for one batch of bounded size.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// Rollup deltas of a batch keyed by (site, dim, hour), then value; days are derived when flushing. The
 /// value is looked up by `&str`, so only a value new to the batch allocates.
 #[derive(Default)]
 struct Rollups {
-    hours: HashMap<(WebsiteId, &'static str, i64), HashMap<String, Counters>>,
+    hours: FastMap<(WebsiteId, &'static str, i64), FastMap<String, Counters>>,
 }
 
 impl Rollups {
@@ -724,7 +728,7 @@ impl Rollups {
     }
 
     fn flush(self, tx: &Connection) -> rusqlite::Result<()> {
-        let mut days: HashMap<(WebsiteId, &'static str, i64), HashMap<&str, Counters>> = HashMap::new();
+        let mut days: FastMap<(WebsiteId, &'static str, i64), FastMap<&str, Counters>> = FastMap::default();
         for (&(site, dim, hour), values) in &self.hours {
             let day = days.entry((site, dim, hour.div_euclid(86_400) * 86_400)).or_default();
             for (value, counters) in values {
