@@ -35,13 +35,13 @@ impl Analytics {
                 "SELECT s.id,
                         COALESCE(NULLIF(json_extract(s.traits, '$.company'), ''),
                                  NULLIF(json_extract(s.traits, '$.companyName'), ''), o.name, '') AS company,
-                        MIN(s.page_views * 10, 50) + MIN(s.events * 5, 20) + s.is_converted * 30 AS score,
+                        s.lead_score,
                         COALESCE(NULLIF(json_extract(s.traits, '$.industry'), ''), o.industry, ''),
                         s.country, s.city, s.first_seen
                  FROM sessions s LEFT JOIN organizations o ON o.id = s.organization_id
                  WHERE s.website_id = ?1 AND (s.organization_id IS NOT NULL OR s.traits IS NOT NULL)
                    AND (s.traits IS NULL OR json_valid(s.traits))
-                 ORDER BY score DESC, s.last_seen DESC LIMIT ?2",
+                 ORDER BY s.lead_score DESC, s.last_seen DESC LIMIT ?2",
             )?;
             let rows = stmt.query_map(params![site, IDENTIFIED_LIMIT], |r| {
                 Ok(IdentifiedVisitor {
