@@ -203,7 +203,7 @@ impl Writer {
         let mut rollups = Rollups::default();
         let mut results = Vec::with_capacity(batch.len());
         let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // The visits are forgotten after this batch (below), so they only serve within it.
+        // The lock was let go after the failed attempt: another connection may have written since.
         self.visits.sync(&tx)?;
         for queued in batch {
             let sp = tx.savepoint()?;
