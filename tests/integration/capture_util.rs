@@ -65,6 +65,19 @@ pub async fn upload_chunk(
     answer(response).await
 }
 
+/// A browser's CORS preflight for a POST with a JSON body to a visitor endpoint.
+pub async fn preflight(server: &TestServer, path: &str) -> reqwest::Response {
+    server
+        .client
+        .request(reqwest::Method::OPTIONS, server.url(path))
+        .header("origin", "https://shop.example.com")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap()
+}
+
 pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
     encoder.write_all(bytes).unwrap();

@@ -1,10 +1,12 @@
 //! Interactions (clicks, moves, submits, scroll depth) and the heatmap reads: /api/interactions,
 //! /api/analytics/urls, /api/analytics/heatmap.
 
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::capture_util::{assert_cors, assert_not_found, count, interactions, owner_with_site, visitor_post};
+use crate::capture_util::{
+    assert_cors, assert_not_found, count, interactions, owner_with_site, preflight, visitor_post,
+};
 use crate::util::TestServer;
 
 fn body(key: &str, session: &str, path: &str) -> Value {
@@ -159,14 +161,7 @@ async fn bad_interactions_are_4xx_with_cors_and_store_nothing() {
     assert_eq!(count(&server, "SELECT COUNT(*) FROM heatmap_points WHERE website_id = ?1", site), 0);
     assert_eq!(count(&server, "SELECT COUNT(*) FROM sessions WHERE website_id = ?1", site), 0);
 
-    let preflight = server
-        .client
-        .request(Method::OPTIONS, server.url("/api/interactions"))
-        .header("origin", "https://shop.example.com")
-        .header("access-control-request-method", "POST")
-        .send()
-        .await
-        .unwrap();
+    let preflight = preflight(&server, "/api/interactions").await;
     assert!(preflight.status().is_success());
     assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
     assert!(preflight.headers().get("access-control-allow-credentials").is_none());

@@ -5,7 +5,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::capture_util::{
-    assert_cors, assert_not_found, count, gzip, owner_with_site, rrweb_events, track_with, upload_chunk,
+    assert_cors, assert_not_found, count, gzip, owner_with_site, preflight, rrweb_events, track_with, upload_chunk,
 };
 use crate::util::TestServer;
 
@@ -134,14 +134,7 @@ async fn bad_chunks_are_refused_with_cors_and_store_nothing() {
     assert_eq!(count(&server, "SELECT COUNT(*) FROM replays WHERE website_id = ?1", site), 0);
     assert_eq!(count(&server, "SELECT COUNT(*) FROM sessions WHERE website_id = ?1", site), 0);
 
-    let preflight = server
-        .client
-        .request(Method::OPTIONS, server.url("/api/replay?tracking_key=x"))
-        .header("origin", "https://shop.example.com")
-        .header("access-control-request-method", "POST")
-        .send()
-        .await
-        .unwrap();
+    let preflight = preflight(&server, "/api/replay?tracking_key=x").await;
     assert!(preflight.status().is_success());
     assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
 }

@@ -176,15 +176,7 @@ async fn bots_are_accepted_but_not_stored() {
 async fn preflight_is_open_and_the_dashboard_api_reflects_no_origin() {
     let server = TestServer::start().await;
     let (token, _, _) = site(&server).await;
-    let preflight = server
-        .client
-        .request(reqwest::Method::OPTIONS, server.url("/api/track"))
-        .header("origin", "https://anywhere.example")
-        .header("access-control-request-method", "POST")
-        .header("access-control-request-headers", "content-type")
-        .send()
-        .await
-        .unwrap();
+    let preflight = crate::capture_util::preflight(&server, "/api/track").await;
     assert!(preflight.status().is_success());
     assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
     assert!(preflight.headers()["access-control-allow-methods"].to_str().unwrap().contains("POST"));

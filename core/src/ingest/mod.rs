@@ -82,6 +82,18 @@ struct SiteCache {
     sites: HashMap<String, (Instant, Option<Website>)>,
 }
 
+impl SiteCache {
+    /// The cached lookup of a tracking key if still trusted (`Some(None)`: known not to exist). A change to
+    /// the websites (a new `generation`) empties the cache first.
+    fn fresh(&mut self, generation: u64, tracking_key: &str) -> Option<&Option<Website>> {
+        if self.generation != generation {
+            self.sites.clear();
+            self.generation = generation;
+        }
+        self.sites.get(tracking_key).filter(|(at, _)| at.elapsed() < SITE_CACHE_TTL).map(|(_, site)| site)
+    }
+}
+
 /// How long a website looked up by tracking key is trusted before it is read again.
 const SITE_CACHE_TTL: Duration = Duration::from_secs(5);
 
@@ -201,14 +213,11 @@ impl Ingest {
     /// Whether a hit for this tracking key would be handled from memory alone (the site and its privacy
     /// settings are cached), so the caller may run it on an async thread instead of a blocking one.
     pub fn is_warm(&self, tracking_key: &str) -> bool {
-        let cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.generation != self.websites.generation() {
-            return false;
-        }
-        match cache.sites.get(tracking_key) {
-            Some((at, Some(site))) if at.elapsed() < SITE_CACHE_TTL => self.privacy.settings_are_cached(site.id),
-            Some((at, None)) => at.elapsed() < SITE_CACHE_TTL,
-            _ => false,
+        let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.fresh(self.websites.generation(), tracking_key) {
+            Some(Some(site)) => self.privacy.settings_are_cached(site.id),
+            Some(None) => true,
+            None => false,
         }
     }
 
@@ -218,17 +227,10 @@ impl Ingest {
             return Err(Error::NotFound("website"));
         }
         let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
-        let generation = self.websites.generation();
-        if cache.generation != generation {
-            cache.sites.clear();
-            cache.generation = generation;
-        }
-        let sites = &mut cache.sites;
-        if let Some((at, site)) = sites.get(tracking_key)
-            && at.elapsed() < SITE_CACHE_TTL
-        {
+        if let Some(site) = cache.fresh(self.websites.generation(), tracking_key) {
             return site.clone().ok_or(Error::NotFound("website"));
         }
+        let sites = &mut cache.sites;
         let site = match self.websites.by_tracking_key(tracking_key) {
             Ok(site) => Some(site),
             Err(Error::NotFound(_)) => None,

@@ -11,16 +11,23 @@ use crate::model::WebsiteId;
 /// Visits remembered at most (two generations of half as many). A few hundred bytes each.
 const CAPACITY: usize = 40_000;
 
-/// What the writer knows of one visit.
+/// What the writer knows of one visit, taken out of the cache to be worked on.
 pub(super) struct Visit {
-    pub key: Box<str>,
+    /// The session key, moved in and out of the map with the entry (no copy per hit).
+    key: Box<str>,
+    pub known: Known,
+}
+
+/// The cached part of a visit.
+#[derive(Default)]
+pub(super) struct Known {
     /// The stored session row; `None`: not known here (there may be one in the database).
     pub session: Option<SessionState>,
     /// The latest analytics choice: `None` not looked up yet, `Some(None)` the visit never chose.
     pub consent: Option<Option<bool>>,
 }
 
-type Generation = HashMap<WebsiteId, HashMap<Box<str>, Visit>>;
+type Generation = HashMap<WebsiteId, HashMap<Box<str>, Known>>;
 
 /// A two-generation cache (as the user-agent cache): new and used entries go into `hot`; when it fills it
 /// becomes `cold` and the old `cold` is dropped. A visit idle long enough to fall out costs one lookup.
@@ -56,14 +63,14 @@ impl Visits {
 
     /// Takes a visit out to work on it (a blank one when unknown); give it back with `put`.
     pub fn take(&mut self, site: WebsiteId, key: &str) -> Visit {
-        if let Some(visit) = self.hot.get_mut(&site).and_then(|visits| visits.remove(key)) {
+        if let Some((key, known)) = self.hot.get_mut(&site).and_then(|visits| visits.remove_entry(key)) {
             self.hot_len -= 1;
-            return visit;
+            return Visit { key, known };
         }
-        if let Some(visit) = self.cold.get_mut(&site).and_then(|visits| visits.remove(key)) {
-            return visit;
+        if let Some((key, known)) = self.cold.get_mut(&site).and_then(|visits| visits.remove_entry(key)) {
+            return Visit { key, known };
         }
-        Visit { key: key.into(), session: None, consent: None }
+        Visit { key: key.into(), known: Known::default() }
     }
 
     pub fn put(&mut self, site: WebsiteId, visit: Visit) {
@@ -71,7 +78,7 @@ impl Visits {
             self.cold = std::mem::take(&mut self.hot);
             self.hot_len = 0;
         }
-        if self.hot.entry(site).or_default().insert(visit.key.clone(), visit).is_none() {
+        if self.hot.entry(site).or_default().insert(visit.key, visit.known).is_none() {
             self.hot_len += 1;
         }
     }
@@ -88,7 +95,7 @@ mod tests {
     use super::*;
 
     fn visit(key: &str, consent: bool) -> Visit {
-        Visit { key: key.into(), session: None, consent: Some(Some(consent)) }
+        Visit { key: key.into(), known: Known { session: None, consent: Some(Some(consent)) } }
     }
 
     #[test]
@@ -98,16 +105,16 @@ mod tests {
             visits.put(1, visit(&format!("s{i}"), true));
             assert!(visits.len() <= CAPACITY);
         }
-        assert_eq!(visits.take(1, &format!("s{}", CAPACITY * 3 - 1)).consent, Some(Some(true)));
-        assert_eq!(visits.take(1, "s0").consent, None, "the oldest visits fell out");
+        assert_eq!(visits.take(1, &format!("s{}", CAPACITY * 3 - 1)).known.consent, Some(Some(true)));
+        assert_eq!(visits.take(1, "s0").known.consent, None, "the oldest visits fell out");
     }
 
     #[test]
     fn visits_are_per_site() {
         let mut visits = Visits::default();
         visits.put(1, visit("same-key", false));
-        assert_eq!(visits.take(2, "same-key").consent, None);
-        assert_eq!(visits.take(1, "same-key").consent, Some(Some(false)));
+        assert_eq!(visits.take(2, "same-key").known.consent, None);
+        assert_eq!(visits.take(1, "same-key").known.consent, Some(Some(false)));
     }
 
     #[test]

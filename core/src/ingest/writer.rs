@@ -240,7 +240,7 @@ fn apply(tx: &Connection, memory: &mut Memory, job: &Job) -> Result<()> {
         Job::Consent(record) => {
             insert_consent(tx, record)?;
             let mut visit = memory.visits.take(record.website_id, &record.session_key);
-            visit.consent = Some(Some(record.data.analytics));
+            visit.known.consent = Some(Some(record.data.analytics));
             memory.visits.put(record.website_id, visit);
             Ok(())
         }
@@ -252,9 +252,9 @@ fn apply(tx: &Connection, memory: &mut Memory, job: &Job) -> Result<()> {
 /// Whether a visit may be tracked in full: its latest analytics choice if it made one, otherwise only when
 /// the site does not require consent. A visitor who declined is never tracked in full.
 fn analytics_allowed(tx: &Connection, visit: &mut Visit, hit: &Hit) -> rusqlite::Result<bool> {
-    let choice = match visit.consent {
+    let choice = match visit.known.consent {
         Some(choice) => choice,
-        None => *visit.consent.insert(latest_analytics_choice(tx, hit.website_id, &hit.session_key)?),
+        None => *visit.known.consent.insert(latest_analytics_choice(tx, hit.website_id, &hit.session_key)?),
     };
     Ok(choice.unwrap_or(!hit.consent_required))
 }
@@ -422,7 +422,7 @@ fn touch_session(
     let is_pageview = touch == Touch::Pageview;
     let is_event = touch == Touch::Event;
     let conversion = is_event && hit.kind() == EventKind::Conversion;
-    let existing = match visit.session.take() {
+    let existing = match visit.known.session.take() {
         Some(state) => Some(state),
         None => load_session(tx, site, &hit.session_key)?,
     };
@@ -553,7 +553,7 @@ fn touch_session(
         (None, None) => {}
     }
     let id = state.id;
-    visit.session = Some(state);
+    visit.known.session = Some(state);
     Ok(id)
 }
 

@@ -38,9 +38,7 @@ impl Privacy {
 
     /// A site's settings from a short-lived cache (the ingest hot path).
     pub fn cached_settings(&self, site: WebsiteId) -> Result<PrivacySettings> {
-        if let Some((at, settings)) = self.lock_cache().get(&site)
-            && at.elapsed() < SETTINGS_CACHE_TTL
-        {
+        if let Some(settings) = fresh(&self.lock_cache(), site) {
             return Ok(settings.clone());
         }
         let settings = self.settings(site)?;
@@ -54,7 +52,7 @@ impl Privacy {
 
     /// Whether `cached_settings` would answer without reading the database.
     pub fn settings_are_cached(&self, site: WebsiteId) -> bool {
-        self.lock_cache().get(&site).is_some_and(|(at, _)| at.elapsed() < SETTINGS_CACHE_TTL)
+        fresh(&self.lock_cache(), site).is_some()
     }
 
     pub(crate) fn forget_cached(&self, site: WebsiteId) {
@@ -64,4 +62,9 @@ impl Privacy {
     fn lock_cache(&self) -> std::sync::MutexGuard<'_, HashMap<WebsiteId, (Instant, PrivacySettings)>> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// A site's cached settings while still trusted.
+fn fresh(cache: &HashMap<WebsiteId, (Instant, PrivacySettings)>, site: WebsiteId) -> Option<&PrivacySettings> {
+    cache.get(&site).filter(|(at, _)| at.elapsed() < SETTINGS_CACHE_TTL).map(|(_, settings)| settings)
 }

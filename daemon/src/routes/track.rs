@@ -105,23 +105,24 @@ pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error =
 }
 
 async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<Response, Rejection> {
-    // Most hits need only the caches: handing them to a blocking thread and back would cost more than the
-    // work (two thread switches per hit). A hit that must read the database still goes to one.
-    let submitted = if tracker.ingest.is_warm(&body.tracking_key) {
-        Ok(tracker.ingest.track(body, &client))
-    } else {
-        tokio::task::spawn_blocking(move || tracker.ingest.track(body, &client)).await
-    };
-    Ok(accepted(submitted).await)
+    let warm = tracker.ingest.is_warm(&body.tracking_key);
+    Ok(submit(tracker, warm, move |tracker| tracker.ingest.track(body, &client)).await)
 }
 
 async fn interactions(tracker: Tracker, client: Client, body: InteractionsRequest) -> Result<Response, Rejection> {
-    let submitted = if tracker.ingest.is_warm(&body.tracking_key) {
-        Ok(tracker.ingest.interactions(body, &client))
-    } else {
-        tokio::task::spawn_blocking(move || tracker.ingest.interactions(body, &client)).await
-    };
-    Ok(accepted(submitted).await)
+    let warm = tracker.ingest.is_warm(&body.tracking_key);
+    Ok(submit(tracker, warm, move |tracker| tracker.ingest.interactions(body, &client)).await)
+}
+
+/// Hands a visitor's data to ingest and answers once it is committed. Data that needs only the caches
+/// (`warm`) is handled on the async thread: a blocking thread and back would cost more than the work (two
+/// thread switches per hit). Data that must read the database still goes to one.
+async fn submit<F>(tracker: Tracker, warm: bool, run: F) -> Response
+where
+    F: FnOnce(&Tracker) -> tracker_core::Result<Submitted> + Send + 'static,
+{
+    let submitted = if warm { Ok(run(&tracker)) } else { tokio::task::spawn_blocking(move || run(&tracker)).await };
+    accepted(submitted).await
 }
 
 /// The answer of a visitor endpoint: 202 `{ok:true}` once committed (or deliberately dropped), else the
