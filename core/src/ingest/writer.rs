@@ -441,10 +441,15 @@ fn touch_session(
     let mut state = match existing {
         Some(mut state) => {
             let last_seen = state.last_seen.max(hit.ts);
+            // A hit older than its visit's start is rare (queued offline hits). Naming first_seen in the common
+            // UPDATE makes SQLite rewrite its index entry on every hit (about 4 of ~50 pages a commit writes).
+            if hit.ts < state.first_seen {
+                tx.prepare_cached("UPDATE sessions SET first_seen = ?2 WHERE id = ?1")?
+                    .execute(params![state.id, hit.ts])?;
+            }
             tx.prepare_cached(
                 "UPDATE sessions SET
                     last_seen = ?2,
-                    first_seen = MIN(first_seen, ?3),
                     exit_page = CASE WHEN ?4 AND ?3 >= last_seen THEN ?5 ELSE exit_page END,
                     entry_page = CASE WHEN ?4 AND page_views = 0 THEN ?5 ELSE entry_page END,
                     page_views = page_views + ?4,
