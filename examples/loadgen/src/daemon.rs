@@ -112,6 +112,17 @@ pub fn memory_of(pid: u32) -> anyhow::Result<Memory> {
     Ok(Memory { rss_kib: field("VmRSS:"), hwm_kib: field("VmHWM:") })
 }
 
+/// CPU time a process has used so far (all its threads, user and system), from /proc/{pid}/stat.
+pub fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // The command name in parentheses may hold spaces; the fields after it are fixed: utime and stime are the
+    // 12th and 13th after the closing parenthesis, in USER_HZ ticks (100 a second in the kernel's ABI).
+    let after_name = stat.rsplit_once(')').map(|(_, rest)| rest).context("malformed /proc stat")?;
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |i: usize| -> anyhow::Result<u64> { Ok(fields.get(i).context("short /proc stat")?.parse()?) };
+    Ok(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
+}
+
 /// A signed-in API user with one site.
 pub struct Account {
     pub website_id: i64,

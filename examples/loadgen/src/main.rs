@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 
-use daemon::Daemon;
+use daemon::{Daemon, cpu_time};
 use load::{LoadPlan, LoadReport};
 
 #[derive(Parser)]
@@ -127,19 +127,23 @@ async fn ingest(
         let mut command = Command::new(std::env::current_exe()?);
         command.arg("bare-server");
         let bare = Daemon::spawn(command)?;
-        let report = load::run(&plan(bare.addr, "bare")).await?;
+        let (report, cpu) = measured_run(&plan(bare.addr, "bare"), bare.pid()).await?;
         bare.stop()?;
         println!("HTTP ceiling (bare warp, 202):     {}", report.summary());
-        http_ceiling = Some(report);
+        println!("  CPU per hit: load generator {:.1} µs, bare server {:.1} µs", cpu.load_us, cpu.server_us);
+        http_ceiling = Some((report, cpu));
 
         let dir = temp.path().to_path_buf();
+        let before = cpu_time(std::process::id())?;
         let storage = tokio::task::spawn_blocking(move || ceilings::storage(&dir, connections, duration)).await??;
+        let storage_us = per_hit(cpu_time(std::process::id())? - before, storage.hits);
         println!(
             "storage ceiling (raw inserts, batches of {connections}, synchronous=FULL): {:.0} hits/s ({} batches)",
             storage.hits_per_s(),
             storage.batches
         );
-        storage_ceiling = Some(storage);
+        println!("  CPU per hit: {storage_us:.1} µs");
+        storage_ceiling = Some((storage, storage_us));
     }
 
     let data_dir = data_dir.unwrap_or_else(|| temp.path().join("data"));
@@ -149,9 +153,10 @@ async fn ingest(
     tokio::time::sleep(Duration::from_secs(1)).await;
     let idle = daemon.memory()?;
     let before = daemon::stored_events(&data_dir, account.website_id)?;
-    let report = load::run(&plan(daemon.addr, &account.tracking_key)).await?;
+    let (report, cpu) = measured_run(&plan(daemon.addr, &account.tracking_key), daemon.pid()).await?;
     let peak = daemon.memory()?;
     println!("product (tracker serve):           {}", report.summary());
+    println!("  CPU per hit: load generator {:.1} µs, tracker serve {:.1} µs", cpu.load_us, cpu.server_us);
     daemon.stop()?;
     let stored = daemon::stored_events(&data_dir, account.website_id)? - before;
 
@@ -165,17 +170,54 @@ async fn ingest(
         idle.rss_kib as f64 / 1024.0,
         peak.hwm_kib as f64 / 1024.0
     );
-    if let Some(http) = &http_ceiling {
+    if let Some((http, _)) = &http_ceiling {
         println!("ratio to HTTP ceiling:    {:.2}", ratio(&report, http.hits_per_s()));
         println!("p99 vs HTTP ceiling p99:  {:.2} ms vs {:.2} ms", report.quantile_ms(0.99), http.quantile_ms(0.99));
     }
-    if let Some(storage) = &storage_ceiling {
+    if let Some((storage, _)) = &storage_ceiling {
         println!("ratio to storage ceiling: {:.2}", ratio(&report, storage.hits_per_s()));
+    }
+    if let (Some((http, bare)), Some((_, storage_us))) = (&http_ceiling, &storage_ceiling) {
+        // The product cannot cost less per hit than the bare endpoint plus the raw inserts, and it shares the
+        // machine's cores with the load generator: that caps its rate before any of its own work.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        let floor_us = cpu.load_us + bare.server_us + storage_us;
+        let bound = cores * 1e6 / floor_us;
+        println!(
+            "CPU bound: {cores:.0} cores / (load generator {:.1} + bare server {:.1} + raw inserts {storage_us:.1} µs \
+             per hit) = {bound:.0} hits/s, {:.2} of the HTTP ceiling",
+            cpu.load_us,
+            bare.server_us,
+            bound / http.hits_per_s()
+        );
     }
     if stored as u64 != report.ok {
         bail!("stored hits ({stored}) differ from 2xx answers ({})", report.ok);
     }
     Ok(())
+}
+
+/// CPU time per 2xx hit during one load run, of the load generator (this process) and of the server.
+struct CpuPerHit {
+    load_us: f64,
+    server_us: f64,
+}
+
+/// Runs the load against the server `server_pid` and measures both processes' CPU time over it.
+async fn measured_run(plan: &LoadPlan, server_pid: u32) -> anyhow::Result<(LoadReport, CpuPerHit)> {
+    let me = std::process::id();
+    let (load_before, server_before) = (cpu_time(me)?, cpu_time(server_pid)?);
+    let report = load::run(plan).await?;
+    let (load_after, server_after) = (cpu_time(me)?, cpu_time(server_pid)?);
+    let cpu = CpuPerHit {
+        load_us: per_hit(load_after - load_before, report.ok),
+        server_us: per_hit(server_after - server_before, report.ok),
+    };
+    Ok((report, cpu))
+}
+
+fn per_hit(cpu: Duration, hits: u64) -> f64 {
+    cpu.as_secs_f64() * 1e6 / hits.max(1) as f64
 }
 
 fn ratio(report: &LoadReport, ceiling: f64) -> f64 {
