@@ -1,5 +1,5 @@
 //! The daemon under test as a child process: `tracker serve --addr 127.0.0.1:0`, its address from the
-//! `Dashboard:` line, memory from /proc, a user and a site created through the API, SIGTERM to stop.
+//! `Dashboard:` line, memory and CPU time from /proc, a user and a site created through the API, SIGTERM to stop.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
