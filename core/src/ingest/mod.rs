@@ -1,5 +1,6 @@
 //! Ingest: validates and enriches tracking hits, then hands them to the one batching writer.
 
+mod durable;
 pub mod enrich;
 mod hit;
 pub mod interactions;

@@ -1,5 +1,6 @@
 //! The one ingest writer: drains the bounded queue in batches, commits each batch in one transaction
-//! (group commit), updates the rollups in the same transaction, then answers every waiting hit.
+//! (group commit) and updates the rollups in the same transaction; `durable` answers every waiting hit once
+//! the batch is on disk.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -10,6 +11,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, pa
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
+use super::durable::{Batch, Durable};
 use super::hit::{EventKind, Hit};
 use super::interactions::Interactions;
 use super::live::LiveHub;
@@ -103,21 +105,29 @@ pub(crate) fn spawn(
     capacity: usize,
     batch_max: usize,
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
-    // A 2xx promises the hit is on disk: fsync every commit. Group commit makes that one fsync per batch.
-    conn.pragma_update(None, "synchronous", "FULL")?;
+    // A 2xx promises the hit is on disk. The commit itself does not wait for the disk (NORMAL): `durable`
+    // fsyncs the log beside the writer and answers after it, so the writer works on the next batch meanwhile.
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    let log = match conn.path() {
+        Some(path) if !path.is_empty() => std::path::PathBuf::from(format!("{path}-wal")),
+        _ => return Err(Error::Internal("the ingest writer needs a database file".into())),
+    };
     // Checkpoints run inside the commit that crosses the threshold; a longer log between them copies each
     // hot page (rollups, the ends of the event and session trees) once for many more batches.
     conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     let (sender, receiver) = sync_channel(capacity);
+    let durable = Durable::start(log, live)?;
     let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
-        Writer { conn, live, batch_max, salts: HashMap::new(), visits: Visits::default(), pruned_day: 0 }.run(receiver)
+        Writer { conn, durable, batch_max, salts: HashMap::new(), visits: Visits::default(), pruned_day: 0 }
+            .run(receiver)
     })?;
     Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
 struct Writer {
     conn: Connection,
-    live: LiveHub,
+    /// Dropped with the writer: answers what was committed before the thread ends.
+    durable: Durable,
     batch_max: usize,
     salts: HashMap<i64, [u8; 16]>,
     visits: Visits,
@@ -148,22 +158,14 @@ impl Writer {
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let outcome = self.write(&batch);
         let sites: HashSet<WebsiteId> = batch.iter().map(|q| q.job.website_id()).collect();
-        match outcome {
-            Ok(results) => {
-                for (queued, result) in batch.into_iter().zip(results) {
-                    let _ = queued.done.send(result);
-                }
-                for site in sites {
-                    self.live.publish(site);
-                }
-            }
+        let answers = match outcome {
+            Ok(results) => batch.into_iter().zip(results).map(|(queued, result)| (queued.done, result)).collect(),
             Err(e) => {
                 tracing::error!(error = %e, "ingest batch failed to commit");
-                for queued in batch {
-                    let _ = queued.done.send(Err(JobError::of(&e)));
-                }
+                batch.into_iter().map(|queued| (queued.done, Err(JobError::of(&e)))).collect()
             }
-        }
+        };
+        self.durable.answer(Batch { answers, sites });
     }
 
     /// Writes a batch in one transaction. The common case runs every job straight in it; when one fails, the
