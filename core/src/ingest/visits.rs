@@ -45,13 +45,15 @@ pub(super) struct Visits {
 }
 
 impl Visits {
-    pub fn sync(&mut self, tx: &Connection) -> rusqlite::Result<()> {
+    /// Empties the cache if another connection committed since the last call; says whether one did.
+    pub fn sync(&mut self, tx: &Connection) -> rusqlite::Result<bool> {
         let version: i64 = tx.query_row("PRAGMA data_version", [], |r| r.get(0))?;
-        if self.data_version != Some(version) {
+        let changed = self.data_version != Some(version);
+        if changed {
             self.clear();
             self.data_version = Some(version);
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Forgets everything (after a rolled-back write, whose changes the entries may hold).

@@ -11,6 +11,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, pa
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
+use super::day_visitors::DayVisitors;
 use super::durable::{Batch, Durable};
 use super::hit::{EventKind, Hit};
 use super::interactions::Interactions;
@@ -118,8 +119,16 @@ pub(crate) fn spawn(
     let (sender, receiver) = sync_channel(capacity);
     let durable = Durable::start(log, live)?;
     let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
-        Writer { conn, durable, batch_max, salts: HashMap::new(), visits: Visits::default(), pruned_day: 0 }
-            .run(receiver)
+        Writer {
+            conn,
+            durable,
+            batch_max,
+            salts: HashMap::new(),
+            visits: Visits::default(),
+            day_visitors: DayVisitors::default(),
+            pruned_day: 0,
+        }
+        .run(receiver)
     })?;
     Ok((sender, WriterHandle { thread: Some(thread) }))
 }
@@ -131,6 +140,7 @@ struct Writer {
     batch_max: usize,
     salts: HashMap<i64, [u8; 16]>,
     visits: Visits,
+    day_visitors: DayVisitors,
     pruned_day: i64,
 }
 
@@ -138,6 +148,7 @@ struct Writer {
 struct Memory<'a> {
     salts: &'a mut HashMap<i64, [u8; 16]>,
     visits: &'a mut Visits,
+    day_visitors: &'a mut DayVisitors,
     rollups: Rollups,
 }
 
@@ -175,9 +186,9 @@ impl Writer {
         match self.write_all(batch) {
             Ok(()) => Ok(batch.iter().map(|_| Ok(())).collect()),
             Err(e) => {
-                // Salts created and visits changed by the rolled-back transaction were never stored.
-                self.salts.clear();
-                self.visits.clear();
+                // Salts created, visits changed and visitors counted by the rolled-back transaction were never
+                // stored.
+                self.forget_unstored();
                 match e {
                     // Another process holding the lock would hold it for the retry too.
                     Error::Db(e) if matches!(JobError::of(&e), JobError::Busy) => Err(e),
@@ -191,13 +202,18 @@ impl Writer {
     /// a deferred transaction would fail at once when upgrading its read lock.
     fn write_all(&mut self, batch: &[Queued]) -> Result<()> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        self.visits.sync(&tx)?;
-        let mut memory = Memory { salts: &mut self.salts, visits: &mut self.visits, rollups: Rollups::default() };
+        sync_memory(&tx, &mut self.visits, &mut self.day_visitors)?;
+        let mut memory = Memory {
+            salts: &mut self.salts,
+            visits: &mut self.visits,
+            day_visitors: &mut self.day_visitors,
+            rollups: Rollups::default(),
+        };
         for queued in batch {
             apply(&tx, &mut memory, &queued.job)?;
         }
         memory.rollups.flush(&tx)?;
-        prune(&tx, &mut self.salts, &mut self.pruned_day)?;
+        prune(&tx, &mut self.salts, &mut self.day_visitors, &mut self.pruned_day)?;
         Ok(tx.commit()?)
     }
 
@@ -206,10 +222,15 @@ impl Writer {
         let mut results = Vec::with_capacity(batch.len());
         let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // The lock was let go after the failed attempt: another connection may have written since.
-        self.visits.sync(&tx)?;
+        sync_memory(&tx, &mut self.visits, &mut self.day_visitors)?;
         for queued in batch {
             let sp = tx.savepoint()?;
-            let mut memory = Memory { salts: &mut self.salts, visits: &mut self.visits, rollups: Rollups::default() };
+            let mut memory = Memory {
+                salts: &mut self.salts,
+                visits: &mut self.visits,
+                day_visitors: &mut self.day_visitors,
+                rollups: Rollups::default(),
+            };
             match apply(&sp, &mut memory, &queued.job) {
                 Ok(()) => {
                     sp.commit()?;
@@ -218,22 +239,37 @@ impl Writer {
                 }
                 Err(e) => {
                     drop(sp); // rolls back this job only
-                    // The visits may hold what the job changed before failing.
+                    // The visits and visitor sets may hold what the job changed before failing.
                     self.visits.clear();
+                    self.day_visitors.clear();
                     results.push(Err(JobError::from_error(e)));
                 }
             }
         }
         rollups.flush(&tx)?;
-        prune(&tx, &mut self.salts, &mut self.pruned_day)?;
+        prune(&tx, &mut self.salts, &mut self.day_visitors, &mut self.pruned_day)?;
         let committed = tx.commit();
         if committed.is_err() {
-            self.salts.clear();
-            self.visits.clear();
+            self.forget_unstored();
         }
         committed?;
         Ok(results)
     }
+
+    fn forget_unstored(&mut self) {
+        self.salts.clear();
+        self.visits.clear();
+        self.day_visitors.clear();
+    }
+}
+
+/// Another connection's commit may have deleted sessions (a site's data, a visitor's, retention): the visits
+/// and the visitor sets are then read again from what it left.
+fn sync_memory(tx: &Connection, visits: &mut Visits, day_visitors: &mut DayVisitors) -> rusqlite::Result<()> {
+    if visits.sync(tx)? {
+        day_visitors.clear();
+    }
+    Ok(())
 }
 
 fn apply(tx: &Connection, memory: &mut Memory, job: &Job) -> Result<()> {
@@ -261,12 +297,19 @@ fn analytics_allowed(tx: &Connection, visit: &mut Visit, hit: &Hit) -> rusqlite:
     Ok(choice.unwrap_or(!hit.consent_required))
 }
 
-/// Once a day, drops the visitor state and salts that serve no purpose any more.
-fn prune(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, pruned_day: &mut i64) -> rusqlite::Result<()> {
+/// Once a day, drops the visitor sets and salts that serve no purpose any more.
+fn prune(
+    tx: &Connection,
+    salts: &mut HashMap<i64, [u8; 16]>,
+    day_visitors: &mut DayVisitors,
+    pruned_day: &mut i64,
+) -> rusqlite::Result<()> {
     let today = now_day();
     if *pruned_day != today {
-        prune_daily_state(tx, today)?;
+        // Salts older than yesterday would only weaken the daily rotation.
+        tx.execute("DELETE FROM daily_salts WHERE day < ?1", [today - 1])?;
         salts.retain(|day, _| *day >= today - 1);
+        day_visitors.forget_before(today - 1);
         *pruned_day = today;
     }
     Ok(())
@@ -274,13 +317,6 @@ fn prune(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, pruned_day: &mut i
 
 fn now_day() -> i64 {
     chrono::Utc::now().timestamp_millis().div_euclid(86_400_000)
-}
-
-/// Visitor dedup state and salts older than yesterday serve no purpose and would weaken the daily rotation.
-fn prune_daily_state(tx: &Connection, today: i64) -> rusqlite::Result<()> {
-    tx.execute("DELETE FROM visitor_days WHERE day < ?1", [today - 1])?;
-    tx.execute("DELETE FROM daily_salts WHERE day < ?1", [today - 1])?;
-    Ok(())
 }
 
 /// The salt of a day, created on first use and kept in the database so restarts agree.
@@ -493,6 +529,8 @@ fn touch_session(
             let day = hit.ts.div_euclid(86_400_000);
             let salt = daily_salt(tx, memory.salts, day)?;
             let visitor = visitor_hash(&salt, site, &hit.visitor_seed);
+            // Before the session is stored: a first load of the day's visitors would find it.
+            let new_visitor = memory.day_visitors.first_visit(tx, site, day, visitor)?;
             tx.prepare_cached(
                 "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page,
                     exit_page, page_views, events, country, region, city, device, browser, os, referrer,
@@ -528,12 +566,6 @@ fn touch_session(
                 if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let id = tx.last_insert_rowid();
-            let new_visitor = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO visitor_days (website_id, day, visitor_hash) VALUES (?1, ?2, ?3)",
-                )?
-                .execute(params![site, day, visitor])?
-                == 1;
             let totals = rollups.at(site, "", "", hit.ts);
             totals.visits += 1;
             totals.visitors += new_visitor as i64;

@@ -110,7 +110,6 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
         report.sessions = tx.execute("DELETE FROM sessions WHERE website_id = ?1", [site])? as u64;
         report.rollup_rows = (tx.execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
             + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?) as u64;
-        tx.execute("DELETE FROM visitor_days WHERE website_id = ?1", [site])?;
         return Ok(report);
     }
     let (Some(min_ts), Some(max_ts)) = (min_ts, max_ts) else {

@@ -1,0 +1,116 @@
+//! The writer's memory of the visitors each site has counted per day, so "is this visit's visitor new today"
+//! is a set lookup rather than a random write into an on-disk dedup table.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{Connection, params};
+
+use crate::model::WebsiteId;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// Visitor hashes counted per site and UTC day. A day is loaded, the first time it is needed, from the
+/// sessions that began on it (each keeps its visitor hash and start), so restarts agree with what is stored.
+/// Call `first_visit` before storing the visit's session, or the load would already find it.
+#[derive(Default)]
+pub(super) struct DayVisitors {
+    days: HashMap<(WebsiteId, i64), HashSet<i64>>,
+}
+
+impl DayVisitors {
+    /// Counts `visitor` on `day` (days since the epoch): true the first time.
+    pub fn first_visit(&mut self, tx: &Connection, site: WebsiteId, day: i64, visitor: i64) -> rusqlite::Result<bool> {
+        let counted = match self.days.entry((site, day)) {
+            std::collections::hash_map::Entry::Occupied(day) => day.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => slot.insert(load(tx, site, day)?),
+        };
+        Ok(counted.insert(visitor))
+    }
+
+    /// Forgets the days before `oldest`: the visitor hash's salt changes daily, so they are never added to.
+    pub fn forget_before(&mut self, oldest: i64) {
+        self.days.retain(|(_, day), _| *day >= oldest);
+    }
+
+    /// Forgets everything: after a rolled-back write, whose visitors the sets may hold, and after another
+    /// connection deleted sessions (a visitor whose data was deleted counts again, as the rebuilt rollups do).
+    pub fn clear(&mut self) {
+        self.days.clear();
+    }
+}
+
+fn load(tx: &Connection, site: WebsiteId, day: i64) -> rusqlite::Result<HashSet<i64>> {
+    let mut statement = tx.prepare_cached(
+        "SELECT visitor_hash FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3",
+    )?;
+    let hashes = statement.query_map(params![site, day * DAY_MS, (day + 1) * DAY_MS], |r| r.get(0))?;
+    hashes.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn database(dir: &tempfile::TempDir) -> Connection {
+        let mut conn = crate::db::connect(&dir.path().join("t.sqlite")).unwrap();
+        crate::db::migrate(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (email, password_hash, created_at) VALUES ('a@example.com', 'x', 0);
+             INSERT INTO websites (user_id, name, domain, tracking_key, created_at) VALUES (1, 'A', 'a.example', 'a', 0);
+             INSERT INTO websites (user_id, name, domain, tracking_key, created_at) VALUES (1, 'B', 'b.example', 'b', 0);",
+        )
+        .unwrap();
+        conn
+    }
+
+    fn store_session(conn: &Connection, site: WebsiteId, key: &str, visitor: i64, first_seen: i64) {
+        conn.execute(
+            "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page, exit_page)
+             VALUES (?1, ?2, ?3, ?4, ?4, '/', '/')",
+            params![site, key, visitor, first_seen],
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_visitor_counts_once_per_site_and_day() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = database(&dir);
+        let mut visitors = DayVisitors::default();
+        assert!(visitors.first_visit(&conn, 1, 20_000, 42).unwrap());
+        assert!(!visitors.first_visit(&conn, 1, 20_000, 42).unwrap(), "same site, same day");
+        assert!(visitors.first_visit(&conn, 1, 20_001, 42).unwrap(), "the next day");
+        assert!(visitors.first_visit(&conn, 2, 20_000, 42).unwrap(), "another site");
+    }
+
+    /// A restart (or a clear) agrees with what is stored: the visitors of sessions that began that day, on
+    /// that site, are counted already; others are not.
+    #[test]
+    fn a_day_is_loaded_from_the_sessions_that_began_on_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = database(&dir);
+        let day = 20_000;
+        store_session(&conn, 1, "s1", 7, day * DAY_MS + 5);
+        store_session(&conn, 1, "s2", 8, day * DAY_MS - 1);
+        store_session(&conn, 2, "s3", 9, day * DAY_MS + 5);
+        let mut visitors = DayVisitors::default();
+        assert!(!visitors.first_visit(&conn, 1, day, 7).unwrap(), "stored that day");
+        assert!(visitors.first_visit(&conn, 1, day, 8).unwrap(), "its session began the day before");
+        assert!(visitors.first_visit(&conn, 1, day, 9).unwrap(), "stored for another site");
+
+        visitors.clear();
+        conn.execute("DELETE FROM sessions WHERE session_key = 's1'", []).unwrap();
+        assert!(visitors.first_visit(&conn, 1, day, 7).unwrap(), "a deleted visit's visitor counts again");
+    }
+
+    #[test]
+    fn old_days_are_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = database(&dir);
+        let mut visitors = DayVisitors::default();
+        visitors.first_visit(&conn, 1, 10, 1).unwrap();
+        visitors.first_visit(&conn, 1, 12, 1).unwrap();
+        visitors.forget_before(11);
+        assert_eq!(visitors.days.keys().copied().collect::<Vec<_>>(), vec![(1, 12)]);
+    }
+}
