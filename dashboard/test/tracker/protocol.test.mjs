@@ -69,6 +69,9 @@ describe("each snippet variant", () => {
       assert.equal(checkout.url, `${origin}/spa/checkout?utm_source=newsletter&utm_medium=email`);
       assert.equal(back.url, `${origin}/spa/products`);
       assert.match(first.session_id, /^[A-Za-z0-9_-]{8,64}$/);
+      // Time first (base 36 milliseconds), so the server's index of visits grows at its end.
+      const started = parseInt(first.session_id.slice(0, 8), 36);
+      assert.ok(Math.abs(started - Date.parse(first.timestamp)) < 60_000, `${first.session_id} starts with the time`);
       assert.ok(mine().every((h) => h.session_id == first.session_id), "one session id per tab");
       assert.match(first.screen, /^\d+x\d+$/);
       assert.ok(!Number.isNaN(Date.parse(first.timestamp)));
