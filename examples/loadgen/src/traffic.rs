@@ -101,7 +101,7 @@ impl Visitor {
         );
         let pages = if rng.random_bool(0.4) { 1 } else { rng.random_range(2..=8) };
         Visitor {
-            session_id: format!("lg{:016x}", rng.random::<u64>()),
+            session_id: session_id(rng),
             ip: IpAddr::V4(ip),
             user_agent: USER_AGENTS[rng.random_range(0..USER_AGENTS.len())],
             referrer: REFERRERS[rng.random_range(0..REFERRERS.len())],
@@ -137,6 +137,24 @@ impl Visitor {
             event_name,
         }
     }
+}
+
+/// A session id made as the tracking script makes it: the start time in base 36, then random digits.
+fn session_id(rng: &mut SmallRng) -> String {
+    let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis();
+    format!("{}{}", base36(start as u64), base36(rng.random::<u64>()))
+}
+
+fn base36(mut n: u64) -> String {
+    let mut digits = Vec::new();
+    loop {
+        digits.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().collect()
 }
 
 impl HitSpec {
