@@ -12,14 +12,26 @@ const DAY_MS: i64 = 86_400_000;
 /// Visitor hashes counted per site and UTC day. A day is loaded, the first time it is needed, from the
 /// sessions that began on it (each keeps its visitor hash and start), so restarts agree with what is stored.
 /// Call `first_visit` before storing the visit's session, or the load would already find it.
+///
+/// Only a site's newest day and the one before are kept: hits arrive in time order but for stragglers
+/// (queued offline, or sent around midnight). An older day is asked of the sessions each time, so an import of
+/// a year of history holds two days in memory, not a year.
 #[derive(Default)]
 pub(super) struct DayVisitors {
     days: HashMap<(WebsiteId, i64), HashSet<i64>>,
+    newest: HashMap<WebsiteId, i64>,
 }
 
 impl DayVisitors {
     /// Counts `visitor` on `day` (days since the epoch): true the first time.
     pub fn first_visit(&mut self, tx: &Connection, site: WebsiteId, day: i64, visitor: i64) -> rusqlite::Result<bool> {
+        let newest = self.newest.entry(site).or_insert(day);
+        if day > *newest {
+            *newest = day;
+            self.days.retain(|(other, kept), _| *other != site || *kept >= day - 1);
+        } else if day < *newest - 1 {
+            return Ok(!stored(tx, site, day, visitor)?);
+        }
         let counted = match self.days.entry((site, day)) {
             std::collections::hash_map::Entry::Occupied(day) => day.into_mut(),
             std::collections::hash_map::Entry::Vacant(slot) => slot.insert(load(tx, site, day)?),
@@ -30,13 +42,24 @@ impl DayVisitors {
     /// Forgets the days before `oldest`: the visitor hash's salt changes daily, so they are never added to.
     pub fn forget_before(&mut self, oldest: i64) {
         self.days.retain(|(_, day), _| *day >= oldest);
+        self.newest.retain(|_, day| *day >= oldest);
     }
 
     /// Forgets everything: after a rolled-back write, whose visitors the sets may hold, and after another
     /// connection deleted sessions (a visitor whose data was deleted counts again, as the rebuilt rollups do).
     pub fn clear(&mut self) {
         self.days.clear();
+        self.newest.clear();
     }
+}
+
+/// Whether a session of `visitor` began on `day`.
+fn stored(tx: &Connection, site: WebsiteId, day: i64, visitor: i64) -> rusqlite::Result<bool> {
+    tx.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM sessions
+           WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 AND visitor_hash = ?4)",
+    )?
+    .query_row(params![site, day * DAY_MS, (day + 1) * DAY_MS, visitor], |r| r.get(0))
 }
 
 fn load(tx: &Connection, site: WebsiteId, day: i64) -> rusqlite::Result<HashSet<i64>> {
@@ -103,14 +126,34 @@ mod tests {
         assert!(visitors.first_visit(&conn, 1, day, 7).unwrap(), "a deleted visit's visitor counts again");
     }
 
+    /// A year of history imported in time order keeps two days; a straggler for an older day is still
+    /// counted once, from the sessions.
+    #[test]
+    fn only_a_sites_two_newest_days_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = database(&dir);
+        let mut visitors = DayVisitors::default();
+        for day in 100..465 {
+            assert!(visitors.first_visit(&conn, 1, day, day).unwrap());
+            store_session(&conn, 1, &format!("s{day}"), day, day * DAY_MS);
+        }
+        visitors.first_visit(&conn, 2, 5, 1).unwrap();
+        let mut kept: Vec<_> = visitors.days.keys().copied().collect();
+        kept.sort();
+        assert_eq!(kept, vec![(1, 463), (1, 464), (2, 5)], "another site's days are its own");
+        assert!(!visitors.first_visit(&conn, 1, 200, 200).unwrap(), "an old day's visitor, from the sessions");
+        assert!(visitors.first_visit(&conn, 1, 200, 201).unwrap(), "a new visitor of an old day");
+        assert_eq!(visitors.days.len(), 3, "old days are not loaded");
+    }
+
     #[test]
     fn old_days_are_forgotten() {
         let dir = tempfile::tempdir().unwrap();
         let conn = database(&dir);
         let mut visitors = DayVisitors::default();
         visitors.first_visit(&conn, 1, 10, 1).unwrap();
-        visitors.first_visit(&conn, 1, 12, 1).unwrap();
+        visitors.first_visit(&conn, 2, 12, 1).unwrap();
         visitors.forget_before(11);
-        assert_eq!(visitors.days.keys().copied().collect::<Vec<_>>(), vec![(1, 12)]);
+        assert_eq!(visitors.days.keys().copied().collect::<Vec<_>>(), vec![(2, 12)], "a site without hits today");
     }
 }
