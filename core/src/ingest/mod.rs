@@ -294,3 +294,45 @@ pub fn accept_timestamp(client_ts: Option<Millis>, now: Millis) -> Millis {
         _ => now,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::websites::NewWebsite;
+
+    /// Shutting down with hits still queued commits them, makes them durable and answers each with success
+    /// (the log must still exist when the last batches are synced).
+    #[test]
+    fn hits_queued_at_shutdown_are_stored_and_acknowledged() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::Config { data_dir: dir.path().to_path_buf(), ..crate::Config::default() };
+        let tracker = crate::Tracker::open(&config).unwrap();
+        let user = tracker.auth.create_user("shutdown@example.com", "a long enough password").unwrap();
+        let new = NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None };
+        let site = tracker.websites.create(user.id, new).unwrap();
+        let client =
+            Client { ip: "203.0.113.9".parse().unwrap(), user_agent: "Mozilla/5.0".into(), do_not_track: false };
+        let commits: Vec<Commit> = (0..3_000)
+            .map(|i| {
+                let request = TrackRequest {
+                    tracking_key: site.tracking_key.clone(),
+                    session_id: format!("session-{:04}", i / 3),
+                    url: format!("https://s.example.com/p{}", i % 7),
+                    ..Default::default()
+                };
+                let hit = Hit::from_request(request, &site, crate::model::now_ms()).unwrap();
+                match tracker.ingest.track_hit(hit, &client).unwrap() {
+                    Submitted::Queued(commit) => commit,
+                    Submitted::Ignored => panic!("hit {i} ignored"),
+                }
+            })
+            .collect();
+        drop(tracker);
+        for (i, commit) in commits.into_iter().enumerate() {
+            commit.wait_blocking().unwrap_or_else(|e| panic!("hit {i}: {e}"));
+        }
+        let db = crate::db::Db::open(&dir.path().join("tracker.db")).unwrap();
+        let stored: i64 = db.read(|c| Ok(c.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))?)).unwrap();
+        assert_eq!(stored, 3_000);
+    }
+}

@@ -120,8 +120,8 @@ pub(crate) fn spawn(
     let durable = Durable::start(log, live)?;
     let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
         Writer {
-            conn,
             durable,
+            conn,
             batch_max,
             salts: HashMap::new(),
             visits: Visits::default(),
@@ -134,9 +134,10 @@ pub(crate) fn spawn(
 }
 
 struct Writer {
-    conn: Connection,
-    /// Dropped with the writer: answers what was committed before the thread ends.
+    /// Dropped first (fields drop in order): answers what was committed before the thread ends, while the
+    /// connection is still open; closing the last connection checkpoints and deletes the log it syncs.
     durable: Durable,
+    conn: Connection,
     batch_max: usize,
     salts: HashMap<i64, [u8; 16]>,
     visits: Visits,
