@@ -1,7 +1,6 @@
 //! Ingest: validates and enriches tracking hits, then hands them to the one batching writer.
 
 mod day_visitors;
-mod durable;
 pub mod enrich;
 mod hit;
 pub mod interactions;
