@@ -84,11 +84,20 @@ pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (UserId,), Error =
     })
 }
 
+/// A body of at most `limit` bytes. One that cannot be read in full (the client hung up mid-body, as a page
+/// unloading does) is the client's 400, not a server error.
+pub(crate) fn body_bytes(limit: u64) -> impl Filter<Extract = (bytes::Bytes,), Error = Rejection> + Clone {
+    // Only reading can fail past the length check: warp's read error type is private, so it is caught here.
+    let read = warp::body::bytes()
+        .or_else(|_| async { Err::<(bytes::Bytes,), _>(reject(Error::invalid("could not read the request body"))) });
+    warp::body::content_length_limit(limit).and(read)
+}
+
 /// A JSON body of at most `limit` bytes, parsed whatever the content type says (beacons send text/plain).
 pub(crate) fn json_body<T: DeserializeOwned + Send>(
     limit: u64,
 ) -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
-    warp::body::content_length_limit(limit).and(warp::body::bytes()).and_then(|bytes: bytes::Bytes| async move {
+    body_bytes(limit).and_then(|bytes: bytes::Bytes| async move {
         serde_json::from_slice::<T>(&bytes).map_err(|e| reject(Error::invalid(format!("invalid JSON body: {e}"))))
     })
 }

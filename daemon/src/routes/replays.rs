@@ -11,7 +11,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::track::{accepted, preflight_response, recover_with_cors, with_cors};
-use super::{blocking, client, site_json, user, with_tracker};
+use super::{blocking, body_bytes, client, site_json, user, with_tracker};
 use crate::error::error_reply;
 use crate::error::reject;
 
@@ -42,8 +42,7 @@ pub fn upload(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         with_tracker(tracker.clone())
             .and(client(tracker))
             .and(warp::query::<UploadQuery>())
-            .and(warp::body::content_length_limit(MAX_CHUNK_BYTES as u64))
-            .and(warp::body::bytes())
+            .and(body_bytes(MAX_CHUNK_BYTES as u64))
             .and_then(upload_chunk)
             .recover(recover_with_cors)
             .unify(),
