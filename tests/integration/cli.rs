@@ -587,6 +587,46 @@ async fn a_running_daemon_picks_up_config_changes() {
     child.wait().unwrap();
 }
 
+/// Visitors' browsers hang up mid-request all the time (a page unloading with a hit in flight): the daemon
+/// goes on serving and its log shows no error for it, from our routes or from warp's connection handling.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_hanging_up_mid_request_are_not_errors_in_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = Cli::new(&dir.path().join("data"));
+    let mut child =
+        cli.command(&["serve", "--addr", "127.0.0.1:0"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let stdout = collect_lines(child.stdout.take().unwrap());
+    let stderr = collect_lines(child.stderr.take().unwrap());
+    let addr = wait_for("the listening address", Duration::from_secs(30), || {
+        let line = has_line(&stdout, "listening on");
+        async move { line.map(|l| l.rsplit(' ').next().unwrap().to_string()) }
+    })
+    .await;
+    let cut_short: [&[u8]; 3] = [
+        b"POST /api/track HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"tracking_key\"",
+        b"POST /api/replay?tracking_key=k&session_id=abcdefgh&seq=0 HTTP/1.1\r\nHost: x\r\nContent-Length: 90\r\n\r\nxx",
+        b"POST /api/track HTTP/1.1\r\nHost: x\r\nContent-Le",
+    ];
+    for request in cut_short {
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        tokio::io::AsyncWriteExt::write_all(&mut stream, request).await.unwrap();
+    } // each stream is closed here, mid-request
+    let still = reqwest::get(format!("http://{addr}/api/user")).await.unwrap();
+    assert_eq!(still.status(), StatusCode::UNAUTHORIZED, "still serving");
+
+    // A graceful stop waits for every connection to end, so whatever they logged is in by the exit.
+    let stopped = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(stopped.success());
+    assert!(child.wait().unwrap().success());
+    wait_for("the last log line", Duration::from_secs(10), || {
+        let found = has_line(&stderr, "stopped");
+        async move { found }
+    })
+    .await;
+    let errors: Vec<String> = stderr.lock().unwrap().iter().filter(|l| l.contains("ERROR")).cloned().collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
 /// A reader that stops early (`tracker sites list | head -1`) ends the command quietly, never with a panic.
 #[test]
 fn closed_stdout_is_not_a_panic() {

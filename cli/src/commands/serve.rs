@@ -34,6 +34,34 @@ fn http_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |cores| cores.get().saturating_sub(1).max(1))
 }
 
+/// Drops warp's "server connection error" events. warp logs every connection that ends badly at ERROR, and
+/// nearly all of them are a client hanging up mid-request: routine for tracking hits, sent as pages unload.
+/// warp's other errors under the same target (accept errors such as too many open files) still show.
+struct QuietHangUps;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for QuietHangUps {
+    fn event_enabled(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) -> bool {
+        if !event.metadata().target().starts_with("warp::server") {
+            return true;
+        }
+        let mut message = Message::default();
+        event.record(&mut message);
+        !message.0.starts_with("server connection error")
+    }
+}
+
+/// The text of an event's message field.
+#[derive(Default)]
+struct Message(String);
+
+impl tracing::field::Visit for Message {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+}
+
 /// Replaces the log filter of the running subscriber.
 type FilterHandle = reload::Handle<EnvFilter, Registry>;
 
@@ -47,6 +75,7 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::registry()
         .with(filter)
+        .with(QuietHangUps)
         .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(std::io::stderr))
         .init();
 
