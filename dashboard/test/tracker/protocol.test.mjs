@@ -113,7 +113,10 @@ describe("each snippet variant", () => {
       assert.deepEqual(conv.event_properties, { value: 49.9, currency: "EUR" });
       const ident = await until("identify", () => ofSession((h) => h.event == "identify")[0]);
       assert.deepEqual(ident.event_properties, { plan: "pro", company: "Acme" });
-      await page.click("#download", { noWaitAfter: true }).catch(() => {});
+      // Only the hit matters here: the download itself could still be starting when the next page.goto runs
+      // and interrupt it. The script listens in the capture phase, before this handler cancels the download.
+      await page.evaluate(() => document.querySelector("#download").addEventListener("click", (e) => e.preventDefault()));
+      await page.click("#download");
       const dl = await until("the download", () => ofSession((h) => h.event == "download")[0]);
       assert.equal(dl.event_properties.href, `${origin}/files/brochure.pdf`);
       // A link to another page of the same site is neither.
