@@ -519,14 +519,10 @@ fn has_line(lines: &Arc<Mutex<Vec<String>>>, needle: &str) -> Option<String> {
     lines.lock().unwrap().iter().find(|l| l.contains(needle)).cloned()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_running_daemon_picks_up_config_changes() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tracker.toml");
-    std::fs::write(&path, "log_level = \"info\"\nlogin_attempts_per_minute = 20\n").unwrap();
-    let cli = Cli::new(&dir.path().join("data"));
+/// `tracker serve` on a free port with `args` added: the child, its stderr lines as they come, its address.
+async fn start_daemon(cli: &Cli, args: &[&str]) -> (std::process::Child, Arc<Mutex<Vec<String>>>, String) {
     let mut child = cli
-        .command(&["serve", "--config", path.to_str().unwrap(), "--addr", "127.0.0.1:0"])
+        .command(&[&["serve", "--addr", "127.0.0.1:0"], args].concat())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -538,6 +534,16 @@ async fn a_running_daemon_picks_up_config_changes() {
         async move { line.map(|l| l.rsplit(' ').next().unwrap().to_string()) }
     })
     .await;
+    (child, stderr, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_daemon_picks_up_config_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tracker.toml");
+    std::fs::write(&path, "log_level = \"info\"\nlogin_attempts_per_minute = 20\n").unwrap();
+    let cli = Cli::new(&dir.path().join("data"));
+    let (mut child, stderr, addr) = start_daemon(&cli, &["--config", path.to_str().unwrap()]).await;
     wait_for("the config watch", Duration::from_secs(10), || {
         let found = has_line(&stderr, "watching the config file");
         async move { found }
@@ -593,15 +599,7 @@ async fn a_running_daemon_picks_up_config_changes() {
 async fn clients_hanging_up_mid_request_are_not_errors_in_the_log() {
     let dir = tempfile::tempdir().unwrap();
     let cli = Cli::new(&dir.path().join("data"));
-    let mut child =
-        cli.command(&["serve", "--addr", "127.0.0.1:0"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let stdout = collect_lines(child.stdout.take().unwrap());
-    let stderr = collect_lines(child.stderr.take().unwrap());
-    let addr = wait_for("the listening address", Duration::from_secs(30), || {
-        let line = has_line(&stdout, "listening on");
-        async move { line.map(|l| l.rsplit(' ').next().unwrap().to_string()) }
-    })
-    .await;
+    let (mut child, stderr, addr) = start_daemon(&cli, &[]).await;
     let cut_short: [&[u8]; 3] = [
         b"POST /api/track HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"tracking_key\"",
         b"POST /api/replay?tracking_key=k&session_id=abcdefgh&seq=0 HTTP/1.1\r\nHost: x\r\nContent-Length: 90\r\n\r\nxx",
