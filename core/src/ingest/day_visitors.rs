@@ -1,6 +1,7 @@
 //! The writer's memory of the visitors each site has counted per day, so "is this visit's visitor new today"
 //! is a set lookup rather than a random write into an on-disk dedup table.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, params};
@@ -33,8 +34,8 @@ impl DayVisitors {
             return Ok(!stored(tx, site, day, visitor)?);
         }
         let counted = match self.days.entry((site, day)) {
-            std::collections::hash_map::Entry::Occupied(day) => day.into_mut(),
-            std::collections::hash_map::Entry::Vacant(slot) => slot.insert(load(tx, site, day)?),
+            Entry::Occupied(day) => day.into_mut(),
+            Entry::Vacant(slot) => slot.insert(load(tx, site, day)?),
         };
         Ok(counted.insert(visitor))
     }

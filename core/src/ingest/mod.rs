@@ -299,8 +299,7 @@ mod tests {
     use super::*;
     use crate::store::websites::NewWebsite;
 
-    /// Shutting down with hits still queued commits them, makes them durable and answers each with success
-    /// (the log must still exist when the last batches are synced).
+    /// Shutting down with hits still queued commits every one of them and answers each with success.
     #[test]
     fn hits_queued_at_shutdown_are_stored_and_acknowledged() {
         let dir = tempfile::tempdir().unwrap();

@@ -256,6 +256,7 @@ impl Writer {
         Ok(results)
     }
 
+    /// Forgets what the writer remembers of the database, after a rollback that may have undone part of it.
     fn forget_unstored(&mut self) {
         self.salts.clear();
         self.visits.clear();
