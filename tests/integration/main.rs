@@ -15,5 +15,6 @@ mod privacy;
 mod reads;
 mod replays;
 mod robustness;
+mod security;
 mod track;
 mod websites;
