@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0005_read_indexes.sql"),
     include_str!("../../migrations/0006_lead_scores.sql"),
     include_str!("../../migrations/0007_day_visitors_in_memory.sql"),
+    include_str!("../../migrations/0008_accounts_never_reuse_ids.sql"),
 ];
 
 /// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).
@@ -39,11 +40,29 @@ pub fn connect(path: &Path) -> Result<Connection> {
 }
 
 /// Applies the migrations this database has not seen yet, each in its own transaction.
+///
+/// Foreign keys are off meanwhile (SQLite ignores the pragma inside a transaction), so a migration can
+/// rebuild a table that others reference without the drop cascading; each one must leave no dangling
+/// reference, which is checked before it commits.
 pub fn migrate(conn: &mut Connection) -> Result<()> {
     let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
+    if applied as usize >= MIGRATIONS.len() {
+        return Ok(());
+    }
+    conn.pragma_update(None, "foreign_keys", false)?;
+    let result = apply(conn, applied as usize);
+    conn.pragma_update(None, "foreign_keys", true)?;
+    result
+}
+
+fn apply(conn: &mut Connection, applied: usize) -> Result<()> {
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
+        let dangling: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0))?;
+        if dangling > 0 {
+            return Err(crate::Error::Internal(format!("migration {} leaves {dangling} dangling references", index + 1)));
+        }
         tx.pragma_update(None, "user_version", index as i64 + 1)?;
         tx.commit()?;
     }
