@@ -24,8 +24,12 @@ pub struct Config {
     pub trusted_proxies: Vec<IpNet>,
     /// Log filter such as "info" or "tracker=debug" (reloadable).
     pub log_level: String,
-    /// Failed logins allowed per client IP and minute (reloadable).
+    /// Failed logins allowed per client network and minute, and per account and quarter hour (reloadable).
     pub login_attempts_per_minute: u32,
+    /// Who may create an account through the API: anyone, only the first account, or nobody (reloadable).
+    pub registration: RegistrationMode,
+    /// Accounts one client network may create through the API per hour (reloadable).
+    pub registrations_per_hour: u32,
     /// Hits waiting for the writer before ingest answers 503.
     pub ingest_queue: usize,
     /// Most hits the writer commits in one transaction.
@@ -44,6 +48,8 @@ impl Default for Config {
             trusted_proxies: vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()],
             log_level: "info".into(),
             login_attempts_per_minute: 20,
+            registration: RegistrationMode::FirstUser,
+            registrations_per_hour: 5,
             ingest_queue: 50_000,
             ingest_batch: 4_096,
             retention_interval_hours: 24,
@@ -91,6 +97,12 @@ impl Config {
             "TRACKER_LOGIN_ATTEMPTS_PER_MINUTE" => {
                 self.login_attempts_per_minute = value.parse().map_err(|_| bad("number"))?
             }
+            "TRACKER_REGISTRATION" => {
+                self.registration = RegistrationMode::parse(value).ok_or_else(|| bad("registration mode"))?
+            }
+            "TRACKER_REGISTRATIONS_PER_HOUR" => {
+                self.registrations_per_hour = value.parse().map_err(|_| bad("number"))?
+            }
             "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {
@@ -117,6 +129,39 @@ impl Config {
     /// Whether a peer address may set the client IP through X-Forwarded-For.
     pub fn is_trusted_proxy(&self, peer: IpAddr) -> bool {
         self.trusted_proxies.iter().any(|net| net.contains(&peer))
+    }
+}
+
+/// Who may sign up through `POST /api/register`; `tracker users add` always can.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegistrationMode {
+    /// Anyone who reaches the dashboard.
+    Open,
+    /// The first account only (the operator's); then only the CLI creates accounts.
+    FirstUser,
+    /// Nobody.
+    Closed,
+}
+
+impl RegistrationMode {
+    /// Parses "open", "first-user" or "closed".
+    pub fn parse(value: &str) -> Option<RegistrationMode> {
+        match value.trim() {
+            "open" => Some(RegistrationMode::Open),
+            "first-user" => Some(RegistrationMode::FirstUser),
+            "closed" => Some(RegistrationMode::Closed),
+            _ => None,
+        }
+    }
+
+    /// The name used in the config file and the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RegistrationMode::Open => "open",
+            RegistrationMode::FirstUser => "first-user",
+            RegistrationMode::Closed => "closed",
+        }
     }
 }
 

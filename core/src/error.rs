@@ -15,12 +15,18 @@ pub enum Error {
     /// Missing, expired or forged credentials.
     #[error("{0}")]
     Unauthorized(String),
+    /// Authenticated, or not needing to be, but not allowed (e.g. sign-up closed, a hit from another domain).
+    #[error("{0}")]
+    Forbidden(String),
     /// Too many attempts from one client.
     #[error("too many requests, try again later")]
     RateLimited,
     /// A body or field is over its size limit.
     #[error("{0}")]
     TooLarge(String),
+    /// The body is not in the format the route takes (e.g. not JSON).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     /// The ingest queue is full; the client should retry after a moment.
     #[error("server busy, retry shortly")]
     Busy,

@@ -39,6 +39,14 @@ impl Settings {
             current.login_attempts_per_minute = new.login_attempts_per_minute;
             changed.push("login_attempts_per_minute");
         }
+        if current.registration != new.registration {
+            current.registration = new.registration;
+            changed.push("registration");
+        }
+        if current.registrations_per_hour != new.registrations_per_hour {
+            current.registrations_per_hour = new.registrations_per_hour;
+            changed.push("registrations_per_hour");
+        }
         if current.retention_interval_hours != new.retention_interval_hours {
             current.retention_interval_hours = new.retention_interval_hours;
             changed.push("retention_interval_hours");

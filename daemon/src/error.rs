@@ -32,8 +32,10 @@ fn status_of(e: &Error) -> (StatusCode, String) {
         Error::NotFound(_) => (StatusCode::NOT_FOUND, e.to_string()),
         Error::Conflict(_) => (StatusCode::CONFLICT, e.to_string()),
         Error::Unauthorized(_) => (StatusCode::UNAUTHORIZED, e.to_string()),
+        Error::Forbidden(_) => (StatusCode::FORBIDDEN, e.to_string()),
         Error::RateLimited => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
         Error::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+        Error::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string()),
         Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
         Error::Db(_) | Error::Io(_) | Error::Internal(_) => {
             tracing::error!(error = %e, "request failed");

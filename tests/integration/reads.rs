@@ -102,9 +102,11 @@ async fn live_stream_sends_a_snapshot_then_changes() {
     let (token, _) = server.register("owner@example.com").await;
     let site = server.create_site(&token, "Live", "light").await;
     let (id, key) = (site["id"].as_i64().unwrap(), site["trackingKey"].as_str().unwrap().to_string());
+    let ticket = server.post("/api/dashboard/live/ticket", &token, json!({})).await;
+    let ticket = ticket.json["ticket"].as_str().expect("a stream ticket").to_string();
     let response = server
         .client
-        .get(server.url(&format!("/api/dashboard/live?website_id={id}&token={token}")))
+        .get(server.url(&format!("/api/dashboard/live?website_id={id}&ticket={ticket}")))
         .send()
         .await
         .unwrap();

@@ -55,6 +55,9 @@ impl TestServer {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = Config { data_dir: dir.path().join("data"), ..Config::default() };
         config.addr = "127.0.0.1:0".parse().unwrap();
+        // Tests register several accounts from loopback; the sign-up rules have their own tests.
+        config.registration = tracker_core::config::RegistrationMode::Open;
+        config.registrations_per_hour = 10_000;
         adjust(&mut config);
         let tracker = Tracker::open(&config).expect("open tracker");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");

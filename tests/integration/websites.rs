@@ -60,8 +60,18 @@ async fn invalid_websites_are_rejected_and_nothing_is_stored() {
         assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{body}");
         assert!(answer.error_message().contains(message), "{body}: {}", answer.text);
     }
-    let not_json = server.client.post(server.url("/api/websites")).bearer_auth(&token).body("{").send().await.unwrap();
+    let not_json = server
+        .client
+        .post(server.url("/api/websites"))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(not_json.status(), StatusCode::BAD_REQUEST);
+    let untyped = server.client.post(server.url("/api/websites")).bearer_auth(&token).body("{}").send().await.unwrap();
+    assert_eq!(untyped.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     assert!(server.get("/api/websites", &token).await.json.as_array().unwrap().is_empty());
 
     let site = server.create_site(&token, "Keep", "light").await;

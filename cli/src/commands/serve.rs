@@ -18,7 +18,7 @@ use super::GlobalArgs;
 
 #[derive(Args)]
 #[command(after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
-login_attempts_per_minute and retention_interval_hours apply when it is saved; other keys need a restart.\n\n\
+login_attempts_per_minute, registration and retention_interval_hours apply when it is saved; other keys need a restart.\n\n\
 Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker\n  \
 tracker serve --config /etc/tracker/tracker.toml")]
 pub struct ServeArgs {
@@ -93,7 +93,13 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         };
         println!("tracker {} listening on {local}", env!("CARGO_PKG_VERSION"));
         println!("Dashboard: {url}");
-        tracing::info!(data_dir = %config.data_dir.display(), "serving");
+        tracing::info!(data_dir = %config.data_dir.display(), registration = config.registration.as_str(), "serving");
+        if config.public_url.is_none() && !local.ip().is_loopback() {
+            tracing::warn!(
+                "public_url is not set: tracking snippets and scripts name this server by its address ({local}); \
+                 set public_url to the URL visitors' browsers reach it by"
+            );
+        }
         // Kept alive for the daemon's lifetime; dropping it stops the watch.
         let _watcher = match global.config_path() {
             Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),

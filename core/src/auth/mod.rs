@@ -1,31 +1,45 @@
-//! Authentication: argon2id passwords, HS256 access tokens, hashed refresh tokens, login rate limiting.
+//! Authentication: argon2id passwords, sign-ins as sessions of rotating refresh tokens, HS256 access tokens
+//! checked against their session on every request, stream tickets, and attempt limits.
 
+mod argon_gate;
 mod limiter;
+mod tickets;
 mod tokens;
 
 use std::net::IpAddr;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
+use crate::config::RegistrationMode;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{User, UserId, now_ms};
 use crate::settings::Settings;
 
-pub use limiter::LoginLimiter;
-pub use tokens::{ACCESS_TOKEN_TTL_SECS, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random};
+use argon_gate::ArgonGate;
+pub use limiter::{AttemptLimiter, network_key};
+use tickets::StreamTickets;
+pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
+pub use tokens::{ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random};
 
 /// Minimum password length (spec part 1 §9).
 pub const MIN_PASSWORD_LEN: usize = 6;
 /// Longest password accepted; argon2 work is bounded by it.
 pub const MAX_PASSWORD_LEN: usize = 1024;
+/// How long after its rotation a refresh token may be presented again without counting as stolen: two tabs
+/// of one browser refreshing at the same moment both present it.
+pub const REFRESH_REUSE_GRACE_MS: i64 = 10_000;
 
-/// The answer to a successful login or registration.
+/// Failed password checks per account are counted over this window (per client network: one minute).
+const ACCOUNT_WINDOW: Duration = Duration::from_secs(15 * 60);
+
+/// The answer to a successful login, registration or password change.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthSession {
@@ -34,88 +48,317 @@ pub struct AuthSession {
     pub user: User,
 }
 
+/// A new token pair from a refresh.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshedTokens {
+    pub access_token: String,
+    pub refresh_token: String,
+}
+
+/// Who a request is from: an account and the sign-in its token belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Principal {
+    pub user: UserId,
+    pub session: i64,
+    /// When the credential presented ends (Unix seconds); a live stream closes then.
+    pub expires_at: i64,
+}
+
 /// Accounts and credentials.
 #[derive(Clone)]
 pub struct Auth {
     db: Db,
     keys: Arc<TokenKeys>,
-    limiter: Arc<LoginLimiter>,
+    limits: Arc<Limits>,
+    tickets: Arc<StreamTickets>,
+    argon: Arc<ArgonGate>,
     settings: Settings,
 }
 
+/// Attempt counters: failed password checks per client network and per account, sign-ups per network.
+struct Limits {
+    network_failures: AttemptLimiter<IpAddr>,
+    account_failures: AttemptLimiter<String>,
+    registrations: AttemptLimiter<IpAddr>,
+}
+
+/// A hash verified when the email is unknown, so a login takes as long whether or not the account exists.
+static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| hash_password("not a password of anyone").unwrap_or_default());
+
 impl Auth {
     pub(crate) fn new(db: Db, secret: &[u8], settings: Settings) -> Auth {
-        Auth { db, keys: Arc::new(TokenKeys::new(secret)), limiter: Arc::new(LoginLimiter::default()), settings }
+        let limits = Limits {
+            network_failures: AttemptLimiter::new(Duration::from_secs(60)),
+            account_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
+            registrations: AttemptLimiter::new(Duration::from_secs(3600)),
+        };
+        Auth {
+            db,
+            keys: Arc::new(TokenKeys::new(secret)),
+            limits: Arc::new(limits),
+            tickets: Arc::new(StreamTickets::default()),
+            argon: Arc::new(ArgonGate::new()),
+            settings,
+        }
     }
 
-    /// Creates an account and signs it in.
-    pub fn register(&self, email: &str, password: &str) -> Result<AuthSession> {
-        let user = self.create_user(email, password)?;
-        self.issue(user)
+    /// The sign-up mode in force, and whether a sign-up would be accepted now.
+    pub fn registration(&self) -> Result<(RegistrationMode, bool)> {
+        let mode = self.settings.read(|s| s.registration);
+        let open = match mode {
+            RegistrationMode::Open => true,
+            RegistrationMode::Closed => false,
+            RegistrationMode::FirstUser => !self.any_user()?,
+        };
+        Ok((mode, open))
     }
 
-    /// Creates an account without signing in (the CLI's `users add`).
+    /// Creates an account through the API (subject to the registration mode and a per-network limit) and
+    /// signs it in.
+    pub fn register(&self, email: &str, password: &str, client: IpAddr) -> Result<AuthSession> {
+        let mode = self.settings.read(|s| s.registration);
+        if mode == RegistrationMode::Closed {
+            return Err(closed());
+        }
+        let email = validate_email(email)?;
+        validate_password(password)?;
+        let per_hour = self.settings.read(|s| s.registrations_per_hour);
+        if !self.limits.registrations.try_acquire(&network_key(client), per_hour) {
+            return Err(Error::RateLimited);
+        }
+        let only_first = mode == RegistrationMode::FirstUser;
+        if only_first && self.any_user()? {
+            return Err(closed());
+        }
+        let hash = self.argon.run(|| hash_password(password))?;
+        let user = self.insert_user(&email, &hash, only_first)?;
+        self.sign_in(user)
+    }
+
+    /// Creates an account without signing in (the CLI's `users add`, whatever the registration mode).
     pub fn create_user(&self, email: &str, password: &str) -> Result<User> {
         let email = validate_email(email)?;
         validate_password(password)?;
-        let hash = hash_password(password)?;
+        let hash = self.argon.run(|| hash_password(password))?;
+        self.insert_user(&email, &hash, false)
+    }
+
+    fn any_user(&self) -> Result<bool> {
+        self.db.read(|conn| Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM users)", [], |r| r.get(0))?))
+    }
+
+    /// Inserts an account; with `only_first`, only into an empty table (the check and the insert are one
+    /// statement, so two first sign-ups racing cannot both win).
+    fn insert_user(&self, email: &str, hash: &str, only_first: bool) -> Result<User> {
         let created_at = now_ms();
         self.db.write(|conn| {
-            let inserted = conn.execute(
-                "INSERT INTO users (email, password_hash, created_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (email) DO NOTHING",
-                params![email, hash, created_at],
-            )?;
-            if inserted == 0 {
+            if conn.query_row("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1)", [email], |r| r.get(0))? {
                 return Err(Error::Conflict("an account with this email already exists".into()));
             }
-            Ok(User { id: conn.last_insert_rowid(), email: email.clone(), created_at })
+            let inserted = conn.execute(
+                "INSERT INTO users (email, password_hash, created_at)
+                 SELECT ?1, ?2, ?3 WHERE NOT ?4 OR NOT EXISTS (SELECT 1 FROM users)",
+                params![email, hash, created_at, only_first],
+            )?;
+            if inserted == 0 {
+                return Err(closed());
+            }
+            Ok(User { id: conn.last_insert_rowid(), email: email.to_string(), created_at })
         })
     }
 
-    /// Checks credentials, limiting failures per client address.
+    /// Checks credentials, limiting failures per client network and per account.
     pub fn login(&self, email: &str, password: &str, client: IpAddr) -> Result<AuthSession> {
-        let limit = self.settings.read(|settings| settings.login_attempts_per_minute);
-        if self.limiter.is_blocked(client, limit) {
-            return Err(Error::RateLimited);
-        }
+        let account = email.trim().to_lowercase();
         let found = self.db.read(|conn| {
             Ok(conn
                 .query_row(
                     "SELECT id, email, created_at, password_hash FROM users WHERE email = ?1",
-                    [email.trim()],
+                    [account.as_str()],
                     |r| Ok((User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? }, r.get::<_, String>(3)?)),
                 )
                 .optional()?)
         })?;
-        match found {
-            Some((user, hash)) if verify_password(password, &hash) => self.issue(user),
-            _ => {
-                self.limiter.record_failure(client);
-                Err(Error::Unauthorized("invalid email or password".into()))
-            }
+        let (user, hash) = match found {
+            Some((user, hash)) => (Some(user), hash),
+            None => (None, DUMMY_HASH.clone()),
+        };
+        self.limited_check(client, &account, password, &hash)?;
+        match user {
+            Some(user) => self.sign_in(user),
+            None => Err(bad_credentials()),
         }
     }
 
-    /// Exchanges a refresh token for a new access token; the refresh token itself stays.
-    pub fn refresh(&self, refresh_token: &str) -> Result<String> {
-        let hash = tokens::hash_refresh_token(refresh_token);
-        let user_id: Option<UserId> = self.db.read(|conn| {
+    /// Runs one password check through the attempt limits: refused outright once the client network or the
+    /// account is over its limit, counted as a failure unless the password is right.
+    fn limited_check(&self, client: IpAddr, account: &str, password: &str, hash: &str) -> Result<()> {
+        let limit = self.settings.read(|s| s.login_attempts_per_minute);
+        let network = network_key(client);
+        let account = account.to_string();
+        if !self.limits.network_failures.try_acquire(&network, limit) {
+            return Err(Error::RateLimited);
+        }
+        if !self.limits.account_failures.try_acquire(&account, limit) {
+            self.limits.network_failures.refund(&network);
+            return Err(Error::RateLimited);
+        }
+        if self.argon.run(|| Ok(verify_password(password, hash)))? {
+            self.limits.network_failures.refund(&network);
+            self.limits.account_failures.refund(&account);
+            Ok(())
+        } else {
+            Err(bad_credentials())
+        }
+    }
+
+    /// Exchanges a refresh token for a new pair; the presented token is used up. Presenting a used one again
+    /// (after a short grace for two tabs refreshing at once) revokes its whole sign-in: someone holds a copy.
+    pub fn refresh(&self, refresh_token: &str) -> Result<RefreshedTokens> {
+        let hash = tokens::hash_token(refresh_token);
+        let now = now_ms();
+        let rejected = || Error::Unauthorized("invalid or expired refresh token".into());
+        let outcome = self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            let found = tx
+                .query_row(
+                    "SELECT t.session_id, t.used_at, s.user_id, s.revoked_at, s.expires_at, u.token_version
+                     FROM refresh_tokens t
+                     JOIN auth_sessions s ON s.id = t.session_id
+                     JOIN users u ON u.id = s.user_id
+                     WHERE t.token_hash = ?1",
+                    [&hash],
+                    |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, Option<i64>>(1)?,
+                            r.get::<_, UserId>(2)?,
+                            r.get::<_, Option<i64>>(3)?,
+                            r.get::<_, i64>(4)?,
+                            r.get::<_, i64>(5)?,
+                        ))
+                    },
+                )
+                .optional()?;
+            let Some((session, used_at, user, revoked_at, expires_at, version)) = found else {
+                return Ok(None);
+            };
+            if revoked_at.is_some() || expires_at <= now {
+                return Ok(None);
+            }
+            if let Some(used_at) = used_at
+                && now - used_at > REFRESH_REUSE_GRACE_MS
+            {
+                revoke_session(&tx, session, now)?;
+                tx.commit()?;
+                tracing::warn!(user, session, "a rotated refresh token was presented again; sign-in revoked");
+                return Ok(None);
+            }
+            if used_at.is_none() {
+                tx.execute("UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2", params![now, hash])?;
+            }
+            let refresh_token = new_refresh_token(&tx, session, now)?;
+            tx.execute(
+                "UPDATE auth_sessions SET last_used_at = ?1, expires_at = ?2 WHERE id = ?3",
+                params![now, now + REFRESH_TOKEN_TTL_DAYS * 86_400_000, session],
+            )?;
+            tx.commit()?;
+            Ok(Some((user, session, version, refresh_token)))
+        })?;
+        let (user, session, version, refresh_token) = outcome.ok_or_else(rejected)?;
+        Ok(RefreshedTokens { access_token: self.keys.access_token(user, session, version)?, refresh_token })
+    }
+
+    /// Ends the sign-in a refresh token belongs to (whatever state the token is in).
+    pub fn logout(&self, refresh_token: &str) -> Result<()> {
+        let hash = tokens::hash_token(refresh_token);
+        let now = now_ms();
+        self.db.write(|conn| {
+            let session: Option<i64> = conn
+                .query_row("SELECT session_id FROM refresh_tokens WHERE token_hash = ?1", [&hash], |r| r.get(0))
+                .optional()?;
+            let session = session.ok_or_else(|| Error::Unauthorized("invalid refresh token".into()))?;
+            let tx = conn.transaction()?;
+            revoke_session(&tx, session, now)?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Ends one sign-in of a user (logout with the access token only).
+    pub fn end_session(&self, principal: Principal) -> Result<()> {
+        let now = now_ms();
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            tx.execute(
+                "UPDATE auth_sessions SET revoked_at = ?1 WHERE id = ?2 AND user_id = ?3 AND revoked_at IS NULL",
+                params![now, principal.session, principal.user],
+            )?;
+            tx.execute("DELETE FROM refresh_tokens WHERE session_id = ?1", [principal.session])?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Verifies an access token and that its sign-in still stands: the account exists, the token is not
+    /// older than the account, its session is not revoked and the account's token version has not moved.
+    pub fn authenticate(&self, access_token: &str) -> Result<Principal> {
+        let claims = self.keys.verify(access_token)?;
+        self.check_session(claims.sub, claims.sid, claims.ver, claims.iat)?;
+        Ok(Principal { user: claims.sub, session: claims.sid, expires_at: claims.exp })
+    }
+
+    /// Whether a sign-in still stands (a live stream re-checks with this).
+    pub fn still_valid(&self, principal: Principal) -> Result<()> {
+        if chrono::Utc::now().timestamp() >= principal.expires_at {
+            return Err(Error::Unauthorized("token expired".into()));
+        }
+        let version = self.db.read(|conn| {
             Ok(conn
                 .query_row(
-                    "SELECT user_id FROM refresh_tokens WHERE token_hash = ?1 AND expires_at > ?2",
-                    params![hash, now_ms()],
-                    |r| r.get(0),
+                    "SELECT u.token_version FROM auth_sessions s JOIN users u ON u.id = s.user_id
+                     WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL",
+                    params![principal.session, principal.user],
+                    |r| r.get::<_, i64>(0),
                 )
                 .optional()?)
         })?;
-        let user_id = user_id.ok_or_else(|| Error::Unauthorized("invalid or expired refresh token".into()))?;
-        self.keys.access_token(user_id)
+        version.map(|_| ()).ok_or_else(revoked)
     }
 
-    /// Verifies an access token and returns its user (401 for anything wrong with it).
-    pub fn authenticate(&self, access_token: &str) -> Result<UserId> {
-        self.keys.verify(access_token)
+    fn check_session(&self, user: UserId, session: i64, version: i64, issued_at: i64) -> Result<()> {
+        let found = self.db.read(|conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT u.token_version, u.created_at, s.revoked_at FROM auth_sessions s
+                     JOIN users u ON u.id = s.user_id WHERE s.id = ?1 AND s.user_id = ?2",
+                    params![session, user],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?)),
+                )
+                .optional()?)
+        })?;
+        match found {
+            // iat has whole seconds: a token issued in the second the account was made is still after it.
+            Some((current, created_at, None)) if current == version && (issued_at + 1) * 1000 >= created_at => Ok(()),
+            _ => Err(revoked()),
+        }
+    }
+
+    /// A single-use ticket that opens the live stream for `STREAM_TICKET_TTL_SECS`, so the access token
+    /// never goes into a URL.
+    pub fn stream_ticket(&self, principal: Principal) -> StreamTicket {
+        self.tickets.issue(principal)
+    }
+
+    /// Redeems a stream ticket (once) for the sign-in it was issued to, checking the sign-in still stands.
+    pub fn redeem_stream_ticket(&self, ticket: &str) -> Result<Principal> {
+        let principal = self
+            .tickets
+            .redeem(ticket)
+            .ok_or_else(|| Error::Unauthorized("invalid or expired stream ticket".into()))?;
+        self.still_valid(principal)?;
+        Ok(principal)
     }
 
     /// The account behind an id (401 when it no longer exists: its token outlived it).
@@ -153,55 +396,112 @@ impl Auth {
             .ok_or(Error::NotFound("user"))
     }
 
-    /// Sets a new password after checking the current one, and revokes every refresh token.
-    pub fn change_password(&self, user: UserId, current: &str, new: &str) -> Result<()> {
-        self.check_password(user, current)?;
+    /// Sets a new password after checking the current one: every sign-in and every access token issued so
+    /// far ends, and the caller gets a new sign-in.
+    pub fn change_password(&self, principal: Principal, current: &str, new: &str, client: IpAddr) -> Result<AuthSession> {
         validate_password(new)?;
-        let hash = hash_password(new)?;
+        self.check_password(principal.user, current, client)?;
+        let hash = self.argon.run(|| hash_password(new))?;
+        let now = now_ms();
         self.db.write(|conn| {
             let tx = conn.transaction()?;
-            tx.execute("UPDATE users SET password_hash = ?1 WHERE id = ?2", params![hash, user])?;
-            tx.execute("DELETE FROM refresh_tokens WHERE user_id = ?1", [user])?;
+            tx.execute(
+                "UPDATE users SET password_hash = ?1, token_version = token_version + 1 WHERE id = ?2",
+                params![hash, principal.user],
+            )?;
+            tx.execute(
+                "UPDATE auth_sessions SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL",
+                params![now, principal.user],
+            )?;
+            tx.execute(
+                "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM auth_sessions WHERE user_id = ?1)",
+                [principal.user],
+            )?;
             tx.commit()?;
             Ok(())
-        })
+        })?;
+        let user = self.user(principal.user)?;
+        self.sign_in(user)
     }
 
     /// Deletes an account with all its websites and their data, after checking its password.
-    pub fn delete_account(&self, user: UserId, password: &str) -> Result<()> {
-        self.check_password(user, password)?;
+    pub fn delete_account(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
+        self.check_password(user, password, client)?;
         self.db.write(|conn| {
             conn.execute("DELETE FROM users WHERE id = ?1", [user])?;
             Ok(())
         })
     }
 
-    /// Fails with 401 unless `password` is the user's current password.
-    pub fn check_password(&self, user: UserId, password: &str) -> Result<()> {
-        let hash: Option<String> = self.db.read(|conn| {
-            Ok(conn.query_row("SELECT password_hash FROM users WHERE id = ?1", [user], |r| r.get(0)).optional()?)
+    /// Fails with 401 unless `password` is the user's current password; counted like a login.
+    pub fn check_password(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
+        let found: Option<(String, String)> = self.db.read(|conn| {
+            Ok(conn
+                .query_row("SELECT email, password_hash FROM users WHERE id = ?1", [user], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?)
         })?;
-        match hash {
-            Some(hash) if verify_password(password, &hash) => Ok(()),
-            _ => Err(Error::Unauthorized("current password is incorrect".into())),
-        }
+        let (email, hash) = found.ok_or_else(revoked)?;
+        self.limited_check(client, &email.to_lowercase(), password, &hash)
+            .map_err(|e| match e {
+                Error::Unauthorized(_) => Error::Unauthorized("current password is incorrect".into()),
+                other => other,
+            })
     }
 
-    fn issue(&self, user: User) -> Result<AuthSession> {
-        let access_token = self.keys.access_token(user.id)?;
-        let (refresh_token, hash) = tokens::new_refresh_token();
+    /// Starts a sign-in: a session, its first refresh token and an access token.
+    fn sign_in(&self, user: User) -> Result<AuthSession> {
         let now = now_ms();
-        let expires_at = now + REFRESH_TOKEN_TTL_DAYS * 86_400_000;
-        self.db.write(|conn| {
-            conn.execute(
-                "INSERT INTO refresh_tokens (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-                params![hash, user.id, now, expires_at],
+        let (session, version, refresh_token) = self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            let version: i64 = tx.query_row("SELECT token_version FROM users WHERE id = ?1", [user.id], |r| r.get(0))?;
+            tx.execute(
+                "INSERT INTO auth_sessions (user_id, created_at, last_used_at, expires_at) VALUES (?1, ?2, ?2, ?3)",
+                params![user.id, now, now + REFRESH_TOKEN_TTL_DAYS * 86_400_000],
             )?;
-            conn.execute("DELETE FROM refresh_tokens WHERE expires_at <= ?1", [now])?;
-            Ok(())
+            let session = tx.last_insert_rowid();
+            let refresh_token = new_refresh_token(&tx, session, now)?;
+            // Sign-ins long expired or revoked are only history; keep the table small.
+            tx.execute(
+                "DELETE FROM auth_sessions WHERE expires_at <= ?1 OR revoked_at <= ?1 - 86400000",
+                [now],
+            )?;
+            tx.commit()?;
+            Ok((session, version, refresh_token))
         })?;
+        let access_token = self.keys.access_token(user.id, session, version)?;
         Ok(AuthSession { access_token, refresh_token, user })
     }
+}
+
+/// Stores a new refresh token of a session and returns it.
+fn new_refresh_token(tx: &Transaction, session: i64, now: i64) -> Result<String> {
+    let (token, hash) = tokens::new_secret_token();
+    tx.execute(
+        "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?1, ?2, ?3)",
+        params![hash, session, now],
+    )?;
+    Ok(token)
+}
+
+/// Marks a session revoked and forgets its refresh tokens.
+fn revoke_session(tx: &Transaction, session: i64, now: i64) -> Result<()> {
+    tx.execute("UPDATE auth_sessions SET revoked_at = ?1 WHERE id = ?2 AND revoked_at IS NULL", params![now, session])?;
+    tx.execute("DELETE FROM refresh_tokens WHERE session_id = ?1", [session])?;
+    Ok(())
+}
+
+fn bad_credentials() -> Error {
+    Error::Unauthorized("invalid email or password".into())
+}
+
+fn revoked() -> Error {
+    Error::Unauthorized("session ended, please sign in again".into())
+}
+
+fn closed() -> Error {
+    Error::Forbidden("sign-up is closed on this server: ask its operator to create your account".into())
 }
 
 /// Loads the signing secret from the config, or from `secret.key` in the data folder (creating it, mode 0600).

@@ -12,14 +12,36 @@ use crate::model::UserId;
 
 /// Lifetime of an access token.
 pub const ACCESS_TOKEN_TTL_SECS: i64 = 15 * 60;
-/// Lifetime of a refresh token.
+/// Lifetime of a sign-in (its refresh tokens) without any use.
 pub const REFRESH_TOKEN_TTL_DAYS: i64 = 30;
 
-#[derive(Serialize, Deserialize)]
-struct Claims {
-    sub: String,
-    iat: i64,
-    exp: i64,
+/// What an access token says: whose it is, from which sign-in, and under which token version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessClaims {
+    /// The account.
+    #[serde(with = "id_text")]
+    pub sub: UserId,
+    /// The sign-in (auth session) the token belongs to; revoking it ends the token.
+    pub sid: i64,
+    /// The account's token version when issued; a password change raises it.
+    pub ver: i64,
+    /// Issued at, Unix seconds.
+    pub iat: i64,
+    /// Expires at, Unix seconds.
+    pub exp: i64,
+}
+
+/// `sub` is text in JWTs by convention.
+mod id_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(id: &i64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&id.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Signing and verification keys derived from the instance secret.
@@ -38,19 +60,19 @@ impl TokenKeys {
         TokenKeys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation }
     }
 
-    /// Signs a short-lived access token for a user.
-    pub fn access_token(&self, user: UserId) -> Result<String> {
+    /// Signs a short-lived access token for one sign-in of a user.
+    pub fn access_token(&self, user: UserId, session: i64, version: i64) -> Result<String> {
         let now = chrono::Utc::now().timestamp();
-        let claims = Claims { sub: user.to_string(), iat: now, exp: now + ACCESS_TOKEN_TTL_SECS };
+        let claims = AccessClaims { sub: user, sid: session, ver: version, iat: now, exp: now + ACCESS_TOKEN_TTL_SECS };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(|e| Error::Internal(format!("token signing failed: {e}")))
     }
 
-    /// Verifies signature, algorithm and expiry; returns the user id.
-    pub fn verify(&self, token: &str) -> Result<UserId> {
-        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|_| Error::Unauthorized("invalid or expired token".into()))?;
-        data.claims.sub.parse().map_err(|_| Error::Unauthorized("invalid or expired token".into()))
+    /// Verifies signature, algorithm and expiry; whether the sign-in still stands is the caller's check.
+    pub fn verify(&self, token: &str) -> Result<AccessClaims> {
+        jsonwebtoken::decode::<AccessClaims>(token, &self.decoding, &self.validation)
+            .map(|data| data.claims)
+            .map_err(|_| Error::Unauthorized("invalid or expired token".into()))
     }
 }
 
@@ -61,15 +83,15 @@ pub fn random_token(bytes: usize) -> String {
     URL_SAFE_NO_PAD.encode(buf)
 }
 
-/// A new refresh token and the hash under which it is stored.
-pub fn new_refresh_token() -> (String, Vec<u8>) {
+/// A new refresh token (or stream ticket) and the hash under which it is kept.
+pub fn new_secret_token() -> (String, Vec<u8>) {
     let token = random_token(32);
-    let hash = hash_refresh_token(&token);
+    let hash = hash_token(&token);
     (token, hash)
 }
 
-/// The stored form of a refresh token: its SHA-256 (the token itself has 256 bits of entropy).
-pub fn hash_refresh_token(token: &str) -> Vec<u8> {
+/// The kept form of a refresh token or stream ticket: its SHA-256 (the token has 256 bits of entropy).
+pub fn hash_token(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
@@ -80,8 +102,9 @@ mod tests {
     #[test]
     fn tokens_round_trip_and_reject_forgeries() {
         let keys = TokenKeys::new(b"0123456789abcdef0123456789abcdef");
-        let token = keys.access_token(42).unwrap();
-        assert_eq!(keys.verify(&token).unwrap(), 42);
+        let token = keys.access_token(42, 7, 3).unwrap();
+        let claims = keys.verify(&token).unwrap();
+        assert_eq!((claims.sub, claims.sid, claims.ver), (42, 7, 3));
         let other = TokenKeys::new(b"another secret another secret 12");
         assert!(other.verify(&token).is_err());
         // alg none: header {"alg":"none"} with the same claims and no signature.
@@ -91,10 +114,15 @@ mod tests {
     }
 
     #[test]
-    fn expired_tokens_are_rejected() {
+    fn expired_tokens_and_tokens_without_a_session_are_rejected() {
         let keys = TokenKeys::new(b"0123456789abcdef0123456789abcdef");
-        let claims = Claims { sub: "1".into(), iat: 0, exp: chrono::Utc::now().timestamp() - 60 };
+        let now = chrono::Utc::now().timestamp();
+        let claims = AccessClaims { sub: 1, sid: 1, ver: 0, iat: 0, exp: now - 60 };
         let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).unwrap();
+        assert!(keys.verify(&token).is_err());
+        // A token of the old format (no sid, no ver) no longer opens anything.
+        let old = serde_json::json!({ "sub": "1", "iat": now, "exp": now + 60 });
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &old, &keys.encoding).unwrap();
         assert!(keys.verify(&token).is_err());
     }
 }

@@ -1,13 +1,14 @@
-//! /api/register, /api/login, /api/refresh and /api/user (spec part 1 §7).
+//! /api/register, /api/login, /api/refresh, /api/logout, /api/registration and /api/user (spec part 1 §7,
+//! with the token rotation and revocation of API.md).
 
 use serde::Deserialize;
 use tracker_core::Tracker;
+use tracker_core::auth::Principal;
 use tracker_core::ingest::Client;
-use tracker_core::model::UserId;
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
-use super::{api_body, blocking, client, user, with_tracker};
+use super::{api_body, bearer, blocking, client, principal, with_tracker};
 
 #[derive(Deserialize)]
 struct Credentials {
@@ -21,35 +22,10 @@ struct RefreshRequest {
     refresh_token: String,
 }
 
-pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let register =
-        warp::path!("register").and(warp::post()).and(with_tracker(tracker.clone())).and(api_body()).and_then(register);
-    let login = warp::path!("login")
-        .and(warp::post())
-        .and(with_tracker(tracker.clone()))
-        .and(client(tracker.clone()))
-        .and(api_body())
-        .and_then(login);
-    let refresh =
-        warp::path!("refresh").and(warp::post()).and(with_tracker(tracker.clone())).and(api_body()).and_then(refresh);
-    let current = warp::path!("user")
-        .and(warp::get())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and_then(current_user);
-    let password = warp::path!("user" / "password")
-        .and(warp::put())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker.clone()))
-        .and(api_body())
-        .and_then(change_password);
-    let account = warp::path!("user" / "account")
-        .and(warp::delete())
-        .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
-        .and(api_body())
-        .and_then(delete_account);
-    register.or(login).or(refresh).or(current).or(password).or(account)
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LogoutRequest {
+    refresh_token: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -64,21 +40,60 @@ struct AccountDeletion {
     password: String,
 }
 
-/// Changes the password; every refresh token of the account stops working.
-async fn change_password(tracker: Tracker, user: UserId, body: PasswordChange) -> Result<impl Reply, Rejection> {
-    blocking(move || tracker.auth.change_password(user, &body.current_password, &body.new_password)).await?;
-    Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let register = warp::path!("register")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(client(tracker.clone()))
+        .and(api_body())
+        .and_then(register);
+    let registration =
+        warp::path!("registration").and(warp::get()).and(with_tracker(tracker.clone())).and_then(registration);
+    let login = warp::path!("login")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(client(tracker.clone()))
+        .and(api_body())
+        .and_then(login);
+    let refresh =
+        warp::path!("refresh").and(warp::post()).and(with_tracker(tracker.clone())).and(api_body()).and_then(refresh);
+    let logout = warp::path!("logout")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(warp::header::optional::<String>("authorization"))
+        .and(api_body())
+        .and_then(logout);
+    let current = warp::path!("user")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(principal(tracker.clone()))
+        .and_then(current_user);
+    let password = warp::path!("user" / "password")
+        .and(warp::put())
+        .and(with_tracker(tracker.clone()))
+        .and(principal(tracker.clone()))
+        .and(client(tracker.clone()))
+        .and(api_body())
+        .and_then(change_password);
+    let account = warp::path!("user" / "account")
+        .and(warp::delete())
+        .and(with_tracker(tracker.clone()))
+        .and(principal(tracker.clone()))
+        .and(client(tracker))
+        .and(api_body())
+        .and_then(delete_account);
+    register.or(registration).or(login).or(refresh).or(logout).or(current).or(password).or(account)
 }
 
-/// Deletes the account with its websites and all their data, after checking the password.
-async fn delete_account(tracker: Tracker, user: UserId, body: AccountDeletion) -> Result<impl Reply, Rejection> {
-    blocking(move || tracker.auth.delete_account(user, &body.password)).await?;
-    Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
-}
-
-async fn register(tracker: Tracker, body: Credentials) -> Result<impl Reply, Rejection> {
-    let session = blocking(move || tracker.auth.register(&body.email, &body.password)).await?;
+async fn register(tracker: Tracker, client: Client, body: Credentials) -> Result<impl Reply, Rejection> {
+    let session = blocking(move || tracker.auth.register(&body.email, &body.password, client.ip)).await?;
     Ok(warp::reply::with_status(warp::reply::json(&session), StatusCode::CREATED))
+}
+
+/// Whether the Sign Up tab can create an account here.
+async fn registration(tracker: Tracker) -> Result<impl Reply, Rejection> {
+    let (mode, open) = blocking(move || tracker.auth.registration()).await?;
+    Ok(warp::reply::json(&serde_json::json!({ "mode": mode.as_str(), "open": open })))
 }
 
 async fn login(tracker: Tracker, client: Client, body: Credentials) -> Result<impl Reply, Rejection> {
@@ -86,12 +101,56 @@ async fn login(tracker: Tracker, client: Client, body: Credentials) -> Result<im
     Ok(warp::reply::json(&session))
 }
 
+/// A new access token and a new refresh token; the presented refresh token is used up.
 async fn refresh(tracker: Tracker, body: RefreshRequest) -> Result<impl Reply, Rejection> {
-    let access_token = blocking(move || tracker.auth.refresh(&body.refresh_token)).await?;
-    Ok(warp::reply::json(&serde_json::json!({ "accessToken": access_token })))
+    let tokens = blocking(move || tracker.auth.refresh(&body.refresh_token)).await?;
+    Ok(warp::reply::json(&tokens))
 }
 
-async fn current_user(tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let user = blocking(move || tracker.auth.user(user)).await?;
+/// Ends the sign-in of the refresh token in the body, or else of the bearer token; 204 either way once done.
+async fn logout(
+    tracker: Tracker,
+    authorization: Option<String>,
+    body: LogoutRequest,
+) -> Result<impl Reply, Rejection> {
+    let access_token = bearer(authorization.as_deref()).map(str::to_string);
+    blocking(move || match (body.refresh_token, access_token) {
+        (Some(refresh_token), _) => tracker.auth.logout(&refresh_token),
+        (None, Some(access_token)) => tracker.auth.end_session(tracker.auth.authenticate(&access_token)?),
+        (None, None) => Err(tracker_core::Error::invalid("refreshToken is required")),
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn current_user(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
+    let user = blocking(move || tracker.auth.user(principal.user)).await?;
     Ok(warp::reply::json(&user))
+}
+
+/// Changes the password: every other sign-in ends, and the caller gets a new token pair.
+async fn change_password(
+    tracker: Tracker,
+    principal: Principal,
+    client: Client,
+    body: PasswordChange,
+) -> Result<impl Reply, Rejection> {
+    let session = blocking(move || {
+        tracker.auth.change_password(principal, &body.current_password, &body.new_password, client.ip)
+    })
+    .await?;
+    let mut answer = serde_json::to_value(&session).unwrap_or_default();
+    answer["ok"] = serde_json::Value::Bool(true);
+    Ok(warp::reply::json(&answer))
+}
+
+/// Deletes the account with its websites and all their data, after checking the password.
+async fn delete_account(
+    tracker: Tracker,
+    principal: Principal,
+    client: Client,
+    body: AccountDeletion,
+) -> Result<impl Reply, Rejection> {
+    blocking(move || tracker.auth.delete_account(principal.user, &body.password, client.ip)).await?;
+    Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
 }

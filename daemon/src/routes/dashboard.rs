@@ -8,12 +8,13 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 use tracker_core::analytics::{ActiveSession, TimeRange};
+use tracker_core::auth::Principal;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::sse::Event;
 use warp::{Filter, Rejection, Reply};
 
-use super::{blocking, parse_website_id, site_json, user, with_tracker};
+use super::{bearer, blocking, parse_website_id, principal, site_json, user, with_tracker};
 use crate::error::reject;
 
 /// Query of the per-site reads.
@@ -31,7 +32,7 @@ struct RangeQuery {
 #[derive(Deserialize)]
 struct LiveQuery {
     website_id: Option<String>,
-    token: Option<String>,
+    ticket: Option<String>,
 }
 
 /// How often the live stream re-checks even without new hits (sessions turn idle with time alone).
@@ -49,6 +50,11 @@ pub fn routes(
         .and(user(tracker.clone()))
         .and(warp::query::<SiteQuery>())
         .and_then(overview);
+    let ticket = warp::path!("dashboard" / "live" / "ticket")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(principal(tracker.clone()))
+        .map(|tracker: Tracker, principal| warp::reply::json(&tracker.auth.stream_ticket(principal)));
     let live = warp::path!("dashboard" / "live")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
@@ -68,7 +74,7 @@ pub fn routes(
         .and(user(tracker))
         .and(warp::query::<RangeQuery>())
         .and_then(countries);
-    overview.or(live).or(referrers).or(countries)
+    overview.or(ticket).or(live).or(referrers).or(countries)
 }
 
 /// Parses the `range` parameter, 30 days by default.
@@ -102,28 +108,36 @@ async fn countries(
     site_json(tracker, user, site, move |tracker| tracker.analytics.countries(site, range)).await
 }
 
-/// The live stream: EventSource cannot send headers, so the access token may come as `?token=`.
+/// The live stream. EventSource cannot send headers, so a browser opens it with `?ticket=` (single use,
+/// from POST /api/dashboard/live/ticket); other clients may send the bearer token. The stream ends when
+/// the credential expires or its sign-in is revoked, and the client reconnects with a new ticket.
 async fn live(
     tracker: Tracker,
     authorization: Option<String>,
     query: LiveQuery,
     stopping: watch::Receiver<bool>,
 ) -> Result<impl Reply, Rejection> {
-    let token = query
-        .token
-        .or_else(|| authorization.and_then(|h| h.strip_prefix("Bearer ").map(str::to_string)))
-        .ok_or_else(|| reject(Error::Unauthorized("missing token".into())))?;
-    let user = tracker.auth.authenticate(&token).map_err(reject)?;
+    let access_token = bearer(authorization.as_deref()).map(str::to_string);
     let site = parse_website_id(query.website_id.as_deref())?;
     let check = tracker.clone();
-    blocking(move || check.websites.get(user, site)).await?;
+    let principal = blocking(move || {
+        let principal = match (query.ticket, access_token) {
+            (Some(ticket), _) => check.auth.redeem_stream_ticket(&ticket)?,
+            (None, Some(token)) => check.auth.authenticate(&token)?,
+            (None, None) => return Err(Error::Unauthorized("missing stream ticket".into())),
+        };
+        check.websites.get(principal.user, site)?;
+        Ok(principal)
+    })
+    .await?;
     let updates = tracker.live.subscribe();
-    let stream = live_stream(LiveState { tracker, site, updates, stopping, last: None });
+    let stream = live_stream(LiveState { tracker, principal, site, updates, stopping, last: None });
     Ok(warp::sse::reply(warp::sse::keep_alive().interval(Duration::from_secs(15)).stream(stream)))
 }
 
 struct LiveState {
     tracker: Tracker,
+    principal: Principal,
     site: WebsiteId,
     updates: broadcast::Receiver<WebsiteId>,
     stopping: watch::Receiver<bool>,
@@ -138,9 +152,17 @@ fn live_stream(state: LiveState) -> impl Stream<Item = Result<Event, Infallible>
                 wait_for_change(&mut state).await?;
             }
             let tracker = state.tracker.clone();
-            let site = state.site;
-            let sessions = match tokio::task::spawn_blocking(move || tracker.analytics.active_sessions(site)).await {
-                Ok(Ok(sessions)) => sessions,
+            let (site, principal) = (state.site, state.principal);
+            let read = move || -> tracker_core::Result<Option<Vec<ActiveSession>>> {
+                if tracker.auth.still_valid(principal).is_err() {
+                    return Ok(None);
+                }
+                tracker.analytics.active_sessions(site).map(Some)
+            };
+            let sessions = match tokio::task::spawn_blocking(read).await {
+                Ok(Ok(Some(sessions))) => sessions,
+                // The token expired or its sign-in was revoked: the stream ends.
+                Ok(Ok(None)) => return None,
                 Ok(Err(e)) => {
                     tracing::warn!(error = %e, "live query failed");
                     tokio::time::sleep(LIVE_RECHECK).await;

@@ -20,6 +20,7 @@ use std::net::{IpAddr, SocketAddr};
 use serde::de::DeserializeOwned;
 use tokio::sync::watch;
 use tracker_core::ingest::Client;
+use tracker_core::auth::Principal;
 use tracker_core::model::{UserId, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::http::HeaderMap;
@@ -56,7 +57,25 @@ pub fn routes(
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
-        .with(warp::reply::with::header("x-content-type-options", "nosniff"))
+        .with(warp::reply::with::headers(security_headers()))
+}
+
+/// Headers on every answer: the dashboard may not be framed, load anything from elsewhere, or run plugins;
+/// links out of it carry no path. (They mean nothing on scripts, JSON and beacons, and do no harm there.)
+fn security_headers() -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    let mut set = |name: &'static str, value: &'static str| {
+        headers.insert(name, warp::http::HeaderValue::from_static(value));
+    };
+    set("x-content-type-options", "nosniff");
+    set(
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; \
+         object-src 'none'; base-uri 'none'; form-action 'self'",
+    );
+    set("referrer-policy", "strict-origin-when-cross-origin");
+    set("x-frame-options", "DENY");
+    headers
 }
 
 /// Logs method, path and status; never the query string (it may carry an access token).
@@ -70,18 +89,28 @@ pub(crate) fn with_tracker(tracker: Tracker) -> impl Filter<Extract = (Tracker,)
     warp::any().map(move || tracker.clone())
 }
 
-/// The signed-in user from `Authorization: Bearer ...`; 401 otherwise.
+/// The signed-in user from `Authorization: Bearer ...`; 401 otherwise (see [`principal`]).
 pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (UserId,), Error = Rejection> + Clone {
+    principal(tracker).map(|principal: Principal| principal.user)
+}
+
+/// The account and sign-in behind `Authorization: Bearer ...`: the token must verify and its sign-in still
+/// stand (account present, session not revoked, no password change since); 401 otherwise.
+pub(crate) fn principal(tracker: Tracker) -> impl Filter<Extract = (Principal,), Error = Rejection> + Clone {
     warp::header::optional::<String>("authorization").and_then(move |header: Option<String>| {
         let tracker = tracker.clone();
         async move {
-            let token = header
-                .as_deref()
-                .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
-                .ok_or_else(|| reject(Error::Unauthorized("missing bearer token".into())))?;
-            tracker.auth.authenticate(token.trim()).map_err(reject)
+            let token = bearer(header.as_deref())
+                .ok_or_else(|| reject(Error::Unauthorized("missing bearer token".into())))?
+                .to_string();
+            blocking(move || tracker.auth.authenticate(&token)).await
         }
     })
+}
+
+/// The token of an `Authorization: Bearer ...` header.
+pub(crate) fn bearer(header: Option<&str>) -> Option<&str> {
+    header.and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer "))).map(str::trim)
 }
 
 /// A body of at most `limit` bytes. One that cannot be read in full (the client hung up mid-body, as a page
@@ -102,9 +131,20 @@ pub(crate) fn json_body<T: DeserializeOwned + Send>(
     })
 }
 
-/// A JSON body for dashboard API calls.
+/// A JSON body for dashboard API calls, which must say it is JSON: a cross-site form or `text/plain`
+/// fetch (sent without a preflight) is refused before anything runs.
 pub(crate) fn api_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
-    json_body(API_BODY_LIMIT)
+    warp::header::optional::<String>("content-type")
+        .and_then(|content_type: Option<String>| async move {
+            let essence = content_type.as_deref().unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            if essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json")) {
+                Ok(())
+            } else {
+                Err(reject(Error::UnsupportedMediaType("the body must be JSON (Content-Type: application/json)".into())))
+            }
+        })
+        .untuple_one()
+        .and(json_body(API_BODY_LIMIT))
 }
 
 /// The visitor as seen by the server: the peer address, or X-Forwarded-For's client when the peer is a
@@ -112,8 +152,13 @@ pub(crate) fn api_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T
 pub(crate) fn client(tracker: Tracker) -> impl Filter<Extract = (Client,), Error = Infallible> + Clone {
     warp::addr::remote().and(warp::header::headers_cloned()).map(move |peer: Option<SocketAddr>, headers: HeaderMap| {
         let peer_ip = peer.map(|p| p.ip()).unwrap_or(IpAddr::from([127, 0, 0, 1]));
-        let trusted = tracker.settings.read(|settings| settings.is_trusted_proxy(peer_ip));
-        let ip = if trusted { forwarded_client(&headers).unwrap_or(peer_ip) } else { peer_ip };
+        let ip = tracker.settings.read(|settings| {
+            if settings.is_trusted_proxy(peer_ip) {
+                forwarded_client(&headers, |ip| settings.is_trusted_proxy(ip)).unwrap_or(peer_ip)
+            } else {
+                peer_ip
+            }
+        });
         let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         Client {
             ip,
@@ -123,10 +168,37 @@ pub(crate) fn client(tracker: Tracker) -> impl Filter<Extract = (Client,), Error
     })
 }
 
-/// The original client of X-Forwarded-For (its first entry).
-fn forwarded_client(headers: &HeaderMap) -> Option<IpAddr> {
-    let value = headers.get("x-forwarded-for")?.to_str().ok()?;
-    value.split(',').next()?.trim().parse().ok()
+/// The client behind trusted proxies, read from X-Forwarded-For from the right: each proxy appends the
+/// address it was reached from, so the right-most entry that is not a trusted proxy is the client, and
+/// everything left of it is whatever that client chose to send. Every use of the client address (login
+/// limits, country, visitor hash, consent log) goes through this one function.
+fn forwarded_client(headers: &HeaderMap, is_trusted: impl Fn(IpAddr) -> bool) -> Option<IpAddr> {
+    let mut client = None;
+    for value in headers.get_all("x-forwarded-for").iter().rev() {
+        let value = value.to_str().ok()?;
+        for entry in value.rsplit(',') {
+            let Some(ip) = parse_forwarded_entry(entry) else {
+                return client;
+            };
+            if !is_trusted(ip) {
+                return Some(ip);
+            }
+            client = Some(ip);
+        }
+    }
+    client
+}
+
+/// An X-Forwarded-For entry: an address, possibly with a port ("1.2.3.4:567", "[2001:db8::1]:80").
+fn parse_forwarded_entry(entry: &str) -> Option<IpAddr> {
+    let entry = entry.trim();
+    if let Ok(ip) = entry.parse() {
+        return Some(ip);
+    }
+    if let Some(rest) = entry.strip_prefix('[') {
+        return rest.split(']').next()?.parse().ok();
+    }
+    entry.parse::<SocketAddr>().ok().map(|addr| addr.ip())
 }
 
 /// Runs blocking core work (SQLite, argon2) off the async threads.
@@ -177,18 +249,28 @@ pub(crate) fn body_website_id(raw: Option<&serde_json::Value>) -> Result<Website
     }
 }
 
-/// The base URL links should use: the configured public URL, else the Host the client reached us by.
+/// The base URL links should use: the configured public URL; without one, the Host the client reached us
+/// by when it is an address or a loopback name (a client cannot then make us name a host of its choosing in
+/// a cached script), else the listen address.
 pub(crate) fn base_url(tracker: &Tracker, host: Option<&str>) -> String {
-    let settings = tracker.settings.get();
-    match (&settings.public_url, host) {
+    tracker.settings.read(|settings| match (&settings.public_url, host) {
         (Some(url), _) => url.trim_end_matches('/').to_string(),
-        (None, Some(host)) if is_host_header(host) => format!("http://{host}"),
+        (None, Some(host)) if is_own_host(host) => format!("http://{host}"),
         _ => settings.base_url(),
-    }
+    })
 }
 
-fn is_host_header(host: &str) -> bool {
-    !host.is_empty() && host.len() < 256 && host.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+/// A Host header naming this machine by address (any IP literal, with or without port) or as localhost.
+fn is_own_host(host: &str) -> bool {
+    if host.is_empty() || host.len() > 64 {
+        return false;
+    }
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !name.ends_with(':') && port.bytes().all(|b| b.is_ascii_digit()) && !name.is_empty() => name,
+        _ => host,
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
 }
 
 /// The Host header, if any.

@@ -18,7 +18,8 @@ export async function startDaemon() {
   const dataDir = mkdtempSync(join(tmpdir(), "tracker-browser-"));
   const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn" },
+    // Tests register several accounts from loopback; the sign-up rules have their own tests.
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn", TRACKER_REGISTRATION: "open", TRACKER_REGISTRATIONS_PER_HOUR: "10000" },
   });
   const stderr = [];
   child.stderr.on("data", (c) => stderr.push(c));

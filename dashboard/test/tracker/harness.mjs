@@ -150,7 +150,9 @@ export async function startFakeEndpoint(sites) {
 export async function startDaemon() {
   const bin = process.env.TRACKER_BIN || join(dashboard, "../target/debug/tracker");
   const dataDir = mkdtempSync(join(tmpdir(), "tracker-test-"));
-  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+  // Tests register several accounts from loopback; the sign-up rules have their own tests.
+  const env = { ...process.env, TRACKER_REGISTRATION: "open", TRACKER_REGISTRATIONS_PER_HOUR: "10000" };
+  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"], env });
   let out = "";
   const url = await new Promise((resolve, reject) => {
     const onData = (d) => {
