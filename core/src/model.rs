@@ -79,6 +79,8 @@ pub struct Website {
     pub tracking_level: TrackingLevel,
     #[serde(serialize_with = "ser_iso")]
     pub created_at: Millis,
+    /// Hits are accepted only for pages on `domain` and its subdomains (opt-in).
+    pub domain_only: bool,
 }
 
 /// Serializes Unix milliseconds as an ISO-8601 string.

@@ -49,6 +49,9 @@ enum SitesCommand {
         domain: Option<String>,
         #[arg(long, value_parser = ["light", "enhanced", "professional"])]
         level: Option<String>,
+        /// Accept hits only from pages on the site's domain and its subdomains
+        #[arg(long)]
+        domain_only: Option<bool>,
     },
     /// Delete a website and all its data
     Rm {
@@ -138,10 +141,14 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             println!("{t}");
             Ok(())
         }
-        SitesCommand::Edit { site, name, domain, level } => {
+        SitesCommand::Edit { site, name, domain, level, domain_only } => {
             let current = super::find_site(&tracker, site)?;
-            let changes =
-                WebsiteChanges { name: name.clone(), domain: domain.clone(), tracking_level: parse_level(level)? };
+            let changes = WebsiteChanges {
+                name: name.clone(),
+                domain: domain.clone(),
+                tracking_level: parse_level(level)?,
+                domain_only: *domain_only,
+            };
             show(tracker.websites.update(current.user_id, current.id, changes)?)
         }
         SitesCommand::Rm { site } => {

@@ -320,6 +320,7 @@ mod tests {
             tracking_key: "k".into(),
             tracking_level: TrackingLevel::Light,
             created_at: 0,
+            domain_only: false,
         }
     }
 

@@ -22,7 +22,7 @@ use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, TrackingLevel, Website, now_ms};
 use crate::privacy::{ConsentRecord, Privacy};
-use crate::store::websites::Websites;
+use crate::store::websites::{Websites, url_on_domain};
 
 pub use enrich::Enricher;
 pub use hit::{EventKind, Hit, TrackRequest, Utm, anonymize_ip};
@@ -191,6 +191,9 @@ impl Ingest {
     /// Applies the site's privacy settings to a validated visit: `None` when Do-Not-Track must be honoured;
     /// otherwise enriched, marked for the consent check, with its organization on professional sites.
     fn admit(&self, site: &Website, hit: Hit, client: &Client) -> Result<Option<Hit>> {
+        if site.domain_only && !url_on_domain(&hit.url, &site.domain) {
+            return Err(Error::Forbidden("this website accepts data only from pages on its own domain".into()));
+        }
         let privacy = self.privacy.cached_settings(site.id)?;
         if privacy.respect_do_not_track && client.do_not_track {
             return Ok(None);

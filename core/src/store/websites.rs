@@ -10,7 +10,7 @@ use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId, now_ms};
 
-const COLUMNS: &str = "id, user_id, name, domain, tracking_key, tracking_level, created_at";
+const COLUMNS: &str = "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only";
 
 /// Fields of a new website.
 #[derive(Debug, Clone, Default)]
@@ -26,6 +26,7 @@ pub struct WebsiteChanges {
     pub name: Option<String>,
     pub domain: Option<String>,
     pub tracking_level: Option<TrackingLevel>,
+    pub domain_only: Option<bool>,
 }
 
 /// Websites and who owns them.
@@ -57,9 +58,18 @@ impl Websites {
             let tracking_key = tokens_random(16);
             conn.execute(
                 "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)",
                 params![owner, name, domain, tracking_key, level.as_str(), created_at],
-            )?;
+            )
+            .and_then(|inserted| match inserted {
+                0 => Err(rusqlite::Error::QueryReturnedNoRows),
+                _ => Ok(()),
+            })
+            // The account was deleted after its request was authenticated.
+            .map_err(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Error::Unauthorized("account no longer exists".into()),
+                e => e.into(),
+            })?;
             Ok(Website {
                 id: conn.last_insert_rowid(),
                 user_id: owner,
@@ -68,6 +78,7 @@ impl Websites {
                 tracking_key,
                 tracking_level: level,
                 created_at,
+                domain_only: false,
             })
         })
     }
@@ -154,10 +165,14 @@ impl Websites {
         if let Some(level) = changes.tracking_level {
             site.tracking_level = level;
         }
+        if let Some(domain_only) = changes.domain_only {
+            site.domain_only = domain_only;
+        }
         self.db.write(|conn| {
             let updated = conn.execute(
-                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3 WHERE id = ?4 AND user_id = ?5",
-                params![site.name, site.domain, site.tracking_level.as_str(), id, owner],
+                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4
+                 WHERE id = ?5 AND user_id = ?6",
+                params![site.name, site.domain, site.tracking_level.as_str(), site.domain_only, id, owner],
             )?;
             if updated == 0 {
                 return Err(Error::NotFound("website"));
@@ -192,6 +207,7 @@ fn from_row(r: &Row) -> rusqlite::Result<Website> {
         tracking_key: r.get(4)?,
         tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
         created_at: r.get(6)?,
+        domain_only: r.get(7)?,
     })
 }
 
@@ -224,6 +240,18 @@ fn validate_domain(domain: &str) -> Result<String> {
     }
 }
 
+/// Whether a page URL is on a site's domain or one of its subdomains (a leading "www." of the domain is
+/// ignored, so "www.example.com" also accepts "example.com" and "shop.example.com").
+pub fn url_on_domain(url: &str, domain: &str) -> bool {
+    let Some(host) = url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)) else {
+        return false;
+    };
+    let site = bare_host(domain);
+    let site = site.split(':').next().unwrap_or("");
+    let site = site.strip_prefix("www.").unwrap_or(site);
+    !site.is_empty() && (host == site || host.strip_suffix(site).is_some_and(|rest| rest.ends_with('.')))
+}
+
 /// The host part of a domain as users type it ("https://www.Example.com/" → "www.example.com").
 pub fn bare_host(domain: &str) -> String {
     let domain = domain.trim();
@@ -243,6 +271,16 @@ mod tests {
         assert!(validate_domain("ftp://example.com").is_err());
         assert!(validate_domain("http://").is_err());
         assert!(validate_domain("exa mple.com").is_err());
+    }
+
+    #[test]
+    fn urls_on_a_domain_and_its_subdomains() {
+        assert!(url_on_domain("https://example.com/a", "example.com"));
+        assert!(url_on_domain("https://shop.example.com/a", "https://www.example.com/"));
+        assert!(url_on_domain("http://EXAMPLE.com:8080/", "example.com"));
+        assert!(!url_on_domain("https://badexample.com/", "example.com"));
+        assert!(!url_on_domain("https://example.com.evil.net/", "example.com"));
+        assert!(!url_on_domain("not a url", "example.com"));
     }
 
     #[test]

@@ -40,6 +40,7 @@ struct UpdateWebsite {
     name: Option<String>,
     domain: Option<String>,
     tracking_level: Option<String>,
+    domain_only: Option<bool>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -93,7 +94,12 @@ async fn update(
     body: UpdateWebsite,
 ) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
-    let changes = WebsiteChanges { name: body.name, domain: body.domain, tracking_level: level(body.tracking_level)? };
+    let changes = WebsiteChanges {
+        name: body.name,
+        domain: body.domain,
+        tracking_level: level(body.tracking_level)?,
+        domain_only: body.domain_only,
+    };
     let site = blocking(move || tracker.websites.update(user, id, changes)).await?;
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
 }
