@@ -145,7 +145,7 @@ function ToastItem({ toast, onDismiss }: { toast: ActiveToast; onDismiss: () => 
         onClick={onDismiss}
         className="absolute right-2 top-2 rounded-md p-1 text-current opacity-50 hover:opacity-100"
       >
-        <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M18 6 6 18M6 6l12 12" />
         </svg>
       </button>

@@ -71,7 +71,7 @@ export function Select({ className, children, ...rest }: SelectHTMLAttributes<HT
       >
         {children}
       </select>
-      <svg viewBox="0 0 24 24" className="pointer-events-none absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400" fill="none" stroke="currentColor" strokeWidth="2">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400" fill="none" stroke="currentColor" strokeWidth="2">
         <path d="m6 9 6 6 6-6" />
       </svg>
     </div>
