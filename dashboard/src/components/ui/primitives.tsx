@@ -162,11 +162,16 @@ export function EmptyState({ icon, title, description, action }: { icon?: ReactN
   );
 }
 
-export function ErrorNote({ error }: { error: unknown }) {
+export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <div role="alert" className="rounded-lg border border-red-500/30 bg-red-500/10 px-4 py-3 text-sm text-red-300">
-      Could not load this data. {message}
+    <div role="alert" className="flex items-center justify-between gap-4 rounded-lg border border-red-500/30 bg-red-500/10 px-4 py-3 text-sm text-red-300">
+      <span>Could not load this data. {message}</span>
+      {onRetry && (
+        <button type="button" onClick={onRetry} className="shrink-0 rounded-md px-2 py-1 text-xs font-medium text-red-200 ring-1 ring-inset ring-red-500/40 hover:bg-red-500/20">
+          Retry
+        </button>
+      )}
     </div>
   );
 }
