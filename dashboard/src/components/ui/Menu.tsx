@@ -11,10 +11,8 @@ export interface MenuItem {
 }
 
 export function Menu({ trigger, items, label }: { trigger: ReactNode; items: MenuItem[]; label: string }) {
-  // Not modal: an item may open a dialog, and a modal menu closing while a modal dialog opens leaves
-  // the body without pointer events (a known Radix interplay).
   return (
-    <RadixMenu.Root modal={false}>
+    <RadixMenu.Root>
       <RadixMenu.Trigger aria-label={label} className="rounded-md p-1.5 text-gray-400 hover:bg-gray-800 hover:text-white data-[state=open]:bg-gray-800 data-[state=open]:text-white">
         {trigger}
       </RadixMenu.Trigger>
