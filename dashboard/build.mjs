@@ -1,15 +1,17 @@
 // Builds the dashboard (React + tailwind) and the tracking scripts into dist/, which the daemon embeds.
 import * as esbuild from "esbuild";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { buildTrackers } from "./tracker/build.mjs";
 
 const dist = new URL("./dist/", import.meta.url).pathname;
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(`${dist}assets`, { recursive: true });
 
-await esbuild.build({
+const { metafile } = await esbuild.build({
   entryPoints: ["src/main.tsx"],
+  metafile: true,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -27,6 +29,22 @@ execFileSync(
   "node",
   ["node_modules/@tailwindcss/cli/dist/index.mjs", "-i", "src/index.css", "-o", `${dist}assets/app.css`, "--minify"],
   { stdio: ["ignore", "ignore", "inherit"] },
+);
+
+// What a first visit downloads before anything renders: main.js and the chunks it imports statically
+// (lazy pages excluded). Watched when adding dependencies.
+const gz = (path) => gzipSync(readFileSync(path)).length;
+const initial = new Set();
+const visit = (file) => {
+  if (initial.has(file)) return;
+  initial.add(file);
+  for (const i of metafile.outputs[file].imports) if (i.kind === "import-statement") visit(i.path);
+};
+visit(Object.keys(metafile.outputs).find((f) => f.endsWith("assets/main.js")));
+const all = Object.keys(metafile.outputs).filter((f) => f.endsWith(".js"));
+const sum = (files) => files.reduce((n, f) => n + gz(f), 0);
+console.log(
+  `dashboard (gzip bytes): main.js ${gz(`${dist}assets/main.js`)}, first load (main.js + its static chunks) ${sum([...initial])}, all JS ${sum(all)}`,
 );
 
 cpSync("public", dist, { recursive: true });

@@ -15,8 +15,8 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
-echo "== dashboard: npm install, build, unit tests"
-(cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run build && npm test)
+echo "== dashboard: npm install, type check (dashboard and tracking scripts), lint, build, unit tests"
+(cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run typecheck && npm run lint && npm run build && npm test)
 
 echo "== rust: build, unit and integration tests"
 cargo build --locked -p tracker

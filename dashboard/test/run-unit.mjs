@@ -3,13 +3,13 @@
 import * as esbuild from "esbuild";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const here = new URL(".", import.meta.url).pathname;
 const unitDir = join(here, "unit");
 const files = readdirSync(unitDir).filter((f) => f.endsWith(".test.ts")).map((f) => join(unitDir, f));
-const out = mkdtempSync(join(tmpdir(), "tracker-unit-"));
+// Inside node_modules so that the packages left external (react-query, ...) resolve from the bundles.
+const out = mkdtempSync(join(here, "..", "node_modules", ".tracker-unit-"));
 try {
   await esbuild.build({
     entryPoints: files,

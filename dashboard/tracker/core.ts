@@ -134,5 +134,6 @@ export function boot(key: string, base: string, config: Config | Promise<Config 
     }),
     _: ctx,
   };
-  return (w.tracker = t);
+  w.tracker = t;
+  return t;
 }

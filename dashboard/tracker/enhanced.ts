@@ -52,9 +52,9 @@ function run(c: Ctx) {
   const defs: Definition[] = cfg.definitions || [];
   const doc = document.documentElement;
   let url = c.u();
-  let clicks: Click[] = [];
-  let moves: Array<{ x: number; y: number }> = [];
-  let submits: Array<{ selector: string; t: number }> = [];
+  const clicks: Click[] = [];
+  const moves: Array<{ x: number; y: number }> = [];
+  const submits: Array<{ selector: string; t: number }> = [];
   let depth = 0;
   let sentDepth = -1;
   let lastMove = 0;

@@ -4,7 +4,9 @@ import { activityTitle } from "../lib/activity";
 import { countryFlag, displayPath, formatValue } from "../lib/format";
 import { relativeTime } from "../lib/time";
 import { useNow } from "../hooks/live";
-import { Card, CardBody, CardHeader, ErrorNote, Skeleton, cx } from "./ui/primitives";
+import { EmptyText, QueryState, SkeletonRows } from "./page/QueryState";
+import type { QueryLike } from "./page/QueryState";
+import { Card, CardBody, CardHeader, cx } from "./ui/primitives";
 import { IconEye, IconTarget, IconZap } from "./ui/icons";
 
 function EventIcon({ type }: { type: string }) {
@@ -17,41 +19,38 @@ function EventIcon({ type }: { type: string }) {
   );
 }
 
-export function RecentActivityCard({ events, loading, error }: { events: ActivityEvent[] | undefined; loading?: boolean; error?: unknown }) {
+export function RecentActivityCard({ query }: { query: QueryLike<ActivityEvent[]> }) {
   const now = useNow(30_000);
   return (
     <Card>
       <CardHeader title="Recent Activity" description="Latest events on this site" />
       <CardBody>
-        {error ? (
-          <ErrorNote error={error} />
-        ) : loading ? (
-          <div className="space-y-3">
-            {[0, 1, 2].map((i) => (
-              <Skeleton key={i} className="h-10 w-full" />
-            ))}
-          </div>
-        ) : !events || events.length === 0 ? (
-          <p className="py-8 text-center text-sm text-gray-500">No activity yet</p>
-        ) : (
-          <ul className="divide-y divide-gray-800" data-testid="recent-activity">
-            {events.map((e) => (
-              <li key={e.id} className="flex items-center gap-3 py-2.5">
-                <EventIcon type={e.type} />
-                <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm text-gray-100">
-                    {activityTitle(e)}
-                    {e.value !== null && e.value !== undefined ? <span className="ml-2 text-emerald-400">{formatValue(e.value)}</span> : null}
-                  </p>
-                  <p className="truncate text-xs text-gray-500">
-                    {countryFlag(e.country)} {displayPath(e.url)}
-                  </p>
-                </div>
-                <span className="shrink-0 text-xs text-gray-500">{relativeTime(e.timestamp, now)}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryState
+          query={query}
+          skeleton={<SkeletonRows className="h-10" />}
+          isEmpty={(events) => events.length === 0}
+          empty={<EmptyText>No activity yet</EmptyText>}
+        >
+          {(events) => (
+            <ul className="divide-y divide-gray-800" data-testid="recent-activity">
+              {events.map((e) => (
+                <li key={e.id} className="flex items-center gap-3 py-2.5">
+                  <EventIcon type={e.type} />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate text-sm text-gray-100">
+                      {activityTitle(e)}
+                      {e.value !== null && e.value !== undefined ? <span className="ml-2 text-emerald-400">{formatValue(e.value)}</span> : null}
+                    </p>
+                    <p className="truncate text-xs text-gray-500">
+                      {countryFlag(e.country)} {displayPath(e.url)}
+                    </p>
+                  </div>
+                  <span className="shrink-0 text-xs text-gray-500">{relativeTime(e.timestamp, now)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </CardBody>
     </Card>
   );

@@ -1,6 +1,8 @@
 //! One query hook per dashboard read endpoint (daemon/API.md "Dashboard reads").
 import { useQuery } from "@tanstack/react-query";
+import type { QueryKey } from "@tanstack/react-query";
 import { api } from "../api";
+import { keys } from "../api/keys";
 import type {
   ActivityEvent,
   ConversionsResponse,
@@ -20,51 +22,63 @@ function useSignedIn(): boolean {
   return !!useUser().data;
 }
 
-export function useOverview(websiteId: number | undefined, options: { range?: string; refetchInterval?: number } = {}) {
+/**
+ * A read about one website: off until a user is signed in and a website is chosen. `key` and `path` get the
+ * chosen id; new per-site screens add their hooks with this (key from api/keys.ts).
+ */
+export function useSiteQuery<T>(
+  websiteId: number | undefined,
+  key: (id: number) => QueryKey,
+  path: (id: number) => string,
+  options: { refetchInterval?: number } = {},
+) {
   const signedIn = useSignedIn();
-  const range = options.range ?? "30d";
+  const id = websiteId ?? -1;
   return useQuery({
-    queryKey: ["overview", websiteId, range],
-    queryFn: () => api.get<Overview>(`/api/dashboard/overview?website_id=${websiteId}&range=${range}`),
+    queryKey: key(id),
+    queryFn: () => api.get<T>(path(id)),
     enabled: signedIn && websiteId !== undefined,
     refetchInterval: options.refetchInterval,
   });
 }
 
+export function useOverview(websiteId: number | undefined, options: { range?: string; refetchInterval?: number } = {}) {
+  const range = options.range ?? "30d";
+  return useSiteQuery<Overview>(
+    websiteId,
+    (id) => keys.site(id).overview(range),
+    (id) => `/api/dashboard/overview?website_id=${id}&range=${range}`,
+    { refetchInterval: options.refetchInterval },
+  );
+}
+
 export function useTimeseries(websiteId: number | undefined, range: TimeseriesRange) {
-  const signedIn = useSignedIn();
-  return useQuery({
-    queryKey: ["timeseries", websiteId, range],
-    queryFn: () => api.get<Timeseries>(`/api/dashboard/timeseries?website_id=${websiteId}&range=${range}`),
-    enabled: signedIn && websiteId !== undefined,
-  });
+  return useSiteQuery<Timeseries>(
+    websiteId,
+    (id) => keys.site(id).timeseries(range),
+    (id) => `/api/dashboard/timeseries?website_id=${id}&range=${range}`,
+  );
 }
 
 export function useRecentActivity(websiteId: number | undefined, limit = 10) {
-  const signedIn = useSignedIn();
-  return useQuery({
-    queryKey: ["recent-activity", websiteId, limit],
-    queryFn: () => api.get<ActivityEvent[]>(`/api/dashboard/recent-activity?website_id=${websiteId}&limit=${limit}`),
-    enabled: signedIn && websiteId !== undefined,
-  });
+  return useSiteQuery<ActivityEvent[]>(
+    websiteId,
+    (id) => keys.site(id).recentActivity(limit),
+    (id) => `/api/dashboard/recent-activity?website_id=${id}&limit=${limit}`,
+  );
 }
 
 export function useSitesPeriods(metric: SiteMetric) {
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: ["sites-periods", metric],
+    queryKey: keys.sitesPeriods.metric(metric),
     queryFn: () => api.get<SitePeriods[]>(`/api/dashboard/sites?metric=${metric}`),
     enabled: signedIn,
   });
 }
 
 function useSiteRead<T>(name: string, websiteId: number | undefined) {
-  const signedIn = useSignedIn();
-  return useQuery({
-    queryKey: [name, websiteId],
-    queryFn: () => api.get<T>(`/api/websites/${websiteId}/${name}`),
-    enabled: signedIn && websiteId !== undefined,
-  });
+  return useSiteQuery<T>(websiteId, (id) => keys.site(id).read(name), (id) => `/api/websites/${id}/${name}`);
 }
 
 export const useConversions = (id: number | undefined) => useSiteRead<ConversionsResponse>("conversions", id);

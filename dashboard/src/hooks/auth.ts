@@ -1,9 +1,10 @@
 //! Session hooks: the current user (/api/user, null on 401), login, register and logout.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
+import { keys } from "../api/keys";
 import type { AuthResponse, Credentials, User } from "../api/types";
 
-export const userKey = ["user"] as const;
+export const userKey = keys.user;
 
 export function useUser() {
   return useQuery({

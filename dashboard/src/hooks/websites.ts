@@ -1,15 +1,15 @@
-//! Website list and its writes; writes refresh the list and the per-site figures.
+//! Website list and its writes; writes refresh the list and the per-site figures, a deletion drops the
+//! site's cached reads.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
+import { keys } from "../api/keys";
 import type { Website, WebsiteInput } from "../api/types";
 import { useUser } from "./auth";
-
-export const websitesKey = ["websites"] as const;
 
 export function useWebsites() {
   const user = useUser();
   return useQuery({
-    queryKey: websitesKey,
+    queryKey: keys.websites,
     queryFn: () => api.get<Website[]>("/api/websites"),
     enabled: !!user.data,
   });
@@ -20,8 +20,8 @@ export function useCreateWebsite() {
   return useMutation({
     mutationFn: (input: WebsiteInput) => api.post<Website>("/api/websites", input),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: websitesKey });
-      void client.invalidateQueries({ queryKey: ["sites-periods"] });
+      void client.invalidateQueries({ queryKey: keys.websites });
+      void client.invalidateQueries({ queryKey: keys.sitesPeriods.all });
     },
   });
 }
@@ -30,7 +30,7 @@ export function useUpdateWebsite() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...input }: WebsiteInput & { id: number }) => api.put<Website>(`/api/websites/${id}`, input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: websitesKey }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.websites }),
   });
 }
 
@@ -39,9 +39,10 @@ export function useDeleteWebsite() {
   return useMutation({
     mutationFn: (id: number) => api.del(`/api/websites/${id}`),
     onSuccess: (_data, id) => {
-      client.setQueryData<Website[]>(websitesKey, (old) => old?.filter((w) => w.id !== id));
-      void client.invalidateQueries({ queryKey: websitesKey });
-      void client.invalidateQueries({ queryKey: ["sites-periods"] });
+      client.setQueryData<Website[]>(keys.websites, (old) => old?.filter((w) => w.id !== id));
+      client.removeQueries({ queryKey: keys.site(id).all });
+      void client.invalidateQueries({ queryKey: keys.websites });
+      void client.invalidateQueries({ queryKey: keys.sitesPeriods.all });
     },
   });
 }

@@ -12,6 +12,7 @@ import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { DeleteWebsiteDialog, WebsiteFormDialog } from "../components/WebsiteDialogs";
 import { IconCode, IconEdit, IconGlobe, IconMore, IconPlus, IconSearch, IconTrash } from "../components/ui/icons";
 import { Menu } from "../components/ui/Menu";
+import { QueryState } from "../components/page/QueryState";
 import { Button, Card, EmptyState, ErrorNote, Input, PageHeader, Select, Skeleton } from "../components/ui/primitives";
 
 const METRICS = ["pageviews", "visitors"] as const;
@@ -81,106 +82,109 @@ export default function AllSitesPage() {
           </Button>
         }
       />
-      {websites.isPending ? (
-        <Skeleton className="h-64 w-full" />
-      ) : websites.error ? (
-        <ErrorNote error={websites.error} />
-      ) : websites.data.length === 0 ? (
-        <Card>
-          <EmptyState
-            icon={<IconGlobe />}
-            title="No websites yet"
-            description="Add a website to see its traffic here."
-            action={
-              <Button onClick={openAdd}>
-                <IconPlus />
-                Add Your First Website
-              </Button>
-            }
-          />
-        </Card>
-      ) : (
-        <Card>
-          <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-800 p-4">
-            <div className="relative w-full max-w-xs">
-              <IconSearch className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-500" />
-              <Input className="pl-9" placeholder="Search websites..." value={query} onChange={(e) => setQuery(e.target.value)} aria-label="Search websites" />
+      <QueryState
+        query={websites}
+        skeleton={<Skeleton className="h-64 w-full" />}
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <Card>
+            <EmptyState
+              icon={<IconGlobe />}
+              title="No websites yet"
+              description="Add a website to see its traffic here."
+              action={
+                <Button onClick={openAdd}>
+                  <IconPlus />
+                  Add Your First Website
+                </Button>
+              }
+            />
+          </Card>
+        }
+      >
+        {() => (
+          <Card>
+            <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-800 p-4">
+              <div className="relative w-full max-w-xs">
+                <IconSearch className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-500" />
+                <Input className="pl-9" placeholder="Search websites..." value={query} onChange={(e) => setQuery(e.target.value)} aria-label="Search websites" />
+              </div>
+              <div className="flex items-center gap-3">
+                {someSelected && <span className="text-sm text-gray-400">{rows.filter((r) => selected.has(r.id)).length} selected</span>}
+                <Select aria-label="Metric" className="w-40" value={metric} onChange={(e) => setMetric(e.target.value as SiteMetric)}>
+                  <option value="pageviews">Pageviews</option>
+                  <option value="visitors">Visitors</option>
+                </Select>
+              </div>
             </div>
-            <div className="flex items-center gap-3">
-              {someSelected && <span className="text-sm text-gray-400">{rows.filter((r) => selected.has(r.id)).length} selected</span>}
-              <Select aria-label="Metric" className="w-40" value={metric} onChange={(e) => setMetric(e.target.value as SiteMetric)}>
-                <option value="pageviews">Pageviews</option>
-                <option value="visitors">Visitors</option>
-              </Select>
-            </div>
-          </div>
-          {periods.error ? (
-            <div className="p-4">
-              <ErrorNote error={periods.error} />
-            </div>
-          ) : null}
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="sites-table">
-              <thead>
-                <tr className="border-b border-gray-800 text-left text-xs uppercase tracking-wide text-gray-500">
-                  <th className="w-10 px-4 py-3">
-                    <Checkbox
-                      label="Select all websites"
-                      checked={allSelected}
-                      indeterminate={someSelected && !allSelected}
-                      onChange={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
-                    />
-                  </th>
-                  <th className="px-4 py-3 font-medium">Website Name</th>
-                  <th className="px-4 py-3 text-right font-medium">Today</th>
-                  <th className="px-4 py-3 text-right font-medium">Yesterday</th>
-                  <th className="px-4 py-3 text-right font-medium">Last 7 Days</th>
-                  <th className="px-4 py-3 text-right font-medium">Last 30 Days</th>
-                  <th className="w-12 px-4 py-3" />
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-gray-800/70">
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={7} className="px-4 py-10 text-center text-gray-500">
-                      No websites match "{query}"
-                    </td>
+            {periods.error ? (
+              <div className="p-4">
+                <ErrorNote error={periods.error} onRetry={() => void periods.refetch()} />
+              </div>
+            ) : null}
+            <div className="overflow-x-auto">
+              <table className="w-full text-sm" data-testid="sites-table">
+                <thead>
+                  <tr className="border-b border-gray-800 text-left text-xs uppercase tracking-wide text-gray-500">
+                    <th className="w-10 px-4 py-3">
+                      <Checkbox
+                        label="Select all websites"
+                        checked={allSelected}
+                        indeterminate={someSelected && !allSelected}
+                        onChange={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+                      />
+                    </th>
+                    <th className="px-4 py-3 font-medium">Website Name</th>
+                    <th className="px-4 py-3 text-right font-medium">Today</th>
+                    <th className="px-4 py-3 text-right font-medium">Yesterday</th>
+                    <th className="px-4 py-3 text-right font-medium">Last 7 Days</th>
+                    <th className="px-4 py-3 text-right font-medium">Last 30 Days</th>
+                    <th className="w-12 px-4 py-3" />
                   </tr>
-                ) : (
-                  rows.map((site) => (
-                    <tr key={site.id} className="hover:bg-gray-800/30" data-testid="site-row">
-                      <td className="px-4 py-3">
-                        <Checkbox label={`Select ${site.name}`} checked={selected.has(site.id)} onChange={(on) => toggle(site.id, on)} />
-                      </td>
-                      <td className="px-4 py-3">
-                        <Link to={`/dashboard?website=${site.id}`} className="font-medium text-gray-100 hover:text-indigo-300">
-                          {site.name}
-                        </Link>
-                        <p className="text-xs text-gray-500">{site.domain}</p>
-                      </td>
-                      <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "today")}</td>
-                      <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "yesterday")}</td>
-                      <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "last7Days")}</td>
-                      <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "last30Days")}</td>
-                      <td className="px-4 py-3 text-right">
-                        <Menu
-                          label={`Actions for ${site.name}`}
-                          trigger={<IconMore className="h-4 w-4" />}
-                          items={[
-                            { label: "Edit", icon: <IconEdit />, onSelect: () => { setEditing(site); setFormOpen(true); } },
-                            { label: "Get Code", icon: <IconCode />, onSelect: () => setCodeFor(site) },
-                            { label: "Delete", icon: <IconTrash />, danger: true, onSelect: () => setDeleting(site) },
-                          ]}
-                        />
+                </thead>
+                <tbody className="divide-y divide-gray-800/70">
+                  {rows.length === 0 ? (
+                    <tr>
+                      <td colSpan={7} className="px-4 py-10 text-center text-gray-500">
+                        No websites match "{query}"
                       </td>
                     </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-        </Card>
-      )}
+                  ) : (
+                    rows.map((site) => (
+                      <tr key={site.id} className="hover:bg-gray-800/30" data-testid="site-row">
+                        <td className="px-4 py-3">
+                          <Checkbox label={`Select ${site.name}`} checked={selected.has(site.id)} onChange={(on) => toggle(site.id, on)} />
+                        </td>
+                        <td className="px-4 py-3">
+                          <Link to={`/dashboard?website=${site.id}`} className="font-medium text-gray-100 hover:text-indigo-300">
+                            {site.name}
+                          </Link>
+                          <p className="text-xs text-gray-500">{site.domain}</p>
+                        </td>
+                        <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "today")}</td>
+                        <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "yesterday")}</td>
+                        <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "last7Days")}</td>
+                        <td className="px-4 py-3 text-right tabular-nums text-gray-200">{cell(site.id, "last30Days")}</td>
+                        <td className="px-4 py-3 text-right">
+                          <Menu
+                            label={`Actions for ${site.name}`}
+                            trigger={<IconMore className="h-4 w-4" />}
+                            items={[
+                              { label: "Edit", icon: <IconEdit />, onSelect: () => { setEditing(site); setFormOpen(true); } },
+                              { label: "Get Code", icon: <IconCode />, onSelect: () => setCodeFor(site) },
+                              { label: "Delete", icon: <IconTrash />, danger: true, onSelect: () => setDeleting(site) },
+                            ]}
+                          />
+                        </td>
+                      </tr>
+                    ))
+                  )}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+        )}
+      </QueryState>
       <WebsiteFormDialog open={formOpen} onClose={() => setFormOpen(false)} website={editing} />
       <TrackingCodeDialog website={codeFor} open={!!codeFor} onClose={() => setCodeFor(undefined)} />
       <DeleteWebsiteDialog website={deleting} onClose={() => setDeleting(undefined)} />

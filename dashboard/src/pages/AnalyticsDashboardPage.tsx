@@ -12,21 +12,20 @@ import {
   useReferrers,
   useTrafficSources,
 } from "../hooks/analytics";
-import { useParamState, useSelectedWebsite } from "../hooks/selection";
-import { useWebsites } from "../hooks/websites";
+import { useParamState } from "../hooks/selection";
 import { conversionCaption } from "../lib/change";
 import { countryFlag, countryName, formatNumber, formatPercent, formatValue, referrerLabel, relativeWidth } from "../lib/format";
 import { leadScoreClass } from "../lib/leadScore";
 import { formatDate, formatDateTime } from "../lib/time";
 import { MetricCard } from "../components/MetricCard";
-import { NoWebsites } from "../components/NoWebsites";
+import { EmptyText, QueryState } from "../components/page/QueryState";
+import { SitePage } from "../components/page/SitePage";
 import { TopPagesList } from "../components/TopPagesCard";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
-import { WebsitePicker } from "../components/WebsitePicker";
 import { useToast } from "../components/toast/toast";
 import { IconActivity, IconCode, IconDownload, IconEye, IconGlobe, IconTarget, IconUsers } from "../components/ui/icons";
-import { Badge, Button, Card, CardBody, CardHeader, ErrorNote, FullPageSpinner, PageHeader, Skeleton, cx } from "../components/ui/primitives";
-import { Tabs } from "../components/ui/Tabs";
+import { Badge, Button, Card, CardBody, CardHeader, ErrorNote, cx } from "../components/ui/primitives";
+import { TabsContent, TabsList, TabsRoot, TabsTrigger } from "../components/ui/Tabs";
 import { serverMessage } from "../lib/errors";
 
 const TABS = ["overview", "visitors", "traffic", "conversions"] as const;
@@ -35,18 +34,23 @@ export const OVERVIEW_REFETCH_MS = 30_000;
 const LIMITS = { referrers: 5, countries: 8, identified: 5, conversions: 10 };
 
 export default function AnalyticsDashboardPage() {
-  const websites = useWebsites();
-  const { selected, select } = useSelectedWebsite(websites.data);
   const [tab, setTab] = useParamState<Tab>("tab", TABS, "overview");
+  return (
+    <SitePage title="Analytics Dashboard" description="Real-time visitor tracking and analytics" actions={({ website }) => <SiteActions website={website} />}>
+      {({ website }) => <SiteAnalytics website={website} tab={tab} setTab={setTab} />}
+    </SitePage>
+  );
+}
+
+function SiteActions({ website }: { website: Website }) {
   const [codeOpen, setCodeOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
   const { toast } = useToast();
 
   async function exportCsv() {
-    if (!selected) return;
     setExporting(true);
     try {
-      await downloadCsvExport(selected.id);
+      await downloadCsvExport(website.id);
     } catch (e) {
       toast({ title: "Export failed", description: serverMessage(e), variant: "destructive" });
     } finally {
@@ -54,38 +58,17 @@ export default function AnalyticsDashboardPage() {
     }
   }
 
-  const hasSites = !!websites.data && websites.data.length > 0;
   return (
     <>
-      <PageHeader
-        title="Analytics Dashboard"
-        description="Real-time visitor tracking and analytics"
-        actions={
-          hasSites ? (
-            <>
-              <WebsitePicker websites={websites.data!} value={selected?.id} onChange={select} />
-              <Button variant="outline" onClick={() => setCodeOpen(true)}>
-                <IconCode />
-                Get Tracking Code
-              </Button>
-              <Button variant="secondary" onClick={exportCsv} disabled={exporting}>
-                <IconDownload />
-                {exporting ? "Exporting..." : "Export CSV"}
-              </Button>
-            </>
-          ) : undefined
-        }
-      />
-      {websites.isPending ? (
-        <FullPageSpinner />
-      ) : websites.error ? (
-        <ErrorNote error={websites.error} />
-      ) : !selected ? (
-        <NoWebsites />
-      ) : (
-        <SiteAnalytics website={selected} tab={tab} setTab={setTab} />
-      )}
-      <TrackingCodeDialog website={selected} open={codeOpen} onClose={() => setCodeOpen(false)} />
+      <Button variant="outline" onClick={() => setCodeOpen(true)}>
+        <IconCode />
+        Get Tracking Code
+      </Button>
+      <Button variant="secondary" onClick={exportCsv} disabled={exporting}>
+        <IconDownload />
+        {exporting ? "Exporting..." : "Export CSV"}
+      </Button>
+      <TrackingCodeDialog website={website} open={codeOpen} onClose={() => setCodeOpen(false)} />
     </>
   );
 }
@@ -113,7 +96,7 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
         </div>
       </Card>
 
-      {overview.error ? <ErrorNote error={overview.error} /> : null}
+      {overview.error ? <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption="Unique sessions" />
         <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live visitors" trend="live" />
@@ -127,22 +110,26 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
         />
       </div>
 
-      <Tabs<Tab>
-        value={tab}
-        onChange={setTab}
-        items={[
-          { value: "overview", label: "Overview" },
-          { value: "visitors", label: "Visitors" },
-          { value: "traffic", label: "Traffic" },
-          { value: "conversions", label: "Conversions" },
-        ]}
-      />
-      <div role="tabpanel">
-        {tab === "overview" && <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} />}
-        {tab === "visitors" && <VisitorsTab websiteId={website.id} />}
-        {tab === "traffic" && <TrafficTab websiteId={website.id} />}
-        {tab === "conversions" && <ConversionsTab websiteId={website.id} />}
-      </div>
+      <TabsRoot<Tab> value={tab} onChange={setTab} className="space-y-6">
+        <TabsList>
+          <TabsTrigger value="overview">Overview</TabsTrigger>
+          <TabsTrigger value="visitors">Visitors</TabsTrigger>
+          <TabsTrigger value="traffic">Traffic</TabsTrigger>
+          <TabsTrigger value="conversions">Conversions</TabsTrigger>
+        </TabsList>
+        <TabsContent value="overview">
+          <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} />
+        </TabsContent>
+        <TabsContent value="visitors">
+          <VisitorsTab websiteId={website.id} />
+        </TabsContent>
+        <TabsContent value="traffic">
+          <TrafficTab websiteId={website.id} />
+        </TabsContent>
+        <TabsContent value="conversions">
+          <ConversionsTab websiteId={website.id} />
+        </TabsContent>
+      </TabsRoot>
     </div>
   );
 }
@@ -153,20 +140,6 @@ function Panel({ title, description, children }: { title: string; description?: 
       <CardHeader title={title} description={description} />
       <CardBody>{children}</CardBody>
     </Card>
-  );
-}
-
-function Empty({ children }: { children: string }) {
-  return <p className="py-8 text-center text-sm text-gray-500">{children}</p>;
-}
-
-function Loading() {
-  return (
-    <div className="space-y-3">
-      {[0, 1, 2].map((i) => (
-        <Skeleton key={i} className="h-8 w-full" />
-      ))}
-    </div>
   );
 }
 
@@ -187,27 +160,25 @@ function BarRow({ label, value, max, icon }: { label: ReactNode; value: number; 
 
 function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean }) {
   const referrers = useReferrers(websiteId);
-  const list = (referrers.data ?? []).slice(0, LIMITS.referrers);
-  const max = Math.max(0, ...list.map((r) => r.count));
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Panel title="Top Pages" description="Most viewed pages">
         <TopPagesList pages={topPages} loading={loading} emptyText="No page data available" />
       </Panel>
       <Panel title="Top Referrers" description="Where your visitors come from">
-        {referrers.error ? (
-          <ErrorNote error={referrers.error} />
-        ) : referrers.isPending ? (
-          <Loading />
-        ) : list.length === 0 ? (
-          <Empty>No referrer data available</Empty>
-        ) : (
-          <ul className="space-y-2" data-testid="referrers">
-            {list.map((r) => (
-              <BarRow key={r.referrer || "direct"} label={referrerLabel(r.referrer)} value={r.count} max={max} />
-            ))}
-          </ul>
-        )}
+        <QueryState query={referrers} isEmpty={(d) => d.length === 0} empty={<EmptyText>No referrer data available</EmptyText>}>
+          {(data) => {
+            const list = data.slice(0, LIMITS.referrers);
+            const max = Math.max(0, ...list.map((r) => r.count));
+            return (
+              <ul className="space-y-2" data-testid="referrers">
+                {list.map((r) => (
+                  <BarRow key={r.referrer || "direct"} label={referrerLabel(r.referrer)} value={r.count} max={max} />
+                ))}
+              </ul>
+            );
+          }}
+        </QueryState>
       </Panel>
     </div>
   );
@@ -216,50 +187,43 @@ function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topP
 function VisitorsTab({ websiteId }: { websiteId: number }) {
   const identified = useIdentifiedVisitors(websiteId);
   const countries = useCountries(websiteId);
-  const visitors = (identified.data ?? []).slice(0, LIMITS.identified);
-  const countryList = (countries.data ?? []).slice(0, LIMITS.countries);
-  const max = Math.max(0, ...countryList.map((c) => c.count));
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Panel title="Identified Visitors" description="Companies behind your traffic">
-        {identified.error ? (
-          <ErrorNote error={identified.error} />
-        ) : identified.isPending ? (
-          <Loading />
-        ) : visitors.length === 0 ? (
-          <Empty>No identified visitors yet</Empty>
-        ) : (
-          <ul className="divide-y divide-gray-800" data-testid="identified-visitors">
-            {visitors.map((v) => (
-              <li key={v.id} className="flex items-center justify-between gap-3 py-3">
-                <div className="min-w-0">
-                  <p className="truncate text-sm font-medium text-gray-100">{v.companyName}</p>
-                  <p className="truncate text-xs text-gray-500">
-                    {[v.industry, v.country, v.city].filter(Boolean).join(" · ")}
-                  </p>
-                </div>
-                <span className={cx("shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset", leadScoreClass(v.leadScore))} title="Lead score">
-                  {v.leadScore}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryState query={identified} isEmpty={(d) => d.length === 0} empty={<EmptyText>No identified visitors yet</EmptyText>}>
+          {(data) => (
+            <ul className="divide-y divide-gray-800" data-testid="identified-visitors">
+              {data.slice(0, LIMITS.identified).map((v) => (
+                <li key={v.id} className="flex items-center justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <p className="truncate text-sm font-medium text-gray-100">{v.companyName}</p>
+                    <p className="truncate text-xs text-gray-500">
+                      {[v.industry, v.country, v.city].filter(Boolean).join(" · ")}
+                    </p>
+                  </div>
+                  <span className={cx("shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset", leadScoreClass(v.leadScore))} title="Lead score">
+                    {v.leadScore}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </Panel>
       <Panel title="Visitor Countries" description="Visits by country">
-        {countries.error ? (
-          <ErrorNote error={countries.error} />
-        ) : countries.isPending ? (
-          <Loading />
-        ) : countryList.length === 0 ? (
-          <Empty>No country data available</Empty>
-        ) : (
-          <ul className="space-y-2" data-testid="countries">
-            {countryList.map((c) => (
-              <BarRow key={c.country || "unknown"} icon={<span>{countryFlag(c.country)}</span>} label={countryName(c.country)} value={c.count} max={max} />
-            ))}
-          </ul>
-        )}
+        <QueryState query={countries} isEmpty={(d) => d.length === 0} empty={<EmptyText>No country data available</EmptyText>}>
+          {(data) => {
+            const list = data.slice(0, LIMITS.countries);
+            const max = Math.max(0, ...list.map((c) => c.count));
+            return (
+              <ul className="space-y-2" data-testid="countries">
+                {list.map((c) => (
+                  <BarRow key={c.country || "unknown"} icon={<span>{countryFlag(c.country)}</span>} label={countryName(c.country)} value={c.count} max={max} />
+                ))}
+              </ul>
+            );
+          }}
+        </QueryState>
       </Panel>
     </div>
   );
@@ -269,72 +233,68 @@ function TrafficTab({ websiteId }: { websiteId: number }) {
   const sources = useTrafficSources(websiteId);
   return (
     <Panel title="Traffic Sources" description="Visits by source">
-      {sources.error ? (
-        <ErrorNote error={sources.error} />
-      ) : sources.isPending ? (
-        <Loading />
-      ) : sources.data.length === 0 ? (
-        <Empty>No traffic data available</Empty>
-      ) : (
-        <table className="w-full text-sm" data-testid="traffic-sources">
-          <thead>
-            <tr className="border-b border-gray-800 text-left text-xs uppercase tracking-wide text-gray-500">
-              <th className="pb-2 font-medium">Source</th>
-              <th className="pb-2 text-right font-medium">Visits</th>
-              <th className="pb-2 text-right font-medium">Percentage</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-800/70">
-            {sources.data.map((s) => (
-              <tr key={s.source}>
-                <td className="py-2.5 text-gray-100">{s.source || "Direct"}</td>
-                <td className="py-2.5 text-right tabular-nums text-gray-200">{formatNumber(s.visits)}</td>
-                <td className="py-2.5 text-right tabular-nums text-gray-400">{formatPercent(s.percentage)}</td>
+      <QueryState query={sources} isEmpty={(d) => d.length === 0} empty={<EmptyText>No traffic data available</EmptyText>}>
+        {(data) => (
+          <table className="w-full text-sm" data-testid="traffic-sources">
+            <thead>
+              <tr className="border-b border-gray-800 text-left text-xs uppercase tracking-wide text-gray-500">
+                <th className="pb-2 font-medium">Source</th>
+                <th className="pb-2 text-right font-medium">Visits</th>
+                <th className="pb-2 text-right font-medium">Percentage</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody className="divide-y divide-gray-800/70">
+              {data.map((s) => (
+                <tr key={s.source}>
+                  <td className="py-2.5 text-gray-100">{s.source || "Direct"}</td>
+                  <td className="py-2.5 text-right tabular-nums text-gray-200">{formatNumber(s.visits)}</td>
+                  <td className="py-2.5 text-right tabular-nums text-gray-400">{formatPercent(s.percentage)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
     </Panel>
   );
 }
 
 function ConversionsTab({ websiteId }: { websiteId: number }) {
   const conversions = useConversions(websiteId);
-  const list = (conversions.data?.conversions ?? []).slice(0, LIMITS.conversions);
   return (
     <Panel title="Conversions" description="Goals completed by your visitors">
-      {conversions.error ? (
-        <ErrorNote error={conversions.error} />
-      ) : conversions.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <div className="mb-5 flex items-baseline gap-2">
-            <span className="text-3xl font-semibold text-white" data-testid="conversion-rate">
-              {formatPercent(conversions.data.conversionRate)}
-            </span>
-            <span className="text-sm text-gray-400">conversion rate</span>
-          </div>
-          {list.length === 0 ? (
-            <Empty>No conversions tracked yet</Empty>
-          ) : (
-            <ul className="divide-y divide-gray-800" data-testid="conversions">
-              {list.map((c) => (
-                <li key={c.id} className="flex items-center justify-between gap-3 py-3">
-                  <div className="flex items-center gap-3">
-                    <Badge tone="green">{c.goalName}</Badge>
-                    <span className="text-sm font-medium text-gray-100">{formatValue(c.value)}</span>
-                  </div>
-                  <span className="text-xs text-gray-500" title={formatDateTime(c.timestamp)}>
-                    {formatDate(c.timestamp)}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
+      <QueryState query={conversions}>
+        {(data) => {
+          const list = data.conversions.slice(0, LIMITS.conversions);
+          return (
+            <>
+              <div className="mb-5 flex items-baseline gap-2">
+                <span className="text-3xl font-semibold text-white" data-testid="conversion-rate">
+                  {formatPercent(data.conversionRate)}
+                </span>
+                <span className="text-sm text-gray-400">conversion rate</span>
+              </div>
+              {list.length === 0 ? (
+                <EmptyText>No conversions tracked yet</EmptyText>
+              ) : (
+                <ul className="divide-y divide-gray-800" data-testid="conversions">
+                  {list.map((c) => (
+                    <li key={c.id} className="flex items-center justify-between gap-3 py-3">
+                      <div className="flex items-center gap-3">
+                        <Badge tone="green">{c.goalName}</Badge>
+                        <span className="text-sm font-medium text-gray-100">{formatValue(c.value)}</span>
+                      </div>
+                      <span className="text-xs text-gray-500" title={formatDateTime(c.timestamp)}>
+                        {formatDate(c.timestamp)}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          );
+        }}
+      </QueryState>
     </Panel>
   );
 }

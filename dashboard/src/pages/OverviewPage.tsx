@@ -3,44 +3,44 @@
 import { lazy, Suspense } from "react";
 import type { TimeseriesRange } from "../api/types";
 import { useOverview, useRecentActivity, useTimeseries } from "../hooks/analytics";
-import { useParamState, useSelectedWebsite } from "../hooks/selection";
-import { useWebsites } from "../hooks/websites";
 import { changeCaption } from "../lib/change";
 import { formatNumber } from "../lib/format";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
-import { NoWebsites } from "../components/NoWebsites";
 import { RecentActivityCard } from "../components/RecentActivityCard";
 import { TopPagesCard } from "../components/TopPagesCard";
-import { WebsitePicker } from "../components/WebsitePicker";
+import { QueryState } from "../components/page/QueryState";
+import { SitePage } from "../components/page/SitePage";
+import type { Ranges, SiteContext } from "../components/page/SitePage";
 import { IconActivity, IconEye, IconTarget, IconUsers } from "../components/ui/icons";
-import { Card, CardBody, CardHeader, ErrorNote, FullPageSpinner, PageHeader, Select, Skeleton } from "../components/ui/primitives";
+import { Card, CardBody, CardHeader, ErrorNote, Skeleton } from "../components/ui/primitives";
 
 const TrafficChart = lazy(() => import("../components/TrafficChart"));
 
 const METRICS_RANGE = "30d";
-const RANGES = ["7d", "30d", "90d"] as const;
-const RANGE_LABELS: Record<TimeseriesRange, string> = { "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 3 months" };
+const RANGES: Ranges<TimeseriesRange> = {
+  options: [
+    { value: "7d", label: "Last 7 days" },
+    { value: "30d", label: "Last 30 days" },
+    { value: "90d", label: "Last 3 months" },
+  ],
+  fallback: "7d",
+  label: "Traffic range",
+  placement: "body",
+};
 
 export default function OverviewPage() {
-  const websites = useWebsites();
-  const { selected, select } = useSelectedWebsite(websites.data);
-  const [range, setRange] = useParamState<TimeseriesRange>("range", RANGES, "7d");
-  const overview = useOverview(selected?.id, { range: METRICS_RANGE });
-  const series = useTimeseries(selected?.id, range);
-  const activity = useRecentActivity(selected?.id, 10);
-
-  const header = (
-    <PageHeader
-      title="Dashboard"
-      description="Website analytics overview"
-      actions={websites.data && websites.data.length > 0 ? <WebsitePicker websites={websites.data} value={selected?.id} onChange={select} /> : undefined}
-    />
+  return (
+    <SitePage title="Dashboard" description="Website analytics overview" ranges={RANGES}>
+      {(ctx) => <SiteOverview {...ctx} />}
+    </SitePage>
   );
+}
 
-  if (websites.isPending) return (<>{header}<FullPageSpinner /></>);
-  if (websites.error) return (<>{header}<ErrorNote error={websites.error} /></>);
-  if (!websites.data.length) return (<>{header}<NoWebsites /></>);
+function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRange>) {
+  const overview = useOverview(website.id, { range: METRICS_RANGE });
+  const series = useTimeseries(website.id, range);
+  const activity = useRecentActivity(website.id, 10);
 
   const m = overview.data?.metrics;
   const p = overview.data?.previous;
@@ -52,8 +52,7 @@ export default function OverviewPage() {
 
   return (
     <>
-      {header}
-      {overview.error ? <div className="mb-6"><ErrorNote error={overview.error} /></div> : null}
+      {overview.error ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption={visitors.text} trend={visitors.trend} />
         <MetricCard title="Active Sessions" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live, right now" trend="live" />
@@ -63,38 +62,24 @@ export default function OverviewPage() {
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <TopPagesCard pages={overview.data?.topPages} loading={loading} />
-        <LiveVisitorsCard websiteId={selected?.id} />
+        <LiveVisitorsCard websiteId={website.id} />
       </div>
 
       <Card className="mt-6">
-        <CardHeader
-          title="Traffic Overview"
-          description="Visitors and page views per day"
-          action={
-            <Select aria-label="Traffic range" className="w-44" value={range} onChange={(e) => setRange(e.target.value as TimeseriesRange)}>
-              {RANGES.map((r) => (
-                <option key={r} value={r}>
-                  {RANGE_LABELS[r]}
-                </option>
-              ))}
-            </Select>
-          }
-        />
+        <CardHeader title="Traffic Overview" description="Visitors and page views per day" action={rangeSelect} />
         <CardBody>
-          {series.error ? (
-            <ErrorNote error={series.error} />
-          ) : series.isPending ? (
-            <Skeleton className="h-72 w-full" />
-          ) : (
-            <Suspense fallback={<Skeleton className="h-72 w-full" />}>
-              <TrafficChart points={series.data.points} />
-            </Suspense>
-          )}
+          <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
+            {(data) => (
+              <Suspense fallback={<Skeleton className="h-72 w-full" />}>
+                <TrafficChart points={data.points} />
+              </Suspense>
+            )}
+          </QueryState>
         </CardBody>
       </Card>
 
       <div className="mt-6">
-        <RecentActivityCard events={activity.data} loading={activity.isPending} error={activity.error} />
+        <RecentActivityCard query={activity} />
       </div>
     </>
   );

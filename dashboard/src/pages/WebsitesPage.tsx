@@ -8,7 +8,8 @@ import { trackingLevelInfo } from "../lib/website";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { AddWebsiteDialog, DeleteWebsiteDialog } from "../components/WebsiteDialogs";
 import { IconChart, IconCode, IconGlobe, IconPlus, IconTrash } from "../components/ui/icons";
-import { Badge, Button, Card, EmptyState, ErrorNote, PageHeader, Skeleton } from "../components/ui/primitives";
+import { QueryState } from "../components/page/QueryState";
+import { Badge, Button, Card, EmptyState, PageHeader, Skeleton } from "../components/ui/primitives";
 
 export default function WebsitesPage() {
   const websites = useWebsites();
@@ -28,70 +29,75 @@ export default function WebsitesPage() {
           </Button>
         }
       />
-      {websites.isPending ? (
-        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-48" />
-          ))}
-        </div>
-      ) : websites.error ? (
-        <ErrorNote error={websites.error} />
-      ) : websites.data.length === 0 ? (
-        <Card>
-          <EmptyState
-            icon={<IconGlobe />}
-            title="No websites yet"
-            description="Get started by adding your first website..."
-            action={
-              <Button onClick={() => setAdding(true)}>
-                <IconPlus />
-                Add Website
-              </Button>
-            }
-          />
-        </Card>
-      ) : (
-        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="website-grid">
-          {websites.data.map((site) => (
-            <Card key={site.id} className="flex flex-col p-5 transition-colors hover:border-gray-700" data-testid="website-card">
-              <div className="flex items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <h3 className="truncate text-base font-semibold text-white">{site.name}</h3>
-                  <p className="truncate text-sm text-gray-400">{site.domain}</p>
-                </div>
-                <Badge tone="green">Active</Badge>
-              </div>
-              <dl className="mt-4 space-y-2 text-sm">
-                <div className="flex justify-between gap-2">
-                  <dt className="text-gray-500">Created</dt>
-                  <dd className="text-gray-300">{formatDate(site.createdAt)}</dd>
-                </div>
-                <div className="flex justify-between gap-2">
-                  <dt className="text-gray-500">Tracking</dt>
-                  <dd className="text-gray-300">{trackingLevelInfo(site.trackingLevel).label}</dd>
-                </div>
-                <div>
-                  <dt className="text-gray-500">Tracking key</dt>
-                  <dd className="mt-1 truncate rounded-md bg-gray-950 px-2 py-1 font-mono text-xs text-gray-300">{site.trackingKey}</dd>
-                </div>
-              </dl>
-              <div className="mt-5 flex items-center gap-2 border-t border-gray-800 pt-4">
-                <Button size="sm" variant="outline" onClick={() => setCodeFor(site)}>
-                  <IconCode />
-                  Get Code
+      <QueryState
+        query={websites}
+        skeleton={
+          <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-48" />
+            ))}
+          </div>
+        }
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <Card>
+            <EmptyState
+              icon={<IconGlobe />}
+              title="No websites yet"
+              description="Get started by adding your first website..."
+              action={
+                <Button onClick={() => setAdding(true)}>
+                  <IconPlus />
+                  Add Website
                 </Button>
-                <Link to={`/dashboard?website=${site.id}`} className="inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-xs font-medium text-gray-300 hover:bg-gray-800 hover:text-white">
-                  <IconChart className="h-4 w-4" />
-                  Analytics
-                </Link>
-                <Button size="icon" variant="ghost" className="ml-auto text-gray-500 hover:text-red-400" aria-label={`Delete ${site.name}`} onClick={() => setDeleting(site)}>
-                  <IconTrash />
-                </Button>
-              </div>
-            </Card>
-          ))}
-        </div>
-      )}
+              }
+            />
+          </Card>
+        }
+      >
+        {(list) => (
+          <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="website-grid">
+            {list.map((site) => (
+              <Card key={site.id} className="flex flex-col p-5 transition-colors hover:border-gray-700" data-testid="website-card">
+                <div className="flex items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <h3 className="truncate text-base font-semibold text-white">{site.name}</h3>
+                    <p className="truncate text-sm text-gray-400">{site.domain}</p>
+                  </div>
+                  <Badge tone="green">Active</Badge>
+                </div>
+                <dl className="mt-4 space-y-2 text-sm">
+                  <div className="flex justify-between gap-2">
+                    <dt className="text-gray-500">Created</dt>
+                    <dd className="text-gray-300">{formatDate(site.createdAt)}</dd>
+                  </div>
+                  <div className="flex justify-between gap-2">
+                    <dt className="text-gray-500">Tracking</dt>
+                    <dd className="text-gray-300">{trackingLevelInfo(site.trackingLevel).label}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-gray-500">Tracking key</dt>
+                    <dd className="mt-1 truncate rounded-md bg-gray-950 px-2 py-1 font-mono text-xs text-gray-300">{site.trackingKey}</dd>
+                  </div>
+                </dl>
+                <div className="mt-5 flex items-center gap-2 border-t border-gray-800 pt-4">
+                  <Button size="sm" variant="outline" onClick={() => setCodeFor(site)}>
+                    <IconCode />
+                    Get Code
+                  </Button>
+                  <Link to={`/dashboard?website=${site.id}`} className="inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-xs font-medium text-gray-300 hover:bg-gray-800 hover:text-white">
+                    <IconChart className="h-4 w-4" />
+                    Analytics
+                  </Link>
+                  <Button size="icon" variant="ghost" className="ml-auto text-gray-500 hover:text-red-400" aria-label={`Delete ${site.name}`} onClick={() => setDeleting(site)}>
+                    <IconTrash />
+                  </Button>
+                </div>
+              </Card>
+            ))}
+          </div>
+        )}
+      </QueryState>
       <AddWebsiteDialog open={adding} onClose={() => setAdding(false)} />
       <TrackingCodeDialog website={codeFor} open={!!codeFor} onClose={() => setCodeFor(undefined)} />
       <DeleteWebsiteDialog website={deleting} onClose={() => setDeleting(undefined)} />

@@ -139,6 +139,46 @@ describe("dashboard in a browser", () => {
     assert.equal(download.suggestedFilename(), `analytics-${websiteId}.csv`);
   });
 
+  it("shows a failed read with Retry in its panel, and moves between tabs with the arrow keys", async () => {
+    // The first referrers read fails; Retry reads again and the panel shows the real (empty) answer.
+    let failures = 0;
+    await page.route("**/api/websites/*/referrers*", (route) => {
+      failures += 1;
+      return route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"referrers down"}}' });
+    });
+    await page.goto(`/dashboard?website=${websiteId}`);
+    const alert = page.getByRole("alert").filter({ hasText: "Could not load this data." });
+    await waitForText(alert, "referrers down");
+    await page.unroute("**/api/websites/*/referrers*");
+    await alert.getByRole("button", { name: "Retry" }).click();
+    await page.getByText("No referrer data available").waitFor();
+    assert.equal(failures, 1);
+    await alert.waitFor({ state: "detached" });
+
+    await page.getByRole("tab", { name: "Overview" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.getByRole("tab", { name: "Visitors", selected: true }).waitFor();
+    await page.getByText("No country data available").waitFor();
+    await page.waitForURL(/[?&]tab=visitors/);
+  });
+
+  it("edits a website from the row menu, and the page stays usable after the menu and dialog close", async () => {
+    await page.goto("/basic-dashboard");
+    await page.getByRole("button", { name: "Actions for Acme Coffee" }).click();
+    await page.getByRole("menuitem", { name: "Edit" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Edit Website").waitFor();
+    assert.equal(await dialog.locator("#site-name").inputValue(), "Acme Coffee");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "site-name", "focus starts in the first field");
+    await dialog.getByRole("button", { name: "Save Changes" }).click();
+    await waitForToast(page, "Website updated");
+    await dialog.waitFor({ state: "detached" });
+    // Pointer events work again: the search field takes a click and typing.
+    await page.getByPlaceholder("Search websites...").click();
+    await page.keyboard.type("zzz");
+    await page.getByText('No websites match "zzz"').waitFor();
+  });
+
   it("sees a visit to a page carrying the snippet live, in Top Pages and in Total Visitors", async () => {
     await page.goto(`/?website=${websiteId}`);
     const live = page.getByTestId("live-visitors");
@@ -165,6 +205,17 @@ describe("dashboard in a browser", () => {
     await page.getByTestId("traffic-chart").waitFor();
     await waitForText(page.getByTestId("recent-activity"), "Page view");
     await screenshot(page, "12-overview-with-visit");
+  });
+
+  it("keeps the traffic range in the URL", async () => {
+    const range = page.getByRole("combobox", { name: "Traffic range" });
+    assert.equal(await range.inputValue(), "7d");
+    await range.selectOption("30d");
+    await page.waitForURL(/[?&]range=30d/);
+    await page.getByTestId("traffic-chart").waitFor();
+    await page.reload();
+    assert.equal(await page.getByRole("combobox", { name: "Traffic range" }).inputValue(), "30d");
+    await page.getByTestId("traffic-chart").waitFor();
   });
 
   it("shows the live page", async () => {

@@ -1,7 +1,11 @@
-//! The app's toast system: one toast at a time, 5 s by default, swipe right (50 px) to dismiss, F8 focuses
-//! the toast region. Pages call useToast().toast({...}).
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+//! The app's toasts on Radix Toast: one at a time, 5 s by default, swipe right (50 px) to dismiss, F8
+//! focuses the toast region (Radix's hotkey), hover or focus pauses the timer. Pages call
+//! useToast().toast({...}).
+import * as RadixToast from "@radix-ui/react-toast";
+import { createContext, useCallback, useContext, useMemo, useState } from "react";
 import type { ReactNode } from "react";
+import { IconX } from "../ui/icons";
+import { cx } from "../ui/primitives";
 
 export const TOAST_DEFAULT_DURATION = 5000;
 export const TOAST_SWIPE_THRESHOLD = 50;
@@ -32,6 +36,12 @@ export function useToast(): ToastContextValue {
 
 let nextId = 1;
 
+const TONE = {
+  default: { box: "border-gray-700 bg-gray-900/95 text-gray-50", dot: "bg-indigo-400" },
+  success: { box: "border-emerald-500/30 bg-gray-900/95 text-gray-50", dot: "bg-emerald-400" },
+  destructive: { box: "border-red-500/40 bg-red-950/90 text-red-50", dot: "bg-red-400" },
+};
+
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<ActiveToast | null>(null);
   const toast = useCallback((options: ToastOptions) => setCurrent({ ...options, id: nextId++ }), []);
@@ -39,116 +49,55 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const value = useMemo(() => ({ toast, dismiss }), [toast, dismiss]);
   return (
     <ToastContext.Provider value={value}>
-      {children}
-      <ToastRegion toast={current} onDismiss={dismiss} />
+      <RadixToast.Provider duration={TOAST_DEFAULT_DURATION} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD}>
+        {children}
+        {/* A new toast gets a new key, so it replaces the shown one at once (one at a time). */}
+        {current && <ToastItem key={current.id} toast={current} onDismiss={dismiss} />}
+        {/* pointer-events-auto: a modal dialog turns pointer events off on the body; toasts stay swipeable. */}
+        <RadixToast.Viewport
+          data-testid="toast-region"
+          className="pointer-events-auto fixed bottom-0 right-0 z-[100] m-4 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+        />
+      </RadixToast.Provider>
     </ToastContext.Provider>
   );
 }
 
-function ToastRegion({ toast, onDismiss }: { toast: ActiveToast | null; onDismiss: () => void }) {
-  const regionRef = useRef<HTMLOListElement>(null);
-
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (e.key === "F8") {
-        e.preventDefault();
-        regionRef.current?.focus();
-      }
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
-  return (
-    <section aria-label="Notifications (F8)" className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex justify-end p-4">
-      <ol
-        ref={regionRef}
-        tabIndex={-1}
-        data-testid="toast-region"
-        className="pointer-events-auto flex w-full max-w-sm flex-col gap-2 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded-xl"
-      >
-        {toast && <ToastItem key={toast.id} toast={toast} onDismiss={onDismiss} />}
-      </ol>
-    </section>
-  );
-}
-
 function ToastItem({ toast, onDismiss }: { toast: ActiveToast; onDismiss: () => void }) {
-  const [dx, setDx] = useState(0);
-  const [paused, setPaused] = useState(false);
-  const start = useRef<number | null>(null);
-  const duration = toast.duration ?? TOAST_DEFAULT_DURATION;
-
-  useEffect(() => {
-    if (paused) return;
-    const timer = window.setTimeout(onDismiss, duration);
-    return () => window.clearTimeout(timer);
-  }, [paused, duration, onDismiss]);
-
-  const tone =
-    toast.variant === "destructive"
-      ? "border-red-500/40 bg-red-950/90 text-red-50"
-      : toast.variant === "success"
-        ? "border-emerald-500/30 bg-gray-900/95 text-gray-50"
-        : "border-gray-700 bg-gray-900/95 text-gray-50";
-
+  const variant = toast.variant ?? "default";
+  const tone = TONE[variant];
   return (
-    <li
-      role="status"
-      aria-live={toast.variant === "destructive" ? "assertive" : "polite"}
+    <RadixToast.Root
+      open
+      onOpenChange={(open) => !open && onDismiss()}
+      duration={toast.duration}
+      type={variant === "destructive" ? "foreground" : "background"}
       data-testid="toast"
-      data-variant={toast.variant ?? "default"}
-      className={`group relative touch-pan-y select-none rounded-xl border p-4 pr-10 shadow-2xl shadow-black/40 backdrop-blur transition-[transform,opacity] ${tone} ${start.current === null ? "duration-200" : "duration-0"}`}
-      style={{ transform: `translateX(${dx}px)`, opacity: dx > 0 ? Math.max(0.2, 1 - dx / 200) : 1 }}
-      onPointerEnter={() => setPaused(true)}
-      onPointerLeave={() => setPaused(false)}
-      onPointerDown={(e) => {
-        start.current = e.clientX;
-        (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
-      }}
-      onPointerMove={(e) => {
-        if (start.current === null) return;
-        setDx(Math.max(0, e.clientX - start.current));
-      }}
-      onPointerUp={(e) => {
-        if (start.current === null) return;
-        const moved = e.clientX - start.current;
-        start.current = null;
-        if (moved >= TOAST_SWIPE_THRESHOLD) onDismiss();
-        else setDx(0);
-      }}
-      onPointerCancel={() => {
-        start.current = null;
-        setDx(0);
-      }}
+      data-variant={variant}
+      className={cx(
+        "group relative rounded-xl border p-4 pr-10 shadow-2xl shadow-black/40 backdrop-blur transition-[transform,opacity] duration-200",
+        "data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:opacity-80 data-[swipe=move]:duration-0 data-[swipe=cancel]:translate-x-0",
+        tone.box,
+      )}
     >
       <div className="flex items-start gap-3">
-        {toast.variant === "destructive" ? (
-          <span className="mt-0.5 h-2 w-2 shrink-0 rounded-full bg-red-400" />
-        ) : toast.variant === "success" ? (
-          <span className="mt-0.5 h-2 w-2 shrink-0 rounded-full bg-emerald-400" />
-        ) : (
-          <span className="mt-0.5 h-2 w-2 shrink-0 rounded-full bg-indigo-400" />
-        )}
+        <span className={cx("mt-0.5 h-2 w-2 shrink-0 rounded-full", tone.dot)} />
         <div className="min-w-0 -mt-1.5">
-          <p className="text-sm font-semibold" data-testid="toast-title">{toast.title}</p>
+          <RadixToast.Title className="text-sm font-semibold" data-testid="toast-title">
+            {toast.title}
+          </RadixToast.Title>
           {toast.description && (
-            <div className="mt-1 break-words text-sm opacity-80" data-testid="toast-description">
-              {toast.description}
-            </div>
+            <RadixToast.Description asChild>
+              <div className="mt-1 break-words text-sm opacity-80" data-testid="toast-description">
+                {toast.description}
+              </div>
+            </RadixToast.Description>
           )}
         </div>
       </div>
-      <button
-        type="button"
-        aria-label="Close"
-        onClick={onDismiss}
-        className="absolute right-2 top-2 rounded-md p-1 text-current opacity-50 hover:opacity-100"
-      >
-        <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
-          <path d="M18 6 6 18M6 6l12 12" />
-        </svg>
-      </button>
-    </li>
+      <RadixToast.Close aria-label="Close" className="absolute right-2 top-2 rounded-md p-1 text-current opacity-50 hover:opacity-100">
+        <IconX className="h-4 w-4" />
+      </RadixToast.Close>
+    </RadixToast.Root>
   );
 }

@@ -1,25 +1,49 @@
-//! Accessible tab strip; the selected value lives wherever the caller keeps it (the URL on dashboards).
-import type { ReactNode } from "react";
+//! Tabs on Radix Tabs (arrow keys move between tabs), styled dark. The selected value lives wherever the
+//! caller keeps it (the URL on dashboards). `Tabs` is the strip alone; `TabsRoot` + `TabsList` +
+//! `TabsTrigger` + `TabsContent` wire panels to their tabs and nest (tabs inside a tab's panel).
+import * as RadixTabs from "@radix-ui/react-tabs";
+import type { ComponentProps, ReactNode } from "react";
 import { cx } from "./primitives";
 
+export function TabsRoot<T extends string>({ value, onChange, className, children }: { value: T; onChange: (v: T) => void; className?: string; children: ReactNode }) {
+  return (
+    <RadixTabs.Root value={value} onValueChange={(v) => onChange(v as T)} className={className}>
+      {children}
+    </RadixTabs.Root>
+  );
+}
+
+export function TabsList({ className, ...rest }: ComponentProps<typeof RadixTabs.List>) {
+  return <RadixTabs.List className={cx("inline-flex rounded-lg border border-gray-800 bg-gray-900 p-1", className)} {...rest} />;
+}
+
+export function TabsTrigger({ className, ...rest }: ComponentProps<typeof RadixTabs.Trigger>) {
+  return (
+    <RadixTabs.Trigger
+      className={cx(
+        "rounded-md px-4 py-1.5 text-sm font-medium text-gray-400 transition-colors hover:text-gray-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 data-[state=active]:bg-gray-800 data-[state=active]:text-white data-[state=active]:shadow",
+        className,
+      )}
+      {...rest}
+    />
+  );
+}
+
+export function TabsContent({ className, ...rest }: ComponentProps<typeof RadixTabs.Content>) {
+  return <RadixTabs.Content className={cx("outline-none", className)} {...rest} />;
+}
+
+/** A tab strip without panels: the caller renders what the value selects. */
 export function Tabs<T extends string>({ value, onChange, items }: { value: T; onChange: (v: T) => void; items: { value: T; label: ReactNode }[] }) {
   return (
-    <div role="tablist" className="inline-flex rounded-lg border border-gray-800 bg-gray-900 p-1">
-      {items.map((item) => (
-        <button
-          key={item.value}
-          type="button"
-          role="tab"
-          aria-selected={item.value === value}
-          onClick={() => onChange(item.value)}
-          className={cx(
-            "rounded-md px-4 py-1.5 text-sm font-medium transition-colors",
-            item.value === value ? "bg-gray-800 text-white shadow" : "text-gray-400 hover:text-gray-200",
-          )}
-        >
-          {item.label}
-        </button>
-      ))}
-    </div>
+    <TabsRoot value={value} onChange={onChange}>
+      <TabsList>
+        {items.map((item) => (
+          <TabsTrigger key={item.value} value={item.value}>
+            {item.label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+    </TabsRoot>
   );
 }

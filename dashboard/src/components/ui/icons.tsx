@@ -4,6 +4,7 @@ import type { SVGProps } from "react";
 type IconProps = SVGProps<SVGSVGElement>;
 
 function make(paths: string[]) {
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per icon at module load, never during render
   return function Icon(props: IconProps) {
     return (
       <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...props}>

@@ -71,7 +71,7 @@ export function Select({ className, children, ...rest }: SelectHTMLAttributes<HT
       >
         {children}
       </select>
-      <svg viewBox="0 0 24 24" className="pointer-events-none absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400" fill="none" stroke="currentColor" strokeWidth="2">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2 text-gray-400" fill="none" stroke="currentColor" strokeWidth="2">
         <path d="m6 9 6 6 6-6" />
       </svg>
     </div>
@@ -162,11 +162,16 @@ export function EmptyState({ icon, title, description, action }: { icon?: ReactN
   );
 }
 
-export function ErrorNote({ error }: { error: unknown }) {
+export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <div role="alert" className="rounded-lg border border-red-500/30 bg-red-500/10 px-4 py-3 text-sm text-red-300">
-      Could not load this data. {message}
+    <div role="alert" className="flex items-center justify-between gap-4 rounded-lg border border-red-500/30 bg-red-500/10 px-4 py-3 text-sm text-red-300">
+      <span>Could not load this data. {message}</span>
+      {onRetry && (
+        <button type="button" onClick={onRetry} className="shrink-0 rounded-md px-2 py-1 text-xs font-medium text-red-200 ring-1 ring-inset ring-red-500/40 hover:bg-red-500/20">
+          Retry
+        </button>
+      )}
     </div>
   );
 }

@@ -1,0 +1,24 @@
+//! Query keys, one factory for the whole dashboard, so reads and invalidations name the same keys. Every
+//! read about one website sits under `site(id).all`, so dropping or refreshing a site is one call:
+//! `client.invalidateQueries({ queryKey: keys.site(id).all })`.
+import type { SiteMetric } from "./types";
+
+export const keys = {
+  user: ["user"] as const,
+  websites: ["websites"] as const,
+  sitesPeriods: {
+    all: ["sites-periods"] as const,
+    metric: (metric: SiteMetric) => ["sites-periods", metric] as const,
+  },
+  site(id: number) {
+    const all = ["site", id] as const;
+    return {
+      all,
+      overview: (range: string) => [...all, "overview", range] as const,
+      timeseries: (range: string) => [...all, "timeseries", range] as const,
+      recentActivity: (limit: number) => [...all, "recent-activity", limit] as const,
+      /** A per-site read named by its path segment (`/api/websites/{id}/{name}`), with its query if any. */
+      read: (name: string, params: Record<string, string | number> = {}) => [...all, name, params] as const,
+    };
+  },
+};
