@@ -26,14 +26,16 @@ use argon_gate::ArgonGate;
 pub use limiter::{AttemptLimiter, network_key};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
-pub use tokens::{ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random};
+pub use tokens::{
+    ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random,
+};
 
 /// Minimum password length (spec part 1 §9).
 pub const MIN_PASSWORD_LEN: usize = 6;
 /// Longest password accepted; argon2 work is bounded by it.
 pub const MAX_PASSWORD_LEN: usize = 1024;
-/// How long after its rotation a refresh token may be presented again without counting as stolen: two tabs
-/// of one browser refreshing at the same moment both present it.
+/// How long after its rotation a refresh token may be presented again without counting as stolen (as long
+/// as its successor is unused): two tabs of one browser refreshing at the same moment both present it.
 pub const REFRESH_REUSE_GRACE_MS: i64 = 10_000;
 
 /// Failed password checks per account are counted over this window (per client network: one minute).
@@ -247,8 +249,10 @@ impl Auth {
             if revoked_at.is_some() || expires_at <= now {
                 return Ok(None);
             }
+            // A used token again is a theft unless it is the benign race: within the grace, and its successor
+            // not used yet (the legitimate client has not moved on).
             if let Some(used_at) = used_at
-                && now - used_at > REFRESH_REUSE_GRACE_MS
+                && (now - used_at > REFRESH_REUSE_GRACE_MS || successor_used(&tx, session, &hash, used_at)?)
             {
                 revoke_session(&tx, session, now)?;
                 tx.commit()?;
@@ -398,7 +402,13 @@ impl Auth {
 
     /// Sets a new password after checking the current one: every sign-in and every access token issued so
     /// far ends, and the caller gets a new sign-in.
-    pub fn change_password(&self, principal: Principal, current: &str, new: &str, client: IpAddr) -> Result<AuthSession> {
+    pub fn change_password(
+        &self,
+        principal: Principal,
+        current: &str,
+        new: &str,
+        client: IpAddr,
+    ) -> Result<AuthSession> {
         validate_password(new)?;
         self.check_password(principal.user, current, client)?;
         let hash = self.argon.run(|| hash_password(new))?;
@@ -443,11 +453,10 @@ impl Auth {
                 .optional()?)
         })?;
         let (email, hash) = found.ok_or_else(revoked)?;
-        self.limited_check(client, &email.to_lowercase(), password, &hash)
-            .map_err(|e| match e {
-                Error::Unauthorized(_) => Error::Unauthorized("current password is incorrect".into()),
-                other => other,
-            })
+        self.limited_check(client, &email.to_lowercase(), password, &hash).map_err(|e| match e {
+            Error::Unauthorized(_) => Error::Unauthorized("current password is incorrect".into()),
+            other => other,
+        })
     }
 
     /// Starts a sign-in: a session, its first refresh token and an access token.
@@ -455,7 +464,8 @@ impl Auth {
         let now = now_ms();
         let (session, version, refresh_token) = self.db.write(|conn| {
             let tx = conn.transaction()?;
-            let version: i64 = tx.query_row("SELECT token_version FROM users WHERE id = ?1", [user.id], |r| r.get(0))?;
+            let version: i64 =
+                tx.query_row("SELECT token_version FROM users WHERE id = ?1", [user.id], |r| r.get(0))?;
             tx.execute(
                 "INSERT INTO auth_sessions (user_id, created_at, last_used_at, expires_at) VALUES (?1, ?2, ?2, ?3)",
                 params![user.id, now, now + REFRESH_TOKEN_TTL_DAYS * 86_400_000],
@@ -463,10 +473,7 @@ impl Auth {
             let session = tx.last_insert_rowid();
             let refresh_token = new_refresh_token(&tx, session, now)?;
             // Sign-ins long expired or revoked are only history; keep the table small.
-            tx.execute(
-                "DELETE FROM auth_sessions WHERE expires_at <= ?1 OR revoked_at <= ?1 - 86400000",
-                [now],
-            )?;
+            tx.execute("DELETE FROM auth_sessions WHERE expires_at <= ?1 OR revoked_at <= ?1 - 86400000", [now])?;
             tx.commit()?;
             Ok((session, version, refresh_token))
         })?;
@@ -483,6 +490,16 @@ fn new_refresh_token(tx: &Transaction, session: i64, now: i64) -> Result<String>
         params![hash, session, now],
     )?;
     Ok(token)
+}
+
+/// Whether a token of the session handed out when `hash` was rotated (or later) has itself been used.
+fn successor_used(tx: &Transaction, session: i64, hash: &[u8], used_at: i64) -> Result<bool> {
+    Ok(tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM refresh_tokens
+         WHERE session_id = ?1 AND token_hash != ?2 AND created_at >= ?3 AND used_at IS NOT NULL)",
+        params![session, hash, used_at],
+        |r| r.get(0),
+    )?)
 }
 
 /// Marks a session revoked and forgets its refresh tokens.

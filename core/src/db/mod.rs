@@ -61,7 +61,10 @@ fn apply(conn: &mut Connection, applied: usize) -> Result<()> {
         tx.execute_batch(sql)?;
         let dangling: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0))?;
         if dangling > 0 {
-            return Err(crate::Error::Internal(format!("migration {} leaves {dangling} dangling references", index + 1)));
+            return Err(crate::Error::Internal(format!(
+                "migration {} leaves {dangling} dangling references",
+                index + 1
+            )));
         }
         tx.pragma_update(None, "user_version", index as i64 + 1)?;
         tx.commit()?;

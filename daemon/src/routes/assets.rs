@@ -31,13 +31,15 @@ const APP_ROUTES: &[&str] = &[
 ];
 
 pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    warp::get().and(warp::path::full()).and_then(|path: FullPath| async move {
+    // The path is checked before the method: an unknown API path is 404 whatever the method, not 405.
+    let not_api = warp::path::full().and_then(|path: FullPath| async move {
         // API paths never fall back to the app: their errors must stay JSON.
         if path.as_str() == "/api" || path.as_str().starts_with("/api/") {
             return Err(warp::reject::not_found());
         }
-        Ok(serve(path.as_str()))
-    })
+        Ok(path)
+    });
+    not_api.and(warp::get()).map(|path: FullPath| serve(path.as_str()))
 }
 
 fn serve(path: &str) -> Response {

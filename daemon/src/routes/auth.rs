@@ -108,11 +108,7 @@ async fn refresh(tracker: Tracker, body: RefreshRequest) -> Result<impl Reply, R
 }
 
 /// Ends the sign-in of the refresh token in the body, or else of the bearer token; 204 either way once done.
-async fn logout(
-    tracker: Tracker,
-    authorization: Option<String>,
-    body: LogoutRequest,
-) -> Result<impl Reply, Rejection> {
+async fn logout(tracker: Tracker, authorization: Option<String>, body: LogoutRequest) -> Result<impl Reply, Rejection> {
     let access_token = bearer(authorization.as_deref()).map(str::to_string);
     blocking(move || match (body.refresh_token, access_token) {
         (Some(refresh_token), _) => tracker.auth.logout(&refresh_token),

@@ -19,8 +19,8 @@ use std::net::{IpAddr, SocketAddr};
 
 use serde::de::DeserializeOwned;
 use tokio::sync::watch;
-use tracker_core::ingest::Client;
 use tracker_core::auth::Principal;
+use tracker_core::ingest::Client;
 use tracker_core::model::{UserId, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::http::HeaderMap;
@@ -136,11 +136,14 @@ pub(crate) fn json_body<T: DeserializeOwned + Send>(
 pub(crate) fn api_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
     warp::header::optional::<String>("content-type")
         .and_then(|content_type: Option<String>| async move {
-            let essence = content_type.as_deref().unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            let essence =
+                content_type.as_deref().unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
             if essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json")) {
                 Ok(())
             } else {
-                Err(reject(Error::UnsupportedMediaType("the body must be JSON (Content-Type: application/json)".into())))
+                Err(reject(Error::UnsupportedMediaType(
+                    "the body must be JSON (Content-Type: application/json)".into(),
+                )))
             }
         })
         .untuple_one()
@@ -266,7 +269,9 @@ fn is_own_host(host: &str) -> bool {
         return false;
     }
     let name = match host.rsplit_once(':') {
-        Some((name, port)) if !name.ends_with(':') && port.bytes().all(|b| b.is_ascii_digit()) && !name.is_empty() => name,
+        Some((name, port)) if !name.ends_with(':') && port.bytes().all(|b| b.is_ascii_digit()) && !name.is_empty() => {
+            name
+        }
         _ => host,
     };
     let name = name.trim_start_matches('[').trim_end_matches(']');

@@ -64,8 +64,9 @@ impl ScriptConfig {
 
 /// API routes under /api that visitors' browsers call.
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    // Exact paths: a prefix would answer 405 for any other method under /api/track/... instead of 404.
     let preflight =
-        warp::path("track").or(warp::path("interactions")).unify().and(warp::options()).map(preflight_response);
+        warp::path!("track").or(warp::path!("interactions")).unify().and(warp::options()).map(preflight_response);
     // Once path and method matched, every answer (body errors included) is produced here, with CORS headers.
     let track = warp::path!("track").and(warp::post()).and(
         with_tracker(tracker.clone())
@@ -192,7 +193,10 @@ async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> R
     let config = serde_json::to_string(&config).unwrap_or_default().replace('<', "\\u003c");
     let mut body = format!("window.__TRACKER__={config};\n").into_bytes();
     body.extend_from_slice(&script.data);
-    Ok(script_response(body, "public, max-age=300"))
+    let mut response = script_response(body, "public, max-age=300");
+    // The inlined endpoint may come from the Host header (no public_url): caches must key on it.
+    response.headers_mut().insert("vary", HeaderValue::from_static("Host"));
+    Ok(response)
 }
 
 async fn static_script(name: &'static str) -> Result<Response, Rejection> {

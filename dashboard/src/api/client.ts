@@ -1,5 +1,6 @@
 //! The one HTTP client of the dashboard: bearer header, JSON bodies, one token refresh and one retry on
-//! 401/403, errors as Error("STATUS: body"). Hooks call it; components never call fetch.
+//! 401/403, errors as Error("STATUS: body"). Hooks call it; components never call fetch. The server
+//! rotates the refresh token on every refresh (API.md), so the client stores the new one it is given.
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -47,6 +48,8 @@ export interface ApiClient {
   text(path: string): Promise<string>;
   /** One POST /api/refresh; true when a new access token was stored. Concurrent callers share it. */
   refresh(): Promise<boolean>;
+  /** Ends the sign-in on the server (POST /api/logout) as far as it can, then forgets both tokens. */
+  logout(): Promise<void>;
   accessToken(): string | null;
   setTokens(accessToken: string, refreshToken: string): void;
   clearTokens(): void;
@@ -76,9 +79,12 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         body: JSON.stringify({ refreshToken }),
       });
       if (!res.ok) return false;
-      const data = (await res.json()) as { accessToken?: unknown };
+      const data = (await res.json()) as { accessToken?: unknown; refreshToken?: unknown };
       if (typeof data.accessToken !== "string" || !data.accessToken) return false;
       storage.setItem(ACCESS_TOKEN_KEY, data.accessToken);
+      if (typeof data.refreshToken === "string" && data.refreshToken) {
+        storage.setItem(REFRESH_TOKEN_KEY, data.refreshToken);
+      }
       return true;
     } catch {
       return false;
@@ -142,6 +148,20 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return res.text();
     },
     refresh,
+    async logout() {
+      const refreshToken = storage.getItem(REFRESH_TOKEN_KEY);
+      const accessToken = storage.getItem(ACCESS_TOKEN_KEY);
+      storage.removeItem(ACCESS_TOKEN_KEY);
+      storage.removeItem(REFRESH_TOKEN_KEY);
+      if (!refreshToken && !accessToken) return;
+      const headers: Record<string, string> = { "Content-Type": "application/json" };
+      if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+      try {
+        await doFetch(`${base}/api/logout`, { method: "POST", headers, body: JSON.stringify({ refreshToken }) });
+      } catch {
+        // Offline: the tokens are forgotten here all the same, and the refresh token expires on its own.
+      }
+    },
     accessToken: () => storage.getItem(ACCESS_TOKEN_KEY),
     setTokens(accessToken, refreshToken) {
       storage.setItem(ACCESS_TOKEN_KEY, accessToken);

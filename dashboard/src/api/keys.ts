@@ -5,6 +5,7 @@ import type { SiteMetric } from "./types";
 
 export const keys = {
   user: ["user"] as const,
+  registration: ["registration"] as const,
   websites: ["websites"] as const,
   sitesPeriods: {
     all: ["sites-periods"] as const,

@@ -12,6 +12,12 @@ export interface AuthResponse {
   user: User;
 }
 
+/** GET /api/registration: the server's sign-up mode and whether a sign-up would be accepted now. */
+export interface Registration {
+  mode: "open" | "first-user" | "closed";
+  open: boolean;
+}
+
 export interface Credentials {
   email: string;
   password: string;

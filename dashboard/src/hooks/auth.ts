@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { keys } from "../api/keys";
-import type { AuthResponse, Credentials, User } from "../api/types";
+import type { AuthResponse, Credentials, Registration, User } from "../api/types";
 
 export const userKey = keys.user;
 
@@ -30,12 +30,21 @@ function useAuthMutation(path: "/api/login" | "/api/register") {
 export const useLogin = () => useAuthMutation("/api/login");
 export const useRegister = () => useAuthMutation("/api/register");
 
-/** Logout: drops both tokens and every cached query; no server call. */
+/** Logout: ends the sign-in on the server, drops both tokens and every cached query. */
 export function useLogout() {
   const client = useQueryClient();
   return () => {
-    api.clearTokens();
+    void api.logout();
     client.clear();
     client.setQueryData(userKey, null);
   };
+}
+
+/** Whether the Sign Up tab can create an account on this server (GET /api/registration). */
+export function useRegistration() {
+  return useQuery({
+    queryKey: keys.registration,
+    queryFn: () => api.get<Registration>("/api/registration"),
+    staleTime: 60_000,
+  });
 }

@@ -1,5 +1,7 @@
-//! The live feed: an EventSource on /api/dashboard/live. Connected on open (Real-time), Disconnected on
-//! error; on error one token refresh and, if it succeeds, a new stream with the new token.
+//! The live feed: an EventSource on /api/dashboard/live, opened with a single-use stream ticket (the access
+//! token never goes into a URL). Connected on open (Real-time), Disconnected on error; on error one token
+//! refresh and, if it succeeds, a new stream with a new ticket. The server ends a stream when its token
+//! expires or its sign-in is revoked, which is such an error.
 import { useEffect, useState } from "react";
 import { api } from "../api";
 import type { ActiveSession } from "../api/types";
@@ -22,11 +24,18 @@ export function useLiveSessions(websiteId: number | undefined) {
     let retryTimer: number | undefined;
     let failures = 0;
 
-    const open = () => {
+    const open = async () => {
       if (cancelled) return;
       setStatus("connecting");
-      const token = encodeURIComponent(api.accessToken() ?? "");
-      const es = new EventSource(`/api/dashboard/live?website_id=${websiteId}&token=${token}`);
+      let ticket: string;
+      try {
+        ticket = (await api.post<{ ticket: string }>("/api/dashboard/live/ticket")).ticket;
+      } catch {
+        if (!cancelled) setStatus("disconnected");
+        return;
+      }
+      if (cancelled) return;
+      const es = new EventSource(`/api/dashboard/live?website_id=${websiteId}&ticket=${encodeURIComponent(ticket)}`);
       source = es;
       es.onopen = () => {
         failures = 0;
@@ -45,11 +54,11 @@ export function useLiveSessions(websiteId: number | undefined) {
           if (!ok || cancelled) return;
           // Back off when the stream keeps failing even with fresh tokens.
           const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
-          retryTimer = window.setTimeout(open, delay);
+          retryTimer = window.setTimeout(() => void open(), delay);
         });
       };
     };
-    open();
+    void open();
     return () => {
       cancelled = true;
       window.clearTimeout(retryTimer);

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import type { FormEvent } from "react";
 import { Navigate, useNavigate } from "react-router-dom";
-import { useLogin, useRegister, useUser } from "../hooks/auth";
+import { useLogin, useRegister, useRegistration, useUser } from "../hooks/auth";
 import { useToast } from "../components/toast/toast";
 import { IconActivity, IconChart, IconUsers, IconZap } from "../components/ui/icons";
 import { Button, FullPageSpinner, Input, Label } from "../components/ui/primitives";
@@ -99,6 +99,18 @@ function SignInForm() {
 }
 
 function SignUpForm() {
+  const registration = useRegistration();
+  if (registration.data && !registration.data.open) {
+    return (
+      <p className="text-sm text-slate-400" role="status">
+        Sign-up is closed on this server: ask its operator to create your account (<code>tracker users add</code>).
+      </p>
+    );
+  }
+  return <OpenSignUpForm />;
+}
+
+function OpenSignUpForm() {
   const register = useRegister();
   const navigate = useNavigate();
   const { toast } = useToast();

@@ -60,7 +60,7 @@ test("bearer header on every call, JSON content type only with a body", async ()
 test("401: one refresh with the stored refresh token, then one retry with the new token", async () => {
   const { client, calls, storage } = setup([
     () => new Response("expired", { status: 401 }),
-    () => json(200, { accessToken: "new-access" }),
+    () => json(200, { accessToken: "new-access", refreshToken: "next-refresh" }),
     () => json(200, { ok: true }),
   ]);
   assert.deepEqual(await client.get("/api/websites"), { ok: true });
@@ -70,7 +70,16 @@ test("401: one refresh with the stored refresh token, then one retry with the ne
   assert.deepEqual(JSON.parse(calls[1].body!), { refreshToken: "the-refresh" });
   assert.equal(calls[2].headers.Authorization, "Bearer new-access");
   assert.equal(storage.getItem("accessToken"), "new-access");
-  assert.equal(storage.getItem("refreshToken"), "the-refresh", "the refresh token is never replaced");
+  assert.equal(storage.getItem("refreshToken"), "next-refresh", "the rotated refresh token is kept");
+});
+
+test("logout sends the refresh token to /api/logout and forgets both tokens", async () => {
+  const { client, calls, storage } = setup([() => new Response(null, { status: 204 })]);
+  await client.logout();
+  assert.equal(calls[0].url, "/api/logout");
+  assert.deepEqual(JSON.parse(calls[0].body!), { refreshToken: "the-refresh" });
+  assert.equal(storage.getItem("accessToken"), null);
+  assert.equal(storage.getItem("refreshToken"), null);
 });
 
 test("403 also triggers the refresh; a second failure is raised, not retried again", async () => {
