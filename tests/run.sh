@@ -18,6 +18,11 @@ fi
 echo "== dashboard: npm install, type check (dashboard and tracking scripts), lint, build, unit tests"
 (cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run typecheck && npm run lint && npm run build && npm test)
 
+echo "== rust: format, lints, unused dependencies"
+cargo fmt --all --check
+python3 tests/unused_deps.py
+cargo clippy --locked --all-targets -- -D warnings
+
 echo "== rust: build, unit and integration tests"
 cargo build --locked -p tracker
 cargo test --locked --workspace
