@@ -1,13 +1,14 @@
 //! Session recordings: the list of a site's replays with their visit and organization, and one replay's
-//! rrweb events for the player.
+//! rrweb events for the player, read one stored chunk at a time so that a large recording never sits in memory
+//! whole.
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{Analytics, TimeRange};
+use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::ingest::replay::inflate_events;
+use crate::ingest::replay::{array_items, inflate};
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
 
 /// A recording is complete once the script said so or no chunk came for this long.
@@ -114,10 +115,10 @@ impl Analytics {
         })
     }
 
-    /// The rrweb events of a recording of one of `owner`'s sites, in upload order; another user's replay is
-    /// `NotFound` exactly like a missing one.
-    pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<Vec<Value>> {
-        let chunks: Vec<Vec<u8>> = self.db.read(|conn| {
+    /// The rrweb events of a recording of one of `owner`'s sites, in seq order, as pieces of one JSON array's
+    /// items; another user's replay is `NotFound` exactly like a missing one.
+    pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<ReplayEvents> {
+        let seqs: Vec<i64> = self.db.read(|conn| {
             let owned = conn
                 .prepare_cached(
                     "SELECT 1 FROM replays r JOIN websites w ON w.id = r.website_id
@@ -128,14 +129,64 @@ impl Analytics {
             if owned.is_none() {
                 return Err(Error::NotFound("replay"));
             }
-            let mut stmt = conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
+            let mut stmt = conn.prepare_cached("SELECT seq FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
             let rows = stmt.query_map([replay], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
-        let mut events = Vec::new();
-        for chunk in chunks {
-            events.extend(inflate_events(&chunk)?);
+        Ok(ReplayEvents { db: self.db.clone(), replay, seqs: seqs.into_iter(), any: false })
+    }
+}
+
+/// The events of a recording, one stored chunk per item: the chunk's inflated events without the array's
+/// brackets, preceded by a comma after the first, so that `[`, the items and `]` make the JSON array. Each
+/// chunk is read in its own short read (a slow client holds no connection), at most 8 MiB inflated.
+pub struct ReplayEvents {
+    db: Db,
+    replay: i64,
+    seqs: std::vec::IntoIter<i64>,
+    /// Whether an event was given already (the next needs a comma).
+    any: bool,
+}
+
+impl Iterator for ReplayEvents {
+    type Item = Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<Result<Vec<u8>>> {
+        for seq in self.seqs.by_ref() {
+            let read = self.db.read(|conn| {
+                Ok(conn
+                    .prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
+                    .query_row(params![self.replay, seq], |r| r.get::<_, Vec<u8>>(0))
+                    .optional()?)
+            });
+            // A chunk deleted meanwhile (retention, the site's deletion) is skipped.
+            let gzip = match read {
+                Ok(Some(gzip)) => gzip,
+                Ok(None) => continue,
+                Err(e) => return Some(Err(e)),
+            };
+            let mut json = match inflate(&gzip) {
+                Ok(json) => json,
+                Err(e) => return Some(Err(Error::Internal(format!("replay {} chunk {seq}: {e}", self.replay)))),
+            };
+            let items = match array_items(&json) {
+                Ok(items) if items.is_empty() => continue,
+                Ok(items) => items,
+                Err(e) => return Some(Err(e)),
+            };
+            // Cut in place (no second copy of up to 8 MiB); the byte before the items is `[` or whitespace,
+            // which becomes the comma.
+            let from = if self.any {
+                json[items.start - 1] = b',';
+                items.start - 1
+            } else {
+                items.start
+            };
+            json.truncate(items.end);
+            json.drain(..from);
+            self.any = true;
+            return Some(Ok(json));
         }
-        Ok(events)
+        None
     }
 }
