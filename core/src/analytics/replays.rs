@@ -1,14 +1,17 @@
 //! Session recordings: the list of a site's replays with their visit and organization, and one replay's
-//! rrweb events for the player, read one stored chunk at a time so that a large recording never sits in memory
+//! rrweb events for the player, inflated a piece at a time so that a large recording never sits in memory
 //! whole.
 
+use std::io::Read;
+
+use flate2::read::MultiGzDecoder;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use super::{Analytics, TimeRange};
 use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::ingest::replay::{array_items, inflate};
+use crate::ingest::replay::MAX_INFLATED_BYTES;
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
 
 /// A recording is complete once the script said so or no chunk came for this long.
@@ -133,60 +136,138 @@ impl Analytics {
             let rows = stmt.query_map([replay], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
-        Ok(ReplayEvents { db: self.db.clone(), replay, seqs: seqs.into_iter(), any: false })
+        Ok(ReplayEvents { db: self.db.clone(), replay, seqs: seqs.into_iter(), chunk: None, any: false })
     }
 }
 
-/// The events of a recording, one stored chunk per item: the chunk's inflated events without the array's
-/// brackets, preceded by a comma after the first, so that `[`, the items and `]` make the JSON array. Each
-/// chunk is read in its own short read (a slow client holds no connection), at most 8 MiB inflated.
+/// Bytes inflated per piece: what one reader holds at a time, besides its compressed chunk (≤ 512 KiB).
+const PIECE_BYTES: usize = 64 * 1024;
+
+/// The events of a recording as pieces of JSON: the items of every chunk's array, without the brackets, with
+/// a comma between chunks, so that `[`, the pieces and `]` make one array. Chunks are inflated a piece at a
+/// time and each is read in its own short read (a slow client holds no connection), so a reader costs a
+/// compressed chunk and a few pieces whatever the recording's size.
 pub struct ReplayEvents {
     db: Db,
     replay: i64,
     seqs: std::vec::IntoIter<i64>,
-    /// Whether an event was given already (the next needs a comma).
+    chunk: Option<ChunkItems>,
+    /// Whether an event was given already (the next chunk's need a comma).
     any: bool,
+}
+
+/// The chunk being inflated.
+struct ChunkItems {
+    seq: i64,
+    gzip: std::io::Take<MultiGzDecoder<std::io::Cursor<Vec<u8>>>>,
+    /// Past the array's opening bracket.
+    opened: bool,
+    /// Whether this chunk gave an event yet.
+    started: bool,
+    /// Inflated bytes not given yet: from the last non-space byte on, which may be the closing bracket.
+    held: Vec<u8>,
+}
+
+impl ReplayEvents {
+    /// The next stored chunk, or `None` at the end; a chunk deleted meanwhile (retention, the site's deletion)
+    /// is skipped.
+    fn open_next(&mut self) -> Result<Option<ChunkItems>> {
+        for seq in self.seqs.by_ref() {
+            let gzip = self.db.read(|conn| {
+                Ok(conn
+                    .prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
+                    .query_row(params![self.replay, seq], |r| r.get::<_, Vec<u8>>(0))
+                    .optional()?)
+            })?;
+            if let Some(gzip) = gzip {
+                let gzip = MultiGzDecoder::new(std::io::Cursor::new(gzip)).take(MAX_INFLATED_BYTES);
+                return Ok(Some(ChunkItems { seq, gzip, opened: false, started: false, held: Vec::new() }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The next piece of the current chunk, `None` once it is done.
+    fn piece(&mut self) -> Result<Option<Vec<u8>>> {
+        let replay = self.replay;
+        let Some(chunk) = self.chunk.as_mut() else { return Ok(None) };
+        let seq = chunk.seq;
+        let broken = |what: &str| Error::Internal(format!("replay {replay} chunk {seq}: {what}"));
+        let mut buf = vec![0; PIECE_BYTES];
+        loop {
+            let n = chunk.gzip.read(&mut buf).map_err(|_| broken("not gzip"))?;
+            if n == 0 {
+                // Only the closing bracket (and spaces) may be left.
+                return match chunk.held.trim_ascii() {
+                    b"]" if chunk.opened => Ok(None),
+                    _ => Err(broken("not a JSON array")),
+                };
+            }
+            let mut data = &buf[..n];
+            if !chunk.opened {
+                data = data.trim_ascii_start();
+                match data.first() {
+                    None => continue,
+                    Some(b'[') => {
+                        chunk.opened = true;
+                        data = &data[1..];
+                    }
+                    Some(_) => return Err(broken("not a JSON array")),
+                }
+            }
+            chunk.held.extend_from_slice(data);
+            let Some(last) = chunk.held.iter().rposition(|b| !b.is_ascii_whitespace()) else {
+                if !chunk.started {
+                    // Spaces before the first event mean nothing.
+                    chunk.held.clear();
+                }
+                continue;
+            };
+            if last == 0 {
+                continue;
+            }
+            let mut rest = chunk.held.split_off(last);
+            std::mem::swap(&mut rest, &mut chunk.held);
+            let mut piece = rest;
+            if !chunk.started {
+                let lead = piece.len() - piece.trim_ascii_start().len();
+                piece.drain(..lead);
+                if piece.is_empty() {
+                    continue;
+                }
+                chunk.started = true;
+                if self.any {
+                    piece.insert(0, b',');
+                }
+                self.any = true;
+            }
+            return Ok(Some(piece));
+        }
+    }
 }
 
 impl Iterator for ReplayEvents {
     type Item = Result<Vec<u8>>;
 
     fn next(&mut self) -> Option<Result<Vec<u8>>> {
-        for seq in self.seqs.by_ref() {
-            let read = self.db.read(|conn| {
-                Ok(conn
-                    .prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
-                    .query_row(params![self.replay, seq], |r| r.get::<_, Vec<u8>>(0))
-                    .optional()?)
-            });
-            // A chunk deleted meanwhile (retention, the site's deletion) is skipped.
-            let gzip = match read {
-                Ok(Some(gzip)) => gzip,
-                Ok(None) => continue,
-                Err(e) => return Some(Err(e)),
-            };
-            let mut json = match inflate(&gzip) {
-                Ok(json) => json,
-                Err(e) => return Some(Err(Error::Internal(format!("replay {} chunk {seq}: {e}", self.replay)))),
-            };
-            let items = match array_items(&json) {
-                Ok(items) if items.is_empty() => continue,
-                Ok(items) => items,
-                Err(e) => return Some(Err(e)),
-            };
-            // Cut in place (no second copy of up to 8 MiB); the byte before the items is `[` or whitespace,
-            // which becomes the comma.
-            let from = if self.any {
-                json[items.start - 1] = b',';
-                items.start - 1
-            } else {
-                items.start
-            };
-            json.truncate(items.end);
-            json.drain(..from);
-            self.any = true;
-            return Some(Ok(json));
+        loop {
+            if self.chunk.is_none() {
+                match self.open_next() {
+                    Ok(Some(chunk)) => self.chunk = Some(chunk),
+                    Ok(None) => return None,
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            match self.piece() {
+                Ok(Some(piece)) => return Some(Ok(piece)),
+                Ok(None) => self.chunk = None,
+                Err(e) => {
+                    // Nothing sensible can follow a broken chunk: the stream ends here.
+                    self.chunk = None;
+                    self.seqs = Vec::new().into_iter();
+                    return Some(Err(e));
+                }
+            }
         }
-        None
     }
 }
