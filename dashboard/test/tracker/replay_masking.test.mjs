@@ -87,12 +87,12 @@ const TEXT = ["MARKER-PARAGRAPH", "MARKER-SCRIPT-TEXT", "MARKER-PARAGRAPH-CHANGE
 describe("Replays keep text typed into contenteditable and text that scripts insert later", () => {
   test("inputs, textareas and contenteditable are masked; other text stays unless mask-all-text is on", async () => {
     const plain = await recordVisit("enhanced");
-    const settings = await api.get(`/api/privacy/settings?website_id=${plain.website.id}`);
-    assert.equal(settings.maskAllText, false, "off by default below professional");
     assertRecorded(plain.events);
     assert.ok(plain.text.includes("Support"), "the heading");
     for (const m of ALWAYS_MASKED) assert.ok(!plain.text.includes(m), `${m} in the recording`);
     for (const m of TEXT) assert.ok(plain.text.includes(m), `${m} missing: mask-all-text is off`);
+    const settings = await api.get(`/api/privacy/settings?website_id=${plain.website.id}`);
+    assert.equal(settings.maskAllText, false, "off by default below professional");
   });
 
   test("with mask-all-text on, no marker is recorded", async () => {
