@@ -258,9 +258,8 @@ pub fn read_settings(conn: &Connection, site: WebsiteId) -> Result<PrivacySettin
         })
         .optional()?;
     let mut settings = row.unwrap_or_default();
-    let level: Option<String> = conn
-        .query_row("SELECT tracking_level FROM websites WHERE id = ?1", [site], |r| r.get(0))
-        .optional()?;
+    let level: Option<String> =
+        conn.query_row("SELECT tracking_level FROM websites WHERE id = ?1", [site], |r| r.get(0)).optional()?;
     let level = level.and_then(|l| TrackingLevel::parse(&l).ok()).unwrap_or_default();
     settings.mask_all_text = settings.masks_all_text(level);
     Ok(settings)

@@ -18,7 +18,8 @@ use crate::daemon::{Daemon, Memory};
 /// The recording caps of daemon/API.md: inflated bytes per recording and per chunk.
 const RECORDING_INFLATED: usize = 64 * 1024 * 1024;
 const CHUNK_INFLATED: usize = 8 * 1024 * 1024 - 64 * 1024;
-const UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const UA: &str =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /// Runs the benchmark against `tracker` with `reads` sequential reads, then `reads` concurrent ones.
 pub async fn run(tracker: PathBuf, reads: usize) -> anyhow::Result<()> {
@@ -28,8 +29,13 @@ pub async fn run(tracker: PathBuf, reads: usize) -> anyhow::Result<()> {
     let client = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
     let (token, key) = owner_with_site(&client, &daemon.base).await?;
     let session = "replayrss-0000000001";
-    post(&client, &daemon.base, "/api/track", json!({"tracking_key": key, "session_id": session, "url": "https://example.com/"}))
-        .await?;
+    post(
+        &client,
+        &daemon.base,
+        "/api/track",
+        json!({"tracking_key": key, "session_id": session, "url": "https://example.com/"}),
+    )
+    .await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let idle = daemon.memory()?;
 
@@ -88,7 +94,10 @@ pub async fn run(tracker: PathBuf, reads: usize) -> anyhow::Result<()> {
     daemon.stop()?;
 
     let mib = |kib: u64| kib as f64 / 1024.0;
-    println!("response: {:.1} MiB of JSON, valid, every event; {sequential_s:.2} s per read", bytes as f64 / (1 << 20) as f64);
+    println!(
+        "response: {:.1} MiB of JSON, valid, every event; {sequential_s:.2} s per read",
+        bytes as f64 / (1 << 20) as f64
+    );
     println!("idle daemon: VmRSS {:.1} MiB", mib(idle.rss_kib));
     println!(
         "after the uploads: VmRSS {:.1} MiB, VmHWM {:.1} MiB (peak reset here: VmRSS {:.1} MiB)",
@@ -99,7 +108,10 @@ pub async fn run(tracker: PathBuf, reads: usize) -> anyhow::Result<()> {
     report("sequential reads", reads, sequential, idle);
     report(&format!("concurrent reads ({concurrent_s:.2} s)"), reads, peak, idle);
     let peak_mib = mib(peak.hwm_kib);
-    println!("target: peak under 128 MB while serving: {}", if peak_mib * 1.048_576 < 128.0 { "met" } else { "MISSED" });
+    println!(
+        "target: peak under 128 MB while serving: {}",
+        if peak_mib * 1.048_576 < 128.0 { "met" } else { "MISSED" }
+    );
     Ok(())
 }
 
@@ -179,7 +191,8 @@ async fn post(client: &reqwest::Client, base: &str, path: &str, body: Value) -> 
 /// A fresh user with one enhanced site (recordings on): (token, tracking key).
 async fn owner_with_site(client: &reqwest::Client, base: &str) -> anyhow::Result<(String, String)> {
     let email = format!("replay-rss-{}@example.com", std::process::id());
-    let session = post(client, base, "/api/register", json!({"email": email, "password": "benchmark-password"})).await?;
+    let session =
+        post(client, base, "/api/register", json!({"email": email, "password": "benchmark-password"})).await?;
     let token = session["accessToken"].as_str().context("no accessToken")?.to_string();
     let site: Value = client
         .post(format!("{base}/api/websites"))

@@ -122,7 +122,13 @@ async fn replay_events_stream_is_valid_json_of_every_chunk() {
     let list = server.get(&format!("/api/websites/{site}/session-replays"), &token).await;
     let replay = list.json[0]["id"].as_i64().unwrap();
 
-    let response = server.client.get(server.url(&format!("/api/replays/{replay}/events"))).bearer_auth(&token).send().await.unwrap();
+    let response = server
+        .client
+        .get(server.url(&format!("/api/replays/{replay}/events")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["content-type"], "application/json");
     // Streamed as the chunks are read: no length known up front.
