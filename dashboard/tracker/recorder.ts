@@ -1,6 +1,7 @@
 // The session recorder (/tracking/recorder.js), loaded by the core only when the site's config enables
-// recordings. Records with @rrweb/record, every input masked (passwords always) and the text of
-// `.tracker-mask` elements masked, `.tracker-block` elements left out. Events are buffered and uploaded
+// recordings. Records with @rrweb/record, every input masked (passwords always), the text inside
+// contenteditable elements (rich-text editors, chat widgets) and `.tracker-mask` elements masked, and with
+// the site's "mask all text" every text node; `.tracker-block` elements are left out. Events are buffered and uploaded
 // gzipped to POST /api/replay every few seconds and on pagehide, numbered by a per-session seq kept in
 // sessionStorage so that a reload continues the session's recording; recording stops at the size cap.
 import { record } from "@rrweb/record";
@@ -15,6 +16,9 @@ const CHUNK_LIMIT = 512 * 1024; // per upload (API.md)
 const PIECE_RAW = 480 * 1024;
 const SESSION_CAP = 20 * 1024 * 1024; // per session (API.md)
 const KEEPALIVE_MAX = 60 * 1024; // the browser's keepalive budget is 64 KiB in flight
+// Text masked whatever the site says: what visitors type into editable elements, as inputs are. rrweb tests
+// a text node's ancestors against it, at the first snapshot and for text added or changed later.
+const EDITABLE = '[contenteditable]:not([contenteditable="false"])';
 
 function run(c: Ctx) {
   const enc = new TextEncoder();
@@ -100,6 +104,8 @@ function run(c: Ctx) {
     maskAllInputs: true,
     maskInputOptions: { password: true },
     maskTextClass: "tracker-mask",
+    // "*" matches every text node's parent element; style and script contents are not page text.
+    maskTextSelector: c.c.maskAllText ? "*" : EDITABLE,
     blockClass: "tracker-block",
     inlineStylesheet: true,
     recordCanvas: false,

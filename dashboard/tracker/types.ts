@@ -21,6 +21,8 @@ export interface Config {
   requireConsent?: boolean;
   heatmaps?: boolean;
   recordings?: boolean;
+  /** recordings mask every text node, not only inputs and editable text */
+  maskAllText?: boolean;
   definitions?: Definition[];
   debug?: boolean;
 }

@@ -1,13 +1,17 @@
 //! Session recordings: the list of a site's replays with their visit and organization, and one replay's
-//! rrweb events for the player.
+//! rrweb events for the player, inflated a piece at a time so that a large recording never sits in memory
+//! whole.
 
+use std::io::Read;
+
+use flate2::read::MultiGzDecoder;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{Analytics, TimeRange};
+use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::ingest::replay::inflate_events;
+use crate::ingest::replay::MAX_INFLATED_BYTES;
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
 
 /// A recording is complete once the script said so or no chunk came for this long.
@@ -114,10 +118,10 @@ impl Analytics {
         })
     }
 
-    /// The rrweb events of a recording of one of `owner`'s sites, in upload order; another user's replay is
-    /// `NotFound` exactly like a missing one.
-    pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<Vec<Value>> {
-        let chunks: Vec<Vec<u8>> = self.db.read(|conn| {
+    /// The rrweb events of a recording of one of `owner`'s sites, in seq order, as pieces of one JSON array's
+    /// items; another user's replay is `NotFound` exactly like a missing one.
+    pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<ReplayEvents> {
+        let seqs: Vec<i64> = self.db.read(|conn| {
             let owned = conn
                 .prepare_cached(
                     "SELECT 1 FROM replays r JOIN websites w ON w.id = r.website_id
@@ -128,14 +132,142 @@ impl Analytics {
             if owned.is_none() {
                 return Err(Error::NotFound("replay"));
             }
-            let mut stmt = conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
+            let mut stmt = conn.prepare_cached("SELECT seq FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
             let rows = stmt.query_map([replay], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
-        let mut events = Vec::new();
-        for chunk in chunks {
-            events.extend(inflate_events(&chunk)?);
+        Ok(ReplayEvents { db: self.db.clone(), replay, seqs: seqs.into_iter(), chunk: None, any: false })
+    }
+}
+
+/// Bytes inflated per piece: what one reader holds at a time, besides its compressed chunk (≤ 512 KiB).
+const PIECE_BYTES: usize = 64 * 1024;
+
+/// The events of a recording as pieces of JSON: the items of every chunk's array, without the brackets, with
+/// a comma between chunks, so that `[`, the pieces and `]` make one array. Chunks are inflated a piece at a
+/// time and each is read in its own short read (a slow client holds no connection), so a reader costs a
+/// compressed chunk and a few pieces whatever the recording's size.
+pub struct ReplayEvents {
+    db: Db,
+    replay: i64,
+    seqs: std::vec::IntoIter<i64>,
+    chunk: Option<ChunkItems>,
+    /// Whether an event was given already (the next chunk's need a comma).
+    any: bool,
+}
+
+/// The chunk being inflated.
+struct ChunkItems {
+    seq: i64,
+    gzip: std::io::Take<MultiGzDecoder<std::io::Cursor<Vec<u8>>>>,
+    /// Past the array's opening bracket.
+    opened: bool,
+    /// Whether this chunk gave an event yet.
+    started: bool,
+    /// Inflated bytes not given yet: from the last non-space byte on, which may be the closing bracket.
+    held: Vec<u8>,
+}
+
+impl ReplayEvents {
+    /// The next stored chunk, or `None` at the end; a chunk deleted meanwhile (retention, the site's deletion)
+    /// is skipped.
+    fn open_next(&mut self) -> Result<Option<ChunkItems>> {
+        for seq in self.seqs.by_ref() {
+            let gzip = self.db.read(|conn| {
+                Ok(conn
+                    .prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
+                    .query_row(params![self.replay, seq], |r| r.get::<_, Vec<u8>>(0))
+                    .optional()?)
+            })?;
+            if let Some(gzip) = gzip {
+                let gzip = MultiGzDecoder::new(std::io::Cursor::new(gzip)).take(MAX_INFLATED_BYTES);
+                return Ok(Some(ChunkItems { seq, gzip, opened: false, started: false, held: Vec::new() }));
+            }
         }
-        Ok(events)
+        Ok(None)
+    }
+
+    /// The next piece of the current chunk, `None` once it is done.
+    fn piece(&mut self) -> Result<Option<Vec<u8>>> {
+        let replay = self.replay;
+        let Some(chunk) = self.chunk.as_mut() else { return Ok(None) };
+        let seq = chunk.seq;
+        let broken = |what: &str| Error::Internal(format!("replay {replay} chunk {seq}: {what}"));
+        let mut buf = vec![0; PIECE_BYTES];
+        loop {
+            let n = chunk.gzip.read(&mut buf).map_err(|_| broken("not gzip"))?;
+            if n == 0 {
+                // Only the closing bracket (and spaces) may be left.
+                return match chunk.held.trim_ascii() {
+                    b"]" if chunk.opened => Ok(None),
+                    _ => Err(broken("not a JSON array")),
+                };
+            }
+            let mut data = &buf[..n];
+            if !chunk.opened {
+                data = data.trim_ascii_start();
+                match data.first() {
+                    None => continue,
+                    Some(b'[') => {
+                        chunk.opened = true;
+                        data = &data[1..];
+                    }
+                    Some(_) => return Err(broken("not a JSON array")),
+                }
+            }
+            chunk.held.extend_from_slice(data);
+            let Some(last) = chunk.held.iter().rposition(|b| !b.is_ascii_whitespace()) else {
+                if !chunk.started {
+                    // Spaces before the first event mean nothing.
+                    chunk.held.clear();
+                }
+                continue;
+            };
+            if last == 0 {
+                continue;
+            }
+            let mut rest = chunk.held.split_off(last);
+            std::mem::swap(&mut rest, &mut chunk.held);
+            let mut piece = rest;
+            if !chunk.started {
+                let lead = piece.len() - piece.trim_ascii_start().len();
+                piece.drain(..lead);
+                if piece.is_empty() {
+                    continue;
+                }
+                chunk.started = true;
+                if self.any {
+                    piece.insert(0, b',');
+                }
+                self.any = true;
+            }
+            return Ok(Some(piece));
+        }
+    }
+}
+
+impl Iterator for ReplayEvents {
+    type Item = Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<Result<Vec<u8>>> {
+        loop {
+            if self.chunk.is_none() {
+                match self.open_next() {
+                    Ok(Some(chunk)) => self.chunk = Some(chunk),
+                    Ok(None) => return None,
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            match self.piece() {
+                Ok(Some(piece)) => return Some(Ok(piece)),
+                Ok(None) => self.chunk = None,
+                Err(e) => {
+                    // Nothing sensible can follow a broken chunk: the stream ends here.
+                    self.chunk = None;
+                    self.seqs = Vec::new().into_iter();
+                    return Some(Err(e));
+                }
+            }
+        }
     }
 }

@@ -18,6 +18,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_lead_scores.sql"),
     include_str!("../../migrations/0007_day_visitors_in_memory.sql"),
     include_str!("../../migrations/0008_accounts_never_reuse_ids.sql"),
+    include_str!("../../migrations/0009_replay_limits_and_masking.sql"),
 ];
 
 /// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).

@@ -1,10 +1,13 @@
-//! `POST /api/replay`: one gzip chunk of rrweb events. Validates that it inflates (within a bound) to a JSON
-//! array and reads what the replay list shows: time span, clicks, screen size.
+//! `POST /api/replay`: one gzip chunk of rrweb events. Validates that it inflates (within bounds on size and
+//! compression ratio) to a JSON array of objects and reads what the replay list shows: time span, clicks,
+//! screen size. The events are read as they are parsed, never built into a tree: a chunk's inflated JSON
+//! would take several times its size as `serde_json::Value`s.
 
+use std::fmt;
 use std::io::Read;
 
 use flate2::read::MultiGzDecoder;
-use serde_json::Value;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::hit::{Hit, validate_session_id};
 use crate::error::{Error, Result};
@@ -16,6 +19,13 @@ pub const MAX_CHUNK_BYTES: usize = 512 * 1024;
 pub const MAX_INFLATED_BYTES: u64 = 8 * 1024 * 1024;
 /// Largest recording of one visit, compressed.
 pub const MAX_RECORDING_BYTES: i64 = 20 * 1024 * 1024;
+/// Largest recording of one visit, inflated: what the player downloads and parses at most.
+pub const MAX_RECORDING_INFLATED_BYTES: i64 = 64 * 1024 * 1024;
+/// Highest inflated/compressed ratio of a chunk. rrweb JSON gzips about 5 to 20 times; past 100 times the
+/// chunk is padding (whitespace, repeated bytes) made to cost the server more than the sender.
+pub const MAX_COMPRESSION_RATIO: u64 = 100;
+/// Chunks inflating to less than this are not held to the ratio (a tiny gzip has a fixed 20-byte frame).
+const RATIO_FREE_BYTES: u64 = 64 * 1024;
 /// Highest chunk number accepted.
 pub const MAX_SEQ: i64 = 100_000;
 
@@ -56,6 +66,8 @@ pub struct ChunkStats {
     pub last_ts: Option<Millis>,
     /// "WIDTHxHEIGHT" of the first meta event.
     pub screen: Option<String>,
+    /// Bytes of JSON once inflated.
+    pub inflated: i64,
 }
 
 impl ReplayChunk {
@@ -71,8 +83,8 @@ impl ReplayChunk {
         if upload.body.is_empty() {
             return Err(Error::invalid("the replay chunk is empty"));
         }
-        let events = inflate_events(&upload.body)?;
-        let stats = stats_of(&events);
+        let inflated = inflate(&upload.body)?;
+        let stats = read_events(&inflated)?;
         Ok(ReplayChunk {
             visit: Hit { website_id: site.id, session_key, ts: now, ..Hit::default() },
             seq: upload.seq,
@@ -83,51 +95,218 @@ impl ReplayChunk {
     }
 }
 
-/// Inflates a gzip chunk, refusing more than 8 MiB of output, and parses it as a JSON array of objects.
-pub fn inflate_events(gzip: &[u8]) -> Result<Vec<Value>> {
+/// Inflates a gzip chunk, refusing more than 8 MiB of output or a compression ratio past 100.
+pub fn inflate(gzip: &[u8]) -> Result<Vec<u8>> {
     let mut inflated = Vec::new();
     MultiGzDecoder::new(gzip)
         .take(MAX_INFLATED_BYTES + 1)
         .read_to_end(&mut inflated)
         .map_err(|_| Error::invalid("the replay chunk is not valid gzip"))?;
-    if inflated.len() as u64 > MAX_INFLATED_BYTES {
+    let size = inflated.len() as u64;
+    if size > MAX_INFLATED_BYTES {
         return Err(Error::TooLarge("a replay chunk must inflate to at most 8 MiB".into()));
     }
-    match serde_json::from_slice::<Value>(&inflated) {
-        Ok(Value::Array(events)) if events.iter().all(Value::is_object) => Ok(events),
-        _ => Err(Error::invalid("a replay chunk must be the gzip of a JSON array of rrweb events")),
+    if size > RATIO_FREE_BYTES && size > MAX_COMPRESSION_RATIO * gzip.len() as u64 {
+        return Err(Error::TooLarge("a replay chunk must not inflate to more than 100 times its size".into()));
+    }
+    Ok(inflated)
+}
+
+/// Checks that inflated JSON is an array of objects and reads its stats on the way.
+pub fn read_events(json: &[u8]) -> Result<ChunkStats> {
+    let refused = || Error::invalid("a replay chunk must be the gzip of a JSON array of rrweb events");
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let mut stats = de.deserialize_seq(EventsVisitor).map_err(|_| refused())?;
+    de.end().map_err(|_| refused())?;
+    stats.inflated = json.len() as i64;
+    Ok(stats)
+}
+
+/// A JSON number read as an integer, anything else as nothing (what `Value::as_i64` gives).
+struct Int(Option<i64>);
+
+impl<'de> serde::Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> std::result::Result<Int, D::Error> {
+        struct IntVisitor;
+        impl<'de> Visitor<'de> for IntVisitor {
+            type Value = Int;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_i64<E>(self, v: i64) -> std::result::Result<Int, E> {
+                Ok(Int(Some(v)))
+            }
+            fn visit_u64<E>(self, v: u64) -> std::result::Result<Int, E> {
+                Ok(Int(i64::try_from(v).ok()))
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<Int, E> {
+                Ok(Int(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<Int, E> {
+                Ok(Int(None))
+            }
+            fn visit_str<E>(self, _: &str) -> std::result::Result<Int, E> {
+                Ok(Int(None))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<Int, E> {
+                Ok(Int(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Int, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Int(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Int, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Int(None))
+            }
+        }
+        de.deserialize_any(IntVisitor)
     }
 }
 
-/// Counts events and clicks, and finds the time span and screen size of a chunk.
-pub fn stats_of(events: &[Value]) -> ChunkStats {
-    let mut stats = ChunkStats { events: events.len() as i64, ..ChunkStats::default() };
-    for event in events {
-        let kind = event["type"].as_i64();
-        if let Some(ts) = event["timestamp"].as_i64() {
-            stats.first_ts = Some(stats.first_ts.map_or(ts, |t| t.min(ts)));
-            stats.last_ts = Some(stats.last_ts.map_or(ts, |t| t.max(ts)));
-        }
-        let data = &event["data"];
-        match kind {
-            Some(RRWEB_INCREMENTAL)
-                if data["source"].as_i64() == Some(RRWEB_SOURCE_MOUSE_INTERACTION)
-                    && data["type"].as_i64() == Some(RRWEB_MOUSE_CLICK) =>
-            {
-                stats.clicks += 1;
+/// The fields of an event's `data` that the stats read; `None` when `data` is not an object.
+#[derive(Default)]
+struct EventData {
+    source: Option<i64>,
+    kind: Option<i64>,
+    width: Option<i64>,
+    height: Option<i64>,
+}
+
+impl<'de> serde::Deserialize<'de> for EventData {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> std::result::Result<EventData, D::Error> {
+        struct DataVisitor;
+        impl<'de> Visitor<'de> for DataVisitor {
+            type Value = EventData;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
             }
-            Some(RRWEB_META) if stats.screen.is_none() => {
-                if let (Some(w), Some(h)) = (data["width"].as_i64(), data["height"].as_i64())
-                    && (1..=100_000).contains(&w)
-                    && (1..=100_000).contains(&h)
-                {
-                    stats.screen = Some(format!("{w}x{h}"));
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<EventData, A::Error> {
+                let mut data = EventData::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "source" => data.source = map.next_value::<Int>()?.0,
+                        "type" => data.kind = map.next_value::<Int>()?.0,
+                        "width" => data.width = map.next_value::<Int>()?.0,
+                        "height" => data.height = map.next_value::<Int>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
                 }
+                Ok(data)
             }
-            _ => {}
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<EventData, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(EventData::default())
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<EventData, E> {
+                Ok(EventData::default())
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<EventData, E> {
+                Ok(EventData::default())
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<EventData, E> {
+                Ok(EventData::default())
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<EventData, E> {
+                Ok(EventData::default())
+            }
+            fn visit_str<E>(self, _: &str) -> std::result::Result<EventData, E> {
+                Ok(EventData::default())
+            }
+            fn visit_unit<E>(self) -> std::result::Result<EventData, E> {
+                Ok(EventData::default())
+            }
         }
+        de.deserialize_any(DataVisitor)
     }
-    stats
+}
+
+/// One event: an object (anything else is refused), of which `type`, `timestamp` and `data` are read.
+struct Event {
+    kind: Option<i64>,
+    timestamp: Option<i64>,
+    data: EventData,
+}
+
+impl<'de> serde::Deserialize<'de> for Event {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> std::result::Result<Event, D::Error> {
+        struct EventVisitor;
+        impl<'de> Visitor<'de> for EventVisitor {
+            type Value = Event;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an rrweb event object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Event, A::Error> {
+                let mut event = Event { kind: None, timestamp: None, data: EventData::default() };
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "type" => event.kind = map.next_value::<Int>()?.0,
+                        "timestamp" => event.timestamp = map.next_value::<Int>()?.0,
+                        "data" => event.data = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(event)
+            }
+        }
+        de.deserialize_map(EventVisitor)
+    }
+}
+
+/// Reads the array's events one at a time into the chunk's stats.
+struct EventsVisitor;
+
+impl<'de> Visitor<'de> for EventsVisitor {
+    type Value = ChunkStats;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON array of rrweb events")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<ChunkStats, A::Error> {
+        let mut stats = ChunkStats::default();
+        while let Some(event) = seq.next_element_seed(EventSeed)? {
+            add_event(&mut stats, event);
+        }
+        Ok(stats)
+    }
+}
+
+struct EventSeed;
+
+impl<'de> DeserializeSeed<'de> for EventSeed {
+    type Value = Event;
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> std::result::Result<Event, D::Error> {
+        serde::Deserialize::deserialize(de)
+    }
+}
+
+/// Counts an event and its click, and widens the time span; the first meta event gives the screen size.
+fn add_event(stats: &mut ChunkStats, event: Event) {
+    stats.events += 1;
+    if let Some(ts) = event.timestamp {
+        stats.first_ts = Some(stats.first_ts.map_or(ts, |t| t.min(ts)));
+        stats.last_ts = Some(stats.last_ts.map_or(ts, |t| t.max(ts)));
+    }
+    let data = &event.data;
+    match event.kind {
+        Some(RRWEB_INCREMENTAL)
+            if data.source == Some(RRWEB_SOURCE_MOUSE_INTERACTION) && data.kind == Some(RRWEB_MOUSE_CLICK) =>
+        {
+            stats.clicks += 1;
+        }
+        Some(RRWEB_META) if stats.screen.is_none() => {
+            if let (Some(w), Some(h)) = (data.width, data.height)
+                && (1..=100_000).contains(&w)
+                && (1..=100_000).contains(&h)
+            {
+                stats.screen = Some(format!("{w}x{h}"));
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -152,21 +331,31 @@ mod tests {
             {"type": 3, "data": {"source": 2, "type": 1, "id": 5}, "timestamp": 2500},
             {"type": 3, "data": {"source": 1, "positions": []}, "timestamp": 4000}
         ]);
-        let parsed = inflate_events(&gzip(events.to_string().as_bytes())).unwrap();
-        let stats = stats_of(&parsed);
+        let stats = read_events(&inflate(&gzip(events.to_string().as_bytes())).unwrap()).unwrap();
         assert_eq!(stats.events, 5);
         assert_eq!(stats.clicks, 1);
         assert_eq!((stats.first_ts, stats.last_ts), (Some(1000), Some(4000)));
         assert_eq!(stats.screen.as_deref(), Some("1280x720"));
+        assert_eq!(stats.inflated, events.to_string().len() as i64);
     }
 
     #[test]
     fn refuses_bombs_and_non_arrays() {
         let bomb = gzip(&vec![b' '; 9 * 1024 * 1024]);
         assert!(bomb.len() < MAX_CHUNK_BYTES);
-        assert!(matches!(inflate_events(&bomb), Err(Error::TooLarge(_))));
-        assert!(matches!(inflate_events(&gzip(b"{\"a\":1}")), Err(Error::Invalid(_))));
-        assert!(matches!(inflate_events(b"plain"), Err(Error::Invalid(_))));
-        assert!(matches!(inflate_events(&gzip(b"[1,2]")), Err(Error::Invalid(_))));
+        assert!(matches!(inflate(&bomb), Err(Error::TooLarge(_))));
+        assert!(matches!(inflate(b"plain"), Err(Error::Invalid(_))));
+        for bad in [&b"{\"a\":1}"[..], b"[1,2]", b"[{}] x", b"[{},]", b"[[]]", b"", b"[{\"type\":}]"] {
+            assert!(matches!(read_events(bad), Err(Error::Invalid(_))), "{}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn refuses_absurd_compression_ratios() {
+        // 1 MiB of empty events compresses far past 100 times; a tiny chunk is not held to the ratio.
+        let padded = format!("[{}{{}}]", "{},".repeat(350_000));
+        assert!(matches!(inflate(&gzip(padded.as_bytes())), Err(Error::TooLarge(_))));
+        let small = gzip(b"[]");
+        assert_eq!(inflate(&small).unwrap(), b"[]");
     }
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Privacy;
 use crate::error::{Error, Result};
-use crate::model::{WebsiteId, now_ms};
+use crate::model::{TrackingLevel, WebsiteId, now_ms};
 
 /// `GET /api/privacy/settings` (spec part 2 §3). Raw IPs are never stored whatever `anonymize_ips` says:
 /// the stored address is always anonymised (last octet / last 80 bits zeroed).
@@ -26,6 +26,20 @@ pub struct PrivacySettings {
     pub data_processing_basis: String,
     pub consent_message: String,
     pub privacy_policy_url: String,
+    /// Recordings mask every text node, not only inputs and editable text: the owner's choice, else on for
+    /// professional sites (see `mask_all_text_choice`).
+    pub mask_all_text: bool,
+    /// What the owner chose; `None` follows the tracking level, so a level change moves the default along.
+    #[serde(skip)]
+    pub mask_all_text_choice: Option<bool>,
+}
+
+impl PrivacySettings {
+    /// Whether recordings of a site at `level` mask all text (the script config reads the level fresh, the
+    /// settings from a cache).
+    pub fn masks_all_text(&self, level: TrackingLevel) -> bool {
+        self.mask_all_text_choice.unwrap_or(level == TrackingLevel::Professional)
+    }
 }
 
 impl Default for PrivacySettings {
@@ -42,6 +56,8 @@ impl Default for PrivacySettings {
             data_processing_basis: "consent".into(),
             consent_message: "We use privacy-friendly analytics to improve this site.".into(),
             privacy_policy_url: String::new(),
+            mask_all_text: false,
+            mask_all_text_choice: None,
         }
     }
 }
@@ -62,6 +78,7 @@ pub struct PrivacyUpdate {
     pub data_processing_basis: Option<String>,
     pub consent_message: Option<String>,
     pub privacy_policy_url: Option<String>,
+    pub mask_all_text: Option<bool>,
 }
 
 /// Days each type of data is kept (`GET /api/privacy/retention`).
@@ -94,7 +111,7 @@ pub struct RetentionUpdate {
 
 const SETTINGS_COLUMNS: &str = "gdpr_compliant, cookie_consent, anonymize_ips, respect_do_not_track, \
     data_subject_rights, data_portability, data_deletion, data_retention_days, data_processing_basis, \
-    consent_message, privacy_policy_url";
+    consent_message, privacy_policy_url, recording_mask_all_text";
 const RETENTION_COLUMNS: &str = "retention_pageviews, retention_events, retention_sessions, retention_heatmaps, \
     retention_recordings, retention_conversions";
 
@@ -143,13 +160,17 @@ impl Privacy {
             }
             s.privacy_policy_url = url;
         }
+        if let Some(mask) = update.mask_all_text {
+            s.mask_all_text_choice = Some(mask);
+            s.mask_all_text = mask;
+        }
         self.db.write(|conn| {
             ensure_row(conn, site)?;
             conn.execute(
                 "UPDATE privacy_settings SET gdpr_compliant = ?2, cookie_consent = ?3, anonymize_ips = ?4,
                     respect_do_not_track = ?5, data_subject_rights = ?6, data_portability = ?7, data_deletion = ?8,
                     data_retention_days = ?9, data_processing_basis = ?10, consent_message = ?11,
-                    privacy_policy_url = ?12, updated_at = ?13
+                    privacy_policy_url = ?12, recording_mask_all_text = ?14, updated_at = ?13
                  WHERE website_id = ?1",
                 params![
                     site,
@@ -164,7 +185,8 @@ impl Privacy {
                     s.data_processing_basis,
                     s.consent_message,
                     s.privacy_policy_url,
-                    now_ms()
+                    now_ms(),
+                    s.mask_all_text_choice
                 ],
             )?;
             Ok(())
@@ -212,7 +234,8 @@ fn ensure_row(conn: &Connection, site: WebsiteId) -> Result<()> {
     Ok(())
 }
 
-/// The settings of a site from an open connection (ingest and script config read them too).
+/// The settings of a site from an open connection (ingest and script config read them too); `mask_all_text`
+/// as of the site's current level.
 pub fn read_settings(conn: &Connection, site: WebsiteId) -> Result<PrivacySettings> {
     let sql = format!("SELECT {SETTINGS_COLUMNS} FROM privacy_settings WHERE website_id = ?1");
     let row = conn
@@ -229,10 +252,17 @@ pub fn read_settings(conn: &Connection, site: WebsiteId) -> Result<PrivacySettin
                 data_processing_basis: r.get(8)?,
                 consent_message: r.get(9)?,
                 privacy_policy_url: r.get(10)?,
+                mask_all_text: false,
+                mask_all_text_choice: r.get(11)?,
             })
         })
         .optional()?;
-    Ok(row.unwrap_or_default())
+    let mut settings = row.unwrap_or_default();
+    let level: Option<String> =
+        conn.query_row("SELECT tracking_level FROM websites WHERE id = ?1", [site], |r| r.get(0)).optional()?;
+    let level = level.and_then(|l| TrackingLevel::parse(&l).ok()).unwrap_or_default();
+    settings.mask_all_text = settings.masks_all_text(level);
+    Ok(settings)
 }
 
 /// The retention days of a site from an open connection.

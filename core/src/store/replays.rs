@@ -3,20 +3,24 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::{Error, Result};
-use crate::ingest::replay::{MAX_RECORDING_BYTES, ReplayChunk};
+use crate::ingest::replay::{MAX_RECORDING_BYTES, MAX_RECORDING_INFLATED_BYTES, ReplayChunk};
 use crate::model::Millis;
 
 /// Adds a chunk to the recording of visit `session`, creating the recording on its first chunk. A chunk
-/// number already stored changes nothing; a recording past 20 MiB is refused (`TooLarge`).
+/// number already stored changes nothing; a recording past 20 MiB, or past 64 MiB once inflated, is refused
+/// (`TooLarge`).
 pub(crate) fn append_chunk(tx: &Connection, session: i64, chunk: &ReplayChunk, now: Millis) -> Result<()> {
     let size = chunk.data.len() as i64;
-    let existing: Option<(i64, i64)> = tx
-        .prepare_cached("SELECT id, byte_size FROM replays WHERE session_id = ?1")?
-        .query_row([session], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
     let stats = &chunk.stats;
+    if stats.inflated > MAX_RECORDING_INFLATED_BYTES {
+        return Err(Error::TooLarge("this visit's recording has reached its 64 MiB inflated limit".into()));
+    }
+    let existing: Option<(i64, i64, i64)> = tx
+        .prepare_cached("SELECT id, byte_size, inflated_size FROM replays WHERE session_id = ?1")?
+        .query_row([session], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
     let replay = match existing {
-        Some((id, bytes)) => {
+        Some((id, bytes, inflated)) => {
             let repeated = tx
                 .prepare_cached("SELECT 1 FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
                 .exists(params![id, chunk.seq])?;
@@ -25,6 +29,9 @@ pub(crate) fn append_chunk(tx: &Connection, session: i64, chunk: &ReplayChunk, n
             }
             if bytes + size > MAX_RECORDING_BYTES {
                 return Err(Error::TooLarge("this visit's recording has reached its 20 MiB limit".into()));
+            }
+            if inflated + stats.inflated > MAX_RECORDING_INFLATED_BYTES {
+                return Err(Error::TooLarge("this visit's recording has reached its 64 MiB inflated limit".into()));
             }
             id
         }
@@ -49,6 +56,7 @@ pub(crate) fn append_chunk(tx: &Connection, session: i64, chunk: &ReplayChunk, n
     tx.prepare_cached(
         "UPDATE replays SET
             byte_size = byte_size + ?2,
+            inflated_size = inflated_size + ?10,
             event_count = event_count + ?3,
             click_count = click_count + ?4,
             started_at = MIN(started_at, COALESCE(?5, started_at)),
@@ -67,7 +75,8 @@ pub(crate) fn append_chunk(tx: &Connection, session: i64, chunk: &ReplayChunk, n
         stats.last_ts,
         stats.screen,
         chunk.is_final,
-        now
+        now,
+        stats.inflated
     ])?;
     Ok(())
 }

@@ -1,12 +1,15 @@
 //! Session recordings: the visitor upload POST /api/replay (CORS-open, gzip body), the owner's list
 //! GET /api/websites/{id}/session-replays and the player's GET /api/replays/{id}/events.
 
+use bytes::Bytes;
 use serde::Deserialize;
 use tracker_core::analytics::{MAX_REPLAYS, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
+use warp::http::HeaderValue;
+use warp::http::header::CONTENT_TYPE;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
@@ -106,7 +109,30 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
     site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, limit)).await
 }
 
-async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let events = blocking(move || tracker.analytics.replay_events(user, replay)).await?;
-    Ok(warp::reply::json(&serde_json::json!({ "events": events })))
+/// `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never
+/// parsed, so a recording costs the daemon one inflated chunk (at most 8 MiB) per reader at a time, not its
+/// whole size as a JSON tree. The channel holds one piece: a slow reader slows the inflating.
+async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<Response, Rejection> {
+    let chunks = blocking(move || tracker.analytics.replay_events(user, replay)).await?;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, Error>>(1);
+    tokio::task::spawn_blocking(move || {
+        if tx.blocking_send(Ok(Bytes::from_static(b"{\"events\":["))).is_err() {
+            return;
+        }
+        for piece in chunks {
+            if let Err(e) = &piece {
+                // The status is sent already: the reader gets a cut body (invalid JSON), the log the cause.
+                tracing::error!(replay, error = %e, "replay events stream failed");
+            }
+            let failed = piece.is_err();
+            if tx.blocking_send(piece.map(Bytes::from)).is_err() || failed {
+                return;
+            }
+        }
+        let _ = tx.blocking_send(Ok(Bytes::from_static(b"]}")));
+    });
+    let body = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
+    let mut response = warp::reply::stream(body).into_response();
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(response)
 }

@@ -36,6 +36,8 @@ pub struct ScriptConfig {
     pub require_consent: bool,
     pub heatmaps: bool,
     pub recordings: bool,
+    /// Recordings mask every text node (inputs and editable text are masked always).
+    pub mask_all_text: bool,
     pub consent_message: String,
     pub privacy_policy_url: String,
     pub definitions: Vec<ActiveDefinition>,
@@ -55,6 +57,7 @@ impl ScriptConfig {
             require_consent: privacy.cookie_consent,
             heatmaps: enhanced,
             recordings: enhanced,
+            mask_all_text: privacy.masks_all_text(site.tracking_level),
             consent_message: privacy.consent_message,
             privacy_policy_url: privacy.privacy_policy_url,
             definitions,

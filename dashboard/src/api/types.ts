@@ -148,3 +148,11 @@ export interface LiveMessage {
   type: string;
   data: unknown;
 }
+
+/** GET /api/privacy/settings (the fields the dashboard edits). */
+export interface PrivacySettings {
+  cookieConsent: boolean;
+  respectDoNotTrack: boolean;
+  /** Recordings mask every text node, not only inputs and editable text. */
+  maskAllText: boolean;
+}

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import type { TrackingLevel, Website } from "../api/types";
+import { usePrivacySettings, useUpdatePrivacySettings } from "../hooks/privacy";
 import { useCreateWebsite, useDeleteWebsite, useUpdateWebsite } from "../hooks/websites";
 import { serverMessage } from "../lib/errors";
 import { TRACKING_LEVELS, normalizeNewWebsite, scriptUrlFor, validateWebsiteForm } from "../lib/website";
@@ -97,13 +98,20 @@ export function AddWebsiteDialog({ open, onClose, onCreated }: { open: boolean; 
   );
 }
 
-/** All Sites add/edit form with inline validation messages. */
+/** What recordings mask, as daemon/API.md says it (shown under the edit dialog's checkbox). */
+export const MASKING_NOTE =
+  "Typed input and editable text are always hidden. With this on, all page text is replaced by asterisks; layout, images and element sizes stay visible.";
+
+/** All Sites add/edit form with inline validation messages; editing also sets the recordings' text masking. */
 export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; onClose: () => void; website?: Website }) {
   const create = useCreateWebsite();
   const update = useUpdateWebsite();
+  const privacy = usePrivacySettings(open ? website?.id : undefined);
+  const updatePrivacy = useUpdatePrivacySettings();
   const { toast } = useToast();
   const [name, setName] = useState("");
   const [domain, setDomain] = useState("");
+  const [maskAllText, setMaskAllText] = useState<boolean | undefined>(undefined);
   const [errors, setErrors] = useState<WebsiteFormErrors>({});
   const editing = !!website;
 
@@ -111,9 +119,11 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
     if (open) {
       setName(website?.name ?? "");
       setDomain(website?.domain ?? "");
+      setMaskAllText(undefined);
       setErrors({});
     }
   }, [open, website]);
+  const masked = maskAllText ?? privacy.data?.maskAllText ?? false;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -126,8 +136,18 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
         { id: website.id, ...input },
         {
           onSuccess: () => {
-            onClose();
-            toast({ title: "Website updated", variant: "success" });
+            const done = () => {
+              onClose();
+              toast({ title: "Website updated", variant: "success" });
+            };
+            if (maskAllText === undefined || maskAllText === privacy.data?.maskAllText) return done();
+            updatePrivacy.mutate(
+              { websiteId: website.id, maskAllText },
+              {
+                onSuccess: done,
+                onError: (err) => toast({ title: "Error updating recording privacy", description: serverMessage(err), variant: "destructive" }),
+              },
+            );
           },
           onError: (err) => toast({ title: "Error updating website", description: serverMessage(err), variant: "destructive" }),
         },
@@ -143,7 +163,7 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
     }
   }
 
-  const pending = create.isPending || update.isPending;
+  const pending = create.isPending || update.isPending || updatePrivacy.isPending;
   return (
     <Dialog open={open} onClose={onClose} title={editing ? "Edit Website" : "Add Website"} description={editing ? "Change the name or domain of this site." : "Add a new website to track."}>
       <form onSubmit={submit} noValidate className="space-y-4">
@@ -157,6 +177,22 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
           <Input id="site-domain" type="url" placeholder="https://example.com" value={domain} onChange={(e) => setDomain(e.target.value)} aria-invalid={!!errors.domain} />
           <FieldError>{errors.domain}</FieldError>
         </div>
+        {editing && (
+          <div>
+            <label htmlFor="site-mask-all-text" className="flex items-center gap-2 text-sm text-gray-200">
+              <input
+                id="site-mask-all-text"
+                type="checkbox"
+                className="h-4 w-4 accent-emerald-500"
+                checked={masked}
+                disabled={!privacy.data}
+                onChange={(e) => setMaskAllText(e.target.checked)}
+              />
+              Mask all text in session recordings
+            </label>
+            <p className="mt-1.5 text-xs text-gray-500">{MASKING_NOTE}</p>
+          </div>
+        )}
         <div className="flex justify-end gap-2 pt-2">
           <Button variant="ghost" onClick={onClose}>
             Cancel

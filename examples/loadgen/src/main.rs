@@ -6,6 +6,7 @@ mod ceilings;
 mod daemon;
 mod load;
 mod query;
+mod replay_rss;
 mod seed;
 mod traffic;
 
@@ -67,6 +68,14 @@ enum Cmd {
         #[arg(long, default_value_t = 30)]
         samples: usize,
     },
+    /// Peak memory of the daemon serving the largest allowed recording (GET /api/replays/{id}/events)
+    ReplayRss {
+        #[arg(long, default_value = "target/release/tracker")]
+        tracker: PathBuf,
+        /// Reads one after another, then as many at once
+        #[arg(long, default_value_t = 4)]
+        reads: usize,
+    },
     /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
     #[command(hide = true)]
     BareServer,
@@ -93,6 +102,9 @@ fn main() -> anyhow::Result<()> {
         Cmd::Query { tracker, data_dir, samples } => {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(query(tracker, data_dir, samples))
+        }
+        Cmd::ReplayRss { tracker, reads } => {
+            tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(replay_rss::run(tracker, reads))
         }
         Cmd::BareServer => ceilings::bare_server(),
     }
