@@ -3,6 +3,7 @@
 //! `query` times every dashboard read against a seeded folder.
 
 mod ceilings;
+mod chaos;
 mod daemon;
 mod load;
 mod query;
@@ -67,6 +68,8 @@ enum Cmd {
         #[arg(long, default_value_t = 30)]
         samples: usize,
     },
+    /// Chaos benchmark of issue 12: kill -9 under ingest load, hostile requests over every route
+    Chaos(chaos::ChaosArgs),
     /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
     #[command(hide = true)]
     BareServer,
@@ -94,6 +97,7 @@ fn main() -> anyhow::Result<()> {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(query(tracker, data_dir, samples))
         }
+        Cmd::Chaos(args) => chaos::run(args),
         Cmd::BareServer => ceilings::bare_server(),
     }
 }
