@@ -88,6 +88,12 @@ struct HostileArgs {
     /// The daemon's peak resident memory (VmHWM) above which the run fails
     #[arg(long, default_value_t = 512)]
     max_rss_mib: u64,
+    /// Stop sending when the daemon's resident memory passes this (it shares the machine); the run fails
+    #[arg(long, default_value_t = 3072)]
+    abort_rss_mib: u64,
+    /// Only the routes whose "METHOD /path" contains this text (to replay a failure)
+    #[arg(long)]
+    only: Option<String>,
 }
 
 /// Runs the chosen part(s); an error means a failed benchmark (or one that could not run).
@@ -382,8 +388,8 @@ const fn route(method: &'static str, path: &'static str, query: &'static str, bo
     Route { method, path, query, body, auth }
 }
 
-const TRACK_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos{n}","url":"https://example.com/chaos","referrer":"https://news.ycombinator.com/","screen":"1920x1080"}"#;
-const INTERACTIONS_BODY: &str = r##"{"tracking_key":"{key}","session_id":"chaos{n}","url":"https://example.com/pricing","viewport":{"w":1280,"h":800},"page":{"w":1280,"h":3000},"clicks":[{"x":10,"y":20,"selector":"#buy"}],"moves":[{"x":5,"y":6}],"submits":[],"scrollDepth":50}"##;
+const TRACK_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/chaos","referrer":"https://news.ycombinator.com/","screen":"1920x1080"}"#;
+const INTERACTIONS_BODY: &str = r##"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/pricing","viewport":{"w":1280,"h":800},"page":{"w":1280,"h":3000},"clicks":[{"x":10,"y":20,"selector":"#buy"}],"moves":[{"x":5,"y":6}],"submits":[],"scrollDepth":50}"##;
 
 /// Every route of the daemon (daemon/src/routes/*.rs and daemon/API.md), each with a well-formed request.
 /// This table should become the one route list issue 13 asks for, so that the router, API.md and this
@@ -594,9 +600,20 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     let started = Instant::now();
     let timeout = Duration::from_secs(args.request_timeout);
     let total = args.requests as usize;
+    let routes: Arc<Vec<usize>> = Arc::new(
+        (0..ROUTES.len())
+            .filter(|&i| {
+                let name = format!("{} {}", ROUTES[i].method, ROUTES[i].path);
+                args.only.as_deref().is_none_or(|only| name.contains(only))
+            })
+            .collect(),
+    );
+    if routes.is_empty() {
+        bail!("no route matches --only");
+    }
     let workers: Vec<_> = (0..args.concurrency)
         .map(|_| {
-            let (seeded, stats, next) = (seeded.clone(), stats.clone(), next.clone());
+            let (seeded, stats, next, routes) = (seeded.clone(), stats.clone(), next.clone(), routes.clone());
             tokio::spawn(async move {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -605,7 +622,7 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
                     }
                     // Request i depends only on the seed and i: a failure can be replayed alone.
                     let mut rng = SmallRng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                    let attempt = hostile_request(index % ROUTES.len(), &seeded, &mut rng);
+                    let attempt = hostile_request(routes[index % routes.len()], &seeded, &mut rng);
                     let outcome = send(seeded.addr, &attempt, timeout).await;
                     let connect_failed = matches!(outcome, Outcome::ConnectFailed(_));
                     record(&stats, index, &attempt, outcome);
@@ -618,11 +635,29 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
             })
         })
         .collect();
+    // A daemon whose memory runs away would take the machine with it: stop sending in time.
+    let watchdog = {
+        let (next, pid, limit_kib) = (next.clone(), daemon.pid(), args.abort_rss_mib * 1024);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                match daemon::memory_of(pid) {
+                    Ok(memory) if memory.rss_kib > limit_kib => {
+                        next.store(usize::MAX / 2, Ordering::Relaxed);
+                        return Some(memory.rss_kib);
+                    }
+                    Ok(_) => {}
+                    Err(_) => return None,
+                }
+            }
+        })
+    };
     for worker in workers {
         worker.await?;
     }
+    watchdog.abort();
+    let aborted = watchdog.await.ok().flatten();
     let elapsed = started.elapsed();
-    let sent = next.load(Ordering::Relaxed).min(total);
 
     // Afterwards the daemon still serves visitors and owners.
     let client = reqwest::Client::new();
@@ -642,6 +677,7 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     let errors: Vec<&str> = log_text.lines().filter(|l| l.contains("ERROR")).collect();
 
     let stats = stats.lock().unwrap_or_else(|e| e.into_inner());
+    let sent: u64 = stats.routes.iter().map(|r| r.sent).sum();
     println!("  per route: requests, then answers by status class, closed without an answer, failures");
     println!("  | route | sent | 1xx | 2xx | 3xx | 4xx | 5xx | closed | failed |");
     println!("  |---|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -680,11 +716,18 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     }
 
     let mut failures = Vec::new();
+    if let Some(rss_kib) = aborted {
+        failures.push(format!(
+            "hostile: stopped early, the daemon's memory reached {:.0} MiB (--abort-rss-mib {})",
+            rss_kib as f64 / 1024.0,
+            args.abort_rss_mib
+        ));
+    }
     if stats.failure_count > 0 {
         failures.push(format!("hostile: {} request(s) failed; the first ones:", stats.failure_count));
         failures.extend(stats.failures.iter().cloned());
     }
-    if (sent as u64) < args.requests {
+    if sent < args.requests {
         failures.push(format!("hostile: only {sent} of {} requests could be sent", args.requests));
     }
     for line in panics.iter().take(5) {
@@ -769,23 +812,26 @@ async fn seed_target(daemon: &Daemon) -> anyhow::Result<Seeded> {
                 "outbound" => json!({"href": "https://elsewhere.example/"}),
                 _ => json!({"plan": "pro"}),
             };
-            hit.session_id = format!("seed{n}x{i}");
+            hit.session_id = format!("seed-session-{n}-{i}");
             body["session_id"] = hit.session_id.clone().into();
             client
                 .post(format!("{base}/api/track"))
                 .header("user-agent", visitor.user_agent)
                 .body(body.to_string())
                 .send()
-                .await?
-                .error_for_status()?;
-            let interactions = INTERACTIONS_BODY.replace("{key}", tracking_key).replace("{n}", &format!("seed{n}x{i}"));
+                .await
+                .map(checked)?
+                .await?;
+            let interactions =
+                INTERACTIONS_BODY.replace("{key}", tracking_key).replace("{n}", &format!("seed-{n}-{i}"));
             client
                 .post(format!("{base}/api/interactions"))
                 .header("user-agent", visitor.user_agent)
                 .body(interactions)
                 .send()
-                .await?
-                .error_for_status()?;
+                .await
+                .map(checked)?
+                .await?;
         }
         for seq in 0..3 {
             client
@@ -793,8 +839,9 @@ async fn seed_target(daemon: &Daemon) -> anyhow::Result<Seeded> {
                 .header("user-agent", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0")
                 .body(replay_chunk())
                 .send()
-                .await?
-                .error_for_status()?;
+                .await
+                .map(checked)?
+                .await?;
         }
     }
     client
@@ -1009,7 +1056,8 @@ impl Seeded {
     }
 }
 
-/// Path and query ids that are not the caller's: malformed, out of range, traversal, another account's.
+/// Path and query ids that are not the caller's: malformed, out of range, traversal, another account's; and
+/// odd spellings of the victim site's id (which Rust's integer parsing may accept, so they aim at the victim).
 fn hostile_path_id(seeded: &Seeded, rng: &mut SmallRng) -> String {
     let fixed = [
         "-1",
@@ -1022,9 +1070,7 @@ fn hostile_path_id(seeded: &Seeded, rng: &mut SmallRng) -> String {
         "%2e%2e%2f%2e%2e",
         "1.5",
         "1e3",
-        "%201",
         "0x10",
-        "+1",
         "%D9%A1",
         "%00",
         "%ff",
@@ -1032,10 +1078,13 @@ fn hostile_path_id(seeded: &Seeded, rng: &mut SmallRng) -> String {
         "NaN",
         "",
     ];
-    match rng.random_range(0..fixed.len() + 3) {
+    match rng.random_range(0..fixed.len() + 6) {
         i if i < fixed.len() => fixed[i].to_string(),
         i if i == fixed.len() => seeded.other_site.to_string(),
         i if i == fixed.len() + 1 => seeded.other_replay.to_string(),
+        i if i == fixed.len() + 2 => format!("+{}", seeded.victim),
+        i if i == fixed.len() + 3 => format!("%20{}", seeded.victim),
+        i if i == fixed.len() + 4 => format!("00{}", seeded.victim),
         _ => seeded.other_key.clone(),
     }
 }
@@ -1653,4 +1702,13 @@ fn record(stats: &Mutex<HostileStats>, index: usize, attempt: &Attempt, outcome:
 fn printable(bytes: &[u8], limit: usize) -> String {
     let shown: String = bytes.iter().take(limit).flat_map(|b| std::ascii::escape_default(*b)).map(char::from).collect();
     if bytes.len() > limit { format!("{shown}... ({} bytes)", bytes.len()) } else { shown }
+}
+
+/// A seeding call's answer, or an error carrying the daemon's message.
+async fn checked(response: reqwest::Response) -> anyhow::Result<reqwest::Response> {
+    if response.status().is_success() {
+        return Ok(response);
+    }
+    let (status, url) = (response.status(), response.url().clone());
+    bail!("{url} answered {status}: {}", response.text().await.unwrap_or_default())
 }
