@@ -147,7 +147,7 @@ struct IngestCounts {
 /// Returns the failed checks (empty when every acknowledged hit was found after every restart).
 async fn kill(tracker: &Path, args: &KillArgs, seed: u64) -> anyhow::Result<Vec<String>> {
     println!(
-        "kill: {} cycles of kill -9 under ingest load ({} connections), the kill {}..{} ms into the load",
+        "kill: {} cycles of kill -9 under ingest load ({} connections), the kill {}..{} ms after the first answer",
         args.cycles, args.connections, args.min_kill_ms, args.max_kill_ms
     );
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -174,6 +174,13 @@ async fn kill(tracker: &Path, args: &KillArgs, seed: u64) -> anyhow::Result<Vec<
             })
             .collect();
         let kill_after = Duration::from_millis(rng.random_range(args.min_kill_ms..=args.max_kill_ms));
+        // The moment counts from the first acknowledged hit: on a busy machine the load may take a while to start.
+        let waiting = Instant::now();
+        while counts.acked.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+            && waiting.elapsed() < Duration::from_secs(10)
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         tokio::time::sleep(kill_after).await;
         daemon.kill()?;
         for task in tasks {
@@ -197,7 +204,7 @@ async fn kill(tracker: &Path, args: &KillArgs, seed: u64) -> anyhow::Result<Vec<
         let server_errors = counts.server_errors.load(Ordering::Relaxed);
         let rejected = counts.rejected.load(Ordering::Relaxed);
         println!(
-            "  cycle {cycle:>3}: killed after {:>4} ms; acknowledged {:>5}, stored {:>5} ({stored_unacked} in flight \
+            "  cycle {cycle:>3}: killed {:>4} ms into the load; acknowledged {:>5}, stored {:>5} ({stored_unacked} in flight \
              at the kill), lost {}; 503 {unavailable}, other 5xx {server_errors}, 4xx {rejected}; restart {:.0} ms",
             kill_after.as_millis(),
             acked.len(),
