@@ -1220,6 +1220,9 @@ fn json_keys(template: &str) -> Vec<String> {
     keys
 }
 
+/// A change to a request's query parameters.
+type QueryEdit = Box<dyn FnOnce(&mut Vec<(String, String)>)>;
+
 /// Builds request `route`'s well-formed request, then spoils it with one hostile variant.
 fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> Attempt {
     let route = &ROUTES[route_index];
@@ -1243,7 +1246,7 @@ fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> A
     let mut content_length: Option<String> = None;
     let mut half_close = false;
     let mut may_close = false;
-    let mut query_edit: Option<Box<dyn FnOnce(&mut Vec<(String, String)>)>> = None;
+    let mut query_edit: Option<QueryEdit> = None;
     let mut path_suffix = String::new();
     let mut raw: Option<Vec<u8>> = None;
     let mut target_override: Option<Vec<u8>> = None;
