@@ -688,7 +688,7 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     println!("  per route: requests, then answers by status class, closed without an answer, failures");
     println!("  | route | sent | 1xx | 2xx | 3xx | 4xx | 5xx | closed | failed |");
     println!("  |---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (route, counts) in ROUTES.iter().zip(&stats.routes) {
+    for (route, counts) in ROUTES.iter().zip(&stats.routes).filter(|(_, c)| c.sent > 0) {
         let c = counts.classes;
         println!(
             "  | {} {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -699,7 +699,7 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     println!(
         "hostile summary: {sent} requests over {} routes in {:.1} s ({:.0}/s); 2xx {}, 3xx {}, 4xx {}, 5xx {}; \
          closed without an answer on HTTP-syntax attacks {}; failures {}",
-        ROUTES.len(),
+        routes.len(),
         elapsed.as_secs_f64(),
         sent as f64 / elapsed.as_secs_f64(),
         class(2),
