@@ -11,6 +11,9 @@ use anyhow::{Context, bail};
 use rand::Rng;
 use serde_json::{Value, json};
 
+/// The signing secret the daemons under test get, so the chaos benchmark can forge tokens with it.
+pub const JWT_SECRET: &str = "loadgen-secret-loadgen-secret-loadgen";
+
 /// A running `tracker serve`.
 pub struct Daemon {
     child: Child,
@@ -30,19 +33,24 @@ pub struct Memory {
 impl Daemon {
     /// Starts the daemon on a free loopback port with `data_dir`, quiet logs, and waits for its URL.
     pub fn start(binary: &Path, data_dir: &Path) -> anyhow::Result<Daemon> {
+        Daemon::start_logged(binary, data_dir, Stdio::inherit())
+    }
+
+    /// Starts the daemon as `start` does, its log (stderr) going to `log`.
+    pub fn start_logged(binary: &Path, data_dir: &Path, log: impl Into<Stdio>) -> anyhow::Result<Daemon> {
         let mut command = Command::new(binary);
-        command.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(data_dir);
+        command.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(data_dir).stderr(log);
         Daemon::spawn(command)
     }
 
-    /// Starts any server that prints `Dashboard: URL` on stdout (the daemon, or the bare-warp ceiling).
+    /// Starts any server that prints `Dashboard: URL` on stdout (the daemon, or the bare-warp ceiling); its
+    /// stderr is the command's (inherited unless set).
     pub fn spawn(mut command: Command) -> anyhow::Result<Daemon> {
         let binary = command.get_program().to_owned();
         let mut child = command
             .env("TRACKER_LOG_LEVEL", "warn")
-            .env("TRACKER_JWT_SECRET", "loadgen-secret-loadgen-secret-loadgen")
+            .env("TRACKER_JWT_SECRET", JWT_SECRET)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .with_context(|| format!("cannot start {}", binary.to_string_lossy()))?;
         let stdout = child.stdout.take().context("no stdout")?;
@@ -87,6 +95,13 @@ impl Daemon {
         self.child.kill()?;
         bail!("the daemon did not stop within 30 s")
     }
+
+    /// SIGKILL (`kill -9`): no shutdown work at all, as a power cut or the OOM killer; waits for the exit.
+    pub fn kill(mut self) -> anyhow::Result<()> {
+        self.child.kill()?;
+        self.child.wait()?;
+        Ok(())
+    }
 }
 
 impl Drop for Daemon {
@@ -125,6 +140,7 @@ pub fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
 
 /// A signed-in API user with one site.
 pub struct Account {
+    pub access_token: String,
     pub website_id: i64,
     pub tracking_key: String,
 }
@@ -151,6 +167,7 @@ pub async fn register(client: &reqwest::Client, base: &str) -> anyhow::Result<Ac
         .json()
         .await?;
     Ok(Account {
+        access_token: token,
         website_id: site["id"].as_i64().context("no site id")?,
         tracking_key: site["trackingKey"].as_str().context("no trackingKey")?.to_string(),
     })

@@ -91,7 +91,7 @@ pub async fn run(plan: &LoadPlan) -> anyhow::Result<LoadReport> {
     Ok(report)
 }
 
-async fn connect(addr: SocketAddr) -> anyhow::Result<hyper::client::conn::http1::SendRequest<Full<Bytes>>> {
+pub async fn connect(addr: SocketAddr) -> anyhow::Result<hyper::client::conn::http1::SendRequest<Full<Bytes>>> {
     let stream = tokio::net::TcpStream::connect(addr).await.with_context(|| format!("cannot connect to {addr}"))?;
     stream.set_nodelay(true)?;
     let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;

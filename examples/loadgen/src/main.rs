@@ -3,6 +3,7 @@
 //! `query` times every dashboard read against a seeded folder.
 
 mod ceilings;
+mod chaos;
 mod daemon;
 mod load;
 mod query;
@@ -76,6 +77,8 @@ enum Cmd {
         #[arg(long, default_value_t = 4)]
         reads: usize,
     },
+    /// Chaos benchmark of issue 12: kill -9 under ingest load, hostile requests over every route
+    Chaos(chaos::ChaosArgs),
     /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
     #[command(hide = true)]
     BareServer,
@@ -106,6 +109,7 @@ fn main() -> anyhow::Result<()> {
         Cmd::ReplayRss { tracker, reads } => {
             tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(replay_rss::run(tracker, reads))
         }
+        Cmd::Chaos(args) => chaos::run(args),
         Cmd::BareServer => ceilings::bare_server(),
     }
 }
