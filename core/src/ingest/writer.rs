@@ -186,8 +186,7 @@ impl Writer {
         match self.write_all(batch) {
             Ok(()) => Ok(batch.iter().map(|_| Ok(())).collect()),
             Err(e) => {
-                // Salts created, visits changed and visitors counted by the rolled-back transaction were never
-                // stored.
+                // Visits changed and visitors counted by the rolled-back transaction were never stored.
                 self.forget_unstored();
                 match e {
                     // Another process holding the lock would hold it for the retry too.
@@ -213,7 +212,7 @@ impl Writer {
             apply(&tx, &mut memory, &queued.job)?;
         }
         memory.rollups.flush(&tx)?;
-        prune(&tx, &mut self.salts, &mut self.day_visitors, &mut self.pruned_day)?;
+        prune(&mut self.salts, &mut self.day_visitors, &mut self.pruned_day);
         Ok(tx.commit()?)
     }
 
@@ -247,7 +246,7 @@ impl Writer {
             }
         }
         rollups.flush(&tx)?;
-        prune(&tx, &mut self.salts, &mut self.day_visitors, &mut self.pruned_day)?;
+        prune(&mut self.salts, &mut self.day_visitors, &mut self.pruned_day);
         let committed = tx.commit();
         if committed.is_err() {
             self.forget_unstored();
@@ -257,8 +256,8 @@ impl Writer {
     }
 
     /// Forgets what the writer remembers of the database, after a rollback that may have undone part of it.
+    /// The salts stay: they are not stored, and new ones would count the day's visitors again.
     fn forget_unstored(&mut self) {
-        self.salts.clear();
         self.visits.clear();
         self.day_visitors.clear();
     }
@@ -299,45 +298,29 @@ fn analytics_allowed(tx: &Connection, visit: &mut Visit, hit: &Hit) -> rusqlite:
 }
 
 /// Once a day, drops the visitor sets and salts that serve no purpose any more.
-fn prune(
-    tx: &Connection,
-    salts: &mut HashMap<i64, [u8; 16]>,
-    day_visitors: &mut DayVisitors,
-    pruned_day: &mut i64,
-) -> rusqlite::Result<()> {
+fn prune(salts: &mut HashMap<i64, [u8; 16]>, day_visitors: &mut DayVisitors, pruned_day: &mut i64) {
     let today = now_day();
     if *pruned_day != today {
-        // Salts older than yesterday would only weaken the daily rotation.
-        tx.execute("DELETE FROM daily_salts WHERE day < ?1", [today - 1])?;
+        // A salt older than yesterday would only let its day's hashes be matched for longer.
         salts.retain(|day, _| *day >= today - 1);
         day_visitors.forget_before(today - 1);
         *pruned_day = today;
     }
-    Ok(())
 }
 
 fn now_day() -> i64 {
     chrono::Utc::now().timestamp_millis().div_euclid(86_400_000)
 }
 
-/// The salt of a day, created on first use and kept in the database so restarts agree.
-fn daily_salt(tx: &Connection, salts: &mut HashMap<i64, [u8; 16]>, day: i64) -> rusqlite::Result<[u8; 16]> {
-    if let Some(salt) = salts.get(&day) {
-        return Ok(*salt);
-    }
-    let stored: Option<Vec<u8>> =
-        tx.query_row("SELECT salt FROM daily_salts WHERE day = ?1", [day], |r| r.get(0)).optional()?;
-    let salt = match stored.and_then(|s| <[u8; 16]>::try_from(s.as_slice()).ok()) {
-        Some(salt) => salt,
-        None => {
-            let mut salt = [0u8; 16];
-            rand::rng().fill_bytes(&mut salt);
-            tx.execute("INSERT OR REPLACE INTO daily_salts (day, salt) VALUES (?1, ?2)", params![day, salt.to_vec()])?;
-            salt
-        }
-    };
-    salts.insert(day, salt);
-    Ok(salt)
+/// The salt of a day, made on first use. It is never written anywhere: with it, the anonymised address and the
+/// user agent kept with a visit, the 256 addresses of a /24 would give the visitor's address back from its
+/// hash. A restart makes new salts (see README, Privacy).
+fn daily_salt(salts: &mut HashMap<i64, [u8; 16]>, day: i64) -> [u8; 16] {
+    *salts.entry(day).or_insert_with(|| {
+        let mut salt = [0u8; 16];
+        rand::rng().fill_bytes(&mut salt);
+        salt
+    })
 }
 
 fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
@@ -528,7 +511,7 @@ fn touch_session(
         }
         None => {
             let day = hit.ts.div_euclid(86_400_000);
-            let salt = daily_salt(tx, memory.salts, day)?;
+            let salt = daily_salt(memory.salts, day);
             let visitor = visitor_hash(&salt, site, &hit.visitor_seed);
             // Before the session is stored: a first load of the day's visitors would find it.
             let new_visitor = memory.day_visitors.first_visit(tx, site, day, visitor)?;

@@ -3,7 +3,8 @@
 //! Rollups stay consistent by recomputation: the whole UTC days touched by the deleted rows (from the first
 //! day of an affected visit to the day of the last deleted row) have their hourly and daily rollup rows
 //! rebuilt from the raw rows that remain, in the same transaction as the deletion. Deleting `all` without a
-//! cut-off clears the site's sessions, rollups and visitor state outright.
+//! cut-off clears the site's sessions, rollups and visitor state outright. No byte of a deleted row stays in
+//! the data folder: connections delete with secure_delete, and the log is emptied after each deletion.
 
 use rusqlite::{Connection, TransactionBehavior, params};
 use serde::Serialize;
@@ -85,6 +86,8 @@ impl Privacy {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let report = delete_in(&tx, site, data, before)?;
         tx.commit()?;
+        // The deleted rows are zeroed in the database (secure_delete); their earlier copies in the log go too.
+        crate::db::empty_log(&conn)?;
         Ok(report)
     }
 }
