@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::analytics::Analytics;
 use crate::auth::{self, Auth};
 use crate::config::Config;
-use crate::db::Db;
+use crate::db::{self, Db};
 use crate::error::Result;
 use crate::export::Export;
 use crate::ingest::{Ingest, LiveHub};
@@ -40,12 +40,14 @@ pub struct Services {
 }
 
 impl Tracker {
-    /// Creates the data folder if needed, opens and migrates the database, loads the signing secret and
-    /// starts the ingest writer.
+    /// Creates the data folder if needed (owner-only, as its files), opens and migrates the database, loads the
+    /// signing secret and starts the ingest writer.
     pub fn open(config: &Config) -> Result<Tracker> {
-        std::fs::create_dir_all(&config.data_dir)?;
+        db::secure_folder(&config.data_dir)?;
         let db = Db::open(&config.database_path())?;
         let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;
+        // Created 0600; one made by hand or copied in may not be.
+        db::secure_file(&config.data_dir.join("secret.key"))?;
         let settings = Settings::new(config.clone());
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();

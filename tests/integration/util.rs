@@ -150,6 +150,14 @@ impl TestServer {
             let _ = task.await;
         }
     }
+
+    /// Stops the daemon and keeps its temp folder (the data folder is `data` in it), every connection to the
+    /// database closed: the folder as a thief or a backup would find it.
+    pub async fn stop_keeping_dir(mut self) -> TempDir {
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
+        self.stop().await;
+        dir
+    }
 }
 
 impl Drop for TestServer {

@@ -1,5 +1,6 @@
-//! `tracker demo`: realistic traffic for demos and benchmarks, submitted through the real ingest path
-//! (`Ingest::track_hit` with explicit timestamps) without waiting for each commit.
+//! `tracker demo`: realistic traffic for demos and benchmarks, submitted through the real ingest path without
+//! waiting for each commit: each hit is a script's request (`TrackRequest`) validated and normalised by
+//! `Hit::from_request` as the daemon's are, stamped with the demo's clock, then queued by `Ingest::track_hit`.
 //!
 //! Visitors come from the 198.18.0.0/15 benchmarking range (RFC 2544: never geolocated), so their
 //! country is set on the hit directly and kept by ingest; devices and browsers come from real user
@@ -13,9 +14,10 @@ use anyhow::Context;
 use clap::Args;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use serde_json::{Map, Value, json};
 use tracker_core::Error;
-use tracker_core::ingest::{Client, Commit, EventKind, Hit, Submitted, Utm};
-use tracker_core::model::{Millis, now_ms};
+use tracker_core::ingest::{Client, Commit, Hit, Submitted, TrackRequest};
+use tracker_core::model::{Millis, Website, now_ms};
 use tracker_core::store::websites::bare_host;
 
 use super::{GlobalArgs, find_site, progress_bar};
@@ -338,13 +340,8 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 char::from(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[rng.random_range(0..62)])
             })
             .collect();
-        let utm = if rng.random::<f64>() < 0.1 {
-            let (source, medium, campaign) = CAMPAIGNS[rng.random_range(0..CAMPAIGNS.len())];
-            Utm { source: source.into(), medium: medium.into(), campaign: campaign.into(), ..Utm::default() }
-        } else {
-            Utm::default()
-        };
-        let referrer = if utm.source.is_empty() { referrers.pick(&mut rng) } else { "" };
+        let campaign = (rng.random::<f64>() < 0.1).then(|| CAMPAIGNS[rng.random_range(0..CAMPAIGNS.len())]);
+        let referrer = if campaign.is_none() { referrers.pick(&mut rng) } else { "" };
         // Visit length: 45% bounce, the rest read a few pages (geometric tail).
         let mut views = 1;
         if rng.random::<f64>() >= 0.45 {
@@ -353,56 +350,28 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 views += 1;
             }
         }
-        let base = Hit {
-            website_id: site.id,
-            session_key,
-            screen: screen.to_string(),
-            country: visitor.country.to_string(),
-            ..Hit::default()
-        };
+        let visit = DemoVisit { site: &site, session_id: session_key, screen, country: visitor.country };
         sessions += 1;
         let mut previous_url = referrer.to_string();
         for view in 0..views {
             if sent >= args.events || ts > now {
                 break;
             }
-            let path = if view == 0 && !utm.source.is_empty() { "/pricing" } else { pages.pick(&mut rng) };
-            let url = if view == 0 && !utm.source.is_empty() {
-                format!(
-                    "{origin}{path}?utm_source={}&utm_medium={}&utm_campaign={}",
-                    utm.source, utm.medium, utm.campaign
-                )
-            } else {
-                format!("{origin}{path}")
+            let url = match campaign {
+                Some((source, medium, name)) if view == 0 => {
+                    format!("{origin}/pricing?utm_source={source}&utm_medium={medium}&utm_campaign={name}")
+                }
+                _ => format!("{origin}{}", pages.pick(&mut rng)),
             };
-            let referrer_host = if view == 0 { referrer_host(referrer) } else { String::new() };
-            let page = Hit {
-                ts,
-                kind: Some(EventKind::Pageview),
-                url: url.clone(),
-                path: path.to_string(),
-                referrer: previous_url.clone(),
-                referrer_host,
-                utm: if view == 0 { utm.clone() } else { Utm::default() },
-                ..base.clone()
-            };
-            submitter.submit(page, &client)?;
+            submitter.submit(visit.hit(ts, &url, &previous_url, "pageview", "", None)?, &client)?;
             sent += 1;
             // Custom events and outbound clicks happen a few seconds into the page.
             for (name, chance, key, values) in CUSTOM_EVENTS {
                 if sent < args.events && rng.random::<f64>() < *chance {
                     ts += rng.random_range(2_000..20_000);
                     let value = values[rng.random_range(0..values.len())];
-                    let event = Hit {
-                        ts,
-                        kind: Some(EventKind::Custom),
-                        name: name.to_string(),
-                        url: url.clone(),
-                        path: path.to_string(),
-                        properties: Some(serde_json::json!({ *key: value }).to_string()),
-                        ..base.clone()
-                    };
-                    submitter.submit(event, &client)?;
+                    let properties = properties(json!({ *key: value }));
+                    submitter.submit(visit.hit(ts, &url, "", "custom", name, properties)?, &client)?;
                     sent += 1;
                 }
             }
@@ -411,15 +380,8 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 let href =
                     ["https://github.com/example/project", "https://twitter.com/example", "https://docs.example.org/"]
                         [rng.random_range(0..3)];
-                let click = Hit {
-                    ts,
-                    kind: Some(EventKind::Outbound),
-                    url: url.clone(),
-                    path: path.to_string(),
-                    properties: Some(serde_json::json!({ "href": href }).to_string()),
-                    ..base.clone()
-                };
-                submitter.submit(click, &client)?;
+                let properties = properties(json!({ "href": href }));
+                submitter.submit(visit.hit(ts, &url, "", "outbound", "", properties)?, &client)?;
                 sent += 1;
             }
             previous_url = url;
@@ -429,18 +391,9 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
         // About 3% of visits convert.
         if sent < args.events && views > 1 && rng.random::<f64>() < 0.06 && ts <= now {
             let (value, currency) = PURCHASES[rng.random_range(0..PURCHASES.len())];
-            let conversion = Hit {
-                ts,
-                kind: Some(EventKind::Conversion),
-                name: "purchase".into(),
-                url: format!("{origin}/checkout/complete"),
-                path: "/checkout/complete".into(),
-                properties: Some(serde_json::json!({ "value": value, "currency": currency }).to_string()),
-                value: Some(value),
-                currency: Some(currency.into()),
-                ..base.clone()
-            };
-            submitter.submit(conversion, &client)?;
+            let properties = properties(json!({ "value": value, "currency": currency }));
+            let url = format!("{origin}/checkout/complete");
+            submitter.submit(visit.hit(ts, &url, "", "conversion", "purchase", properties)?, &client)?;
             sent += 1;
         }
         if sessions % 256 == 0 {
@@ -468,12 +421,48 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The host of a referrer URL without `www.`, as ingest derives it.
-fn referrer_host(referrer: &str) -> String {
-    referrer
-        .split_once("://")
-        .map(|(_, rest)| rest.split('/').next().unwrap_or(""))
-        .unwrap_or("")
-        .trim_start_matches("www.")
-        .to_string()
+/// One visit of the demo: its hits are built as a script's requests and validated by ingest.
+struct DemoVisit<'a> {
+    site: &'a Website,
+    session_id: String,
+    screen: &'static str,
+    /// Set on each hit: the demo's addresses are never geolocated, and ingest keeps a country it cannot find.
+    country: &'static str,
+}
+
+impl DemoVisit<'_> {
+    /// A hit of the visit as `POST /api/track` would receive it, at `ts`: no client timestamp and `ts` as the
+    /// clock, so `Hit::from_request` stamps it `ts` (a script's own timestamps are trusted within a day only).
+    fn hit(
+        &self,
+        ts: Millis,
+        url: &str,
+        referrer: &str,
+        event: &str,
+        name: &str,
+        properties: Option<Map<String, Value>>,
+    ) -> anyhow::Result<Hit> {
+        let request = TrackRequest {
+            tracking_key: self.site.tracking_key.clone(),
+            session_id: self.session_id.clone(),
+            url: url.to_string(),
+            referrer: Some(referrer.to_string()),
+            event: Some(event.to_string()),
+            event_name: Some(name.to_string()),
+            event_properties: properties,
+            timestamp: None,
+            screen: Some(self.screen.to_string()),
+        };
+        let mut hit = Hit::from_request(request, self.site, ts).context("demo hit")?;
+        hit.country = self.country.to_string();
+        Ok(hit)
+    }
+}
+
+/// The object of a `json!` literal, as event properties.
+fn properties(value: Value) -> Option<Map<String, Value>> {
+    match value {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
 }

@@ -15,7 +15,8 @@ use crate::output::print_json;
 #[derive(Args)]
 #[command(
     after_help = "Columns: timestamp (ISO UTC), type, name, url, path, referrer, session_id, country, device, browser,\n\
-os, utm_source, utm_medium, utm_campaign, properties (JSON). No IP addresses are exported.\n\n\
+os, utm_source, utm_medium, utm_campaign, properties (JSON). No IP addresses are exported. In CSV, a cell\n\
+starting with = + - @, a tab or a carriage return gets a leading ' so spreadsheets do not run it as a formula.\n\n\
 Dates are YYYY-MM-DD (UTC; --until includes that whole day) or RFC 3339 (exact).\n\n\
 Examples:\n  tracker export --site blog.example.com > all.csv\n  \
 tracker export --site 1 --type pageviews --since 2026-01-01 --until 2026-01-31 --output january.csv\n  \

@@ -120,6 +120,7 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
             Dimension::Browser => ("Browsers", "(unknown)"),
             Dimension::Os => ("Operating systems", "(unknown)"),
             Dimension::UtmSource => ("UTM sources", "(none)"),
+            Dimension::Source => ("Traffic sources", "(direct)"),
         };
         let measure = if dim == Dimension::Page { "Views" } else { "Visits" };
         let whole = if dim == Dimension::Page { out.page_views } else { out.visits };

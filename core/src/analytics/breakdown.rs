@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::overview::top_values;
-use super::{Analytics, TimeRange};
+use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
 use crate::model::WebsiteId;
 
@@ -27,13 +27,13 @@ const BREAKDOWN_LIMIT: i64 = 100;
 impl Analytics {
     /// Visits by referring host over a range, most first.
     pub fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
-        let rows = self.db.read(|conn| top_values(conn, site, range, "referrer", BREAKDOWN_LIMIT))?;
+        let rows = self.db.read(|conn| top_values(conn, site, range, Dimension::Referrer, BREAKDOWN_LIMIT))?;
         Ok(rows.into_iter().map(|(referrer, count)| ReferrerCount { referrer, count }).collect())
     }
 
     /// Visits by country over a range, most first.
     pub fn countries(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<CountryCount>> {
-        let rows = self.db.read(|conn| top_values(conn, site, range, "country", BREAKDOWN_LIMIT))?;
+        let rows = self.db.read(|conn| top_values(conn, site, range, Dimension::Country, BREAKDOWN_LIMIT))?;
         Ok(rows.into_iter().map(|(country, count)| CountryCount { country, count }).collect())
     }
 }

@@ -1,5 +1,8 @@
-//! Breakdowns by any rollup dimension (pages, referrers, countries, devices, browsers, OS, UTM sources):
-//! the CLI's `tracker stats` tables, and any dashboard panel that needs one.
+//! The rollup dimensions, defined once: their names in the rollup tables, which of them every visit is counted
+//! under and how a visit's value is found (from the writer's memory and, in SQL, from its stored row, for the
+//! rebuild after a deletion), and breakdowns by any of them (the CLI's `tracker stats`, dashboard panels).
+//! Besides these, the rollups hold the site totals (dim '') and per event name ('event') and visits with a
+//! conversion ('converted'), which the writer and the rebuild count from events, not visits.
 
 use serde::Serialize;
 
@@ -18,10 +21,25 @@ pub enum Dimension {
     Browser,
     Os,
     UtmSource,
+    /// The visit's one traffic source: its utm_source when it has one, else its referring host ('' = direct),
+    /// so traffic sources add up to the visits without double counting.
+    Source,
 }
 
 impl Dimension {
-    /// Every dimension, in the order reports show them.
+    /// The dimensions every visit is counted under (its visits, and the page views of its pages), each with one
+    /// value per visit.
+    pub(crate) const PER_VISIT: [Dimension; 7] = [
+        Dimension::Referrer,
+        Dimension::Country,
+        Dimension::Device,
+        Dimension::Browser,
+        Dimension::Os,
+        Dimension::UtmSource,
+        Dimension::Source,
+    ];
+
+    /// Every dimension of `tracker stats` and `parse`, in the order reports show them.
     pub const ALL: [Dimension; 7] = [
         Dimension::Page,
         Dimension::Referrer,
@@ -42,7 +60,23 @@ impl Dimension {
             Dimension::Browser => "browser",
             Dimension::Os => "os",
             Dimension::UtmSource => "utm_source",
+            Dimension::Source => "source",
         }
+    }
+
+    /// The value of a per-visit dimension over the stored visit row `s` (fixed SQL text), as
+    /// [`VisitDims::value`] gives it from memory; `None` for pages, counted per page view.
+    pub(crate) fn visit_sql(self) -> Option<&'static str> {
+        Some(match self {
+            Dimension::Page => return None,
+            Dimension::Referrer => "s.referrer_host",
+            Dimension::Country => "s.country",
+            Dimension::Device => "s.device",
+            Dimension::Browser => "s.browser",
+            Dimension::Os => "s.os",
+            Dimension::UtmSource => "s.utm_source",
+            Dimension::Source => "CASE WHEN s.utm_source = '' THEN s.referrer_host ELSE s.utm_source END",
+        })
     }
 
     /// Parses a dimension name as [`Dimension::as_str`] writes it.
@@ -58,6 +92,40 @@ impl Dimension {
             Dimension::Page => "pageviews",
             _ => "visits",
         }
+    }
+}
+
+/// A visit's values of the per-visit dimensions, as the ingest writer keeps them with the visit (the stored
+/// columns of the same names).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct VisitDims {
+    pub referrer_host: String,
+    pub country: String,
+    pub device: String,
+    pub browser: String,
+    pub os: String,
+    pub utm_source: String,
+}
+
+impl VisitDims {
+    /// The visit's value of a dimension ('' for pages, which are not per visit).
+    pub fn value(&self, dim: Dimension) -> &str {
+        match dim {
+            Dimension::Page => "",
+            Dimension::Referrer => &self.referrer_host,
+            Dimension::Country => &self.country,
+            Dimension::Device => &self.device,
+            Dimension::Browser => &self.browser,
+            Dimension::Os => &self.os,
+            Dimension::UtmSource => &self.utm_source,
+            Dimension::Source if self.utm_source.is_empty() => &self.referrer_host,
+            Dimension::Source => &self.utm_source,
+        }
+    }
+
+    /// The per-visit dimensions' names and this visit's values.
+    pub fn pairs(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        Dimension::PER_VISIT.into_iter().map(|dim| (dim.as_str(), self.value(dim)))
     }
 }
 
@@ -77,7 +145,50 @@ impl Analytics {
         dim: Dimension,
         limit: i64,
     ) -> Result<Vec<DimensionCount>> {
-        let rows = self.db.read(|conn| top_values(conn, site, range, dim.as_str(), limit))?;
+        let rows = self.db.read(|conn| top_values(conn, site, range, dim, limit))?;
         Ok(rows.into_iter().map(|(value, count)| DimensionCount { value, count }).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SQL over a stored visit row gives what the writer takes from memory, for every per-visit dimension.
+    #[test]
+    fn a_visits_values_in_sql_and_in_memory_agree() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE sessions (referrer_host, country, device, browser, os, utm_source);
+             INSERT INTO sessions VALUES ('t.co', 'DE', 'mobile', 'Firefox', 'Android', '');
+             INSERT INTO sessions VALUES ('t.co', '', 'desktop', 'Chrome', 'Windows', 'newsletter');",
+        )
+        .unwrap();
+        let visits = [
+            VisitDims {
+                referrer_host: "t.co".into(),
+                country: "DE".into(),
+                device: "mobile".into(),
+                browser: "Firefox".into(),
+                os: "Android".into(),
+                utm_source: "".into(),
+            },
+            VisitDims {
+                referrer_host: "t.co".into(),
+                country: "".into(),
+                device: "desktop".into(),
+                browser: "Chrome".into(),
+                os: "Windows".into(),
+                utm_source: "newsletter".into(),
+            },
+        ];
+        for dim in Dimension::PER_VISIT {
+            let sql = format!("SELECT {} FROM sessions s ORDER BY rowid", dim.visit_sql().unwrap());
+            let stored: Vec<String> =
+                conn.prepare(&sql).unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+            let remembered: Vec<&str> = visits.iter().map(|v| v.value(dim)).collect();
+            assert_eq!(stored, remembered, "{}", dim.as_str());
+        }
+        assert_eq!(visits[1].value(Dimension::Source), "newsletter", "utm_source wins over the referrer");
     }
 }

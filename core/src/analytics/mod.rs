@@ -19,6 +19,7 @@ mod traffic_sources;
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
 pub use breakdown::{CountryCount, ReferrerCount};
 pub use conversions::{Conversion, Conversions};
+pub(crate) use dimension::VisitDims;
 pub use dimension::{Dimension, DimensionCount};
 pub use events::{EventCount, EventSummary};
 pub use heatmap::{Heatmap, page_path};

@@ -4,7 +4,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::live::ACTIVE_WINDOW_MS;
-use super::{Analytics, TimeRange};
+use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
 use crate::model::{WebsiteId, now_ms};
 
@@ -67,7 +67,7 @@ impl Analytics {
                 params![site, now_ms() - ACTIVE_WINDOW_MS],
                 |r| r.get(0),
             )?;
-            let top_pages = top_values(conn, site, range, "page", 10)?
+            let top_pages = top_values(conn, site, range, Dimension::Page, 10)?
                 .into_iter()
                 .map(|(url, views)| PageViews { url, views })
                 .collect();
@@ -123,18 +123,18 @@ pub(crate) fn top_values(
     conn: &Connection,
     site: WebsiteId,
     range: TimeRange,
-    dim: &str,
+    dim: Dimension,
     limit: i64,
 ) -> Result<Vec<(String, i64)>> {
     let (from, to) = range.buckets();
-    let measure = if dim == "page" { "pageviews" } else { "visits" };
+    let measure = dim.measure();
     let sql = format!(
         "SELECT value, SUM({measure}) AS n FROM {} WHERE website_id = ?1 AND dim = ?2 AND bucket >= ?3 AND bucket < ?4
          GROUP BY value HAVING n > 0 ORDER BY n DESC, value LIMIT ?5",
         range.grain.table()
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![site, dim, from, to, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map(params![site, dim.as_str(), from, to, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

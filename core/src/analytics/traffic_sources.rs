@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::overview::{percent, top_values, totals};
-use super::{Analytics, TimeRange};
+use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
 use crate::model::WebsiteId;
 
@@ -30,7 +30,7 @@ impl Analytics {
     /// Visits by source over a range, most first.
     pub fn traffic_sources(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<TrafficSource>> {
         let (rows, total) = self.db.read(|conn| {
-            let rows = top_values(conn, site, range, "source", SOURCES_LIMIT)?;
+            let rows = top_values(conn, site, range, Dimension::Source, SOURCES_LIMIT)?;
             Ok((rows, totals(conn, site, range)?.visits))
         })?;
         Ok(rows

@@ -1,4 +1,7 @@
-//! SQLite plumbing: opening connections with our pragmas, embedded numbered migrations, a small read pool.
+//! SQLite plumbing: opening connections with our pragmas, embedded numbered migrations, a small read pool,
+//! owner-only file modes and emptying the write-ahead log after deletions.
+
+mod files;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -19,16 +22,22 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0007_day_visitors_in_memory.sql"),
     include_str!("../../migrations/0008_accounts_never_reuse_ids.sql"),
     include_str!("../../migrations/0009_replay_limits_and_masking.sql"),
+    include_str!("../../migrations/0010_salts_in_memory.sql"),
 ];
 
-/// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys).
+pub use files::{secure_file, secure_folder};
+
+/// Opens a connection with the pragmas every connection needs (WAL, busy timeout, foreign keys, secure delete).
 pub fn connect(path: &Path) -> Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(10))?;
+    // secure_delete: what a privacy deletion or retention removes (and the old copy of a row that an update
+    // moved) is overwritten with zeros in the database, not left in free space for anyone with the file.
     conn.execute_batch(
         "PRAGMA journal_mode = WAL;
          PRAGMA synchronous = NORMAL;
          PRAGMA foreign_keys = ON;
+         PRAGMA secure_delete = ON;
          PRAGMA temp_store = MEMORY;
          PRAGMA cache_size = -8000;",
     )?;
@@ -46,7 +55,7 @@ pub fn connect(path: &Path) -> Result<Connection> {
 /// rebuild a table that others reference without the drop cascading; each one must leave no dangling
 /// reference, which is checked before it commits.
 pub fn migrate(conn: &mut Connection) -> Result<()> {
-    let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let applied = schema_version(conn)?;
     if applied as usize >= MIGRATIONS.len() {
         return Ok(());
     }
@@ -73,6 +82,22 @@ fn apply(conn: &mut Connection, applied: usize) -> Result<()> {
     Ok(())
 }
 
+/// How many migrations this database has seen.
+fn schema_version(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+}
+
+/// Copies the write-ahead log into the database file and empties it, so that rows just deleted (zeroed in the
+/// file by secure_delete) leave no copy in the log. Waits, within the busy timeout, for a write in progress; a
+/// reader still on an older snapshot keeps the log whole, which is logged (the next run empties it).
+pub fn empty_log(conn: &Connection) -> Result<()> {
+    let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+    if busy != 0 {
+        tracing::warn!("the write-ahead log could not be emptied (a reader was busy); deleted rows stay in it for now");
+    }
+    Ok(())
+}
+
 /// Shared handle on the database: one connection for writes outside ingest, a pool for reads.
 #[derive(Clone)]
 pub struct Db {
@@ -89,10 +114,16 @@ struct DbInner {
 const MAX_IDLE_READERS: usize = 8;
 
 impl Db {
-    /// Opens (creating if needed) the database file and brings its schema up to date.
+    /// Opens (creating if needed) the database file, owner-only, and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Db> {
+        files::secure_database(path)?;
         let mut writer = connect(path)?;
+        // A migration may drop what must not stay readable (0010: the visitor salts): out of the log with it.
+        let before = schema_version(&writer)?;
         migrate(&mut writer)?;
+        if schema_version(&writer)? != before {
+            empty_log(&writer)?;
+        }
         Ok(Db {
             inner: Arc::new(DbInner {
                 path: path.to_path_buf(),

@@ -1,10 +1,12 @@
 //! Export of raw page views and events as CSV, JSON lines or a JSON array, streamed with flat memory.
-//! The CLI's `tracker export` and the daemon's export routes both write through [`Export::write`].
+//! The CLI's `tracker export` and the daemon's export routes both write through [`Export::write`], so both
+//! quote CSV cells that a spreadsheet would run as formulas (`csv_cell`).
 //!
 //! Rows are read with a keyset cursor over `events` joined with `sessions`, one page at a time, and written
 //! as they are read: nothing is collected, and no read transaction stays open between pages (a long export
 //! does not hold back WAL checkpoints while the daemon writes). No IP address is ever exported.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use rusqlite::params;
@@ -297,8 +299,8 @@ impl<W: Write> Sink<W> {
 
     fn row(&mut self, mut row: ExportRow) -> Result<()> {
         match self {
-            Sink::Csv(writer) => writer
-                .write_record([
+            Sink::Csv(writer) => {
+                let cells = [
                     &row.timestamp,
                     &row.kind,
                     &row.name,
@@ -314,8 +316,11 @@ impl<W: Write> Sink<W> {
                     &row.utm_medium,
                     &row.utm_campaign,
                     &row.properties_raw,
-                ])
-                .map_err(csv_error),
+                ];
+                writer
+                    .write_record(cells.map(|cell| csv_cell(cell)).iter().map(|cell| cell.as_bytes()))
+                    .map_err(csv_error)
+            }
             Sink::Json { out, first } => {
                 row.properties = parse_properties(&row.properties_raw);
                 out.write_all(if *first { b"\n" } else { b",\n" })?;
@@ -344,6 +349,18 @@ impl<W: Write> Sink<W> {
     }
 }
 
+/// The characters with which a spreadsheet (Excel, LibreOffice, Google Sheets) starts a formula, or which it
+/// skips before one.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A CSV cell that a spreadsheet shows as text and never runs: one starting like a formula gets a leading `'`
+/// (OWASP's advice against CSV injection); any other is written as stored. Every cell goes through it, as
+/// most hold what visitors sent (names, utm values, ...). The export has no numeric column, so a `-5` here is
+/// a visitor's text (say an event name) and is quoted like the rest.
+fn csv_cell(text: &str) -> Cow<'_, str> {
+    if text.starts_with(FORMULA_STARTS) { Cow::Owned(format!("'{text}")) } else { Cow::Borrowed(text) }
+}
+
 fn parse_properties(raw: &str) -> Option<Value> {
     if raw.is_empty() { None } else { serde_json::from_str(raw).ok() }
 }
@@ -357,4 +374,21 @@ fn csv_error(e: csv::Error) -> Error {
 
 fn json_error(e: serde_json::Error) -> Error {
     if e.is_io() { Error::Io(e.into()) } else { Error::Internal(format!("json: {e}")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_that_start_a_formula_are_quoted_and_no_others() {
+        for formula in ["=1+1", "+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "-5"] {
+            assert_eq!(csv_cell(formula), format!("'{formula}"));
+        }
+        for text in
+            ["", "signup", "https://e.com/?a=b", "/p", "{\"a\":\"=1\"}", "'=1", " =1", "2026-11-21T14:05:00.000Z"]
+        {
+            assert_eq!(csv_cell(text), text);
+        }
+    }
 }

@@ -1,12 +1,10 @@
 //! Ingest: validates and enriches tracking hits, then hands them to the one batching writer.
 
-mod day_visitors;
 pub mod enrich;
 mod hit;
 pub mod interactions;
 pub mod live;
 pub mod replay;
-mod visits;
 mod writer;
 
 use std::collections::HashMap;

@@ -3,12 +3,14 @@
 //! Rollups stay consistent by recomputation: the whole UTC days touched by the deleted rows (from the first
 //! day of an affected visit to the day of the last deleted row) have their hourly and daily rollup rows
 //! rebuilt from the raw rows that remain, in the same transaction as the deletion. Deleting `all` without a
-//! cut-off clears the site's sessions, rollups and visitor state outright.
+//! cut-off clears the site's sessions, rollups and visitor state outright. No byte of a deleted row stays in
+//! the data folder: connections delete with secure_delete, and the log is emptied after each deletion.
 
 use rusqlite::{Connection, TransactionBehavior, params};
 use serde::Serialize;
 
 use super::Privacy;
+use crate::analytics::Dimension;
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId};
 
@@ -85,6 +87,8 @@ impl Privacy {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let report = delete_in(&tx, site, data, before)?;
         tx.commit()?;
+        // The deleted rows are zeroed in the database (secure_delete); their earlier copies in the log go too.
+        crate::db::empty_log(&conn)?;
         Ok(report)
     }
 }
@@ -178,20 +182,9 @@ const UPSERT: &str = "ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
     conversions = conversions + excluded.conversions, bounces = bounces + excluded.bounces,
     duration_s = duration_s + excluded.duration_s";
 
-/// Per-visit rollup dimensions and their SQL over the visit row `s` (fixed text), as the writer's `pairs`:
-/// `source` is the visit's traffic source, utm_source winning over the referring host.
-const SESSION_DIMS: [(&str, &str); 7] = [
-    ("referrer", "s.referrer_host"),
-    ("country", "s.country"),
-    ("device", "s.device"),
-    ("browser", "s.browser"),
-    ("os", "s.os"),
-    ("utm_source", "s.utm_source"),
-    ("source", "CASE WHEN s.utm_source = '' THEN s.referrer_host ELSE s.utm_source END"),
-];
-
 /// Recomputes a site's hourly and daily rollups over `[from, to)` (whole UTC days, in ms) from the raw
-/// sessions and events, with the ingest writer's definitions; returns the number of rows written.
+/// sessions and events, with the ingest writer's definitions (the per-visit dimensions from
+/// `Dimension::PER_VISIT`, as the writer's); returns the number of rows written.
 pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
     let (b_from, b_to) = (from / 1000, to / 1000);
     tx.execute(
@@ -205,6 +198,7 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
     let insert = "INSERT INTO rollup_hours (website_id, dim, bucket, value, pageviews, visits, visitors, events,
         conversions, bounces, duration_s)";
     let hour = format!("(ts / {HOUR_MS}) * 3600");
+    let page = Dimension::Page.as_str();
     let mut statements = vec![
         // Visits, bounces and duration belong to the hour a visit started.
         format!(
@@ -226,7 +220,7 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
              FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 GROUP BY b {UPSERT}"
         ),
         format!(
-            "{insert} SELECT website_id, 'page', {hour} AS b, path, COUNT(*), 0, 0, 0, 0, 0, 0
+            "{insert} SELECT website_id, '{page}', {hour} AS b, path, COUNT(*), 0, 0, 0, 0, 0, 0
              FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview' GROUP BY b, path {UPSERT}"
         ),
         format!(
@@ -241,7 +235,9 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
         "{insert} SELECT website_id, 'converted', (first_seen / {HOUR_MS}) * 3600 AS b, '', 0, COUNT(*), 0, 0, 0, 0, 0
          FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 AND is_converted GROUP BY b {UPSERT}"
     ));
-    for (dim, value) in SESSION_DIMS {
+    for dim in Dimension::PER_VISIT {
+        let value = dim.visit_sql().expect("per-visit dimensions have a visit value");
+        let dim = dim.as_str();
         statements.push(format!(
             "{insert} SELECT s.website_id, '{dim}', (s.first_seen / {HOUR_MS}) * 3600 AS b, {value} AS v, 0, COUNT(*),
                 0, 0, 0, 0, 0

@@ -5,11 +5,21 @@ use std::collections::HashMap;
 
 use rusqlite::Connection;
 
-use super::writer::SessionState;
-use crate::model::WebsiteId;
+use crate::analytics::VisitDims;
+use crate::model::{Millis, WebsiteId};
 
 /// Visits remembered at most (two generations of half as many). A few hundred bytes each.
 const CAPACITY: usize = 40_000;
+
+/// The session columns the writer needs to update a visit and its rollups.
+pub(super) struct SessionState {
+    pub id: i64,
+    pub first_seen: Millis,
+    pub last_seen: Millis,
+    pub page_views: i64,
+    pub organization: Option<i64>,
+    pub dims: VisitDims,
+}
 
 /// What the writer knows of one visit, taken out of the cache to be worked on.
 pub(super) struct Visit {
