@@ -439,7 +439,8 @@ impl Auth {
         self.check_password(user, password, client)?;
         self.db.write(|conn| {
             conn.execute("DELETE FROM users WHERE id = ?1", [user])?;
-            Ok(())
+            // The account's data must not stay readable in the log (as after privacy deletions).
+            crate::db::empty_log(conn)
         })
     }
 
