@@ -211,3 +211,32 @@ async fn every_read_needs_a_token_and_hides_other_users_sites() {
     let missing = server.get("/api/dashboard/timeseries?website_id=999999", &other).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn breakdown_answers_any_dimension_and_refuses_bad_parameters() {
+    let server = TestServer::start().await;
+    let (token, _) = server.register("owner@example.com").await;
+    let site = server.create_site(&token, "Shop", "light").await;
+    let (id, key) = (site["id"].as_i64().unwrap(), site["trackingKey"].as_str().unwrap().to_string());
+    for (session, path) in [("session-0001", "/a"), ("session-0001", "/b"), ("session-0002", "/a")] {
+        assert_eq!(server.pageview(&key, session, path).await.status, StatusCode::ACCEPTED);
+    }
+    let pages = server.get(&format!("/api/websites/{id}/breakdown/page?range=7d"), &token).await;
+    assert_eq!(pages.status, StatusCode::OK, "{}", pages.text);
+    assert_eq!(pages.json["measure"], "pageviews");
+    assert_eq!(pages.json["rows"][0], json!({"value": "/a", "count": 2}));
+    assert_eq!(pages.json["rows"][1], json!({"value": "/b", "count": 1}));
+    let browsers = server.get(&format!("/api/websites/{id}/breakdown/browser?limit=1"), &token).await;
+    assert_eq!(browsers.json["measure"], "visits");
+    assert_eq!(browsers.json["rows"].as_array().unwrap().len(), 1, "{}", browsers.text);
+    assert_eq!(browsers.json["rows"][0]["count"], 2);
+
+    for bad in ["breakdown/nope", "breakdown/page?limit=0", "breakdown/page?limit=x", "breakdown/page?range=2y"] {
+        let answer = server.get(&format!("/api/websites/{id}/{bad}"), &token).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad}: {}", answer.text);
+        answer.error_message();
+    }
+    let (other, _) = server.register("other@example.com").await;
+    let foreign = server.get(&format!("/api/websites/{id}/breakdown/page"), &other).await;
+    assert_eq!(foreign.status, StatusCode::NOT_FOUND);
+}

@@ -7,7 +7,7 @@ use futures_util::Stream;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
-use tracker_core::analytics::{ActiveSession, TimeRange};
+use tracker_core::analytics::{ActiveSession, Dimension, TimeRange};
 use tracker_core::auth::Principal;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
@@ -28,6 +28,16 @@ struct SiteQuery {
 struct RangeQuery {
     range: Option<String>,
 }
+
+#[derive(Deserialize)]
+struct BreakdownQuery {
+    range: Option<String>,
+    limit: Option<String>,
+}
+
+/// Rows a breakdown answers by default, and at most.
+const BREAKDOWN_DEFAULT_LIMIT: i64 = 10;
+const BREAKDOWN_MAX_LIMIT: i64 = 100;
 
 #[derive(Deserialize)]
 struct LiveQuery {
@@ -68,13 +78,19 @@ pub fn routes(
         .and(user(tracker.clone()))
         .and(warp::query::<RangeQuery>())
         .and_then(referrers);
+    let breakdown = warp::path!("websites" / WebsiteId / "breakdown" / String)
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<BreakdownQuery>())
+        .and_then(breakdown);
     let countries = warp::path!("websites" / WebsiteId / "countries")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(user(tracker))
         .and(warp::query::<RangeQuery>())
         .and_then(countries);
-    overview.or(ticket).or(live).or(referrers).or(countries)
+    overview.or(ticket).or(live).or(referrers).or(countries).or(breakdown)
 }
 
 /// Parses the `range` parameter, 30 days by default.
@@ -106,6 +122,31 @@ async fn countries(
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.countries(site, range)).await
+}
+
+/// Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first.
+async fn breakdown(
+    site: WebsiteId,
+    dimension: String,
+    tracker: Tracker,
+    user: UserId,
+    query: BreakdownQuery,
+) -> Result<impl Reply, Rejection> {
+    let dim = Dimension::parse(&dimension).map_err(reject)?;
+    let range = range_of(query.range.as_deref())?;
+    let limit = match query.limit.as_deref() {
+        None => BREAKDOWN_DEFAULT_LIMIT,
+        Some(raw) => raw
+            .parse()
+            .ok()
+            .filter(|n| (1..=BREAKDOWN_MAX_LIMIT).contains(n))
+            .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
+    };
+    site_json(tracker, user, site, move |tracker| {
+        let rows = tracker.analytics.breakdown(site, range, dim, limit)?;
+        Ok(serde_json::json!({ "dimension": dim.as_str(), "measure": dim.measure(), "rows": rows }))
+    })
+    .await
 }
 
 /// The live stream. EventSource cannot send headers, so a browser opens it with `?ticket=` (single use,

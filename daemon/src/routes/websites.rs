@@ -44,12 +44,15 @@ struct UpdateWebsite {
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let base = warp::path("websites").and(with_tracker(tracker.clone())).and(user(tracker)).and(host());
-    let list = base.clone().and(warp::path::end()).and(warp::get()).and_then(list);
-    let create = base.clone().and(warp::path::end()).and(warp::post()).and(api_body()).and_then(create);
-    let get = base.clone().and(warp::path!(WebsiteId)).and(warp::get()).and_then(get);
-    let update = base.clone().and(warp::path!(WebsiteId)).and(warp::put()).and(api_body()).and_then(update);
-    let delete = base.and(warp::path!(WebsiteId)).and(warp::delete()).and_then(delete);
+    // Paths and methods first: the sign-in is checked (a database read) only for a request that is ours.
+    let caller = with_tracker(tracker.clone()).and(user(tracker)).and(host());
+    let all = warp::path!("websites");
+    let one = warp::path!("websites" / WebsiteId);
+    let list = all.and(warp::get()).and(caller.clone()).and_then(list);
+    let create = all.and(warp::post()).and(caller.clone()).and(api_body()).and_then(create);
+    let get = one.and(warp::get()).and(caller.clone()).and_then(get);
+    let update = one.and(warp::put()).and(caller.clone()).and(api_body()).and_then(update);
+    let delete = one.and(warp::delete()).and(caller).and_then(delete);
     list.or(create).or(get).or(update).or(delete)
 }
 
@@ -80,17 +83,17 @@ async fn create(
     Ok(warp::reply::with_status(warp::reply::json(&WebsiteResponse::new(site, &base)), StatusCode::CREATED))
 }
 
-async fn get(tracker: Tracker, user: UserId, host: Option<String>, id: WebsiteId) -> Result<impl Reply, Rejection> {
+async fn get(id: WebsiteId, tracker: Tracker, user: UserId, host: Option<String>) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
     let site = blocking(move || tracker.websites.get(user, id)).await?;
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
 }
 
 async fn update(
+    id: WebsiteId,
     tracker: Tracker,
     user: UserId,
     host: Option<String>,
-    id: WebsiteId,
     body: UpdateWebsite,
 ) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
@@ -104,7 +107,7 @@ async fn update(
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
 }
 
-async fn delete(tracker: Tracker, user: UserId, _host: Option<String>, id: WebsiteId) -> Result<impl Reply, Rejection> {
+async fn delete(id: WebsiteId, tracker: Tracker, user: UserId, _host: Option<String>) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.websites.delete(user, id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

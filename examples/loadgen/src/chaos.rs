@@ -412,8 +412,9 @@ const ROUTES: &[Route] = &[
         Auth::Public,
     ),
     route("POST", "/api/refresh", "", Body::Json(r#"{"refreshToken":"{refresh}"}"#), Auth::Public),
-    // Issue 12 adds logout; until it lands the route answers 404.
     route("POST", "/api/logout", "", Body::Json(r#"{"refreshToken":"{refresh}"}"#), Auth::Sacrificial),
+    route("GET", "/api/registration", "", Body::None, Auth::Public),
+    route("POST", "/api/dashboard/live/ticket", "", Body::None, Auth::Owner),
     route("GET", "/api/user", "", Body::None, Auth::Owner),
     route(
         "PUT",
@@ -452,6 +453,7 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/dashboard/live", "website_id={site}&token={token}", Body::None, Auth::Query),
     route("GET", "/api/websites/{site}/referrers", "range=7d", Body::None, Auth::Owner),
     route("GET", "/api/websites/{site}/countries", "range=7d", Body::None, Auth::Owner),
+    route("GET", "/api/websites/{site}/breakdown/browser", "range=7d&limit=5", Body::None, Auth::Owner),
     route("GET", "/api/dashboard/timeseries", "website_id={site}&range=7d", Body::None, Auth::Owner),
     route("GET", "/api/dashboard/recent-activity", "website_id={site}&limit=10", Body::None, Auth::Owner),
     route("GET", "/api/dashboard/sites", "metric=pageviews", Body::None, Auth::Owner),
