@@ -123,14 +123,14 @@ export interface TrafficSource {
   percentage: number;
 }
 
-export interface Referrer {
-  referrer: string;
-  count: number;
-}
+/** A rollup dimension of GET /api/websites/{id}/breakdown/{dimension}. */
+export type BreakdownDimension = "page" | "referrer" | "country" | "device" | "browser" | "os" | "utm_source";
 
-export interface CountryCount {
-  country: string;
-  count: number;
+/** GET /api/websites/{id}/breakdown/{dimension}: rows most first; value '' = unknown (Direct for referrers). */
+export interface Breakdown {
+  dimension: BreakdownDimension;
+  measure: "pageviews" | "visits";
+  rows: { value: string; count: number }[];
 }
 
 export interface ActiveSession {

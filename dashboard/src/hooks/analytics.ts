@@ -5,11 +5,11 @@ import { api } from "../api";
 import { keys } from "../api/keys";
 import type {
   ActivityEvent,
+  Breakdown,
+  BreakdownDimension,
   ConversionsResponse,
-  CountryCount,
   IdentifiedVisitor,
   Overview,
-  Referrer,
   SiteMetric,
   SitePeriods,
   Timeseries,
@@ -84,8 +84,14 @@ function useSiteRead<T>(name: string, websiteId: number | undefined) {
 export const useConversions = (id: number | undefined) => useSiteRead<ConversionsResponse>("conversions", id);
 export const useIdentifiedVisitors = (id: number | undefined) => useSiteRead<IdentifiedVisitor[]>("identified-visitors", id);
 export const useTrafficSources = (id: number | undefined) => useSiteRead<TrafficSource[]>("traffic-sources", id);
-export const useReferrers = (id: number | undefined) => useSiteRead<Referrer[]>("referrers", id);
-export const useCountries = (id: number | undefined) => useSiteRead<CountryCount[]>("countries", id);
+/** Any rollup dimension of a site over a range (the breakdown widgets, one config record each). */
+export function useBreakdown(websiteId: number | undefined, dimension: BreakdownDimension, range: string, limit: number) {
+  return useSiteQuery<Breakdown>(
+    websiteId,
+    (id) => keys.site(id).read(`breakdown/${dimension}`, { range, limit }),
+    (id) => `/api/websites/${id}/breakdown/${dimension}?range=${range}&limit=${limit}`,
+  );
+}
 
 /** Downloads the site's CSV export as analytics-{id}.csv. */
 export async function downloadCsvExport(websiteId: number): Promise<void> {

@@ -6,17 +6,16 @@ import type { Website } from "../api/types";
 import {
   downloadCsvExport,
   useConversions,
-  useCountries,
   useIdentifiedVisitors,
   useOverview,
-  useReferrers,
   useTrafficSources,
 } from "../hooks/analytics";
 import { useParamState } from "../hooks/selection";
 import { conversionCaption } from "../lib/change";
-import { countryFlag, countryName, formatNumber, formatPercent, formatValue, referrerLabel, relativeWidth } from "../lib/format";
+import { formatNumber, formatPercent, formatValue } from "../lib/format";
 import { leadScoreClass } from "../lib/leadScore";
 import { formatDate, formatDateTime } from "../lib/time";
+import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { MetricCard } from "../components/MetricCard";
 import { EmptyText, QueryState } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
@@ -31,7 +30,7 @@ import { serverMessage } from "../lib/errors";
 const TABS = ["overview", "visitors", "traffic", "conversions"] as const;
 type Tab = (typeof TABS)[number];
 export const OVERVIEW_REFETCH_MS = 30_000;
-const LIMITS = { referrers: 5, countries: 8, identified: 5, conversions: 10 };
+const LIMITS = { identified: 5, conversions: 10 };
 
 export default function AnalyticsDashboardPage() {
   const [tab, setTab] = useParamState<Tab>("tab", TABS, "overview");
@@ -143,50 +142,19 @@ function Panel({ title, description, children }: { title: string; description?: 
   );
 }
 
-function BarRow({ label, value, max, icon }: { label: ReactNode; value: number; max: number; icon?: ReactNode }) {
-  return (
-    <li className="relative overflow-hidden rounded-lg">
-      <div className="absolute inset-y-0 left-0 rounded-lg bg-sky-500/10" style={{ width: `${relativeWidth(value, max)}%` }} />
-      <div className="relative flex items-center justify-between gap-4 px-3 py-2 text-sm">
-        <span className="flex min-w-0 items-center gap-2 truncate text-gray-200">
-          {icon}
-          {label}
-        </span>
-        <span className="shrink-0 font-medium tabular-nums text-white">{formatNumber(value)}</span>
-      </div>
-    </li>
-  );
-}
-
 function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean }) {
-  const referrers = useReferrers(websiteId);
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Panel title="Top Pages" description="Most viewed pages">
         <TopPagesList pages={topPages} loading={loading} emptyText="No page data available" />
       </Panel>
-      <Panel title="Top Referrers" description="Where your visitors come from">
-        <QueryState query={referrers} isEmpty={(d) => d.length === 0} empty={<EmptyText>No referrer data available</EmptyText>}>
-          {(data) => {
-            const list = data.slice(0, LIMITS.referrers);
-            const max = Math.max(0, ...list.map((r) => r.count));
-            return (
-              <ul className="space-y-2" data-testid="referrers">
-                {list.map((r) => (
-                  <BarRow key={r.referrer || "direct"} label={referrerLabel(r.referrer)} value={r.count} max={max} />
-                ))}
-              </ul>
-            );
-          }}
-        </QueryState>
-      </Panel>
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.referrers} />
     </div>
   );
 }
 
 function VisitorsTab({ websiteId }: { websiteId: number }) {
   const identified = useIdentifiedVisitors(websiteId);
-  const countries = useCountries(websiteId);
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Panel title="Identified Visitors" description="Companies behind your traffic">
@@ -210,21 +178,7 @@ function VisitorsTab({ websiteId }: { websiteId: number }) {
           )}
         </QueryState>
       </Panel>
-      <Panel title="Visitor Countries" description="Visits by country">
-        <QueryState query={countries} isEmpty={(d) => d.length === 0} empty={<EmptyText>No country data available</EmptyText>}>
-          {(data) => {
-            const list = data.slice(0, LIMITS.countries);
-            const max = Math.max(0, ...list.map((c) => c.count));
-            return (
-              <ul className="space-y-2" data-testid="countries">
-                {list.map((c) => (
-                  <BarRow key={c.country || "unknown"} icon={<span>{countryFlag(c.country)}</span>} label={countryName(c.country)} value={c.count} max={max} />
-                ))}
-              </ul>
-            );
-          }}
-        </QueryState>
-      </Panel>
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.countries} />
     </div>
   );
 }

@@ -142,14 +142,14 @@ describe("dashboard in a browser", () => {
   it("shows a failed read with Retry in its panel, and moves between tabs with the arrow keys", async () => {
     // The first referrers read fails; Retry reads again and the panel shows the real (empty) answer.
     let failures = 0;
-    await page.route("**/api/websites/*/referrers*", (route) => {
+    await page.route("**/api/websites/*/breakdown/referrer*", (route) => {
       failures += 1;
       return route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"referrers down"}}' });
     });
     await page.goto(`/dashboard?website=${websiteId}`);
     const alert = page.getByRole("alert").filter({ hasText: "Could not load this data." });
     await waitForText(alert, "referrers down");
-    await page.unroute("**/api/websites/*/referrers*");
+    await page.unroute("**/api/websites/*/breakdown/referrer*");
     await alert.getByRole("button", { name: "Retry" }).click();
     await page.getByText("No referrer data available").waitFor();
     assert.equal(failures, 1);
