@@ -62,6 +62,8 @@ pub fn routes(
 
 /// Headers on every answer: the dashboard may not be framed, load anything from elsewhere, or run plugins;
 /// links out of it carry no path. (They mean nothing on scripts, JSON and beacons, and do no harm there.)
+/// Scripts come only from the daemon; inline styles are allowed because Radix's dialogs lock scrolling with
+/// an injected <style> element (react-remove-scroll), which a stricter style-src would break.
 fn security_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();
     let mut set = |name: &'static str, value: &'static str| {
