@@ -12,14 +12,17 @@ const dashboardDir = resolve(new URL("../..", import.meta.url).pathname);
 const repoRoot = resolve(dashboardDir, "..");
 export const screenshotDir = join(repoRoot, "tests", "screenshots");
 
-/** Starts `tracker serve --addr 127.0.0.1:0 --data-dir <temp>` and resolves once it prints its URL. */
-export async function startDaemon() {
+/**
+ * Starts `tracker serve --addr 127.0.0.1:0 --data-dir <temp>` and resolves once it prints its URL. Sign-up is
+ * open unless `env` says otherwise (e.g. `{ TRACKER_REGISTRATION: "first-user" }`).
+ */
+export async function startDaemon(env = {}) {
   const bin = process.env.TRACKER_BIN ? resolve(dashboardDir, process.env.TRACKER_BIN) : join(repoRoot, "target", "debug", "tracker");
   const dataDir = mkdtempSync(join(tmpdir(), "tracker-browser-"));
   const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir], {
     stdio: ["ignore", "pipe", "pipe"],
     // Tests register several accounts from loopback; the sign-up rules have their own tests.
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn", TRACKER_REGISTRATION: "open", TRACKER_REGISTRATIONS_PER_HOUR: "10000" },
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn", TRACKER_REGISTRATION: "open", TRACKER_REGISTRATIONS_PER_HOUR: "10000", ...env },
   });
   const stderr = [];
   child.stderr.on("data", (c) => stderr.push(c));
