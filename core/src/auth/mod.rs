@@ -63,6 +63,9 @@ pub struct RefreshedTokens {
 pub struct Principal {
     pub user: UserId,
     pub session: i64,
+    /// The account's token version the credential was issued under, and when (Unix seconds).
+    pub version: i64,
+    pub issued_at: i64,
     /// When the credential presented ends (Unix seconds); a live stream closes then.
     pub expires_at: i64,
 }
@@ -309,42 +312,46 @@ impl Auth {
     /// older than the account, its session is not revoked and the account's token version has not moved.
     pub fn authenticate(&self, access_token: &str) -> Result<Principal> {
         let claims = self.keys.verify(access_token)?;
-        self.check_session(claims.sub, claims.sid, claims.ver, claims.iat)?;
-        Ok(Principal { user: claims.sub, session: claims.sid, expires_at: claims.exp })
+        let principal = Principal {
+            user: claims.sub,
+            session: claims.sid,
+            version: claims.ver,
+            issued_at: claims.iat,
+            expires_at: claims.exp,
+        };
+        self.check_session(principal)?;
+        Ok(principal)
     }
 
-    /// Whether a sign-in still stands (a live stream re-checks with this).
+    /// Whether a credential still stands: not expired, and its sign-in as [`Self::authenticate`] checks it
+    /// (a live stream re-checks with this).
     pub fn still_valid(&self, principal: Principal) -> Result<()> {
         if chrono::Utc::now().timestamp() >= principal.expires_at {
             return Err(Error::Unauthorized("token expired".into()));
         }
-        let version = self.db.read(|conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT u.token_version FROM auth_sessions s JOIN users u ON u.id = s.user_id
-                     WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL",
-                    params![principal.session, principal.user],
-                    |r| r.get::<_, i64>(0),
-                )
-                .optional()?)
-        })?;
-        version.map(|_| ()).ok_or_else(revoked)
+        self.check_session(principal)
     }
 
-    fn check_session(&self, user: UserId, session: i64, version: i64, issued_at: i64) -> Result<()> {
+    /// The account exists, the credential is not older than it, its session is not revoked and the token
+    /// version has not moved.
+    fn check_session(&self, principal: Principal) -> Result<()> {
         let found = self.db.read(|conn| {
             Ok(conn
                 .query_row(
                     "SELECT u.token_version, u.created_at, s.revoked_at FROM auth_sessions s
                      JOIN users u ON u.id = s.user_id WHERE s.id = ?1 AND s.user_id = ?2",
-                    params![session, user],
+                    params![principal.session, principal.user],
                     |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?)),
                 )
                 .optional()?)
         })?;
         match found {
             // iat has whole seconds: a token issued in the second the account was made is still after it.
-            Some((current, created_at, None)) if current == version && (issued_at + 1) * 1000 >= created_at => Ok(()),
+            Some((version, created_at, None))
+                if version == principal.version && (principal.issued_at + 1) * 1000 >= created_at =>
+            {
+                Ok(())
+            }
             _ => Err(revoked()),
         }
     }
