@@ -2,6 +2,7 @@
 
 mod util;
 
+mod advanced;
 mod auth;
 mod capture_util;
 mod cli;

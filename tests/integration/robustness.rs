@@ -48,6 +48,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/export/pageviews?website_id={id}"),
     ("GET", "/api/export/{q}?website_id={id}"),
     ("POST", "/api/privacy/delete-data"),
+    ("GET", "/api/analytics/advanced?website_id={id}&time_range={q}"),
+    ("GET", "/api/analytics/ai-intent?website_id={id}&time_range={q}&refit={q}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

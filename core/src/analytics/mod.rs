@@ -1,12 +1,14 @@
 //! The read side: one module per question the dashboard asks, answered from rollups where possible.
 
 mod activity;
+mod advanced;
 mod breakdown;
 mod conversions;
 mod dimension;
 mod events;
 pub mod heatmap;
 mod identified;
+pub mod intent;
 mod live;
 mod organizations;
 mod overview;
@@ -17,6 +19,7 @@ mod timeseries;
 mod traffic_sources;
 
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
+pub use advanced::{Advanced, AiIntent};
 pub use breakdown::{CountryCount, ReferrerCount};
 pub use conversions::{Conversion, Conversions};
 pub(crate) use dimension::VisitDims;
@@ -33,16 +36,22 @@ pub use sites::{SiteMetric, SitePeriods};
 pub use timeseries::{TimePoint, Timeseries};
 pub use traffic_sources::TrafficSource;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use crate::db::Db;
+use crate::model::WebsiteId;
 
 /// Analytics queries over one database.
 #[derive(Clone)]
 pub struct Analytics {
     db: Db,
+    /// Each site's intent model, fitted on first use and refitted when stale (`advanced.rs`).
+    intent_models: Arc<Mutex<HashMap<WebsiteId, Arc<intent::IntentModel>>>>,
 }
 
 impl Analytics {
     pub(crate) fn new(db: Db) -> Analytics {
-        Analytics { db }
+        Analytics { db, intent_models: Arc::default() }
     }
 }

@@ -1,5 +1,6 @@
 //! The route table, and the small filters every route group shares (auth, bodies, client address).
 
+mod advanced;
 mod analytics;
 mod assets;
 mod auth;
@@ -51,7 +52,8 @@ pub fn routes(
         .or(privacy::routes(tracker.clone()))
         .or(events::routes(tracker.clone()))
         .or(organizations::routes(tracker.clone()))
-        .or(analytics::routes(tracker.clone()));
+        .or(analytics::routes(tracker.clone()))
+        .or(advanced::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())

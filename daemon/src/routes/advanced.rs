@@ -1,0 +1,66 @@
+//! /api/analytics/advanced and /api/analytics/ai-intent: the Advanced Analytics screen's overview figures and
+//! the visitor intent model's scores (owner only).
+
+use serde::Deserialize;
+use tracker_core::analytics::TimeRange;
+use tracker_core::model::{UserId, now_ms};
+use tracker_core::{Error, Tracker};
+use warp::{Filter, Rejection, Reply};
+
+use super::{parse_website_id, site_json, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct AdvancedQuery {
+    website_id: Option<String>,
+    time_range: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct IntentQuery {
+    website_id: Option<String>,
+    time_range: Option<String>,
+    refit: Option<String>,
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let advanced = warp::path!("analytics" / "advanced")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<AdvancedQuery>())
+        .and_then(advanced);
+    let intent = warp::path!("analytics" / "ai-intent")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<IntentQuery>())
+        .and_then(ai_intent);
+    advanced.or(intent)
+}
+
+/// The spec's ranges of the screen: 1d, 7d, 30d, 90d (and 24h, the intent panel's default).
+fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
+    let name = raw.unwrap_or(default);
+    if !matches!(name, "1d" | "24h" | "7d" | "30d" | "90d") {
+        return Err(reject(Error::invalid("time_range must be one of 1d, 24h, 7d, 30d, 90d")));
+    }
+    TimeRange::parse(name, now_ms()).map_err(reject)
+}
+
+async fn advanced(tracker: Tracker, user: UserId, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let range = range(query.time_range.as_deref(), "7d")?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.advanced(site, range)).await
+}
+
+async fn ai_intent(tracker: Tracker, user: UserId, query: IntentQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let range = range(query.time_range.as_deref(), "24h")?;
+    let refit = match query.refit.as_deref() {
+        None | Some("" | "0" | "false") => false,
+        Some("1" | "true") => true,
+        Some(_) => return Err(reject(Error::invalid("refit must be true or false"))),
+    };
+    site_json(tracker, user, site, move |tracker| tracker.analytics.ai_intent(site, range, refit)).await
+}
