@@ -27,6 +27,13 @@ const ENDPOINTS: &[(&str, &str, bool)] = &[
     ("recent-activity", "/api/dashboard/recent-activity?website_id={id}&limit=10", false),
     ("identified-visitors", "/api/websites/{id}/identified-visitors", false),
     ("live (first SSE event)", "/api/dashboard/live?website_id={id}&token={token}", false),
+    // Advanced Analytics takes 1d..90d only, so its ranges are fixed here; the cached intent model is used
+    // (fitted by the first call), and the refit row times the fit itself.
+    ("advanced 7d", "/api/analytics/advanced?website_id={id}&time_range=7d", false),
+    ("advanced 90d", "/api/analytics/advanced?website_id={id}&time_range=90d", false),
+    ("ai-intent 24h", "/api/analytics/ai-intent?website_id={id}&time_range=24h", false),
+    ("ai-intent 7d", "/api/analytics/ai-intent?website_id={id}&time_range=7d", false),
+    ("ai-intent (model refit)", "/api/analytics/ai-intent?website_id={id}&time_range=24h&refit=true", false),
 ];
 
 /// Times every endpoint `samples` times after two warm-up calls.
