@@ -18,6 +18,8 @@ export const keys = {
       overview: (range: string) => [...all, "overview", range] as const,
       timeseries: (range: string) => [...all, "timeseries", range] as const,
       recentActivity: (limit: number) => [...all, "recent-activity", limit] as const,
+      advanced: (range: string) => [...all, "advanced", range] as const,
+      aiIntent: (range: string) => [...all, "ai-intent", range] as const,
       /** A per-site read named by its path segment (`/api/websites/{id}/{name}`), with its query if any. */
       read: (name: string, params: Record<string, string | number> = {}) => [...all, name, params] as const,
     };
