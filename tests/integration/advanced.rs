@@ -250,7 +250,11 @@ async fn the_intent_model_learns_the_sites_pattern_and_ranks_converters_first() 
     );
     assert!(auc >= 0.8, "held-out AUC {auc}: {model}");
     assert_eq!(model["heldOutSessions"].as_i64().unwrap() + model["trainingSessions"].as_i64().unwrap(), 500);
-    assert_eq!(model["keyPages"][0]["page"], "/pricing", "{model}");
+    // Every engaged visit views /features then /pricing: both precede conversions, equally.
+    let key_pages: Vec<&str> =
+        model["keyPages"].as_array().unwrap().iter().map(|k| k["page"].as_str().unwrap()).collect();
+    assert!(key_pages.contains(&"/pricing") && key_pages.contains(&"/features"), "{model}");
+    assert!(!key_pages.contains(&"/blog/post"), "{model}");
     assert_eq!(intent["summary"]["totalAnalyzed"], 500);
     let summary = &intent["summary"];
     assert_eq!(
@@ -269,7 +273,7 @@ async fn the_intent_model_learns_the_sites_pattern_and_ranks_converters_first() 
     assert!(scores[0] >= 60, "{scores:?}");
     assert_eq!(top[0]["category"], "high");
     assert_eq!(top[0]["pattern"], "ready_to_convert");
-    assert_eq!(top[0]["keyPage"], "/pricing");
+    assert!(["/pricing", "/features"].contains(&top[0]["keyPage"].as_str().unwrap_or("")), "{}", top[0]);
     assert!(!top[0]["raisedBy"].as_array().unwrap().is_empty(), "{}", top[0]);
     assert!(top[0]["signals"]["pageViews"].as_i64().unwrap() >= 3);
     // Recommendations cite the numbers of the model.
