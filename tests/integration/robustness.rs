@@ -48,6 +48,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/export/pageviews?website_id={id}"),
     ("GET", "/api/export/{q}?website_id={id}"),
     ("POST", "/api/privacy/delete-data"),
+    ("PUT", "/api/websites/{id}/event-definitions/{q}"),
+    ("DELETE", "/api/websites/{id}/event-definitions/{q}"),
+    ("PUT", "/api/websites/{id}/organizations/{q}"),
+    ("GET", "/api/export/events?website_id={id}&range={q}&format={q}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];
