@@ -106,17 +106,17 @@ const TONE_TEXT = { green: "text-emerald-400", yellow: "text-amber-300", red: "t
 
 function OrganizationTable({ list, onEdit }: { list: Organization[]; onEdit: (o: Organization) => void }) {
   return (
-    <div className="-mx-5 overflow-x-auto px-5">
+    <div className="relative -mx-5 overflow-x-auto px-5">
       <table className="w-full min-w-[760px] text-left text-sm">
         <thead className="text-xs uppercase tracking-wide text-gray-500">
           <tr>
-            <th className="pb-3 font-medium">Organization</th>
-            <th className="pb-3 font-medium">Industry</th>
-            <th className="pb-3 font-medium">Size</th>
-            <th className="pb-3 font-medium">Location</th>
-            <th className="pb-3 text-right font-medium">Sessions</th>
-            <th className="pb-3 text-right font-medium">Confidence</th>
-            <th className="pb-3 font-medium">Last Seen</th>
+            <th className="pb-3 pr-3 font-medium">Organization</th>
+            <th className="pb-3 pr-3 font-medium">Industry</th>
+            <th className="pb-3 pr-3 font-medium">Size</th>
+            <th className="pb-3 pr-3 font-medium">Location</th>
+            <th className="pb-3 pr-3 text-right font-medium">Sessions</th>
+            <th className="pb-3 pr-3 text-right font-medium">Confidence</th>
+            <th className="pb-3 pr-3 font-medium">Last Seen</th>
             <th className="pb-3">
               <span className="sr-only">Actions</span>
             </th>
