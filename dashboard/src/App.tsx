@@ -16,9 +16,9 @@ const VisitorStreamPage = lazy(() => import("./pages/placeholders/VisitorStreamP
 const FunnelsPage = lazy(() => import("./pages/placeholders/FunnelsPage"));
 const CustomerJourneysPage = lazy(() => import("./pages/placeholders/CustomerJourneysPage"));
 const SessionReplaysPage = lazy(() => import("./pages/placeholders/SessionReplaysPage"));
-const EventsPage = lazy(() => import("./pages/placeholders/EventsPage"));
-const OrganizationsPage = lazy(() => import("./pages/placeholders/OrganizationsPage"));
-const ExportPage = lazy(() => import("./pages/placeholders/ExportPage"));
+const EventsPage = lazy(() => import("./pages/EventsPage"));
+const OrganizationsPage = lazy(() => import("./pages/OrganizationsPage"));
+const ExportPage = lazy(() => import("./pages/ExportPage"));
 const SettingsPage = lazy(() => import("./pages/placeholders/SettingsPage"));
 
 export function App() {

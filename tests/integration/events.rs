@@ -127,7 +127,8 @@ async fn events_summary_counts_events_and_conversions() {
     assert_eq!(
         summary.json,
         json!({"totalEvents": 4, "uniqueEvents": 3, "conversionEvents": 1,
-               "topEvents": [{"name": "signup", "count": 2}, {"name": "purchase", "count": 1}, {"name": "video", "count": 1}]})
+               "topEvents": [{"name": "signup", "count": 2}, {"name": "purchase", "count": 1}, {"name": "video", "count": 1}],
+               "definitionTriggers": []})
     );
     let week = server.get(&format!("/api/websites/{site}/events/summary"), &token).await;
     assert_eq!(week.json["totalEvents"], 4, "7d by default");
@@ -156,4 +157,140 @@ async fn event_calls_are_owner_only() {
         .await;
     assert_not_found(&create, "create on another user's site");
     assert_eq!(count(&server, "SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1", site), 0);
+}
+
+/// The script config's definitions (what the tracking scripts act on).
+async fn script_definitions(server: &TestServer, key: &str) -> Value {
+    let config: Value = server
+        .client
+        .get(server.url(&format!("/api/track/config?tracking_key={key}")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    config["definitions"].clone()
+}
+
+#[tokio::test]
+async fn definitions_are_edited_toggled_and_deleted() {
+    let server = TestServer::start().await;
+    let (token, site, key) = owner_with_site(&server, "editdefs@example.com", "enhanced").await;
+    let path = format!("/api/websites/{site}/event-definitions");
+    let buy = server
+        .post(
+            &path,
+            &token,
+            json!({"name": "buy", "displayName": "Buy", "eventType": "click", "selector": "#buy",
+            "isConversion": true, "conversionValue": "10"}),
+        )
+        .await;
+    assert_eq!(buy.status, StatusCode::CREATED, "{}", buy.text);
+    let other =
+        server.post(&path, &token, json!({"name": "other", "displayName": "Other", "eventType": "custom"})).await;
+    assert_eq!(other.status, StatusCode::CREATED);
+    let id = buy.json["id"].as_i64().unwrap();
+    let one = format!("{path}/{id}");
+
+    let edited = server
+        .put(&one, &token, json!({"displayName": "Buy now", "selector": "button.buy", "conversionValue": 25}))
+        .await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.text);
+    assert_eq!(edited.json["displayName"], "Buy now");
+    assert_eq!(edited.json["selector"], "button.buy");
+    assert_eq!(edited.json["conversionValue"], "25");
+    assert_eq!(edited.json["name"], "buy", "absent fields keep their value");
+    assert_eq!(edited.json["createdAt"], buy.json["createdAt"]);
+    let sent = script_definitions(&server, &key).await;
+    let sent_buy = sent.as_array().unwrap().iter().find(|d| d["name"] == "buy").cloned();
+    assert_eq!(sent_buy.unwrap()["selector"], "button.buy", "the scripts get the new selector");
+
+    let off = server.put(&one, &token, json!({"isActive": false})).await;
+    assert_eq!((off.status, &off.json["isActive"]), (StatusCode::OK, &json!(false)));
+    let names = |defs: Value| defs.as_array().unwrap().iter().map(|d| d["name"].clone()).collect::<Vec<_>>();
+    assert_eq!(names(script_definitions(&server, &key).await), vec![json!("other")], "inactive ones are not sent");
+    let on = server.put(&one, &token, json!({"isActive": true})).await;
+    assert_eq!(on.json["isActive"], true);
+    assert_eq!(script_definitions(&server, &key).await.as_array().unwrap().len(), 2);
+
+    for bad in [
+        json!({"selector": "div { x }"}),
+        json!({"name": ""}),
+        json!({"eventType": "hover"}),
+        json!({"conversionValue": "ten"}),
+        json!({"selector": ""}),
+        json!([1]),
+    ] {
+        let answer = server.put(&one, &token, bad.clone()).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad}: {}", answer.text);
+        answer.error_message();
+    }
+    let renamed = server.put(&one, &token, json!({"name": "other"})).await;
+    assert_eq!(renamed.status, StatusCode::CONFLICT, "{}", renamed.text);
+    renamed.error_message();
+    let stored = server.get(&path, &token).await;
+    let stored = stored.json.as_array().unwrap().iter().find(|d| d["id"] == id).unwrap().clone();
+    assert_eq!(stored["displayName"], "Buy now", "failed updates change nothing");
+    assert_eq!(stored["name"], "buy");
+
+    assert_eq!(server.delete(&one, &token).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(server.get(&path, &token).await.json.as_array().unwrap().len(), 1);
+    let again = server.delete(&one, &token).await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND);
+    again.error_message();
+    assert_not_found(&server.put(&one, &token, json!({"isActive": false})).await, "update of a deleted definition");
+}
+
+#[tokio::test]
+async fn definition_changes_are_owner_only() {
+    let server = TestServer::start().await;
+    let (token, site, _) = owner_with_site(&server, "defowner@example.com", "enhanced").await;
+    let def = server
+        .post(
+            &format!("/api/websites/{site}/event-definitions"),
+            &token,
+            json!({"name": "keep", "displayName": "Keep", "eventType": "custom"}),
+        )
+        .await;
+    let id = def.json["id"].as_i64().unwrap();
+    let (intruder, _) = server.register("defintruder@example.com").await;
+    let own_site = server.create_site(&intruder, "Mine", "enhanced").await["id"].as_i64().unwrap();
+    // The intruder's own site with the victim's definition id, and the victim's site.
+    for path in [
+        format!("/api/websites/{site}/event-definitions/{id}"),
+        format!("/api/websites/{own_site}/event-definitions/{id}"),
+    ] {
+        assert_not_found(
+            &server.put(&path, &intruder, json!({"displayName": "Owned", "isActive": false})).await,
+            &path,
+        );
+        assert_not_found(&server.delete(&path, &intruder).await, &path);
+    }
+    let list = server.get(&format!("/api/websites/{site}/event-definitions"), &token).await;
+    assert_eq!(list.json[0]["displayName"], "Keep");
+    assert_eq!(list.json[0]["isActive"], true);
+}
+
+#[tokio::test]
+async fn the_summary_counts_each_definitions_triggers_over_the_range() {
+    let server = TestServer::start().await;
+    let (token, site, key) = owner_with_site(&server, "triggers@example.com", "enhanced").await;
+    let path = format!("/api/websites/{site}/event-definitions");
+    let signup =
+        server.post(&path, &token, json!({"name": "signup", "displayName": "Signup", "eventType": "custom"})).await;
+    let never =
+        server.post(&path, &token, json!({"name": "never", "displayName": "Never", "eventType": "custom"})).await;
+    for _ in 0..3 {
+        let hit = json!({"tracking_key": key, "session_id": "trigger-visit", "url": "https://shop.example.com/",
+            "event": "custom", "event_name": "signup"});
+        assert_eq!(server.track(hit).await.status, StatusCode::ACCEPTED);
+    }
+    let summary = server.get(&format!("/api/websites/{site}/events/summary?timeRange=24h"), &token).await;
+    let mut triggers = summary.json["definitionTriggers"].as_array().unwrap().clone();
+    triggers.sort_by_key(|t| t["id"].as_i64());
+    assert_eq!(
+        triggers,
+        vec![json!({"id": signup.json["id"], "count": 3}), json!({"id": never.json["id"], "count": 0})]
+    );
 }

@@ -10,6 +10,7 @@ mod dashboard;
 mod dashboard_reads;
 mod durability;
 mod events;
+mod exports;
 mod heatmaps;
 mod organizations;
 mod privacy;

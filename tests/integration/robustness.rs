@@ -50,6 +50,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/privacy/delete-data"),
     ("GET", "/api/analytics/advanced?website_id={id}&time_range={q}"),
     ("GET", "/api/analytics/ai-intent?website_id={id}&time_range={q}&refit={q}"),
+    ("PUT", "/api/websites/{id}/event-definitions/{q}"),
+    ("DELETE", "/api/websites/{id}/event-definitions/{q}"),
+    ("PUT", "/api/websites/{id}/organizations/{q}"),
+    ("GET", "/api/export/events?website_id={id}&range={q}&format={q}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

@@ -20,6 +20,16 @@ pub struct EventSummary {
     pub unique_events: i64,
     pub conversion_events: i64,
     pub top_events: Vec<EventCount>,
+    /// Every definition of the site with how often its event fired over the range (0 when never).
+    pub definition_triggers: Vec<DefinitionTriggers>,
+}
+
+/// How often a definition's event (its `name`) fired over the range.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DefinitionTriggers {
+    pub id: i64,
+    pub count: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -43,7 +53,18 @@ impl Analytics {
             let rows = stmt.query_map(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
+        let definitions: Vec<(i64, String)> = self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached("SELECT id, name FROM event_definitions WHERE website_id = ?1")?;
+            let rows = stmt.query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })?;
+        let counts: std::collections::HashMap<&str, i64> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
+        let definition_triggers = definitions
+            .iter()
+            .map(|(id, name)| DefinitionTriggers { id: *id, count: counts.get(name.as_str()).copied().unwrap_or(0) })
+            .collect();
         Ok(EventSummary {
+            definition_triggers,
             total_events: rows.iter().map(|r| r.1).sum(),
             unique_events: rows.len() as i64,
             conversion_events: rows.iter().map(|r| r.2).sum(),

@@ -24,7 +24,7 @@ pub use breakdown::{CountryCount, ReferrerCount};
 pub use conversions::{Conversion, Conversions};
 pub(crate) use dimension::VisitDims;
 pub use dimension::{Dimension, DimensionCount};
-pub use events::{EventCount, EventSummary};
+pub use events::{DefinitionTriggers, EventCount, EventSummary};
 pub use heatmap::{Heatmap, page_path};
 pub use identified::IdentifiedVisitor;
 pub use live::ActiveSession;

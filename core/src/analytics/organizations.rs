@@ -1,4 +1,5 @@
-//! Organizations that visited a site, identified from the offline ASN data at ingest.
+//! Organizations that visited a site, identified from the offline ASN data at ingest, with what the owner
+//! supplied about them.
 
 use serde::Serialize;
 
@@ -15,9 +16,11 @@ const MAX_ORGANIZATIONS: i64 = 1_000;
 pub struct OrganizationSummary {
     pub id: i64,
     pub organization_name: String,
+    /// Owner-supplied (a bare host name), else null.
     pub domain: Option<String>,
+    /// Owner-supplied, else null.
     pub industry: Option<String>,
-    /// enterprise, large, medium, small, or another label from the data.
+    /// Owner-supplied: enterprise, large, medium or small; else null (shown as 'other').
     pub size: Option<String>,
     /// Country (ISO 3166 alpha-2) of the latest visit.
     pub location: String,
@@ -31,27 +34,32 @@ pub struct OrganizationSummary {
 impl Analytics {
     /// A site's organizations, most visits first.
     pub fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
-        let some = |s: String| (!s.is_empty()).then_some(s);
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, name, domain, industry, size, location, session_count, confidence, last_seen
                  FROM organizations WHERE website_id = ?1
                  ORDER BY session_count DESC, last_seen DESC LIMIT ?2",
             )?;
-            let rows = stmt.query_map(rusqlite::params![site, MAX_ORGANIZATIONS], |r| {
-                Ok(OrganizationSummary {
-                    id: r.get(0)?,
-                    organization_name: r.get(1)?,
-                    domain: some(r.get(2)?),
-                    industry: some(r.get(3)?),
-                    size: some(r.get(4)?),
-                    location: r.get(5)?,
-                    session_count: r.get(6)?,
-                    confidence: r.get(7)?,
-                    last_seen: r.get(8)?,
-                })
-            })?;
+            let rows = stmt.query_map(rusqlite::params![site, MAX_ORGANIZATIONS], OrganizationSummary::from_row)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+}
+
+impl OrganizationSummary {
+    /// From `id, name, domain, industry, size, location, session_count, confidence, last_seen`.
+    pub(crate) fn from_row(r: &rusqlite::Row) -> rusqlite::Result<OrganizationSummary> {
+        let some = |s: String| (!s.is_empty()).then_some(s);
+        Ok(OrganizationSummary {
+            id: r.get(0)?,
+            organization_name: r.get(1)?,
+            domain: some(r.get(2)?),
+            industry: some(r.get(3)?),
+            size: some(r.get(4)?),
+            location: r.get(5)?,
+            session_count: r.get(6)?,
+            confidence: r.get(7)?,
+            last_seen: r.get(8)?,
         })
     }
 }

@@ -134,6 +134,69 @@ impl EventDefinitions {
             Ok(EventDefinition { id: conn.last_insert_rowid(), created_at, ..def })
         })
     }
+    /// One definition of a site; another site's id is not found.
+    pub fn get(&self, site: WebsiteId, id: i64) -> Result<EventDefinition> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM event_definitions WHERE website_id = ?1 AND id = ?2"
+            ))?;
+            match stmt.query_row(params![site, id], from_row) {
+                Ok(def) => Ok(def),
+                Err(rusqlite::Error::QueryReturnedNoRows) => Err(Error::NotFound("event definition")),
+                Err(e) => Err(e.into()),
+            }
+        })
+    }
+
+    /// Changes the fields `changes` carries (absent ones keep their value), validated as a whole as on
+    /// create; renaming onto a name already defined on the site is a conflict.
+    pub fn update(&self, site: WebsiteId, id: i64, changes: NewEventDefinition) -> Result<EventDefinition> {
+        let old = self.get(site, id)?;
+        let is_conversion = changes.is_conversion.unwrap_or(old.is_conversion);
+        let merged = NewEventDefinition {
+            name: Some(changes.name.unwrap_or(old.name)),
+            display_name: Some(changes.display_name.unwrap_or(old.display_name)),
+            description: Some(changes.description.unwrap_or(old.description)),
+            event_type: Some(changes.event_type.unwrap_or(old.event_type)),
+            selector: Some(changes.selector.unwrap_or(old.selector)),
+            is_conversion: Some(is_conversion),
+            conversion_value: changes.conversion_value.or(old.conversion_value.map(serde_json::Value::String)),
+            is_active: Some(changes.is_active.unwrap_or(old.is_active)),
+        };
+        let def = validate(merged)?;
+        self.db.write(|conn| {
+            let updated = conn.execute(
+                "UPDATE OR IGNORE event_definitions SET name = ?3, display_name = ?4, description = ?5,
+                    event_type = ?6, selector = ?7, is_conversion = ?8, conversion_value = ?9, is_active = ?10
+                 WHERE website_id = ?1 AND id = ?2",
+                params![
+                    site,
+                    id,
+                    def.name,
+                    def.display_name,
+                    def.description,
+                    def.event_type,
+                    def.selector,
+                    def.is_conversion,
+                    def.conversion_value,
+                    def.is_active
+                ],
+            )?;
+            if updated == 0 {
+                // The row was there a moment ago, so nothing changed because the new name is taken.
+                return Err(Error::Conflict(format!("an event named {} is already defined", def.name)));
+            }
+            Ok(EventDefinition { id, created_at: old.created_at, ..def })
+        })
+    }
+
+    /// Deletes a definition of a site; another site's id is not found.
+    pub fn delete(&self, site: WebsiteId, id: i64) -> Result<()> {
+        let deleted = self.db.write(|conn| {
+            Ok(conn.execute("DELETE FROM event_definitions WHERE website_id = ?1 AND id = ?2", params![site, id])?)
+        })?;
+        if deleted == 0 { Err(Error::NotFound("event definition")) } else { Ok(()) }
+    }
 }
 
 fn from_row(r: &Row) -> rusqlite::Result<EventDefinition> {

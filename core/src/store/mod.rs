@@ -3,6 +3,6 @@
 
 pub mod event_definitions;
 pub(crate) mod interactions;
-pub(crate) mod organizations;
+pub mod organizations;
 pub(crate) mod replays;
 pub mod websites;

@@ -1,5 +1,5 @@
-//! Event definitions and the events summary of a site: /api/websites/{id}/event-definitions and
-//! /api/websites/{id}/events/summary (owner only).
+//! Event definitions and the events summary of a site: /api/websites/{id}/event-definitions (list, create,
+//! and per definition PUT and DELETE) and /api/websites/{id}/events/summary (owner only).
 
 use serde::Deserialize;
 use tracker_core::analytics::TimeRange;
@@ -33,13 +33,24 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(user(tracker.clone()))
         .and(api_body())
         .and_then(create);
+    let update = warp::path!("websites" / WebsiteId / "event-definitions" / i64)
+        .and(warp::put())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(api_body())
+        .and_then(update);
+    let delete = warp::path!("websites" / WebsiteId / "event-definitions" / i64)
+        .and(warp::delete())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and_then(delete);
     let summary = warp::path!("websites" / WebsiteId / "events" / "summary")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(user(tracker))
         .and(warp::query::<SummaryQuery>())
         .and_then(summary);
-    list.or(create).or(summary)
+    list.or(create).or(update).or(delete).or(summary)
 }
 
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
@@ -58,6 +69,25 @@ async fn create(
     })
     .await?;
     Ok(warp::reply::with_status(warp::reply::json(&definition), StatusCode::CREATED))
+}
+
+async fn update(
+    site: WebsiteId,
+    id: i64,
+    tracker: Tracker,
+    user: UserId,
+    changes: NewEventDefinition,
+) -> Result<impl Reply, Rejection> {
+    site_json(tracker, user, site, move |tracker| tracker.events.update(site, id, changes)).await
+}
+
+async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    blocking(move || {
+        tracker.websites.get(user, site)?;
+        tracker.events.delete(site, id)
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 async fn summary(

@@ -1,11 +1,15 @@
-//! Exports: GET /api/websites/{id}/export?format=csv|json (the whole site, spec part 1) and
-//! GET /api/export/{pageviews|events}?website_id= (the 10,000 most recent rows as CSV, spec part 2).
-//! Both use the core export writer, the same as `tracker export`.
-//!
-//! warp 0.4 has no public streaming body, so the file is written into memory on a blocking thread and sent
-//! whole; the site export refuses more than `MAX_SITE_EXPORT_ROWS` rows (the CLI streams any size).
+//! Exports: GET /api/websites/{id}/export?format=csv|json|jsonl (the whole site, spec part 1) and
+//! GET /api/export/{pageviews|events}?website_id=[&range=24h|7d|30d][&format=csv|json] (spec part 2: the
+//! 10,000 most recent rows without a range; every row of the range with one). Both write through the core
+//! export writer, the same as `tracker export`, and stream: rows go out as they are read, through a
+//! one-piece channel, so a download of any size costs the daemon a page of rows and a buffer, and a slow
+//! reader slows the reading instead of filling memory.
 
+use std::io::{self, Write};
+
+use bytes::Bytes;
 use serde::Deserialize;
+use tokio::sync::mpsc;
 use tracker_core::export::{ExportFormat, ExportKind, ExportQuery};
 use tracker_core::model::{UserId, WebsiteId};
 use tracker_core::{Error, Tracker};
@@ -16,10 +20,10 @@ use super::dashboard::range_of;
 use super::{blocking, parse_website_id, user, with_tracker};
 use crate::error::reject;
 
-/// Most rows the whole-site export sends in one response.
-pub const MAX_SITE_EXPORT_ROWS: u64 = 1_000_000;
-/// Rows of the per-type export (spec part 2: "up to 10,000 recent records").
+/// Rows of the per-type export without a range (spec part 2: "up to 10,000 recent records").
 pub const RECENT_EXPORT_ROWS: u64 = 10_000;
+/// Bytes gathered before a piece is handed to the connection.
+const PIECE: usize = 64 * 1024;
 
 #[derive(Deserialize)]
 struct SiteExportQuery {
@@ -33,6 +37,10 @@ struct SiteExportQuery {
 #[derive(Deserialize)]
 struct TypeExportQuery {
     website_id: Option<String>,
+    /// 24h, 7d or 30d (spec part 2 §9); without it, the most recent rows.
+    range: Option<String>,
+    /// csv (default) or json.
+    format: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -65,20 +73,10 @@ async fn site_export(
     };
     let kind = ExportKind::parse(query.kind.as_deref().unwrap_or("all")).map_err(reject)?;
     let range = query.range.as_deref().map(|r| range_of(Some(r))).transpose()?;
-    let body = blocking(move || {
-        tracker.websites.get(user, site)?;
-        let query =
-            ExportQuery { since: range.map(|r| r.start), until: range.map(|r| r.end), ..ExportQuery::new(site, kind) };
-        if tracker.export.count(&query)? > MAX_SITE_EXPORT_ROWS {
-            return Err(Error::invalid("too many rows for one download; use `tracker export` on the server"));
-        }
-        let mut body = Vec::new();
-        tracker.export.write(&query, format, &mut body, |_| {})?;
-        Ok(body)
-    })
-    .await?;
+    let query =
+        ExportQuery { since: range.map(|r| r.start), until: range.map(|r| r.end), ..ExportQuery::new(site, kind) };
     let filename = (format != ExportFormat::Json).then(|| format!("analytics-{site}.{}", format.extension()));
-    Ok(file_response(body, format, filename))
+    stream_export(tracker, user, query, format, filename).await
 }
 
 async fn type_export(
@@ -93,21 +91,91 @@ async fn type_export(
         _ => return Err(warp::reject::not_found()),
     };
     let site = parse_website_id(query.website_id.as_deref())?;
-    let body = blocking(move || {
-        tracker.websites.get(user, site)?;
-        let query = ExportQuery { limit: Some(RECENT_EXPORT_ROWS), newest_first: true, ..ExportQuery::new(site, kind) };
-        let mut body = Vec::new();
-        tracker.export.write(&query, ExportFormat::Csv, &mut body, |_| {})?;
-        Ok(body)
-    })
-    .await?;
-    let filename = format!("{}-{site}.csv", kind.as_str());
-    Ok(file_response(body, ExportFormat::Csv, Some(filename)))
+    let format = match query.format.as_deref() {
+        None | Some("csv") => ExportFormat::Csv,
+        Some("json") => ExportFormat::Json,
+        Some(_) => return Err(reject(Error::invalid("format must be csv or json"))),
+    };
+    let export = match query.range.as_deref() {
+        None => ExportQuery { limit: Some(RECENT_EXPORT_ROWS), newest_first: true, ..ExportQuery::new(site, kind) },
+        Some(name @ ("24h" | "7d" | "30d")) => {
+            let range = range_of(Some(name))?;
+            ExportQuery { since: Some(range.start), until: Some(range.end), ..ExportQuery::new(site, kind) }
+        }
+        Some(_) => return Err(reject(Error::invalid("range must be 24h, 7d or 30d"))),
+    };
+    let filename = format!("{}-{site}.{}", kind.as_str(), format.extension());
+    stream_export(tracker, user, export, format, Some(filename)).await
+}
+
+/// Checks the site is the caller's, then answers with the export written on a blocking thread as the
+/// connection takes it. An error after the status is sent cuts the body short (the client sees an incomplete
+/// file) and is logged with its cause.
+async fn stream_export(
+    tracker: Tracker,
+    user: UserId,
+    query: ExportQuery,
+    format: ExportFormat,
+    filename: Option<String>,
+) -> Result<warp::reply::Response, Rejection> {
+    let site = query.site;
+    let owner = tracker.clone();
+    blocking(move || owner.websites.get(user, site).map(drop)).await?;
+    let (tx, mut rx) = mpsc::channel::<Result<Bytes, io::Error>>(1);
+    tokio::task::spawn_blocking(move || {
+        let mut out = ChannelWriter { tx: tx.clone(), buf: Vec::with_capacity(PIECE) };
+        let result = tracker.export.write(&query, format, &mut out, |_| {}).and_then(|_| Ok(out.flush()?));
+        match result {
+            Ok(()) => {}
+            // The client went away: nothing to report.
+            Err(Error::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            Err(e) => {
+                tracing::error!(site = %site, error = %e, "export stream failed");
+                let _ = tx.blocking_send(Err(io::Error::other("export failed")));
+            }
+        }
+    });
+    let body = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
+    Ok(file_response(warp::reply::stream(body).into_response(), format, filename))
+}
+
+/// An `io::Write` that hands the connection pieces of about `PIECE` bytes; a closed connection is a broken
+/// pipe, which ends the export.
+struct ChannelWriter {
+    tx: mpsc::Sender<Result<Bytes, io::Error>>,
+    buf: Vec<u8>,
+}
+
+impl ChannelWriter {
+    fn send(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let piece = Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(PIECE)));
+        self.tx.blocking_send(Ok(piece)).map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+    }
+}
+
+impl Write for ChannelWriter {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= PIECE {
+            self.send()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.send()
+    }
 }
 
 /// The file with its content type, and as an attachment when it has a name.
-fn file_response(body: Vec<u8>, format: ExportFormat, filename: Option<String>) -> warp::reply::Response {
-    let mut response = warp::reply::Response::new(body.into());
+fn file_response(
+    mut response: warp::reply::Response,
+    format: ExportFormat,
+    filename: Option<String>,
+) -> warp::reply::Response {
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -464,6 +464,7 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/websites/{site}/export", "format=csv&range=7d&type=all", Body::None, Auth::Owner),
     route("GET", "/api/export/pageviews", "website_id={site}", Body::None, Auth::Owner),
     route("GET", "/api/export/events", "website_id={site}", Body::None, Auth::Owner),
+    route("GET", "/api/export/events", "website_id={site}&range=7d&format=json", Body::None, Auth::Owner),
     // Privacy
     route("GET", "/api/privacy/settings", "website_id={site}", Body::None, Auth::Owner),
     route(
@@ -502,8 +503,18 @@ const ROUTES: &[Route] = &[
         Auth::Owner,
     ),
     route("GET", "/api/websites/{site}/events/summary", "timeRange=7d", Body::None, Auth::Owner),
+    // The seeded "buy" definition is the database's first; on the victim site the id is another site's (404).
+    route(
+        "PUT",
+        "/api/websites/{site}/event-definitions/1",
+        "",
+        Body::Json(r#"{"displayName":"Buy","isActive":true}"#),
+        Auth::Owner,
+    ),
+    route("DELETE", "/api/websites/{victim}/event-definitions/1", "", Body::None, Auth::Owner),
     // Organizations
     route("GET", "/api/websites/{site}/organizations", "", Body::None, Auth::Owner),
+    route("PUT", "/api/websites/{site}/organizations/1", "", Body::Json(r#"{"size":"small"}"#), Auth::Owner),
     // The dashboard app, its assets and the 404 page
     route("GET", "/", "", Body::None, Auth::Public),
     route("GET", "/dashboard", "", Body::None, Auth::Public),

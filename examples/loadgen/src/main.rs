@@ -5,6 +5,7 @@
 mod ceilings;
 mod chaos;
 mod daemon;
+mod export_rss;
 mod load;
 mod query;
 mod replay_rss;
@@ -77,6 +78,13 @@ enum Cmd {
         #[arg(long, default_value_t = 4)]
         reads: usize,
     },
+    /// Peak memory of the daemon streaming a large export (a folder seeded with `seed --sites 1`)
+    ExportRss {
+        #[arg(long, default_value = "target/release/tracker")]
+        tracker: PathBuf,
+        #[arg(long)]
+        data_dir: PathBuf,
+    },
     /// Chaos benchmark of issue 12: kill -9 under ingest load, hostile requests over every route
     Chaos(chaos::ChaosArgs),
     /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
@@ -109,6 +117,10 @@ fn main() -> anyhow::Result<()> {
         Cmd::ReplayRss { tracker, reads } => {
             tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(replay_rss::run(tracker, reads))
         }
+        Cmd::ExportRss { tracker, data_dir } => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?
+            .block_on(export_rss::run(tracker, data_dir)),
         Cmd::Chaos(args) => chaos::run(args),
         Cmd::BareServer => ceilings::bare_server(),
     }

@@ -90,15 +90,7 @@ fn read_u32(bytes: &[u8], index: usize) -> Option<u32> {
 fn organization(asn: u32, raw: &str) -> Organization {
     let name = clean_name(raw);
     let class = classify(&name);
-    Organization {
-        asn,
-        domain: class.domain.map(str::to_owned),
-        industry: class.industry.map(str::to_owned),
-        size: None,
-        confidence: class.confidence,
-        is_isp: class.is_isp,
-        name,
-    }
+    Organization { asn, confidence: class.confidence, is_isp: class.is_isp, name }
 }
 
 /// Registry names carry noise: runs of spaces, a leading handle ("AS274056 - OSC TELECOMS SAC",
@@ -120,33 +112,33 @@ pub(super) fn clean_name(raw: &str) -> String {
 pub(super) struct Class {
     pub(super) is_isp: bool,
     pub(super) confidence: u8,
-    pub(super) domain: Option<&'static str>,
-    pub(super) industry: Option<&'static str>,
 }
 
-/// Well-known holders: (name prefix, domain, industry, mostly hosting traffic). Matched on the start of
-/// the cleaned name, case-insensitively. Kept small on purpose: a wrong domain is worse than none.
+/// Well-known holders: (name prefix, mostly hosting traffic). Matched on the start of the cleaned
+/// name, case-insensitively; they only set the confidence and mark hosts. Industry, domain and size are
+/// never stored from here: the site owner supplies them (`store::organizations::update`, `tracker orgs
+/// import`).
 #[rustfmt::skip]
-const KNOWN: &[(&str, &str, &str, bool)] = &[
-    ("Google", "google.com", "Technology", false),
-    ("Microsoft", "microsoft.com", "Technology", false),
-    ("Amazon", "amazon.com", "Technology", true), // the Amazon ASNs are overwhelmingly AWS
-    ("Cloudflare", "cloudflare.com", "Technology", true), // CDN, WARP and Workers egress
-    ("Apple Inc", "apple.com", "Technology", false),
-    ("Facebook", "meta.com", "Technology", false),
-    ("Meta Platforms", "meta.com", "Technology", false),
-    ("IBM", "ibm.com", "Technology", false),
-    ("International Business Machines", "ibm.com", "Technology", false),
-    ("Oracle", "oracle.com", "Technology", false),
-    ("Salesforce", "salesforce.com", "Technology", false),
-    ("GitHub", "github.com", "Technology", false),
-    ("Netflix", "netflix.com", "Entertainment", false),
-    ("Akamai", "akamai.com", "Technology", true),
-    ("Fastly", "fastly.com", "Technology", true),
-    ("DigitalOcean", "digitalocean.com", "Technology", true),
-    ("OVH", "ovhcloud.com", "Technology", true),
-    ("Hetzner", "hetzner.com", "Technology", true),
-    ("Linode", "linode.com", "Technology", true),
+const KNOWN: &[(&str, bool)] = &[
+    ("Google", false),
+    ("Microsoft", false),
+    ("Amazon", true), // the Amazon ASNs are overwhelmingly AWS
+    ("Cloudflare", true), // CDN, WARP and Workers egress
+    ("Apple Inc", false),
+    ("Facebook", false),
+    ("Meta Platforms", false),
+    ("IBM", false),
+    ("International Business Machines", false),
+    ("Oracle", false),
+    ("Salesforce", false),
+    ("GitHub", false),
+    ("Netflix", false),
+    ("Akamai", true),
+    ("Fastly", true),
+    ("DigitalOcean", true),
+    ("OVH", true),
+    ("Hetzner", true),
+    ("Linode", true),
 ];
 
 /// Words that mark an access provider, carrier or host: the visitor is somebody's customer, not staff.
@@ -181,12 +173,11 @@ const FORMAL_WORDS: &[&str] = &[
 
 /// The heuristic, in order:
 /// - providers (carrier, ISP or hosting words, or a well-known host): `is_isp`, confidence 20;
-/// - well-known organisations: confidence 90, with domain and industry;
+/// - well-known organisations: confidence 90;
 /// - names with a legal form or an institution word: confidence 85;
 /// - anything else: 70.
 ///
-/// Industry is only said when the name says it: universities and colleges → "Education", ministries and
-/// government departments → "Government".
+/// Schools, universities and government bodies count as institutions (85) whatever their legal form.
 pub(super) fn classify(name: &str) -> Class {
     let lower = name.to_lowercase();
     let words: Vec<&str> = lower
@@ -197,27 +188,20 @@ pub(super) fn classify(name: &str) -> Class {
     let has_word = |list: &[&str]| words.iter().any(|w| list.contains(w));
 
     let known = KNOWN.iter().find(|(prefix, ..)| lower.starts_with(&prefix.to_lowercase()));
-    let provider = known.is_some_and(|k| k.3)
+    let provider = known.is_some_and(|k| k.1)
         || (known.is_none() && (has_word(PROVIDER_WORDS) || PROVIDER_PHRASES.iter().any(|p| lower.contains(p))));
 
-    let industry = known.map(|k| k.2).or_else(|| {
-        let government = ["ministry", "government", "gouvernement", "federal", "department"];
-        if words.iter().any(|w| w.starts_with("univers") || *w == "college" || *w == "school") {
-            Some("Education")
-        } else if has_word(&government) {
-            Some("Government")
-        } else {
-            None
-        }
-    });
+    let government = ["ministry", "government", "gouvernement", "federal", "department"];
+    let institution =
+        words.iter().any(|w| w.starts_with("univers") || *w == "college" || *w == "school") || has_word(&government);
     let confidence = if provider {
         20
     } else if known.is_some() {
         90
-    } else if has_word(FORMAL_WORDS) || industry.is_some() {
+    } else if has_word(FORMAL_WORDS) || institution {
         85
     } else {
         70
     };
-    Class { is_isp: provider, confidence, domain: known.map(|k| k.1), industry }
+    Class { is_isp: provider, confidence }
 }

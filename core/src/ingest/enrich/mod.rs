@@ -39,12 +39,6 @@ pub struct Organization {
     pub asn: u32,
     /// The holder's name, lightly cleaned (registry handles and duplicated halves removed).
     pub name: String,
-    /// Only for a small table of well-known organisations; never guessed from the name.
-    pub domain: Option<String>,
-    /// "Education" or "Government" from the name, or the well-known table; otherwise None.
-    pub industry: Option<String>,
-    /// Not known from ASN data; always None for now.
-    pub size: Option<String>,
     /// How likely the visitor works for this organisation, 0..=100 (see `asn::classify`).
     pub confidence: u8,
     /// An access or hosting provider: the name says who carried the traffic, not who the visitor is.

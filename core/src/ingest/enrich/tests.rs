@@ -197,11 +197,10 @@ fn organizations_come_from_the_asn_tables() {
     let e = enricher();
     let cloudflare = e.organization(ip("1.0.0.1")).unwrap();
     assert_eq!((cloudflare.asn, cloudflare.name.as_str()), (13335, "Cloudflare, Inc."));
-    assert_eq!(cloudflare.domain.as_deref(), Some("cloudflare.com"));
     assert!(cloudflare.is_isp, "Cloudflare traffic is WARP/Workers egress, not Cloudflare staff");
 
     let google = e.organization(ip("8.8.8.8")).unwrap();
-    assert_eq!((google.asn, google.name.as_str(), google.domain.as_deref()), (15169, "Google LLC", Some("google.com")));
+    assert_eq!((google.asn, google.name.as_str()), (15169, "Google LLC"));
     assert!(!google.is_isp);
     assert_eq!(google.confidence, 90);
 
@@ -243,15 +242,15 @@ fn classification_follows_the_documented_heuristic() {
     let c = classify("Vodafone GmbH");
     assert!(c.is_isp);
     let c = classify("Hetzner Online GmbH");
-    assert!(c.is_isp && c.domain == Some("hetzner.com"));
+    assert!(c.is_isp);
     let c = classify("Massachusetts Institute of Technology");
     assert!(!c.is_isp && c.confidence == 85);
     let c = classify("Stanford University");
-    assert_eq!((c.industry, c.domain, c.confidence), (Some("Education"), None, 85));
+    assert_eq!((c.is_isp, c.confidence), (false, 85));
     let c = classify("Ministry of Finance");
-    assert_eq!(c.industry, Some("Government"));
+    assert_eq!((c.is_isp, c.confidence), (false, 85));
     let c = classify("Reed Smith LLP");
-    assert_eq!((c.is_isp, c.confidence, c.industry, c.domain), (false, 85, None, None));
+    assert_eq!((c.is_isp, c.confidence), (false, 85));
     let c = classify("Shetue Tech");
     assert_eq!((c.is_isp, c.confidence), (false, 70));
 }

@@ -1,0 +1,39 @@
+//! One hook per events endpoint; writes refresh the site's definitions and summary.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keys } from "../api/keys";
+import { eventsApi } from "../api/events";
+import type { EventDefinitionInput, EventRange } from "../api/events";
+
+export function useEventDefinitions(site: number) {
+  return useQuery({ queryKey: keys.site(site).read("event-definitions"), queryFn: () => eventsApi.definitions(site) });
+}
+
+export function useEventSummary(site: number, range: EventRange) {
+  return useQuery({ queryKey: keys.site(site).read("events/summary", { range }), queryFn: () => eventsApi.summary(site, range) });
+}
+
+function useRefresh(site: number) {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: keys.site(site).read("event-definitions") });
+    void client.invalidateQueries({ queryKey: [...keys.site(site).all, "events/summary"] });
+  };
+}
+
+export function useCreateEventDefinition(site: number) {
+  const refresh = useRefresh(site);
+  return useMutation({ mutationFn: (input: EventDefinitionInput) => eventsApi.create(site, input), onSuccess: refresh });
+}
+
+export function useUpdateEventDefinition(site: number) {
+  const refresh = useRefresh(site);
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: number; changes: Partial<EventDefinitionInput> }) => eventsApi.update(site, id, changes),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteEventDefinition(site: number) {
+  const refresh = useRefresh(site);
+  return useMutation({ mutationFn: (id: number) => eventsApi.remove(site, id), onSuccess: refresh });
+}

@@ -1,0 +1,56 @@
+//! Pure helpers of the Events screen: the create/edit form's check and the body it sends.
+import type { EventDefinition, EventDefinitionInput, EventType } from "../api/events";
+
+export interface EventForm {
+  name: string;
+  displayName: string;
+  description: string;
+  eventType: EventType;
+  selector: string;
+  isConversion: boolean;
+  conversionValue: string;
+}
+
+export const EMPTY_EVENT_FORM: EventForm = {
+  name: "",
+  displayName: "",
+  description: "",
+  eventType: "click",
+  selector: "",
+  isConversion: false,
+  conversionValue: "",
+};
+
+export function formOf(def: EventDefinition): EventForm {
+  return {
+    name: def.name,
+    displayName: def.displayName,
+    description: def.description,
+    eventType: def.eventType,
+    selector: def.selector,
+    isConversion: def.isConversion,
+    conversionValue: def.conversionValue ?? "",
+  };
+}
+
+/** The body to send, or null when event name or display name is blank (spec §5: nothing is sent then). */
+export function eventInput(form: EventForm): EventDefinitionInput | null {
+  const name = form.name.trim();
+  const displayName = form.displayName.trim();
+  if (!name || !displayName) return null;
+  return {
+    name,
+    displayName,
+    description: form.description.trim(),
+    eventType: form.eventType,
+    selector: form.selector.trim(),
+    isConversion: form.isConversion,
+    // The value only means something on a conversion; the field is hidden otherwise.
+    conversionValue: form.isConversion ? form.conversionValue.trim() : "",
+  };
+}
+
+/** Trigger counts by definition id. */
+export function triggersById(triggers: { id: number; count: number }[] | undefined): Map<number, number> {
+  return new Map((triggers ?? []).map((t) => [t.id, t.count]));
+}
