@@ -13,6 +13,7 @@ use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
+use crate::store::funnels::Funnels;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.
@@ -35,6 +36,7 @@ pub struct Services {
     pub privacy: Privacy,
     pub export: Export,
     pub events: EventDefinitions,
+    pub funnels: Funnels,
     pub live: LiveHub,
     db: Db,
 }
@@ -66,6 +68,7 @@ impl Tracker {
             privacy,
             export: Export::new(db.clone()),
             events: EventDefinitions::new(db.clone()),
+            funnels: Funnels::new(db.clone()),
             settings,
             websites,
             ingest,

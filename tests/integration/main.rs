@@ -9,6 +9,7 @@ mod dashboard;
 mod dashboard_reads;
 mod durability;
 mod events;
+mod funnels;
 mod heatmaps;
 mod organizations;
 mod privacy;
