@@ -34,7 +34,7 @@ async fn seed_shop(server: &TestServer, key: &str) {
     let mut tasks = Vec::new();
     for i in 0..100 {
         tasks.push(async move {
-            let s = format!("visit-{i}");
+            let s = format!("visit-{i:03}");
             view(server, key, &s, "/", None).await;
             if i < 60 {
                 view(server, key, &s, &format!("/product/{i}"), None).await;
@@ -142,8 +142,8 @@ async fn funnel_figures_are_known_by_construction() {
 async fn funnels_are_edited_paused_and_deleted() {
     let server = TestServer::start().await;
     let (token, site, key) = owner_with_site(&server, "edit@example.com", "light").await;
-    view(&server, &key, "a", "/", None).await;
-    view(&server, &key, "a", "/pricing", None).await;
+    view(&server, &key, "visit-a-01", "/", None).await;
+    view(&server, &key, "visit-a-01", "/pricing", None).await;
     let created = server.post("/api/funnels", &token, shop_funnel(site)).await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
     let id = created.json["id"].as_i64().unwrap();
@@ -287,22 +287,22 @@ async fn customer_journeys_honour_period_and_filter() {
     let hour = 3_600_000;
     let earlier = chrono::Utc::now().timestamp_millis() - 2 * hour;
     // Converted two hours ago: /, 60 s, /product, 30 s, /success with a purchase 10 s later.
-    view(&server, &key, "buyer", "/", Some(earlier)).await;
-    view(&server, &key, "buyer", "/product", Some(earlier + 60_000)).await;
-    view(&server, &key, "buyer", "/success", Some(earlier + 90_000)).await;
-    convert(&server, &key, "buyer", "/success", Some(earlier + 100_000)).await;
+    view(&server, &key, "buyer-0001", "/", Some(earlier)).await;
+    view(&server, &key, "buyer-0001", "/product", Some(earlier + 60_000)).await;
+    view(&server, &key, "buyer-0001", "/success", Some(earlier + 90_000)).await;
+    convert(&server, &key, "buyer-0001", "/success", Some(earlier + 100_000)).await;
     // Abandoned two hours ago: / then /pricing 20 s later.
-    view(&server, &key, "leaver", "/", Some(earlier)).await;
-    view(&server, &key, "leaver", "/pricing", Some(earlier + 20_000)).await;
+    view(&server, &key, "leaver-001", "/", Some(earlier)).await;
+    view(&server, &key, "leaver-001", "/pricing", Some(earlier + 20_000)).await;
     // Active now: one page.
-    view(&server, &key, "browser", "/", None).await;
+    view(&server, &key, "browser-01", "/", None).await;
 
     let base = format!("/api/analytics/customer-journeys?website_id={site}&period=");
     let all = server.get(&format!("{base}7d&filter=all"), &token).await;
     assert_eq!(summary(&all), figures(3, 40.0, 7.0 / 3.0, 100.0 / 3.0));
     let journeys = all.json["journeys"].as_array().unwrap();
-    assert_eq!(journeys[0]["sessionId"], "browser", "newest first");
-    let buyer = journeys.iter().find(|j| j["sessionId"] == "buyer").unwrap();
+    assert_eq!(journeys[0]["sessionId"], "browser-01", "newest first");
+    let buyer = journeys.iter().find(|j| j["sessionId"] == "buyer-0001").unwrap();
     assert_eq!(buyer["touchpoints"], 4);
     assert_eq!(buyer["conversionEvents"], 1);
     assert_eq!(buyer["totalDuration"], 100);
@@ -338,13 +338,13 @@ async fn customer_journeys_honour_period_and_filter() {
 
     let converted = server.get(&format!("{base}7d&filter=converted"), &token).await;
     assert_eq!(summary(&converted), figures(1, 100.0, 4.0, 100.0));
-    assert_eq!(converted.json["journeys"][0]["sessionId"], "buyer");
+    assert_eq!(converted.json["journeys"][0]["sessionId"], "buyer-0001");
     let abandoned = server.get(&format!("{base}7d&filter=abandoned"), &token).await;
     assert_eq!(summary(&abandoned), figures(1, 20.0, 2.0, 0.0));
-    assert_eq!(abandoned.json["journeys"][0]["sessionId"], "leaver");
+    assert_eq!(abandoned.json["journeys"][0]["sessionId"], "leaver-001");
     let active = server.get(&format!("{base}1d&filter=active"), &token).await;
     assert_eq!(summary(&active), figures(1, 0.0, 1.0, 0.0));
-    assert_eq!(active.json["journeys"][0]["sessionId"], "browser");
+    assert_eq!(active.json["journeys"][0]["sessionId"], "browser-01");
 
     // Without a website id the journeys span all of the user's sites; default period and filter.
     let spanning = server.get("/api/analytics/customer-journeys", &token).await;
@@ -379,7 +379,7 @@ async fn journey_paths_rank_the_common_sequences() {
         let key = key.clone();
         let server = &server;
         tasks.push(async move {
-            let s = format!("v{i}");
+            let s = format!("visit-v{i}");
             let pages: &[&str] = match i {
                 0..=4 => &["/", "/pricing", "/pricing", "/signup"],
                 5..=7 => &["/blog", "/"],

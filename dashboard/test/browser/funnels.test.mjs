@@ -35,7 +35,7 @@ describe("funnels and journeys in a browser", () => {
   /** 100 visits land on /, 60 go on to /product, 30 to /checkout, 12 buy on /success (conversion "purchase"). */
   async function seedShop(key) {
     const visit = async (i) => {
-      const s = `shop-${i}`;
+      const s = `shop-${String(i).padStart(4, "0")}`;
       await track(key, s, "/");
       if (i < 60) await track(key, s, "/product");
       if (i >= 60 && i < 65) await track(key, s, "/checkout"); // skipped the product: stops at step 1
