@@ -14,6 +14,7 @@ use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::organizations::Organizations;
+use crate::store::funnels::Funnels;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.
@@ -37,6 +38,7 @@ pub struct Services {
     pub export: Export,
     pub events: EventDefinitions,
     pub organizations: Organizations,
+    pub funnels: Funnels,
     pub live: LiveHub,
     db: Db,
 }
@@ -69,6 +71,7 @@ impl Tracker {
             export: Export::new(db.clone()),
             events: EventDefinitions::new(db.clone()),
             organizations: Organizations::new(db.clone()),
+            funnels: Funnels::new(db.clone()),
             settings,
             websites,
             ingest,

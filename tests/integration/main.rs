@@ -11,6 +11,7 @@ mod dashboard_reads;
 mod durability;
 mod events;
 mod exports;
+mod funnels;
 mod heatmaps;
 mod organizations;
 mod privacy;

@@ -54,6 +54,13 @@ const ROUTES: &[(&str, &str)] = &[
     ("DELETE", "/api/websites/{id}/event-definitions/{q}"),
     ("PUT", "/api/websites/{id}/organizations/{q}"),
     ("GET", "/api/export/events?website_id={id}&range={q}&format={q}"),
+    ("GET", "/api/funnels?website_id={id}&range={q}"),
+    ("POST", "/api/funnels"),
+    ("GET", "/api/funnels/{id}?range={q}"),
+    ("PUT", "/api/funnels/{id}"),
+    ("DELETE", "/api/funnels/{id}"),
+    ("GET", "/api/analytics/customer-journeys?website_id={id}&period={q}&filter={q}"),
+    ("GET", "/api/analytics/journeys?website_id={id}&period={q}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

@@ -2,6 +2,7 @@
 //! writer fills beyond events (organizations, heatmap points, recordings).
 
 pub mod event_definitions;
+pub mod funnels;
 pub(crate) mod interactions;
 pub mod organizations;
 pub(crate) mod replays;

@@ -7,6 +7,8 @@ mod auth;
 mod dashboard;
 mod events;
 mod export;
+mod funnels;
+mod journeys;
 mod organizations;
 mod privacy;
 mod privacy_delete;
@@ -53,7 +55,9 @@ pub fn routes(
         .or(events::routes(tracker.clone()))
         .or(organizations::routes(tracker.clone()))
         .or(analytics::routes(tracker.clone()))
-        .or(advanced::routes(tracker.clone()));
+        .or(advanced::routes(tracker.clone()))
+        .or(funnels::routes(tracker.clone()))
+        .or(journeys::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())

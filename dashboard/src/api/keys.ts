@@ -11,6 +11,15 @@ export const keys = {
     all: ["sites-periods"] as const,
     metric: (metric: SiteMetric) => ["sites-periods", metric] as const,
   },
+  funnels: {
+    all: ["funnels"] as const,
+    list: (range: string) => ["funnels", range] as const,
+  },
+  journeys: {
+    all: ["journeys"] as const,
+    list: (site: number, period: string, filter: string) => ["journeys", site, period, filter] as const,
+    paths: (site: number, period: string) => ["journeys", site, "paths", period] as const,
+  },
   site(id: number) {
     const all = ["site", id] as const;
     return {

@@ -484,6 +484,19 @@ const ROUTES: &[Route] = &[
         Body::Json(r#"{"websiteId":{victim},"dataType":"all"}"#),
         Auth::Owner,
     ),
+    // Funnels and journeys
+    route("GET", "/api/funnels", "website_id={site}&range=7d", Body::None, Auth::Owner),
+    route(
+        "POST",
+        "/api/funnels",
+        "",
+        Body::Json(
+            r#"{"name":"chaos_{n}","websiteId":{victim},"steps":[{"name":"Home","url":"/"},{"name":"Buy","url":"/buy/*","eventName":"purchase"}]}"#,
+        ),
+        Auth::Owner,
+    ),
+    route("GET", "/api/analytics/customer-journeys", "website_id={site}&period=7d&filter=all", Body::None, Auth::Owner),
+    route("GET", "/api/analytics/journeys", "website_id={site}&period=7d", Body::None, Auth::Owner),
     // Heatmaps
     route("GET", "/api/analytics/urls", "website_id={site}", Body::None, Auth::Owner),
     route("GET", "/api/analytics/heatmap", "website_id={site}&url=/pricing&time_range=7d", Body::None, Auth::Owner),

@@ -1,0 +1,474 @@
+//! Conversion funnels: a site owner's named, ordered steps (spec part 2 "Conversion Funnels", §3, §5) and
+//! their per-step figures for a time range. Called by the daemon's /api/funnels routes.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use crate::analytics::TimeRange;
+use crate::analytics::funnels::{StepPattern, count_steps};
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
+
+/// The fewest steps a funnel may have (spec §9).
+pub const MIN_STEPS: usize = 2;
+/// The most steps a funnel may have (each is tested against every event of the range).
+pub const MAX_STEPS: usize = 20;
+/// The most funnels one account may have.
+pub const MAX_FUNNELS: i64 = 200;
+const MAX_NAME_CHARS: usize = 200;
+const MAX_URL_CHARS: usize = 2000;
+
+/// The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
+/// `websiteId` may be a number or numeric text.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FunnelInput {
+    pub name: Option<String>,
+    pub website_id: Option<serde_json::Value>,
+    pub steps: Option<Vec<StepInput>>,
+    pub status: Option<String>,
+}
+
+/// A step as the dialog sends it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepInput {
+    pub name: Option<String>,
+    pub url: Option<String>,
+    pub event_name: Option<String>,
+}
+
+/// The site a funnel is on, as the list shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FunnelWebsite {
+    pub name: String,
+}
+
+/// A funnel with its figures for the requested range (spec §3 "Funnel").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Funnel {
+    pub id: i64,
+    pub name: String,
+    pub website_id: WebsiteId,
+    pub website: FunnelWebsite,
+    pub status: String,
+    #[serde(serialize_with = "ser_iso")]
+    pub created_at: Millis,
+    pub steps: Vec<FunnelStep>,
+    /// Visits that reached step 1.
+    pub total_visitors: u64,
+    /// Visits that reached the last step.
+    pub total_conversions: u64,
+    /// total_conversions / total_visitors, in percent.
+    pub overall_conversion_rate: f64,
+    /// The same figure under the spec's second name.
+    pub conversion_rate: f64,
+}
+
+/// One step with its figures (spec §3 "Funnel step").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FunnelStep {
+    pub name: String,
+    pub url: String,
+    pub event_name: Option<String>,
+    /// Visits that reached this step (after the steps before it, in order).
+    pub visitors: u64,
+    /// Of those, the visits that went on to the next step (the last step: all of them).
+    pub conversions: u64,
+    /// conversions / visitors in percent (0 without visitors).
+    pub conversion_rate: f64,
+    /// 100 - conversion_rate (0 without visitors).
+    pub drop_off_rate: f64,
+}
+
+/// A validated step, as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct StepDef {
+    name: String,
+    url: String,
+    event_name: Option<String>,
+}
+
+struct Row {
+    id: i64,
+    website_id: WebsiteId,
+    website_name: String,
+    name: String,
+    status: String,
+    created_at: Millis,
+    steps: Vec<StepDef>,
+}
+
+/// Funnels of all accounts; every call names the user and sees only that user's funnels.
+#[derive(Clone)]
+pub struct Funnels {
+    db: Db,
+}
+
+impl Funnels {
+    pub(crate) fn new(db: Db) -> Funnels {
+        Funnels { db }
+    }
+
+    /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
+    /// Another user's site is not found.
+    pub fn list(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<Vec<Funnel>> {
+        self.db.read(|conn| {
+            if let Some(site) = site {
+                owned_site(conn, user, site)?;
+            }
+            let rows = load(conn, user, site, None)?;
+            with_figures(conn, rows, range)
+        })
+    }
+
+    /// One of the user's funnels with figures for `range`; another user's is not found.
+    pub fn get(&self, user: UserId, id: i64, range: TimeRange) -> Result<Funnel> {
+        self.db.read(|conn| {
+            let rows = load(conn, user, None, Some(id))?;
+            if rows.is_empty() {
+                return Err(Error::NotFound("funnel"));
+            }
+            Ok(with_figures(conn, rows, range)?.remove(0))
+        })
+    }
+
+    /// Validates and stores a new funnel (status active unless given); returns its id.
+    pub fn create(&self, user: UserId, input: FunnelInput) -> Result<i64> {
+        let name = check_name(input.name.as_deref())?;
+        let site = check_website(input.website_id.as_ref())?;
+        let steps = check_steps(input.steps.as_deref())?;
+        let status = check_status(input.status.as_deref())?;
+        let now = now_ms();
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            owned_site(&tx, user, site)?;
+            let count: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM funnels f JOIN websites w ON w.id = f.website_id WHERE w.user_id = ?1",
+                [user],
+                |r| r.get(0),
+            )?;
+            if count >= MAX_FUNNELS {
+                return Err(Error::invalid("an account can have at most 200 funnels"));
+            }
+            tx.execute(
+                "INSERT INTO funnels (website_id, name, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+                params![site, name, status, now],
+            )?;
+            let id = tx.last_insert_rowid();
+            insert_steps(&tx, id, &steps)?;
+            tx.commit()?;
+            Ok(id)
+        })
+    }
+
+    /// Changes the fields present in `input` (same rules as on create); another user's funnel, or a site of
+    /// another user named in the body, is not found.
+    pub fn update(&self, user: UserId, id: i64, input: FunnelInput) -> Result<()> {
+        let name = input.name.as_deref().map(|n| check_name(Some(n))).transpose()?;
+        let site = match &input.website_id {
+            None => None,
+            Some(raw) => Some(check_website(Some(raw))?),
+        };
+        let steps = input.steps.as_deref().map(|s| check_steps(Some(s))).transpose()?;
+        let status = input.status.as_deref().map(|s| check_status(Some(s))).transpose()?;
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            owned_funnel(&tx, user, id)?;
+            if let Some(site) = site {
+                owned_site(&tx, user, site)?;
+            }
+            tx.execute(
+                "UPDATE funnels SET name = COALESCE(?2, name), website_id = COALESCE(?3, website_id),
+                    status = COALESCE(?4, status), updated_at = ?5 WHERE id = ?1",
+                params![id, name, site, status, now_ms()],
+            )?;
+            if let Some(steps) = steps {
+                tx.execute("DELETE FROM funnel_steps WHERE funnel_id = ?1", [id])?;
+                insert_steps(&tx, id, &steps)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Deletes one of the user's funnels; another user's is not found.
+    pub fn delete(&self, user: UserId, id: i64) -> Result<()> {
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            owned_funnel(&tx, user, id)?;
+            tx.execute("DELETE FROM funnels WHERE id = ?1", [id])?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+}
+
+fn owned_site(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
+    conn.query_row("SELECT 1 FROM websites WHERE id = ?1 AND user_id = ?2", params![site, user], |_| Ok(()))
+        .optional()?
+        .ok_or(Error::NotFound("website"))
+}
+
+fn owned_funnel(conn: &Connection, user: UserId, id: i64) -> Result<()> {
+    conn.query_row(
+        "SELECT 1 FROM funnels f JOIN websites w ON w.id = f.website_id WHERE f.id = ?1 AND w.user_id = ?2",
+        params![id, user],
+        |_| Ok(()),
+    )
+    .optional()?
+    .ok_or(Error::NotFound("funnel"))
+}
+
+fn insert_steps(conn: &Connection, funnel: i64, steps: &[StepDef]) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO funnel_steps (funnel_id, position, name, url, event_name) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (position, step) in steps.iter().enumerate() {
+        stmt.execute(params![funnel, position as i64, step.name, step.url, step.event_name])?;
+    }
+    Ok(())
+}
+
+/// The user's funnels with their steps, newest first, optionally of one site or one id.
+fn load(conn: &Connection, user: UserId, site: Option<WebsiteId>, id: Option<i64>) -> Result<Vec<Row>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT f.id, f.website_id, w.name, f.name, f.status, f.created_at
+         FROM funnels f JOIN websites w ON w.id = f.website_id
+         WHERE w.user_id = ?1 AND (?2 IS NULL OR f.website_id = ?2) AND (?3 IS NULL OR f.id = ?3)
+         ORDER BY f.created_at DESC, f.id DESC",
+    )?;
+    let mut rows = stmt
+        .query_map(params![user, site, id], |r| {
+            Ok(Row {
+                id: r.get(0)?,
+                website_id: r.get(1)?,
+                website_name: r.get(2)?,
+                name: r.get(3)?,
+                status: r.get(4)?,
+                created_at: r.get(5)?,
+                steps: Vec::new(),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut steps =
+        conn.prepare_cached("SELECT name, url, event_name FROM funnel_steps WHERE funnel_id = ?1 ORDER BY position")?;
+    for row in &mut rows {
+        row.steps = steps
+            .query_map([row.id], |r| Ok(StepDef { name: r.get(0)?, url: r.get(1)?, event_name: r.get(2)? }))?
+            .collect::<rusqlite::Result<_>>()?;
+    }
+    Ok(rows)
+}
+
+/// Adds the figures, scanning each site's events once for all of its funnels.
+fn with_figures(conn: &Connection, rows: Vec<Row>, range: TimeRange) -> Result<Vec<Funnel>> {
+    let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
+    sites.sort_unstable();
+    sites.dedup();
+    let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
+    for site in sites {
+        let of_site: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].website_id == site).collect();
+        let patterns: Vec<Vec<StepPattern>> = of_site
+            .iter()
+            .map(|&i| {
+                rows[i]
+                    .steps
+                    .iter()
+                    .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
+                    .collect()
+            })
+            .collect();
+        for (counts, &i) in count_steps(conn, site, &patterns, range)?.into_iter().zip(&of_site) {
+            figures[i] = Some(counts);
+        }
+    }
+    Ok(rows.into_iter().zip(figures).map(|(row, counts)| funnel(row, &counts.unwrap_or_default())).collect())
+}
+
+/// Builds the answer from step definitions and the visits reaching each step.
+fn funnel(row: Row, counts: &[u64]) -> Funnel {
+    let count = |i: usize| counts.get(i).copied().unwrap_or(0);
+    let last = row.steps.len().saturating_sub(1);
+    let steps: Vec<FunnelStep> = row
+        .steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let visitors = count(i);
+            let conversions = if i == last { visitors } else { count(i + 1) };
+            let conversion_rate = percent(conversions, visitors);
+            FunnelStep {
+                name: step.name,
+                url: step.url,
+                event_name: step.event_name,
+                visitors,
+                conversions,
+                conversion_rate,
+                drop_off_rate: if visitors == 0 { 0.0 } else { 100.0 - conversion_rate },
+            }
+        })
+        .collect();
+    let total_visitors = count(0);
+    let total_conversions = count(last);
+    let rate = percent(total_conversions, total_visitors);
+    Funnel {
+        id: row.id,
+        name: row.name,
+        website_id: row.website_id,
+        website: FunnelWebsite { name: row.website_name },
+        status: row.status,
+        created_at: row.created_at,
+        steps,
+        total_visitors,
+        total_conversions,
+        overall_conversion_rate: rate,
+        conversion_rate: rate,
+    }
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 }
+}
+
+fn check_name(raw: Option<&str>) -> Result<String> {
+    let name = raw.unwrap_or("").trim();
+    if name.is_empty() {
+        return Err(Error::invalid("Funnel name is required"));
+    }
+    if name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(Error::invalid("Funnel name must be at most 200 characters, without control characters"));
+    }
+    Ok(name.to_string())
+}
+
+/// A website id from the body: missing, null or blank is required; anything else that is not an id is
+/// simply not found (like another user's site).
+fn check_website(raw: Option<&serde_json::Value>) -> Result<WebsiteId> {
+    match raw {
+        None | Some(serde_json::Value::Null) => Err(Error::invalid("Website is required")),
+        Some(serde_json::Value::String(s)) if s.trim().is_empty() => Err(Error::invalid("Website is required")),
+        Some(serde_json::Value::String(s)) => s.trim().parse().map_err(|_| Error::NotFound("website")),
+        Some(serde_json::Value::Number(n)) => n.as_i64().ok_or(Error::NotFound("website")),
+        Some(_) => Err(Error::NotFound("website")),
+    }
+}
+
+fn check_steps(raw: Option<&[StepInput]>) -> Result<Vec<StepDef>> {
+    let raw = raw.unwrap_or(&[]);
+    if raw.len() < MIN_STEPS {
+        return Err(Error::invalid("At least 2 steps are required"));
+    }
+    if raw.len() > MAX_STEPS {
+        return Err(Error::invalid("A funnel can have at most 20 steps"));
+    }
+    raw.iter().map(check_step).collect()
+}
+
+fn check_step(step: &StepInput) -> Result<StepDef> {
+    let name = step.name.as_deref().unwrap_or("").trim();
+    if name.is_empty() {
+        return Err(Error::invalid("Step name is required"));
+    }
+    if name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(Error::invalid("Step name must be at most 200 characters, without control characters"));
+    }
+    let url = step_url(step.url.as_deref().unwrap_or(""))?;
+    let event_name = step.event_name.as_deref().map(str::trim).filter(|e| !e.is_empty());
+    if let Some(event) = event_name
+        && (event.chars().count() > MAX_NAME_CHARS || event.chars().any(char::is_control))
+    {
+        return Err(Error::invalid("Event name must be at most 200 characters, without control characters"));
+    }
+    Ok(StepDef { name: name.to_string(), url, event_name: event_name.map(str::to_string) })
+}
+
+/// A step's URL as a path pattern: a full URL keeps its path; a bare "product" becomes "/product".
+fn step_url(raw: &str) -> Result<String> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(Error::invalid("URL is required"));
+    }
+    if raw.chars().count() > MAX_URL_CHARS || raw.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(Error::invalid("URL must be a path such as /checkout (at most 2000 characters, no spaces)"));
+    }
+    let lower = raw.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        // `*` is not valid in a host, so only the path of a full URL may carry wildcards.
+        let parsed = url::Url::parse(raw).map_err(|_| Error::invalid("URL must be a path such as /checkout"))?;
+        return Ok(parsed.path().to_string());
+    }
+    let path = raw.split(['?', '#']).next().unwrap_or("");
+    Ok(if path.starts_with('/') || path.starts_with('*') { path.to_string() } else { format!("/{path}") })
+}
+
+/// active or paused; absent is active.
+fn check_status(raw: Option<&str>) -> Result<String> {
+    match raw.map(str::trim) {
+        None | Some("") | Some("active") => Ok("active".into()),
+        Some("paused") => Ok("paused".into()),
+        Some(_) => Err(Error::invalid("status must be active or paused")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn steps(n: usize) -> Vec<StepInput> {
+        (0..n)
+            .map(|i| StepInput { name: Some(format!("Step {i}")), url: Some(format!("/s{i}")), event_name: None })
+            .collect()
+    }
+
+    #[test]
+    fn validation_messages_follow_the_spec() {
+        assert_eq!(check_name(Some("  ")).unwrap_err().to_string(), "Funnel name is required");
+        assert_eq!(check_website(None).unwrap_err().to_string(), "Website is required");
+        assert_eq!(check_website(Some(&serde_json::json!(""))).unwrap_err().to_string(), "Website is required");
+        assert!(matches!(check_website(Some(&serde_json::json!("x"))), Err(Error::NotFound(_))));
+        assert_eq!(check_steps(Some(&steps(1))).unwrap_err().to_string(), "At least 2 steps are required");
+        let mut no_name = steps(2);
+        no_name[1].name = Some(" ".into());
+        assert_eq!(check_steps(Some(&no_name)).unwrap_err().to_string(), "Step name is required");
+        let mut no_url = steps(2);
+        no_url[0].url = None;
+        assert_eq!(check_steps(Some(&no_url)).unwrap_err().to_string(), "URL is required");
+        assert!(check_steps(Some(&steps(21))).is_err());
+    }
+
+    #[test]
+    fn step_urls_become_path_patterns() {
+        assert_eq!(step_url("/product").unwrap(), "/product");
+        assert_eq!(step_url("product/*").unwrap(), "/product/*");
+        assert_eq!(step_url("https://shop.example.com/checkout?x=1").unwrap(), "/checkout");
+        assert_eq!(step_url("*").unwrap(), "*");
+        assert_eq!(step_url("/a?b").unwrap(), "/a");
+        assert!(step_url("/a b").is_err());
+    }
+
+    #[test]
+    fn figures_from_counts() {
+        let row = Row {
+            id: 1,
+            website_id: 1,
+            website_name: "Shop".into(),
+            name: "Checkout".into(),
+            status: "active".into(),
+            created_at: 0,
+            steps: (0..4).map(|i| StepDef { name: format!("{i}"), url: "/".into(), event_name: None }).collect(),
+        };
+        let f = funnel(row, &[100, 60, 30, 12]);
+        assert_eq!(f.total_visitors, 100);
+        assert_eq!(f.total_conversions, 12);
+        assert_eq!(f.overall_conversion_rate, 12.0);
+        assert_eq!(f.steps[0].conversions, 60);
+        assert_eq!(f.steps[0].conversion_rate, 60.0);
+        assert_eq!(f.steps[1].drop_off_rate, 50.0);
+        assert_eq!(f.steps[3].conversions, 12);
+        assert_eq!(f.steps[3].drop_off_rate, 0.0);
+    }
+}

@@ -1,0 +1,82 @@
+//! /api/funnels: list, create, read, update and delete the caller's conversion funnels, each with its
+//! per-step figures for a range (owner only; another user's funnel or site is 404).
+
+use serde::Deserialize;
+use tracker_core::Tracker;
+use tracker_core::analytics::TimeRange;
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::store::funnels::FunnelInput;
+use warp::http::StatusCode;
+use warp::{Filter, Rejection, Reply};
+
+use super::{api_body, blocking, parse_website_id, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct FunnelQuery {
+    website_id: Option<String>,
+    range: Option<String>,
+}
+
+impl FunnelQuery {
+    /// The optional site and the range (1d, 7d, 30d or 90d; 30d by default).
+    fn parse(&self) -> Result<(Option<WebsiteId>, TimeRange), Rejection> {
+        let site = match self.website_id.as_deref().map(str::trim) {
+            None | Some("") => None,
+            raw => Some(parse_website_id(raw)?),
+        };
+        let name = self.range.as_deref().unwrap_or("30d");
+        if !matches!(name, "1d" | "7d" | "30d" | "90d") {
+            return Err(reject(tracker_core::Error::invalid("range must be 1d, 7d, 30d or 90d")));
+        }
+        Ok((site, TimeRange::parse(name, now_ms()).map_err(reject)?))
+    }
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let base = warp::path!("funnels").and(with_tracker(tracker.clone())).and(user(tracker.clone()));
+    let one = warp::path!("funnels" / i64).and(with_tracker(tracker.clone())).and(user(tracker));
+    let list = base.clone().and(warp::get()).and(warp::query::<FunnelQuery>()).and_then(list);
+    let create = base.and(warp::post()).and(api_body()).and_then(create);
+    let get = one.clone().and(warp::get()).and(warp::query::<FunnelQuery>()).and_then(get);
+    let update = one.clone().and(warp::put()).and(api_body()).and_then(update);
+    let delete = one.and(warp::delete()).and_then(delete);
+    list.or(create).or(get).or(update).or(delete)
+}
+
+async fn list(tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl Reply, Rejection> {
+    let (site, range) = query.parse()?;
+    let funnels = blocking(move || tracker.funnels.list(user, site, range)).await?;
+    Ok(warp::reply::json(&funnels))
+}
+
+async fn create(tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
+    let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
+    let funnel = blocking(move || {
+        let id = tracker.funnels.create(user, body)?;
+        tracker.funnels.get(user, id, range)
+    })
+    .await?;
+    Ok(warp::reply::with_status(warp::reply::json(&funnel), StatusCode::CREATED))
+}
+
+async fn get(id: i64, tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl Reply, Rejection> {
+    let (_, range) = query.parse()?;
+    let funnel = blocking(move || tracker.funnels.get(user, id, range)).await?;
+    Ok(warp::reply::json(&funnel))
+}
+
+async fn update(id: i64, tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
+    let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
+    let funnel = blocking(move || {
+        tracker.funnels.update(user, id, body)?;
+        tracker.funnels.get(user, id, range)
+    })
+    .await?;
+    Ok(warp::reply::json(&funnel))
+}
+
+async fn delete(id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    blocking(move || tracker.funnels.delete(user, id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

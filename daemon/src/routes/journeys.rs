@@ -1,0 +1,63 @@
+//! /api/analytics/customer-journeys and /api/analytics/journeys: the caller's visits as journeys, and the
+//! most common paths through a site (owner only; another user's site is 404).
+
+use serde::Deserialize;
+use tracker_core::analytics::TimeRange;
+use tracker_core::analytics::journeys::JourneyFilter;
+use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::{Error, Tracker};
+use warp::{Filter, Rejection, Reply};
+
+use super::{blocking, parse_website_id, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct JourneyQuery {
+    period: Option<String>,
+    filter: Option<String>,
+    website_id: Option<String>,
+}
+
+impl JourneyQuery {
+    /// The optional site and the period (1d, 7d, 30d or 90d; 7d by default, spec §9).
+    fn scope(&self) -> Result<(Option<WebsiteId>, TimeRange), Rejection> {
+        let site = match self.website_id.as_deref().map(str::trim) {
+            None | Some("") => None,
+            raw => Some(parse_website_id(raw)?),
+        };
+        let period = self.period.as_deref().unwrap_or("7d");
+        if !matches!(period, "1d" | "7d" | "30d" | "90d") {
+            return Err(reject(Error::invalid("period must be 1d, 7d, 30d or 90d")));
+        }
+        Ok((site, TimeRange::parse(period, now_ms()).map_err(reject)?))
+    }
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let customer = warp::path!("analytics" / "customer-journeys")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<JourneyQuery>())
+        .and_then(customer_journeys);
+    let paths = warp::path!("analytics" / "journeys")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<JourneyQuery>())
+        .and_then(journey_paths);
+    customer.or(paths)
+}
+
+async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+    let (site, range) = query.scope()?;
+    let filter = JourneyFilter::parse(query.filter.as_deref().unwrap_or("all")).map_err(reject)?;
+    let journeys = blocking(move || tracker.analytics.customer_journeys(user, site, range, filter, now_ms())).await?;
+    Ok(warp::reply::json(&journeys))
+}
+
+async fn journey_paths(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+    let (site, range) = query.scope()?;
+    let paths = blocking(move || tracker.analytics.journey_paths(user, site, range)).await?;
+    Ok(warp::reply::json(&paths))
+}

@@ -1,0 +1,37 @@
+//! Funnel list (all of the user's sites, figures for a range) and its writes; every write refreshes the list.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "../api";
+import type { Funnel, FunnelInput, FunnelStatus } from "../api/funnels";
+import { keys } from "../api/keys";
+import { useUser } from "./auth";
+
+export function useFunnels(range: string) {
+  const user = useUser();
+  return useQuery({
+    queryKey: keys.funnels.list(range),
+    queryFn: () => api.get<Funnel[]>(`/api/funnels?range=${encodeURIComponent(range)}`),
+    enabled: !!user.data,
+  });
+}
+
+function useFunnelWrite<T, R>(write: (input: T) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.funnels.all }),
+  });
+}
+
+export function useCreateFunnel() {
+  return useFunnelWrite((input: FunnelInput) => api.post<Funnel>("/api/funnels", input));
+}
+
+export function useUpdateFunnel() {
+  return useFunnelWrite(({ id, ...input }: Partial<FunnelInput> & { id: number; status?: FunnelStatus }) =>
+    api.put<Funnel>(`/api/funnels/${id}`, input),
+  );
+}
+
+export function useDeleteFunnel() {
+  return useFunnelWrite((id: number) => api.del(`/api/funnels/${id}`));
+}

@@ -1,0 +1,234 @@
+//! Customer Journeys (/customer-journeys, spec part 2): period and filter (kept in the URL and sent), four
+//! summary cards of real totals, the journeys list with a detail panel (overview, visitor info, journey
+//! path), and the site's most common paths drawn as a flow.
+import { Suspense, lazy, useState } from "react";
+import type { CustomerJourney, JourneyFilter, JourneyPeriod } from "../api/funnels";
+import { MetricCard } from "../components/MetricCard";
+import { EmptyText, QueryState, SkeletonRows } from "../components/page/QueryState";
+import { SitePage } from "../components/page/SitePage";
+import { IconActivity, IconClock, IconRoute, IconTarget } from "../components/ui/icons";
+import { Badge, Card, CardBody, CardHeader, Select, Skeleton, cx } from "../components/ui/primitives";
+import { useParamState } from "../hooks/selection";
+import { useCustomerJourneys, useJourneyPaths } from "../hooks/journeys";
+import { formatNumber, formatPercent } from "../lib/format";
+import { CLASS_TONE, classifyJourney, formatJourneyDuration } from "../lib/journeys";
+import { relativeTime } from "../lib/time";
+
+const JourneyFlow = lazy(() => import("../components/journeys/JourneyFlow"));
+
+const PERIODS = [
+  { value: "1d", label: "Last 24h" },
+  { value: "7d", label: "Last 7 days" },
+  { value: "30d", label: "Last 30 days" },
+  { value: "90d", label: "Last 90 days" },
+] as const satisfies readonly { value: JourneyPeriod; label: string }[];
+
+const FILTERS = [
+  { value: "all", label: "All journeys" },
+  { value: "converted", label: "Converted" },
+  { value: "abandoned", label: "Abandoned" },
+  { value: "active", label: "Active" },
+] as const satisfies readonly { value: JourneyFilter; label: string }[];
+const FILTER_VALUES = FILTERS.map((f) => f.value);
+
+export default function CustomerJourneysPage() {
+  const [filter, setFilter] = useParamState<JourneyFilter>("filter", FILTER_VALUES, "all");
+  return (
+    <SitePage<JourneyPeriod>
+      title="Customer Journeys"
+      description="Each visit from entry to exit: the pages, the time on each, and whether it converted."
+      ranges={{ options: PERIODS, fallback: "7d", param: "period", label: "Period" }}
+      actions={() => (
+        <Select aria-label="Filter" className="w-40" value={filter} onChange={(e) => setFilter(e.target.value as JourneyFilter)}>
+          {FILTERS.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
+            </option>
+          ))}
+        </Select>
+      )}
+    >
+      {({ website, range }) => <Journeys key={website.id} site={website.id} period={range} filter={filter} />}
+    </SitePage>
+  );
+}
+
+function Journeys({ site, period, filter }: { site: number; period: JourneyPeriod; filter: JourneyFilter }) {
+  const journeys = useCustomerJourneys(site, period, filter);
+  const [selected, setSelected] = useState<string | null>(null);
+  const data = journeys.data;
+  const summary = data?.summary;
+  const current = data?.journeys.find((j) => j.sessionId === selected) ?? data?.journeys[0];
+  return (
+    <div className={cx("space-y-6", journeys.isPlaceholderData && "opacity-70")} aria-busy={journeys.isFetching}>
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <MetricCard
+          title="Total Journeys"
+          icon={<IconRoute />}
+          loading={!summary}
+          value={formatNumber(summary?.totalJourneys)}
+          caption={PERIODS.find((p) => p.value === period)?.label}
+        />
+        <MetricCard title="Avg Duration" icon={<IconClock />} loading={!summary} value={formatJourneyDuration(summary?.averageDuration ?? 0)} caption="per journey" />
+        <MetricCard
+          title="Avg Touchpoints"
+          icon={<IconActivity />}
+          loading={!summary}
+          value={(summary?.averageTouchpoints ?? 0).toFixed(1)}
+          caption="pages and events per journey"
+        />
+        <MetricCard title="Conversion Rate" icon={<IconTarget />} loading={!summary} value={formatPercent(summary?.conversionRate ?? 0)} caption="journeys with a conversion" />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-5">
+        <Card className="lg:col-span-3">
+          <CardHeader title="Journeys" description={data && data.summary.totalJourneys > data.journeys.length ? `The newest ${data.journeys.length}` : undefined} />
+          <CardBody className="p-0">
+            <QueryState
+              query={journeys}
+              skeleton={
+                <div className="p-5">
+                  <SkeletonRows rows={5} className="h-14" />
+                </div>
+              }
+              isEmpty={(d) => d.journeys.length === 0}
+              empty={<EmptyText>No journeys in this period.</EmptyText>}
+            >
+              {(d) => (
+                <ul className="divide-y divide-gray-800" data-testid="journey-list">
+                  {d.journeys.map((j) => (
+                    <JourneyRow key={j.sessionId} journey={j} selected={j.sessionId === current?.sessionId} onSelect={() => setSelected(j.sessionId)} />
+                  ))}
+                </ul>
+              )}
+            </QueryState>
+          </CardBody>
+        </Card>
+        <div className="lg:col-span-2">{current ? <JourneyDetail journey={current} /> : data ? null : <Skeleton className="h-96 w-full" />}</div>
+      </div>
+
+      <CommonPaths site={site} period={period} />
+    </div>
+  );
+}
+
+function JourneyRow({ journey, selected, onSelect }: { journey: CustomerJourney; selected: boolean; onSelect: () => void }) {
+  const kind = classifyJourney(journey);
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onSelect}
+        aria-pressed={selected}
+        data-testid="journey-row"
+        className={cx("flex w-full flex-col gap-1 px-5 py-3 text-left hover:bg-gray-800/40 sm:flex-row sm:items-center sm:justify-between", selected && "bg-gray-800/60")}
+      >
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-mono text-sm text-white">{journey.sessionId.slice(0, 8)}</span>
+            <Badge tone={CLASS_TONE[kind]}>{kind}</Badge>
+          </div>
+          <p className="truncate text-xs text-gray-500">
+            {journey.visitorInfo.location} · {journey.visitorInfo.source} · {relativeTime(journey.startedAt)}
+          </p>
+        </div>
+        <div className="flex shrink-0 gap-4 text-xs tabular-nums text-gray-400">
+          <span>{journey.touchpoints} touchpoints</span>
+          <span>{formatJourneyDuration(journey.totalDuration)}</span>
+          <span>{journey.journeyScore}%</span>
+        </div>
+      </button>
+    </li>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <div className="flex justify-between gap-3 py-1.5 text-sm">
+      <dt className="text-gray-500">{label}</dt>
+      <dd className="truncate text-right text-gray-200">{value}</dd>
+    </div>
+  );
+}
+
+function JourneyDetail({ journey }: { journey: CustomerJourney }) {
+  const kind = classifyJourney(journey);
+  return (
+    <Card data-testid="journey-detail">
+      <CardHeader title={`Journey ${journey.sessionId.slice(0, 8)}`} action={<Badge tone={CLASS_TONE[kind]}>{kind}</Badge>} />
+      <CardBody className="space-y-5">
+        <section>
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Overview</h3>
+          <dl>
+            <Fact label="Journey score" value={`${journey.journeyScore}%`} />
+            <Fact label="Duration" value={formatJourneyDuration(journey.totalDuration)} />
+            <Fact label="Touchpoints" value={journey.touchpoints} />
+            <Fact label="Conversion events" value={journey.conversionEvents} />
+            <Fact label="Status" value={journey.isCompleted ? "Completed" : "In progress"} />
+          </dl>
+        </section>
+        <section>
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-gray-500">Visitor Info</h3>
+          <dl>
+            <Fact label="Location" value={journey.visitorInfo.location} />
+            <Fact label="Device" value={journey.visitorInfo.device} />
+            <Fact label="Browser" value={journey.visitorInfo.browser} />
+            <Fact label="Source" value={journey.visitorInfo.source} />
+          </dl>
+        </section>
+        <section>
+          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-gray-500">Journey Path</h3>
+          <ol className="space-y-2" data-testid="journey-path">
+            {journey.steps.map((step, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional
+              <li key={i} className="flex items-center gap-3">
+                <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-gray-800 text-xs text-gray-400">{i + 1}</span>
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-mono text-sm text-gray-200" title={step.page}>
+                    {step.page}
+                  </p>
+                  <p className="text-xs text-gray-500">
+                    {step.eventType}
+                    {step.name ? `: ${step.name}` : ""}
+                  </p>
+                </div>
+                <span className="shrink-0 text-xs tabular-nums text-gray-400">{formatJourneyDuration(step.duration)}</span>
+              </li>
+            ))}
+          </ol>
+          {journey.touchpoints > journey.steps.length && <p className="mt-2 text-xs text-gray-500">and {journey.touchpoints - journey.steps.length} more</p>}
+        </section>
+      </CardBody>
+    </Card>
+  );
+}
+
+function CommonPaths({ site, period }: { site: number; period: JourneyPeriod }) {
+  const paths = useJourneyPaths(site, period);
+  return (
+    <Card>
+      <CardHeader title="Common Paths" description="The most frequent page sequences from entry to exit." />
+      <CardBody>
+        <QueryState query={paths} isEmpty={(d) => d.paths.length === 0} empty={<EmptyText>No page views in this period.</EmptyText>}>
+          {(d) => (
+            <div className="space-y-4">
+              <Suspense fallback={<Skeleton className="h-80 w-full" />}>
+                <JourneyFlow paths={d.paths} />
+              </Suspense>
+              <ol className="divide-y divide-gray-800 text-sm" data-testid="journey-paths">
+                {d.paths.map((p) => (
+                  <li key={p.pages.join("\u0000")} className="flex flex-col gap-1 py-2 sm:flex-row sm:items-center sm:justify-between">
+                    <span className="min-w-0 break-words font-mono text-gray-200">{p.pages.join(" → ")}</span>
+                    <span className="shrink-0 text-xs tabular-nums text-gray-400">
+                      {formatNumber(p.sessions)} visits · {formatPercent(p.conversionRate)} converted
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          )}
+        </QueryState>
+      </CardBody>
+    </Card>
+  );
+}
