@@ -17,4 +17,5 @@ mod replays;
 mod robustness;
 mod security;
 mod track;
+mod visitor_stream;
 mod websites;

@@ -48,6 +48,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/export/pageviews?website_id={id}"),
     ("GET", "/api/export/{q}?website_id={id}"),
     ("POST", "/api/privacy/delete-data"),
+    ("GET", "/api/analytics/live-visitors?website_id={id}"),
+    ("GET", "/api/analytics/live-visitors?website_id={q}"),
+    ("GET", "/api/analytics/sessions/{id}/journey?website_id={q}"),
+    ("GET", "/api/analytics/sessions/{q}/journey?website_id={id}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];
