@@ -486,6 +486,9 @@ const ROUTES: &[Route] = &[
     // Heatmaps
     route("GET", "/api/analytics/urls", "website_id={site}", Body::None, Auth::Owner),
     route("GET", "/api/analytics/heatmap", "website_id={site}&url=/pricing&time_range=7d", Body::None, Auth::Owner),
+    // Visitor stream
+    route("GET", "/api/analytics/live-visitors", "website_id={site}", Body::None, Auth::Owner),
+    route("GET", "/api/analytics/sessions/1/journey", "website_id={site}", Body::None, Auth::Owner),
     // Replays
     route("GET", "/api/websites/{site}/session-replays", "limit=10&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/replays/{replay}/events", "", Body::None, Auth::Owner),

@@ -27,6 +27,8 @@ const ENDPOINTS: &[(&str, &str, bool)] = &[
     ("recent-activity", "/api/dashboard/recent-activity?website_id={id}&limit=10", false),
     ("identified-visitors", "/api/websites/{id}/identified-visitors", false),
     ("live (first SSE event)", "/api/dashboard/live?website_id={id}&token={token}", false),
+    ("live-visitors", "/api/analytics/live-visitors?website_id={id}", false),
+    ("live-visitors (all sites)", "/api/analytics/live-visitors", false),
 ];
 
 /// Times every endpoint `samples` times after two warm-up calls.
