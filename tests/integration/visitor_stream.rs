@@ -266,8 +266,8 @@ async fn region_and_city_come_from_the_configured_city_database() {
     let site = server.create_site(&token, "Geo", "light").await;
     let key = site["trackingKey"].as_str().unwrap();
     // 81.2.69.160 is in London (the address MaxMind's own test data uses); 2a01:4f8::1 is Hetzner, Germany.
-    for (session, ip) in [("v4", "81.2.69.160"), ("v6", "2a01:4f8::1")] {
-        let body = json!({"tracking_key": key, "session_id": session, "url": format!("https://geo.example/{session}")});
+    for (session, ip) in [("visit-v4", "81.2.69.160"), ("visit-v6", "2a01:4f8::1")] {
+        let body = json!({"tracking_key": key, "session_id": session, "url": format!("https://geo.example/{}", &session[6..])});
         hit(&server, BROWSER_UA, ip, body).await;
     }
     let live = get_ok(server.get("/api/analytics/live-visitors", &token).await, "live");
@@ -284,7 +284,7 @@ async fn region_and_city_come_from_the_configured_city_database() {
     let plain = TestServer::start().await;
     let (token, _) = plain.register("geo@example.com").await;
     let site = plain.create_site(&token, "Geo", "light").await;
-    let body = json!({"tracking_key": site["trackingKey"], "session_id": "v4", "url": "https://geo.example/v4"});
+    let body = json!({"tracking_key": site["trackingKey"], "session_id": "visit-v4", "url": "https://geo.example/v4"});
     hit(&plain, BROWSER_UA, "81.2.69.160", body).await;
     let live = get_ok(plain.get("/api/analytics/live-visitors", &token).await, "live");
     let v4 = session(&live, "/v4");
