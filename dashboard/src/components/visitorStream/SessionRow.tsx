@@ -12,7 +12,7 @@ export function SessionRow({ session, now, onOpen }: { session: StreamSession; n
         type="button"
         onClick={onOpen}
         data-testid="stream-session"
-        className="flex w-full flex-col gap-3 rounded-lg border border-gray-800 bg-gray-900/40 p-4 text-left transition-colors hover:border-gray-700 hover:bg-gray-800/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 md:flex-row md:items-center"
+        className="flex w-full flex-col gap-3 rounded-lg border border-gray-800 bg-gray-900/40 p-3 text-left md:p-4 transition-colors hover:border-gray-700 hover:bg-gray-800/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 md:flex-row md:items-center"
       >
         <div className="flex min-w-0 flex-1 items-center gap-3">
           <span
