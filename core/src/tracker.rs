@@ -63,6 +63,7 @@ impl Tracker {
             live.clone(),
             config.ingest_queue,
             config.ingest_batch,
+            config.geo_city_db.as_deref(),
         )?;
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),

@@ -12,7 +12,7 @@ const WebsitesPage = lazy(() => import("./pages/WebsitesPage"));
 const LivePage = lazy(() => import("./pages/LivePage"));
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
 const AdvancedAnalyticsPage = lazy(() => import("./pages/AdvancedAnalyticsPage"));
-const VisitorStreamPage = lazy(() => import("./pages/placeholders/VisitorStreamPage"));
+const VisitorStreamPage = lazy(() => import("./pages/VisitorStreamPage"));
 const FunnelsPage = lazy(() => import("./pages/FunnelsPage"));
 const CustomerJourneysPage = lazy(() => import("./pages/CustomerJourneysPage"));
 const SessionReplaysPage = lazy(() => import("./pages/placeholders/SessionReplaysPage"));

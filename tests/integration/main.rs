@@ -20,4 +20,5 @@ mod replays;
 mod robustness;
 mod security;
 mod track;
+mod visitor_stream;
 mod websites;

@@ -61,6 +61,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("DELETE", "/api/funnels/{id}"),
     ("GET", "/api/analytics/customer-journeys?website_id={id}&period={q}&filter={q}"),
     ("GET", "/api/analytics/journeys?website_id={id}&period={q}"),
+    ("GET", "/api/analytics/live-visitors?website_id={id}"),
+    ("GET", "/api/analytics/live-visitors?website_id={q}"),
+    ("GET", "/api/analytics/sessions/{id}/journey?website_id={q}"),
+    ("GET", "/api/analytics/sessions/{q}/journey?website_id={id}"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

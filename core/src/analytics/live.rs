@@ -1,6 +1,9 @@
-//! Who is on a site right now: sessions seen in the last five minutes.
+//! Who is on a site right now: sessions seen in the last five minutes, for the live SSE feed (part 1) and the
+//! visitor stream (part 2), with today's new visitors and conversions from the day's rollup row.
 
-use rusqlite::params;
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::Analytics;
@@ -50,5 +53,208 @@ impl Analytics {
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
+    }
+}
+
+/// Sessions listed by the visitor stream (the most recently seen first).
+pub const STREAM_LIMIT: i64 = 50;
+
+/// Pages listed in the live summary's top pages (spec part 2 §9: top pages capped at 5).
+const TOP_PAGES: i64 = 5;
+
+/// A listed session counts as active right now (a pulsing dot, not just "seen in the last five minutes")
+/// when its last hit is this recent.
+const ACTIVE_NOW_MS: Millis = 60 * 1000;
+
+/// `GET /api/analytics/live-visitors` (spec part 2 §3, "Live visitors summary").
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveVisitors {
+    /// Distinct visitors with a session seen in the last five minutes.
+    pub total_active_visitors: i64,
+    /// Visitors whose first visit of the UTC day began today: first-time within the daily salt's reach.
+    pub new_visitors_today: i64,
+    /// Conversion events since the start of the UTC day.
+    pub conversions_today: i64,
+    /// The pages active visitors are on now, most visitors first (at most five).
+    pub top_pages: Vec<LivePage>,
+    /// The active sessions, most recently seen first (at most [`STREAM_LIMIT`]).
+    pub recent_sessions: Vec<StreamSession>,
+}
+
+/// A page of the live summary and how many active visitors are on it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LivePage {
+    pub page: String,
+    pub visitors: i64,
+}
+
+/// A session of the visitor stream (spec part 2 §3, "Session (visitor stream)").
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamSession {
+    pub id: i64,
+    /// The session's site, for the per-session journey call when the stream spans several sites.
+    pub website_id: WebsiteId,
+    pub country: String,
+    /// Empty unless the operator set `geo_city_db`.
+    pub region: String,
+    /// Empty unless the operator set `geo_city_db`.
+    pub city: String,
+    /// "desktop", "mobile", "tablet" or "" (the screen shows "Desktop" then).
+    pub device_type: String,
+    pub browser: String,
+    pub os: String,
+    #[serde(serialize_with = "ser_iso")]
+    pub first_seen: Millis,
+    #[serde(serialize_with = "ser_iso")]
+    pub last_seen: Millis,
+    pub is_converted: bool,
+    pub conversion_value: f64,
+    /// Seconds from the first to the latest hit.
+    pub session_duration: i64,
+    pub page_view_count: i64,
+    pub entry_page: String,
+    pub exit_page: String,
+    pub utm_source: String,
+    pub referrer: String,
+    pub current_activity: CurrentActivity,
+}
+
+/// What a visitor is doing now: the page they are on and, when their latest hit was not a page view, what it
+/// was ("" after a page view: the screen then shows "Viewing: {page}").
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentActivity {
+    /// The latest hit is under a minute old.
+    pub is_active: bool,
+    pub activity: String,
+    pub current_page: String,
+}
+
+impl Analytics {
+    /// The visitor stream over `sites` (one or all of a user's sites): active visitors, today's new visitors
+    /// and conversions from the day's rollup row, the pages visitors are on, and the latest sessions.
+    pub fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+        let now = now_ms();
+        let since = now - ACTIVE_WINDOW_MS;
+        let today = now.div_euclid(DAY_MS) * (DAY_MS / 1000);
+        self.db.read(|conn| {
+            let mut live = LiveVisitors::default();
+            let mut pages: HashMap<String, i64> = HashMap::new();
+            for &site in sites {
+                live.total_active_visitors += conn
+                    .prepare_cached(
+                        "SELECT COUNT(DISTINCT visitor_hash) FROM sessions WHERE website_id = ?1 AND last_seen >= ?2",
+                    )?
+                    .query_row(params![site, since], |r| r.get::<_, i64>(0))?;
+                // The day's totals row: `visitors` counts each daily-salted visitor hash once, on the day its
+                // first visit began (see DayVisitors in the ingest writer).
+                let (visitors, conversions) = conn
+                    .prepare_cached(
+                        "SELECT visitors, conversions FROM rollup_days
+                         WHERE website_id = ?1 AND dim = '' AND bucket = ?2 AND value = ''",
+                    )?
+                    .query_row(params![site, today], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+                    .optional()?
+                    .unwrap_or((0, 0));
+                live.new_visitors_today += visitors;
+                live.conversions_today += conversions;
+                let mut stmt = conn.prepare_cached(
+                    "SELECT exit_page, COUNT(DISTINCT visitor_hash) FROM sessions
+                     WHERE website_id = ?1 AND last_seen >= ?2 GROUP BY exit_page",
+                )?;
+                for row in
+                    stmt.query_map(params![site, since], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
+                {
+                    let (page, visitors) = row?;
+                    *pages.entry(page).or_default() += visitors;
+                }
+                live.recent_sessions.extend(stream_sessions(conn, site, since, now)?);
+            }
+            let mut pages: Vec<LivePage> =
+                pages.into_iter().map(|(page, visitors)| LivePage { page, visitors }).collect();
+            pages.sort_by(|a, b| b.visitors.cmp(&a.visitors).then_with(|| a.page.cmp(&b.page)));
+            pages.truncate(TOP_PAGES as usize);
+            live.top_pages = pages;
+            live.recent_sessions.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then(b.id.cmp(&a.id)));
+            live.recent_sessions.truncate(STREAM_LIMIT as usize);
+            for session in &mut live.recent_sessions {
+                session.current_activity.activity = latest_activity(conn, session.id)?;
+            }
+            Ok(live)
+        })
+    }
+}
+
+const DAY_MS: Millis = 86_400_000;
+
+/// The most recently seen sessions of one site since `since`.
+fn stream_sessions(conn: &Connection, site: WebsiteId, since: Millis, now: Millis) -> Result<Vec<StreamSession>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, country, region, city, device, browser, os, first_seen, last_seen, is_converted,
+                conversion_value, page_views, entry_page, exit_page, utm_source, referrer
+         FROM sessions WHERE website_id = ?1 AND last_seen >= ?2 ORDER BY last_seen DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![site, since, STREAM_LIMIT], |r| {
+        let first_seen: Millis = r.get(7)?;
+        let last_seen: Millis = r.get(8)?;
+        let exit_page: String = r.get(13)?;
+        Ok(StreamSession {
+            id: r.get(0)?,
+            website_id: site,
+            country: r.get(1)?,
+            region: r.get(2)?,
+            city: r.get(3)?,
+            device_type: r.get(4)?,
+            browser: r.get(5)?,
+            os: r.get(6)?,
+            first_seen,
+            last_seen,
+            is_converted: r.get(9)?,
+            conversion_value: r.get(10)?,
+            session_duration: (last_seen - first_seen).max(0) / 1000,
+            page_view_count: r.get(11)?,
+            entry_page: r.get(12)?,
+            current_activity: CurrentActivity {
+                is_active: now - last_seen < ACTIVE_NOW_MS,
+                activity: String::new(),
+                current_page: exit_page.clone(),
+            },
+            exit_page,
+            utm_source: r.get(14)?,
+            referrer: r.get(15)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// What the session's latest hit did, when it was not a page view ("" then). Identify and consent calls say
+/// nothing about what the visitor is doing and are skipped.
+fn latest_activity(conn: &Connection, session: i64) -> Result<String> {
+    let latest = conn
+        .prepare_cached(
+            "SELECT kind, name FROM events WHERE session_id = ?1 AND kind NOT IN ('identify', 'consent')
+             ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([session], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .optional()?;
+    Ok(match latest {
+        None => String::new(),
+        Some((kind, name)) => activity_text(&kind, &name),
+    })
+}
+
+/// The stream's words for an event kind.
+pub(crate) fn activity_text(kind: &str, name: &str) -> String {
+    match kind {
+        "pageview" => String::new(),
+        "conversion" => format!("Converted: {name}"),
+        "custom" => format!("Event: {name}"),
+        "outbound" => "Followed an outbound link".into(),
+        "download" => "Downloaded a file".into(),
+        other if name.is_empty() => other.to_string(),
+        other => format!("{other}: {name}"),
     }
 }

@@ -115,8 +115,9 @@ impl Ingest {
         live: LiveHub,
         queue: usize,
         batch: usize,
+        city_db: Option<&std::path::Path>,
     ) -> Result<Ingest> {
-        let enricher = Arc::new(Enricher::new()?);
+        let enricher = Arc::new(Enricher::with_city_db(city_db)?);
         let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
         Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
     }

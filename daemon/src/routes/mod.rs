@@ -15,6 +15,7 @@ mod privacy_delete;
 mod replays;
 mod reports;
 mod track;
+mod visitor_stream;
 mod websites;
 
 use std::convert::Infallible;
@@ -57,7 +58,8 @@ pub fn routes(
         .or(analytics::routes(tracker.clone()))
         .or(advanced::routes(tracker.clone()))
         .or(funnels::routes(tracker.clone()))
-        .or(journeys::routes(tracker.clone()));
+        .or(journeys::routes(tracker.clone()))
+        .or(visitor_stream::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())

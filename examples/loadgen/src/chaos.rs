@@ -503,6 +503,9 @@ const ROUTES: &[Route] = &[
     // Advanced analytics and AI intent
     route("GET", "/api/analytics/advanced", "website_id={site}&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/analytics/ai-intent", "website_id={site}&time_range=24h", Body::None, Auth::Owner),
+    // Visitor stream
+    route("GET", "/api/analytics/live-visitors", "website_id={site}", Body::None, Auth::Owner),
+    route("GET", "/api/analytics/sessions/1/journey", "website_id={site}", Body::None, Auth::Owner),
     // Replays
     route("GET", "/api/websites/{site}/session-replays", "limit=10&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/replays/{replay}/events", "", Body::None, Auth::Owner),

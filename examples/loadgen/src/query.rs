@@ -34,6 +34,8 @@ const ENDPOINTS: &[(&str, &str, bool)] = &[
     ("ai-intent 24h", "/api/analytics/ai-intent?website_id={id}&time_range=24h", false),
     ("ai-intent 7d", "/api/analytics/ai-intent?website_id={id}&time_range=7d", false),
     ("ai-intent (model refit)", "/api/analytics/ai-intent?website_id={id}&time_range=24h&refit=true", false),
+    ("live-visitors", "/api/analytics/live-visitors?website_id={id}", false),
+    ("live-visitors (all sites)", "/api/analytics/live-visitors", false),
 ];
 
 /// Raw-event reads whose ranges stop at 90 days (spec part 2 §9), timed over 7, 30 and 90 days. `run`

