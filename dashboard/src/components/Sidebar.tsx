@@ -1,5 +1,6 @@
-//! The fixed sidebar: brand, the eleven navigation items (current one highlighted), user email, logout.
-import type { ComponentType, SVGProps } from "react";
+//! The sidebar: brand, the eleven navigation items (current one highlighted), user email, logout. Fixed at
+//! `lg` and wider; below that it slides in over the page while `open` (Escape closes it).
+import { type ComponentType, type SVGProps, useEffect } from "react";
 import { NavLink, useNavigate } from "react-router-dom";
 import { useLogout, useUser } from "../hooks/auth";
 import { useToast } from "./toast/toast";
@@ -33,8 +34,16 @@ export const NAV_ITEMS: { label: string; to: string; icon: ComponentType<SVGProp
   { label: "Settings", to: "/settings", icon: IconSettings },
 ];
 
-export function Sidebar() {
+export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
   const user = useUser();
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open, onClose]);
   const logout = useLogout();
   const navigate = useNavigate();
   const { toast } = useToast();
@@ -50,7 +59,13 @@ export function Sidebar() {
   }
 
   return (
-    <aside className="fixed inset-y-0 left-0 z-30 flex w-64 flex-col border-r border-gray-800 bg-gray-950">
+    <aside
+      id="main-navigation"
+      className={cx(
+        "fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-gray-800 bg-gray-950 transition-transform lg:translate-x-0",
+        open ? "translate-x-0" : "-translate-x-full",
+      )}
+    >
       <div className="flex h-16 items-center gap-2.5 border-b border-gray-800 px-5">
         <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-gradient-to-br from-indigo-500 to-sky-500 text-white shadow-lg shadow-indigo-500/20">
           <IconActivity className="h-4 w-4" />

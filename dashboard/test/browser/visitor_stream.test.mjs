@@ -119,8 +119,8 @@ describe("visitor stream in a browser", () => {
     await page.getByTestId("stream-cards").waitFor();
     await page.getByTestId("stream-session").first().waitFor();
     await screenshot(page, "visitor-stream-390");
-    // The shell keeps its 250 px sidebar at this width (not this screen's to change), so what is checked is
-    // that nothing of the stream sticks out of the column it is given.
+    // At this width the shell's sidebar is a slide-in, so the stream has the whole screen: nothing of it may
+    // stick out of the page's column.
     const wide = await page.evaluate(() => {
       const column = document.querySelector("main") ?? document.body;
       const right = column.getBoundingClientRect().right;
