@@ -12,6 +12,7 @@ mod privacy_delete;
 mod replays;
 mod reports;
 mod track;
+mod user;
 mod websites;
 
 use std::convert::Infallible;
@@ -51,7 +52,8 @@ pub fn routes(
         .or(privacy::routes(tracker.clone()))
         .or(events::routes(tracker.clone()))
         .or(organizations::routes(tracker.clone()))
-        .or(analytics::routes(tracker.clone()));
+        .or(analytics::routes(tracker.clone()))
+        .or(user::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())
