@@ -28,9 +28,9 @@ export default function SettingsPage() {
     <>
       <PageHeader title="Settings" description="Manage your account settings and preferences" />
       <TabsRoot<Tab> value={tab} onChange={(next) => setParams({ tab: next }, { replace: true })}>
-        <TabsList className="mb-6 flex w-full overflow-x-auto sm:inline-flex sm:w-auto">
+        <TabsList className="mb-6 flex w-full flex-wrap sm:inline-flex sm:w-auto">
           {TABS.map((t) => (
-            <TabsTrigger key={t.value} value={t.value} className="shrink-0 px-3 sm:px-4">
+            <TabsTrigger key={t.value} value={t.value} className="px-3 sm:px-4">
               {t.label}
             </TabsTrigger>
           ))}

@@ -41,7 +41,7 @@ export function ProfileTab({ profile }: { profile: Profile }) {
       <CardHeader title="Profile Information" description="Update your personal information" />
       <CardBody>
         <form onSubmit={submit} className="space-y-4" aria-label="Profile">
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <div>
               <Label htmlFor="profile-name">Full Name</Label>
               <Input id="profile-name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Your name" />
@@ -66,7 +66,7 @@ export function ProfileTab({ profile }: { profile: Profile }) {
             </div>
           </div>
           <div className="flex flex-col gap-4 border-t border-gray-800 pt-4 sm:flex-row sm:items-center sm:justify-between">
-            <p className="flex items-center gap-2 text-sm text-gray-400">
+            <p className="flex flex-wrap items-center gap-2 text-sm text-gray-400">
               Account Status <Badge tone="green">Active</Badge>
             </p>
             <Button type="submit" disabled={update.isPending}>
