@@ -269,11 +269,8 @@ impl Account {
 /// The minutes of inactivity after which a sign-in of this account ends, as stored (a value out of range,
 /// which only a hand edit could make, falls back to the default).
 pub(crate) fn session_timeout_ms(stored: i64) -> i64 {
-    let minutes = if (SESSION_TIMEOUT_MIN..=SESSION_TIMEOUT_MAX).contains(&stored) {
-        stored
-    } else {
-        SESSION_TIMEOUT_DEFAULT
-    };
+    let minutes =
+        if (SESSION_TIMEOUT_MIN..=SESSION_TIMEOUT_MAX).contains(&stored) { stored } else { SESSION_TIMEOUT_DEFAULT };
     minutes * 60_000
 }
 
@@ -338,9 +335,11 @@ fn sign_ins(conn: &Connection, user: UserId) -> Result<Vec<SignIn>> {
 }
 
 fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)", [table], |r| {
-        r.get(0)
-    })?)
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+        [table],
+        |r| r.get(0),
+    )?)
 }
 
 fn column_exists(conn: &Connection, table: &str, column: &str) -> Result<bool> {

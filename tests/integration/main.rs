@@ -16,5 +16,6 @@ mod reads;
 mod replays;
 mod robustness;
 mod security;
+mod settings;
 mod track;
 mod websites;

@@ -48,6 +48,15 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/export/pageviews?website_id={id}"),
     ("GET", "/api/export/{q}?website_id={id}"),
     ("POST", "/api/privacy/delete-data"),
+    ("GET", "/api/user/settings"),
+    ("PUT", "/api/user/profile"),
+    ("PUT", "/api/user/notifications"),
+    ("PUT", "/api/user/security"),
+    ("PUT", "/api/user/email"),
+    ("GET", "/api/user/export"),
+    ("POST", "/api/user/two-factor/setup"),
+    ("POST", "/api/user/two-factor/enable"),
+    ("POST", "/api/user/two-factor/disable"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

@@ -27,10 +27,10 @@ use argon_gate::ArgonGate;
 pub use limiter::{AttemptLimiter, network_key};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
-pub use two_factor::{RECOVERY_CODES, TwoFactorSetup};
 pub use tokens::{
     ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random,
 };
+pub use two_factor::{RECOVERY_CODES, TwoFactorSetup};
 
 /// Minimum password length (spec part 1 §9).
 pub const MIN_PASSWORD_LEN: usize = 6;
@@ -286,7 +286,13 @@ impl Auth {
     }
 
     /// Changes the account's email after checking the current password; answers the new address.
-    pub fn change_email(&self, principal: Principal, new_email: &str, password: &str, client: IpAddr) -> Result<String> {
+    pub fn change_email(
+        &self,
+        principal: Principal,
+        new_email: &str,
+        password: &str,
+        client: IpAddr,
+    ) -> Result<String> {
         let email = validate_email(new_email)?;
         self.check_password(principal.user, password, client)?;
         self.db.write(|conn| crate::account::Account::set_email(conn, principal.user, &email))?;

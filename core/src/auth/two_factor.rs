@@ -62,7 +62,10 @@ pub(super) fn begin(conn: &Connection, user: UserId) -> Result<TwoFactorSetup> {
 
 /// Whether the account asks for a code at login.
 pub(super) fn enabled(conn: &Connection, user: UserId) -> Result<bool> {
-    Ok(conn.query_row("SELECT totp_enabled FROM users WHERE id = ?1", [user], |r| r.get(0)).optional()?.unwrap_or(false))
+    Ok(conn
+        .query_row("SELECT totp_enabled FROM users WHERE id = ?1", [user], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
 }
 
 /// Checks a 6-digit code against the account's secret (pending or enabled); a code of a step already used
@@ -119,21 +122,16 @@ pub(super) fn enable(conn: &Connection, user: UserId) -> Result<Vec<String>> {
 
 /// Turns two-factor authentication off and forgets the secret and the recovery codes.
 pub(super) fn disable(conn: &Connection, user: UserId) -> Result<()> {
-    conn.execute(
-        "UPDATE users SET totp_enabled = 0, totp_secret = NULL, totp_last_step = 0 WHERE id = ?1",
-        [user],
-    )?;
+    conn.execute("UPDATE users SET totp_enabled = 0, totp_secret = NULL, totp_last_step = 0 WHERE id = ?1", [user])?;
     conn.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user])?;
     Ok(())
 }
 
 /// How many unused recovery codes an account has left.
 pub(super) fn recovery_codes_left(conn: &Connection, user: UserId) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL",
-        [user],
-        |r| r.get(0),
-    )?)
+    Ok(conn.query_row("SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL", [user], |r| {
+        r.get(0)
+    })?)
 }
 
 /// A recovery code: two groups of five from an alphabet without look-alikes (about 48 bits).

@@ -82,10 +82,9 @@ async fn settings(tracker: Tracker, principal: Principal) -> Result<impl Reply, 
 }
 
 async fn profile(tracker: Tracker, principal: Principal, body: ProfileUpdate) -> Result<impl Reply, Rejection> {
-    let profile = blocking(move || {
-        tracker.account.update_profile(principal.user, &body.name, &body.company, &body.timezone)
-    })
-    .await?;
+    let profile =
+        blocking(move || tracker.account.update_profile(principal.user, &body.name, &body.company, &body.timezone))
+            .await?;
     Ok(warp::reply::json(&profile))
 }
 
@@ -115,11 +114,15 @@ async fn security(tracker: Tracker, principal: Principal, body: SecurityUpdate) 
 }
 
 /// Changes the email after checking the current password; answers `{email}`.
-async fn email(tracker: Tracker, principal: Principal, client: Client, body: EmailChange) -> Result<impl Reply, Rejection> {
-    let email = blocking(move || {
-        tracker.auth.change_email(principal, &body.new_email, &body.current_password, client.ip)
-    })
-    .await?;
+async fn email(
+    tracker: Tracker,
+    principal: Principal,
+    client: Client,
+    body: EmailChange,
+) -> Result<impl Reply, Rejection> {
+    let email =
+        blocking(move || tracker.auth.change_email(principal, &body.new_email, &body.current_password, client.ip))
+            .await?;
     Ok(warp::reply::json(&serde_json::json!({ "email": email })))
 }
 
@@ -147,7 +150,12 @@ async fn enable(tracker: Tracker, principal: Principal, body: CodeBody) -> Resul
     Ok(warp::reply::json(&serde_json::json!({ "recoveryCodes": codes })))
 }
 
-async fn disable(tracker: Tracker, principal: Principal, client: Client, body: PasswordBody) -> Result<impl Reply, Rejection> {
+async fn disable(
+    tracker: Tracker,
+    principal: Principal,
+    client: Client,
+    body: PasswordBody,
+) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.auth.disable_two_factor(principal, &body.password, client.ip)).await?;
     Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
 }
