@@ -1,6 +1,6 @@
 // Serves the demo site (examples/site) with a tracking snippet filled in, on its own origin like a real
 // customer site. Used by the browser tests (startSite) and by hand:
-//   node examples/serve.mjs --tracker http://127.0.0.1:8080 --key TRACKING_KEY [--variant personal|basic|tracer] [--port 8000]
+//   node examples/serve.mjs --tracker http://127.0.0.1:8080 --key TRACKING_KEY [--variant personal|basic|tracer|legacy] [--port 8000]
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
@@ -15,6 +15,7 @@ export const SNIPPETS = {
   tracer:
     `<script src="{{TRACKER_URL}}/tracer.js"></script>\n` +
     `  <script>window.tracer = new Tracer({ websiteId: "{{TRACKING_KEY}}", async: true, debug: false });</script>`,
+  legacy: `<script src="{{TRACKER_URL}}/tracking/legacy.js" data-tracking-key="{{TRACKING_KEY}}"></script>`,
 };
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".pdf": "application/pdf", ".js": "text/javascript" };
@@ -64,7 +65,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const trackerUrl = arg("tracker", "http://127.0.0.1:8080");
   const trackingKey = arg("key");
   if (!trackingKey) {
-    console.error("usage: node examples/serve.mjs --tracker URL --key TRACKING_KEY [--variant personal|basic|tracer] [--port N]");
+    console.error("usage: node examples/serve.mjs --tracker URL --key TRACKING_KEY [--variant personal|basic|tracer|legacy] [--port N]");
     process.exit(2);
   }
   const site = await startSite({ trackerUrl, trackingKey, variant: arg("variant", "personal"), port: Number(arg("port", 8000)) });

@@ -1,6 +1,7 @@
 //! tracker-core: everything true regardless of transport — domain types, storage and migrations, ingest,
 //! analytics queries, privacy and auth. The daemon and the CLI both go through [`Tracker`].
 
+pub mod account;
 pub mod analytics;
 pub mod auth;
 pub mod config;

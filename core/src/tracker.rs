@@ -3,6 +3,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::account::Account;
 use crate::analytics::Analytics;
 use crate::auth::{self, Auth};
 use crate::config::Config;
@@ -31,6 +32,7 @@ pub struct Tracker {
 pub struct Services {
     pub settings: Settings,
     pub auth: Auth,
+    pub account: Account,
     pub websites: Websites,
     pub ingest: Ingest,
     pub analytics: Analytics,
@@ -67,6 +69,7 @@ impl Tracker {
         )?;
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
+            account: Account::new(db.clone()),
             analytics: Analytics::new(db.clone()),
             privacy,
             export: Export::new(db.clone()),

@@ -19,7 +19,7 @@ const SessionReplaysPage = lazy(() => import("./pages/placeholders/SessionReplay
 const EventsPage = lazy(() => import("./pages/EventsPage"));
 const OrganizationsPage = lazy(() => import("./pages/OrganizationsPage"));
 const ExportPage = lazy(() => import("./pages/ExportPage"));
-const SettingsPage = lazy(() => import("./pages/placeholders/SettingsPage"));
+const SettingsPage = lazy(() => import("./pages/SettingsPage"));
 
 export function App() {
   return (

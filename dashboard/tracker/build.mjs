@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 /** The light script ships on every page of every site: 1.5 KB gzip at most. */
 export const TRACKING_GZIP_BUDGET = 1536;
 
-const entries = ["tracking", "tracer", "enhanced", "recorder"];
+const entries = ["tracking", "tracer", "legacy", "enhanced", "recorder"];
 
 export async function buildTrackers(outdir) {
   mkdirSync(outdir, { recursive: true });

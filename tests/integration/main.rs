@@ -19,6 +19,7 @@ mod reads;
 mod replays;
 mod robustness;
 mod security;
+mod settings;
 mod track;
 mod visitor_stream;
 mod websites;

@@ -65,6 +65,15 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/analytics/live-visitors?website_id={q}"),
     ("GET", "/api/analytics/sessions/{id}/journey?website_id={q}"),
     ("GET", "/api/analytics/sessions/{q}/journey?website_id={id}"),
+    ("GET", "/api/user/settings"),
+    ("PUT", "/api/user/profile"),
+    ("PUT", "/api/user/notifications"),
+    ("PUT", "/api/user/security"),
+    ("PUT", "/api/user/email"),
+    ("GET", "/api/user/export"),
+    ("POST", "/api/user/two-factor/setup"),
+    ("POST", "/api/user/two-factor/enable"),
+    ("POST", "/api/user/two-factor/disable"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

@@ -5,6 +5,7 @@ mod argon_gate;
 mod limiter;
 mod tickets;
 mod tokens;
+mod two_factor;
 
 use std::net::IpAddr;
 use std::path::Path;
@@ -29,6 +30,7 @@ pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
 pub use tokens::{
     ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random,
 };
+pub use two_factor::{RECOVERY_CODES, TwoFactorSetup};
 
 /// Minimum password length (spec part 1 §9).
 pub const MIN_PASSWORD_LEN: usize = 6;
@@ -40,6 +42,10 @@ pub const REFRESH_REUSE_GRACE_MS: i64 = 10_000;
 
 /// Failed password checks per account are counted over this window (per client network: one minute).
 const ACCOUNT_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Wrong two-factor codes accepted per account in `ACCOUNT_WINDOW`: a million codes, 5 guesses per 15 minutes.
+pub const TWO_FACTOR_ATTEMPTS: u32 = 5;
+/// A sign-in's last use is written at most this often (ms): enough to measure the session timeout by the minute.
+const TOUCH_EVERY_MS: i64 = 60_000;
 
 /// The answer to a successful login, registration or password change.
 #[derive(Debug, Clone, Serialize)]
@@ -48,6 +54,17 @@ pub struct AuthSession {
     pub access_token: String,
     pub refresh_token: String,
     pub user: User,
+}
+
+/// The answer to a login: a sign-in, or (password right, two-factor on, no code given) a request for the code.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Login {
+    Session(AuthSession),
+    #[serde(rename_all = "camelCase")]
+    CodeRequired {
+        two_factor_required: bool,
+    },
 }
 
 /// A new token pair from a refresh.
@@ -86,6 +103,7 @@ struct Limits {
     network_failures: AttemptLimiter<IpAddr>,
     account_failures: AttemptLimiter<String>,
     registrations: AttemptLimiter<IpAddr>,
+    code_failures: AttemptLimiter<UserId>,
 }
 
 /// A hash verified when the email is unknown, so a login takes as long whether or not the account exists.
@@ -97,6 +115,7 @@ impl Auth {
             network_failures: AttemptLimiter::new(Duration::from_secs(60)),
             account_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
             registrations: AttemptLimiter::new(Duration::from_secs(3600)),
+            code_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
         };
         Auth {
             db,
@@ -173,8 +192,9 @@ impl Auth {
         })
     }
 
-    /// Checks credentials, limiting failures per client network and per account.
-    pub fn login(&self, email: &str, password: &str, client: IpAddr) -> Result<AuthSession> {
+    /// Checks credentials, limiting failures per client network and per account; with two-factor on, the
+    /// second factor too (a TOTP code or an unused recovery code), or answers that one is needed.
+    pub fn login(&self, email: &str, password: &str, code: Option<&str>, client: IpAddr) -> Result<Login> {
         let account = email.trim().to_lowercase();
         let found = self.db.read(|conn| {
             Ok(conn
@@ -190,10 +210,93 @@ impl Auth {
             None => (None, DUMMY_HASH.clone()),
         };
         self.limited_check(client, &account, password, &hash)?;
-        match user {
-            Some(user) => self.sign_in(user),
-            None => Err(bad_credentials()),
+        let Some(user) = user else {
+            return Err(bad_credentials());
+        };
+        if self.db.read(|conn| two_factor::enabled(conn, user.id))? {
+            match code.map(str::trim).filter(|c| !c.is_empty()) {
+                None => return Ok(Login::CodeRequired { two_factor_required: true }),
+                Some(code) => self.limited_code_check(user.id, code, true)?,
+            }
         }
+        Ok(Login::Session(self.sign_in(user)?))
+    }
+
+    /// Checks a second-factor code through the per-account limit (`TWO_FACTOR_ATTEMPTS` wrong codes per
+    /// window); recovery codes count only where `recovery` is allowed (login), and are used up.
+    fn limited_code_check(&self, user: UserId, code: &str, recovery: bool) -> Result<()> {
+        if !self.limits.code_failures.try_acquire(&user, TWO_FACTOR_ATTEMPTS) {
+            return Err(Error::RateLimited);
+        }
+        let accepted = self.db.write(|conn| {
+            Ok(two_factor::check_code(conn, user, code)?
+                || (recovery && two_factor::use_recovery_code(conn, user, code)?))
+        })?;
+        if accepted {
+            self.limits.code_failures.refund(&user);
+            Ok(())
+        } else {
+            Err(Error::Unauthorized("invalid two-factor code".into()))
+        }
+    }
+
+    /// Starts two-factor enrolment: a new secret, its otpauth URI and QR code; not asked at login until
+    /// [`Self::enable_two_factor`] confirms it with a code.
+    pub fn begin_two_factor(&self, principal: Principal) -> Result<TwoFactorSetup> {
+        self.db.write(|conn| two_factor::begin(conn, principal.user))
+    }
+
+    /// Confirms enrolment with a code from the app; answers the recovery codes (shown once).
+    pub fn enable_two_factor(&self, principal: Principal, code: &str) -> Result<Vec<String>> {
+        let pending: (bool, bool) = self.db.read(|conn| {
+            Ok(conn.query_row(
+                "SELECT totp_enabled, totp_secret IS NOT NULL FROM users WHERE id = ?1",
+                [principal.user],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?)
+        })?;
+        match pending {
+            (true, _) => return Err(Error::Conflict("two-factor authentication is already on".into())),
+            (false, false) => return Err(Error::invalid("start the two-factor setup first")),
+            _ => {}
+        }
+        self.limited_code_check(principal.user, code, false)?;
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            let codes = two_factor::enable(&tx, principal.user)?;
+            tx.commit()?;
+            Ok(codes)
+        })
+    }
+
+    /// Turns two-factor authentication off after checking the password.
+    pub fn disable_two_factor(&self, principal: Principal, password: &str, client: IpAddr) -> Result<()> {
+        self.check_password(principal.user, password, client)?;
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            two_factor::disable(&tx, principal.user)?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Unused recovery codes of an account.
+    pub fn recovery_codes_left(&self, user: UserId) -> Result<i64> {
+        self.db.read(|conn| two_factor::recovery_codes_left(conn, user))
+    }
+
+    /// Changes the account's email after checking the current password; answers the new address.
+    pub fn change_email(
+        &self,
+        principal: Principal,
+        new_email: &str,
+        password: &str,
+        client: IpAddr,
+    ) -> Result<String> {
+        let email = validate_email(new_email)?;
+        self.check_password(principal.user, password, client)?;
+        self.db.write(|conn| crate::account::Account::set_email(conn, principal.user, &email))?;
+        Ok(email)
     }
 
     /// Runs one password check through the attempt limits: refused outright once the client network or the
@@ -228,7 +331,8 @@ impl Auth {
             let tx = conn.transaction()?;
             let found = tx
                 .query_row(
-                    "SELECT t.session_id, t.used_at, s.user_id, s.revoked_at, s.expires_at, u.token_version
+                    "SELECT t.session_id, t.used_at, s.user_id, s.revoked_at, s.expires_at, u.token_version,
+                     s.last_used_at, u.session_timeout
                      FROM refresh_tokens t
                      JOIN auth_sessions s ON s.id = t.session_id
                      JOIN users u ON u.id = s.user_id
@@ -242,14 +346,16 @@ impl Auth {
                             r.get::<_, Option<i64>>(3)?,
                             r.get::<_, i64>(4)?,
                             r.get::<_, i64>(5)?,
+                            r.get::<_, i64>(6)? + crate::account::session_timeout_ms(r.get(7)?),
                         ))
                     },
                 )
                 .optional()?;
-            let Some((session, used_at, user, revoked_at, expires_at, version)) = found else {
+            let Some((session, used_at, user, revoked_at, expires_at, version, idle_until)) = found else {
                 return Ok(None);
             };
-            if revoked_at.is_some() || expires_at <= now {
+            // The account's session timeout: a sign-in unused for that long ends.
+            if revoked_at.is_some() || expires_at <= now || idle_until <= now {
                 return Ok(None);
             }
             // A used token again is a theft unless it is the benign race: within the grace, and its successor
@@ -338,18 +444,40 @@ impl Auth {
         let found = self.db.read(|conn| {
             Ok(conn
                 .query_row(
-                    "SELECT u.token_version, u.created_at, s.revoked_at FROM auth_sessions s
-                     JOIN users u ON u.id = s.user_id WHERE s.id = ?1 AND s.user_id = ?2",
+                    "SELECT u.token_version, u.created_at, s.revoked_at, s.last_used_at, u.session_timeout
+                     FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1 AND s.user_id = ?2",
                     params![principal.session, principal.user],
-                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?)),
+                    |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, i64>(1)?,
+                            r.get::<_, Option<i64>>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, i64>(4)?,
+                        ))
+                    },
                 )
                 .optional()?)
         })?;
+        let now = now_ms();
         match found {
             // iat has whole seconds: a token issued in the second the account was made is still after it.
-            Some((version, created_at, None))
+            Some((version, created_at, None, last_used, timeout))
                 if version == principal.version && (principal.issued_at + 1) * 1000 >= created_at =>
             {
+                // The session timeout counts from the last request of the sign-in, not only its last refresh.
+                if now - last_used >= crate::account::session_timeout_ms(timeout) {
+                    return Err(Error::Unauthorized("session timed out, please sign in again".into()));
+                }
+                if now - last_used >= TOUCH_EVERY_MS {
+                    self.db.write(|conn| {
+                        conn.execute(
+                            "UPDATE auth_sessions SET last_used_at = max(last_used_at, ?1) WHERE id = ?2",
+                            params![now, principal.session],
+                        )?;
+                        Ok(())
+                    })?;
+                }
                 Ok(())
             }
             _ => Err(revoked()),

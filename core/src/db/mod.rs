@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0010_salts_in_memory.sql"),
     include_str!("../../migrations/0011_funnels.sql"),
     include_str!("../../migrations/0013_owner_supplied_organizations.sql"),
+    include_str!("../../migrations/0014_account_settings.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

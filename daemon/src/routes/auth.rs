@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use tracker_core::Tracker;
-use tracker_core::auth::Principal;
+use tracker_core::auth::{Login, Principal};
 use tracker_core::ingest::Client;
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -14,6 +14,9 @@ use super::{api_body, bearer, blocking, client, principal, with_tracker};
 struct Credentials {
     email: String,
     password: String,
+    /// The second factor at login (a TOTP code or a recovery code), when the account has it on.
+    #[serde(default)]
+    code: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -96,9 +99,19 @@ async fn registration(tracker: Tracker) -> Result<impl Reply, Rejection> {
     Ok(warp::reply::json(&serde_json::json!({ "mode": mode.as_str(), "open": open })))
 }
 
+/// A sign-in, or `{twoFactorRequired: true}` when the password is right and a second factor is needed (the
+/// client then sends the same body with `code`). Sign-ins are recorded while login notifications are on.
 async fn login(tracker: Tracker, client: Client, body: Credentials) -> Result<impl Reply, Rejection> {
-    let session = blocking(move || tracker.auth.login(&body.email, &body.password, client.ip)).await?;
-    Ok(warp::reply::json(&session))
+    let outcome = blocking(move || {
+        let outcome = tracker.auth.login(&body.email, &body.password, body.code.as_deref(), client.ip)?;
+        if let Login::Session(session) = &outcome {
+            let browser = tracker.ingest.enricher().user_agent(&client.user_agent).browser.clone();
+            tracker.account.record_sign_in(session.user.id, client.ip, &browser)?;
+        }
+        Ok(outcome)
+    })
+    .await?;
+    Ok(warp::reply::json(&outcome))
 }
 
 /// A new access token and a new refresh token; the presented refresh token is used up.

@@ -16,6 +16,7 @@ mod replays;
 mod reports;
 mod track;
 mod visitor_stream;
+mod user;
 mod websites;
 
 use std::convert::Infallible;
@@ -59,7 +60,8 @@ pub fn routes(
         .or(advanced::routes(tracker.clone()))
         .or(funnels::routes(tracker.clone()))
         .or(journeys::routes(tracker.clone()))
-        .or(visitor_stream::routes(tracker.clone()));
+        .or(visitor_stream::routes(tracker.clone()))
+        .or(user::routes(tracker.clone()));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())

@@ -6,6 +6,7 @@ import type { SiteMetric } from "./types";
 export const keys = {
   user: ["user"] as const,
   registration: ["registration"] as const,
+  accountSettings: ["account-settings"] as const,
   websites: ["websites"] as const,
   sitesPeriods: {
     all: ["sites-periods"] as const,

@@ -1,6 +1,10 @@
-//! Tracking Code dialog: level badge and description, script URL, embed snippet, custom event examples.
+//! Tracking Code dialog: level badge and description, script URL, the embed snippet in each variant (default
+//! personalised, Basic, Professional, Legacy), custom event examples.
+import { useState } from "react";
 import type { Website } from "../api/types";
-import { CONVERSION_EXAMPLE, CUSTOM_EVENT_EXAMPLE, embedSnippet, scriptUrlFor, trackingLevelInfo } from "../lib/website";
+import { CONVERSION_EXAMPLE, CUSTOM_EVENT_EXAMPLE, SNIPPET_VARIANTS, scriptUrlFor, trackingLevelInfo, variantSnippet } from "../lib/website";
+import type { SnippetVariant } from "../lib/website";
+import { Tabs } from "./ui/Tabs";
 import { CopyButton } from "./CopyButton";
 import { Dialog } from "./ui/Dialog";
 import { Badge } from "./ui/primitives";
@@ -14,10 +18,12 @@ function CodeBlock({ children, testId }: { children: string; testId?: string }) 
 }
 
 export function TrackingCodeDialog({ website, open, onClose }: { website: Website | undefined; open: boolean; onClose: () => void }) {
+  const [variant, setVariant] = useState<SnippetVariant>("personalised");
   if (!website) return null;
   const level = trackingLevelInfo(website.trackingLevel);
   const scriptUrl = scriptUrlFor(website, window.location.origin);
-  const snippet = embedSnippet(scriptUrl);
+  const snippet = variantSnippet(variant, website, scriptUrl, window.location.origin);
+  const variantInfo = SNIPPET_VARIANTS.find((v) => v.value === variant) ?? SNIPPET_VARIANTS[0];
   return (
     <Dialog open={open} onClose={onClose} size="lg" title="Tracking Code" description={`Add this code to every page of ${website.name} to start tracking.`}>
       <div className="space-y-6">
@@ -37,6 +43,10 @@ export function TrackingCodeDialog({ website, open, onClose }: { website: Websit
             <h3 className="text-sm font-medium text-gray-200">Embed code</h3>
             <CopyButton text={snippet} label="Copy Code" copiedLabel="Copied!" successTitle="Tracking code copied!" successDescription="The tracking code has been copied to your clipboard." />
           </div>
+          <div className="mb-2 overflow-x-auto">
+            <Tabs<SnippetVariant> value={variant} onChange={setVariant} items={SNIPPET_VARIANTS.map((v) => ({ value: v.value, label: v.label }))} />
+          </div>
+          <p className="mb-2 text-xs text-gray-400" data-testid="snippet-variant-description">{variantInfo.description}</p>
           <p className="mb-2 text-xs text-gray-500">Paste it just before the closing &lt;/head&gt; tag.</p>
           <CodeBlock testId="embed-snippet">{snippet}</CodeBlock>
         </section>

@@ -16,11 +16,17 @@ export function useUser() {
   });
 }
 
+/** POST /api/login's answer when the password is right and the account asks for a second factor. */
+export interface CodeRequired {
+  twoFactorRequired: true;
+}
+
 function useAuthMutation(path: "/api/login" | "/api/register") {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (credentials: Credentials) => api.post<AuthResponse>(path, credentials),
+    mutationFn: (credentials: Credentials & { code?: string }) => api.post<AuthResponse | CodeRequired>(path, credentials),
     onSuccess: (data) => {
+      if ("twoFactorRequired" in data) return;
       api.setTokens(data.accessToken, data.refreshToken);
       client.setQueryData(userKey, data.user);
     },

@@ -83,3 +83,44 @@ window.tracker.track('button_click', {button: 'signup'})`;
 
 export const CONVERSION_EXAMPLE = `// Track a conversion with value and currency
 window.tracker.track('purchase', {value: 49.99, currency: 'USD'})`;
+
+/** The snippet variants of the Tracking Code dialog (spec part 2, Tracking snippet variants; REAL.md). */
+export type SnippetVariant = "personalised" | "basic" | "professional" | "legacy";
+
+export const SNIPPET_VARIANTS: { value: SnippetVariant; label: string; description: string }[] = [
+  { value: "personalised", label: "Default", description: "Your site's own script, with its settings built in. Recommended." },
+  { value: "basic", label: "Basic", description: "The shared script; it reads your tracking key from the data-tracking-key attribute." },
+  {
+    value: "professional",
+    label: "Professional",
+    description: "A tracer object with track, identify and pageview, for sites that call the API themselves.",
+  },
+  {
+    value: "legacy",
+    label: "Legacy",
+    description:
+      "For pages written for older snippets: a global event(name, properties) function. This variant stores an id (visitor_session) on the visitor's device in localStorage, only when your site does not require consent or after the visitor consented.",
+  },
+];
+
+/** The embed code of a variant for a site whose personalised script is `scriptUrl`. */
+export function variantSnippet(variant: SnippetVariant, site: { trackingKey: string }, scriptUrl: string, origin: string): string {
+  const key = site.trackingKey;
+  switch (variant) {
+    case "basic":
+      return `<script async src="${origin}/tracking.js" data-tracking-key="${key}"></script>`;
+    case "professional":
+      return `<script src="${origin}/tracer.js"></script>
+<script>
+  var tracer = new Tracer({ websiteId: "${key}", async: true, debug: false });
+  // tracer.track('signup', {plan: 'pro'}); tracer.identify({company: 'Acme'}); tracer.pageview();
+</script>`;
+    case "legacy":
+      return `<script src="${origin}/tracking/legacy.js" data-tracking-key="${key}"></script>
+<script>
+  // event('signup', {plan: 'pro'});
+</script>`;
+    default:
+      return embedSnippet(scriptUrl);
+  }
+}

@@ -69,15 +69,42 @@ function SignInForm() {
   const { toast } = useToast();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  // Set once the server answered that this account needs a second factor.
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState("");
 
   function submit(e: FormEvent) {
     e.preventDefault();
     login.mutate(
-      { email, password },
+      askCode ? { email, password, code } : { email, password },
       {
-        onSuccess: () => navigate("/", { replace: true }),
+        onSuccess: (data) => {
+          if ("twoFactorRequired" in data) {
+            setAskCode(true);
+            return;
+          }
+          navigate("/", { replace: true });
+        },
         onError: (err) => toast({ title: "Login failed", description: serverMessage(err), variant: "destructive" }),
       },
+    );
+  }
+
+  if (askCode) {
+    return (
+      <form onSubmit={submit} className="space-y-4" aria-label="Two-Factor Authentication">
+        <p className="text-sm text-gray-400">Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+        <div>
+          <Label htmlFor="signin-code">Authentication Code</Label>
+          <Input id="signin-code" autoComplete="one-time-code" autoFocus required placeholder="123456" value={code} onChange={(e) => setCode(e.target.value)} />
+        </div>
+        <Button type="submit" className="w-full" disabled={login.isPending}>
+          {login.isPending ? "Verifying..." : "Verify"}
+        </Button>
+        <Button variant="ghost" className="w-full" onClick={() => { setAskCode(false); setCode(""); }}>
+          Back
+        </Button>
+      </form>
     );
   }
 

@@ -284,10 +284,10 @@ describe("dashboard in a browser", () => {
   it("gives every sidebar item a page", async () => {
     await page.getByRole("link", { name: "Settings" }).click();
     await page.waitForURL("**/settings");
-    await page.getByText("Settings is coming in a later release").waitFor();
+    await page.getByRole("heading", { name: "Profile Information" }).waitFor();
     const current = page.getByRole("link", { name: "Settings" });
     assert.equal(await current.getAttribute("aria-current"), "page");
-    await screenshot(page, "16-placeholder-settings");
+    await screenshot(page, "16-settings");
   });
 
   it("logs out, then signs in again", async () => {

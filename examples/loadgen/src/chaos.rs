@@ -531,6 +531,35 @@ const ROUTES: &[Route] = &[
     // Organizations
     route("GET", "/api/websites/{site}/organizations", "", Body::None, Auth::Owner),
     route("PUT", "/api/websites/{site}/organizations/1", "", Body::Json(r#"{"size":"small"}"#), Auth::Owner),
+    // Account settings
+    route("GET", "/api/user/settings", "", Body::None, Auth::Owner),
+    route(
+        "PUT",
+        "/api/user/profile",
+        "",
+        Body::Json(r#"{"name":"Chaos","company":"","timezone":"Europe/Paris"}"#),
+        Auth::Owner,
+    ),
+    route("PUT", "/api/user/notifications", "", Body::Json(r#"{"weeklyReports":false}"#), Auth::Owner),
+    route("PUT", "/api/user/security", "", Body::Json(r#"{"sessionTimeout":480}"#), Auth::Owner),
+    route(
+        "PUT",
+        "/api/user/email",
+        "",
+        Body::Json(r#"{"newEmail":"{email}","currentPassword":"wrong-password"}"#),
+        Auth::Sacrificial,
+    ),
+    route("GET", "/api/user/export", "", Body::None, Auth::Owner),
+    route("POST", "/api/user/two-factor/setup", "", Body::None, Auth::Owner),
+    route("POST", "/api/user/two-factor/enable", "", Body::Json(r#"{"code":"000000"}"#), Auth::Sacrificial),
+    route(
+        "POST",
+        "/api/user/two-factor/disable",
+        "",
+        Body::Json(r#"{"password":"wrong-password"}"#),
+        Auth::Sacrificial,
+    ),
+    route("GET", "/tracking/legacy.js", "", Body::None, Auth::Public),
     // The dashboard app, its assets and the 404 page
     route("GET", "/", "", Body::None, Auth::Public),
     route("GET", "/dashboard", "", Body::None, Auth::Public),

@@ -1,0 +1,402 @@
+//! An account's own settings (spec part 2, Settings): profile, notification preferences, security settings,
+//! the sign-ins recorded while login notifications are on, and the export of everything the account holds.
+//! The daemon's /api/user/* routes call it; passwords, sessions and two-factor codes stay in `auth`.
+
+use std::net::IpAddr;
+use std::str::FromStr;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::ingest::anonymize_ip;
+use crate::model::{Millis, UserId, now_ms, ser_iso};
+
+/// Session timeout bounds and default, in minutes (spec part 2 §5, §9).
+pub const SESSION_TIMEOUT_MIN: i64 = 5;
+pub const SESSION_TIMEOUT_MAX: i64 = 480;
+pub const SESSION_TIMEOUT_DEFAULT: i64 = 30;
+/// Sign-ins shown under "Recent sign-ins"; older ones are deleted as new ones come.
+pub const RECENT_SIGN_INS: usize = 10;
+/// Longest name or company kept.
+const MAX_TEXT_LEN: usize = 200;
+
+/// Profile settings: name, email, company, timezone (IANA name, default UTC).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub name: String,
+    pub email: String,
+    pub company: String,
+    pub timezone: String,
+}
+
+/// Notification preferences (spec defaults: email alerts and weekly reports on, the other two off).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Notifications {
+    pub email_alerts: bool,
+    pub weekly_reports: bool,
+    pub real_time_alerts: bool,
+    pub marketing_emails: bool,
+}
+
+/// A change of notification preferences; fields left out keep their value.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NotificationsUpdate {
+    pub email_alerts: Option<bool>,
+    pub weekly_reports: Option<bool>,
+    pub real_time_alerts: Option<bool>,
+    pub marketing_emails: Option<bool>,
+}
+
+/// Security settings: saved and applied (the session timeout ends idle sign-ins; login notifications
+/// record each sign-in).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Security {
+    pub two_factor_enabled: bool,
+    /// Minutes.
+    pub session_timeout: i64,
+    pub login_notifications: bool,
+}
+
+/// One recorded sign-in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignIn {
+    #[serde(serialize_with = "ser_iso")]
+    pub at: Millis,
+    /// Anonymised as the product stores visitors' addresses (last octet, last 80 bits zeroed).
+    pub ip_address: String,
+    pub browser: String,
+}
+
+/// Everything the Settings screen shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountSettings {
+    pub profile: Profile,
+    pub notifications: Notifications,
+    pub security: Security,
+    pub recent_sign_ins: Vec<SignIn>,
+}
+
+/// The account settings service.
+#[derive(Clone)]
+pub struct Account {
+    db: Db,
+}
+
+impl Account {
+    pub(crate) fn new(db: Db) -> Account {
+        Account { db }
+    }
+
+    /// Everything the Settings screen shows for an account.
+    pub fn settings(&self, user: UserId) -> Result<AccountSettings> {
+        self.db.read(|conn| {
+            let (profile, notifications, security) = read_settings(conn, user)?;
+            Ok(AccountSettings { profile, notifications, security, recent_sign_ins: sign_ins(conn, user)? })
+        })
+    }
+
+    /// Saves name, company and timezone (an IANA name, checked against the bundled list).
+    pub fn update_profile(&self, user: UserId, name: &str, company: &str, timezone: &str) -> Result<Profile> {
+        let name = bounded_text(name, "name")?;
+        let company = bounded_text(company, "company")?;
+        let timezone = validate_timezone(timezone)?;
+        self.db.write(|conn| {
+            let changed = conn.execute(
+                "UPDATE users SET name = ?1, company = ?2, timezone = ?3 WHERE id = ?4",
+                params![name, company, timezone, user],
+            )?;
+            if changed == 0 {
+                return Err(gone());
+            }
+            Ok(read_settings(conn, user)?.0)
+        })
+    }
+
+    /// Saves the notification toggles given; the others keep their value.
+    pub fn update_notifications(&self, user: UserId, update: NotificationsUpdate) -> Result<Notifications> {
+        self.db.write(|conn| {
+            let changed = conn.execute(
+                "UPDATE users SET email_alerts = coalesce(?1, email_alerts), weekly_reports = coalesce(?2, weekly_reports),
+                 real_time_alerts = coalesce(?3, real_time_alerts), marketing_emails = coalesce(?4, marketing_emails)
+                 WHERE id = ?5",
+                params![
+                    update.email_alerts,
+                    update.weekly_reports,
+                    update.real_time_alerts,
+                    update.marketing_emails,
+                    user
+                ],
+            )?;
+            if changed == 0 {
+                return Err(gone());
+            }
+            Ok(read_settings(conn, user)?.1)
+        })
+    }
+
+    /// Saves the session timeout (minutes, 5 to 480) and/or login notifications. Turning notifications off
+    /// forgets the sign-ins recorded so far.
+    pub fn update_security(
+        &self,
+        user: UserId,
+        session_timeout: Option<i64>,
+        login_notifications: Option<bool>,
+    ) -> Result<Security> {
+        if let Some(minutes) = session_timeout
+            && !(SESSION_TIMEOUT_MIN..=SESSION_TIMEOUT_MAX).contains(&minutes)
+        {
+            return Err(Error::invalid(format!(
+                "session timeout must be between {SESSION_TIMEOUT_MIN} and {SESSION_TIMEOUT_MAX} minutes"
+            )));
+        }
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            let changed = tx.execute(
+                "UPDATE users SET session_timeout = coalesce(?1, session_timeout),
+                 login_notifications = coalesce(?2, login_notifications) WHERE id = ?3",
+                params![session_timeout, login_notifications, user],
+            )?;
+            if changed == 0 {
+                return Err(gone());
+            }
+            if login_notifications == Some(false) {
+                tx.execute("DELETE FROM sign_ins WHERE user_id = ?1", [user])?;
+            }
+            let security = read_settings(&tx, user)?.2;
+            tx.commit()?;
+            Ok(security)
+        })
+    }
+
+    /// Records a sign-in when the account has login notifications on, keeping the latest few.
+    pub fn record_sign_in(&self, user: UserId, ip: IpAddr, browser: &str) -> Result<()> {
+        let browser = if browser.is_empty() { "Unknown" } else { browser };
+        let browser: String = browser.chars().take(64).collect();
+        let address = anonymize_ip(ip).to_string();
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            let inserted = tx.execute(
+                "INSERT INTO sign_ins (user_id, at, ip_address, browser)
+                 SELECT id, ?2, ?3, ?4 FROM users WHERE id = ?1 AND login_notifications",
+                params![user, now_ms(), address, browser],
+            )?;
+            if inserted > 0 {
+                tx.execute(
+                    "DELETE FROM sign_ins WHERE user_id = ?1 AND id NOT IN
+                     (SELECT id FROM sign_ins WHERE user_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2)",
+                    params![user, RECENT_SIGN_INS as i64],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    /// Sets a new email after the current password was checked (by `auth`); the address must be free.
+    pub(crate) fn set_email(conn: &Connection, user: UserId, email: &str) -> Result<()> {
+        let taken: bool = conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND id != ?2)",
+            params![email, user],
+            |r| r.get(0),
+        )?;
+        if taken {
+            return Err(Error::Conflict("an account with this email already exists".into()));
+        }
+        conn.execute("UPDATE users SET email = ?1 WHERE id = ?2", params![email, user])?;
+        Ok(())
+    }
+
+    /// The account's own rows for its data export: settings, websites with their privacy settings, event
+    /// definitions, and funnels where that table exists. Secrets (password hash, TOTP secret, tokens) stay out.
+    pub fn export(&self, user: UserId) -> Result<serde_json::Value> {
+        let settings = self.settings(user)?;
+        self.db.read(|conn| {
+            let created_at: Millis =
+                conn.query_row("SELECT created_at FROM users WHERE id = ?1", [user], |r| r.get(0))?;
+            let websites = rows_as_json(
+                conn,
+                "SELECT id, name, domain, tracking_key AS trackingKey, tracking_level AS trackingLevel,
+                 created_at AS createdAt FROM websites WHERE user_id = ?1 ORDER BY id",
+                user,
+            )?;
+            let privacy = rows_as_json(
+                conn,
+                "SELECT p.* FROM privacy_settings p JOIN websites w ON w.id = p.website_id
+                 WHERE w.user_id = ?1 ORDER BY p.website_id",
+                user,
+            )?;
+            let definitions = rows_as_json(
+                conn,
+                "SELECT d.* FROM event_definitions d JOIN websites w ON w.id = d.website_id
+                 WHERE w.user_id = ?1 ORDER BY d.id",
+                user,
+            )?;
+            let funnels = if table_exists(conn, "funnels")? {
+                let website_owned = column_exists(conn, "funnels", "website_id")?;
+                let sql = if website_owned {
+                    "SELECT f.* FROM funnels f JOIN websites w ON w.id = f.website_id WHERE w.user_id = ?1"
+                } else {
+                    "SELECT f.* FROM funnels f WHERE f.user_id = ?1"
+                };
+                rows_as_json(conn, sql, user)?
+            } else {
+                Vec::new()
+            };
+            Ok(serde_json::json!({
+                "exportedAt": crate::model::iso(now_ms()),
+                "account": { "createdAt": crate::model::iso(created_at) },
+                "profile": settings.profile,
+                "notifications": settings.notifications,
+                "security": settings.security,
+                "recentSignIns": settings.recent_sign_ins,
+                "websites": websites,
+                "privacySettings": privacy,
+                "eventDefinitions": definitions,
+                "funnels": funnels,
+            }))
+        })
+    }
+}
+
+/// The minutes of inactivity after which a sign-in of this account ends, as stored (a value out of range,
+/// which only a hand edit could make, falls back to the default).
+pub(crate) fn session_timeout_ms(stored: i64) -> i64 {
+    let minutes =
+        if (SESSION_TIMEOUT_MIN..=SESSION_TIMEOUT_MAX).contains(&stored) { stored } else { SESSION_TIMEOUT_DEFAULT };
+    minutes * 60_000
+}
+
+/// Checks an IANA timezone name against the tz database bundled in the binary.
+pub fn validate_timezone(timezone: &str) -> Result<String> {
+    let timezone = timezone.trim();
+    match chrono_tz::Tz::from_str(timezone) {
+        Ok(tz) => Ok(tz.name().to_string()),
+        Err(_) => Err(Error::invalid("timezone must be an IANA time zone name, such as Europe/Paris or UTC")),
+    }
+}
+
+fn bounded_text(value: &str, field: &str) -> Result<String> {
+    let value = value.trim();
+    if value.chars().count() > MAX_TEXT_LEN {
+        return Err(Error::invalid(format!("{field} must be at most {MAX_TEXT_LEN} characters")));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(Error::invalid(format!("{field} must not contain control characters")));
+    }
+    Ok(value.to_string())
+}
+
+fn gone() -> Error {
+    Error::Unauthorized("account no longer exists".into())
+}
+
+fn read_settings(conn: &Connection, user: UserId) -> Result<(Profile, Notifications, Security)> {
+    conn.query_row(
+        "SELECT name, email, company, timezone, email_alerts, weekly_reports, real_time_alerts, marketing_emails,
+         totp_enabled, session_timeout, login_notifications FROM users WHERE id = ?1",
+        [user],
+        |r| {
+            Ok((
+                Profile { name: r.get(0)?, email: r.get(1)?, company: r.get(2)?, timezone: r.get(3)? },
+                Notifications {
+                    email_alerts: r.get(4)?,
+                    weekly_reports: r.get(5)?,
+                    real_time_alerts: r.get(6)?,
+                    marketing_emails: r.get(7)?,
+                },
+                Security {
+                    two_factor_enabled: r.get(8)?,
+                    session_timeout: session_timeout_ms(r.get(9)?) / 60_000,
+                    login_notifications: r.get(10)?,
+                },
+            ))
+        },
+    )
+    .optional()?
+    .ok_or_else(gone)
+}
+
+fn sign_ins(conn: &Connection, user: UserId) -> Result<Vec<SignIn>> {
+    let mut stmt = conn.prepare(
+        "SELECT at, ip_address, browser FROM sign_ins WHERE user_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![user, RECENT_SIGN_INS as i64], |r| {
+        Ok(SignIn { at: r.get(0)?, ip_address: r.get(1)?, browser: r.get(2)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+        [table],
+        |r| r.get(0),
+    )?)
+}
+
+fn column_exists(conn: &Connection, table: &str, column: &str) -> Result<bool> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)", [table, column], |r| {
+        r.get(0)
+    })?)
+}
+
+/// Rows of a query taking the user id as JSON objects keyed by column name (tables other features own, read
+/// without knowing their columns; blobs are left out).
+fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_json::Value>> {
+    let mut stmt = conn.prepare(sql)?;
+    let names: Vec<String> = stmt.column_names().map(|n| n.to_string()).collect();
+    let mut rows = stmt.query([user])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let mut object = serde_json::Map::new();
+        for (i, name) in names.iter().enumerate() {
+            let value = match row.get_ref(i)? {
+                rusqlite::types::ValueRef::Null => serde_json::Value::Null,
+                rusqlite::types::ValueRef::Integer(n) => n.into(),
+                rusqlite::types::ValueRef::Real(f) => f.into(),
+                rusqlite::types::ValueRef::Text(t) => {
+                    let text = String::from_utf8_lossy(t).into_owned();
+                    // JSON kept as text (funnel steps, settings) goes out as JSON.
+                    match text.starts_with(['[', '{']).then(|| serde_json::from_str(&text).ok()).flatten() {
+                        Some(json) => json,
+                        None => text.into(),
+                    }
+                }
+                rusqlite::types::ValueRef::Blob(_) => continue,
+            };
+            object.insert(name.clone(), value);
+        }
+        out.push(serde_json::Value::Object(object));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timezones_come_from_the_iana_list() {
+        assert_eq!(validate_timezone(" Europe/Paris ").unwrap(), "Europe/Paris");
+        assert_eq!(validate_timezone("UTC").unwrap(), "UTC");
+        for bad in ["", "Mars/Olympus", "Europe/Paris; DROP", "utc+1"] {
+            assert!(validate_timezone(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn stored_timeouts_out_of_range_fall_back_to_the_default() {
+        assert_eq!(session_timeout_ms(5), 300_000);
+        assert_eq!(session_timeout_ms(480), 480 * 60_000);
+        assert_eq!(session_timeout_ms(4), 30 * 60_000);
+        assert_eq!(session_timeout_ms(10_000), 30 * 60_000);
+    }
+}

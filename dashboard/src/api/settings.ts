@@ -1,0 +1,59 @@
+//! The Settings screen's types and calls (/api/user/*, spec part 2 §7 and API.md).
+import { api } from ".";
+import type { AuthResponse } from "./types";
+
+export interface Profile {
+  name: string;
+  email: string;
+  company: string;
+  timezone: string;
+}
+
+export interface Notifications {
+  emailAlerts: boolean;
+  weeklyReports: boolean;
+  realTimeAlerts: boolean;
+  marketingEmails: boolean;
+}
+
+export interface SecuritySettings {
+  twoFactorEnabled: boolean;
+  /** minutes */
+  sessionTimeout: number;
+  loginNotifications: boolean;
+}
+
+export interface SignIn {
+  at: string;
+  ipAddress: string;
+  browser: string;
+}
+
+/** GET /api/user/settings */
+export interface AccountSettings {
+  profile: Profile;
+  notifications: Notifications;
+  security: SecuritySettings;
+  recentSignIns: SignIn[];
+}
+
+export interface TwoFactorSetup {
+  secret: string;
+  otpauthUrl: string;
+  qrSvg: string;
+}
+
+export const settingsApi = {
+  get: () => api.get<AccountSettings>("/api/user/settings"),
+  profile: (p: { name: string; company: string; timezone: string }) => api.put<Profile>("/api/user/profile", p),
+  notifications: (n: Notifications) => api.put<Notifications>("/api/user/notifications", n),
+  security: (s: { sessionTimeout?: number; loginNotifications?: boolean }) => api.put<SecuritySettings>("/api/user/security", s),
+  email: (b: { newEmail: string; currentPassword: string }) => api.put<{ email: string }>("/api/user/email", b),
+  password: (b: { currentPassword: string; newPassword: string }) => api.put<AuthResponse>("/api/user/password", b),
+  deleteAccount: (password: string) => api.request<void>("DELETE", "/api/user/account", { body: { password } }),
+  /** The account's data as JSON text (downloaded by the page). */
+  exportData: () => api.text("/api/user/export"),
+  twoFactorSetup: () => api.post<TwoFactorSetup>("/api/user/two-factor/setup"),
+  twoFactorEnable: (code: string) => api.post<{ recoveryCodes: string[] }>("/api/user/two-factor/enable", { code }),
+  twoFactorDisable: (password: string) => api.post<{ ok: boolean }>("/api/user/two-factor/disable", { password }),
+};

@@ -1,0 +1,51 @@
+//! Settings, Notifications: the four stored toggles (spec defaults: email alerts and weekly reports on).
+import { useState } from "react";
+import type { Notifications } from "../../api/settings";
+import { useUpdateNotifications } from "../../hooks/settings";
+import { useToast } from "../toast/toast";
+import { Button, Card, CardBody, CardHeader } from "../ui/primitives";
+import { Switch } from "../ui/Switch";
+
+const ITEMS: { key: keyof Notifications; label: string; description: string }[] = [
+  { key: "emailAlerts", label: "Email Alerts", description: "Receive important alerts about your websites by email" },
+  { key: "weeklyReports", label: "Weekly Reports", description: "A weekly summary of your analytics" },
+  { key: "realTimeAlerts", label: "Real-time Alerts", description: "Instant alerts for traffic spikes and conversions" },
+  { key: "marketingEmails", label: "Marketing Emails", description: "Product news and tips" },
+];
+
+export function NotificationsTab({ notifications }: { notifications: Notifications }) {
+  const update = useUpdateNotifications();
+  const { toast } = useToast();
+  const [draft, setDraft] = useState(notifications);
+
+  function save() {
+    update.mutate(draft, {
+      onSuccess: () => toast({ title: "Notifications Updated", description: "Your notification preferences have been saved.", variant: "success" }),
+      onError: () => toast({ title: "Error", description: "Failed to update notifications.", variant: "destructive" }),
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader title="Notification Preferences" description="Choose what you want to hear about" />
+      <CardBody className="space-y-1">
+        {ITEMS.map((item) => (
+          <div key={item.key} className="flex items-center justify-between gap-4 rounded-lg px-1 py-3">
+            <div className="min-w-0">
+              <label htmlFor={`notify-${item.key}`} className="text-sm font-medium text-gray-200">
+                {item.label}
+              </label>
+              <p className="text-sm text-gray-500">{item.description}</p>
+            </div>
+            <Switch id={`notify-${item.key}`} checked={draft[item.key]} onCheckedChange={(on) => setDraft({ ...draft, [item.key]: on })} />
+          </div>
+        ))}
+        <div className="flex justify-end border-t border-gray-800 pt-4">
+          <Button onClick={save} disabled={update.isPending}>
+            {update.isPending ? "Saving..." : "Save Preferences"}
+          </Button>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}
