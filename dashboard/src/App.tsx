@@ -11,7 +11,7 @@ const AllSitesPage = lazy(() => import("./pages/AllSitesPage"));
 const WebsitesPage = lazy(() => import("./pages/WebsitesPage"));
 const LivePage = lazy(() => import("./pages/LivePage"));
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
-const AdvancedAnalyticsPage = lazy(() => import("./pages/placeholders/AdvancedAnalyticsPage"));
+const AdvancedAnalyticsPage = lazy(() => import("./pages/AdvancedAnalyticsPage"));
 const VisitorStreamPage = lazy(() => import("./pages/placeholders/VisitorStreamPage"));
 const FunnelsPage = lazy(() => import("./pages/placeholders/FunnelsPage"));
 const CustomerJourneysPage = lazy(() => import("./pages/placeholders/CustomerJourneysPage"));

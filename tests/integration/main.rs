@@ -12,6 +12,7 @@ mod events;
 mod heatmaps;
 mod organizations;
 mod privacy;
+mod privacy_data;
 mod reads;
 mod replays;
 mod robustness;

@@ -63,7 +63,7 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Export a site's page views and events as CSV or JSON
     Export(export::ExportArgs),
-    /// Delete a site's data (privacy requests)
+    /// Delete or export a site's data (privacy requests)
     Privacy(privacy::PrivacyArgs),
     /// Apply every site's data retention
     Retention(retention::RetentionArgs),

@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_accounts_never_reuse_ids.sql"),
     include_str!("../../migrations/0009_replay_limits_and_masking.sql"),
     include_str!("../../migrations/0010_salts_in_memory.sql"),
+    include_str!("../../migrations/0017_privacy_audit.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

@@ -8,6 +8,7 @@ mod events;
 mod export;
 mod organizations;
 mod privacy;
+mod privacy_data;
 mod privacy_delete;
 mod replays;
 mod reports;
@@ -49,6 +50,7 @@ pub fn routes(
         .or(reports::routes(tracker.clone()))
         .or(replays::routes(tracker.clone()))
         .or(privacy::routes(tracker.clone()))
+        .or(privacy_data::routes(tracker.clone()))
         .or(events::routes(tracker.clone()))
         .or(organizations::routes(tracker.clone()))
         .or(analytics::routes(tracker.clone()));
