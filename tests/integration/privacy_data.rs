@@ -55,15 +55,25 @@ async fn export_data_downloads_each_type_as_json_and_is_audited() {
 
     // Another user's site is not found, exactly like a missing one, and nothing is audited for it.
     let (other, _, _) = owner_with_site(&server, "other@example.com", "light").await;
-    assert_not_found(&server.get(&format!("/api/privacy/export-data?website_id={site}&data_type=events"), &other).await, "foreign");
-    assert_not_found(&server.get("/api/privacy/export-data?website_id=999999&data_type=events", &token).await, "missing");
+    assert_not_found(
+        &server.get(&format!("/api/privacy/export-data?website_id={site}&data_type=events"), &other).await,
+        "foreign",
+    );
+    assert_not_found(
+        &server.get("/api/privacy/export-data?website_id=999999&data_type=events", &token).await,
+        "missing",
+    );
     assert_not_found(&server.get(&format!("/api/privacy/audit-logs?website_id={site}"), &other).await, "foreign audit");
 
     let audit = server.get(&format!("/api/privacy/audit-logs?website_id={site}&limit=10"), &token).await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
     assert_eq!(audit.json["total"], 3, "{}", audit.text);
     let entries = audit.json["entries"].as_array().unwrap();
-    assert!(entries.iter().all(|e| e["action"] == "data_exported" && e["actor"] == "export@example.com"), "{}", audit.text);
+    assert!(
+        entries.iter().all(|e| e["action"] == "data_exported" && e["actor"] == "export@example.com"),
+        "{}",
+        audit.text
+    );
     assert_eq!(entries[0]["detail"], json!({"dataType": "sessions", "rows": 2}), "newest first");
 }
 
@@ -72,14 +82,16 @@ async fn audit_log_records_settings_retention_and_deletions_with_paging() {
     let server = TestServer::start().await;
     let (token, site, _) = owner_with_site(&server, "audit@example.com", "light").await;
     for days in 1..=12 {
-        let answer = server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataRetentionDays": days})).await;
+        let answer =
+            server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataRetentionDays": days})).await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
     }
     // A save that changes nothing is not an action.
     server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataRetentionDays": 12})).await;
     let answer = server.put("/api/privacy/retention", &token, json!({"websiteId": site, "heatmaps": 7})).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-    let answer = server.post("/api/privacy/delete-data", &token, json!({"websiteId": site, "dataType": "events"})).await;
+    let answer =
+        server.post("/api/privacy/delete-data", &token, json!({"websiteId": site, "dataType": "events"})).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
 
     let first = server.get(&format!("/api/privacy/audit-logs?website_id={site}"), &token).await;
@@ -117,7 +129,9 @@ async fn consent_log_pages() {
         let server = &server;
         let token = &token;
         async move {
-            server.get(&format!("/api/privacy/consent-logs?website_id={site}&offset={offset}&limit={limit}"), token).await
+            server
+                .get(&format!("/api/privacy/consent-logs?website_id={site}&offset={offset}&limit={limit}"), token)
+                .await
         }
     };
     let first = page(0, 11).await;
@@ -166,7 +180,10 @@ async fn one_visitor_is_exported_and_erased_across_every_table() {
 
     // Another user's site is 404; a blank or missing id is 400; an unknown visitor 404.
     let (other, other_site, _) = owner_with_site(&server, "stranger@example.com", "light").await;
-    assert_not_found(&server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=user-42"), &other).await, "foreign");
+    assert_not_found(
+        &server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=user-42"), &other).await,
+        "foreign",
+    );
     assert_not_found(
         &server.post("/api/privacy/delete-visitor", &other, json!({"websiteId": site, "visitorId": "user-42"})).await,
         "foreign delete",
@@ -177,26 +194,48 @@ async fn one_visitor_is_exported_and_erased_across_every_table() {
         answer.error_message();
     }
     let long = "x".repeat(201);
-    let answer = server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": long})).await;
+    let answer =
+        server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": long})).await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
-    assert_not_found(&server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=nobody"), &token).await, "unknown");
-    assert_not_found(&server.get(&format!("/api/privacy/visitor-data?website_id={other_site}&visitor_id=user-42"), &other).await, "other site");
+    assert_not_found(
+        &server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=nobody"), &token).await,
+        "unknown",
+    );
+    assert_not_found(
+        &server.get(&format!("/api/privacy/visitor-data?website_id={other_site}&visitor_id=user-42"), &other).await,
+        "other site",
+    );
 
     // The settings gate the rights: off answers 403 with the reason, and nothing is deleted.
     server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataDeletion": false})).await;
-    let refused = server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": "user-42"})).await;
+    let refused =
+        server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": "user-42"})).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
     assert!(refused.error_message().contains("data deletion"), "{}", refused.text);
-    server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataDeletion": true, "dataPortability": false})).await;
+    server
+        .put(
+            "/api/privacy/settings",
+            &token,
+            json!({"websiteId": site, "dataDeletion": true, "dataPortability": false}),
+        )
+        .await;
     let refused = server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=user-42"), &token).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
-    server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataPortability": true, "dataSubjectRights": false})).await;
-    let refused = server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": "user-42"})).await;
+    server
+        .put(
+            "/api/privacy/settings",
+            &token,
+            json!({"websiteId": site, "dataPortability": true, "dataSubjectRights": false}),
+        )
+        .await;
+    let refused =
+        server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": "user-42"})).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
     server.put("/api/privacy/settings", &token, json!({"websiteId": site, "dataSubjectRights": true})).await;
 
     // Erasure (article 17): every row of the visitor goes, the other visitor stays, rollups agree.
-    let erased = server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": "user-42"})).await;
+    let erased =
+        server.post("/api/privacy/delete-visitor", &token, json!({"websiteId": site, "visitorId": "user-42"})).await;
     assert_eq!(erased.status, StatusCode::OK, "{}", erased.text);
     assert_eq!(
         erased.json["deleted"],
@@ -219,10 +258,14 @@ async fn one_visitor_is_exported_and_erased_across_every_table() {
         1,
         "rollups recomputed from what remains"
     );
-    assert_not_found(&server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=user-42"), &token).await, "gone");
+    assert_not_found(
+        &server.get(&format!("/api/privacy/visitor-data?website_id={site}&visitor_id=user-42"), &token).await,
+        "gone",
+    );
 
     let audit = server.get(&format!("/api/privacy/audit-logs?website_id={site}"), &token).await;
-    let actions: Vec<&str> = audit.json["entries"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
+    let actions: Vec<&str> =
+        audit.json["entries"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
     assert_eq!(actions[0], "visitor_deleted");
     assert!(actions.contains(&"visitor_exported"), "{actions:?}");
     assert!(!audit.text.contains("\"plan\""), "no visitor data in the audit log");

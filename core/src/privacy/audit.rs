@@ -90,7 +90,8 @@ impl Privacy {
         let limit = limit.clamp(1, AUDIT_PAGE_LIMIT);
         let offset = offset.max(0);
         self.db.read(|conn| {
-            let total = conn.query_row("SELECT COUNT(*) FROM privacy_audit WHERE website_id = ?1", [site], |r| r.get(0))?;
+            let total =
+                conn.query_row("SELECT COUNT(*) FROM privacy_audit WHERE website_id = ?1", [site], |r| r.get(0))?;
             let mut stmt = conn.prepare_cached(
                 "SELECT id, ts, actor, action, detail FROM privacy_audit WHERE website_id = ?1
                  ORDER BY ts DESC, id DESC LIMIT ?2 OFFSET ?3",

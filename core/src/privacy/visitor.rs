@@ -111,7 +111,8 @@ impl Privacy {
             if sessions.is_empty() && consent.is_empty() {
                 return Err(Error::NotFound("visitor"));
             }
-            let per_session = |sql: &str| rows(conn, &format!("{sql} IN ({MATCH_SESSIONS}) ORDER BY ts"), params![site, visitor]);
+            let per_session =
+                |sql: &str| rows(conn, &format!("{sql} IN ({MATCH_SESSIONS}) ORDER BY ts"), params![site, visitor]);
             let events = per_session(
                 "SELECT session_id AS session, ts AS timestamp, kind AS type, name, url, path, referrer, properties,
                     value, currency FROM events WHERE session_id",

@@ -51,8 +51,11 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         base.clone().and(warp::path!("retention")).and(warp::get()).and(warp::query::<SiteQuery>()).and_then(retention);
     let update_retention =
         base.clone().and(warp::path!("retention")).and(warp::put()).and(api_body()).and_then(update_retention);
-    let consent_logs =
-        base.and(warp::path!("consent-logs")).and(warp::get()).and(warp::query::<ConsentQuery>()).and_then(consent_logs);
+    let consent_logs = base
+        .and(warp::path!("consent-logs"))
+        .and(warp::get())
+        .and(warp::query::<ConsentQuery>())
+        .and_then(consent_logs);
     settings.or(update_settings).or(retention).or(update_retention).or(consent_logs)
 }
 
@@ -68,7 +71,12 @@ async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> 
         let after = tracker.privacy.update_settings(site, body.update)?;
         let changes = changed(&before, &serde_json::to_value(&after).unwrap_or_default());
         if !changes.is_empty() {
-            tracker.privacy.record_audit(site, Actor::User(user), AuditAction::SettingsChanged, Value::Object(changes))?;
+            tracker.privacy.record_audit(
+                site,
+                Actor::User(user),
+                AuditAction::SettingsChanged,
+                Value::Object(changes),
+            )?;
         }
         Ok(after)
     })
@@ -93,7 +101,12 @@ async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -
         let after = tracker.privacy.update_retention(site, body.update)?;
         let changes = changed(&before, &serde_json::to_value(after).unwrap_or_default());
         if !changes.is_empty() {
-            tracker.privacy.record_audit(site, Actor::User(user), AuditAction::RetentionChanged, Value::Object(changes))?;
+            tracker.privacy.record_audit(
+                site,
+                Actor::User(user),
+                AuditAction::RetentionChanged,
+                Value::Object(changes),
+            )?;
         }
         Ok(after)
     })
@@ -104,9 +117,12 @@ async fn consent_logs(tracker: Tracker, user: UserId, query: ConsentQuery) -> Re
     let site = parse_website_id(query.website_id.as_deref())?;
     let whole = |name: &str, raw: Option<&str>, default: i64| match raw {
         None => Ok(default),
-        Some(raw) => raw.trim().parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
-            reject(tracker_core::Error::invalid(format!("{name} must be a whole number")))
-        }),
+        Some(raw) => raw
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| reject(tracker_core::Error::invalid(format!("{name} must be a whole number")))),
     };
     let offset = whole("offset", query.offset.as_deref(), 0)?;
     let limit = whole("limit", query.limit.as_deref(), CONSENT_LOG_LIMIT)?;

@@ -155,12 +155,18 @@ async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Re
     let (data, name) = blocking(move || {
         tracker.websites.get(user, site)?;
         let data = tracker.privacy.visitor_data(site, &visitor)?;
-        tracker.privacy.record_audit(site, Actor::User(user), AuditAction::VisitorExported, json!({ "visitorId": visitor }))?;
+        tracker.privacy.record_audit(
+            site,
+            Actor::User(user),
+            AuditAction::VisitorExported,
+            json!({ "visitorId": visitor }),
+        )?;
         Ok((data, visitor))
     })
     .await?;
     let body = serde_json::to_vec_pretty(&data).map_err(|e| reject(Error::Internal(e.to_string())))?;
-    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
+    let safe: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
     Ok(json_file(body, &format!("visitor-{safe}.json"), 1))
 }
 

@@ -50,7 +50,7 @@ function PrivacyControls({ id }: { id: number }) {
         {(s) => <ComplianceCard settings={s} />}
       </QueryState>
       <TabsRoot value={tab} onChange={setTab}>
-        <TabsList className="flex w-full flex-wrap sm:inline-flex sm:w-auto">
+        <TabsList className="max-w-full flex-wrap">
           <TabsTrigger value="settings">General</TabsTrigger>
           <TabsTrigger value="consent">Consent</TabsTrigger>
           <TabsTrigger value="retention">Retention</TabsTrigger>
