@@ -190,7 +190,7 @@ impl Privacy {
 /// Rows of a query as JSON objects keyed by column name; `timestamp`-like millisecond columns become ISO text.
 fn rows(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<Vec<Value>> {
     let mut stmt = conn.prepare(sql)?;
-    let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
+    let names: Vec<String> = stmt.column_names().map(String::from).collect();
     let mut out = Vec::new();
     let mut q = stmt.query(params)?;
     while let Some(r) = q.next()? {
