@@ -132,6 +132,8 @@ export function boot(key: string, base: string, config: Config | Promise<Config 
       }
       extras();
     }),
+    consentInfo: () =>
+      ready.then(() => ({ required: !!cfg?.requireConsent, message: cfg?.consentMessage || "", policyUrl: cfg?.privacyPolicyUrl || "" })),
     _: ctx,
   };
   w.tracker = t;

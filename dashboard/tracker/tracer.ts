@@ -3,7 +3,7 @@
 // SPA navigation and outbound/download clicks, and sets `window.tracker`. One tracker per page: a second
 // Tracer (or a tracking.js on the same page) shares the first one's state.
 import { baseOf, boot, fetchConfig } from "./core";
-import type { Api, Props } from "./types";
+import type { Api, ConsentInfo, Props } from "./types";
 
 export interface TracerOptions {
   /** the site's tracking key */
@@ -23,6 +23,7 @@ class Tracer implements Api {
   identify: (traits: Props) => void;
   pageview: () => void;
   consent: (c: { analytics?: boolean; marketing?: boolean }) => void;
+  consentInfo: () => Promise<ConsentInfo>;
   constructor(o: TracerOptions) {
     o = o || ({} as TracerOptions);
     const base = (o.endpoint || baseOf(src)).replace(/\/$/, "");
@@ -31,6 +32,7 @@ class Tracer implements Api {
     this.identify = a.identify;
     this.pageview = a.pageview;
     this.consent = a.consent;
+    this.consentInfo = a.consentInfo;
   }
 }
 

@@ -23,6 +23,9 @@ export interface Config {
   recordings?: boolean;
   /** recordings mask every text node, not only inputs and editable text */
   maskAllText?: boolean;
+  /** what the site's consent banner should say, and where its privacy policy is (privacy panel, Consent) */
+  consentMessage?: string;
+  privacyPolicyUrl?: string;
   definitions?: Definition[];
   debug?: boolean;
 }
@@ -61,5 +64,14 @@ export interface Api {
   identify(traits: Props): void;
   pageview(): void;
   consent(c: { analytics?: boolean; marketing?: boolean }): void;
+  /** For the site's banner: whether consent is required, its message and policy URL (once the config is in). */
+  consentInfo(): Promise<ConsentInfo>;
   _?: Ctx;
+}
+
+/** `window.tracker.consentInfo()`: what a site's consent banner shows, from the privacy panel's Consent tab. */
+export interface ConsentInfo {
+  required: boolean;
+  message: string;
+  policyUrl: string;
 }

@@ -493,6 +493,7 @@ fn config_example_completions_and_help() {
         vec!["export", "--help"],
         vec!["privacy", "--help"],
         vec!["privacy", "delete", "--help"],
+        vec!["privacy", "export", "--help"],
         vec!["retention", "--help"],
         vec!["retention", "run", "--help"],
         vec!["demo", "--help"],

@@ -15,6 +15,7 @@ mod funnels;
 mod heatmaps;
 mod organizations;
 mod privacy;
+mod privacy_data;
 mod reads;
 mod replays;
 mod robustness;

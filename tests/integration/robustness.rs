@@ -74,6 +74,11 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/user/two-factor/setup"),
     ("POST", "/api/user/two-factor/enable"),
     ("POST", "/api/user/two-factor/disable"),
+    ("GET", "/api/privacy/export-data?website_id={id}&data_type={q}"),
+    ("GET", "/api/privacy/audit-logs?website_id={id}&offset={q}&limit={q}"),
+    ("GET", "/api/privacy/consent-logs?website_id={id}&offset={q}&limit={q}"),
+    ("GET", "/api/privacy/visitor-data?website_id={id}&visitor_id={q}"),
+    ("POST", "/api/privacy/delete-visitor"),
 ];
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];

@@ -66,7 +66,7 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Import what you know of the organizations visiting a site (domain, industry, size)
     Orgs(orgs::OrgsArgs),
-    /// Delete a site's data (privacy requests)
+    /// Delete or export a site's data (privacy requests)
     Privacy(privacy::PrivacyArgs),
     /// Apply every site's data retention
     Retention(retention::RetentionArgs),

@@ -34,6 +34,9 @@ pub struct Heatmap {
     pub page_metrics: PageMetrics,
     pub form_interactions: Vec<FormField>,
     pub reference_width: i64,
+    /// The page's height at the reference width (the tallest seen), 0 without interactions: the size of
+    /// the canvas the heat is drawn on.
+    pub reference_height: i64,
 }
 
 /// Clicks in a 10 px cell; x, y are the cell's centre (x scaled to the reference width).
@@ -130,6 +133,7 @@ impl Analytics {
                 page_metrics: page_metrics(conn, site, path, range)?,
                 form_interactions: form_fields(conn, site, path, range)?,
                 reference_width: REFERENCE_WIDTH,
+                reference_height: reference_height(conn, site, path, range)?,
             })
         })
     }
@@ -146,6 +150,15 @@ fn clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> R
         Ok(ClickCell { x: r.get(0)?, y: r.get(1)?, count: r.get(2)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn reference_height(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT COALESCE(MAX(page_h * ?5 / page_w), 0) FROM heatmap_points
+             WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND page_w > 0",
+        )?
+        .query_row(params![site, path, range.start, range.end, REFERENCE_WIDTH], |r| r.get(0))?)
 }
 
 fn moves(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<Position>> {

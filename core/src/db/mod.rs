@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0011_funnels.sql"),
     include_str!("../../migrations/0013_owner_supplied_organizations.sql"),
     include_str!("../../migrations/0014_account_settings.sql"),
+    include_str!("../../migrations/0017_privacy_audit.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

@@ -198,6 +198,11 @@ impl Ingest {
             return Ok(None);
         }
         let mut hit = self.enrich(hit, client);
+        // anonymizeIPs (on by default) keeps the address with its last octet / 80 bits zeroed; an owner who
+        // turns it off keeps the full address of visits (and consent choices) from then on.
+        if !privacy.anonymize_ips {
+            hit.ip_address = Some(client.ip.to_string());
+        }
         hit.consent_required = privacy.cookie_consent;
         if site.tracking_level == TrackingLevel::Professional {
             hit.organization = self.enricher.organization(client.ip).filter(|org| !org.is_isp);

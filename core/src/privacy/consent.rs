@@ -76,12 +76,19 @@ pub struct ConsentRecord {
 impl Privacy {
     /// The latest consent choices of a site, newest first, at most 100 (callers check ownership first).
     pub fn consent_logs(&self, site: WebsiteId) -> Result<Vec<ConsentLog>> {
+        self.consent_logs_page(site, 0, CONSENT_LOG_LIMIT)
+    }
+
+    /// Consent choices of a site, newest first, skipping `offset`, at most `limit` (clamped to 1..=100): the
+    /// panel shows 10 a page.
+    pub fn consent_logs_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<Vec<ConsentLog>> {
+        let limit = limit.clamp(1, CONSENT_LOG_LIMIT);
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, ts, ip_address, session_key, analytics, marketing FROM consent_logs
-                 WHERE website_id = ?1 ORDER BY ts DESC, id DESC LIMIT ?2",
+                 WHERE website_id = ?1 ORDER BY ts DESC, id DESC LIMIT ?2 OFFSET ?3",
             )?;
-            let rows = stmt.query_map(params![site, CONSENT_LOG_LIMIT], |r| {
+            let rows = stmt.query_map(params![site, limit, offset.max(0)], |r| {
                 let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
                 Ok(ConsentLog {
                     id: r.get(0)?,

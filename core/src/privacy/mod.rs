@@ -1,16 +1,22 @@
 //! Privacy: per-site settings (consent, Do-Not-Track, IP handling), retention days per data type and the
-//! visitors' consent log.
+//! visitors' consent log, the privacy audit log, exports and a single visitor's access and erasure.
 
+mod audit;
 mod consent;
 pub mod deletion;
+mod portability;
 pub mod retention;
 mod settings;
+mod visitor;
+
+pub use audit::{AUDIT_PAGE_LIMIT, Actor, AuditAction, AuditEntry, AuditPage};
 
 pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, ConsentType};
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use deletion::{DataType, DeletionReport};
 pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
+pub use visitor::{VisitorDeletion, visitor_id};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -7,8 +7,8 @@ use super::Privacy;
 use crate::error::{Error, Result};
 use crate::model::{TrackingLevel, WebsiteId, now_ms};
 
-/// `GET /api/privacy/settings` (spec part 2 §3). Raw IPs are never stored whatever `anonymize_ips` says:
-/// the stored address is always anonymised (last octet / last 80 bits zeroed).
+/// `GET /api/privacy/settings` (spec part 2 §3). With `anonymize_ips` on (the default) the stored address
+/// is anonymised (last octet / last 80 bits zeroed); off, the owner keeps full addresses.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PrivacySettings {

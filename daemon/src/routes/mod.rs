@@ -11,6 +11,7 @@ mod funnels;
 mod journeys;
 mod organizations;
 mod privacy;
+mod privacy_data;
 mod privacy_delete;
 mod replays;
 mod reports;
@@ -54,6 +55,7 @@ pub fn routes(
         .or(reports::routes(tracker.clone()))
         .or(replays::routes(tracker.clone()))
         .or(privacy::routes(tracker.clone()))
+        .or(privacy_data::routes(tracker.clone()))
         .or(events::routes(tracker.clone()))
         .or(organizations::routes(tracker.clone()))
         .or(analytics::routes(tracker.clone()))

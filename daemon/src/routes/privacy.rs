@@ -4,14 +4,23 @@ use serde::Deserialize;
 use serde_json::Value;
 use tracker_core::Tracker;
 use tracker_core::model::UserId;
-use tracker_core::privacy::{PrivacyUpdate, RetentionUpdate};
+use tracker_core::privacy::{Actor, AuditAction, CONSENT_LOG_LIMIT, PrivacyUpdate, RetentionUpdate};
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, body_website_id, parse_website_id, site_json, user, with_tracker};
+use crate::error::reject;
 
 #[derive(Deserialize)]
 struct SiteQuery {
     website_id: Option<String>,
+}
+
+/// `GET /api/privacy/consent-logs`: the site, and optionally a page (`offset`, `limit` up to 100).
+#[derive(Deserialize)]
+struct ConsentQuery {
+    website_id: Option<String>,
+    offset: Option<String>,
+    limit: Option<String>,
 }
 
 /// `PUT /api/privacy/settings`: the site plus the changed fields.
@@ -42,8 +51,11 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         base.clone().and(warp::path!("retention")).and(warp::get()).and(warp::query::<SiteQuery>()).and_then(retention);
     let update_retention =
         base.clone().and(warp::path!("retention")).and(warp::put()).and(api_body()).and_then(update_retention);
-    let consent_logs =
-        base.and(warp::path!("consent-logs")).and(warp::get()).and(warp::query::<SiteQuery>()).and_then(consent_logs);
+    let consent_logs = base
+        .and(warp::path!("consent-logs"))
+        .and(warp::get())
+        .and(warp::query::<ConsentQuery>())
+        .and_then(consent_logs);
     settings.or(update_settings).or(retention).or(update_retention).or(consent_logs)
 }
 
@@ -54,7 +66,27 @@ async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<im
 
 async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
-    site_json(tracker, user, site, move |tracker| tracker.privacy.update_settings(site, body.update)).await
+    site_json(tracker, user, site, move |tracker| {
+        let before = serde_json::to_value(tracker.privacy.settings(site)?).unwrap_or_default();
+        let after = tracker.privacy.update_settings(site, body.update)?;
+        let changes = changed(&before, &serde_json::to_value(&after).unwrap_or_default());
+        if !changes.is_empty() {
+            tracker.privacy.record_audit(
+                site,
+                Actor::User(user),
+                AuditAction::SettingsChanged,
+                Value::Object(changes),
+            )?;
+        }
+        Ok(after)
+    })
+    .await
+}
+
+/// The fields whose values differ, with their new values (what the audit log keeps of a change).
+fn changed(before: &Value, after: &Value) -> serde_json::Map<String, Value> {
+    let (Some(before), Some(after)) = (before.as_object(), after.as_object()) else { return Default::default() };
+    after.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
@@ -64,10 +96,35 @@ async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<i
 
 async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
-    site_json(tracker, user, site, move |tracker| tracker.privacy.update_retention(site, body.update)).await
+    site_json(tracker, user, site, move |tracker| {
+        let before = serde_json::to_value(tracker.privacy.retention(site)?).unwrap_or_default();
+        let after = tracker.privacy.update_retention(site, body.update)?;
+        let changes = changed(&before, &serde_json::to_value(after).unwrap_or_default());
+        if !changes.is_empty() {
+            tracker.privacy.record_audit(
+                site,
+                Actor::User(user),
+                AuditAction::RetentionChanged,
+                Value::Object(changes),
+            )?;
+        }
+        Ok(after)
+    })
+    .await
 }
 
-async fn consent_logs(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
+async fn consent_logs(tracker: Tracker, user: UserId, query: ConsentQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.privacy.consent_logs(site)).await
+    let whole = |name: &str, raw: Option<&str>, default: i64| match raw {
+        None => Ok(default),
+        Some(raw) => raw
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| reject(tracker_core::Error::invalid(format!("{name} must be a whole number")))),
+    };
+    let offset = whole("offset", query.offset.as_deref(), 0)?;
+    let limit = whole("limit", query.limit.as_deref(), CONSENT_LOG_LIMIT)?;
+    site_json(tracker, user, site, move |tracker| tracker.privacy.consent_logs_page(site, offset, limit)).await
 }

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tracker_core::Tracker;
 use tracker_core::model::UserId;
-use tracker_core::privacy::DataType;
+use tracker_core::privacy::{Actor, AuditAction, DataType};
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, parse_website_id, user, with_tracker};
@@ -38,7 +38,14 @@ async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) ->
     let data = DataType::parse(body.data_type.as_deref().unwrap_or("")).map_err(reject)?;
     let report = blocking(move || {
         tracker.websites.get(user, site)?;
-        tracker.privacy.delete_data(site, data, None)
+        let report = tracker.privacy.delete_data(site, data, None)?;
+        tracker.privacy.record_audit(
+            site,
+            Actor::User(user),
+            AuditAction::DataDeleted,
+            serde_json::json!({ "dataType": data.as_str(), "recordsDeleted": report.records_deleted() }),
+        )?;
+        Ok(report)
     })
     .await?;
     Ok(warp::reply::json(&serde_json::json!({
