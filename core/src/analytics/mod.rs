@@ -28,7 +28,7 @@ pub use live::ActiveSession;
 pub use organizations::OrganizationSummary;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};
 pub use range::{Grain, TimeRange};
-pub use replays::{MAX_REPLAYS, ReplayEvents, ReplaySummary};
+pub use replays::{MAX_REPLAYS, ReplayEvents, ReplayFilter, ReplaySummary};
 pub use sites::{SiteMetric, SitePeriods};
 pub use timeseries::{TimePoint, Timeseries};
 pub use traffic_sources::TrafficSource;
