@@ -15,7 +15,7 @@ const AdvancedAnalyticsPage = lazy(() => import("./pages/placeholders/AdvancedAn
 const VisitorStreamPage = lazy(() => import("./pages/placeholders/VisitorStreamPage"));
 const FunnelsPage = lazy(() => import("./pages/placeholders/FunnelsPage"));
 const CustomerJourneysPage = lazy(() => import("./pages/placeholders/CustomerJourneysPage"));
-const SessionReplaysPage = lazy(() => import("./pages/placeholders/SessionReplaysPage"));
+const SessionReplaysPage = lazy(() => import("./pages/SessionReplaysPage"));
 const EventsPage = lazy(() => import("./pages/placeholders/EventsPage"));
 const OrganizationsPage = lazy(() => import("./pages/placeholders/OrganizationsPage"));
 const ExportPage = lazy(() => import("./pages/placeholders/ExportPage"));

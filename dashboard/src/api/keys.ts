@@ -6,6 +6,8 @@ import type { SiteMetric } from "./types";
 export const keys = {
   user: ["user"] as const,
   registration: ["registration"] as const,
+  /** A recording's rrweb events (GET /api/replays/{id}/events). */
+  replayEvents: (id: number) => ["replay-events", id] as const,
   websites: ["websites"] as const,
   sitesPeriods: {
     all: ["sites-periods"] as const,

@@ -66,6 +66,7 @@ export function SitePage<R extends string = string>({
   ranges,
   actions,
   loading = <FullPageSpinner />,
+  noWebsites = <NoWebsites />,
   children,
 }: {
   title: string;
@@ -75,6 +76,8 @@ export function SitePage<R extends string = string>({
   actions?: (ctx: SiteContext<R>) => ReactNode;
   /** What shows while the website list loads (a spinner unless the screen has its own skeleton). */
   loading?: ReactNode;
+  /** What shows when the user has no website (default: "No Websites Found"). */
+  noWebsites?: ReactNode;
   children: (ctx: SiteContext<R>) => ReactNode;
 }) {
   const websites = useWebsites();
@@ -106,7 +109,7 @@ export function SitePage<R extends string = string>({
       ) : websites.error ? (
         <ErrorNote error={websites.error} onRetry={() => void websites.refetch()} />
       ) : !ctx ? (
-        <NoWebsites />
+        noWebsites
       ) : (
         children(ctx)
       )}
