@@ -64,13 +64,6 @@ export const ReplayPlayer = forwardRef<ReplayPlayerHandle, { events: RecordedEve
         throw new Error("The replay frame would run the recorded page's scripts");
       }
       player.current = instance;
-      // Replaying a visitor's focus moves the focus into the replay frame, whose key events the dialog never
-      // sees: Escape there is passed on, so that it still closes the dialog.
-      const frameWindow = instance.getReplayer().iframe.contentWindow;
-      const passEscape = (e: KeyboardEvent) => {
-        if (e.key === "Escape") target.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
-      };
-      frameWindow?.addEventListener("keydown", passEscape);
       let last = size.width;
       const observer = new ResizeObserver(() => {
         const next = fit(target.clientWidth);
@@ -82,7 +75,6 @@ export const ReplayPlayer = forwardRef<ReplayPlayerHandle, { events: RecordedEve
       observer.observe(target);
       return () => {
         observer.disconnect();
-        frameWindow?.removeEventListener("keydown", passEscape);
         player.current = null;
         const replayer = instance.getReplayer();
         component.$destroy();
