@@ -255,7 +255,7 @@ describe("Session Replays", () => {
   it("shows a loading indicator while the list loads", async () => {
     let release;
     const held = new Promise((r) => (release = r));
-    await page.route("**/session-replays?*", async (route) => {
+    await page.route("**/api/websites/*/session-replays?*", async (route) => {
       await held;
       await route.continue();
     });
@@ -263,7 +263,7 @@ describe("Session Replays", () => {
     await page.getByTestId("replays-loading").waitFor();
     release();
     await rows().first().waitFor();
-    await page.unroute("**/session-replays?*");
+    await page.unroute("**/api/websites/*/session-replays?*");
   });
 
   it("works at 390 px: no page overflow, the player fits", async () => {
