@@ -1,7 +1,7 @@
 // Builds the dashboard (React + tailwind) and the tracking scripts into dist/, which the daemon embeds.
 import * as esbuild from "esbuild";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { buildTrackers } from "./tracker/build.mjs";
 
@@ -30,6 +30,12 @@ execFileSync(
   ["node_modules/@tailwindcss/cli/dist/index.mjs", "-i", "src/index.css", "-o", `${dist}assets/app.css`, "--minify"],
   { stdio: ["ignore", "ignore", "inherit"] },
 );
+
+// CSS imported from the code (rrweb-player's styles) goes into the one stylesheet index.html loads, so that
+// the player is styled before its chunk loads; esbuild's per-chunk copies of it are not served.
+const mainOutput = Object.entries(metafile.outputs).find(([f]) => f.endsWith("assets/main.js"))[1];
+if (mainOutput.cssBundle) appendFileSync(`${dist}assets/app.css`, `\n${readFileSync(mainOutput.cssBundle, "utf8")}`);
+for (const f of Object.keys(metafile.outputs)) if (f.endsWith(".css")) rmSync(f);
 
 // What a first visit downloads before anything renders: main.js and the chunks it imports statically
 // (lazy pages excluded). Watched when adding dependencies.

@@ -15,7 +15,7 @@ const AdvancedAnalyticsPage = lazy(() => import("./pages/AdvancedAnalyticsPage")
 const VisitorStreamPage = lazy(() => import("./pages/VisitorStreamPage"));
 const FunnelsPage = lazy(() => import("./pages/FunnelsPage"));
 const CustomerJourneysPage = lazy(() => import("./pages/CustomerJourneysPage"));
-const SessionReplaysPage = lazy(() => import("./pages/placeholders/SessionReplaysPage"));
+const SessionReplaysPage = lazy(() => import("./pages/SessionReplaysPage"));
 const EventsPage = lazy(() => import("./pages/EventsPage"));
 const OrganizationsPage = lazy(() => import("./pages/OrganizationsPage"));
 const ExportPage = lazy(() => import("./pages/ExportPage"));

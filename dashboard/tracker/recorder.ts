@@ -112,6 +112,17 @@ function run(c: Ctx) {
     collectFonts: false,
     sampling: { mousemove: 50, scroll: 150, input: "last" },
   });
+  // A custom event (tracker.track) marks the recording too, so that the player's timeline can show it.
+  const t = w.tracker;
+  const track = t.track;
+  t.track = (name: string, props?: object) => {
+    try {
+      record.addCustomEvent(String(name).slice(0, 100), props || {});
+    } catch (e) {
+      c.l(e);
+    }
+    return track(name, props);
+  };
   setInterval(() => flush(), FLUSH_EVERY_MS);
   addEventListener("pagehide", () => flush(true, true));
   document.addEventListener("visibilitychange", () => document.visibilityState == "hidden" && flush(true));

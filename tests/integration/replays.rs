@@ -222,3 +222,77 @@ async fn replays_are_owner_only() {
     let anonymous = server.call(Method::GET, &format!("/api/replays/{replay}/events"), None, None).await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
+
+/// The list's filter (all, complete, incomplete, enterprise) and range (24h, 7d, 30d) are both honoured.
+#[tokio::test]
+async fn the_list_honours_filter_and_range() {
+    let server = TestServer::start().await;
+    let (token, site, key) = owner_with_site(&server, "recfilter@example.com", "professional").await;
+    let now = chrono::Utc::now().timestamp_millis();
+    // (session, visitor address, last chunk of the page sent): Google's address gives the visit an organization.
+    let visits = [
+        ("filter-enterprise-done", "8.8.8.8", true),
+        ("filter-still-recording", "198.51.100.23", false),
+        ("filter-three-days-old", "198.51.100.24", true),
+    ];
+    for (session, ip, last) in visits {
+        let page = json!({"tracking_key": key, "session_id": session, "url": "https://shop.example.com/"});
+        assert_eq!(track_with(&server, page, &[("x-forwarded-for", ip)]).await.status, StatusCode::ACCEPTED);
+        let chunk = gzip(rrweb_events(now - 30_000, 20, 2).to_string().as_bytes());
+        let extra = if last { "&final=1" } else { "" };
+        assert_eq!(upload_chunk(&server, &key, session, 0, chunk, extra).await.status, StatusCode::ACCEPTED);
+    }
+    let old = now - 3 * 86_400_000;
+    server
+        .tracker
+        .db()
+        .write(|conn| {
+            // A recording made three days ago, and the size the owner gave the organization (organizations
+            // have their own screen; here it is set directly).
+            conn.execute(
+                "UPDATE replays SET started_at = ?1, ended_at = ?1 + 20000, last_chunk_at = ?1 + 20000
+                 WHERE session_id = (SELECT id FROM sessions WHERE session_key = 'filter-three-days-old')",
+                [old],
+            )?;
+            let sized = conn.execute("UPDATE organizations SET size = 'enterprise', industry = 'Technology'", [])?;
+            assert_eq!(sized, 1, "the visit from 8.8.8.8 has an organization");
+            Ok(())
+        })
+        .unwrap();
+
+    let sessions = |query: &'static str| {
+        let server = &server;
+        let token = &token;
+        async move {
+            let answer = server.get(&format!("/api/websites/{site}/session-replays?limit=100{query}"), token).await;
+            assert_eq!(answer.status, StatusCode::OK, "{query}: {}", answer.text);
+            let mut ids: Vec<String> =
+                answer.json.as_array().unwrap().iter().map(|r| r["sessionId"].as_str().unwrap().to_string()).collect();
+            ids.sort();
+            ids
+        }
+    };
+    // Sorted by name: enterprise < recording ("still") < old ("three").
+    let [enterprise, recording, old_one] = visits.map(|v| v.0.to_string());
+    assert_eq!(sessions("&filter=all&range=24h").await, [enterprise.clone(), recording.clone()]);
+    assert_eq!(sessions("&filter=all&range=7d").await, [enterprise.clone(), recording.clone(), old_one.clone()]);
+    assert_eq!(sessions("&range=30d").await, [enterprise.clone(), recording.clone(), old_one.clone()]);
+    assert_eq!(sessions("&filter=complete&range=7d").await, [enterprise.clone(), old_one.clone()]);
+    assert_eq!(sessions("&filter=complete&range=24h").await, [enterprise.clone()]);
+    assert_eq!(sessions("&filter=incomplete&range=30d").await, [recording.clone()]);
+    assert_eq!(sessions("&filter=enterprise&range=7d").await, [enterprise.clone()]);
+    let list = server.get(&format!("/api/websites/{site}/session-replays?filter=enterprise"), &token).await;
+    assert_eq!(list.json[0]["organization"]["size"], "enterprise");
+    assert_eq!(list.json[0]["organization"]["industry"], "Technology");
+    assert_eq!(list.json[0]["clickCount"], 2, "the recording's real clicks");
+
+    for bad in ["?filter=vip", "?filter=", "?filter=ALL", "?range=2w", "?range=", "?filter=all&range=90d"] {
+        let answer = server.get(&format!("/api/websites/{site}/session-replays{bad}"), &token).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad}: {}", answer.text);
+        assert!(!answer.error_message().is_empty());
+    }
+    let (other, _) = server.register("recfilter-intruder@example.com").await;
+    let foreign =
+        server.get(&format!("/api/websites/{site}/session-replays?filter=enterprise&range=30d"), &other).await;
+    assert_not_found(&foreign, "another user's replays, filtered");
+}

@@ -39,6 +39,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/replay?tracking_key={q}&session_id={q}&seq={q}"),
     ("GET", "/api/websites/{id}/session-replays?limit={q}&time_range={q}"),
     ("GET", "/api/replays/{id}/events"),
+    ("GET", "/api/websites/{id}/session-replays?limit=100&filter={q}&range={q}"),
     ("GET", "/api/websites/{id}/event-definitions"),
     ("POST", "/api/websites/{id}/event-definitions"),
     ("GET", "/api/websites/{id}/events/summary?timeRange={q}"),

@@ -19,6 +19,41 @@ pub const REPLAY_QUIET_MS: Millis = 60_000;
 /// Most replays one list call returns.
 pub const MAX_REPLAYS: i64 = 100;
 
+/// Which recordings the list shows (spec part 2 §9: all, complete, incomplete, enterprise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReplayFilter {
+    #[default]
+    All,
+    /// Finished: the script sent its last chunk, or nothing came for [`REPLAY_QUIET_MS`].
+    Complete,
+    /// Still recording.
+    Incomplete,
+    /// Visits from an organization whose size the site owner set to enterprise (never guessed).
+    Enterprise,
+}
+
+impl ReplayFilter {
+    /// Parses a filter value; anything but the four names is `Invalid`.
+    pub fn parse(value: &str) -> Result<Self> {
+        match value {
+            "all" => Ok(Self::All),
+            "complete" => Ok(Self::Complete),
+            "incomplete" => Ok(Self::Incomplete),
+            "enterprise" => Ok(Self::Enterprise),
+            _ => Err(Error::invalid("filter must be all, complete, incomplete or enterprise")),
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Complete => "complete",
+            Self::Incomplete => "incomplete",
+            Self::Enterprise => "enterprise",
+        }
+    }
+}
+
 /// `GET /api/websites/{id}/session-replays` item (spec part 2 §3, plus `clickCount`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -65,8 +100,14 @@ fn non_empty(s: String) -> Option<String> {
 }
 
 impl Analytics {
-    /// Recordings of a site with activity in `range`, newest first, at most `limit` (≤ 100).
-    pub fn replays(&self, site: WebsiteId, range: TimeRange, limit: i64) -> Result<Vec<ReplaySummary>> {
+    /// Recordings of a site with activity in `range` that pass `filter`, newest first, at most `limit` (≤ 100).
+    pub fn replays(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filter: ReplayFilter,
+        limit: i64,
+    ) -> Result<Vec<ReplaySummary>> {
         let now = now_ms();
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
@@ -77,9 +118,16 @@ impl Analytics {
                  JOIN sessions s ON s.id = r.session_id
                  LEFT JOIN organizations o ON o.id = s.organization_id
                  WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3
+                   AND CASE ?5
+                       WHEN 'complete' THEN r.is_final = 1 OR r.last_chunk_at <= ?6
+                       WHEN 'incomplete' THEN r.is_final = 0 AND r.last_chunk_at > ?6
+                       WHEN 'enterprise' THEN o.size = 'enterprise'
+                       ELSE 1 END
                  ORDER BY r.id DESC LIMIT ?4",
             )?;
-            let rows = stmt.query_map(params![site, range.start, range.end, limit.clamp(1, MAX_REPLAYS)], |r| {
+            let quiet_since = now - REPLAY_QUIET_MS;
+            let args = params![site, range.start, range.end, limit.clamp(1, MAX_REPLAYS), filter.as_str(), quiet_since];
+            let rows = stmt.query_map(args, |r| {
                 let started: Millis = r.get(2)?;
                 let ended: Millis = r.get(3)?;
                 let is_final: bool = r.get(6)?;

@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use serde::Deserialize;
-use tracker_core::analytics::{MAX_REPLAYS, TimeRange};
+use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
@@ -36,6 +36,7 @@ struct ListQuery {
     #[serde(rename = "time_range")]
     time_range_snake: Option<String>,
     range: Option<String>,
+    filter: Option<String>,
 }
 
 /// `POST /api/replay` and its preflight.
@@ -106,7 +107,8 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
         return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
     }
     let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, limit)).await
+    let filter = query.filter.as_deref().map_or(Ok(ReplayFilter::All), ReplayFilter::parse).map_err(reject)?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, filter, limit)).await
 }
 
 /// `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never

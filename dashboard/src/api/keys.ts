@@ -7,6 +7,8 @@ export const keys = {
   user: ["user"] as const,
   registration: ["registration"] as const,
   accountSettings: ["account-settings"] as const,
+  /** A recording's rrweb events (GET /api/replays/{id}/events). */
+  replayEvents: (id: number) => ["replay-events", id] as const,
   websites: ["websites"] as const,
   sitesPeriods: {
     all: ["sites-periods"] as const,

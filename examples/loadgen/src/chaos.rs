@@ -509,6 +509,13 @@ const ROUTES: &[Route] = &[
     // Replays
     route("GET", "/api/websites/{site}/session-replays", "limit=10&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/replays/{replay}/events", "", Body::None, Auth::Owner),
+    route(
+        "GET",
+        "/api/websites/{site}/session-replays",
+        "limit=100&filter=enterprise&range=30d",
+        Body::None,
+        Auth::Owner,
+    ),
     // Events
     route("GET", "/api/websites/{site}/event-definitions", "", Body::None, Auth::Owner),
     route(

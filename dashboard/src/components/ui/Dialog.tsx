@@ -12,7 +12,7 @@ export interface DialogProps {
   description?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
-  size?: "md" | "lg";
+  size?: "md" | "lg" | "xl";
 }
 
 export function Dialog({ open, onClose, title, description, children, footer, size = "md" }: DialogProps) {
@@ -37,7 +37,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
             onKeyDown={onKeyDown}
             className={cx(
               "pointer-events-auto relative max-h-[90vh] w-full overflow-y-auto rounded-2xl border border-gray-800 bg-gray-900 shadow-2xl shadow-black/60 outline-none",
-              size === "lg" ? "max-w-2xl" : "max-w-md",
+              size === "xl" ? "max-w-7xl" : size === "lg" ? "max-w-2xl" : "max-w-md",
             )}
           >
             <div className="border-b border-gray-800 px-6 py-5 pr-12">

@@ -1,0 +1,28 @@
+//! Session replay reads: the site's list (filter and range sent with it) and one recording's events.
+import { useQuery } from "@tanstack/react-query";
+import { fetchReplayEvents, fetchReplays } from "../api/replays";
+import type { ReplayFilter, ReplayRange } from "../api/replays";
+import { keys } from "../api/keys";
+import { useUser } from "./auth";
+
+export function useSessionReplays(websiteId: number | undefined, filter: ReplayFilter, range: ReplayRange) {
+  const signedIn = !!useUser().data;
+  const id = websiteId ?? -1;
+  return useQuery({
+    queryKey: keys.site(id).read("session-replays", { filter, range }),
+    queryFn: () => fetchReplays(id, filter, range),
+    enabled: signedIn && websiteId !== undefined,
+  });
+}
+
+/** A recording's events, read once per opening (they can be large: not kept once the player closes). */
+export function useReplayEvents(replayId: number | undefined) {
+  return useQuery({
+    queryKey: keys.replayEvents(replayId ?? -1),
+    queryFn: () => fetchReplayEvents(replayId!),
+    enabled: replayId !== undefined,
+    retry: false,
+    gcTime: 0,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}

@@ -1,0 +1,117 @@
+//! Pure shaping of session replays for the list, its cards and the player's timeline (unit-tested).
+import type { RecordedEvent, ReplaySummary } from "../api/replays";
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** Player constants (spec part 2 §9). rrweb's own defaults match; they are passed so that they stay so. */
+export const PLAYER = {
+  width: 1024,
+  height: 576,
+  speeds: [1, 2, 4, 8],
+  maxSpeed: 360,
+  inactivePeriodThreshold: 10_000,
+} as const;
+
+/**
+ * The part of a session id shown in the list. The tracking scripts' ids begin with the visit's time (base 36
+ * milliseconds), so the first characters are alike for visits close in time; the last 8 are random.
+ */
+export function sessionLabel(sessionId: string): string {
+  return sessionId.length <= 8 ? sessionId : sessionId.slice(-8);
+}
+
+/** Seconds as "m:ss" (the average-duration card). */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(Number.isFinite(totalSeconds) ? totalSeconds : 0));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Bytes as "812 B", "14.2 KB", "3.1 MB". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** "Nov 22, 14:05" in the viewer's time zone. */
+export function formatStarted(value: string | number | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  const hh = String(date.getHours()).padStart(2, "0");
+  const mm = String(date.getMinutes()).padStart(2, "0");
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${hh}:${mm}`;
+}
+
+/** The first 8 characters of the stored (already anonymised) address, or a dash. */
+export function addressPrefix(ip: string | null | undefined): string {
+  return ip ? ip.slice(0, 8) : "-";
+}
+
+export interface ReplayStats {
+  total: number;
+  complete: number;
+  /** Seconds. */
+  averageDuration: number;
+  /** Recordings of visits from organizations the owner marked as enterprise. */
+  enterprise: number;
+}
+
+/** The four cards, over the recordings listed. */
+export function replayStats(replays: ReplaySummary[]): ReplayStats {
+  const total = replays.length;
+  const duration = replays.reduce((n, r) => n + r.duration, 0);
+  return {
+    total,
+    complete: replays.filter((r) => r.isComplete).length,
+    averageDuration: total ? duration / total : 0,
+    enterprise: replays.filter((r) => r.organization?.size === "enterprise").length,
+  };
+}
+
+export type MarkKind = "page" | "click" | "custom";
+
+export interface TimelineMark {
+  kind: MarkKind;
+  /** Milliseconds from the recording's first event (the player's time offset). */
+  offset: number;
+  label: string;
+}
+
+// rrweb event and source numbers (@rrweb/types).
+const META = 4;
+const INCREMENTAL = 3;
+const CUSTOM = 5;
+const MOUSE_INTERACTION = 2;
+const CLICK = 2;
+
+function pathOf(href: unknown): string {
+  if (typeof href !== "string") return "";
+  try {
+    const u = new URL(href);
+    return `${u.pathname}${u.search}` || "/";
+  } catch {
+    return href.slice(0, 100);
+  }
+}
+
+/**
+ * Page changes (meta events), clicks and custom events of a recording, in time order, as offsets the
+ * player can jump to. The recording's first event is time 0, as in the player.
+ */
+export function timelineMarks(events: RecordedEvent[]): TimelineMark[] {
+  if (events.length === 0) return [];
+  const start = events.reduce((t, e) => Math.min(t, e.timestamp), events[0].timestamp);
+  const marks: TimelineMark[] = [];
+  for (const e of events) {
+    const offset = e.timestamp - start;
+    if (e.type === META) {
+      marks.push({ kind: "page", offset, label: pathOf(e.data?.href) || "Page" });
+    } else if (e.type === INCREMENTAL && e.data?.source === MOUSE_INTERACTION && e.data?.type === CLICK) {
+      marks.push({ kind: "click", offset, label: "Click" });
+    } else if (e.type === CUSTOM) {
+      const tag = typeof e.data?.tag === "string" ? e.data.tag : "";
+      marks.push({ kind: "custom", offset, label: tag.slice(0, 60) || "Custom event" });
+    }
+  }
+  return marks.sort((a, b) => a.offset - b.offset);
+}

@@ -1,0 +1,96 @@
+//! Session Replays (/session-replays, spec part 2): website, filter and range (all in the URL, filter and
+//! range sent with the list call), the four cards over the listed recordings, the table, and the Watch modal.
+import { useState } from "react";
+import { REPLAY_FILTERS } from "../api/replays";
+import type { ReplayFilter, ReplayRange, ReplaySummary } from "../api/replays";
+import { MetricCard } from "../components/MetricCard";
+import { NoWebsites } from "../components/NoWebsites";
+import { SitePage } from "../components/page/SitePage";
+import type { RangeOption } from "../components/page/SitePage";
+import { ReplayDialog } from "../components/replays/ReplayDialog";
+import { ReplayTable } from "../components/replays/ReplayTable";
+import { IconBuilding, IconCheck, IconClock, IconVideo } from "../components/ui/icons";
+import { Card, EmptyState, ErrorNote, Select, Spinner } from "../components/ui/primitives";
+import { useParamState } from "../hooks/selection";
+import { useSessionReplays } from "../hooks/replays";
+import { formatNumber } from "../lib/format";
+import { formatClock, replayStats } from "../lib/replays";
+
+const RANGES: readonly RangeOption<ReplayRange>[] = [
+  { value: "24h", label: "Last 24 hours" },
+  { value: "7d", label: "Last 7 days" },
+  { value: "30d", label: "Last 30 days" },
+];
+
+const FILTER_LABELS: Record<ReplayFilter, string> = {
+  all: "All Sessions",
+  complete: "Complete",
+  incomplete: "Incomplete",
+  enterprise: "Enterprise",
+};
+
+export default function SessionReplaysPage() {
+  const [filter, setFilter] = useParamState<ReplayFilter>("filter", REPLAY_FILTERS, "all");
+  return (
+    <SitePage<ReplayRange>
+      title="Session Replays"
+      description="Watch recorded visits to understand behaviour"
+      ranges={{ options: RANGES, fallback: "7d", placement: "body" }}
+      noWebsite={<NoWebsites title="Select a Website" description="Add a website to record and watch its visitors' sessions." />}
+      actions={(ctx) => (
+        <>
+          <Select aria-label="Filter" className="w-40" value={filter} onChange={(e) => setFilter(e.target.value as ReplayFilter)}>
+            {REPLAY_FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {FILTER_LABELS[f]}
+              </option>
+            ))}
+          </Select>
+          {ctx.rangeSelect}
+        </>
+      )}
+    >
+      {({ website, range }) => <Replays websiteId={website.id} filter={filter} range={range} />}
+    </SitePage>
+  );
+}
+
+function Replays({ websiteId, filter, range }: { websiteId: number; filter: ReplayFilter; range: ReplayRange }) {
+  const list = useSessionReplays(websiteId, filter, range);
+  const [watching, setWatching] = useState<ReplaySummary | null>(null);
+  const replays = list.data ?? [];
+  const stats = replayStats(replays);
+  const loading = list.isPending;
+
+  return (
+    <div className="space-y-6">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <MetricCard title="Total Replays" value={formatNumber(stats.total)} caption="Recorded sessions" icon={<IconVideo />} loading={loading} />
+        <MetricCard title="Complete Recordings" value={formatNumber(stats.complete)} caption="Finished sessions" icon={<IconCheck />} loading={loading} />
+        <MetricCard title="Average Duration" value={formatClock(stats.averageDuration)} caption="Per session" icon={<IconClock />} loading={loading} />
+        <MetricCard title="Enterprise Visitors" value={formatNumber(stats.enterprise)} caption="From enterprise organizations" icon={<IconBuilding />} loading={loading} />
+      </div>
+      <Card>
+        {list.error ? (
+          <div className="p-5">
+            <ErrorNote error={list.error} onRetry={() => void list.refetch()} />
+          </div>
+        ) : loading ? (
+          <div className="flex items-center justify-center gap-3 py-16 text-sm text-gray-400" data-testid="replays-loading">
+            <Spinner className="h-6 w-6" label="Loading session replays" />
+            Loading session replays...
+          </div>
+        ) : replays.length === 0 ? (
+          <EmptyState
+            icon={<IconVideo />}
+            title="No Session Replays"
+            description="No recordings match this filter and time range. Recordings need the enhanced or professional tracking level."
+          />
+        ) : (
+          <ReplayTable replays={replays} onWatch={setWatching} />
+        )}
+      </Card>
+      <ReplayDialog replay={watching} onClose={() => setWatching(null)} />
+    </div>
+  );
+}
