@@ -199,10 +199,10 @@ impl Analytics {
         let now = now_ms();
         if !refit {
             let cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(model) = cache.get(&site) {
-                if now - model.info.fitted_at < MODEL_MAX_AGE_MS {
-                    return Ok(model.clone());
-                }
+            if let Some(model) = cache.get(&site)
+                && now - model.info.fitted_at < MODEL_MAX_AGE_MS
+            {
+                return Ok(model.clone());
             }
         }
         let model = Arc::new(self.db.read(|conn| intent::fit(conn, site, now))?);
@@ -455,7 +455,7 @@ fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)
     }
     // The page that precedes conversions most, and how its visitors behave in this range.
     if let Some(key) = model.info.key_pages.first() {
-        let viewers = scored.iter().filter(|(f, _)| f.pages.iter().any(|p| *p == key.page)).count();
+        let viewers = scored.iter().filter(|(f, _)| f.pages.contains(&key.page)).count();
         out.push(Recommendation {
             id: "key_page",
             priority: "high",
@@ -536,27 +536,27 @@ fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)
         });
     }
     // What the fitted model found matters most.
-    if model.info.source == "fitted" {
-        if let Some(strongest) = model.info.weights.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)) {
-            if strongest.weight > 0.0 {
-                out.push(Recommendation {
-                    id: "strongest_signal",
-                    priority: "low",
-                    title: format!("{} is the strongest sign of intent on this site", feature_label(strongest.feature)),
-                    detail: format!(
-                        "Of the model's features, {} raises the score most ({:+.2} log-odds per standard deviation); \
+    let strongest = model.info.weights.iter().max_by(|a, b| a.weight.total_cmp(&b.weight));
+    if model.info.source == "fitted"
+        && let Some(strongest) = strongest
+        && strongest.weight > 0.0
+    {
+        out.push(Recommendation {
+            id: "strongest_signal",
+            priority: "low",
+            title: format!("{} is the strongest sign of intent on this site", feature_label(strongest.feature)),
+            detail: format!(
+                "Of the model's features, {} raises the score most ({:+.2} log-odds per standard deviation); \
                          held-out AUC {}. Design pages to encourage it.",
-                        feature_label(strongest.feature).to_lowercase(),
-                        strongest.weight,
-                        model.info.auc.map(|a| format!("{a:.3}")).unwrap_or_else(|| "not measurable".into())
-                    ),
-                    evidence: vec![
-                        ev("Weight", format!("{:+.2}", strongest.weight)),
-                        ev("Held-out AUC", model.info.auc.map(|a| format!("{a:.3}")).unwrap_or_else(|| "-".into())),
-                    ],
-                });
-            }
-        }
+                feature_label(strongest.feature).to_lowercase(),
+                strongest.weight,
+                model.info.auc.map(|a| format!("{a:.3}")).unwrap_or_else(|| "not measurable".into())
+            ),
+            evidence: vec![
+                ev("Weight", format!("{:+.2}", strongest.weight)),
+                ev("Held-out AUC", model.info.auc.map(|a| format!("{a:.3}")).unwrap_or_else(|| "-".into())),
+            ],
+        });
     }
     out
 }

@@ -63,7 +63,7 @@ const ITERATIONS: usize = 600;
 pub const PRIOR_WEIGHTS: [f64; N] = [1.2, 0.8, 1.0, 1.5, 0.6, 0.5, 0.3, -0.2, 0.1, 0.4, 0.7];
 /// The prior weights' reference visit (what "average" means in reasons): 2 pages, 1 minute, half the page
 /// scrolled, nothing else; and the prior log-odds of that visit (about 17%).
-const PRIOR_REFERENCE: [f64; N] = [1.0986, 0.6931, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+const PRIOR_REFERENCE: [f64; N] = [1.0986, std::f64::consts::LN_2, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
 const PRIOR_BIAS: f64 = -1.6;
 
 /// Where a visit came from, once: UTM tags make it a campaign, else its referrer's kind, else direct.
