@@ -14,8 +14,8 @@ use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
-use crate::store::organizations::Organizations;
 use crate::store::funnels::Funnels;
+use crate::store::organizations::Organizations;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.

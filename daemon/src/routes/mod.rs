@@ -16,8 +16,8 @@ mod privacy_delete;
 mod replays;
 mod reports;
 mod track;
-mod visitor_stream;
 mod user;
+mod visitor_stream;
 mod websites;
 
 use std::convert::Infallible;
