@@ -271,7 +271,13 @@ describe("Session Replays", () => {
     await page.goto("/session-replays?range=30d");
     await until("rows", async () => (await rows().count()) === 2 || [await rows().count()]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .slice(0, 6)
+        .map((e) => `${e.tagName}.${e.className}`.slice(0, 120)),
+    );
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px: ${wide.join(" | ")}`);
     await screenshot(page, "replays-05-list-390");
     await rows().and(page.locator(`[data-session="${recordedSid}"]`)).getByRole("button", { name: "Watch" }).click();
     const player = page.getByRole("dialog").locator(".rr-player");

@@ -11,7 +11,7 @@ const HEAD = ["Session", "Visitor", "Organization", "Duration", "Started", "Stat
 
 export function ReplayTable({ replays, onWatch }: { replays: ReplaySummary[]; onWatch: (r: ReplaySummary) => void }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full min-w-[56rem] text-left text-sm" data-testid="replay-table">
         <thead>
           <tr className="border-b border-gray-800 text-xs uppercase tracking-wide text-gray-500">
