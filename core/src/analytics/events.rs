@@ -11,7 +11,7 @@ use crate::model::WebsiteId;
 const TOP_EVENTS: usize = 10;
 
 /// `GET /api/websites/{id}/events/summary` (spec part 2 §3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventSummary {
     /// Custom events, outbound clicks, downloads and conversions.
@@ -22,7 +22,7 @@ pub struct EventSummary {
     pub top_events: Vec<EventCount>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct EventCount {
     pub name: String,
     pub count: i64,

@@ -14,13 +14,14 @@ pub const ACTIVE_WINDOW_MS: Millis = 5 * 60 * 1000;
 const LIVE_LIMIT: i64 = 200;
 
 /// An item of the live feed (spec part 1 §3 "Active session", plus where the visitor is).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveSession {
     pub id: i64,
     pub session_id: String,
     pub ip_address: Option<String>,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub last_seen: Millis,
     pub current_page: String,
     pub country: String,

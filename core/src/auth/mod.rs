@@ -42,7 +42,7 @@ pub const REFRESH_REUSE_GRACE_MS: i64 = 10_000;
 const ACCOUNT_WINDOW: Duration = Duration::from_secs(15 * 60);
 
 /// The answer to a successful login, registration or password change.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthSession {
     pub access_token: String,
@@ -51,7 +51,7 @@ pub struct AuthSession {
 }
 
 /// A new token pair from a refresh.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshedTokens {
     pub access_token: String,

@@ -1,18 +1,19 @@
 //! The route table, and the small filters every route group shares (auth, bodies, client address).
 
-mod analytics;
+pub(crate) mod analytics;
 mod assets;
-mod auth;
-mod dashboard;
-mod events;
-mod export;
-mod organizations;
-mod privacy;
-mod privacy_delete;
-mod replays;
-mod reports;
-mod track;
-mod websites;
+pub(crate) mod auth;
+pub(crate) mod dashboard;
+pub(crate) mod events;
+pub(crate) mod export;
+pub(crate) mod openapi;
+pub(crate) mod organizations;
+pub(crate) mod privacy;
+pub(crate) mod privacy_delete;
+pub(crate) mod replays;
+pub(crate) mod reports;
+pub(crate) mod track;
+pub(crate) mod websites;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -27,6 +28,12 @@ use warp::http::HeaderMap;
 use warp::{Filter, Rejection, Reply};
 
 use crate::error::{recover, reject};
+
+/// `{"ok": true}`: the answer of calls that only say they are done.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(crate) struct Done {
+    pub ok: bool,
+}
 
 /// Largest JSON body accepted by the dashboard API.
 const API_BODY_LIMIT: u64 = 64 * 1024;
@@ -51,7 +58,8 @@ pub fn routes(
         .or(privacy::routes(tracker.clone()))
         .or(events::routes(tracker.clone()))
         .or(organizations::routes(tracker.clone()))
-        .or(analytics::routes(tracker.clone()));
+        .or(analytics::routes(tracker.clone()))
+        .or(openapi::routes());
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())

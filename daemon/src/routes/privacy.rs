@@ -4,18 +4,20 @@ use serde::Deserialize;
 use serde_json::Value;
 use tracker_core::Tracker;
 use tracker_core::model::UserId;
-use tracker_core::privacy::{PrivacyUpdate, RetentionUpdate};
+use tracker_core::privacy::{ConsentLog, PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, body_website_id, parse_website_id, site_json, user, with_tracker};
+use crate::error::ErrorBody;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SiteQuery {
     website_id: Option<String>,
 }
 
 /// `PUT /api/privacy/settings`: the site plus the changed fields.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SettingsBody {
     website_id: Option<Value>,
@@ -24,7 +26,7 @@ struct SettingsBody {
 }
 
 /// `PUT /api/privacy/retention`: the site plus the changed days.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RetentionBody {
     website_id: Option<Value>,
@@ -47,26 +49,71 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     settings.or(update_settings).or(retention).or(update_retention).or(consent_logs)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/settings",
+    tag = "privacy",
+    operation_id = "privacySettings",
+    params(SiteQuery),
+    responses((status = 200, description = "The site's privacy settings", body = PrivacySettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.settings(site)).await
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/privacy/settings",
+    tag = "privacy",
+    operation_id = "updatePrivacySettings",
+    request_body(content = SettingsBody, content_type = "application/json"),
+    responses((status = 200, description = "The settings as changed", body = PrivacySettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.update_settings(site, body.update)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/retention",
+    tag = "privacy",
+    operation_id = "retention",
+    params(SiteQuery),
+    responses((status = 200, description = "Days kept per data type", body = Retention), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.retention(site)).await
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/privacy/retention",
+    tag = "privacy",
+    operation_id = "updateRetention",
+    request_body(content = RetentionBody, content_type = "application/json"),
+    responses((status = 200, description = "The days as changed", body = Retention), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.update_retention(site, body.update)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/consent-logs",
+    tag = "privacy",
+    operation_id = "consentLogs",
+    params(SiteQuery),
+    responses((status = 200, description = "Recent consent decisions", body = Vec<ConsentLog>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn consent_logs(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.consent_logs(site)).await
