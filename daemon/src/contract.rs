@@ -34,6 +34,8 @@ use crate::routes::{openapi, replays, reports, track, websites};
         replays::upload_chunk, replays::list, replays::events,
         track::track, track::interactions, track::config,
     ),
+    // Types no operation names in JSON: the live stream's sessions travel inside its events.
+    components(schemas(tracker_core::analytics::ActiveSession)),
     modifiers(&BearerAuth),
 )]
 struct ApiDoc;

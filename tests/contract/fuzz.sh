@@ -2,10 +2,10 @@
 # Schema-driven fuzzing of the API contract: Schemathesis generates requests from GET /api/openapi.json for
 # every operation (bounded examples each) against a real daemon with a registered user's bearer token and a
 # seeded website, and fails on any 5xx or any answer that breaks its documented schema.
-# Usage: tests/contract/fuzz.sh [max examples per operation, default 25]; TRACKER_BIN picks the binary.
+# Usage: tests/contract/fuzz.sh [max examples per operation, default 5]; TRACKER_BIN picks the binary.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-examples="${1:-25}"
+examples="${1:-5}"
 bin="${TRACKER_BIN:-$PWD/target/debug/tracker}"
 venv="${SCHEMATHESIS_VENV:-$PWD/target/schemathesis-venv}"
 if [ ! -x "$venv/bin/st" ]; then

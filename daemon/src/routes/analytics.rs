@@ -12,12 +12,14 @@ use crate::error::{ErrorBody, reject};
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct UrlsQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct HeatmapQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     url: Option<String>,
     time_range: Option<String>,

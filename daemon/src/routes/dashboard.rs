@@ -23,6 +23,7 @@ use crate::error::{ErrorBody, reject};
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct SiteQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
 }
@@ -56,6 +57,7 @@ const BREAKDOWN_MAX_LIMIT: i64 = 100;
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct LiveQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     ticket: Option<String>,
 }

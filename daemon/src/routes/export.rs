@@ -34,6 +34,7 @@ struct SiteExportQuery {
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct TypeExportQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
@@ -59,7 +60,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     tag = "export",
     operation_id = "exportWebsite",
     params(("id" = i64, Path, description = "Website id"), SiteExportQuery),
-    responses((status = 200, description = "The site's data: JSON by default, CSV or JSON lines as an attachment", content((Object = "application/json"), (String = "text/csv"), (String = "application/x-ndjson"))), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The site's data: JSON by default, CSV or JSON lines as an attachment", content((Vec<tracker_core::export::ExportRow> = "application/json"), (String = "text/csv"), (String = "application/x-ndjson"))), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn site_export(

@@ -13,6 +13,7 @@ use crate::error::ErrorBody;
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct SiteQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 

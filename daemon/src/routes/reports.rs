@@ -17,6 +17,7 @@ use crate::error::{ErrorBody, reject};
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct SeriesQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
 }
@@ -24,6 +25,7 @@ struct SeriesQuery {
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct ActivityQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     limit: Option<i64>,
 }
