@@ -5,6 +5,7 @@ mod util;
 mod auth;
 mod capture_util;
 mod cli;
+mod contract;
 mod dashboard;
 mod dashboard_reads;
 mod durability;
