@@ -25,7 +25,11 @@ cargo clippy --locked --all-targets -- -D warnings
 
 echo "== rust: build, unit and integration tests"
 cargo build --locked -p tracker
+echo "== API contract: dashboard/src/api/generated.ts matches the daemon's OpenAPI document"
+(cd dashboard && TRACKER_BIN="$PWD/../target/debug/tracker" npm run contract:check)
 cargo test --locked --workspace
+echo "== API contract: Schemathesis fuzz run against a real daemon (no 5xx, answers match their schemas)"
+bash tests/contract/fuzz.sh
 # The README's run command uses the release profile (optimised generics can fail where debug ones pass).
 cargo build --locked --release -p tracker
 

@@ -58,7 +58,7 @@ impl JourneyFilter {
 }
 
 /// The answer of `GET /api/analytics/customer-journeys`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerJourneys {
     pub summary: JourneySummary,
@@ -66,7 +66,7 @@ pub struct CustomerJourneys {
 }
 
 /// Totals over every journey of the period and filter (not only the listed ones).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneySummary {
     pub total_journeys: u64,
@@ -78,11 +78,12 @@ pub struct JourneySummary {
 }
 
 /// One visit as a journey (spec §3 "Customer journey", plus where and when).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerJourney {
     pub session_id: String,
     pub website_id: WebsiteId,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub started_at: Millis,
     /// Page views and events of the visit.
@@ -99,7 +100,7 @@ pub struct CustomerJourney {
 }
 
 /// Who the visitor is, as the journey panel shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct VisitorInfo {
     /// City, region and country joined, or 'Unknown Location'.
     pub location: String,
@@ -112,7 +113,7 @@ pub struct VisitorInfo {
 }
 
 /// One touchpoint of a journey.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyStep {
     /// The page's path.
@@ -126,7 +127,7 @@ pub struct JourneyStep {
 }
 
 /// The answer of `GET /api/analytics/journeys`: the most common paths of the period.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyPaths {
     /// Visits of the period with at least one page view.
@@ -135,7 +136,7 @@ pub struct JourneyPaths {
 }
 
 /// A sequence of pages from entry to exit and the visits that took it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyPath {
     /// Pages in order (repeats of the same page in a row folded); cut at [`PATH_DEPTH`] with "…".

@@ -55,12 +55,13 @@ impl ReplayFilter {
 }
 
 /// `GET /api/websites/{id}/session-replays` item (spec part 2 §3, plus `clickCount`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplaySummary {
     pub id: i64,
     pub session_id: String,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub start_time: Millis,
     /// Seconds between the first and the last recorded event.
     pub duration: i64,
@@ -75,7 +76,7 @@ pub struct ReplaySummary {
 }
 
 /// The recorded visit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplaySession {
     pub device_type: String,
@@ -87,7 +88,7 @@ pub struct ReplaySession {
 }
 
 /// Who the visit came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayOrganization {
     pub organization_name: String,

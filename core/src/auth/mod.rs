@@ -48,7 +48,7 @@ pub const TWO_FACTOR_ATTEMPTS: u32 = 5;
 const TOUCH_EVERY_MS: i64 = 60_000;
 
 /// The answer to a successful login, registration or password change.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthSession {
     pub access_token: String,
@@ -57,7 +57,7 @@ pub struct AuthSession {
 }
 
 /// The answer to a login: a sign-in, or (password right, two-factor on, no code given) a request for the code.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Login {
     Session(AuthSession),
@@ -68,7 +68,7 @@ pub enum Login {
 }
 
 /// A new token pair from a refresh.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshedTokens {
     pub access_token: String,

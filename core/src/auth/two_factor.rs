@@ -21,7 +21,7 @@ pub const RECOVERY_CODES: usize = 10;
 const ISSUER: &str = "tracker";
 
 /// What the Settings screen shows to enrol an authenticator app.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TwoFactorSetup {
     /// The secret in base32, for typing into an app by hand.

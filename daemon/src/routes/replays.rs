@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use serde::Deserialize;
-use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, TimeRange};
+use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, ReplaySummary, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
@@ -14,11 +14,12 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::track::{accepted, preflight_response, recover_with_cors, with_cors};
-use super::{blocking, body_bytes, client, site_json, user, with_tracker};
+use super::{Done, blocking, body_bytes, client, site_json, user, with_tracker};
 use crate::error::error_reply;
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct UploadQuery {
     tracking_key: Option<String>,
     session_id: Option<String>,
@@ -28,7 +29,8 @@ struct UploadQuery {
     last: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
     limit: Option<String>,
@@ -37,6 +39,14 @@ struct ListQuery {
     time_range_snake: Option<String>,
     range: Option<String>,
     filter: Option<String>,
+}
+
+/// The shape of `GET /api/replays/{id}/events` for the contract; the body itself is streamed as bytes.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct ReplayEvents {
+    /// rrweb events, oldest first.
+    events: Vec<serde_json::Value>,
 }
 
 /// `POST /api/replay` and its preflight.
@@ -70,6 +80,15 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     list.or(events)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/replay",
+    tag = "visitors",
+    operation_id = "uploadReplay",
+    params(UploadQuery),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "One gzip-compressed chunk of rrweb events"),
+    responses((status = 202, description = "Stored (or ignored by the site's rules)", body = Done), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
+)]
 async fn upload_chunk(
     tracker: Tracker,
     client: Client,
@@ -91,6 +110,15 @@ async fn upload_chunk(
     Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await).await)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/session-replays",
+    tag = "replays",
+    operation_id = "listReplays",
+    params(("id" = i64, Path, description = "Website id"), ListQuery),
+    responses((status = 200, description = "Recordings of the range, newest first", body = Vec<ReplaySummary>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
     let limit = match query.limit.as_deref() {
         None => MAX_REPLAYS,
@@ -114,6 +142,15 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
 /// `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never
 /// parsed, so a recording costs the daemon one inflated chunk (at most 8 MiB) per reader at a time, not its
 /// whole size as a JSON tree. The channel holds one piece: a slow reader slows the inflating.
+#[utoipa::path(
+    get,
+    path = "/api/replays/{id}/events",
+    tag = "replays",
+    operation_id = "replayEvents",
+    params(("id" = i64, Path, description = "Recording id")),
+    responses((status = 200, description = "The recording's rrweb events in order", body = ReplayEvents), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<Response, Rejection> {
     let chunks = blocking(move || tracker.analytics.replay_events(user, replay)).await?;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, Error>>(1);
