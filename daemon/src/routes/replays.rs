@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use serde::Deserialize;
-use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, ReplaySummary, TimeRange};
+use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
@@ -41,6 +41,20 @@ struct ListQuery {
     filter: Option<String>,
 }
 
+impl ListQuery {
+    /// The range (24h, 7d or 30d; 7d by default) and the filter (all by default).
+    fn scope(&self) -> Result<(TimeRange, ReplayFilter), Rejection> {
+        let name = self.time_range.as_deref().or(self.time_range_snake.as_deref()).or(self.range.as_deref());
+        let name = name.unwrap_or("7d");
+        if !matches!(name, "24h" | "1d" | "7d" | "30d") {
+            return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
+        }
+        let range = TimeRange::parse(name, now_ms()).map_err(reject)?;
+        let filter = self.filter.as_deref().map_or(Ok(ReplayFilter::All), ReplayFilter::parse).map_err(reject)?;
+        Ok((range, filter))
+    }
+}
+
 /// The shape of `GET /api/replays/{id}/events` for the contract; the body itself is streamed as bytes.
 #[derive(utoipa::ToSchema)]
 #[allow(dead_code)]
@@ -72,12 +86,18 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(user(tracker.clone()))
         .and(warp::query::<ListQuery>())
         .and_then(list);
+    let stats = warp::path!("websites" / WebsiteId / "session-replays" / "stats")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<ListQuery>())
+        .and_then(stats);
     let events = warp::path!("replays" / i64 / "events")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(user(tracker))
         .and_then(events);
-    list.or(events)
+    list.or(stats).or(events)
 }
 
 #[utoipa::path(
@@ -130,13 +150,22 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
             .ok_or_else(|| reject(Error::invalid("limit must be a positive number")))?
             .min(MAX_REPLAYS),
     };
-    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
-    if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
-        return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
-    }
-    let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    let filter = query.filter.as_deref().map_or(Ok(ReplayFilter::All), ReplayFilter::parse).map_err(reject)?;
+    let (range, filter) = query.scope()?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, filter, limit)).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/session-replays/stats",
+    tag = "replays",
+    operation_id = "replayStats",
+    params(("id" = i64, Path, description = "Website id"), ListQuery),
+    responses((status = 200, description = "The four cards over every recording of the range that passes the filter (limit is ignored)", body = ReplayStats), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
+    let (range, filter) = query.scope()?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.replay_stats(site, range, filter)).await
 }
 
 /// `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never

@@ -1025,6 +1025,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/session-replays/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["replayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/traffic-sources": {
         parameters: {
             query?: never;
@@ -2018,6 +2034,26 @@ export interface components {
             ipAddress?: string | null;
             /** Format: int64 */
             pageViewCount: number;
+        };
+        /**
+         * @description `GET /api/websites/{id}/session-replays/stats`: the four cards of the Session Replays screen over every
+         *     recording of the range that passes the filter (the list shows at most [`MAX_REPLAYS`]).
+         */
+        ReplayStats: {
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            complete: number;
+            /**
+             * Format: double
+             * @description Seconds, over all the recordings counted.
+             */
+            averageDuration: number;
+            /**
+             * Format: int64
+             * @description Recordings of visits from organizations the owner set to enterprise.
+             */
+            enterprise: number;
         };
         /** @description `GET /api/websites/{id}/session-replays` item (spec part 2 §3, plus `clickCount`). */
         ReplaySummary: {
@@ -4763,6 +4799,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplaySummary"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayStats: {
+        parameters: {
+            query?: {
+                limit?: string;
+                timeRange?: string;
+                time_range?: string;
+                range?: string;
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The four cards over every recording of the range that passes the filter (limit is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayStats"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
