@@ -42,8 +42,8 @@ lap "release build"
 echo "== API contract: dashboard/src/api/generated.ts matches the daemon's OpenAPI document"
 (cd dashboard && npm run contract:check)
 
-echo "== rust: unit and integration tests"
-cargo test --locked --workspace
+echo "== rust: unit and integration tests (release profile: they reuse the release build's compiled crates)"
+cargo test --locked --release --workspace
 lap "unit and integration tests"
 
 echo "== API contract: Schemathesis fuzz run against a real daemon (no 5xx, answers match their schemas)"
