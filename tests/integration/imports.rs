@@ -67,7 +67,7 @@ async fn site(server: &TestServer, email: &str) -> (String, String) {
 
 /// The dashboard's answers over the last 7 days: the overview and the given breakdowns as {value: count}.
 async fn dashboard(server: &TestServer, site: &str, token: &str) -> (Value, Value) {
-    let overview = server.get(&format!("/api/dashboard/overview?websiteId={site}&range=7d"), token).await;
+    let overview = server.get(&format!("/api/dashboard/overview?website_id={site}&range=7d"), token).await;
     assert!(overview.status.is_success(), "{}", overview.text);
     let mut breakdowns = serde_json::Map::new();
     for dim in ["page", "referrer", "country", "device", "browser", "utm_source"] {
@@ -147,11 +147,12 @@ async fn umami_and_goatcounter_hits_become_visits_and_events() {
     assert_eq!(b["device"], serde_json::json!({"desktop": 2, "mobile": 1}));
     assert_eq!(b["browser"], serde_json::json!({"Chrome": 1, "Firefox": 1, "Safari": 1}));
     // Raw events exist too: the visitor stream (recent activity) reads them.
-    let activity = server.get(&format!("/api/dashboard/recent-activity?websiteId={umami_site}"), &token).await;
+    let activity = server.get(&format!("/api/dashboard/recent-activity?website_id={umami_site}"), &token).await;
     assert!(activity.text.contains("/blog/hello"), "{}", activity.text);
 
     let goat_site = server.create_site(&token, "Goat", "light").await["id"].to_string().replace('"', "");
-    let out = import(&server, &goat_site, "goatcounter", &recent_copy("goatcounter-export.csv", tmp.path()), &["--json"]);
+    let out =
+        import(&server, &goat_site, "goatcounter", &recent_copy("goatcounter-export.csv", tmp.path()), &["--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((report["rows"].as_i64(), report["ignored"].as_i64()), (Some(4), Some(1)), "the bot row is left out");

@@ -94,9 +94,12 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
             .collect();
         names.sort();
         for name in names {
+            let file = std::fs::File::open(path.join(&name))?;
             if Table::of_file(&name).is_some() {
-                let file = std::fs::File::open(path.join(&name))?;
                 read(&name, &mut Counting::new(file, progress), &mut parsed)?;
+            } else if name.ends_with(".csv") {
+                // Counted as done for the progress bar, which counts every CSV.
+                progress(file.metadata()?.len());
             }
         }
     } else if is_zip(path)? {
@@ -104,6 +107,10 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
         for i in 0..zip.len() {
             let entry = zip.by_index(i).map_err(|e| zip_error(path, e))?;
             let name = entry.name().map_err(|e| zip_error(path, e))?.into_owned();
+            if Table::of_file(&name).is_none() && name.ends_with(".csv") {
+                progress(entry.size());
+                continue;
+            }
             read(&name, &mut Counting::new(entry, progress), &mut parsed)?;
         }
     } else {
