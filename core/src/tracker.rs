@@ -85,6 +85,7 @@ impl Tracker {
             live,
             db,
         };
+        services.auth.seal_plain_secrets()?;
         Ok(Tracker { services: Arc::new(services) })
     }
 

@@ -10,7 +10,7 @@ use crate::import::{ImportedHistory, imported_within};
 use crate::model::{WebsiteId, now_ms};
 
 /// `GET /api/dashboard/overview`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Overview {
     pub metrics: OverviewMetrics,
@@ -20,7 +20,7 @@ pub struct Overview {
     pub imported: Option<ImportedHistory>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OverviewMetrics {
     pub total_visitors: i64,
@@ -33,7 +33,7 @@ pub struct OverviewMetrics {
     pub avg_session_duration: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PreviousMetrics {
     pub total_visitors: i64,
@@ -41,7 +41,7 @@ pub struct PreviousMetrics {
     pub conversions: i64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct PageViews {
     pub url: String,
     pub views: i64,

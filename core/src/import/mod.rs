@@ -110,7 +110,7 @@ pub struct ImportRecord {
 }
 
 /// Imported history within a range, as the overview marks it: which tools, and the days it covers there.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportedHistory {
     pub sources: Vec<String>,
