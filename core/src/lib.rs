@@ -8,6 +8,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod export;
+pub mod import;
 pub mod ingest;
 pub mod model;
 pub mod privacy;

@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::db::{self, Db};
 use crate::error::Result;
 use crate::export::Export;
+use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
@@ -41,6 +42,7 @@ pub struct Services {
     pub events: EventDefinitions,
     pub organizations: Organizations,
     pub funnels: Funnels,
+    pub imports: Imports,
     pub live: LiveHub,
     db: Db,
 }
@@ -76,6 +78,7 @@ impl Tracker {
             events: EventDefinitions::new(db.clone()),
             organizations: Organizations::new(db.clone()),
             funnels: Funnels::new(db.clone()),
+            imports: Imports::new(db.clone()),
             settings,
             websites,
             ingest,

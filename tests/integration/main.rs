@@ -14,6 +14,7 @@ mod events;
 mod exports;
 mod funnels;
 mod heatmaps;
+mod imports;
 mod organizations;
 mod privacy;
 mod privacy_data;

@@ -4,6 +4,7 @@ pub mod completions;
 pub mod config;
 pub mod demo;
 pub mod export;
+pub mod import;
 pub mod live;
 pub mod openapi;
 pub mod orgs;
@@ -28,7 +29,7 @@ use tracker_core::{Config, Tracker};
 tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com\n  \
 tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats --site blog.example.com --range 7d\n  \
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
-tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker retention run\n  \
+tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker import --site 1 --from plausible export.zip\n  tracker retention run\n  \
 tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
@@ -65,6 +66,8 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Export a site's page views and events as CSV or JSON
     Export(export::ExportArgs),
+    /// Import a site's history from Plausible, Umami or GoatCounter
+    Import(import::ImportArgs),
     /// Import what you know of the organizations visiting a site (domain, industry, size)
     Orgs(orgs::OrgsArgs),
     /// Delete or export a site's data (privacy requests)
@@ -91,6 +94,7 @@ impl Command {
             Command::Live(args) => live::run(global, args),
             Command::Stats(args) => stats::run(global, args),
             Command::Export(args) => export::run(global, args),
+            Command::Import(args) => import::run(global, args),
             Command::Orgs(args) => orgs::run(global, args),
             Command::Privacy(args) => privacy::run(global, args),
             Command::Retention(args) => retention::run(global, args),

@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::live::ACTIVE_WINDOW_MS;
 use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
+use crate::import::{ImportedHistory, imported_within};
 use crate::model::{WebsiteId, now_ms};
 
 /// `GET /api/dashboard/overview`.
@@ -15,6 +16,8 @@ pub struct Overview {
     pub metrics: OverviewMetrics,
     pub previous: PreviousMetrics,
     pub top_pages: Vec<PageViews>,
+    /// History imported from another tool within the range (`tracker import`); null when there is none.
+    pub imported: Option<ImportedHistory>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
@@ -86,6 +89,7 @@ impl Analytics {
                     conversions: previous.conversions,
                 },
                 top_pages,
+                imported: imported_within(conn, site, range.start, range.end)?,
             })
         })
     }

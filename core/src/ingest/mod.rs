@@ -1,11 +1,11 @@
 //! Ingest: validates and enriches tracking hits, then hands them to the one batching writer.
 
 pub mod enrich;
-mod hit;
+pub(crate) mod hit;
 pub mod interactions;
 pub mod live;
 pub mod replay;
-mod writer;
+pub(crate) mod writer;
 
 use std::collections::HashMap;
 use std::net::IpAddr;

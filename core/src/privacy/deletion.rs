@@ -114,6 +114,8 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
         report.sessions = tx.execute("DELETE FROM sessions WHERE website_id = ?1", [site])? as u64;
         report.rollup_rows = (tx.execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
             + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?) as u64;
+        // Imported history goes with everything else (its aggregates cascade), and may be imported again.
+        tx.execute("DELETE FROM imports WHERE website_id = ?1", [site])?;
         return Ok(report);
     }
     let (Some(min_ts), Some(max_ts)) = (min_ts, max_ts) else {
@@ -251,6 +253,13 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
              GROUP BY b, v {UPSERT}"
         ));
     }
+    // Imported daily aggregates have no raw rows to count again (Plausible's export): they come back as stored.
+    statements.push(format!(
+        "{insert} SELECT website_id, dim, bucket, value, SUM(pageviews), SUM(visits), SUM(visitors), SUM(events), 0,
+            SUM(bounces), SUM(duration_s)
+         FROM imported_rollups WHERE website_id = ?1 AND bucket >= ?2 / 1000 AND bucket < ?3 / 1000
+         GROUP BY dim, bucket, value {UPSERT}"
+    ));
     let mut rows = 0u64;
     for sql in &statements {
         tx.execute(sql, params![site, from, to])?;

@@ -1559,6 +1559,13 @@ export interface components {
             /** Format: date-time */
             identifiedAt: string;
         };
+        /** @description Imported history within a range, as the overview marks it: which tools, and the days it covers there. */
+        ImportedHistory: {
+            sources: string[];
+            /** @description First and last imported day inside the range, YYYY-MM-DD. */
+            from: string;
+            to: string;
+        };
         IntentSession: {
             sessionId: string;
             /** Format: int64 */
@@ -1824,6 +1831,7 @@ export interface components {
             metrics: components["schemas"]["OverviewMetrics"];
             previous: components["schemas"]["PreviousMetrics"];
             topPages: components["schemas"]["PageViews"][];
+            imported?: null | components["schemas"]["ImportedHistory"];
         };
         OverviewMetrics: {
             /** Format: int64 */

@@ -8,7 +8,7 @@
 mod apply;
 mod day_visitors;
 mod memory;
-mod rollups;
+pub(crate) mod rollups;
 mod session;
 mod visits;
 

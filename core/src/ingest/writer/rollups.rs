@@ -9,7 +9,7 @@ use crate::model::{Millis, WebsiteId};
 
 /// Counter deltas of one rollup row.
 #[derive(Default, Clone, Copy)]
-pub(super) struct Counters {
+pub(crate) struct Counters {
     pub pageviews: i64,
     pub visits: i64,
     pub visitors: i64,
@@ -38,7 +38,7 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 /// Rollup deltas of a batch keyed by (site, dim, hour), then value; days are derived when flushing. The
 /// value is looked up by `&str`, so only a value new to the batch allocates.
 #[derive(Default)]
-pub(super) struct Rollups {
+pub(crate) struct Rollups {
     hours: FastMap<(WebsiteId, &'static str, i64), FastMap<String, Counters>>,
 }
 

@@ -1,0 +1,431 @@
+//! History imported from another tool into a site (`tracker import`): Plausible CE's CSV export (daily
+//! aggregates), Umami's event export and GoatCounter's CSV export (one row per hit). Hits become visits and
+//! events as tracked ones do, with the same rollup counts; aggregates go straight into the rollups. Every
+//! import is recorded in `imports`, which marks imported days in the API and refuses a second import of them.
+
+mod files;
+mod goatcounter;
+mod plausible;
+mod store;
+mod umami;
+
+use std::path::Path;
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde::Serialize;
+
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::model::{Millis, WebsiteId, now_ms};
+
+pub use files::input_size;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// The tool an export comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Plausible,
+    Umami,
+    Goatcounter,
+}
+
+impl Source {
+    /// Parses a source name as `--from` takes it.
+    pub fn parse(s: &str) -> Result<Source> {
+        match s.to_ascii_lowercase().as_str() {
+            "plausible" => Ok(Source::Plausible),
+            "umami" => Ok(Source::Umami),
+            "goatcounter" => Ok(Source::Goatcounter),
+            _ => Err(Error::invalid("source must be plausible, umami or goatcounter")),
+        }
+    }
+
+    /// The stored name (`imports.source`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Plausible => "plausible",
+            Source::Umami => "umami",
+            Source::Goatcounter => "goatcounter",
+        }
+    }
+
+    /// The tool's own name, for messages.
+    fn label(self) -> &'static str {
+        match self {
+            Source::Plausible => "Plausible",
+            Source::Umami => "Umami",
+            Source::Goatcounter => "GoatCounter",
+        }
+    }
+}
+
+/// How an import treats rows it cannot read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ImportOptions {
+    /// Import the readable rows and report the others; by default any bad row stops the import before it
+    /// writes anything.
+    pub skip_bad_rows: bool,
+}
+
+/// A row that could not be read: its file, its line (1 = the header) and why.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BadRow {
+    pub file: String,
+    pub line: u64,
+    pub reason: String,
+}
+
+/// What an import stored.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportReport {
+    pub id: i64,
+    pub source: &'static str,
+    pub file_name: String,
+    /// Rows read and imported.
+    pub rows: u64,
+    /// Rows left out on purpose (bots, as the source flagged them).
+    pub ignored: u64,
+    /// Rows that could not be read (only with `skip_bad_rows`; otherwise the import fails).
+    pub bad_rows: Vec<BadRow>,
+    /// First and last imported day, YYYY-MM-DD (UTC).
+    pub first_day: String,
+    pub last_day: String,
+    pub pageviews: i64,
+    pub visits: i64,
+}
+
+/// An import as recorded.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRecord {
+    pub id: i64,
+    pub source: String,
+    pub file_name: String,
+    pub rows: i64,
+    pub first_day: String,
+    pub last_day: String,
+    pub imported_at: Millis,
+}
+
+/// Imported history within a range, as the overview marks it: which tools, and the days it covers there.
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportedHistory {
+    pub sources: Vec<String>,
+    /// First and last imported day inside the range, YYYY-MM-DD.
+    pub from: String,
+    pub to: String,
+}
+
+/// One hit of a per-hit export, normalised to tracker's values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ImportedHit {
+    /// The source's visit (or session) id; a visit idle for 30 minutes is split as tracked visits are.
+    pub visit: String,
+    /// The source's visitor id (its session id where it has no other).
+    pub visitor: String,
+    pub ts: Millis,
+    /// `None` for a page view, the event name for a custom event.
+    pub event: Option<String>,
+    pub url: String,
+    pub path: String,
+    pub referrer: String,
+    pub referrer_host: String,
+    pub country: String,
+    pub region: String,
+    pub city: String,
+    pub device: String,
+    pub browser: String,
+    pub os: String,
+    pub utm_source: String,
+    pub utm_medium: String,
+    pub utm_campaign: String,
+    pub screen: String,
+}
+
+/// One imported daily aggregate row: a rollup dimension's value (dim '' = the site totals) on a day.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct DayRow {
+    pub day: Millis,
+    pub dim: &'static str,
+    pub value: String,
+    pub pageviews: i64,
+    pub visits: i64,
+    pub visitors: i64,
+    pub events: i64,
+    pub bounces: i64,
+    pub duration_s: i64,
+}
+
+/// What a parser read from an export.
+#[derive(Default)]
+pub(crate) struct Parsed {
+    pub hits: Vec<ImportedHit>,
+    pub days: Vec<DayRow>,
+    pub rows: u64,
+    pub ignored: u64,
+    pub bad: Vec<BadRow>,
+}
+
+impl Parsed {
+    fn day_range(&self) -> Option<(Millis, Millis)> {
+        let days = self.hits.iter().map(|h| h.ts.div_euclid(DAY_MS) * DAY_MS).chain(self.days.iter().map(|d| d.day));
+        days.fold(None, |acc, d| match acc {
+            None => Some((d, d)),
+            Some((a, b)) => Some((a.min(d), b.max(d))),
+        })
+    }
+}
+
+/// Imports of other tools' history, reached as `tracker.imports`.
+#[derive(Clone)]
+pub struct Imports {
+    db: Db,
+}
+
+impl Imports {
+    pub fn new(db: Db) -> Imports {
+        Imports { db }
+    }
+
+    /// Reads an export of `source` at `path` (a file, a folder or a zip as the tool writes it) and stores it
+    /// in `site`, reporting bytes read to `progress`. Refused when the site already has imported history on
+    /// any of its days; nothing is written when a row is bad, unless `skip_bad_rows`.
+    pub fn import(
+        &self,
+        site: WebsiteId,
+        source: Source,
+        path: &Path,
+        options: ImportOptions,
+        progress: &dyn Fn(u64),
+    ) -> Result<ImportReport> {
+        let parsed = match source {
+            Source::Plausible => plausible::parse(path, progress)?,
+            Source::Umami => umami::parse(path, progress)?,
+            Source::Goatcounter => goatcounter::parse(path, progress)?,
+        };
+        if !parsed.bad.is_empty() && !options.skip_bad_rows {
+            return Err(Error::invalid(bad_rows_message(&parsed.bad)));
+        }
+        let Some((first_day, last_day)) = parsed.day_range() else {
+            return Err(Error::invalid(format!("{} has no rows to import", path.display())));
+        };
+        let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        self.db.write(|conn| {
+            // IMMEDIATE: the check for an earlier import and this one's rows are one step for any other writer.
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            if let Some(earlier) = overlapping(&tx, site, first_day, last_day)? {
+                return Err(Error::Conflict(format!(
+                    "this site already has history imported from {} for {} to {} ({}, import {}); importing \
+                     {} to {} again would count those days twice",
+                    earlier.source,
+                    earlier.first_day,
+                    earlier.last_day,
+                    earlier.file_name,
+                    earlier.id,
+                    day_string(first_day),
+                    day_string(last_day)
+                )));
+            }
+            tx.prepare_cached(
+                "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                site,
+                source.as_str(),
+                file_name,
+                parsed.rows as i64,
+                first_day,
+                last_day,
+                now_ms()
+            ])?;
+            let id = tx.last_insert_rowid();
+            let (pageviews, visits) = if parsed.days.is_empty() {
+                store::store_hits(&tx, site, id, parsed.hits)?
+            } else {
+                store::store_days(&tx, site, id, &parsed.days)?
+            };
+            tx.commit()?;
+            Ok(ImportReport {
+                id,
+                source: source.as_str(),
+                file_name: file_name.clone(),
+                rows: parsed.rows,
+                ignored: parsed.ignored,
+                bad_rows: parsed.bad.clone(),
+                first_day: day_string(first_day),
+                last_day: day_string(last_day),
+                pageviews,
+                visits,
+            })
+        })
+    }
+
+    /// A site's imports, oldest first.
+    pub fn list(&self, site: WebsiteId) -> Result<Vec<ImportRecord>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
+                 WHERE website_id = ?1 ORDER BY id",
+            )?;
+            let rows = stmt.query_map([site], record)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+}
+
+fn record(r: &rusqlite::Row) -> rusqlite::Result<ImportRecord> {
+    Ok(ImportRecord {
+        id: r.get(0)?,
+        source: r.get(1)?,
+        file_name: r.get(2)?,
+        rows: r.get(3)?,
+        first_day: day_string(r.get(4)?),
+        last_day: day_string(r.get(5)?),
+        imported_at: r.get(6)?,
+    })
+}
+
+/// The earliest import of `site` with a day in `[first_day, last_day]`.
+fn overlapping(
+    conn: &rusqlite::Connection,
+    site: WebsiteId,
+    first_day: Millis,
+    last_day: Millis,
+) -> Result<Option<ImportRecord>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
+             WHERE website_id = ?1 AND first_day <= ?3 AND last_day >= ?2 ORDER BY id LIMIT 1",
+        )?
+        .query_row(params![site, first_day, last_day], record)
+        .optional()?)
+}
+
+/// The imported history of `site` within `[start, end)` (ms), for the overview's marker.
+pub(crate) fn imported_within(
+    conn: &rusqlite::Connection,
+    site: WebsiteId,
+    start: Millis,
+    end: Millis,
+) -> Result<Option<ImportedHistory>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT source, MIN(MAX(first_day, ?2)), MAX(MIN(last_day, ?3 - 1)) FROM imports
+         WHERE website_id = ?1 AND first_day < ?3 AND last_day + 86400000 > ?2 GROUP BY source ORDER BY source",
+    )?;
+    let rows = stmt
+        .query_map(params![site, start, end], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let from = rows.iter().map(|r| r.1).min().unwrap_or(start);
+    let to = rows.iter().map(|r| r.2).max().unwrap_or(end);
+    Ok(Some(ImportedHistory {
+        sources: rows.into_iter().map(|r| r.0).collect(),
+        from: day_string(from),
+        to: day_string(to),
+    }))
+}
+
+/// YYYY-MM-DD of a UTC instant.
+fn day_string(ms: Millis) -> String {
+    chrono::DateTime::from_timestamp_millis(ms).map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default()
+}
+
+/// The message of an import stopped by bad rows: how many, and the first few with their lines.
+fn bad_rows_message(bad: &[BadRow]) -> String {
+    const SHOWN: usize = 10;
+    let mut msg = format!(
+        "{} row{} could not be read, nothing was imported (fix them, or pass --skip-bad-rows to import the rest):",
+        bad.len(),
+        if bad.len() == 1 { "" } else { "s" }
+    );
+    for row in bad.iter().take(SHOWN) {
+        msg.push_str(&format!("\n  {} line {}: {}", row.file, row.line, row.reason));
+    }
+    if bad.len() > SHOWN {
+        msg.push_str(&format!("\n  ... and {} more", bad.len() - SHOWN));
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::io::Write;
+
+    use super::*;
+    use crate::store::websites::NewWebsite;
+    use crate::{Config, Tracker};
+
+    fn fixtures() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/import/plausible")
+    }
+
+    fn sum(tracker: &Tracker, table: &str, dim: &str, value: &str) -> i64 {
+        tracker
+            .db()
+            .read(|c| {
+                Ok(c.query_row(
+                    &format!("SELECT COALESCE(SUM(pageviews), 0) FROM {table} WHERE dim = ?1 AND value = ?2"),
+                    params![dim, value],
+                    |r| r.get(0),
+                )?)
+            })
+            .unwrap()
+    }
+
+    /// Plausible's export as downloaded (a zip of deflated CSVs) reads as its unpacked folder does, every byte
+    /// is reported to the progress bar, and rebuilding the days' rollups from raw rows (after a privacy
+    /// deletion) keeps the imported aggregates, which have no raw rows.
+    #[test]
+    fn plausible_zip_imports_and_survives_a_rollup_rebuild() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().join("data"), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("import@example.com", "secret12").unwrap();
+        let site = tracker
+            .websites
+            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
+            .unwrap();
+        let zip_path = dir.path().join("Plausible export.zip");
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+        let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        for entry in std::fs::read_dir(fixtures()).unwrap() {
+            let entry = entry.unwrap();
+            zip.start_file(entry.file_name().to_string_lossy(), options).unwrap();
+            zip.write_all(&std::fs::read(entry.path()).unwrap()).unwrap();
+        }
+        zip.finish().unwrap();
+
+        let read = Cell::new(0u64);
+        let report = tracker
+            .imports
+            .import(site.id, Source::Plausible, &zip_path, ImportOptions::default(), &|n| read.set(read.get() + n))
+            .unwrap();
+        assert_eq!(read.get(), input_size(&zip_path).unwrap());
+        assert_eq!((report.pageviews, report.visits, report.first_day.as_str()), (180, 85, "2024-03-01"));
+        assert_eq!((sum(&tracker, "rollup_days", "", ""), sum(&tracker, "rollup_hours", "page", "/")), (180, 110));
+
+        let from = parse_day("2024-03-01");
+        tracker
+            .db()
+            .write(|c| {
+                let tx = c.transaction()?;
+                crate::privacy::deletion::rebuild_rollups(&tx, site.id, from, from + 2 * DAY_MS)?;
+                Ok(tx.commit()?)
+            })
+            .unwrap();
+        assert_eq!((sum(&tracker, "rollup_days", "", ""), sum(&tracker, "rollup_days", "page", "/")), (180, 110));
+        assert_eq!(tracker.imports.list(site.id).unwrap()[0].file_name, "Plausible export.zip");
+    }
+
+    fn parse_day(s: &str) -> Millis {
+        files::parse_day(s).unwrap()
+    }
+}
