@@ -8,6 +8,7 @@ use crate::analytics::Analytics;
 use crate::auth::{self, Auth};
 use crate::config::Config;
 use crate::db::{self, Db};
+use crate::email::Email;
 use crate::error::Result;
 use crate::export::Export;
 use crate::ingest::{Ingest, LiveHub};
@@ -42,6 +43,7 @@ pub struct Services {
     pub organizations: Organizations,
     pub funnels: Funnels,
     pub live: LiveHub,
+    pub email: Email,
     db: Db,
 }
 
@@ -67,10 +69,12 @@ impl Tracker {
             config.ingest_batch,
             config.geo_city_db.as_deref(),
         )?;
+        let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
-            account: Account::new(db.clone()),
-            analytics: Analytics::new(db.clone()),
+            account: Account::new(db.clone(), settings.clone()),
+            email: Email::new(db.clone(), settings.clone(), analytics.clone()),
+            analytics,
             privacy,
             export: Export::new(db.clone()),
             events: EventDefinitions::new(db.clone()),

@@ -9,6 +9,7 @@ mod cli;
 mod dashboard;
 mod dashboard_reads;
 mod durability;
+mod email;
 mod events;
 mod exports;
 mod funnels;
