@@ -25,8 +25,12 @@ pub async fn email_schedule(tracker: Tracker) {
         let worker = tracker.clone();
         match tokio::task::spawn_blocking(move || worker.email.run_due(now_ms())).await {
             Ok(Ok(report)) if report != Default::default() => {
-                tracing::info!(reports = report.reports_sent, alerts = report.alerts_sent, refused = report.refused,
-                    "emails sent");
+                tracing::info!(
+                    reports = report.reports_sent,
+                    alerts = report.alerts_sent,
+                    refused = report.refused,
+                    "emails sent"
+                );
             }
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "sending emails failed; the next run tries again"),

@@ -90,7 +90,10 @@ impl Email {
             "This is a test message from tracker at {base}.\n\nIf you can read it, weekly reports and traffic alerts \
              can reach you.\n"
         );
-        let html = format!("<p>This is a test message from tracker at {}.</p><p>If you can read it, weekly reports and traffic alerts can reach you.</p>", escape(&base));
+        let html = format!(
+            "<p>This is a test message from tracker at {}.</p><p>If you can read it, weekly reports and traffic alerts can reach you.</p>",
+            escape(&base)
+        );
         mailer.send(&Outgoing { to: to.to_string(), subject: "tracker test message".into(), text, html })
     }
 
@@ -173,8 +176,12 @@ impl Email {
         })?;
         for (due, spike) in spikes {
             let live = dashboard_link(base, due.site, "live");
-            let mail =
-                Outgoing { to: due.email.clone(), subject: spike.subject(), text: spike.text(&live), html: spike.html(&live) };
+            let mail = Outgoing {
+                to: due.email.clone(),
+                subject: spike.subject(),
+                text: spike.text(&live),
+                html: spike.html(&live),
+            };
             let delivery = mailer.send(&mail)?;
             self.remember("spike_alert", &due, now, now, &delivery, report)?;
         }

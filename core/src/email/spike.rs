@@ -52,7 +52,8 @@ impl Spike {
         if page_views < SPIKE_MIN_PAGE_VIEWS {
             return Ok(None);
         }
-        let mut before = (1..=7).map(|days| page_views_at(conn, site, now - days * 86_400_000)).collect::<Result<Vec<_>>>()?;
+        let mut before =
+            (1..=7).map(|days| page_views_at(conn, site, now - days * 86_400_000)).collect::<Result<Vec<_>>>()?;
         before.sort_unstable();
         let usual = before[3];
         if page_views < SPIKE_FACTOR * usual {
@@ -126,10 +127,11 @@ impl Spike {
 
 /// Page views of the site in the window ending at `end`.
 fn page_views_at(conn: &Connection, site: WebsiteId, end: Millis) -> Result<i64> {
-    Ok(conn.prepare_cached(
-        "SELECT COUNT(*) FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview'",
-    )?
-    .query_row(params![site, end - SPIKE_WINDOW_MS, end], |r| r.get(0))?)
+    Ok(conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview'",
+        )?
+        .query_row(params![site, end - SPIKE_WINDOW_MS, end], |r| r.get(0))?)
 }
 
 /// "2026-11-23 14:05 UTC".

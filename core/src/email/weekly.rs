@@ -115,7 +115,8 @@ impl WeeklyReport {
         for (label, change) in [("Visitors", &self.visitors), ("Page views", &self.page_views)] {
             let _ = writeln!(out, "{label}: {}", figure(change.current, change.previous));
         }
-        for (title, rows) in [("Top pages (page views)", &self.top_pages), ("Top sources (visits)", &self.top_sources)] {
+        for (title, rows) in [("Top pages (page views)", &self.top_pages), ("Top sources (visits)", &self.top_sources)]
+        {
             let _ = writeln!(out, "\n{title}");
             if rows.is_empty() {
                 let _ = writeln!(out, "  none this week");
@@ -151,7 +152,8 @@ impl WeeklyReport {
             );
         }
         out.push_str("</table>");
-        for (title, rows) in [("Top pages (page views)", &self.top_pages), ("Top sources (visits)", &self.top_sources)] {
+        for (title, rows) in [("Top pages (page views)", &self.top_pages), ("Top sources (visits)", &self.top_sources)]
+        {
             let _ = write!(out, "<h3>{title}</h3><table cellpadding=\"4\" style=\"border-collapse:collapse\">");
             if rows.is_empty() {
                 out.push_str("<tr><td>none this week</td></tr>");
