@@ -86,6 +86,7 @@ impl Tracker {
             live,
             db,
         };
+        services.auth.seal_plain_secrets()?;
         Ok(Tracker { services: Arc::new(services) })
     }
 

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod email;
 pub mod export;
 pub mod live;
+pub mod openapi;
 pub mod orgs;
 pub mod privacy;
 pub mod retention;
@@ -80,6 +81,8 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
+    /// Print the API's OpenAPI 3.1 document (the same as GET /api/openapi.json)
+    Openapi(openapi::OpenapiArgs),
 }
 
 impl Command {
@@ -99,6 +102,7 @@ impl Command {
             Command::Demo(args) => demo::run(global, args),
             Command::Config(args) => config::run(global, args),
             Command::Completions(args) => completions::run(args),
+            Command::Openapi(args) => openapi::run(args),
         }
     }
 }

@@ -63,6 +63,9 @@ export const ReplayPlayer = forwardRef<ReplayPlayerHandle, { events: RecordedEve
         component.$destroy();
         throw new Error("The replay frame would run the recorded page's scripts");
       }
+      // Replaying a visitor's focus calls focus() inside the frame, which would take the keyboard away from the
+      // dialog (Escape stopped closing it). The frame is only watched, never used: inert keeps focus out.
+      instance.getReplayer().iframe.inert = true;
       player.current = instance;
       let last = size.width;
       const observer = new ResizeObserver(() => {
