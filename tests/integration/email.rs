@@ -36,7 +36,9 @@ static VENV: Mutex<()> = Mutex::new(());
 
 /// The venv's python with aiosmtpd, installed under target/ on first use (pip reaches PyPI).
 fn sink_python() -> PathBuf {
-    let target = tracker_bin().parent().and_then(|p| p.parent()).expect("target folder").to_path_buf();
+    // This test binary is target/<profile>/deps/integration-*.
+    let exe = std::env::current_exe().expect("test exe");
+    let target = exe.ancestors().nth(3).expect("target folder").to_path_buf();
     let venv = std::env::var_os("AIOSMTPD_VENV").map(PathBuf::from).unwrap_or_else(|| target.join("aiosmtpd-venv"));
     let python = venv.join("bin/python");
     let _one = VENV.lock().unwrap_or_else(|e| e.into_inner());
