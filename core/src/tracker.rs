@@ -8,6 +8,7 @@ use crate::analytics::Analytics;
 use crate::auth::{self, Auth};
 use crate::config::Config;
 use crate::db::{self, Db};
+use crate::email::Email;
 use crate::error::Result;
 use crate::export::Export;
 use crate::import::Imports;
@@ -44,6 +45,7 @@ pub struct Services {
     pub funnels: Funnels,
     pub imports: Imports,
     pub live: LiveHub,
+    pub email: Email,
     db: Db,
 }
 
@@ -69,10 +71,12 @@ impl Tracker {
             config.ingest_batch,
             config.geo_city_db.as_deref(),
         )?;
+        let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
-            account: Account::new(db.clone()),
-            analytics: Analytics::new(db.clone()),
+            account: Account::new(db.clone(), settings.clone()),
+            email: Email::new(db.clone(), settings.clone(), analytics.clone()),
+            analytics,
             privacy,
             export: Export::new(db.clone()),
             events: EventDefinitions::new(db.clone()),

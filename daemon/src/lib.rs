@@ -2,6 +2,7 @@
 //! embedded dashboard and the tracking scripts.
 
 mod contract;
+mod email;
 mod error;
 mod routes;
 
@@ -11,6 +12,7 @@ use tokio::net::TcpListener;
 use tracker_core::Tracker;
 
 pub use contract::{openapi, openapi_json};
+pub use email::email_schedule;
 pub use routes::routes;
 
 /// Serves the API, the dashboard and the scripts on `listener` until `shutdown` resolves.

@@ -10,6 +10,7 @@ mod contract;
 mod dashboard;
 mod dashboard_reads;
 mod durability;
+mod email;
 mod events;
 mod exports;
 mod funnels;

@@ -43,7 +43,8 @@ async fn settings_start_with_the_spec_defaults() {
         settings.json,
         json!({
             "profile": {"name": "", "email": "defaults@example.com", "company": "", "timezone": "UTC"},
-            "notifications": {"emailAlerts": true, "weeklyReports": true, "realTimeAlerts": false, "marketingEmails": false},
+            "notifications": {"emailAlerts": true, "weeklyReports": true, "realTimeAlerts": false, "marketingEmails": false,
+                "emailConfigured": false},
             "security": {"twoFactorEnabled": false, "sessionTimeout": 30, "loginNotifications": true},
             "recentSignIns": []
         })
@@ -89,7 +90,9 @@ async fn notification_toggles_are_stored() {
     let all = json!({"emailAlerts": false, "weeklyReports": false, "realTimeAlerts": true, "marketingEmails": true});
     let saved = server.put("/api/user/notifications", &token, all.clone()).await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
-    assert_eq!(saved.json, all);
+    let mut answered = all.clone();
+    answered["emailConfigured"] = json!(false);
+    assert_eq!(saved.json, answered, "the toggles, and that this server sends no email");
     let one = server.put("/api/user/notifications", &token, json!({"weeklyReports": true})).await;
     assert_eq!(one.json["weeklyReports"], true);
     assert_eq!(one.json["realTimeAlerts"], true, "the others keep their value");

@@ -50,6 +50,7 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> anyhow::Result<()> {
             if config.jwt_secret.is_some() {
                 config.jwt_secret = Some("(hidden)".into());
             }
+            config.smtp_url = config.smtp_url.as_deref().map(tracker_core::email::redacted_url);
             if global.json {
                 print_json(&config)
             } else {

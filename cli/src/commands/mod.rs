@@ -3,6 +3,7 @@
 pub mod completions;
 pub mod config;
 pub mod demo;
+pub mod email;
 pub mod export;
 pub mod import;
 pub mod live;
@@ -30,6 +31,7 @@ tracker sites add --name Blog --domain blog.example.com --owner alice@example.co
 tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats --site blog.example.com --range 7d\n  \
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
 tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker import --site 1 --from plausible export.zip\n  tracker retention run\n  \
+tracker email test --to me@example.com\n  \
 tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
@@ -74,6 +76,8 @@ pub enum Command {
     Privacy(privacy::PrivacyArgs),
     /// Apply every site's data retention
     Retention(retention::RetentionArgs),
+    /// Send a test email, a site's weekly report, or the reports and alerts that are due
+    Email(email::EmailArgs),
     /// Generate realistic demo traffic through the real ingest path
     Demo(demo::DemoArgs),
     /// Print an example configuration, or check and show the effective one
@@ -98,6 +102,7 @@ impl Command {
             Command::Orgs(args) => orgs::run(global, args),
             Command::Privacy(args) => privacy::run(global, args),
             Command::Retention(args) => retention::run(global, args),
+            Command::Email(args) => email::run(global, args),
             Command::Demo(args) => demo::run(global, args),
             Command::Config(args) => config::run(global, args),
             Command::Completions(args) => completions::run(args),

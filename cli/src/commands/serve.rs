@@ -1,6 +1,6 @@
 //! `tracker serve`: runs the daemon until SIGINT or SIGTERM, after printing the dashboard URL. Watches the
 //! config file (if one was given) and applies reloadable settings without a restart, and runs retention
-//! every `retention_interval_hours`.
+//! every `retention_interval_hours`, and sends the weekly reports and traffic alerts that are due.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use super::GlobalArgs;
 
 #[derive(Args)]
 #[command(after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
-login_attempts_per_minute, registration and retention_interval_hours apply when it is saved; other keys need a restart.\n\n\
+login_attempts_per_minute, registration, retention_interval_hours, smtp_url and smtp_from apply when it is saved; other keys need a restart.\n\n\
 Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker\n  \
 tracker serve --config /etc/tracker/tracker.toml")]
 pub struct ServeArgs {
@@ -106,6 +106,7 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             None => None,
         };
         tokio::spawn(retention_schedule(tracker.clone()));
+        tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;
         tracing::info!("stopped");
         Ok(())

@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0014_account_settings.sql"),
     include_str!("../../migrations/0017_privacy_audit.sql"),
     include_str!("../../migrations/0020_imports.sql"),
+    include_str!("../../migrations/0022_emails_sent.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

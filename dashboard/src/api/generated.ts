@@ -1786,6 +1786,11 @@ export interface components {
             weeklyReports: boolean;
             realTimeAlerts: boolean;
             marketingEmails: boolean;
+            /**
+             * @description Whether the server can send email at all (`smtp_url` set); when not, the screen says so and the
+             *     toggles are off limits. Read only.
+             */
+            emailConfigured: boolean;
         };
         /** @description A change of notification preferences; fields left out keep their value. */
         NotificationsUpdate: {

@@ -9,11 +9,17 @@ export interface Profile {
   timezone: string;
 }
 
-export interface Notifications {
+/** The notification preferences a user can change. */
+export interface NotificationToggles {
   emailAlerts: boolean;
   weeklyReports: boolean;
   realTimeAlerts: boolean;
   marketingEmails: boolean;
+}
+
+export interface Notifications extends NotificationToggles {
+  /** Whether the server can send email at all (the operator set smtp_url); read only. */
+  emailConfigured: boolean;
 }
 
 export interface SecuritySettings {
@@ -46,7 +52,7 @@ export interface TwoFactorSetup {
 export const settingsApi = {
   get: () => api.get<AccountSettings>("/api/user/settings"),
   profile: (p: { name: string; company: string; timezone: string }) => api.put<Profile>("/api/user/profile", p),
-  notifications: (n: Notifications) => api.put<Notifications>("/api/user/notifications", n),
+  notifications: (n: NotificationToggles) => api.put<Notifications>("/api/user/notifications", n),
   security: (s: { sessionTimeout?: number; loginNotifications?: boolean }) => api.put<SecuritySettings>("/api/user/security", s),
   email: (b: { newEmail: string; currentPassword: string }) => api.put<{ email: string }>("/api/user/email", b),
   password: (b: { currentPassword: string; newPassword: string }) => api.put<AuthResponse>("/api/user/password", b),

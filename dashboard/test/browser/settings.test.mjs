@@ -57,7 +57,9 @@ describe("settings in a browser", () => {
   };
 
   before(async () => {
-    daemon = await startDaemon();
+    // Email "configured" at a loopback port nothing listens on: the toggles are usable, and nothing is due
+    // (no traffic to report) during the test. The not-configured screen has its own daemon below.
+    daemon = await startDaemon({ TRACKER_SMTP_URL: "smtp://127.0.0.1:9" });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, baseURL: daemon.url, acceptDownloads: true });
     page = await context.newPage();
@@ -102,6 +104,7 @@ describe("settings in a browser", () => {
   it("Notifications: the spec's defaults, saved toggles", async () => {
     await page.getByRole("tab", { name: "Notifications" }).click();
     await page.waitForURL(/tab=notifications/);
+    assert.equal(await page.getByTestId("email-not-configured").count(), 0, "this daemon has smtp_url");
     const state = async (id) => page.locator(`#notify-${id}`).getAttribute("aria-checked");
     assert.deepEqual(
       [await state("emailAlerts"), await state("weeklyReports"), await state("realTimeAlerts"), await state("marketingEmails")],
@@ -115,6 +118,36 @@ describe("settings in a browser", () => {
     await page.locator("#notify-realTimeAlerts").waitFor();
     assert.equal(await state("realTimeAlerts"), "true");
     assert.equal(await state("weeklyReports"), "false");
+  });
+
+  it("Notifications: without smtp_url the tab says email is not configured and the toggles are disabled", async () => {
+    const bare = await startDaemon();
+    const narrow = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: bare.url });
+    try {
+      const res = await fetch(`${bare.url}/api/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "no-mail@example.com", password: "correct-horse" }),
+      });
+      assert.equal(res.status, 201);
+      const { accessToken, refreshToken } = await res.json();
+      const p = await narrow.newPage();
+      await p.addInitScript(([a, r]) => {
+        localStorage.setItem("accessToken", a);
+        localStorage.setItem("refreshToken", r);
+      }, [accessToken, refreshToken]);
+      await p.goto("/settings?tab=notifications");
+      await waitForText(p.getByTestId("email-not-configured"), "Email is not configured on this server");
+      for (const id of ["emailAlerts", "weeklyReports", "realTimeAlerts", "marketingEmails"]) {
+        assert.ok(await p.locator(`#notify-${id}`).isDisabled(), `${id} is disabled`);
+      }
+      assert.ok(await p.getByRole("button", { name: "Save Preferences" }).isDisabled());
+      await fitsItsColumn(p);
+      await screenshot(p, "settings-notifications-no-email-390");
+    } finally {
+      await narrow.close();
+      await bare.stop();
+    }
   });
 
   it("Security: recent sign-ins, and a session timeout checked and saved", async () => {

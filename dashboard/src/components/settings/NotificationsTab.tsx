@@ -1,12 +1,14 @@
-//! Settings, Notifications: the four stored toggles (spec defaults: email alerts and weekly reports on).
+//! Settings, Notifications: the four stored toggles (spec defaults: email alerts and weekly reports on). Weekly
+//! Reports and Real-time Alerts send email once the operator sets smtp_url; until then the tab says email is not
+//! configured and the toggles are off limits.
 import { useState } from "react";
-import type { Notifications } from "../../api/settings";
+import type { NotificationToggles, Notifications } from "../../api/settings";
 import { useUpdateNotifications } from "../../hooks/settings";
 import { useToast } from "../toast/toast";
 import { Button, Card, CardBody, CardHeader } from "../ui/primitives";
 import { Switch } from "../ui/Switch";
 
-const ITEMS: { key: keyof Notifications; label: string; description: string }[] = [
+const ITEMS: { key: keyof NotificationToggles; label: string; description: string }[] = [
   { key: "emailAlerts", label: "Email Alerts", description: "Receive important alerts about your websites by email" },
   { key: "weeklyReports", label: "Weekly Reports", description: "A weekly summary of your analytics" },
   { key: "realTimeAlerts", label: "Real-time Alerts", description: "Instant alerts for traffic spikes and conversions" },
@@ -16,7 +18,13 @@ const ITEMS: { key: keyof Notifications; label: string; description: string }[] 
 export function NotificationsTab({ notifications }: { notifications: Notifications }) {
   const update = useUpdateNotifications();
   const { toast } = useToast();
-  const [draft, setDraft] = useState(notifications);
+  const { emailConfigured } = notifications;
+  const [draft, setDraft] = useState<NotificationToggles>({
+    emailAlerts: notifications.emailAlerts,
+    weeklyReports: notifications.weeklyReports,
+    realTimeAlerts: notifications.realTimeAlerts,
+    marketingEmails: notifications.marketingEmails,
+  });
 
   function save() {
     update.mutate(draft, {
@@ -29,6 +37,12 @@ export function NotificationsTab({ notifications }: { notifications: Notificatio
     <Card>
       <CardHeader title="Notification Preferences" description="Choose what you want to hear about" />
       <CardBody className="space-y-1">
+        {!emailConfigured && (
+          <p role="status" data-testid="email-not-configured" className="rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
+            Email is not configured on this server, so no reports or alerts can be sent. The operator enables them by setting{" "}
+            <code className="font-mono">smtp_url</code> in the configuration.
+          </p>
+        )}
         {ITEMS.map((item) => (
           <div key={item.key} className="flex items-center justify-between gap-4 rounded-lg px-1 py-3">
             <div className="min-w-0">
@@ -37,11 +51,16 @@ export function NotificationsTab({ notifications }: { notifications: Notificatio
               </label>
               <p className="text-sm text-gray-500">{item.description}</p>
             </div>
-            <Switch id={`notify-${item.key}`} checked={draft[item.key]} onCheckedChange={(on) => setDraft({ ...draft, [item.key]: on })} />
+            <Switch
+              id={`notify-${item.key}`}
+              checked={draft[item.key]}
+              disabled={!emailConfigured}
+              onCheckedChange={(on) => setDraft({ ...draft, [item.key]: on })}
+            />
           </div>
         ))}
         <div className="flex justify-end border-t border-gray-800 pt-4">
-          <Button onClick={save} disabled={update.isPending}>
+          <Button onClick={save} disabled={update.isPending || !emailConfigured}>
             {update.isPending ? "Saving..." : "Save Preferences"}
           </Button>
         </div>

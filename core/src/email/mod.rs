@@ -1,0 +1,281 @@
+//! Email reports and alerts (issue 17 part 4): each site's weekly report to its owner while Weekly Reports are
+//! on, and a traffic-spike alert while Real-time Alerts are on, over SMTP (`smtp_url`). The daemon's scheduler
+//! calls [`Email::run_due`] every few minutes; what went out is remembered in `emails_sent`, so a restart sends
+//! nothing twice. Without `smtp_url` nothing is sent and the Settings screen says email is not configured.
+
+mod mailer;
+mod spike;
+mod weekly;
+
+pub use mailer::{Delivery, Mailer, Outgoing, is_configured, redacted_url, validate};
+pub use spike::{SPIKE_FACTOR, SPIKE_MIN_PAGE_VIEWS, SPIKE_QUIET_MS, SPIKE_WINDOW_MS, Spike};
+pub use weekly::{Change, TopRow, WeeklyReport, week_start};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::analytics::Analytics;
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::model::{Millis, UserId, WebsiteId};
+use crate::settings::Settings;
+use weekly::WEEK_MS;
+
+/// How long after its week a report may still go out: a daemon down on Monday sends it on Tuesday, one down
+/// for a fortnight does not send a stale one.
+pub const REPORT_GRACE_MS: Millis = 3 * 86_400_000;
+
+const WEEKLY_FOOTER: &str =
+    "You get this email because Weekly Reports are on in your tracker account (Settings, Notifications).";
+const ALERT_FOOTER: &str = "You get this email because Real-time Alerts are on in your tracker account \
+                            (Settings, Notifications). A site gets at most one alert every 6 hours.";
+
+/// What one run sent.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunReport {
+    pub reports_sent: usize,
+    pub alerts_sent: usize,
+    /// Refused for good by the server (not retried).
+    pub refused: usize,
+}
+
+/// A site, its owner and the owner's address, as a run finds them.
+struct Recipient {
+    site: WebsiteId,
+    name: String,
+    domain: String,
+    user: UserId,
+    email: String,
+}
+
+/// The email service: reports, alerts, and the operator's test messages.
+#[derive(Clone)]
+pub struct Email {
+    db: Db,
+    settings: Settings,
+    analytics: Analytics,
+}
+
+impl Email {
+    pub(crate) fn new(db: Db, settings: Settings, analytics: Analytics) -> Email {
+        Email { db, settings, analytics }
+    }
+
+    /// Whether `smtp_url` is set (the Settings screen's toggles say so when it is not).
+    pub fn is_configured(&self) -> bool {
+        self.settings.read(is_configured)
+    }
+
+    /// Sends what is due at `now` (the scheduler's clock; tests pass their own): last week's reports not sent
+    /// yet, and alerts for sites spiking now. Nothing without `smtp_url`. A server out of reach ends the run
+    /// with an error; what was not sent is tried again by the next run.
+    pub fn run_due(&self, now: Millis) -> Result<RunReport> {
+        let config = self.settings.get();
+        let Some(mailer) = Mailer::from_config(&config)? else {
+            return Ok(RunReport::default());
+        };
+        let base = config.base_url();
+        let mut report = RunReport::default();
+        self.send_weekly_reports(&mailer, &base, now, &mut report)?;
+        self.send_spike_alerts(&mailer, &base, now, &mut report)?;
+        Ok(report)
+    }
+
+    /// Sends a short test message to `to`, to check the SMTP settings.
+    pub fn send_test(&self, to: &str) -> Result<Delivery> {
+        let mailer = self.mailer()?;
+        let base = self.settings.read(|c| c.base_url());
+        let text = format!(
+            "This is a test message from tracker at {base}.\n\nIf you can read it, weekly reports and traffic alerts \
+             can reach you.\n"
+        );
+        let html = format!(
+            "<p>This is a test message from tracker at {}.</p><p>If you can read it, weekly reports and traffic alerts can reach you.</p>",
+            escape(&base)
+        );
+        mailer.send(&Outgoing { to: to.to_string(), subject: "tracker test message".into(), text, html })
+    }
+
+    /// Sends the report of the week holding `week_of` for a site to any address (the operator's check; not
+    /// remembered, so the scheduled report still goes out).
+    pub fn send_weekly_report(&self, site: WebsiteId, to: &str, week_of: Millis) -> Result<Delivery> {
+        let mailer = self.mailer()?;
+        let (name, domain): (String, String) = self.db.read(|conn| {
+            conn.query_row("SELECT name, domain FROM websites WHERE id = ?1", [site], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+                .ok_or(Error::NotFound("website"))
+        })?;
+        let report = WeeklyReport::read(&self.analytics, site, &name, &domain, week_start(week_of))?;
+        let dashboard = dashboard_link(&self.settings.read(|c| c.base_url()), site, "dashboard");
+        mailer.send(&Outgoing {
+            to: to.to_string(),
+            subject: report.subject(),
+            text: report.text(&dashboard),
+            html: report.html(&dashboard),
+        })
+    }
+
+    fn mailer(&self) -> Result<Mailer> {
+        Mailer::from_config(&self.settings.get())?
+            .ok_or_else(|| Error::invalid("email is not configured: set smtp_url (see tracker config example)"))
+    }
+
+    /// Last week's report of every site whose owner has Weekly Reports on, once each.
+    fn send_weekly_reports(&self, mailer: &Mailer, base: &str, now: Millis, report: &mut RunReport) -> Result<()> {
+        let week = week_start(now) - WEEK_MS;
+        if now >= week + WEEK_MS + REPORT_GRACE_MS {
+            return Ok(());
+        }
+        let due = self.db.read(|conn| {
+            recipients(
+                conn,
+                "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
+                 WHERE u.weekly_reports AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report'
+                   AND e.website_id = w.id AND e.user_id = u.id AND e.period = ?1)
+                 ORDER BY w.id",
+                week,
+            )
+        })?;
+        for due in due {
+            let weekly = WeeklyReport::read(&self.analytics, due.site, &due.name, &due.domain, week)?;
+            if weekly.is_empty() {
+                continue;
+            }
+            let dashboard = dashboard_link(base, due.site, "dashboard");
+            let mail = Outgoing {
+                to: due.email.clone(),
+                subject: weekly.subject(),
+                text: weekly.text(&dashboard),
+                html: weekly.html(&dashboard),
+            };
+            let delivery = mailer.send(&mail)?;
+            self.remember("weekly_report", &due, week, now, &delivery, report)?;
+        }
+        Ok(())
+    }
+
+    /// An alert for every site spiking now whose owner has Real-time Alerts on, outside its quiet period.
+    fn send_spike_alerts(&self, mailer: &Mailer, base: &str, now: Millis, report: &mut RunReport) -> Result<()> {
+        let spikes = self.db.read(|conn| {
+            let watched = recipients(
+                conn,
+                "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
+                 WHERE u.real_time_alerts AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert'
+                   AND e.website_id = w.id AND e.period > ?1)
+                 ORDER BY w.id",
+                now - SPIKE_QUIET_MS,
+            )?;
+            let mut spikes = Vec::new();
+            for due in watched {
+                if let Some(spike) = Spike::check(conn, due.site, &due.name, &due.domain, now)? {
+                    spikes.push((due, spike));
+                }
+            }
+            Ok(spikes)
+        })?;
+        for (due, spike) in spikes {
+            let live = dashboard_link(base, due.site, "live");
+            let mail = Outgoing {
+                to: due.email.clone(),
+                subject: spike.subject(),
+                text: spike.text(&live),
+                html: spike.html(&live),
+            };
+            let delivery = mailer.send(&mail)?;
+            self.remember("spike_alert", &due, now, now, &delivery, report)?;
+        }
+        Ok(())
+    }
+
+    fn remember(
+        &self,
+        kind: &str,
+        due: &Recipient,
+        period: Millis,
+        now: Millis,
+        delivery: &Delivery,
+        report: &mut RunReport,
+    ) -> Result<()> {
+        let outcome = match delivery {
+            Delivery::Sent => {
+                if kind == "weekly_report" {
+                    report.reports_sent += 1;
+                } else {
+                    report.alerts_sent += 1;
+                }
+                "sent"
+            }
+            Delivery::Refused(reason) => {
+                // The site and account ids only: the address is the account's, not for the log.
+                tracing::warn!(kind, site = due.site, user = due.user, reason = %reason, "email refused by the mail server");
+                report.refused += 1;
+                "refused"
+            }
+        };
+        self.db.write(|conn| {
+            conn.execute(
+                "INSERT OR IGNORE INTO emails_sent (kind, website_id, user_id, period, sent_at, outcome)
+                 SELECT ?1, w.id, w.user_id, ?4, ?5, ?6 FROM websites w WHERE w.id = ?2 AND w.user_id = ?3",
+                params![kind, due.site, due.user, period, now, outcome],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+fn recipients(conn: &Connection, sql: &str, bound: Millis) -> Result<Vec<Recipient>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map([bound], |r| {
+        Ok(Recipient { site: r.get(0)?, name: r.get(1)?, domain: r.get(2)?, user: r.get(3)?, email: r.get(4)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A link to one of the dashboard's screens for a site.
+fn dashboard_link(base: &str, site: WebsiteId, screen: &str) -> String {
+    format!("{base}/{screen}?website={site}&range=7d")
+}
+
+/// Text made safe for HTML element content and quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// "+50%", "-20%", "no change", or "new" when the week before had none.
+pub fn percent_change(current: i64, previous: i64) -> String {
+    if previous <= 0 {
+        return if current > 0 { "new".into() } else { "no change".into() };
+    }
+    let change = ((current - previous) as f64 * 100.0 / previous as f64).round() as i64;
+    match change {
+        0 => "no change".into(),
+        c if c > 0 => format!("+{c}%"),
+        c => format!("{c}%"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_read_as_people_say_them() {
+        assert_eq!(percent_change(12, 8), "+50%");
+        assert_eq!(percent_change(6, 8), "-25%");
+        assert_eq!(percent_change(8, 8), "no change");
+        assert_eq!(percent_change(3, 0), "new");
+        assert_eq!(percent_change(0, 0), "no change");
+    }
+}

@@ -1,0 +1,140 @@
+//! The traffic-spike rule and its alert. A site spikes when its page views of the last hour reach both
+//! [`SPIKE_MIN_PAGE_VIEWS`] and [`SPIKE_FACTOR`] times the median of the same hour on each of the 7 days
+//! before; the median, not the mean, so one earlier spike does not raise the bar for a week. Counted from the
+//! raw page views (indexed by site and time), so the window is the last 60 minutes, not the last whole hour.
+
+use std::fmt::Write;
+
+use rusqlite::{Connection, params};
+
+use super::escape;
+use crate::error::Result;
+use crate::model::{Millis, WebsiteId};
+
+/// The window compared.
+pub const SPIKE_WINDOW_MS: Millis = 3_600_000;
+/// How many times the usual traffic makes a spike.
+pub const SPIKE_FACTOR: i64 = 3;
+/// Fewest page views in the window that can be a spike (so 4 views against a usual 1 is not news).
+pub const SPIKE_MIN_PAGE_VIEWS: i64 = 50;
+/// After an alert, the site's next one waits this long.
+pub const SPIKE_QUIET_MS: Millis = 6 * 3_600_000;
+
+/// Most pages an alert lists.
+const TOP_PAGES: i64 = 5;
+
+/// A spike found at `at`: the window's page views against the usual ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spike {
+    pub site_id: WebsiteId,
+    pub site_name: String,
+    pub domain: String,
+    /// End of the window (the run's clock).
+    pub at: Millis,
+    pub page_views: i64,
+    /// Median page views of the same window on the 7 days before.
+    pub usual: i64,
+    /// The window's most viewed pages.
+    pub top_pages: Vec<(String, i64)>,
+}
+
+impl Spike {
+    /// Checks the rule for a site at `now`; `None` when its traffic is not a spike.
+    pub fn check(
+        conn: &Connection,
+        site: WebsiteId,
+        site_name: &str,
+        domain: &str,
+        now: Millis,
+    ) -> Result<Option<Spike>> {
+        let page_views = page_views_at(conn, site, now)?;
+        // The cheap test first: most sites most of the time stop here after one indexed count.
+        if page_views < SPIKE_MIN_PAGE_VIEWS {
+            return Ok(None);
+        }
+        let mut before =
+            (1..=7).map(|days| page_views_at(conn, site, now - days * 86_400_000)).collect::<Result<Vec<_>>>()?;
+        before.sort_unstable();
+        let usual = before[3];
+        if page_views < SPIKE_FACTOR * usual {
+            return Ok(None);
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT path, COUNT(*) AS n FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview'
+             GROUP BY path ORDER BY n DESC, path LIMIT ?4",
+        )?;
+        let top_pages = stmt
+            .query_map(params![site, now - SPIKE_WINDOW_MS, now, TOP_PAGES], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Some(Spike {
+            site_id: site,
+            site_name: site_name.to_string(),
+            domain: domain.to_string(),
+            at: now,
+            page_views,
+            usual,
+            top_pages,
+        }))
+    }
+
+    /// "Traffic spike on Shop: 120 page views in the last hour".
+    pub fn subject(&self) -> String {
+        format!("Traffic spike on {}: {} page views in the last hour", self.site_name, self.page_views)
+    }
+
+    /// The plain-text part.
+    pub fn text(&self, dashboard: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "Traffic spike on {} ({})\n", self.site_name, self.domain);
+        let _ = writeln!(out, "{} page views in the hour to {}.", self.page_views, time(self.at));
+        let _ = writeln!(out, "Usually about {} in that hour (median of the 7 days before).\n", self.usual);
+        let _ = writeln!(out, "Most viewed pages in that hour");
+        for (page, views) in &self.top_pages {
+            let _ = writeln!(out, "  {page}: {views}");
+        }
+        let _ = writeln!(out, "\nWatch it live: {dashboard}");
+        let _ = writeln!(out, "\n{}", super::ALERT_FOOTER);
+        out
+    }
+
+    /// The HTML part, every value escaped.
+    pub fn html(&self, dashboard: &str) -> String {
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<!doctype html><html><body style=\"font-family:sans-serif;color:#111\">\
+             <h2>Traffic spike on {} <small style=\"color:#666\">{}</small></h2>\
+             <p><b>{}</b> page views in the hour to {}.<br>Usually about {} in that hour (median of the 7 days before).</p>\
+             <h3>Most viewed pages in that hour</h3><table cellpadding=\"4\" style=\"border-collapse:collapse\">",
+            escape(&self.site_name),
+            escape(&self.domain),
+            self.page_views,
+            escape(&time(self.at)),
+            self.usual
+        );
+        for (page, views) in &self.top_pages {
+            let _ = write!(out, "<tr><td>{}</td><td><b>{views}</b></td></tr>", escape(page));
+        }
+        let _ = write!(
+            out,
+            "</table><p><a href=\"{}\">Watch it live</a></p><p style=\"color:#666;font-size:12px\">{}</p></body></html>",
+            escape(dashboard),
+            escape(super::ALERT_FOOTER)
+        );
+        out
+    }
+}
+
+/// Page views of the site in the window ending at `end`.
+fn page_views_at(conn: &Connection, site: WebsiteId, end: Millis) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview'",
+        )?
+        .query_row(params![site, end - SPIKE_WINDOW_MS, end], |r| r.get(0))?)
+}
+
+/// "2026-11-23 14:05 UTC".
+fn time(ms: Millis) -> String {
+    chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().format("%Y-%m-%d %H:%M UTC").to_string()
+}
