@@ -8,6 +8,8 @@ mod capture_util;
 mod cli;
 mod dashboard;
 mod dashboard_reads;
+mod delivery;
+mod deploy;
 mod durability;
 mod events;
 mod exports;
