@@ -23,7 +23,7 @@ pub const RECENT_SIGN_INS: usize = 10;
 const MAX_TEXT_LEN: usize = 200;
 
 /// Profile settings: name, email, company, timezone (IANA name, default UTC).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Profile {
     pub name: String,
@@ -33,7 +33,7 @@ pub struct Profile {
 }
 
 /// Notification preferences (spec defaults: email alerts and weekly reports on, the other two off).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Notifications {
     pub email_alerts: bool,
@@ -43,7 +43,7 @@ pub struct Notifications {
 }
 
 /// A change of notification preferences; fields left out keep their value.
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NotificationsUpdate {
     pub email_alerts: Option<bool>,
@@ -54,7 +54,7 @@ pub struct NotificationsUpdate {
 
 /// Security settings: saved and applied (the session timeout ends idle sign-ins; login notifications
 /// record each sign-in).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Security {
     pub two_factor_enabled: bool,
@@ -64,9 +64,10 @@ pub struct Security {
 }
 
 /// One recorded sign-in.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SignIn {
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub at: Millis,
     /// Anonymised as the product stores visitors' addresses (last octet, last 80 bits zeroed).
@@ -75,7 +76,7 @@ pub struct SignIn {
 }
 
 /// Everything the Settings screen shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountSettings {
     pub profile: Profile,

@@ -140,7 +140,7 @@ impl Config {
 }
 
 /// Who may sign up through `POST /api/register`; `tracker users add` always can.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RegistrationMode {
     /// Anyone who reaches the dashboard.

@@ -23,7 +23,7 @@ pub fn iso(ms: Millis) -> String {
 }
 
 /// What a site's tracking script collects (spec part 1 §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TrackingLevel {
     /// Page views and custom events.
@@ -57,17 +57,18 @@ impl TrackingLevel {
 }
 
 /// A registered account, without secrets.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct User {
     pub id: UserId,
     pub email: String,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Millis,
 }
 
 /// A tracked website.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Website {
     pub id: WebsiteId,
@@ -78,6 +79,7 @@ pub struct Website {
     pub tracking_key: String,
     pub tracking_level: TrackingLevel,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Millis,
     /// Hits are accepted only for pages on `domain` and its subdomains (opt-in).
     pub domain_only: bool,

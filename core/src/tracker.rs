@@ -82,6 +82,7 @@ impl Tracker {
             live,
             db,
         };
+        services.auth.seal_plain_secrets()?;
         Ok(Tracker { services: Arc::new(services) })
     }
 

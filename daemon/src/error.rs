@@ -44,9 +44,21 @@ fn status_of(e: &Error) -> (StatusCode, String) {
     }
 }
 
+/// The body of every error answer: `{"error":{"message":...}}`.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorMessage,
+}
+
+/// What went wrong, for a person to read; 5xx answers say only "internal server error".
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorMessage {
+    pub message: String,
+}
+
 /// A JSON error response with the given status.
 pub fn error_response(status: StatusCode, message: &str) -> warp::reply::Response {
-    let body = serde_json::json!({ "error": { "message": message } });
+    let body = ErrorBody { error: ErrorMessage { message: message.to_string() } };
     let mut response = warp::reply::with_status(warp::reply::json(&body), status).into_response();
     if status == StatusCode::SERVICE_UNAVAILABLE {
         response.headers_mut().insert("retry-after", HeaderValue::from_static("1"));

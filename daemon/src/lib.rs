@@ -1,6 +1,7 @@
 //! tracker-daemon: turns HTTP into calls on the core `Tracker` and back — the route table, SSE, the
 //! embedded dashboard and the tracking scripts.
 
+mod contract;
 mod error;
 mod routes;
 
@@ -9,6 +10,7 @@ use std::future::Future;
 use tokio::net::TcpListener;
 use tracker_core::Tracker;
 
+pub use contract::{openapi, openapi_json};
 pub use routes::routes;
 
 /// Serves the API, the dashboard and the scripts on `listener` until `shutdown` resolves.

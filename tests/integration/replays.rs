@@ -286,13 +286,35 @@ async fn the_list_honours_filter_and_range() {
     assert_eq!(list.json[0]["organization"]["industry"], "Technology");
     assert_eq!(list.json[0]["clickCount"], 2, "the recording's real clicks");
 
+    // The cards count every recording of the range and filter, not only the rows one list call returns.
+    let stats = |query: &'static str| {
+        let server = &server;
+        let token = &token;
+        async move {
+            let answer = server.get(&format!("/api/websites/{site}/session-replays/stats?{query}"), token).await;
+            assert_eq!(answer.status, StatusCode::OK, "{query}: {}", answer.text);
+            answer.json
+        }
+    };
+    let one_row = server.get(&format!("/api/websites/{site}/session-replays?limit=1&range=7d"), &token).await;
+    assert_eq!(one_row.json.as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        stats("range=7d&limit=1").await,
+        json!({"total": 3, "complete": 2, "averageDuration": 20.0, "enterprise": 1})
+    );
+    assert_eq!(stats("range=24h&filter=incomplete").await["total"], 1);
+    assert_eq!(stats("range=24h&filter=enterprise").await["enterprise"], 1);
+
     for bad in ["?filter=vip", "?filter=", "?filter=ALL", "?range=2w", "?range=", "?filter=all&range=90d"] {
-        let answer = server.get(&format!("/api/websites/{site}/session-replays{bad}"), &token).await;
-        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad}: {}", answer.text);
-        assert!(!answer.error_message().is_empty());
+        for list in ["session-replays", "session-replays/stats"] {
+            let answer = server.get(&format!("/api/websites/{site}/{list}{bad}"), &token).await;
+            assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{list}{bad}: {}", answer.text);
+            assert!(!answer.error_message().is_empty());
+        }
     }
     let (other, _) = server.register("recfilter-intruder@example.com").await;
-    let foreign =
-        server.get(&format!("/api/websites/{site}/session-replays?filter=enterprise&range=30d"), &other).await;
-    assert_not_found(&foreign, "another user's replays, filtered");
+    for list in ["session-replays", "session-replays/stats"] {
+        let foreign = server.get(&format!("/api/websites/{site}/{list}?filter=enterprise&range=30d"), &other).await;
+        assert_not_found(&foreign, "another user's replays, filtered");
+    }
 }

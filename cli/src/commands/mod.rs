@@ -5,6 +5,7 @@ pub mod config;
 pub mod demo;
 pub mod export;
 pub mod live;
+pub mod openapi;
 pub mod orgs;
 pub mod privacy;
 pub mod retention;
@@ -76,6 +77,8 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
+    /// Print the API's OpenAPI 3.1 document (the same as GET /api/openapi.json)
+    Openapi(openapi::OpenapiArgs),
 }
 
 impl Command {
@@ -94,6 +97,7 @@ impl Command {
             Command::Demo(args) => demo::run(global, args),
             Command::Config(args) => config::run(global, args),
             Command::Completions(args) => completions::run(args),
+            Command::Openapi(args) => openapi::run(args),
         }
     }
 }

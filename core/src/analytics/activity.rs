@@ -18,7 +18,7 @@ const RECENT_SQL: &str = "SELECT e.id, e.kind, e.name, e.url, s.session_key, s.c
      ORDER BY e.ts DESC, e.id DESC LIMIT ?2";
 
 /// `GET /api/dashboard/recent-activity` item.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityEvent {
     pub id: i64,
@@ -33,6 +33,7 @@ pub struct ActivityEvent {
     /// The conversion value, null for everything else and for conversions without one.
     pub value: Option<f64>,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub timestamp: Millis,
 }
 

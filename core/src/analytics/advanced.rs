@@ -31,7 +31,7 @@ const TOP_SESSIONS: usize = 20;
 const MIN_EVIDENCE: i64 = 10;
 
 /// `GET /api/analytics/advanced` (spec part 2 §3 "Advanced analytics response").
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Advanced {
     pub total_visitors: i64,
@@ -47,7 +47,7 @@ pub struct Advanced {
     pub intent_model: &'static str,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RealTimeMetrics {
     pub active_visitors: i64,
@@ -55,7 +55,7 @@ pub struct RealTimeMetrics {
     pub conversions: i64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TopPage {
     pub url: String,
@@ -63,7 +63,7 @@ pub struct TopPage {
     pub conversion_rate: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Segment {
     pub segment: String,
@@ -75,7 +75,7 @@ pub struct Segment {
 
 /// `GET /api/analytics/ai-intent` (spec part 2 §3 "AI intent response", plus patterns, reasons, the model
 /// and recommendations).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AiIntent {
     pub summary: IntentSummary,
@@ -86,7 +86,7 @@ pub struct AiIntent {
     pub model: ModelInfo,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IntentSummary {
     pub total_analyzed: i64,
@@ -97,14 +97,14 @@ pub struct IntentSummary {
 }
 
 /// Shares of the analysed visits in percent, one decimal.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Distribution {
     pub high: f64,
     pub medium: f64,
     pub low: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pattern {
     /// ready_to_convert, researching, exploring, window_shopping.
@@ -115,7 +115,7 @@ pub struct Pattern {
     pub conversion_rate: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IntentSession {
     pub session_id: String,
@@ -130,7 +130,7 @@ pub struct IntentSession {
 }
 
 /// What the visit did, as the model saw it (up to the first conversion of a converted visit).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Signals {
     pub page_views: i64,
@@ -143,13 +143,13 @@ pub struct Signals {
     pub organization: bool,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Evidence {
     pub label: String,
     pub value: String,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Recommendation {
     pub id: &'static str,

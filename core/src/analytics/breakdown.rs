@@ -8,14 +8,14 @@ use crate::error::Result;
 use crate::model::WebsiteId;
 
 /// `GET /api/websites/{id}/referrers` item; an empty referrer means Direct.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct ReferrerCount {
     pub referrer: String,
     pub count: i64,
 }
 
 /// `GET /api/websites/{id}/countries` item (ISO 3166 alpha-2, empty when unknown).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct CountryCount {
     pub country: String,
     pub count: i64,

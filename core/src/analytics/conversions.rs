@@ -12,7 +12,7 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 const CONVERSIONS_LIMIT: i64 = 100;
 
 /// `GET /api/websites/{id}/conversions` (spec part 1 §3 "Conversions response").
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Conversions {
     pub conversions: Vec<Conversion>,
@@ -20,7 +20,7 @@ pub struct Conversions {
     pub conversion_rate: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Conversion {
     pub id: i64,
@@ -30,6 +30,7 @@ pub struct Conversion {
     /// ISO 4217 code sent with the value, if any.
     pub currency: Option<String>,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub timestamp: Millis,
 }
 

@@ -130,7 +130,7 @@ impl VisitDims {
 }
 
 /// One row of a breakdown: a value ('' = unknown, or Direct for referrers) and its count.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct DimensionCount {
     pub value: String,
     pub count: i64,

@@ -11,7 +11,7 @@ use crate::model::WebsiteId;
 const TOP_EVENTS: usize = 10;
 
 /// `GET /api/websites/{id}/events/summary` (spec part 2 §3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventSummary {
     /// Custom events, outbound clicks, downloads and conversions.
@@ -25,14 +25,14 @@ pub struct EventSummary {
 }
 
 /// How often a definition's event (its `name`) fired over the range.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DefinitionTriggers {
     pub id: i64,
     pub count: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct EventCount {
     pub name: String,
     pub count: i64,

@@ -25,7 +25,7 @@ const URL_DAYS: i64 = 90;
 const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
 
 /// `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Heatmap {
     pub clicks: Vec<ClickCell>,
@@ -40,7 +40,7 @@ pub struct Heatmap {
 }
 
 /// Clicks in a 10 px cell; x, y are the cell's centre (x scaled to the reference width).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ClickCell {
     pub x: i64,
     pub y: i64,
@@ -48,20 +48,20 @@ pub struct ClickCell {
 }
 
 /// Share of page views that scrolled at least `depth` percent.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct ScrollReach {
     pub depth: i64,
     pub percentage: f64,
     pub visitors: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Position {
     pub x: i64,
     pub y: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PageMetrics {
     /// Visits that viewed the page.
@@ -75,7 +75,7 @@ pub struct PageMetrics {
 }
 
 /// A form field: visits that clicked it, how many of those submitted a form on the page, and the rest.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FormField {
     pub element: String,

@@ -12,7 +12,7 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 const IDENTIFIED_LIMIT: i64 = 100;
 
 /// `GET /api/websites/{id}/identified-visitors` item.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentifiedVisitor {
     pub id: i64,
@@ -23,6 +23,7 @@ pub struct IdentifiedVisitor {
     pub country: String,
     pub city: String,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub identified_at: Millis,
 }
 

@@ -67,7 +67,7 @@ const PRIOR_REFERENCE: [f64; N] = [1.0986, std::f64::consts::LN_2, 0.5, 0.0, 0.0
 const PRIOR_BIAS: f64 = -1.6;
 
 /// Where a visit came from, once: UTM tags make it a campaign, else its referrer's kind, else direct.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SourceType {
     Search,
@@ -176,7 +176,7 @@ pub struct SessionFeatures {
 }
 
 /// A feature's share in one score, in log-odds against the reference visit; positive raises the score.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Reason {
     pub feature: &'static str,
@@ -185,7 +185,7 @@ pub struct Reason {
 }
 
 /// One visit's score and why.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IntentScore {
     /// 0-100: the model's conversion probability in percent.
@@ -197,7 +197,7 @@ pub struct IntentScore {
 }
 
 /// A page that precedes conversions on the site, with the numbers that made it one.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyPage {
     pub page: String,
@@ -210,14 +210,14 @@ pub struct KeyPage {
     pub lift: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Weight {
     pub feature: &'static str,
     pub weight: f64,
 }
 
 /// How the weights were obtained, and how well they separate converters on visits the fit never saw.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     /// `fitted` on the site's history, or `prior` weights.
@@ -231,6 +231,7 @@ pub struct ModelInfo {
     /// Area under the ROC curve on the held-out visits (0.5 = chance, 1 = perfect); null without both
     /// converted and other held-out visits.
     pub auc: Option<f64>,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub fitted_at: Millis,
     pub fit_ms: f64,

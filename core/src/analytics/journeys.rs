@@ -58,7 +58,7 @@ impl JourneyFilter {
 }
 
 /// The answer of `GET /api/analytics/customer-journeys`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerJourneys {
     pub summary: JourneySummary,
@@ -66,7 +66,7 @@ pub struct CustomerJourneys {
 }
 
 /// Totals over every journey of the period and filter (not only the listed ones).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneySummary {
     pub total_journeys: u64,
@@ -78,11 +78,12 @@ pub struct JourneySummary {
 }
 
 /// One visit as a journey (spec §3 "Customer journey", plus where and when).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerJourney {
     pub session_id: String,
     pub website_id: WebsiteId,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub started_at: Millis,
     /// Page views and events of the visit.
@@ -99,7 +100,7 @@ pub struct CustomerJourney {
 }
 
 /// Who the visitor is, as the journey panel shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct VisitorInfo {
     /// City, region and country joined, or 'Unknown Location'.
     pub location: String,
@@ -112,7 +113,7 @@ pub struct VisitorInfo {
 }
 
 /// One touchpoint of a journey.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyStep {
     /// The page's path.
@@ -126,7 +127,7 @@ pub struct JourneyStep {
 }
 
 /// The answer of `GET /api/analytics/journeys`: the most common paths of the period.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyPaths {
     /// Visits of the period with at least one page view.
@@ -135,7 +136,7 @@ pub struct JourneyPaths {
 }
 
 /// A sequence of pages from entry to exit and the visits that took it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyPath {
     /// Pages in order (repeats of the same page in a row folded); cut at [`PATH_DEPTH`] with "…".
@@ -258,18 +259,20 @@ impl Analytics {
             // Pages are interned: a visit's path is a few small numbers, not strings.
             let mut names: Vec<String> = Vec::new();
             let mut ids: HashMap<String, u32> = HashMap::new();
-            let mut visits: HashMap<i64, Vec<u32>> = HashMap::new();
+            // Per visit: its pages in order, and whether it converted (read with the pages, not per visit).
+            let mut visits: HashMap<i64, (Vec<u32>, bool)> = HashMap::new();
             for site in sites {
-                // The visit's start bounds the scan from below; its pages may run past the range's end.
                 let mut stmt = conn.prepare_cached(
-                    "SELECT session_id, path FROM events
-                     WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview' ORDER BY ts, id",
+                    "SELECT e.session_id, e.path, s.is_converted FROM events e JOIN sessions s ON s.id = e.session_id
+                     WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND e.kind = 'pageview'
+                     ORDER BY e.ts, e.id",
                 )?;
                 let mut rows = stmt.query(params![site, range.start, range.end])?;
                 while let Some(row) = rows.next()? {
                     let session: i64 = row.get(0)?;
                     let path = row.get_ref(1)?.as_str().unwrap_or("");
-                    let pages = visits.entry(session).or_default();
+                    let (pages, converted) = visits.entry(session).or_default();
+                    *converted = row.get(2)?;
                     if pages.len() > PATH_DEPTH {
                         continue;
                     }
@@ -286,13 +289,11 @@ impl Analytics {
                     }
                 }
             }
-            let mut converted = conn.prepare_cached("SELECT is_converted FROM sessions WHERE id = ?1")?;
             let mut tally: HashMap<Vec<u32>, (u64, u64)> = HashMap::new();
-            for (session, pages) in &visits {
-                let is_converted: bool = converted.query_row([session], |r| r.get(0)).optional()?.unwrap_or(false);
+            for (pages, converted) in visits.values() {
                 let entry = tally.entry(pages.clone()).or_default();
                 entry.0 += 1;
-                entry.1 += u64::from(is_converted);
+                entry.1 += u64::from(*converted);
             }
             let mut paths: Vec<JourneyPath> = tally
                 .into_iter()

@@ -17,13 +17,14 @@ pub const ACTIVE_WINDOW_MS: Millis = 5 * 60 * 1000;
 const LIVE_LIMIT: i64 = 200;
 
 /// An item of the live feed (spec part 1 §3 "Active session", plus where the visitor is).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveSession {
     pub id: i64,
     pub session_id: String,
     pub ip_address: Option<String>,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub last_seen: Millis,
     pub current_page: String,
     pub country: String,
@@ -67,7 +68,7 @@ const TOP_PAGES: i64 = 5;
 const ACTIVE_NOW_MS: Millis = 60 * 1000;
 
 /// `GET /api/analytics/live-visitors` (spec part 2 §3, "Live visitors summary").
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LiveVisitors {
     /// Distinct visitors with a session seen in the last five minutes.
@@ -83,7 +84,7 @@ pub struct LiveVisitors {
 }
 
 /// A page of the live summary and how many active visitors are on it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LivePage {
     pub page: String,
@@ -91,7 +92,7 @@ pub struct LivePage {
 }
 
 /// A session of the visitor stream (spec part 2 §3, "Session (visitor stream)").
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StreamSession {
     pub id: i64,
@@ -106,8 +107,10 @@ pub struct StreamSession {
     pub device_type: String,
     pub browser: String,
     pub os: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub first_seen: Millis,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub last_seen: Millis,
     pub is_converted: bool,
@@ -124,7 +127,7 @@ pub struct StreamSession {
 
 /// What a visitor is doing now: the page they are on and, when their latest hit was not a page view, what it
 /// was ("" after a page view: the screen then shows "Viewing: {page}").
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentActivity {
     /// The latest hit is under a minute old.

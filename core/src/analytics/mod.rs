@@ -34,7 +34,7 @@ pub use live::{ActiveSession, CurrentActivity, LivePage, LiveVisitors, STREAM_LI
 pub use organizations::OrganizationSummary;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};
 pub use range::{Grain, TimeRange};
-pub use replays::{MAX_REPLAYS, ReplayEvents, ReplayFilter, ReplaySummary};
+pub use replays::{MAX_REPLAYS, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary};
 pub use session_journey::{JOURNEY_MAX_HITS, JourneyEvent, JourneyStep, SessionJourney};
 pub use sites::{SiteMetric, SitePeriods};
 pub use timeseries::{TimePoint, Timeseries};

@@ -11,7 +11,7 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 const MAX_ORGANIZATIONS: i64 = 1_000;
 
 /// `GET /api/websites/{id}/organizations` item (spec part 2 §3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrganizationSummary {
     pub id: i64,
@@ -28,6 +28,7 @@ pub struct OrganizationSummary {
     /// Percent.
     pub confidence: i64,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub last_seen: Millis,
 }
 

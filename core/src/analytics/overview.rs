@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::model::{WebsiteId, now_ms};
 
 /// `GET /api/dashboard/overview`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Overview {
     pub metrics: OverviewMetrics,
@@ -17,7 +17,7 @@ pub struct Overview {
     pub top_pages: Vec<PageViews>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OverviewMetrics {
     pub total_visitors: i64,
@@ -30,7 +30,7 @@ pub struct OverviewMetrics {
     pub avg_session_duration: f64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PreviousMetrics {
     pub total_visitors: i64,
@@ -38,7 +38,7 @@ pub struct PreviousMetrics {
     pub conversions: i64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct PageViews {
     pub url: String,
     pub views: i64,

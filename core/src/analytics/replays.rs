@@ -55,12 +55,13 @@ impl ReplayFilter {
 }
 
 /// `GET /api/websites/{id}/session-replays` item (spec part 2 §3, plus `clickCount`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplaySummary {
     pub id: i64,
     pub session_id: String,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub start_time: Millis,
     /// Seconds between the first and the last recorded event.
     pub duration: i64,
@@ -75,7 +76,7 @@ pub struct ReplaySummary {
 }
 
 /// The recorded visit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplaySession {
     pub device_type: String,
@@ -87,13 +88,38 @@ pub struct ReplaySession {
 }
 
 /// Who the visit came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayOrganization {
     pub organization_name: String,
     pub industry: Option<String>,
     pub size: Option<String>,
 }
+
+/// `GET /api/websites/{id}/session-replays/stats`: the four cards of the Session Replays screen over every
+/// recording of the range that passes the filter (the list shows at most [`MAX_REPLAYS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayStats {
+    pub total: i64,
+    pub complete: i64,
+    /// Seconds, over all the recordings counted.
+    pub average_duration: f64,
+    /// Recordings of visits from organizations the owner set to enterprise.
+    pub enterprise: i64,
+}
+
+/// Which recordings of a site pass a filter and touch a range; ?1 site, ?2..?3 range, ?4 filter, ?5 the
+/// time before which a recording without its final chunk counts as complete. Shared by list and stats.
+const REPLAYS_MATCHING: &str = "FROM replays r
+     JOIN sessions s ON s.id = r.session_id
+     LEFT JOIN organizations o ON o.id = s.organization_id
+     WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3
+       AND CASE ?4
+           WHEN 'complete' THEN r.is_final = 1 OR r.last_chunk_at <= ?5
+           WHEN 'incomplete' THEN r.is_final = 0 AND r.last_chunk_at > ?5
+           WHEN 'enterprise' THEN o.size = 'enterprise'
+           ELSE 1 END";
 
 fn non_empty(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
@@ -110,23 +136,15 @@ impl Analytics {
     ) -> Result<Vec<ReplaySummary>> {
         let now = now_ms();
         self.db.read(|conn| {
-            let mut stmt = conn.prepare_cached(
+            let mut stmt = conn.prepare_cached(&format!(
                 "SELECT r.id, s.session_key, r.started_at, r.ended_at, r.byte_size, r.screen, r.is_final,
                         r.last_chunk_at, r.click_count, s.device, s.browser, s.os, s.country, s.ip_address,
                         s.page_views, s.screen, o.name, o.industry, o.size
-                 FROM replays r
-                 JOIN sessions s ON s.id = r.session_id
-                 LEFT JOIN organizations o ON o.id = s.organization_id
-                 WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3
-                   AND CASE ?5
-                       WHEN 'complete' THEN r.is_final = 1 OR r.last_chunk_at <= ?6
-                       WHEN 'incomplete' THEN r.is_final = 0 AND r.last_chunk_at > ?6
-                       WHEN 'enterprise' THEN o.size = 'enterprise'
-                       ELSE 1 END
-                 ORDER BY r.id DESC LIMIT ?4",
-            )?;
+                 {REPLAYS_MATCHING}
+                 ORDER BY r.id DESC LIMIT ?6"
+            ))?;
             let quiet_since = now - REPLAY_QUIET_MS;
-            let args = params![site, range.start, range.end, limit.clamp(1, MAX_REPLAYS), filter.as_str(), quiet_since];
+            let args = params![site, range.start, range.end, filter.as_str(), quiet_since, limit.clamp(1, MAX_REPLAYS)];
             let rows = stmt.query_map(args, |r| {
                 let started: Millis = r.get(2)?;
                 let ended: Millis = r.get(3)?;
@@ -163,6 +181,29 @@ impl Analytics {
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// The Session Replays cards over every recording of `range` that passes `filter`.
+    pub fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
+        let quiet_since = now_ms() - REPLAY_QUIET_MS;
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT count(*),
+                        coalesce(sum(r.is_final = 1 OR r.last_chunk_at <= ?5), 0),
+                        coalesce(avg(max(r.ended_at - r.started_at, 0) / 1000), 0.0),
+                        coalesce(sum(o.size = 'enterprise'), 0)
+                 {REPLAYS_MATCHING}"
+            ))?;
+            let args = params![site, range.start, range.end, filter.as_str(), quiet_since];
+            Ok(stmt.query_row(args, |r| {
+                Ok(ReplayStats {
+                    total: r.get(0)?,
+                    complete: r.get(1)?,
+                    average_duration: r.get(2)?,
+                    enterprise: r.get(3)?,
+                })
+            })?)
         })
     }
 

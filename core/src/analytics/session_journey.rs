@@ -13,13 +13,15 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 pub const JOURNEY_MAX_HITS: i64 = 1_000;
 
 /// `GET /api/analytics/sessions/{id}/journey`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionJourney {
     pub session_id: i64,
     pub website_id: WebsiteId,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub first_seen: Millis,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub last_seen: Millis,
     /// The pages in the order they were viewed (a page viewed twice appears twice).
@@ -29,11 +31,13 @@ pub struct SessionJourney {
 }
 
 /// One page view of a journey.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SessionJourneyStep)]
 pub struct JourneyStep {
     /// The page's path.
     pub page: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub entered_at: Millis,
     /// Seconds until the next page view; for the last page, until the visit's latest hit.
@@ -43,7 +47,7 @@ pub struct JourneyStep {
 }
 
 /// An event of a journey.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyEvent {
     /// pageview is never listed here; custom, conversion, outbound, download.
@@ -51,6 +55,7 @@ pub struct JourneyEvent {
     pub name: String,
     /// How the stream describes it ("Converted: purchase").
     pub label: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub at: Millis,
     pub value: Option<f64>,

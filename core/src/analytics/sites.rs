@@ -34,7 +34,7 @@ impl SiteMetric {
 }
 
 /// `GET /api/dashboard/sites` item. Periods are whole UTC days; the 7- and 30-day ones include today.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SitePeriods {
     pub website_id: WebsiteId,

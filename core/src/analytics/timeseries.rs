@@ -8,13 +8,13 @@ use crate::error::Result;
 use crate::model::{WebsiteId, iso};
 
 /// `GET /api/dashboard/timeseries`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Timeseries {
     pub points: Vec<TimePoint>,
 }
 
 /// One bucket: a UTC day (`2026-11-15`) for daily ranges, an ISO hour for the 24-hour range.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TimePoint {
     pub date: String,

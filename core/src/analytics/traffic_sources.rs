@@ -18,7 +18,7 @@ const DIRECT: &str = "Direct";
 const SOURCES_LIMIT: i64 = 100;
 
 /// `GET /api/websites/{id}/traffic-sources` item.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct TrafficSource {
     pub source: String,
     pub visits: i64,

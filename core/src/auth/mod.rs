@@ -48,7 +48,7 @@ pub const TWO_FACTOR_ATTEMPTS: u32 = 5;
 const TOUCH_EVERY_MS: i64 = 60_000;
 
 /// The answer to a successful login, registration or password change.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthSession {
     pub access_token: String,
@@ -57,7 +57,7 @@ pub struct AuthSession {
 }
 
 /// The answer to a login: a sign-in, or (password right, two-factor on, no code given) a request for the code.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Login {
     Session(AuthSession),
@@ -68,7 +68,7 @@ pub enum Login {
 }
 
 /// A new token pair from a refresh.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshedTokens {
     pub access_token: String,
@@ -95,6 +95,7 @@ pub struct Auth {
     limits: Arc<Limits>,
     tickets: Arc<StreamTickets>,
     argon: Arc<ArgonGate>,
+    seal: Arc<two_factor::SecretSeal>,
     settings: Settings,
 }
 
@@ -123,8 +124,14 @@ impl Auth {
             limits: Arc::new(limits),
             tickets: Arc::new(StreamTickets::default()),
             argon: Arc::new(ArgonGate::new()),
+            seal: Arc::new(two_factor::SecretSeal::new(secret)),
             settings,
         }
+    }
+
+    /// Seals two-factor secrets that an older version stored in plain form; answers how many.
+    pub(crate) fn seal_plain_secrets(&self) -> Result<usize> {
+        self.db.write(|conn| two_factor::seal_plain_secrets(conn, &self.seal))
     }
 
     /// The sign-up mode in force, and whether a sign-up would be accepted now.
@@ -229,7 +236,7 @@ impl Auth {
             return Err(Error::RateLimited);
         }
         let accepted = self.db.write(|conn| {
-            Ok(two_factor::check_code(conn, user, code)?
+            Ok(two_factor::check_code(conn, &self.seal, user, code)?
                 || (recovery && two_factor::use_recovery_code(conn, user, code)?))
         })?;
         if accepted {
@@ -243,7 +250,7 @@ impl Auth {
     /// Starts two-factor enrolment: a new secret, its otpauth URI and QR code; not asked at login until
     /// [`Self::enable_two_factor`] confirms it with a code.
     pub fn begin_two_factor(&self, principal: Principal) -> Result<TwoFactorSetup> {
-        self.db.write(|conn| two_factor::begin(conn, principal.user))
+        self.db.write(|conn| two_factor::begin(conn, &self.seal, principal.user))
     }
 
     /// Confirms enrolment with a code from the app; answers the recovery codes (shown once).

@@ -14,7 +14,7 @@ use super::tokens::{hash_token, new_secret_token};
 pub const STREAM_TICKET_TTL_SECS: u64 = 30;
 
 /// A ticket handed to the dashboard.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StreamTicket {
     pub ticket: String,

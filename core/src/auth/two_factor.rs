@@ -1,7 +1,10 @@
 //! Two-factor authentication: TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, one step of skew) enrolled
 //! through an otpauth URI and its QR code, confirmed by a first code, then asked at every login; single-use
-//! recovery codes stored as hashes. `Auth` runs the attempt limits around these checks.
+//! recovery codes stored as hashes; the TOTP secrets sealed with a key from the instance secret. `Auth` runs the
+//! attempt limits around these checks.
 
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{ChaCha20Poly1305, Nonce};
 use qrcode::QrCode;
 use qrcode::render::svg;
 use rand::Rng;
@@ -21,7 +24,7 @@ pub const RECOVERY_CODES: usize = 10;
 const ISSUER: &str = "tracker";
 
 /// What the Settings screen shows to enrol an authenticator app.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TwoFactorSetup {
     /// The secret in base32, for typing into an app by hand.
@@ -29,6 +32,60 @@ pub struct TwoFactorSetup {
     pub otpauth_url: String,
     /// The otpauth URI as a QR code (SVG markup).
     pub qr_svg: String,
+}
+
+/// What starts a sealed secret in `users.totp_secret`; anything else is a secret stored before sealing.
+const SEALED: &[u8] = b"tk1";
+const NONCE_BYTES: usize = 12;
+
+/// Seals TOTP secrets at rest with ChaCha20-Poly1305 under a key derived from the instance secret (the
+/// configured `jwt_secret` or `secret.key`), bound to the account id. A copy of the database alone (a
+/// backup, a stolen file) then holds no working second factor.
+pub(super) struct SecretSeal(ChaCha20Poly1305);
+
+impl SecretSeal {
+    pub(super) fn new(instance_secret: &[u8]) -> SecretSeal {
+        let key = Sha256::new().chain_update(b"tracker totp seal v1\0").chain_update(instance_secret).finalize();
+        SecretSeal(ChaCha20Poly1305::new(&key))
+    }
+
+    fn seal(&self, user: UserId, secret: &[u8]) -> Result<Vec<u8>> {
+        let nonce: [u8; NONCE_BYTES] = rand::rng().random();
+        let aad = user.to_le_bytes();
+        let sealed = self
+            .0
+            .encrypt(&Nonce::from(nonce), Payload { msg: secret, aad: &aad })
+            .map_err(|_| Error::Internal("sealing a two-factor secret failed".into()))?;
+        Ok([SEALED, &nonce, &sealed].concat())
+    }
+
+    /// The secret, or None when it cannot be opened (the instance secret changed, or the row was copied
+    /// onto another account): the account's authenticator codes then fail, its recovery codes still work.
+    fn open(&self, user: UserId, stored: &[u8]) -> Option<Vec<u8>> {
+        let Some(rest) = stored.strip_prefix(SEALED) else {
+            return Some(stored.to_vec()); // stored before sealing; `seal_plain_secrets` seals it at start
+        };
+        let (nonce, sealed) = rest.split_at_checked(NONCE_BYTES)?;
+        let nonce = Nonce::from(<[u8; NONCE_BYTES]>::try_from(nonce).ok()?);
+        let aad = user.to_le_bytes();
+        let opened = self.0.decrypt(&nonce, Payload { msg: sealed, aad: &aad }).ok();
+        if opened.is_none() {
+            tracing::warn!(user, "a two-factor secret could not be opened: was the instance secret changed?");
+        }
+        opened
+    }
+}
+
+/// Seals the secrets stored in plain form by versions before sealing (run once at start; cheap when none).
+pub(super) fn seal_plain_secrets(conn: &Connection, seal: &SecretSeal) -> Result<usize> {
+    let plain: Vec<(UserId, Vec<u8>)> = conn
+        .prepare("SELECT id, totp_secret FROM users WHERE totp_secret IS NOT NULL AND substr(totp_secret, 1, 3) != ?1")?
+        .query_map([SEALED], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (user, secret) in &plain {
+        conn.execute("UPDATE users SET totp_secret = ?1 WHERE id = ?2", params![seal.seal(*user, secret)?, user])?;
+    }
+    Ok(plain.len())
 }
 
 fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP> {
@@ -39,7 +96,7 @@ fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP> {
 }
 
 /// Starts (or restarts) enrolment: a new pending secret, not yet asked at login.
-pub(super) fn begin(conn: &Connection, user: UserId) -> Result<TwoFactorSetup> {
+pub(super) fn begin(conn: &Connection, seal: &SecretSeal, user: UserId) -> Result<TwoFactorSetup> {
     let (email, enabled): (String, bool) = conn
         .query_row("SELECT email, totp_enabled FROM users WHERE id = ?1", [user], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?
@@ -49,7 +106,8 @@ pub(super) fn begin(conn: &Connection, user: UserId) -> Result<TwoFactorSetup> {
     }
     let secret = Secret::generate_secret().to_bytes().map_err(|e| Error::Internal(format!("totp secret: {e}")))?;
     let totp = totp(secret.clone(), &email)?;
-    conn.execute("UPDATE users SET totp_secret = ?1, totp_last_step = 0 WHERE id = ?2", params![secret, user])?;
+    let sealed = seal.seal(user, &secret)?;
+    conn.execute("UPDATE users SET totp_secret = ?1, totp_last_step = 0 WHERE id = ?2", params![sealed, user])?;
     let otpauth_url = totp.get_url();
     let qr_svg = QrCode::new(otpauth_url.as_bytes())
         .map_err(|e| Error::Internal(format!("qr code: {e}")))?
@@ -70,7 +128,7 @@ pub(super) fn enabled(conn: &Connection, user: UserId) -> Result<bool> {
 
 /// Checks a 6-digit code against the account's secret (pending or enabled); a code of a step already used
 /// is refused, and the accepted step is remembered.
-pub(super) fn check_code(conn: &Connection, user: UserId, code: &str) -> Result<bool> {
+pub(super) fn check_code(conn: &Connection, seal: &SecretSeal, user: UserId, code: &str) -> Result<bool> {
     let code = code.trim().replace(' ', "");
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(false);
@@ -80,7 +138,10 @@ pub(super) fn check_code(conn: &Connection, user: UserId, code: &str) -> Result<
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .optional()?;
-    let Some((Some(secret), email, last_step)) = found else {
+    let Some((Some(stored), email, last_step)) = found else {
+        return Ok(false);
+    };
+    let Some(secret) = seal.open(user, &stored) else {
         return Ok(false);
     };
     let totp = totp(secret, &email)?;

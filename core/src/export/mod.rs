@@ -142,9 +142,9 @@ impl ExportQuery {
 }
 
 /// One exported row (JSON field names; CSV uses [`COLUMNS`]).
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ExportRow {
+pub struct ExportRow {
     timestamp: String,
     #[serde(rename = "type")]
     kind: String,

@@ -21,7 +21,7 @@ pub const MAX_PROPERTY_KEY_LEN: usize = 100;
 pub const MAX_PROPERTY_VALUE_LEN: usize = 1_000;
 
 /// The body of `POST /api/track` (spec part 2 §7), plus the optional `screen`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct TrackRequest {
     pub tracking_key: String,
     pub session_id: String,

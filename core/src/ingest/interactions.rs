@@ -17,14 +17,14 @@ pub const MAX_SELECTOR_LEN: usize = 500;
 pub const MAX_PAGE_SIDE: f64 = 1_000_000.0;
 
 /// A width and height in CSS pixels.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
 pub struct Size {
     pub w: f64,
     pub h: f64,
 }
 
 /// A click as sent: page-relative position, the target's selector and when (Unix ms).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct ClickIn {
     pub x: f64,
     pub y: f64,
@@ -35,14 +35,14 @@ pub struct ClickIn {
 }
 
 /// A sampled mouse position.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
 pub struct MoveIn {
     pub x: f64,
     pub y: f64,
 }
 
 /// A form submitted on the page: the form's selector and when.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct SubmitIn {
     #[serde(default)]
     pub selector: Option<String>,
@@ -51,7 +51,7 @@ pub struct SubmitIn {
 }
 
 /// The body of `POST /api/interactions`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct InteractionsRequest {
     pub tracking_key: String,
     pub session_id: String,

@@ -48,10 +48,11 @@ impl AuditAction {
 }
 
 /// `GET /api/privacy/audit-logs` item.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntry {
     pub id: i64,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub timestamp: Millis,
     /// The account's email at the time, or `cli`.
@@ -61,7 +62,7 @@ pub struct AuditEntry {
 }
 
 /// One page of a site's audit log, newest first, and how many entries there are in all.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditPage {
     pub entries: Vec<AuditEntry>,

@@ -12,7 +12,7 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 pub const CONSENT_LOG_LIMIT: i64 = 100;
 
 /// What a visitor agreed to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ConsentType {
     /// Analytics and marketing.
@@ -44,19 +44,20 @@ impl ConsentType {
 }
 
 /// The choice itself (spec part 2 §3 consentData).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
 pub struct ConsentData {
     pub analytics: bool,
     pub marketing: bool,
 }
 
 /// `GET /api/privacy/consent-logs` item.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsentLog {
     pub id: i64,
     pub consent_type: ConsentType,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub timestamp: Millis,
     pub ip_address: Option<String>,
     pub session_id: String,

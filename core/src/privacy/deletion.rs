@@ -59,7 +59,7 @@ impl DataType {
 }
 
 /// Exact counts of what a deletion removed, per table.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeletionReport {
     /// Rows of `events` that were page views.

@@ -9,7 +9,7 @@ use crate::model::{TrackingLevel, WebsiteId, now_ms};
 
 /// `GET /api/privacy/settings` (spec part 2 §3). With `anonymize_ips` on (the default) the stored address
 /// is anonymised (last octet / last 80 bits zeroed); off, the owner keeps full addresses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PrivacySettings {
     pub gdpr_compliant: bool,
@@ -63,7 +63,7 @@ impl Default for PrivacySettings {
 }
 
 /// Changed fields of `PUT /api/privacy/settings`; absent ones stay.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PrivacyUpdate {
     pub gdpr_compliant: Option<bool>,
@@ -82,7 +82,7 @@ pub struct PrivacyUpdate {
 }
 
 /// Days each type of data is kept (`GET /api/privacy/retention`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Retention {
     pub pageviews: i64,
     pub events: i64,
@@ -99,7 +99,7 @@ impl Default for Retention {
 }
 
 /// Changed fields of a retention update.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct RetentionUpdate {
     pub pageviews: Option<i64>,
     pub events: Option<i64>,

@@ -32,7 +32,7 @@ enum Right {
 }
 
 /// Rows removed by a visitor's erasure, per table.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VisitorDeletion {
     pub sessions: u64,

@@ -17,7 +17,7 @@ const COLUMNS: &str = "id, name, display_name, description, event_type, selector
     conversion_value, is_active, created_at";
 
 /// An event definition (spec part 2 §3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventDefinition {
     pub id: i64,
@@ -31,12 +31,13 @@ pub struct EventDefinition {
     pub conversion_value: Option<String>,
     pub is_active: bool,
     #[serde(serialize_with = "ser_iso")]
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Millis,
 }
 
 /// The body of `POST /api/websites/{id}/event-definitions`. `conversionValue` may be a number or numeric
 /// text.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NewEventDefinition {
     pub name: Option<String>,
@@ -50,7 +51,7 @@ pub struct NewEventDefinition {
 }
 
 /// What a script needs of an active definition.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveDefinition {
     pub id: i64,

@@ -21,7 +21,7 @@ const MAX_URL_CHARS: usize = 2000;
 
 /// The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
 /// `websiteId` may be a number or numeric text.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FunnelInput {
     pub name: Option<String>,
@@ -31,7 +31,7 @@ pub struct FunnelInput {
 }
 
 /// A step as the dialog sends it.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StepInput {
     pub name: Option<String>,
@@ -40,13 +40,13 @@ pub struct StepInput {
 }
 
 /// The site a funnel is on, as the list shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct FunnelWebsite {
     pub name: String,
 }
 
 /// A funnel with its figures for the requested range (spec §3 "Funnel").
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Funnel {
     pub id: i64,
@@ -54,6 +54,7 @@ pub struct Funnel {
     pub website_id: WebsiteId,
     pub website: FunnelWebsite,
     pub status: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "ser_iso")]
     pub created_at: Millis,
     pub steps: Vec<FunnelStep>,
@@ -68,7 +69,7 @@ pub struct Funnel {
 }
 
 /// One step with its figures (spec §3 "Funnel step").
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FunnelStep {
     pub name: String,

@@ -22,7 +22,7 @@ pub const MAX_IMPORT_ROWS: usize = 100_000;
 
 /// The body of `PUT /api/websites/{id}/organizations/{orgId}`: each field present replaces the stored one
 /// ("" clears it); absent fields keep theirs.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OrganizationUpdate {
     pub domain: Option<String>,

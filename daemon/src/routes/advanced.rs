@@ -8,16 +8,22 @@ use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
 use super::{parse_website_id, site_json, user, with_tracker};
-use crate::error::reject;
+use tracker_core::analytics::{Advanced, AiIntent};
 
-#[derive(Deserialize)]
+use crate::error::{ErrorBody, reject};
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AdvancedQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     time_range: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct IntentQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     time_range: Option<String>,
     refit: Option<String>,
@@ -48,12 +54,30 @@ fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
     TimeRange::parse(name, now_ms()).map_err(reject)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/advanced",
+    tag = "advanced",
+    operation_id = "advancedAnalytics",
+    params(AdvancedQuery),
+    responses((status = 200, description = "Real-time metrics, top pages, segments and the overview of the Advanced Analytics screen", body = Advanced), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn advanced(tracker: Tracker, user: UserId, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range(query.time_range.as_deref(), "7d")?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.advanced(site, range)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/ai-intent",
+    tag = "advanced",
+    operation_id = "aiIntent",
+    params(IntentQuery),
+    responses((status = 200, description = "Visitor intent scores from the fitted model, patterns and recommendations", body = AiIntent), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn ai_intent(tracker: Tracker, user: UserId, query: IntentQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range(query.time_range.as_deref(), "24h")?;

@@ -2,20 +2,24 @@
 
 use serde::Deserialize;
 use tracker_core::Tracker;
-use tracker_core::analytics::{TimeRange, page_path};
+use tracker_core::analytics::{Heatmap, TimeRange, page_path};
 use tracker_core::model::{UserId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
 use super::{parse_website_id, site_json, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct UrlsQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct HeatmapQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     url: Option<String>,
     time_range: Option<String>,
@@ -37,11 +41,29 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     urls.or(heatmap)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/urls",
+    tag = "analytics",
+    operation_id = "heatmapUrls",
+    params(UrlsQuery),
+    responses((status = 200, description = "Page paths with interaction data", body = Vec<String>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.page_urls(site)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/heatmap",
+    tag = "analytics",
+    operation_id = "heatmap",
+    params(HeatmapQuery),
+    responses((status = 200, description = "Clicks, scroll depth, moves, page metrics and forms of one page", body = Heatmap), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;

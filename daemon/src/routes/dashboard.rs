@@ -4,43 +4,60 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use futures_util::Stream;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
-use tracker_core::analytics::{ActiveSession, Dimension, TimeRange};
-use tracker_core::auth::Principal;
+use tracker_core::analytics::{
+    ActiveSession, CountryCount, Dimension, DimensionCount, Overview, ReferrerCount, TimeRange,
+};
+use tracker_core::auth::{Principal, StreamTicket};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::sse::Event;
 use warp::{Filter, Rejection, Reply};
 
 use super::{bearer, blocking, parse_website_id, principal, site_json, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
 /// Query of the per-site reads.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SiteQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct RangeQuery {
     range: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct BreakdownQuery {
     range: Option<String>,
     limit: Option<String>,
+}
+
+/// A breakdown's answer: the dimension, what `count` counts, and the rows, most first.
+#[derive(Serialize, utoipa::ToSchema)]
+struct Breakdown {
+    dimension: &'static str,
+    /// `visitors`, `views` or `events`.
+    measure: &'static str,
+    rows: Vec<DimensionCount>,
 }
 
 /// Rows a breakdown answers by default, and at most.
 const BREAKDOWN_DEFAULT_LIMIT: i64 = 10;
 const BREAKDOWN_MAX_LIMIT: i64 = 100;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct LiveQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     ticket: Option<String>,
 }
@@ -64,7 +81,7 @@ pub fn routes(
         .and(warp::post())
         .and(with_tracker(tracker.clone()))
         .and(principal(tracker.clone()))
-        .map(|tracker: Tracker, principal| warp::reply::json(&tracker.auth.stream_ticket(principal)));
+        .map(ticket);
     let live = warp::path!("dashboard" / "live")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
@@ -98,12 +115,30 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
     TimeRange::parse(raw.unwrap_or("30d"), now_ms()).map_err(reject)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/dashboard/overview",
+    tag = "dashboard",
+    operation_id = "overview",
+    params(SiteQuery),
+    responses((status = 200, description = "Headline figures, the previous period and top pages", body = Overview), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.overview(site, range)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/referrers",
+    tag = "dashboard",
+    operation_id = "referrers",
+    params(("id" = i64, Path, description = "Website id"), RangeQuery),
+    responses((status = 200, description = "Referrers, most first", body = Vec<ReferrerCount>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn referrers(
     site: WebsiteId,
     tracker: Tracker,
@@ -114,6 +149,15 @@ async fn referrers(
     site_json(tracker, user, site, move |tracker| tracker.analytics.referrers(site, range)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/countries",
+    tag = "dashboard",
+    operation_id = "countries",
+    params(("id" = i64, Path, description = "Website id"), RangeQuery),
+    responses((status = 200, description = "Countries, most first", body = Vec<CountryCount>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn countries(
     site: WebsiteId,
     tracker: Tracker,
@@ -125,6 +169,15 @@ async fn countries(
 }
 
 /// Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first.
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/breakdown/{dimension}",
+    tag = "dashboard",
+    operation_id = "breakdown",
+    params(("id" = i64, Path, description = "Website id"), ("dimension" = String, Path, description = "A rollup dimension: page, referrer, country, browser, os, device, ..."), BreakdownQuery),
+    responses((status = 200, description = "Counts by value, most first", body = Breakdown), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn breakdown(
     site: WebsiteId,
     dimension: String,
@@ -144,14 +197,36 @@ async fn breakdown(
     };
     site_json(tracker, user, site, move |tracker| {
         let rows = tracker.analytics.breakdown(site, range, dim, limit)?;
-        Ok(serde_json::json!({ "dimension": dim.as_str(), "measure": dim.measure(), "rows": rows }))
+        Ok(Breakdown { dimension: dim.as_str(), measure: dim.measure(), rows })
     })
     .await
+}
+
+/// A single-use ticket that opens the live stream (EventSource cannot send the bearer header).
+#[utoipa::path(
+    post,
+    path = "/api/dashboard/live/ticket",
+    tag = "dashboard",
+    operation_id = "liveTicket",
+    responses((status = 200, description = "A ticket for `GET /api/dashboard/live?ticket=`", body = StreamTicket), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+fn ticket(tracker: Tracker, principal: Principal) -> warp::reply::Json {
+    warp::reply::json(&tracker.auth.stream_ticket(principal))
 }
 
 /// The live stream. EventSource cannot send headers, so a browser opens it with `?ticket=` (single use,
 /// from POST /api/dashboard/live/ticket); other clients may send the bearer token. The stream ends when
 /// the credential expires or its sign-in is revoked, and the client reconnects with a new ticket.
+#[utoipa::path(
+    get,
+    path = "/api/dashboard/live",
+    tag = "dashboard",
+    operation_id = "liveStream",
+    params(LiveQuery),
+    responses((status = 200, description = "Server-sent events: `data: {\"type\":\"active_sessions\",\"data\":[ActiveSession...]}` on connect and on every change", content_type = "text/event-stream", body = String), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn live(
     tracker: Tracker,
     authorization: Option<String>,

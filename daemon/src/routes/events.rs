@@ -2,17 +2,18 @@
 //! and per definition PUT and DELETE) and /api/websites/{id}/events/summary (owner only).
 
 use serde::Deserialize;
-use tracker_core::analytics::TimeRange;
+use tracker_core::analytics::{EventSummary, TimeRange};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
-use tracker_core::store::event_definitions::NewEventDefinition;
+use tracker_core::store::event_definitions::{EventDefinition, NewEventDefinition};
 use tracker_core::{Error, Tracker};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, site_json, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 struct SummaryQuery {
     time_range: Option<String>,
@@ -53,10 +54,29 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     list.or(create).or(update).or(delete).or(summary)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/event-definitions",
+    tag = "events",
+    operation_id = "listEventDefinitions",
+    params(("id" = i64, Path, description = "Website id")),
+    responses((status = 200, description = "The site's event definitions", body = Vec<EventDefinition>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.events.list(site)).await
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/websites/{id}/event-definitions",
+    tag = "events",
+    operation_id = "createEventDefinition",
+    params(("id" = i64, Path, description = "Website id")),
+    request_body(content = NewEventDefinition, content_type = "application/json"),
+    responses((status = 201, description = "Created", body = EventDefinition), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn create(
     site: WebsiteId,
     tracker: Tracker,
@@ -71,6 +91,16 @@ async fn create(
     Ok(warp::reply::with_status(warp::reply::json(&definition), StatusCode::CREATED))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/websites/{id}/event-definitions/{definitionId}",
+    tag = "events",
+    operation_id = "updateEventDefinition",
+    params(("id" = i64, Path, description = "Website id"), ("definitionId" = i64, Path, description = "Definition id")),
+    request_body(content = NewEventDefinition, content_type = "application/json"),
+    responses((status = 200, description = "The changed definition", body = EventDefinition), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update(
     site: WebsiteId,
     id: i64,
@@ -81,6 +111,15 @@ async fn update(
     site_json(tracker, user, site, move |tracker| tracker.events.update(site, id, changes)).await
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/websites/{id}/event-definitions/{definitionId}",
+    tag = "events",
+    operation_id = "deleteEventDefinition",
+    params(("id" = i64, Path, description = "Website id"), ("definitionId" = i64, Path, description = "Definition id")),
+    responses((status = 204, description = "Deleted"), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     blocking(move || {
         tracker.websites.get(user, site)?;
@@ -90,6 +129,15 @@ async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Res
     Ok(StatusCode::NO_CONTENT)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/events/summary",
+    tag = "events",
+    operation_id = "eventsSummary",
+    params(("id" = i64, Path, description = "Website id"), SummaryQuery),
+    responses((status = 200, description = "Event totals and the top events", body = EventSummary), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn summary(
     site: WebsiteId,
     tracker: Tracker,

@@ -18,14 +18,15 @@ use warp::{Filter, Rejection, Reply};
 
 use super::dashboard::range_of;
 use super::{blocking, parse_website_id, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
 /// Rows of the per-type export without a range (spec part 2: "up to 10,000 recent records").
 pub const RECENT_EXPORT_ROWS: u64 = 10_000;
 /// Bytes gathered before a piece is handed to the connection.
 const PIECE: usize = 64 * 1024;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SiteExportQuery {
     format: Option<String>,
     /// Optional: only the rows of a dashboard range (`7d`, `30d`, ...); all history without it.
@@ -34,8 +35,10 @@ struct SiteExportQuery {
     kind: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct TypeExportQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     /// 24h, 7d or 30d (spec part 2 §9); without it, the most recent rows.
     range: Option<String>,
@@ -59,6 +62,15 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     site.or(by_type)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/export",
+    tag = "export",
+    operation_id = "exportWebsite",
+    params(("id" = i64, Path, description = "Website id"), SiteExportQuery),
+    responses((status = 200, description = "The site's data: JSON by default, CSV or JSON lines as an attachment", content((Vec<tracker_core::export::ExportRow> = "application/json"), (String = "text/csv"), (String = "application/x-ndjson"))), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn site_export(
     site: WebsiteId,
     tracker: Tracker,
@@ -79,6 +91,15 @@ async fn site_export(
     stream_export(tracker, user, query, format, filename).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/export/{kind}",
+    tag = "export",
+    operation_id = "exportRecent",
+    params(("kind" = String, Path, description = "pageviews or events"), TypeExportQuery),
+    responses((status = 200, description = "The 10,000 most recent rows as CSV", content_type = "text/csv", body = String), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn type_export(
     kind: String,
     tracker: Tracker,

@@ -10,10 +10,14 @@ use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, parse_website_id, user, with_tracker};
-use crate::error::reject;
+use tracker_core::store::funnels::Funnel;
 
-#[derive(Deserialize)]
+use crate::error::{ErrorBody, reject};
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct FunnelQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
 }
@@ -44,12 +48,30 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     list.or(create).or(get).or(update).or(delete)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/funnels",
+    tag = "funnels",
+    operation_id = "listFunnels",
+    params(FunnelQuery),
+    responses((status = 200, description = "The funnels of the user's sites (or of one site) with their step counts over the range", body = Vec<Funnel>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn list(tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.parse()?;
     let funnels = blocking(move || tracker.funnels.list(user, site, range)).await?;
     Ok(warp::reply::json(&funnels))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/funnels",
+    tag = "funnels",
+    operation_id = "createFunnel",
+    request_body(content = FunnelInput, content_type = "application/json"),
+    responses((status = 201, description = "The new funnel with its counts over the last 30 days", body = Funnel), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn create(tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
     let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
     let funnel = blocking(move || {
@@ -60,12 +82,31 @@ async fn create(tracker: Tracker, user: UserId, body: FunnelInput) -> Result<imp
     Ok(warp::reply::with_status(warp::reply::json(&funnel), StatusCode::CREATED))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/funnels/{id}",
+    tag = "funnels",
+    operation_id = "getFunnel",
+    params(("id" = i64, Path, description = "Funnel id"), FunnelQuery),
+    responses((status = 200, description = "The funnel with its step counts over the range", body = Funnel), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn get(id: i64, tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl Reply, Rejection> {
     let (_, range) = query.parse()?;
     let funnel = blocking(move || tracker.funnels.get(user, id, range)).await?;
     Ok(warp::reply::json(&funnel))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/funnels/{id}",
+    tag = "funnels",
+    operation_id = "updateFunnel",
+    params(("id" = i64, Path, description = "Funnel id")),
+    request_body(content = FunnelInput, content_type = "application/json"),
+    responses((status = 200, description = "The changed funnel with its counts over the last 30 days", body = Funnel), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update(id: i64, tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
     let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
     let funnel = blocking(move || {
@@ -76,6 +117,15 @@ async fn update(id: i64, tracker: Tracker, user: UserId, body: FunnelInput) -> R
     Ok(warp::reply::json(&funnel))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/funnels/{id}",
+    tag = "funnels",
+    operation_id = "deleteFunnel",
+    params(("id" = i64, Path, description = "Funnel id")),
+    responses((status = 204, description = "Deleted"), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn delete(id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.funnels.delete(user, id)).await?;
     Ok(StatusCode::NO_CONTENT)

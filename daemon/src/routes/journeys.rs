@@ -9,12 +9,16 @@ use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
 use super::{blocking, parse_website_id, user, with_tracker};
-use crate::error::reject;
+use tracker_core::analytics::journeys::{CustomerJourneys, JourneyPaths};
 
-#[derive(Deserialize)]
+use crate::error::{ErrorBody, reject};
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct JourneyQuery {
     period: Option<String>,
     filter: Option<String>,
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
@@ -49,6 +53,15 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     customer.or(paths)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/customer-journeys",
+    tag = "journeys",
+    operation_id = "customerJourneys",
+    params(JourneyQuery),
+    responses((status = 200, description = "Journeys of recent visitors with their steps, scores and a summary", body = CustomerJourneys), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
     let filter = JourneyFilter::parse(query.filter.as_deref().unwrap_or("all")).map_err(reject)?;
@@ -56,6 +69,15 @@ async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) 
     Ok(warp::reply::json(&journeys))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/journeys",
+    tag = "journeys",
+    operation_id = "journeyPaths",
+    params(JourneyQuery),
+    responses((status = 200, description = "The most common page paths (a Sankey of page to page moves)", body = JourneyPaths), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn journey_paths(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
     let paths = blocking(move || tracker.analytics.journey_paths(user, site, range)).await?;

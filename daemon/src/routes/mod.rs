@@ -1,24 +1,25 @@
 //! The route table, and the small filters every route group shares (auth, bodies, client address).
 
-mod advanced;
-mod analytics;
+pub(crate) mod advanced;
+pub(crate) mod analytics;
 mod assets;
-mod auth;
-mod dashboard;
-mod events;
-mod export;
-mod funnels;
-mod journeys;
-mod organizations;
-mod privacy;
-mod privacy_data;
-mod privacy_delete;
-mod replays;
-mod reports;
-mod track;
-mod user;
-mod visitor_stream;
-mod websites;
+pub(crate) mod auth;
+pub(crate) mod dashboard;
+pub(crate) mod events;
+pub(crate) mod export;
+pub(crate) mod funnels;
+pub(crate) mod journeys;
+pub(crate) mod openapi;
+pub(crate) mod organizations;
+pub(crate) mod privacy;
+pub(crate) mod privacy_data;
+pub(crate) mod privacy_delete;
+pub(crate) mod replays;
+pub(crate) mod reports;
+pub(crate) mod track;
+pub(crate) mod user;
+pub(crate) mod visitor_stream;
+pub(crate) mod websites;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -34,6 +35,12 @@ use warp::{Filter, Rejection, Reply};
 
 use crate::error::{recover, reject};
 
+/// `{"ok": true}`: the answer of calls that only say they are done.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(crate) struct Done {
+    pub ok: bool,
+}
+
 /// Largest JSON body accepted by the dashboard API.
 const API_BODY_LIMIT: u64 = 64 * 1024;
 
@@ -44,32 +51,42 @@ pub fn routes(
     stopping: watch::Receiver<bool>,
 ) -> impl Filter<Extract = (impl Reply,), Error = Infallible> + Clone {
     // Visitors' hits come first: they are most of the traffic, and each route group tried before the right
-    // one costs a rejection.
-    let api = track::routes(tracker.clone())
-        .or(replays::upload(tracker.clone()))
-        .or(auth::routes(tracker.clone()))
-        .or(websites::routes(tracker.clone()))
-        .or(dashboard::routes(tracker.clone(), stopping))
-        .or(export::routes(tracker.clone()))
-        .or(privacy_delete::routes(tracker.clone()))
-        .or(reports::routes(tracker.clone()))
-        .or(replays::routes(tracker.clone()))
-        .or(privacy::routes(tracker.clone()))
-        .or(privacy_data::routes(tracker.clone()))
-        .or(events::routes(tracker.clone()))
-        .or(organizations::routes(tracker.clone()))
-        .or(analytics::routes(tracker.clone()))
-        .or(advanced::routes(tracker.clone()))
-        .or(funnels::routes(tracker.clone()))
-        .or(journeys::routes(tracker.clone()))
-        .or(visitor_stream::routes(tracker.clone()))
-        .or(user::routes(tracker.clone()));
+    // one costs a rejection. They stay unboxed; each dashboard group is boxed (one allocation per request)
+    // because the whole chain's type grew past what rustc will lay out.
+    let dashboard_api = boxed(auth::routes(tracker.clone()))
+        .or(boxed(websites::routes(tracker.clone())))
+        .or(boxed(dashboard::routes(tracker.clone(), stopping)))
+        .or(boxed(export::routes(tracker.clone())))
+        .or(boxed(privacy_delete::routes(tracker.clone())))
+        .or(boxed(reports::routes(tracker.clone())))
+        .or(boxed(replays::routes(tracker.clone())))
+        .or(boxed(privacy::routes(tracker.clone())))
+        .or(boxed(privacy_data::routes(tracker.clone())))
+        .or(boxed(events::routes(tracker.clone())))
+        .or(boxed(organizations::routes(tracker.clone())))
+        .or(boxed(analytics::routes(tracker.clone())))
+        .or(boxed(advanced::routes(tracker.clone())))
+        .or(boxed(funnels::routes(tracker.clone())))
+        .or(boxed(journeys::routes(tracker.clone())))
+        .or(boxed(visitor_stream::routes(tracker.clone())))
+        .or(boxed(user::routes(tracker.clone())))
+        .or(boxed(openapi::routes()));
+    let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));
     let api = warp::path("api").and(api);
     api.or(track::scripts(tracker.clone()))
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
         .with(warp::reply::with::headers(security_headers()))
+}
+
+/// A route group behind a box: its filter and reply types end here instead of nesting into the next group's.
+fn boxed<F, R>(filter: F) -> warp::filters::BoxedFilter<(Box<dyn Reply>,)>
+where
+    F: Filter<Extract = (R,), Error = Rejection> + Clone + Send + Sync + 'static,
+    R: Reply + 'static,
+{
+    filter.map(|reply| Box::new(reply) as Box<dyn Reply>).boxed()
 }
 
 /// Headers on every answer: the dashboard may not be framed, load anything from elsewhere, or run plugins;

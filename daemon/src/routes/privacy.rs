@@ -4,27 +4,33 @@ use serde::Deserialize;
 use serde_json::Value;
 use tracker_core::Tracker;
 use tracker_core::model::UserId;
-use tracker_core::privacy::{Actor, AuditAction, CONSENT_LOG_LIMIT, PrivacyUpdate, RetentionUpdate};
+use tracker_core::privacy::{
+    Actor, AuditAction, CONSENT_LOG_LIMIT, ConsentLog, PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate,
+};
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, body_website_id, parse_website_id, site_json, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SiteQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
 /// `GET /api/privacy/consent-logs`: the site, and optionally a page (`offset`, `limit` up to 100).
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ConsentQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     offset: Option<String>,
     limit: Option<String>,
 }
 
 /// `PUT /api/privacy/settings`: the site plus the changed fields.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SettingsBody {
     website_id: Option<Value>,
@@ -33,7 +39,7 @@ struct SettingsBody {
 }
 
 /// `PUT /api/privacy/retention`: the site plus the changed days.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RetentionBody {
     website_id: Option<Value>,
@@ -59,11 +65,29 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     settings.or(update_settings).or(retention).or(update_retention).or(consent_logs)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/settings",
+    tag = "privacy",
+    operation_id = "privacySettings",
+    params(SiteQuery),
+    responses((status = 200, description = "The site's privacy settings", body = PrivacySettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.settings(site)).await
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/privacy/settings",
+    tag = "privacy",
+    operation_id = "updatePrivacySettings",
+    request_body(content = SettingsBody, content_type = "application/json"),
+    responses((status = 200, description = "The settings as changed", body = PrivacySettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     site_json(tracker, user, site, move |tracker| {
@@ -89,11 +113,29 @@ fn changed(before: &Value, after: &Value) -> serde_json::Map<String, Value> {
     after.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/retention",
+    tag = "privacy",
+    operation_id = "retention",
+    params(SiteQuery),
+    responses((status = 200, description = "Days kept per data type", body = Retention), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.retention(site)).await
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/privacy/retention",
+    tag = "privacy",
+    operation_id = "updateRetention",
+    request_body(content = RetentionBody, content_type = "application/json"),
+    responses((status = 200, description = "The days as changed", body = Retention), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     site_json(tracker, user, site, move |tracker| {
@@ -113,6 +155,15 @@ async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -
     .await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/consent-logs",
+    tag = "privacy",
+    operation_id = "consentLogs",
+    params(ConsentQuery),
+    responses((status = 200, description = "Recent consent decisions", body = Vec<ConsentLog>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn consent_logs(tracker: Tracker, user: UserId, query: ConsentQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let whole = |name: &str, raw: Option<&str>, default: i64| match raw {

@@ -13,34 +13,51 @@ use warp::http::{HeaderValue, header};
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, body_website_id, parse_website_id, site_json, user, with_tracker};
-use crate::error::reject;
+use tracker_core::privacy::{AuditPage, VisitorDeletion};
+
+use crate::error::{ErrorBody, reject};
+
+/// What `POST /api/privacy/delete-visitor` answers: the total and the rows per table.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct VisitorDeleted {
+    records_deleted: u64,
+    deleted: VisitorDeletion,
+}
 
 /// Most rows one export-data download holds (it is built in memory: warp 0.4 has no public streaming
 /// body); `tracker export` streams any size.
 pub const MAX_PRIVACY_EXPORT_ROWS: u64 = 1_000_000;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ExportDataQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     data_type: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct AuditQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     offset: Option<String>,
     limit: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct VisitorQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     visitor_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DeleteVisitorBody {
+    #[schema(value_type = Option<i64>)]
     website_id: Option<Value>,
     visitor_id: Option<String>,
 }
@@ -106,6 +123,15 @@ fn number(name: &str, raw: Option<&str>, default: i64) -> Result<i64, Rejection>
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/export-data",
+    tag = "privacy",
+    operation_id = "privacyExportData",
+    params(ExportDataQuery),
+    responses((status = 200, description = "The rows as a JSON download (an array; X-Record-Count says how many)", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let data = DataType::parse(query.data_type.as_deref())?;
@@ -142,6 +168,15 @@ async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> 
     Ok(json_file(body, &format!("{}-export-{}.json", data.as_str(), &date[..10]), rows))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/audit-logs",
+    tag = "privacy",
+    operation_id = "privacyAuditLogs",
+    params(AuditQuery),
+    responses((status = 200, description = "A page of the site's privacy audit log, newest first", body = AuditPage), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn audit(tracker: Tracker, user: UserId, query: AuditQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let offset = number("offset", query.offset.as_deref(), 0)?;
@@ -149,6 +184,15 @@ async fn audit(tracker: Tracker, user: UserId, query: AuditQuery) -> Result<impl
     site_json(tracker, user, site, move |tracker| tracker.privacy.audit_logs(site, offset, limit)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/privacy/visitor-data",
+    tag = "privacy",
+    operation_id = "privacyVisitorData",
+    params(VisitorQuery),
+    responses((status = 200, description = "Everything stored about one visitor, as a JSON download", body = serde_json::Value), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let visitor = visitor_id(query.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
@@ -170,6 +214,15 @@ async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Re
     Ok(json_file(body, &format!("visitor-{safe}.json"), 1))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/privacy/delete-visitor",
+    tag = "privacy",
+    operation_id = "privacyDeleteVisitor",
+    request_body(content = DeleteVisitorBody, content_type = "application/json"),
+    responses((status = 200, description = "What was deleted", body = VisitorDeleted), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn delete_visitor(tracker: Tracker, user: UserId, body: DeleteVisitorBody) -> Result<impl Reply, Rejection> {
     let site: WebsiteId = body_website_id(body.website_id.as_ref())?;
     let visitor = visitor_id(body.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
@@ -185,7 +238,7 @@ async fn delete_visitor(tracker: Tracker, user: UserId, body: DeleteVisitorBody)
         Ok(report)
     })
     .await?;
-    Ok(warp::reply::json(&json!({ "recordsDeleted": report.records_deleted(), "deleted": report })))
+    Ok(warp::reply::json(&VisitorDeleted { records_deleted: report.records_deleted(), deleted: report }))
 }
 
 /// A JSON attachment, never cached; `X-Record-Count` says how many rows it holds.

@@ -1,22 +1,30 @@
 //! POST /api/privacy/delete-data {websiteId, dataType}: deletes a site's page views, events or all data
 //! (spec part 2) through the core deletion, the same as `tracker privacy delete`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracker_core::Tracker;
 use tracker_core::model::UserId;
-use tracker_core::privacy::{Actor, AuditAction, DataType};
+use tracker_core::privacy::{Actor, AuditAction, DataType, DeletionReport};
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, parse_website_id, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DeleteDataRequest {
     /// A number or a numeric string.
     website_id: Option<Value>,
     data_type: Option<String>,
+}
+
+/// What a deletion removed: the total and the rows per table.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct DeleteDataResponse {
+    records_deleted: u64,
+    deleted: DeletionReport,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -28,6 +36,15 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and_then(delete_data)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/privacy/delete-data",
+    tag = "privacy",
+    operation_id = "deleteData",
+    request_body(content = DeleteDataRequest, content_type = "application/json"),
+    responses((status = 200, description = "What was deleted", body = DeleteDataResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) -> Result<impl Reply, Rejection> {
     let raw_id = match &body.website_id {
         Some(Value::Number(n)) => Some(n.to_string()),
@@ -48,8 +65,5 @@ async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) ->
         Ok(report)
     })
     .await?;
-    Ok(warp::reply::json(&serde_json::json!({
-        "recordsDeleted": report.records_deleted(),
-        "deleted": report,
-    })))
+    Ok(warp::reply::json(&DeleteDataResponse { records_deleted: report.records_deleted(), deleted: report }))
 }

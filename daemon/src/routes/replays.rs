@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use serde::Deserialize;
-use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, TimeRange};
+use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
@@ -14,11 +14,12 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::track::{accepted, preflight_response, recover_with_cors, with_cors};
-use super::{blocking, body_bytes, client, site_json, user, with_tracker};
+use super::{Done, blocking, body_bytes, client, site_json, user, with_tracker};
 use crate::error::error_reply;
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct UploadQuery {
     tracking_key: Option<String>,
     session_id: Option<String>,
@@ -28,7 +29,8 @@ struct UploadQuery {
     last: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 struct ListQuery {
     limit: Option<String>,
@@ -37,6 +39,28 @@ struct ListQuery {
     time_range_snake: Option<String>,
     range: Option<String>,
     filter: Option<String>,
+}
+
+impl ListQuery {
+    /// The range (24h, 7d or 30d; 7d by default) and the filter (all by default).
+    fn scope(&self) -> Result<(TimeRange, ReplayFilter), Rejection> {
+        let name = self.time_range.as_deref().or(self.time_range_snake.as_deref()).or(self.range.as_deref());
+        let name = name.unwrap_or("7d");
+        if !matches!(name, "24h" | "1d" | "7d" | "30d") {
+            return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
+        }
+        let range = TimeRange::parse(name, now_ms()).map_err(reject)?;
+        let filter = self.filter.as_deref().map_or(Ok(ReplayFilter::All), ReplayFilter::parse).map_err(reject)?;
+        Ok((range, filter))
+    }
+}
+
+/// The shape of `GET /api/replays/{id}/events` for the contract; the body itself is streamed as bytes.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct ReplayEvents {
+    /// rrweb events, oldest first.
+    events: Vec<serde_json::Value>,
 }
 
 /// `POST /api/replay` and its preflight.
@@ -62,14 +86,29 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(user(tracker.clone()))
         .and(warp::query::<ListQuery>())
         .and_then(list);
+    let stats = warp::path!("websites" / WebsiteId / "session-replays" / "stats")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker.clone()))
+        .and(warp::query::<ListQuery>())
+        .and_then(stats);
     let events = warp::path!("replays" / i64 / "events")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
         .and(user(tracker))
         .and_then(events);
-    list.or(events)
+    list.or(stats).or(events)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/replay",
+    tag = "visitors",
+    operation_id = "uploadReplay",
+    params(UploadQuery),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "One gzip-compressed chunk of rrweb events"),
+    responses((status = 202, description = "Stored (or ignored by the site's rules)", body = Done), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
+)]
 async fn upload_chunk(
     tracker: Tracker,
     client: Client,
@@ -91,6 +130,15 @@ async fn upload_chunk(
     Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await).await)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/session-replays",
+    tag = "replays",
+    operation_id = "listReplays",
+    params(("id" = i64, Path, description = "Website id"), ListQuery),
+    responses((status = 200, description = "Recordings of the range, newest first", body = Vec<ReplaySummary>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
     let limit = match query.limit.as_deref() {
         None => MAX_REPLAYS,
@@ -102,18 +150,36 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
             .ok_or_else(|| reject(Error::invalid("limit must be a positive number")))?
             .min(MAX_REPLAYS),
     };
-    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
-    if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
-        return Err(reject(Error::invalid("time_range must be 24h, 7d or 30d")));
-    }
-    let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    let filter = query.filter.as_deref().map_or(Ok(ReplayFilter::All), ReplayFilter::parse).map_err(reject)?;
+    let (range, filter) = query.scope()?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.replays(site, range, filter, limit)).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/session-replays/stats",
+    tag = "replays",
+    operation_id = "replayStats",
+    params(("id" = i64, Path, description = "Website id"), ListQuery),
+    responses((status = 200, description = "The four cards over every recording of the range that passes the filter (limit is ignored)", body = ReplayStats), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
+    let (range, filter) = query.scope()?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.replay_stats(site, range, filter)).await
 }
 
 /// `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never
 /// parsed, so a recording costs the daemon one inflated chunk (at most 8 MiB) per reader at a time, not its
 /// whole size as a JSON tree. The channel holds one piece: a slow reader slows the inflating.
+#[utoipa::path(
+    get,
+    path = "/api/replays/{id}/events",
+    tag = "replays",
+    operation_id = "replayEvents",
+    params(("id" = i64, Path, description = "Recording id")),
+    responses((status = 200, description = "The recording's rrweb events in order", body = ReplayEvents), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<Response, Rejection> {
     let chunks = blocking(move || tracker.analytics.replay_events(user, replay)).await?;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, Error>>(1);

@@ -4,32 +4,40 @@
 
 use serde::Deserialize;
 use tracker_core::Tracker;
-use tracker_core::analytics::SiteMetric;
+use tracker_core::analytics::{
+    ActivityEvent, Conversions, IdentifiedVisitor, SiteMetric, SitePeriods, Timeseries, TrafficSource,
+};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
 use super::dashboard::range_of;
 use super::{blocking, parse_website_id, site_json, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SeriesQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ActivityQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     limit: Option<i64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SitesQuery {
     metric: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct RangeQuery {
     range: Option<String>,
 }
@@ -68,24 +76,60 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/dashboard/timeseries",
+    tag = "dashboard",
+    operation_id = "timeseries",
+    params(SeriesQuery),
+    responses((status = 200, description = "Visitors and page views per hour or day", body = Timeseries), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.timeseries(site, range)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/dashboard/recent-activity",
+    tag = "dashboard",
+    operation_id = "recentActivity",
+    params(ActivityQuery),
+    responses((status = 200, description = "The latest page views and events", body = Vec<ActivityEvent>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
     site_json(tracker, user, site, move |tracker| tracker.analytics.recent_activity(site, limit)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/dashboard/sites",
+    tag = "dashboard",
+    operation_id = "sitePeriods",
+    params(SitesQuery),
+    responses((status = 200, description = "A metric of every site today, yesterday, 7 and 30 days", body = Vec<SitePeriods>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
     let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
     let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
     Ok(warp::reply::json(&rows))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/conversions",
+    tag = "dashboard",
+    operation_id = "conversions",
+    params(("id" = i64, Path, description = "Website id"), RangeQuery),
+    responses((status = 200, description = "Conversions of the range and the conversion rate", body = Conversions), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn conversions(
     site: WebsiteId,
     tracker: Tracker,
@@ -96,10 +140,28 @@ async fn conversions(
     site_json(tracker, user, site, move |tracker| tracker.analytics.conversions(site, range)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/identified-visitors",
+    tag = "dashboard",
+    operation_id = "identifiedVisitors",
+    params(("id" = i64, Path, description = "Website id")),
+    responses((status = 200, description = "Visitors named by identify()", body = Vec<IdentifiedVisitor>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.analytics.identified_visitors(site)).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/traffic-sources",
+    tag = "dashboard",
+    operation_id = "trafficSources",
+    params(("id" = i64, Path, description = "Website id"), RangeQuery),
+    responses((status = 200, description = "Visits by source channel", body = Vec<TrafficSource>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn traffic_sources(
     site: WebsiteId,
     tracker: Tracker,

@@ -14,21 +14,22 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::assets::{Accepts, Dist, accepts, compressed, embedded};
-use super::{base_url, client, get_or_head, host, json_body, with_tracker};
-use crate::error::error_reply;
+use super::{Done, base_url, client, get_or_head, host, json_body, with_tracker};
+use crate::error::{ErrorBody, error_reply};
 
 /// Largest tracking body accepted (issue: 413 past 16 KiB).
 pub const TRACK_BODY_LIMIT: u64 = 16 * 1024;
 /// Largest interactions body accepted (200 clicks with long selectors and 500 moves fit).
 pub const INTERACTIONS_BODY_LIMIT: u64 = 160 * 1024;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ConfigQuery {
     tracking_key: Option<String>,
 }
 
 /// What a tracking script needs to know about its site; inlined into the personalised script.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScriptConfig {
     pub tracking_key: String,
@@ -132,11 +133,27 @@ pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error =
     personalised.or(basic).or(tracer)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/track",
+    tag = "visitors",
+    operation_id = "track",
+    request_body(content = TrackRequest, description = "Sent as a beacon: any content type, JSON text"),
+    responses((status = 202, description = "Stored (or ignored by the site's rules)", body = Done), (status = 503, description = "The queue is full: retry after the Retry-After seconds", body = ErrorBody), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
+)]
 async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<Response, Rejection> {
     let warm = tracker.ingest.is_warm(&body.tracking_key);
     Ok(submit(tracker, warm, move |tracker| tracker.ingest.track(body, &client)).await)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/interactions",
+    tag = "visitors",
+    operation_id = "interactions",
+    request_body(content = InteractionsRequest, description = "Sent as a beacon: any content type, JSON text"),
+    responses((status = 202, description = "Stored (or ignored by the site's rules)", body = Done), (status = 503, description = "The queue is full: retry after the Retry-After seconds", body = ErrorBody), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
+)]
 async fn interactions(tracker: Tracker, client: Client, body: InteractionsRequest) -> Result<Response, Rejection> {
     let warm = tracker.ingest.is_warm(&body.tracking_key);
     Ok(submit(tracker, warm, move |tracker| tracker.ingest.interactions(body, &client)).await)
@@ -173,6 +190,14 @@ pub(crate) async fn accepted(submitted: Result<tracker_core::Result<Submitted>, 
     })
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/track/config",
+    tag = "visitors",
+    operation_id = "scriptConfig",
+    params(ConfigQuery),
+    responses((status = 200, description = "What the tracking script needs to know about its site", body = ScriptConfig), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
+)]
 async fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> Result<Response, Rejection> {
     let key = query.tracking_key.unwrap_or_default();
     let endpoint = base_url(&tracker, host.as_deref());

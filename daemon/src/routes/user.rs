@@ -12,9 +12,31 @@ use warp::http::HeaderValue;
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, client, principal, with_tracker};
-use crate::error::reject;
+use tracker_core::account::{AccountSettings, Notifications, Profile, Security};
+use tracker_core::auth::TwoFactorSetup;
 
-#[derive(Deserialize)]
+use crate::error::{ErrorBody, reject};
+
+/// The account's email after a change.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct EmailAnswer {
+    email: String,
+}
+
+/// Single-use recovery codes, shown once.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct RecoveryCodes {
+    recovery_codes: Vec<String>,
+}
+
+/// Two-factor sign-in is off.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct Done {
+    ok: bool,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ProfileUpdate {
     name: String,
@@ -23,28 +45,30 @@ struct ProfileUpdate {
     timezone: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SecurityUpdate {
+    /// Minutes (5 to 480), as a number or text.
     #[serde(default)]
+    #[schema(value_type = Option<i64>)]
     session_timeout: Option<Value>,
     #[serde(default)]
     login_notifications: Option<bool>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EmailChange {
     new_email: String,
     current_password: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct CodeBody {
     code: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct PasswordBody {
     password: String,
 }
@@ -76,11 +100,28 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 }
 
 /// Profile, notifications, security settings and recent sign-ins.
+#[utoipa::path(
+    get,
+    path = "/api/user/settings",
+    tag = "settings",
+    operation_id = "userSettings",
+    responses((status = 200, description = "Profile, notifications, security settings and recent sign-ins", body = AccountSettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn settings(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
     let settings = blocking(move || tracker.account.settings(principal.user)).await?;
     Ok(warp::reply::json(&settings))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/user/profile",
+    tag = "settings",
+    operation_id = "updateProfile",
+    request_body(content = ProfileUpdate, content_type = "application/json"),
+    responses((status = 200, description = "The saved profile", body = Profile), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn profile(tracker: Tracker, principal: Principal, body: ProfileUpdate) -> Result<impl Reply, Rejection> {
     let profile =
         blocking(move || tracker.account.update_profile(principal.user, &body.name, &body.company, &body.timezone))
@@ -88,6 +129,15 @@ async fn profile(tracker: Tracker, principal: Principal, body: ProfileUpdate) ->
     Ok(warp::reply::json(&profile))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/user/notifications",
+    tag = "settings",
+    operation_id = "updateNotifications",
+    request_body(content = NotificationsUpdate, content_type = "application/json"),
+    responses((status = 200, description = "The saved notification preferences", body = Notifications), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn notifications(
     tracker: Tracker,
     principal: Principal,
@@ -99,6 +149,15 @@ async fn notifications(
 
 /// Session timeout (minutes, 5 to 480; text that is not a number falls back to 30, as the spec's input does)
 /// and login notifications.
+#[utoipa::path(
+    put,
+    path = "/api/user/security",
+    tag = "settings",
+    operation_id = "updateSecurity",
+    request_body(content = SecurityUpdate, content_type = "application/json"),
+    responses((status = 200, description = "The saved security settings", body = Security), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn security(tracker: Tracker, principal: Principal, body: SecurityUpdate) -> Result<impl Reply, Rejection> {
     let timeout = match body.session_timeout {
         None | Some(Value::Null) => None,
@@ -114,6 +173,15 @@ async fn security(tracker: Tracker, principal: Principal, body: SecurityUpdate) 
 }
 
 /// Changes the email after checking the current password; answers `{email}`.
+#[utoipa::path(
+    put,
+    path = "/api/user/email",
+    tag = "settings",
+    operation_id = "changeEmail",
+    request_body(content = EmailChange, content_type = "application/json"),
+    responses((status = 200, description = "The new email", body = EmailAnswer), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn email(
     tracker: Tracker,
     principal: Principal,
@@ -123,10 +191,18 @@ async fn email(
     let email =
         blocking(move || tracker.auth.change_email(principal, &body.new_email, &body.current_password, client.ip))
             .await?;
-    Ok(warp::reply::json(&serde_json::json!({ "email": email })))
+    Ok(warp::reply::json(&EmailAnswer { email }))
 }
 
 /// The account's data as one JSON download.
+#[utoipa::path(
+    get,
+    path = "/api/user/export",
+    tag = "settings",
+    operation_id = "exportAccount",
+    responses((status = 200, description = "The account's data as a JSON download", body = serde_json::Value), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn export(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
     let data = blocking(move || tracker.account.export(principal.user)).await?;
     let today = tracker_core::model::iso(tracker_core::model::now_ms());
@@ -139,17 +215,43 @@ async fn export(tracker: Tracker, principal: Principal) -> Result<impl Reply, Re
 }
 
 /// A new pending TOTP secret with its otpauth URI and QR code.
+#[utoipa::path(
+    post,
+    path = "/api/user/two-factor/setup",
+    tag = "settings",
+    operation_id = "twoFactorSetup",
+    responses((status = 200, description = "A pending TOTP secret with its otpauth URI and QR code", body = TwoFactorSetup), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn two_factor_setup(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
     let setup = blocking(move || tracker.auth.begin_two_factor(principal)).await?;
     Ok(warp::reply::json(&setup))
 }
 
 /// Confirms enrolment with a code; answers the recovery codes, shown once.
+#[utoipa::path(
+    post,
+    path = "/api/user/two-factor/enable",
+    tag = "settings",
+    operation_id = "twoFactorEnable",
+    request_body(content = CodeBody, content_type = "application/json"),
+    responses((status = 200, description = "Two-factor sign-in is on; the recovery codes", body = RecoveryCodes), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn enable(tracker: Tracker, principal: Principal, body: CodeBody) -> Result<impl Reply, Rejection> {
     let codes = blocking(move || tracker.auth.enable_two_factor(principal, &body.code)).await?;
-    Ok(warp::reply::json(&serde_json::json!({ "recoveryCodes": codes })))
+    Ok(warp::reply::json(&RecoveryCodes { recovery_codes: codes }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/user/two-factor/disable",
+    tag = "settings",
+    operation_id = "twoFactorDisable",
+    request_body(content = PasswordBody, content_type = "application/json"),
+    responses((status = 200, description = "Two-factor sign-in is off", body = Done), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn disable(
     tracker: Tracker,
     principal: Principal,
@@ -157,5 +259,5 @@ async fn disable(
     body: PasswordBody,
 ) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.auth.disable_two_factor(principal, &body.password, client.ip)).await?;
-    Ok(warp::reply::json(&serde_json::json!({ "ok": true })))
+    Ok(warp::reply::json(&Done { ok: true }))
 }

@@ -7,15 +7,21 @@ use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
 use super::{blocking, user, with_tracker};
-use crate::error::reject;
+use tracker_core::analytics::{LiveVisitors, SessionJourney};
 
-#[derive(Deserialize)]
+use crate::error::{ErrorBody, reject};
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct LiveQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct JourneyQuery {
+    #[param(value_type = Option<i64>)]
     website_id: Option<String>,
 }
 
@@ -44,6 +50,15 @@ fn optional_site(raw: Option<&str>) -> Result<Option<WebsiteId>, Rejection> {
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/live-visitors",
+    tag = "visitor-stream",
+    operation_id = "liveVisitors",
+    params(LiveQuery),
+    responses((status = 200, description = "Visitors active in the last minutes on the user's sites (or one site)", body = LiveVisitors), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Result<impl Reply, Rejection> {
     let site = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
@@ -57,6 +72,15 @@ async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Resu
     Ok(warp::reply::json(&body))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/analytics/sessions/{id}/journey",
+    tag = "visitor-stream",
+    operation_id = "sessionJourney",
+    params(("id" = i64, Path, description = "Session id"), JourneyQuery),
+    responses((status = 200, description = "Every page and event of one session, in order", body = SessionJourney), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn journey(id: String, tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     // Anything that is not a session id is simply not found.
     let session: i64 = id.parse().map_err(|_| reject(Error::NotFound("session")))?;

@@ -8,10 +8,10 @@ use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, base_url, blocking, host, user, with_tracker};
-use crate::error::reject;
+use crate::error::{ErrorBody, reject};
 
 /// A website as the API shows it: the stored fields plus its script URL.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WebsiteResponse {
     #[serde(flatten)]
@@ -26,7 +26,7 @@ impl WebsiteResponse {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreateWebsite {
     name: Option<String>,
@@ -34,7 +34,7 @@ struct CreateWebsite {
     tracking_level: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UpdateWebsite {
     name: Option<String>,
@@ -60,6 +60,14 @@ fn level(raw: Option<String>) -> Result<Option<TrackingLevel>, Rejection> {
     raw.map(|l| TrackingLevel::parse(&l)).transpose().map_err(reject)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites",
+    tag = "websites",
+    operation_id = "listWebsites",
+    responses((status = 200, description = "The caller's websites", body = Vec<WebsiteResponse>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn list(tracker: Tracker, user: UserId, host: Option<String>) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
     let sites = blocking(move || tracker.websites.list(user)).await?;
@@ -67,6 +75,15 @@ async fn list(tracker: Tracker, user: UserId, host: Option<String>) -> Result<im
     Ok(warp::reply::json(&sites))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/websites",
+    tag = "websites",
+    operation_id = "createWebsite",
+    request_body(content = CreateWebsite, content_type = "application/json"),
+    responses((status = 201, description = "Created", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn create(
     tracker: Tracker,
     user: UserId,
@@ -83,12 +100,31 @@ async fn create(
     Ok(warp::reply::with_status(warp::reply::json(&WebsiteResponse::new(site, &base)), StatusCode::CREATED))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}",
+    tag = "websites",
+    operation_id = "getWebsite",
+    params(("id" = i64, Path, description = "Website id")),
+    responses((status = 200, description = "The website", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn get(id: WebsiteId, tracker: Tracker, user: UserId, host: Option<String>) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
     let site = blocking(move || tracker.websites.get(user, id)).await?;
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/websites/{id}",
+    tag = "websites",
+    operation_id = "updateWebsite",
+    params(("id" = i64, Path, description = "Website id")),
+    request_body(content = UpdateWebsite, content_type = "application/json"),
+    responses((status = 200, description = "The website as changed", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn update(
     id: WebsiteId,
     tracker: Tracker,
@@ -107,6 +143,15 @@ async fn update(
     Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/websites/{id}",
+    tag = "websites",
+    operation_id = "deleteWebsite",
+    params(("id" = i64, Path, description = "Website id")),
+    responses((status = 204, description = "Deleted with all its data"), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
 async fn delete(id: WebsiteId, tracker: Tracker, user: UserId, _host: Option<String>) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.websites.delete(user, id)).await?;
     Ok(StatusCode::NO_CONTENT)

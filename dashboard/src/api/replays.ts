@@ -1,6 +1,10 @@
 //! Session replay types and calls (daemon/API.md "Session replays"): the site's list with its filter and
 //! range, and one recording's rrweb events for the player.
 import { api } from ".";
+import type { components } from "./generated";
+
+/** The four cards over every recording of the range that passes the filter (not only the listed 100). */
+export type ReplayStats = components["schemas"]["ReplayStats"];
 
 export const REPLAY_FILTERS = ["all", "complete", "incomplete", "enterprise"] as const;
 export type ReplayFilter = (typeof REPLAY_FILTERS)[number];
@@ -49,6 +53,11 @@ export async function fetchReplays(websiteId: number, filter: ReplayFilter, rang
   const list = await api.get<unknown>(`/api/websites/${websiteId}/session-replays?${query}`, { nullOn401: true });
   if (list === null) return null;
   return Array.isArray(list) ? (list as ReplaySummary[]) : [];
+}
+
+export function fetchReplayStats(websiteId: number, filter: ReplayFilter, range: ReplayRange): Promise<ReplayStats> {
+  const query = new URLSearchParams({ filter, range });
+  return api.get<ReplayStats>(`/api/websites/${websiteId}/session-replays/stats?${query}`);
 }
 
 /** The spec's two load errors, shown under 'Failed to load replay'. */

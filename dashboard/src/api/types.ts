@@ -1,158 +1,51 @@
-//! Response and request shapes of the daemon's HTTP API (daemon/API.md), as the dashboard reads them.
+//! The daemon's API shapes as the dashboard names them: aliases onto src/api/generated.ts, which
+//! `npm run contract` generates from the Rust routes and types (GET /api/openapi.json). Change a shape in Rust,
+//! then regenerate; only unions the document does not spell (parameter values) are written here.
 
-export interface User {
-  id: number;
-  email: string;
-  createdAt?: string;
-}
+import type { components } from "./generated";
 
-export interface AuthResponse {
-  accessToken: string;
-  refreshToken: string;
-  user: User;
-}
+type Schemas = components["schemas"];
 
+export type User = Schemas["User"];
+export type AuthResponse = Schemas["AuthSession"];
 /** GET /api/registration: the server's sign-up mode and whether a sign-up would be accepted now. */
-export interface Registration {
-  mode: "open" | "first-user" | "closed";
-  open: boolean;
-}
+export type Registration = Schemas["RegistrationState"];
+export type Credentials = Schemas["Credentials"];
+export type TrackingLevel = Schemas["TrackingLevel"];
+export type Website = Schemas["WebsiteResponse"];
+export type WebsiteInput = Schemas["CreateWebsite"];
 
-export interface Credentials {
-  email: string;
-  password: string;
-}
+export type OverviewMetrics = Schemas["OverviewMetrics"];
+export type Overview = Schemas["Overview"];
+export type TopPage = Schemas["PageViews"];
 
-export type TrackingLevel = "light" | "enhanced" | "professional";
-
-export interface Website {
-  id: number;
-  name: string;
-  domain: string;
-  trackingKey: string;
-  trackingLevel: TrackingLevel;
-  createdAt: string;
-  scriptUrl?: string;
-}
-
-export interface WebsiteInput {
-  name: string;
-  domain: string;
-  trackingLevel?: TrackingLevel;
-}
-
-export interface OverviewMetrics {
-  totalVisitors: number;
-  activeSessions: number;
-  pageViews: number;
-  conversions: number;
-  bounceRate: number;
-  avgSessionDuration: number;
-}
-
-export interface Overview {
-  metrics: OverviewMetrics;
-  previous: { totalVisitors: number; pageViews: number; conversions: number };
-  topPages: TopPage[];
-  range?: string;
-}
-
-export interface TopPage {
-  url: string;
-  views: number;
-}
-
+/** The `range` values the overview page offers. */
 export type TimeseriesRange = "7d" | "30d" | "90d";
+export type TimeseriesPoint = Schemas["TimePoint"];
+export type Timeseries = Schemas["Timeseries"];
+export type ActivityEvent = Schemas["ActivityEvent"];
 
-export interface TimeseriesPoint {
-  date: string;
-  visitors: number;
-  pageViews: number;
-}
-
-export interface Timeseries {
-  points: TimeseriesPoint[];
-}
-
-export interface ActivityEvent {
-  id: number | string;
-  type: string;
-  name: string;
-  url: string;
-  sessionId: string;
-  country: string;
-  value: number | null;
-  timestamp: string;
-}
-
+/** The `metric` values of GET /api/dashboard/sites. */
 export type SiteMetric = "pageviews" | "visitors";
-
-export interface SitePeriods {
-  websiteId: number;
-  today: number;
-  yesterday: number;
-  last7Days: number;
-  last30Days: number;
-}
-
-export interface Conversion {
-  id: number | string;
-  goalName: string;
-  value: number | null;
-  timestamp: string;
-}
-
-export interface ConversionsResponse {
-  conversions: Conversion[];
-  conversionRate: number;
-}
-
-export interface IdentifiedVisitor {
-  id: number | string;
-  companyName: string;
-  leadScore: number;
-  industry: string;
-  country: string;
-  city: string;
-  identifiedAt: string;
-}
-
-export interface TrafficSource {
-  source: string;
-  visits: number;
-  percentage: number;
-}
+export type SitePeriods = Schemas["SitePeriods"];
+export type Conversion = Schemas["Conversion"];
+export type ConversionsResponse = Schemas["Conversions"];
+export type IdentifiedVisitor = Schemas["IdentifiedVisitor"];
+export type TrafficSource = Schemas["TrafficSource"];
 
 /** A rollup dimension of GET /api/websites/{id}/breakdown/{dimension}. */
 export type BreakdownDimension = "page" | "referrer" | "country" | "device" | "browser" | "os" | "utm_source";
 
 /** GET /api/websites/{id}/breakdown/{dimension}: rows most first; value '' = unknown (Direct for referrers). */
-export interface Breakdown {
-  dimension: BreakdownDimension;
-  measure: "pageviews" | "visits";
-  rows: { value: string; count: number }[];
-}
+export type Breakdown = Schemas["Breakdown"];
 
-export interface ActiveSession {
-  id: number | string;
-  sessionId: string;
-  ipAddress?: string | null;
-  lastSeen: string;
-  currentPage?: string | null;
-  country?: string | null;
-  device?: string | null;
-  browser?: string | null;
-}
+export type ActiveSession = Schemas["ActiveSession"];
 
+/** A message of the live stream (GET /api/dashboard/live). */
 export interface LiveMessage {
   type: string;
   data: unknown;
 }
 
-/** GET /api/privacy/settings (the fields the dashboard edits). */
-export interface PrivacySettings {
-  cookieConsent: boolean;
-  respectDoNotTrack: boolean;
-  /** Recordings mask every text node, not only inputs and editable text. */
-  maskAllText: boolean;
-}
+/** GET /api/privacy/settings. */
+export type PrivacySettings = Schemas["PrivacySettings"];

@@ -1,6 +1,7 @@
-//! Session replay reads: the site's list (filter and range sent with it) and one recording's events.
+//! Session replay reads: the site's list and its cards (filter and range sent with both) and one recording's
+//! events.
 import { useQuery } from "@tanstack/react-query";
-import { fetchReplayEvents, fetchReplays } from "../api/replays";
+import { fetchReplayEvents, fetchReplayStats, fetchReplays } from "../api/replays";
 import type { ReplayFilter, ReplayRange } from "../api/replays";
 import { keys } from "../api/keys";
 import { useUser } from "./auth";
@@ -11,6 +12,17 @@ export function useSessionReplays(websiteId: number | undefined, filter: ReplayF
   return useQuery({
     queryKey: keys.site(id).read("session-replays", { filter, range }),
     queryFn: () => fetchReplays(id, filter, range),
+    enabled: signedIn && websiteId !== undefined,
+  });
+}
+
+/** The cards over every recording of the range and filter. */
+export function useReplayStats(websiteId: number | undefined, filter: ReplayFilter, range: ReplayRange) {
+  const signedIn = !!useUser().data;
+  const id = websiteId ?? -1;
+  return useQuery({
+    queryKey: keys.site(id).read("session-replay-stats", { filter, range }),
+    queryFn: () => fetchReplayStats(id, filter, range),
     enabled: signedIn && websiteId !== undefined,
   });
 }

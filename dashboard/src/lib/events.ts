@@ -1,15 +1,8 @@
 //! Pure helpers of the Events screen: the create/edit form's check and the body it sends.
-import type { EventDefinition, EventDefinitionInput, EventType } from "../api/events";
+import type { EventDefinition, EventDefinitionInput } from "../api/events";
 
-export interface EventForm {
-  name: string;
-  displayName: string;
-  description: string;
-  eventType: EventType;
-  selector: string;
-  isConversion: boolean;
-  conversionValue: string;
-}
+/** The create/edit form: the fields of a create body, as typed (untrimmed). */
+export type EventForm = Omit<EventDefinitionInput, "isActive">;
 
 export const EMPTY_EVENT_FORM: EventForm = {
   name: "",

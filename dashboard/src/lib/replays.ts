@@ -1,5 +1,5 @@
-//! Pure shaping of session replays for the list, its cards and the player's timeline (unit-tested).
-import type { RecordedEvent, ReplaySummary } from "../api/replays";
+//! Pure shaping of session replays for the list and the player's timeline (unit-tested).
+import type { RecordedEvent } from "../api/replays";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -45,27 +45,6 @@ export function formatStarted(value: string | number | Date): string {
 /** The first 8 characters of the stored (already anonymised) address, or a dash. */
 export function addressPrefix(ip: string | null | undefined): string {
   return ip ? ip.slice(0, 8) : "-";
-}
-
-export interface ReplayStats {
-  total: number;
-  complete: number;
-  /** Seconds. */
-  averageDuration: number;
-  /** Recordings of visits from organizations the owner marked as enterprise. */
-  enterprise: number;
-}
-
-/** The four cards, over the recordings listed. */
-export function replayStats(replays: ReplaySummary[]): ReplayStats {
-  const total = replays.length;
-  const duration = replays.reduce((n, r) => n + r.duration, 0);
-  return {
-    total,
-    complete: replays.filter((r) => r.isComplete).length,
-    averageDuration: total ? duration / total : 0,
-    enterprise: replays.filter((r) => r.organization?.size === "enterprise").length,
-  };
 }
 
 export type MarkKind = "page" | "click" | "custom";

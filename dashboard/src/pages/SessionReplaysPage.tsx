@@ -1,5 +1,6 @@
 //! Session Replays (/session-replays, spec part 2): website, filter and range (all in the URL, filter and
-//! range sent with the list call), the four cards over the listed recordings, the table, and the Watch modal.
+//! range sent with the list call), the four cards over every recording of the range, the table, and the Watch
+//! modal.
 import { useState } from "react";
 import { REPLAY_FILTERS } from "../api/replays";
 import type { ReplayFilter, ReplayRange, ReplaySummary } from "../api/replays";
@@ -12,9 +13,9 @@ import { ReplayTable } from "../components/replays/ReplayTable";
 import { IconBuilding, IconCheck, IconClock, IconVideo } from "../components/ui/icons";
 import { Card, EmptyState, ErrorNote, Select, Spinner } from "../components/ui/primitives";
 import { useParamState } from "../hooks/selection";
-import { useSessionReplays } from "../hooks/replays";
+import { useReplayStats, useSessionReplays } from "../hooks/replays";
 import { formatNumber } from "../lib/format";
-import { formatClock, replayStats } from "../lib/replays";
+import { formatClock } from "../lib/replays";
 
 const RANGES: readonly RangeOption<ReplayRange>[] = [
   { value: "24h", label: "Last 24 hours" },
@@ -59,16 +60,17 @@ function Replays({ websiteId, filter, range }: { websiteId: number; filter: Repl
   const list = useSessionReplays(websiteId, filter, range);
   const [watching, setWatching] = useState<ReplaySummary | null>(null);
   const replays = list.data ?? [];
-  const stats = replayStats(replays);
+  const cards = useReplayStats(websiteId, filter, range);
+  const stats = cards.data ?? { total: 0, complete: 0, averageDuration: 0, enterprise: 0 };
   const loading = list.isPending;
 
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <MetricCard title="Total Replays" value={formatNumber(stats.total)} caption="Recorded sessions" icon={<IconVideo />} loading={loading} />
-        <MetricCard title="Complete Recordings" value={formatNumber(stats.complete)} caption="Finished sessions" icon={<IconCheck />} loading={loading} />
-        <MetricCard title="Average Duration" value={formatClock(stats.averageDuration)} caption="Per session" icon={<IconClock />} loading={loading} />
-        <MetricCard title="Enterprise Visitors" value={formatNumber(stats.enterprise)} caption="From enterprise organizations" icon={<IconBuilding />} loading={loading} />
+        <MetricCard title="Total Replays" value={formatNumber(stats.total)} caption="Recorded sessions" icon={<IconVideo />} loading={cards.isPending} />
+        <MetricCard title="Complete Recordings" value={formatNumber(stats.complete)} caption="Finished sessions" icon={<IconCheck />} loading={cards.isPending} />
+        <MetricCard title="Average Duration" value={formatClock(stats.averageDuration)} caption="Per session" icon={<IconClock />} loading={cards.isPending} />
+        <MetricCard title="Enterprise Visitors" value={formatNumber(stats.enterprise)} caption="From enterprise organizations" icon={<IconBuilding />} loading={cards.isPending} />
       </div>
       <Card>
         {list.error ? (

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { RecordedEvent, ReplaySummary } from "../../src/api/replays.ts";
-import { addressPrefix, formatBytes, formatClock, formatStarted, replayStats, sessionLabel, timelineMarks } from "../../src/lib/replays.ts";
+import { addressPrefix, formatBytes, formatClock, formatStarted, sessionLabel, timelineMarks } from "../../src/lib/replays.ts";
 
 test("session label: the random end of ids that begin with their time", () => {
   // Two visits a second apart: the same first 8 characters (the time), different labels.
@@ -39,16 +39,6 @@ const replay = (over: Partial<ReplaySummary>): ReplaySummary => ({
   session: { deviceType: "Desktop", browser: "Chrome", os: "Linux", country: "DE", ipAddress: null, pageViewCount: 1 },
   organization: null,
   ...over,
-});
-
-test("the four cards", () => {
-  const stats = replayStats([
-    replay({ duration: 30 }),
-    replay({ duration: 90, isComplete: false, organization: { organizationName: "Acme", industry: null, size: "enterprise" } }),
-    replay({ duration: 60, organization: { organizationName: "Small", industry: null, size: "small" } }),
-  ]);
-  assert.deepEqual(stats, { total: 3, complete: 2, averageDuration: 60, enterprise: 1 });
-  assert.deepEqual(replayStats([]), { total: 0, complete: 0, averageDuration: 0, enterprise: 0 });
 });
 
 test("timeline marks: page changes, clicks and custom events, from the first event", () => {

@@ -1790,3 +1790,43 @@ async fn checked(response: reqwest::Response) -> anyhow::Result<reqwest::Respons
     let (status, url) = (response.status(), response.url().clone());
     bail!("{url} answered {status}: {}", response.text().await.unwrap_or_default())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::ROUTES;
+
+    /// A path with its parameters blanked: `/api/websites/{site}/breakdown/browser` and the document's
+    /// `/api/websites/{id}/breakdown/{dimension}` both name `/api/websites/{}/breakdown/{}` once a literal in
+    /// a parameter's place is allowed.
+    fn matches(template: &str, path: &str) -> bool {
+        let (t, p): (Vec<_>, Vec<_>) = (template.split('/').collect(), path.split('/').collect());
+        t.len() == p.len() && t.iter().zip(&p).all(|(t, p)| t.starts_with('{') || t == p)
+    }
+
+    /// The chaos table covers every operation of the API contract (GET /api/openapi.json), and lists no
+    /// API route the contract does not have.
+    #[test]
+    fn the_route_table_covers_the_contract() {
+        let document = serde_json::to_value(tracker_daemon::openapi()).expect("the document serialises");
+        let mut documented = BTreeSet::new();
+        for (path, item) in document["paths"].as_object().expect("paths") {
+            for method in item.as_object().expect("operations").keys() {
+                documented.insert((method.to_uppercase(), path.clone()));
+            }
+        }
+        let api = || ROUTES.iter().filter(|r| r.path.starts_with("/api/") && r.method != "OPTIONS");
+        let missing: Vec<_> = documented
+            .iter()
+            .filter(|(_, path)| path != "/api/openapi.json")
+            .filter(|(method, path)| !api().any(|r| r.method == method && matches(path, r.path)))
+            .collect();
+        assert!(missing.is_empty(), "operations of the contract missing from the chaos table: {missing:?}");
+        let unknown: Vec<_> = api()
+            .filter(|r| !documented.iter().any(|(method, path)| r.method == method && matches(path, r.path)))
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect();
+        assert!(unknown.is_empty(), "chaos routes the contract does not list: {unknown:?}");
+    }
+}

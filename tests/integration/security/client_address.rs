@@ -77,18 +77,20 @@ async fn parallel_guesses_cannot_pass_the_limit() {
 }
 
 #[tokio::test]
-async fn password_checks_of_password_change_and_account_deletion_are_limited() {
+async fn password_checks_of_password_change_email_change_and_account_deletion_are_limited() {
     let server = server_with_limit(3).await;
     let (token, _) = server.register("a@example.com").await;
-    for _ in 0..2 {
-        let wrong = json!({"currentPassword": "wrong", "newPassword": "secret2"});
-        assert_eq!(server.put("/api/user/password", &token, wrong).await.status, StatusCode::UNAUTHORIZED);
-    }
+    let wrong = json!({"currentPassword": "wrong", "newPassword": "secret2"});
+    assert_eq!(server.put("/api/user/password", &token, wrong).await.status, StatusCode::UNAUTHORIZED);
+    let wrong = json!({"newEmail": "b@example.com", "currentPassword": "wrong"});
+    assert_eq!(server.put("/api/user/email", &token, wrong).await.status, StatusCode::UNAUTHORIZED);
     let wrong =
         server.call(Method::DELETE, "/api/user/account", Some(&token), Some(json!({"password": "wrong"}))).await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     let right = json!({"currentPassword": "secret1", "newPassword": "secret2"});
     assert_eq!(server.put("/api/user/password", &token, right).await.status, StatusCode::TOO_MANY_REQUESTS);
+    let right = json!({"newEmail": "b@example.com", "currentPassword": "secret1"});
+    assert_eq!(server.put("/api/user/email", &token, right).await.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
 #[tokio::test]

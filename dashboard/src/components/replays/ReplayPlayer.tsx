@@ -63,6 +63,14 @@ export const ReplayPlayer = forwardRef<ReplayPlayerHandle, { events: RecordedEve
         component.$destroy();
         throw new Error("The replay frame would run the recorded page's scripts");
       }
+      // Replaying a visitor's focus calls focus() inside the frame, which takes the keyboard away from the
+      // dialog (Escape stopped closing it). The frame is only watched, never used: focus comes straight back.
+      const frame = instance.getReplayer().iframe;
+      const keepFocus = () =>
+        setTimeout(() => {
+          if (document.activeElement === frame) target.focus({ preventScroll: true });
+        }, 0);
+      window.addEventListener("blur", keepFocus);
       player.current = instance;
       let last = size.width;
       const observer = new ResizeObserver(() => {
@@ -74,6 +82,7 @@ export const ReplayPlayer = forwardRef<ReplayPlayerHandle, { events: RecordedEve
       });
       observer.observe(target);
       return () => {
+        window.removeEventListener("blur", keepFocus);
         observer.disconnect();
         player.current = null;
         const replayer = instance.getReplayer();
@@ -82,6 +91,6 @@ export const ReplayPlayer = forwardRef<ReplayPlayerHandle, { events: RecordedEve
       };
     }, [events, tags]);
 
-    return <div ref={box} className="replay-player w-full" style={{ minHeight: CONTROLLER_HEIGHT }} data-testid="replay-player" />;
+    return <div ref={box} tabIndex={-1} className="replay-player w-full outline-none" style={{ minHeight: CONTROLLER_HEIGHT }} data-testid="replay-player" />;
   },
 );

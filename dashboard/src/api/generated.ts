@@ -1,0 +1,4887 @@
+// Generated from the daemon's OpenAPI document by `npm run contract` (dashboard/contract.mjs): do not edit.
+// The Rust routes and types are the source; src/api/types.ts names what the dashboard uses.
+
+export interface paths {
+    "/api/analytics/advanced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["advancedAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/ai-intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["aiIntent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/customer-journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["customerJourneys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["heatmap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["journeyPaths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/live-visitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["liveVisitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/sessions/{id}/journey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["sessionJourney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["heatmapUrls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live stream. EventSource cannot send headers, so a browser opens it with `?ticket=` (single use,
+         *     from POST /api/dashboard/live/ticket); other clients may send the bearer token. The stream ends when
+         *     the credential expires or its sign-in is revoked, and the client reconnects with a new ticket.
+         */
+        get: operations["liveStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/live/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use ticket that opens the live stream (EventSource cannot send the bearer header). */
+        post: operations["liveTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/recent-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["recentActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["sitePeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["timeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/export/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportRecent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/funnels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listFunnels"];
+        put?: never;
+        post: operations["createFunnel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/funnels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getFunnel"];
+        put: operations["updateFunnel"];
+        post?: never;
+        delete: operations["deleteFunnel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["interactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sign-in, or `{twoFactorRequired: true}` when the password is right and a second factor is needed (the
+         *     client then sends the same body with `code`). Sign-ins are recorded while login notifications are on.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the sign-in of the refresh token in the body, or else of the bearer token; 204 either way once done. */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document. */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["privacyAuditLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/consent-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["consentLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/delete-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["deleteData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/delete-visitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["privacyDeleteVisitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/export-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["privacyExportData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["retention"];
+        put: operations["updateRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["privacySettings"];
+        put: operations["updatePrivacySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/visitor-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["privacyVisitorData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new access token and a new refresh token; the presented refresh token is used up. */
+        post: operations["refreshTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the Sign Up tab can create an account here. */
+        get: operations["registration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["uploadReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replays/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never
+         *     parsed, so a recording costs the daemon one inflated chunk (at most 8 MiB) per reader at a time, not its
+         *     whole size as a JSON tree. The channel holds one piece: a slow reader slows the inflating.
+         */
+        get: operations["replayEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["track"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/track/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scriptConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["currentUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes the account with its websites and all their data, after checking the password. */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes the email after checking the current password; answers `{email}`. */
+        put: operations["changeEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's data as one JSON download. */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["updateNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes the password: every other sign-in ends, and the caller gets a new token pair. */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["updateProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Session timeout (minutes, 5 to 480; text that is not a number falls back to 30, as the spec's input does)
+         *     and login notifications.
+         */
+        put: operations["updateSecurity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Profile, notifications, security settings and recent sign-ins. */
+        get: operations["userSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["twoFactorDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/two-factor/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms enrolment with a code; answers the recovery codes, shown once. */
+        post: operations["twoFactorEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new pending TOTP secret with its otpauth URI and QR code. */
+        post: operations["twoFactorSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listWebsites"];
+        put?: never;
+        post: operations["createWebsite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getWebsite"];
+        put: operations["updateWebsite"];
+        post?: never;
+        delete: operations["deleteWebsite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/breakdown/{dimension}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first. */
+        get: operations["breakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["conversions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["countries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/event-definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listEventDefinitions"];
+        put?: never;
+        post: operations["createEventDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/event-definitions/{definitionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["updateEventDefinition"];
+        post?: never;
+        delete: operations["deleteEventDefinition"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/events/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["eventsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["exportWebsite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/identified-visitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["identifiedVisitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/organizations/{orgId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["updateOrganization"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/referrers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["referrers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/session-replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listReplays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/session-replays/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["replayStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/traffic-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["trafficSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AccountDeletion: {
+            password: string;
+        };
+        /** @description Everything the Settings screen shows. */
+        AccountSettings: {
+            profile: components["schemas"]["Profile"];
+            notifications: components["schemas"]["Notifications"];
+            security: components["schemas"]["Security"];
+            recentSignIns: components["schemas"]["SignIn"][];
+        };
+        /** @description What a script needs of an active definition. */
+        ActiveDefinition: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            eventType: string;
+            selector: string;
+            isConversion: boolean;
+            conversionValue?: string | null;
+        };
+        /** @description An item of the live feed (spec part 1 §3 "Active session", plus where the visitor is). */
+        ActiveSession: {
+            /** Format: int64 */
+            id: number;
+            sessionId: string;
+            ipAddress?: string | null;
+            /** Format: date-time */
+            lastSeen: string;
+            currentPage: string;
+            country: string;
+            device: string;
+            browser: string;
+        };
+        /** @description `GET /api/dashboard/recent-activity` item. */
+        ActivityEvent: {
+            /** Format: int64 */
+            id: number;
+            /** @description `pageview`, `custom`, `conversion`, `outbound` or `download`. */
+            type: string;
+            /** @description The event or goal name ('' for page views and unnamed outbound links and downloads). */
+            name: string;
+            url: string;
+            sessionId: string;
+            country: string;
+            /**
+             * Format: double
+             * @description The conversion value, null for everything else and for conversions without one.
+             */
+            value?: number | null;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        /** @description `GET /api/analytics/advanced` (spec part 2 §3 "Advanced analytics response"). */
+        Advanced: {
+            /** Format: int64 */
+            totalVisitors: number;
+            /** Format: int64 */
+            highIntentVisitors: number;
+            /** Format: double */
+            conversionRate: number;
+            /** Format: double */
+            averageSessionDuration: number;
+            /** Format: double */
+            bounceRate: number;
+            realTimeMetrics: components["schemas"]["RealTimeMetrics"];
+            topPages: components["schemas"]["TopPage"][];
+            visitorSegments: components["schemas"]["Segment"][];
+            /**
+             * Format: int64
+             * @description Visits the intent figures were scored over, and where the model's weights came from.
+             */
+            intentAnalyzed: number;
+            intentModel: string;
+        };
+        /**
+         * @description `GET /api/analytics/ai-intent` (spec part 2 §3 "AI intent response", plus patterns, reasons, the model
+         *     and recommendations).
+         */
+        AiIntent: {
+            summary: components["schemas"]["IntentSummary"];
+            distribution: components["schemas"]["Distribution"];
+            patterns: components["schemas"]["Pattern"][];
+            topIntentSessions: components["schemas"]["IntentSession"][];
+            recommendations: components["schemas"]["Recommendation"][];
+            model: components["schemas"]["ModelInfo"];
+        };
+        /** @description `GET /api/privacy/audit-logs` item. */
+        AuditEntry: {
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description The account's email at the time, or `cli`. */
+            actor: string;
+            action: string;
+            detail: unknown;
+        };
+        /** @description One page of a site's audit log, newest first, and how many entries there are in all. */
+        AuditPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description The answer to a successful login, registration or password change. */
+        AuthSession: {
+            accessToken: string;
+            refreshToken: string;
+            user: components["schemas"]["User"];
+        };
+        /** @description A breakdown's answer: the dimension, what `count` counts, and the rows, most first. */
+        Breakdown: {
+            dimension: string;
+            /** @description `visitors`, `views` or `events`. */
+            measure: string;
+            rows: components["schemas"]["DimensionCount"][];
+        };
+        /** @description Clicks in a 10 px cell; x, y are the cell's centre (x scaled to the reference width). */
+        ClickCell: {
+            /** Format: int64 */
+            x: number;
+            /** Format: int64 */
+            y: number;
+            /** Format: int64 */
+            count: number;
+        };
+        /** @description A click as sent: page-relative position, the target's selector and when (Unix ms). */
+        ClickIn: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+            selector?: string | null;
+            /** Format: int64 */
+            t?: number | null;
+        };
+        CodeBody: {
+            code: string;
+        };
+        /** @description The choice itself (spec part 2 §3 consentData). */
+        ConsentData: {
+            analytics: boolean;
+            marketing: boolean;
+        };
+        /** @description `GET /api/privacy/consent-logs` item. */
+        ConsentLog: {
+            /** Format: int64 */
+            id: number;
+            consentType: components["schemas"]["ConsentType"];
+            /** Format: date-time */
+            timestamp: string;
+            ipAddress?: string | null;
+            sessionId: string;
+            consentData: components["schemas"]["ConsentData"];
+        };
+        /**
+         * @description What a visitor agreed to.
+         * @enum {string}
+         */
+        ConsentType: "accepted" | "declined" | "partial";
+        Conversion: {
+            /** Format: int64 */
+            id: number;
+            goalName: string;
+            /**
+             * Format: double
+             * @description The conversion's value, null when the hit carried none.
+             */
+            value?: number | null;
+            /** @description ISO 4217 code sent with the value, if any. */
+            currency?: string | null;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        /** @description `GET /api/websites/{id}/conversions` (spec part 1 §3 "Conversions response"). */
+        Conversions: {
+            conversions: components["schemas"]["Conversion"][];
+            /**
+             * Format: double
+             * @description Visits with at least one conversion per 100 visits of the range, one decimal.
+             */
+            conversionRate: number;
+        };
+        /** @description `GET /api/websites/{id}/countries` item (ISO 3166 alpha-2, empty when unknown). */
+        CountryCount: {
+            country: string;
+            /** Format: int64 */
+            count: number;
+        };
+        CreateWebsite: {
+            name?: string | null;
+            domain?: string | null;
+            trackingLevel?: string | null;
+        };
+        Credentials: {
+            email: string;
+            password: string;
+            /** @description The second factor at login (a TOTP code or a recovery code), when the account has it on. */
+            code?: string | null;
+        };
+        /**
+         * @description What a visitor is doing now: the page they are on and, when their latest hit was not a page view, what it
+         *     was ("" after a page view: the screen then shows "Viewing: {page}").
+         */
+        CurrentActivity: {
+            /** @description The latest hit is under a minute old. */
+            isActive: boolean;
+            activity: string;
+            currentPage: string;
+        };
+        /** @description One visit as a journey (spec §3 "Customer journey", plus where and when). */
+        CustomerJourney: {
+            sessionId: string;
+            websiteId: components["schemas"]["i64"];
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * Format: int64
+             * @description Page views and events of the visit.
+             */
+            touchpoints: number;
+            /** Format: int64 */
+            conversionEvents: number;
+            /**
+             * Format: int64
+             * @description Seconds from the first to the last hit.
+             */
+            totalDuration: number;
+            /**
+             * Format: int32
+             * @description 0-100, see [`journey_score`].
+             */
+            journeyScore: number;
+            /** @description The visit is over (idle for [`JOURNEY_IDLE_MS`]). */
+            isCompleted: boolean;
+            visitorInfo: components["schemas"]["VisitorInfo"];
+            steps: components["schemas"]["JourneyStep"][];
+        };
+        /** @description The answer of `GET /api/analytics/customer-journeys`. */
+        CustomerJourneys: {
+            summary: components["schemas"]["JourneySummary"];
+            journeys: components["schemas"]["CustomerJourney"][];
+        };
+        /** @description How often a definition's event (its `name`) fired over the range. */
+        DefinitionTriggers: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            count: number;
+        };
+        DeleteDataRequest: {
+            /** @description A number or a numeric string. */
+            websiteId?: unknown;
+            dataType?: string | null;
+        };
+        /** @description What a deletion removed: the total and the rows per table. */
+        DeleteDataResponse: {
+            /** Format: int64 */
+            recordsDeleted: number;
+            deleted: components["schemas"]["DeletionReport"];
+        };
+        DeleteVisitorBody: {
+            /** Format: int64 */
+            websiteId?: number | null;
+            visitorId?: string | null;
+        };
+        /** @description Exact counts of what a deletion removed, per table. */
+        DeletionReport: {
+            /**
+             * Format: int64
+             * @description Rows of `events` that were page views.
+             */
+            pageviews: number;
+            /**
+             * Format: int64
+             * @description Other rows of `events`.
+             */
+            events: number;
+            /**
+             * Format: int64
+             * @description Rows of `sessions` (visits left without any page view or event, or all of them for `all`).
+             */
+            sessions: number;
+            /**
+             * Format: int64
+             * @description Rollup rows removed (`all` without cut-off) or rebuilt (otherwise).
+             */
+            rollupRows: number;
+        };
+        /** @description One row of a breakdown: a value ('' = unknown, or Direct for referrers) and its count. */
+        DimensionCount: {
+            value: string;
+            /** Format: int64 */
+            count: number;
+        };
+        /** @description Shares of the analysed visits in percent, one decimal. */
+        Distribution: {
+            /** Format: double */
+            high: number;
+            /** Format: double */
+            medium: number;
+            /** Format: double */
+            low: number;
+        };
+        /** @description Two-factor sign-in is off. */
+        Done: {
+            ok: boolean;
+        };
+        /** @description The account's email after a change. */
+        EmailAnswer: {
+            email: string;
+        };
+        EmailChange: {
+            newEmail: string;
+            currentPassword: string;
+        };
+        /** @description The body of every error answer: `{"error":{"message":...}}`. */
+        ErrorBody: {
+            error: components["schemas"]["ErrorMessage"];
+        };
+        /** @description What went wrong, for a person to read; 5xx answers say only "internal server error". */
+        ErrorMessage: {
+            message: string;
+        };
+        EventCount: {
+            name: string;
+            /** Format: int64 */
+            count: number;
+        };
+        /** @description An event definition (spec part 2 §3). */
+        EventDefinition: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            displayName: string;
+            description: string;
+            eventType: string;
+            selector: string;
+            isConversion: boolean;
+            /** @description Numeric text such as "49.99", or null. */
+            conversionValue?: string | null;
+            isActive: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description `GET /api/websites/{id}/events/summary` (spec part 2 §3). */
+        EventSummary: {
+            /**
+             * Format: int64
+             * @description Custom events, outbound clicks, downloads and conversions.
+             */
+            totalEvents: number;
+            /**
+             * Format: int64
+             * @description Distinct event names.
+             */
+            uniqueEvents: number;
+            /** Format: int64 */
+            conversionEvents: number;
+            topEvents: components["schemas"]["EventCount"][];
+            /** @description Every definition of the site with how often its event fired over the range (0 when never). */
+            definitionTriggers: components["schemas"]["DefinitionTriggers"][];
+        };
+        Evidence: {
+            label: string;
+            value: string;
+        };
+        /** @description One exported row (JSON field names; CSV uses [`COLUMNS`]). */
+        ExportRow: {
+            timestamp: string;
+            type: string;
+            name: string;
+            url: string;
+            path: string;
+            referrer: string;
+            sessionId: string;
+            country: string;
+            device: string;
+            browser: string;
+            os: string;
+            utmSource: string;
+            utmMedium: string;
+            utmCampaign: string;
+            properties?: unknown;
+        };
+        /** @description A form field: visits that clicked it, how many of those submitted a form on the page, and the rest. */
+        FormField: {
+            element: string;
+            /** Format: int64 */
+            interactions: number;
+            /** Format: int64 */
+            completions: number;
+            /** Format: double */
+            dropOffRate: number;
+        };
+        /** @description A funnel with its figures for the requested range (spec §3 "Funnel"). */
+        Funnel: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            websiteId: components["schemas"]["i64"];
+            website: components["schemas"]["FunnelWebsite"];
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+            steps: components["schemas"]["FunnelStep"][];
+            /**
+             * Format: int64
+             * @description Visits that reached step 1.
+             */
+            totalVisitors: number;
+            /**
+             * Format: int64
+             * @description Visits that reached the last step.
+             */
+            totalConversions: number;
+            /**
+             * Format: double
+             * @description total_conversions / total_visitors, in percent.
+             */
+            overallConversionRate: number;
+            /**
+             * Format: double
+             * @description The same figure under the spec's second name.
+             */
+            conversionRate: number;
+        };
+        /**
+         * @description The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
+         *     `websiteId` may be a number or numeric text.
+         */
+        FunnelInput: {
+            name?: string | null;
+            websiteId?: unknown;
+            steps?: components["schemas"]["StepInput"][] | null;
+            status?: string | null;
+        };
+        /** @description One step with its figures (spec §3 "Funnel step"). */
+        FunnelStep: {
+            name: string;
+            url: string;
+            eventName?: string | null;
+            /**
+             * Format: int64
+             * @description Visits that reached this step (after the steps before it, in order).
+             */
+            visitors: number;
+            /**
+             * Format: int64
+             * @description Of those, the visits that went on to the next step (the last step: all of them).
+             */
+            conversions: number;
+            /**
+             * Format: double
+             * @description conversions / visitors in percent (0 without visitors).
+             */
+            conversionRate: number;
+            /**
+             * Format: double
+             * @description 100 - conversion_rate (0 without visitors).
+             */
+            dropOffRate: number;
+        };
+        /** @description The site a funnel is on, as the list shows it. */
+        FunnelWebsite: {
+            name: string;
+        };
+        /** @description `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates. */
+        Heatmap: {
+            clicks: components["schemas"]["ClickCell"][];
+            scrollDepth: components["schemas"]["ScrollReach"][];
+            mouseMovements: components["schemas"]["Position"][];
+            pageMetrics: components["schemas"]["PageMetrics"];
+            formInteractions: components["schemas"]["FormField"][];
+            /** Format: int64 */
+            referenceWidth: number;
+            /**
+             * Format: int64
+             * @description The page's height at the reference width (the tallest seen), 0 without interactions: the size of
+             *     the canvas the heat is drawn on.
+             */
+            referenceHeight: number;
+        };
+        /** @description `GET /api/websites/{id}/identified-visitors` item. */
+        IdentifiedVisitor: {
+            /** Format: int64 */
+            id: number;
+            companyName: string;
+            /**
+             * Format: int64
+             * @description 0 to 100: page views (10 each, at most 50), other events (5 each, at most 20), a conversion (30).
+             */
+            leadScore: number;
+            industry: string;
+            country: string;
+            city: string;
+            /** Format: date-time */
+            identifiedAt: string;
+        };
+        IntentSession: {
+            sessionId: string;
+            /** Format: int64 */
+            intentScore: number;
+            /** @description high, medium or low. */
+            category: string;
+            pattern: string;
+            signals: components["schemas"]["Signals"];
+            keyPage?: string | null;
+            raisedBy: components["schemas"]["Reason"][];
+            loweredBy: components["schemas"]["Reason"][];
+        };
+        IntentSummary: {
+            /** Format: int64 */
+            totalAnalyzed: number;
+            /** Format: int64 */
+            highIntent: number;
+            /** Format: int64 */
+            mediumIntent: number;
+            /** Format: int64 */
+            lowIntent: number;
+            /** Format: double */
+            averageIntentScore: number;
+        };
+        /** @description The body of `POST /api/interactions`. */
+        InteractionsRequest: {
+            tracking_key: string;
+            session_id: string;
+            url: string;
+            viewport: components["schemas"]["Size"];
+            page: components["schemas"]["Size"];
+            clicks?: components["schemas"]["ClickIn"][];
+            moves?: components["schemas"]["MoveIn"][];
+            submits?: components["schemas"]["SubmitIn"][];
+            /** Format: double */
+            scrollDepth?: number | null;
+        };
+        /** @description An event of a journey. */
+        JourneyEvent: {
+            /** @description pageview is never listed here; custom, conversion, outbound, download. */
+            kind: string;
+            name: string;
+            /** @description How the stream describes it ("Converted: purchase"). */
+            label: string;
+            /** Format: date-time */
+            at: string;
+            /** Format: double */
+            value?: number | null;
+            currency?: string | null;
+        };
+        /** @description A sequence of pages from entry to exit and the visits that took it. */
+        JourneyPath: {
+            /** @description Pages in order (repeats of the same page in a row folded); cut at [`PATH_DEPTH`] with "…". */
+            pages: string[];
+            /** Format: int64 */
+            sessions: number;
+            /** Format: int64 */
+            conversions: number;
+            /**
+             * Format: double
+             * @description conversions / sessions in percent.
+             */
+            conversionRate: number;
+        };
+        /** @description The answer of `GET /api/analytics/journeys`: the most common paths of the period. */
+        JourneyPaths: {
+            /**
+             * Format: int64
+             * @description Visits of the period with at least one page view.
+             */
+            totalSessions: number;
+            paths: components["schemas"]["JourneyPath"][];
+        };
+        /** @description One touchpoint of a journey. */
+        JourneyStep: {
+            /** @description The page's path. */
+            page: string;
+            /**
+             * Format: int64
+             * @description Seconds until the next touchpoint (the last: until the visit's last hit).
+             */
+            duration: number;
+            /** @description pageview, custom, conversion, outbound or download. */
+            eventType: string;
+            /** @description The event's name ('' for page views). */
+            name: string;
+        };
+        /** @description Totals over every journey of the period and filter (not only the listed ones). */
+        JourneySummary: {
+            /** Format: int64 */
+            totalJourneys: number;
+            /**
+             * Format: double
+             * @description Seconds.
+             */
+            averageDuration: number;
+            /** Format: double */
+            averageTouchpoints: number;
+            /**
+             * Format: double
+             * @description Percent of the journeys with a conversion.
+             */
+            conversionRate: number;
+        };
+        /** @description A page that precedes conversions on the site, with the numbers that made it one. */
+        KeyPage: {
+            page: string;
+            /**
+             * Format: int64
+             * @description Visits that viewed it (before converting, for converted ones).
+             */
+            sessions: number;
+            /** Format: int64 */
+            conversions: number;
+            /**
+             * Format: double
+             * @description Percent, one decimal.
+             */
+            conversionRate: number;
+            /**
+             * Format: double
+             * @description Its conversion rate over the site's.
+             */
+            lift: number;
+        };
+        /** @description A page of the live summary and how many active visitors are on it. */
+        LivePage: {
+            page: string;
+            /** Format: int64 */
+            visitors: number;
+        };
+        /** @description `GET /api/analytics/live-visitors` (spec part 2 §3, "Live visitors summary"). */
+        LiveVisitors: {
+            /**
+             * Format: int64
+             * @description Distinct visitors with a session seen in the last five minutes.
+             */
+            totalActiveVisitors: number;
+            /**
+             * Format: int64
+             * @description Visitors whose first visit of the UTC day began today: first-time within the daily salt's reach.
+             */
+            newVisitorsToday: number;
+            /**
+             * Format: int64
+             * @description Conversion events since the start of the UTC day.
+             */
+            conversionsToday: number;
+            /** @description The pages active visitors are on now, most visitors first (at most five). */
+            topPages: components["schemas"]["LivePage"][];
+            /** @description The active sessions, most recently seen first (at most [`STREAM_LIMIT`]). */
+            recentSessions: components["schemas"]["StreamSession"][];
+        };
+        /** @description The answer to a login: a sign-in, or (password right, two-factor on, no code given) a request for the code. */
+        Login: components["schemas"]["AuthSession"] | {
+            twoFactorRequired: boolean;
+        };
+        LogoutRequest: {
+            refreshToken?: string | null;
+        };
+        /** @description How the weights were obtained, and how well they separate converters on visits the fit never saw. */
+        ModelInfo: {
+            /** @description `fitted` on the site's history, or `prior` weights. */
+            source: string;
+            /** @description Why priors are used, or what the fit was on. */
+            note: string;
+            /** Format: int64 */
+            trainingSessions: number;
+            /** Format: int64 */
+            trainingConversions: number;
+            /** Format: int64 */
+            heldOutSessions: number;
+            /** Format: int64 */
+            heldOutConversions: number;
+            /**
+             * Format: double
+             * @description Area under the ROC curve on the held-out visits (0.5 = chance, 1 = perfect); null without both
+             *     converted and other held-out visits.
+             */
+            auc?: number | null;
+            /** Format: date-time */
+            fittedAt: string;
+            /** Format: double */
+            fitMs: number;
+            /** @description Log-odds per standard deviation of each feature (per raw unit for priors). */
+            weights: components["schemas"]["Weight"][];
+            keyPages: components["schemas"]["KeyPage"][];
+            /**
+             * Format: double
+             * @description Converted visits per 100 finished visits of the history, one decimal.
+             */
+            baseConversionRate: number;
+        };
+        /** @description A sampled mouse position. */
+        MoveIn: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /**
+         * @description The body of `POST /api/websites/{id}/event-definitions`. `conversionValue` may be a number or numeric
+         *     text.
+         */
+        NewEventDefinition: {
+            name?: string | null;
+            displayName?: string | null;
+            description?: string | null;
+            eventType?: string | null;
+            selector?: string | null;
+            isConversion?: boolean | null;
+            conversionValue?: unknown;
+            isActive?: boolean | null;
+        };
+        /** @description Notification preferences (spec defaults: email alerts and weekly reports on, the other two off). */
+        Notifications: {
+            emailAlerts: boolean;
+            weeklyReports: boolean;
+            realTimeAlerts: boolean;
+            marketingEmails: boolean;
+        };
+        /** @description A change of notification preferences; fields left out keep their value. */
+        NotificationsUpdate: {
+            emailAlerts?: boolean | null;
+            weeklyReports?: boolean | null;
+            realTimeAlerts?: boolean | null;
+            marketingEmails?: boolean | null;
+        };
+        /** @description `GET /api/websites/{id}/organizations` item (spec part 2 §3). */
+        OrganizationSummary: {
+            /** Format: int64 */
+            id: number;
+            organizationName: string;
+            /** @description Owner-supplied (a bare host name), else null. */
+            domain?: string | null;
+            /** @description Owner-supplied, else null. */
+            industry?: string | null;
+            /** @description Owner-supplied: enterprise, large, medium or small; else null (shown as 'other'). */
+            size?: string | null;
+            /** @description Country (ISO 3166 alpha-2) of the latest visit. */
+            location: string;
+            /** Format: int64 */
+            sessionCount: number;
+            /**
+             * Format: int64
+             * @description Percent.
+             */
+            confidence: number;
+            /** Format: date-time */
+            lastSeen: string;
+        };
+        /**
+         * @description The body of `PUT /api/websites/{id}/organizations/{orgId}`: each field present replaces the stored one
+         *     ("" clears it); absent fields keep theirs.
+         */
+        OrganizationUpdate: {
+            domain?: string | null;
+            industry?: string | null;
+            size?: string | null;
+        };
+        /** @description `GET /api/dashboard/overview`. */
+        Overview: {
+            metrics: components["schemas"]["OverviewMetrics"];
+            previous: components["schemas"]["PreviousMetrics"];
+            topPages: components["schemas"]["PageViews"][];
+        };
+        OverviewMetrics: {
+            /** Format: int64 */
+            totalVisitors: number;
+            /** Format: int64 */
+            activeSessions: number;
+            /** Format: int64 */
+            pageViews: number;
+            /** Format: int64 */
+            conversions: number;
+            /**
+             * Format: double
+             * @description Share of visits with a single page view, in percent.
+             */
+            bounceRate: number;
+            /**
+             * Format: double
+             * @description Mean visit length in seconds.
+             */
+            avgSessionDuration: number;
+        };
+        PageMetrics: {
+            /**
+             * Format: int64
+             * @description Visits that viewed the page.
+             */
+            totalVisitors: number;
+            /**
+             * Format: double
+             * @description Seconds, one decimal.
+             */
+            averageTimeOnPage: number;
+            /**
+             * Format: double
+             * @description Percent of visits entering on the page that viewed nothing else.
+             */
+            bounceRate: number;
+            /**
+             * Format: double
+             * @description Percent of visits viewing the page that converted.
+             */
+            conversionRate: number;
+        };
+        PageViews: {
+            url: string;
+            /** Format: int64 */
+            views: number;
+        };
+        PasswordBody: {
+            password: string;
+        };
+        PasswordChange: {
+            currentPassword: string;
+            newPassword: string;
+        };
+        /** @description A password change's answer: the caller's new sign-in, and `ok`. */
+        PasswordChanged: components["schemas"]["AuthSession"] & {
+            ok: boolean;
+        };
+        Pattern: {
+            /** @description ready_to_convert, researching, exploring, window_shopping. */
+            pattern: string;
+            /** Format: int64 */
+            count: number;
+            /** Format: double */
+            percentage: number;
+            /** Format: double */
+            averageScore: number;
+            /** Format: double */
+            conversionRate: number;
+        };
+        Position: {
+            /** Format: int64 */
+            x: number;
+            /** Format: int64 */
+            y: number;
+        };
+        PreviousMetrics: {
+            /** Format: int64 */
+            totalVisitors: number;
+            /** Format: int64 */
+            pageViews: number;
+            /** Format: int64 */
+            conversions: number;
+        };
+        /**
+         * @description `GET /api/privacy/settings` (spec part 2 §3). With `anonymize_ips` on (the default) the stored address
+         *     is anonymised (last octet / last 80 bits zeroed); off, the owner keeps full addresses.
+         */
+        PrivacySettings: {
+            gdprCompliant: boolean;
+            /** @description Visitors must consent before anything beyond anonymous page counts is kept. */
+            cookieConsent: boolean;
+            anonymizeIPs: boolean;
+            /** @description Browsers sending Do-Not-Track or Global Privacy Control are not tracked. */
+            respectDoNotTrack: boolean;
+            dataSubjectRights: boolean;
+            dataPortability: boolean;
+            dataDeletion: boolean;
+            /** Format: int64 */
+            dataRetentionDays: number;
+            dataProcessingBasis: string;
+            consentMessage: string;
+            privacyPolicyUrl: string;
+            /**
+             * @description Recordings mask every text node, not only inputs and editable text: the owner's choice, else on for
+             *     professional sites (see `mask_all_text_choice`).
+             */
+            maskAllText: boolean;
+        };
+        /** @description Changed fields of `PUT /api/privacy/settings`; absent ones stay. */
+        PrivacyUpdate: {
+            gdprCompliant?: boolean | null;
+            cookieConsent?: boolean | null;
+            anonymizeIPs?: boolean | null;
+            respectDoNotTrack?: boolean | null;
+            dataSubjectRights?: boolean | null;
+            dataPortability?: boolean | null;
+            dataDeletion?: boolean | null;
+            /** Format: int64 */
+            dataRetentionDays?: number | null;
+            dataProcessingBasis?: string | null;
+            consentMessage?: string | null;
+            privacyPolicyUrl?: string | null;
+            maskAllText?: boolean | null;
+        };
+        /** @description Profile settings: name, email, company, timezone (IANA name, default UTC). */
+        Profile: {
+            name: string;
+            email: string;
+            company: string;
+            timezone: string;
+        };
+        ProfileUpdate: {
+            name: string;
+            company?: string;
+            timezone: string;
+        };
+        RealTimeMetrics: {
+            /** Format: int64 */
+            activeVisitors: number;
+            /** Format: int64 */
+            newVisitors: number;
+            /** Format: int64 */
+            conversions: number;
+        };
+        /** @description A feature's share in one score, in log-odds against the reference visit; positive raises the score. */
+        Reason: {
+            feature: string;
+            label: string;
+            /** Format: double */
+            impact: number;
+        };
+        Recommendation: {
+            id: string;
+            /** @description high, medium or low. */
+            priority: string;
+            title: string;
+            detail: string;
+            /** @description The numbers the text cites. */
+            evidence: components["schemas"]["Evidence"][];
+        };
+        /** @description Single-use recovery codes, shown once. */
+        RecoveryCodes: {
+            recoveryCodes: string[];
+        };
+        /** @description `GET /api/websites/{id}/referrers` item; an empty referrer means Direct. */
+        ReferrerCount: {
+            referrer: string;
+            /** Format: int64 */
+            count: number;
+        };
+        RefreshRequest: {
+            refreshToken: string;
+        };
+        /** @description A new token pair from a refresh. */
+        RefreshedTokens: {
+            accessToken: string;
+            refreshToken: string;
+        };
+        /**
+         * @description Who may sign up through `POST /api/register`; `tracker users add` always can.
+         * @enum {string}
+         */
+        RegistrationMode: "open" | "first-user" | "closed";
+        /** @description Whether the Sign Up tab can create an account here. */
+        RegistrationState: {
+            mode: components["schemas"]["RegistrationMode"];
+            open: boolean;
+        };
+        /** @description The shape of `GET /api/replays/{id}/events` for the contract; the body itself is streamed as bytes. */
+        ReplayEvents: {
+            /** @description rrweb events, oldest first. */
+            events: unknown[];
+        };
+        /** @description Who the visit came from. */
+        ReplayOrganization: {
+            organizationName: string;
+            industry?: string | null;
+            size?: string | null;
+        };
+        /** @description The recorded visit. */
+        ReplaySession: {
+            deviceType: string;
+            browser: string;
+            os: string;
+            country: string;
+            ipAddress?: string | null;
+            /** Format: int64 */
+            pageViewCount: number;
+        };
+        /**
+         * @description `GET /api/websites/{id}/session-replays/stats`: the four cards of the Session Replays screen over every
+         *     recording of the range that passes the filter (the list shows at most [`MAX_REPLAYS`]).
+         */
+        ReplayStats: {
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            complete: number;
+            /**
+             * Format: double
+             * @description Seconds, over all the recordings counted.
+             */
+            averageDuration: number;
+            /**
+             * Format: int64
+             * @description Recordings of visits from organizations the owner set to enterprise.
+             */
+            enterprise: number;
+        };
+        /** @description `GET /api/websites/{id}/session-replays` item (spec part 2 §3, plus `clickCount`). */
+        ReplaySummary: {
+            /** Format: int64 */
+            id: number;
+            sessionId: string;
+            /** Format: date-time */
+            startTime: string;
+            /**
+             * Format: int64
+             * @description Seconds between the first and the last recorded event.
+             */
+            duration: number;
+            /**
+             * Format: int64
+             * @description Compressed bytes stored.
+             */
+            fileSize: number;
+            screenResolution?: string | null;
+            isComplete: boolean;
+            /**
+             * Format: int64
+             * @description Clicks recorded (rrweb mouse-interaction click events).
+             */
+            clickCount: number;
+            session: components["schemas"]["ReplaySession"];
+            organization?: null | components["schemas"]["ReplayOrganization"];
+        };
+        /** @description Days each type of data is kept (`GET /api/privacy/retention`). */
+        Retention: {
+            /** Format: int64 */
+            pageviews: number;
+            /** Format: int64 */
+            events: number;
+            /** Format: int64 */
+            sessions: number;
+            /** Format: int64 */
+            heatmaps: number;
+            /** Format: int64 */
+            recordings: number;
+            /** Format: int64 */
+            conversions: number;
+        };
+        /** @description `PUT /api/privacy/retention`: the site plus the changed days. */
+        RetentionBody: components["schemas"]["RetentionUpdate"] & {
+            websiteId?: unknown;
+        };
+        /** @description Changed fields of a retention update. */
+        RetentionUpdate: {
+            /** Format: int64 */
+            pageviews?: number | null;
+            /** Format: int64 */
+            events?: number | null;
+            /** Format: int64 */
+            sessions?: number | null;
+            /** Format: int64 */
+            heatmaps?: number | null;
+            /** Format: int64 */
+            recordings?: number | null;
+            /** Format: int64 */
+            conversions?: number | null;
+        };
+        /** @description What a tracking script needs to know about its site; inlined into the personalised script. */
+        ScriptConfig: {
+            trackingKey: string;
+            endpoint: string;
+            level: components["schemas"]["TrackingLevel"];
+            respectDoNotTrack: boolean;
+            requireConsent: boolean;
+            heatmaps: boolean;
+            recordings: boolean;
+            /** @description Recordings mask every text node (inputs and editable text are masked always). */
+            maskAllText: boolean;
+            consentMessage: string;
+            privacyPolicyUrl: string;
+            definitions: components["schemas"]["ActiveDefinition"][];
+        };
+        /** @description Share of page views that scrolled at least `depth` percent. */
+        ScrollReach: {
+            /** Format: int64 */
+            depth: number;
+            /** Format: double */
+            percentage: number;
+            /** Format: int64 */
+            visitors: number;
+        };
+        /**
+         * @description Security settings: saved and applied (the session timeout ends idle sign-ins; login notifications
+         *     record each sign-in).
+         */
+        Security: {
+            twoFactorEnabled: boolean;
+            /**
+             * Format: int64
+             * @description Minutes.
+             */
+            sessionTimeout: number;
+            loginNotifications: boolean;
+        };
+        SecurityUpdate: {
+            /**
+             * Format: int64
+             * @description Minutes (5 to 480), as a number or text.
+             */
+            sessionTimeout?: number | null;
+            loginNotifications?: boolean | null;
+        };
+        Segment: {
+            segment: string;
+            /** @description `visitor`, `source` or `device`. */
+            group: string;
+            /** Format: int64 */
+            count: number;
+            /** Format: double */
+            conversionRate: number;
+        };
+        /** @description `GET /api/analytics/sessions/{id}/journey`. */
+        SessionJourney: {
+            /** Format: int64 */
+            sessionId: number;
+            websiteId: components["schemas"]["i64"];
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+            /** @description The pages in the order they were viewed (a page viewed twice appears twice). */
+            steps: components["schemas"]["SessionJourneyStep"][];
+            /** @description The visit had more than [`JOURNEY_MAX_HITS`] hits; the later ones are left out. */
+            truncated: boolean;
+        };
+        /** @description One page view of a journey. */
+        SessionJourneyStep: {
+            /** @description The page's path. */
+            page: string;
+            /** Format: date-time */
+            enteredAt: string;
+            /**
+             * Format: int64
+             * @description Seconds until the next page view; for the last page, until the visit's latest hit.
+             */
+            duration: number;
+            /** @description Events (custom, conversions, outbound links, downloads) on this page, in order. */
+            events: components["schemas"]["JourneyEvent"][];
+        };
+        /** @description `PUT /api/privacy/settings`: the site plus the changed fields. */
+        SettingsBody: components["schemas"]["PrivacyUpdate"] & {
+            websiteId?: unknown;
+        };
+        /** @description One recorded sign-in. */
+        SignIn: {
+            /** Format: date-time */
+            at: string;
+            /** @description Anonymised as the product stores visitors' addresses (last octet, last 80 bits zeroed). */
+            ipAddress: string;
+            browser: string;
+        };
+        /** @description What the visit did, as the model saw it (up to the first conversion of a converted visit). */
+        Signals: {
+            /** Format: int64 */
+            pageViews: number;
+            /** Format: int64 */
+            duration: number;
+            isConverted: boolean;
+            /** Format: int64 */
+            scrollDepth: number;
+            /** Format: int64 */
+            events: number;
+            returning: boolean;
+            source: components["schemas"]["SourceType"];
+            organization: boolean;
+        };
+        /** @description `GET /api/dashboard/sites` item. Periods are whole UTC days; the 7- and 30-day ones include today. */
+        SitePeriods: {
+            websiteId: components["schemas"]["i64"];
+            /** Format: int64 */
+            today: number;
+            /** Format: int64 */
+            yesterday: number;
+            /** Format: int64 */
+            last7Days: number;
+            /** Format: int64 */
+            last30Days: number;
+        };
+        /** @description A width and height in CSS pixels. */
+        Size: {
+            /** Format: double */
+            w: number;
+            /** Format: double */
+            h: number;
+        };
+        /**
+         * @description Where a visit came from, once: UTM tags make it a campaign, else its referrer's kind, else direct.
+         * @enum {string}
+         */
+        SourceType: "search" | "social" | "direct" | "referral" | "campaign";
+        /** @description A step as the dialog sends it. */
+        StepInput: {
+            name?: string | null;
+            url?: string | null;
+            eventName?: string | null;
+        };
+        /** @description A session of the visitor stream (spec part 2 §3, "Session (visitor stream)"). */
+        StreamSession: {
+            /** Format: int64 */
+            id: number;
+            /** @description The session's site, for the per-session journey call when the stream spans several sites. */
+            websiteId: components["schemas"]["i64"];
+            country: string;
+            /** @description Empty unless the operator set `geo_city_db`. */
+            region: string;
+            /** @description Empty unless the operator set `geo_city_db`. */
+            city: string;
+            /** @description "desktop", "mobile", "tablet" or "" (the screen shows "Desktop" then). */
+            deviceType: string;
+            browser: string;
+            os: string;
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+            isConverted: boolean;
+            /** Format: double */
+            conversionValue: number;
+            /**
+             * Format: int64
+             * @description Seconds from the first to the latest hit.
+             */
+            sessionDuration: number;
+            /** Format: int64 */
+            pageViewCount: number;
+            entryPage: string;
+            exitPage: string;
+            utmSource: string;
+            referrer: string;
+            currentActivity: components["schemas"]["CurrentActivity"];
+        };
+        /** @description A ticket handed to the dashboard. */
+        StreamTicket: {
+            ticket: string;
+            /** Format: int64 */
+            expiresIn: number;
+        };
+        /** @description A form submitted on the page: the form's selector and when. */
+        SubmitIn: {
+            selector?: string | null;
+            /** Format: int64 */
+            t?: number | null;
+        };
+        /** @description One bucket: a UTC day (`2026-11-15`) for daily ranges, an ISO hour for the 24-hour range. */
+        TimePoint: {
+            date: string;
+            /** Format: int64 */
+            visitors: number;
+            /** Format: int64 */
+            pageViews: number;
+        };
+        /** @description `GET /api/dashboard/timeseries`. */
+        Timeseries: {
+            points: components["schemas"]["TimePoint"][];
+        };
+        TopPage: {
+            url: string;
+            /** Format: int64 */
+            views: number;
+            /** Format: double */
+            conversionRate: number;
+        };
+        /** @description The body of `POST /api/track` (spec part 2 §7), plus the optional `screen`. */
+        TrackRequest: {
+            tracking_key: string;
+            session_id: string;
+            url: string;
+            referrer?: string | null;
+            event?: string | null;
+            event_name?: string | null;
+            event_properties?: {
+                [key: string]: unknown;
+            } | null;
+            timestamp?: unknown;
+            screen?: string | null;
+        };
+        /**
+         * @description What a site's tracking script collects (spec part 1 §4).
+         * @enum {string}
+         */
+        TrackingLevel: "light" | "enhanced" | "professional";
+        /** @description `GET /api/websites/{id}/traffic-sources` item. */
+        TrafficSource: {
+            source: string;
+            /** Format: int64 */
+            visits: number;
+            /**
+             * Format: double
+             * @description Share of all visits of the range in percent, one decimal.
+             */
+            percentage: number;
+        };
+        /** @description What the Settings screen shows to enrol an authenticator app. */
+        TwoFactorSetup: {
+            /** @description The secret in base32, for typing into an app by hand. */
+            secret: string;
+            otpauthUrl: string;
+            /** @description The otpauth URI as a QR code (SVG markup). */
+            qrSvg: string;
+        };
+        UpdateWebsite: {
+            name?: string | null;
+            domain?: string | null;
+            trackingLevel?: string | null;
+            domainOnly?: boolean | null;
+        };
+        /** @description A registered account, without secrets. */
+        User: {
+            id: components["schemas"]["i64"];
+            email: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description What `POST /api/privacy/delete-visitor` answers: the total and the rows per table. */
+        VisitorDeleted: {
+            /** Format: int64 */
+            recordsDeleted: number;
+            deleted: components["schemas"]["VisitorDeletion"];
+        };
+        /** @description Rows removed by a visitor's erasure, per table. */
+        VisitorDeletion: {
+            /** Format: int64 */
+            sessions: number;
+            /** Format: int64 */
+            events: number;
+            /** Format: int64 */
+            interactions: number;
+            /** Format: int64 */
+            scrollDepths: number;
+            /** Format: int64 */
+            recordings: number;
+            /** Format: int64 */
+            consentLogs: number;
+        };
+        /** @description Who the visitor is, as the journey panel shows it. */
+        VisitorInfo: {
+            /** @description City, region and country joined, or 'Unknown Location'. */
+            location: string;
+            /** @description Device type, 'Desktop' when unknown. */
+            device: string;
+            /** @description 'Unknown' when unknown. */
+            browser: string;
+            /** @description utm_source, else the referring host without 'www.', else 'Direct'. */
+            source: string;
+        };
+        /** @description A tracked website. */
+        Website: {
+            id: components["schemas"]["i64"];
+            name: string;
+            domain: string;
+            trackingKey: string;
+            trackingLevel: components["schemas"]["TrackingLevel"];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Hits are accepted only for pages on `domain` and its subdomains (opt-in). */
+            domainOnly: boolean;
+        };
+        /** @description A website as the API shows it: the stored fields plus its script URL. */
+        WebsiteResponse: components["schemas"]["Website"] & {
+            scriptUrl: string;
+        };
+        Weight: {
+            feature: string;
+            /** Format: double */
+            weight: number;
+        };
+        /** Format: int64 */
+        i64: number;
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    advancedAnalytics: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                time_range?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Real-time metrics, top pages, segments and the overview of the Advanced Analytics screen */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Advanced"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    aiIntent: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                time_range?: string;
+                refit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visitor intent scores from the fitted model, patterns and recommendations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiIntent"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    customerJourneys: {
+        parameters: {
+            query?: {
+                period?: string;
+                filter?: string;
+                website_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Journeys of recent visitors with their steps, scores and a summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerJourneys"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    heatmap: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                url?: string;
+                time_range?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Clicks, scroll depth, moves, page metrics and forms of one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Heatmap"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    journeyPaths: {
+        parameters: {
+            query?: {
+                period?: string;
+                filter?: string;
+                website_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The most common page paths (a Sankey of page to page moves) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyPaths"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    liveVisitors: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visitors active in the last minutes on the user's sites (or one site) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveVisitors"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sessionJourney: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every page and event of one session, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionJourney"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    heatmapUrls: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page paths with interaction data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    liveStream: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                ticket?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `data: {"type":"active_sessions","data":[ActiveSession...]}` on connect and on every change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    liveTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ticket for `GET /api/dashboard/live?ticket=` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    overview: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                range?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Headline figures, the previous period and top pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recentActivity: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest page views and events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEvent"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sitePeriods: {
+        parameters: {
+            query?: {
+                metric?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A metric of every site today, yesterday, 7 and 30 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePeriods"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    timeseries: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                range?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visitors and page views per hour or day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeseries"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportRecent: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                /** @description 24h, 7d or 30d (spec part 2 §9); without it, the most recent rows. */
+                range?: string;
+                /** @description csv (default) or json. */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                /** @description pageviews or events */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 10,000 most recent rows as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFunnels: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                range?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The funnels of the user's sites (or of one site) with their step counts over the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createFunnel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FunnelInput"];
+            };
+        };
+        responses: {
+            /** @description The new funnel with its counts over the last 30 days */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFunnel: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                range?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Funnel id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The funnel with its step counts over the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateFunnel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Funnel id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FunnelInput"];
+            };
+        };
+        responses: {
+            /** @description The changed funnel with its counts over the last 30 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteFunnel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Funnel id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    interactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as a beacon: any content type, JSON text */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InteractionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored (or ignored by the site's rules) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Credentials"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Login"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The sign-in has ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of this API */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    privacyAuditLogs: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                offset?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the site's privacy audit log, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consentLogs: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                offset?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent consent decisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentLog"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteDataRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDataResponse"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    privacyDeleteVisitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteVisitorBody"];
+            };
+        };
+        responses: {
+            /** @description What was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorDeleted"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    privacyExportData: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                data_type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows as a JSON download (an array; X-Record-Count says how many) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retention: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Days kept per data type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionBody"];
+            };
+        };
+        responses: {
+            /** @description The days as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    privacySettings: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's privacy settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacySettings"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePrivacySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The settings as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacySettings"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    privacyVisitorData: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                visitor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything stored about one visitor, as a JSON download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refreshTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description A new token pair */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshedTokens"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Credentials"];
+            };
+        };
+        responses: {
+            /** @description The account is created and signed in */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration mode and whether sign-up is open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationState"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    uploadReplay: {
+        parameters: {
+            query?: {
+                tracking_key?: string;
+                session_id?: string;
+                seq?: string;
+                /** @description "1" or "true" on the last chunk of a page (pagehide). */
+                final?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One gzip-compressed chunk of rrweb events */
+        requestBody: {
+            content: {
+                "application/octet-stream": number[];
+            };
+        };
+        responses: {
+            /** @description Stored (or ignored by the site's rules) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recording id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording's rrweb events in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayEvents"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    track: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as a beacon: any content type, JSON text */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored (or ignored by the site's rules) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    scriptConfig: {
+        parameters: {
+            query?: {
+                tracking_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the tracking script needs to know about its site */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptConfig"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    currentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletion"];
+            };
+        };
+        responses: {
+            /** @description The account and all its data are gone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description The new email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailAnswer"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's data as a JSON download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The saved notification preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notifications"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; a new token pair for this sign-in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The saved profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSecurity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityUpdate"];
+            };
+        };
+        responses: {
+            /** @description The saved security settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Security"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    userSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profile, notifications, security settings and recent sign-ins */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettings"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    twoFactorDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    twoFactorEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeBody"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is on; the recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    twoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A pending TOTP secret with its otpauth URI and QR code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetup"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebsites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's websites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteResponse"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebsite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebsite"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteResponse"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebsite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The website */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteResponse"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebsite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebsite"];
+            };
+        };
+        responses: {
+            /** @description The website as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteResponse"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebsite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted with all its data */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    breakdown: {
+        parameters: {
+            query?: {
+                range?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description A rollup dimension: page, referrer, country, browser, os, device, ... */
+                dimension: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts by value, most first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breakdown"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    conversions: {
+        parameters: {
+            query?: {
+                range?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Conversions of the range and the conversion rate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversions"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    countries: {
+        parameters: {
+            query?: {
+                range?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Countries, most first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryCount"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listEventDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's event definitions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createEventDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEventDefinition"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateEventDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Definition id */
+                definitionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEventDefinition"];
+            };
+        };
+        responses: {
+            /** @description The changed definition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteEventDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Definition id */
+                definitionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    eventsSummary: {
+        parameters: {
+            query?: {
+                timeRange?: string;
+                time_range?: string;
+                range?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Event totals and the top events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSummary"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportWebsite: {
+        parameters: {
+            query?: {
+                format?: string;
+                /** @description Optional: only the rows of a dashboard range (`7d`, `30d`, ...); all history without it. */
+                range?: string;
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's data: JSON by default, CSV or JSON lines as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportRow"][];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    identifiedVisitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visitors named by identify() */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentifiedVisitor"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Organizations that visited the site */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSummary"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Organization id */
+                orgId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The organization with what the owner set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSummary"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    referrers: {
+        parameters: {
+            query?: {
+                range?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Referrers, most first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferrerCount"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReplays: {
+        parameters: {
+            query?: {
+                limit?: string;
+                timeRange?: string;
+                time_range?: string;
+                range?: string;
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recordings of the range, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySummary"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayStats: {
+        parameters: {
+            query?: {
+                limit?: string;
+                timeRange?: string;
+                time_range?: string;
+                range?: string;
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The four cards over every recording of the range that passes the filter (limit is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayStats"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trafficSources: {
+        parameters: {
+            query?: {
+                range?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visits by source channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSource"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+}
