@@ -1,14 +1,19 @@
-// Builds the tracking scripts served by the daemon (tracking.js, tracer.js and the lazily loaded chunks
-// enhanced.js and recorder.js), prints a size report (raw and gzip bytes), writes it to sizes.json, and
-// fails when the light script grows past its budget.
+// Builds the tracking scripts served by the daemon (light.js behind the personalised /tracking/{key}.js,
+// tracking.js, tracer.js and the lazily loaded chunks enhanced.js and recorder.js), prints a size report
+// (raw and gzip bytes), writes it to sizes.json, and fails when the light script grows past its budget.
 import * as esbuild from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-/** The light script ships on every page of every site: 1.5 KB gzip at most. */
+/**
+ * The personalised light script ships on every page of every site: gzip bytes at most, as served, with a
+ * typical inlined config (the daemon's compact form: fields at their defaults left out).
+ */
 export const TRACKING_GZIP_BUDGET = 1536;
+export const TYPICAL_CONFIG =
+  'window.__TRACKER__={"trackingKey":"b2LF6V5DyeD29kSFAYh0iQ","endpoint":"https://stats.example.com","level":"light","respectDoNotTrack":true};\n';
 
-const entries = ["tracking", "tracer", "legacy", "enhanced", "recorder"];
+const entries = ["light", "tracking", "tracer", "legacy", "enhanced", "recorder"];
 
 export async function buildTrackers(outdir) {
   mkdirSync(outdir, { recursive: true });
@@ -18,7 +23,7 @@ export async function buildTrackers(outdir) {
     bundle: true,
     minify: true,
     format: "iife",
-    target: ["es2018"],
+    target: ["es2020"],
     outdir,
     legalComments: "none",
     logLevel: "warning",
@@ -28,12 +33,14 @@ export async function buildTrackers(outdir) {
     const raw = readFileSync(`${outdir}/${e}.js`);
     sizes[`${e}.js`] = { raw: raw.length, gzip: gzipSync(raw).length };
   }
-  writeFileSync(`${outdir}/sizes.json`, JSON.stringify(sizes, null, 2) + "\n");
   console.log("tracker scripts (bytes):");
   for (const [name, s] of Object.entries(sizes))
     console.log(`  ${name.padEnd(12)} ${String(s.raw).padStart(7)} raw ${String(s.gzip).padStart(6)} gzip`);
-  const light = sizes["tracking.js"].gzip;
+  const light = gzipSync(TYPICAL_CONFIG + readFileSync(`${outdir}/light.js`), { level: 9 }).length;
+  sizes["/tracking/{key}.js"] = { gzip: light };
+  writeFileSync(`${outdir}/sizes.json`, JSON.stringify(sizes, null, 2) + "\n");
+  console.log(`  personalised light script with a typical inlined config: ${light} gzip`);
   if (light > TRACKING_GZIP_BUDGET)
-    throw new Error(`tracking.js is ${light} bytes gzip, over the ${TRACKING_GZIP_BUDGET}-byte budget`);
+    throw new Error(`the personalised light script is ${light} bytes gzip, over the ${TRACKING_GZIP_BUDGET}-byte budget`);
   return sizes;
 }

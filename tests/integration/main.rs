@@ -9,6 +9,8 @@ mod cli;
 mod contract;
 mod dashboard;
 mod dashboard_reads;
+mod delivery;
+mod deploy;
 mod durability;
 mod email;
 mod events;

@@ -1,4 +1,7 @@
-//! The embedded dashboard: static assets, index.html for the app's routes, and the 404 page otherwise.
+//! The embedded dashboard: static assets, index.html for the app's routes, and the 404 page otherwise;
+//! and the content negotiation every embedded file shares (precompressed gzip / brotli by Accept-Encoding).
+
+use std::borrow::Cow;
 
 use rust_embed::RustEmbed;
 use warp::http::{HeaderValue, StatusCode};
@@ -6,7 +9,10 @@ use warp::path::FullPath;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-/// dashboard/dist, built by `npm run build` in dashboard/ and embedded at compile time.
+use super::get_or_head;
+
+/// dashboard/dist, built by `npm run build` in dashboard/ and embedded at compile time. The build writes
+/// `name.gz` and `name.br` beside each text file.
 #[derive(RustEmbed)]
 #[folder = "../dashboard/dist"]
 pub struct Dist;
@@ -30,6 +36,9 @@ const APP_ROUTES: &[&str] = &[
     "/basic-dashboard",
 ];
 
+/// Everything under /assets/ has a content hash in its name (dashboard/build.mjs), so it never changes.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
 pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     // The path is checked before the method: an unknown API path is 404 whatever the method, not 405.
     let not_api = warp::path::full().and_then(|path: FullPath| async move {
@@ -39,33 +48,122 @@ pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clo
         }
         Ok(path)
     });
-    not_api.and(warp::get()).map(|path: FullPath| serve(path.as_str()))
+    not_api.and(get_or_head()).and(accepts()).map(|path: FullPath, accepts: Accepts| serve(path.as_str(), accepts))
 }
 
-fn serve(path: &str) -> Response {
+fn serve(path: &str, accepts: Accepts) -> Response {
     if let Some(asset) = path.strip_prefix("/assets/")
-        && let Some(file) = Dist::get(&format!("assets/{asset}"))
+        && let Some(response) = embedded(&format!("assets/{asset}"), accepts, IMMUTABLE)
     {
-        let mime = mime_guess::from_path(asset).first_or_octet_stream();
-        // Chunks carry a content hash in their names; entry files do not and must be revalidated.
-        let cache = if asset.starts_with("chunks/") { "public, max-age=31536000, immutable" } else { "no-cache" };
-        return file_response(file.data.into_owned(), mime.as_ref(), cache, StatusCode::OK);
+        return response;
+    }
+    // Uptime checkers and browsers ask for it at the root whatever the page says.
+    if path == "/favicon.ico"
+        && let Some(response) = embedded("favicon.ico", accepts, "public, max-age=86400")
+    {
+        return response;
     }
     let route = path.trim_end_matches('/');
     let status = if route.is_empty() || APP_ROUTES.contains(&route) { StatusCode::OK } else { StatusCode::NOT_FOUND };
-    match Dist::get("index.html") {
-        Some(index) => file_response(index.data.into_owned(), "text/html; charset=utf-8", "no-cache", status),
+    match embedded("index.html", accepts, "no-cache") {
+        Some(mut index) => {
+            *index.status_mut() = status;
+            index
+        }
         None => crate::error::error_response(StatusCode::NOT_FOUND, "dashboard not built"),
     }
 }
 
-fn file_response(body: Vec<u8>, mime: &str, cache: &'static str, status: StatusCode) -> Response {
-    let mut response = Response::new(body.into());
-    *response.status_mut() = status;
+/// The content codings a client takes (Accept-Encoding), of those the build precompresses.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Accepts {
+    pub br: bool,
+    pub gzip: bool,
+}
+
+impl Accepts {
+    /// Reads an Accept-Encoding value: `q=0` refuses a coding, `*` stands for the codings not named.
+    pub(crate) fn parse(header: Option<&str>) -> Self {
+        let (mut br, mut gzip, mut any) = (None, None, None);
+        for item in header.unwrap_or("").split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim();
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q=").map(|q| q.trim().parse::<f32>().unwrap_or(0.0)))
+                .unwrap_or(1.0);
+            let slot = match coding.to_ascii_lowercase().as_str() {
+                "br" => &mut br,
+                "gzip" | "x-gzip" => &mut gzip,
+                "*" => &mut any,
+                _ => continue,
+            };
+            *slot = Some(q > 0.0);
+        }
+        let any = any.unwrap_or(false);
+        Accepts { br: br.unwrap_or(any), gzip: gzip.unwrap_or(any) }
+    }
+}
+
+/// The client's Accept-Encoding.
+pub(crate) fn accepts() -> impl Filter<Extract = (Accepts,), Error = Rejection> + Clone {
+    warp::header::optional::<String>("accept-encoding").map(|h: Option<String>| Accepts::parse(h.as_deref()))
+}
+
+/// An embedded file as the client best takes it: its brotli or gzip copy when the build made one and the
+/// client accepts it, else the file itself. None when there is no such file (the copies are not files of
+/// their own: asking for `x.js.gz` is asking for a missing file).
+pub(crate) fn embedded(name: &str, accepts: Accepts, cache: &'static str) -> Option<Response> {
+    if name.ends_with(".gz") || name.ends_with(".br") {
+        return None;
+    }
+    let original = Dist::get(name)?;
+    let encoded = [(accepts.br, "br", "br"), (accepts.gzip, "gzip", "gz")]
+        .into_iter()
+        .filter(|(accepted, ..)| *accepted)
+        .find_map(|(_, coding, extension)| Some((Dist::get(&format!("{name}.{extension}"))?, coding)));
+    let mime = if name.ends_with(".html") {
+        Cow::Borrowed("text/html; charset=utf-8")
+    } else if name.ends_with(".js") {
+        Cow::Borrowed("application/javascript; charset=utf-8")
+    } else {
+        Cow::Owned(mime_guess::from_path(name).first_or_octet_stream().to_string())
+    };
+    let (body, coding) = match encoded {
+        Some((file, coding)) => (file.data, Some(coding)),
+        None => (original.data, None),
+    };
+    let mut response = Response::new(body.into_owned().into());
     let headers = response.headers_mut();
-    if let Ok(mime) = HeaderValue::from_str(mime) {
+    if let Ok(mime) = HeaderValue::from_str(&mime) {
         headers.insert("content-type", mime);
     }
     headers.insert("cache-control", HeaderValue::from_static(cache));
-    response
+    compressed(&mut response, coding);
+    Some(response)
+}
+
+/// Marks a response as sent in `coding` (or as is), and tells caches the answer depends on Accept-Encoding.
+pub(crate) fn compressed(response: &mut Response, coding: Option<&'static str>) {
+    let headers = response.headers_mut();
+    if let Some(coding) = coding {
+        headers.insert("content-encoding", HeaderValue::from_static(coding));
+    }
+    headers.insert("vary", HeaderValue::from_static("Accept-Encoding"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Accepts;
+
+    #[test]
+    fn accept_encoding_is_read_with_weights_and_wildcards() {
+        let parse = |h: Option<&str>| Accepts::parse(h);
+        assert_eq!(parse(None), Accepts { br: false, gzip: false });
+        assert_eq!(parse(Some("gzip, deflate, br, zstd")), Accepts { br: true, gzip: true });
+        assert_eq!(parse(Some("GZIP")), Accepts { br: false, gzip: true });
+        assert_eq!(parse(Some("br;q=0, gzip;q=0.5")), Accepts { br: false, gzip: true });
+        assert_eq!(parse(Some("*")), Accepts { br: true, gzip: true });
+        assert_eq!(parse(Some("*;q=1, br;q=0")), Accepts { br: false, gzip: true });
+        assert_eq!(parse(Some("identity")), Accepts { br: false, gzip: false });
+    }
 }

@@ -248,7 +248,10 @@ async fn live(
     .await?;
     let updates = tracker.live.subscribe();
     let stream = live_stream(LiveState { tracker, principal, site, updates, stopping, last: None });
-    Ok(warp::sse::reply(warp::sse::keep_alive().interval(Duration::from_secs(15)).stream(stream)))
+    let reply = warp::sse::reply(warp::sse::keep_alive().interval(Duration::from_secs(15)).stream(stream));
+    // nginx buffers proxied answers by default, which would hold the events back; this turns it off for
+    // this answer only (examples/deploy/nginx.conf).
+    Ok(warp::reply::with_header(reply, "x-accel-buffering", "no"))
 }
 
 struct LiveState {

@@ -115,6 +115,12 @@ fn log_request(info: warp::log::Info) {
         elapsed_ms = info.elapsed().as_millis() as u64, "request");
 }
 
+/// GET, or HEAD for the same answer without its body (hyper drops the body of an answer to HEAD and keeps
+/// its headers): uptime checkers and link checkers send HEAD.
+pub(crate) fn get_or_head() -> impl Filter<Extract = (), Error = Rejection> + Clone {
+    warp::get().or(warp::head()).unify()
+}
+
 /// Hands the tracker to a handler.
 pub(crate) fn with_tracker(tracker: Tracker) -> impl Filter<Extract = (Tracker,), Error = Infallible> + Clone {
     warp::any().map(move || tracker.clone())

@@ -1,6 +1,8 @@
 //! The visitor-facing side: POST /api/track and /api/interactions (CORS-open, no credentials), the
 //! scripts' config, the tracking scripts, and the CORS answers every visitor endpoint shares.
 
+use std::io::Write;
+
 use serde::{Deserialize, Serialize};
 use tracker_core::ingest::{Client, InteractionsRequest, Submitted, TrackRequest};
 use tracker_core::model::{TrackingLevel, Website};
@@ -11,8 +13,8 @@ use warp::http::{HeaderValue, StatusCode};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use super::assets::Dist;
-use super::{Done, base_url, client, host, json_body, with_tracker};
+use super::assets::{Accepts, Dist, accepts, compressed, embedded};
+use super::{Done, base_url, client, get_or_head, host, json_body, with_tracker};
 use crate::error::{ErrorBody, error_reply};
 
 /// Largest tracking body accepted (issue: 413 past 16 KiB).
@@ -45,6 +47,27 @@ pub struct ScriptConfig {
 }
 
 impl ScriptConfig {
+    /// The config as inlined before the light script, which ships on every page of the site: fields at
+    /// their default (false, empty) are left out, as the scripts read a missing field as its default, and
+    /// the consent banner's text only comes along when the site asks for consent.
+    fn inlined(&self) -> String {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(fields) = value.as_object_mut() {
+            if !self.require_consent {
+                fields.remove("consentMessage");
+                fields.remove("privacyPolicyUrl");
+            }
+            fields.retain(|_, v| match v {
+                serde_json::Value::Bool(b) => *b,
+                serde_json::Value::String(s) => !s.is_empty(),
+                serde_json::Value::Array(a) => !a.is_empty(),
+                _ => true,
+            });
+        }
+        // Inside a <script> context nothing may close the element early.
+        value.to_string().replace('<', "\\u003c")
+    }
+
     /// The config of a site: its level, its privacy settings and (from enhanced up) active definitions.
     fn load(tracker: &Tracker, site: &Website, endpoint: String) -> tracker_core::Result<Self> {
         let enhanced = site.tracking_level >= TrackingLevel::Enhanced;
@@ -100,12 +123,13 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 /// The scripts: /tracking/{key}.js (personalised), /tracking.js (basic), /tracer.js, lazy chunks.
 pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let personalised = warp::path!("tracking" / String)
-        .and(warp::get())
+        .and(get_or_head())
         .and(with_tracker(tracker.clone()))
         .and(host())
+        .and(accepts())
         .and_then(personalised);
-    let basic = warp::path!("tracking.js").and(warp::get()).and_then(|| static_script("tracking.js"));
-    let tracer = warp::path!("tracer.js").and(warp::get()).and_then(|| static_script("tracer.js"));
+    let basic = warp::path!("tracking.js").and(get_or_head()).and(accepts()).map(|a| static_script("tracking.js", a));
+    let tracer = warp::path!("tracer.js").and(get_or_head()).and(accepts()).map(|a| static_script("tracer.js", a));
     personalised.or(basic).or(tracer)
 }
 
@@ -195,13 +219,20 @@ pub(crate) async fn recover_with_cors(rejection: Rejection) -> Result<Response, 
     Ok(with_cors(response))
 }
 
-async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> Result<Response, Rejection> {
+async fn personalised(
+    name: String,
+    tracker: Tracker,
+    host: Option<String>,
+    accepts: Accepts,
+) -> Result<Response, Rejection> {
     let Some(key) = name.strip_suffix(".js") else {
         return Err(warp::reject::not_found());
     };
     // Lazily loaded chunks of the scripts live beside the personalised ones.
-    if let Some(file) = Dist::get(&format!("tracker/{name}")) {
-        return Ok(script_response(file.data.into_owned(), "public, max-age=3600"));
+    if !key.contains('.')
+        && let Some(response) = embedded(&format!("tracker/{name}"), accepts, "public, max-age=3600")
+    {
+        return Ok(with_cors(response));
     }
     let endpoint = base_url(&tracker, host.as_deref());
     let key = key.to_string();
@@ -215,22 +246,32 @@ async fn personalised(name: String, tracker: Tracker, host: Option<String>) -> R
         Ok(config) => config,
         Err(e) => return Ok(error_reply(&e)),
     };
-    let Some(script) = Dist::get("tracker/tracking.js") else {
+    let Some(script) = Dist::get("tracker/light.js") else {
         return Ok(error_reply(&Error::NotFound("tracking script (dashboard not built)")));
     };
-    let config = serde_json::to_string(&config).unwrap_or_default().replace('<', "\\u003c");
-    let mut body = format!("window.__TRACKER__={config};\n").into_bytes();
+    let mut body = format!("window.__TRACKER__={};\n", config.inlined()).into_bytes();
     body.extend_from_slice(&script.data);
+    // Built per request (the config is the site's current one): compressed here, which takes microseconds
+    // for these 3 KB. Brotli-only clients do not exist in practice; they get the script as is.
+    let coding = if accepts.gzip { Some("gzip") } else { None };
+    if coding.is_some() {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        body = match encoder.write_all(&body).and_then(|()| encoder.finish()) {
+            Ok(gzip) => gzip,
+            Err(e) => return Ok(error_reply(&Error::Internal(format!("gzip: {e}")))),
+        };
+    }
     let mut response = script_response(body, "public, max-age=300");
+    compressed(&mut response, coding);
     // The inlined endpoint may come from the Host header (no public_url): caches must key on it.
-    response.headers_mut().insert("vary", HeaderValue::from_static("Host"));
+    response.headers_mut().insert("vary", HeaderValue::from_static("Host, Accept-Encoding"));
     Ok(response)
 }
 
-async fn static_script(name: &'static str) -> Result<Response, Rejection> {
-    match Dist::get(&format!("tracker/{name}")) {
-        Some(file) => Ok(script_response(file.data.into_owned(), "public, max-age=3600")),
-        None => Ok(error_reply(&Error::NotFound("tracking script (dashboard not built)"))),
+fn static_script(name: &'static str, accepts: Accepts) -> Response {
+    match embedded(&format!("tracker/{name}"), accepts, "public, max-age=3600") {
+        Some(response) => with_cors(response),
+        None => error_reply(&Error::NotFound("tracking script (dashboard not built)")),
     }
 }
 

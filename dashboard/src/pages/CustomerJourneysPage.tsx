@@ -80,7 +80,7 @@ function Journeys({ site, period, filter }: { site: number; period: JourneyPerio
         <MetricCard title="Conversion Rate" icon={<IconTarget />} loading={!summary} value={formatPercent(summary?.conversionRate ?? 0)} caption="journeys with a conversion" />
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-5">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Card className="lg:col-span-3">
           <CardHeader title="Journeys" description={data && data.summary.totalJourneys > data.journeys.length ? `The newest ${data.journeys.length}` : undefined} />
           <CardBody className="p-0">

@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { request } from "node:http";
 import { gunzipSync, constants as zlib } from "node:zlib";
+import { TRACKING_GZIP_BUDGET } from "../../tracker/build.mjs";
 import { apiClient, launchBrowser, newContext, replayText, startDaemon, startSite, until } from "./harness.mjs";
 
 let daemon, api, browser;
@@ -32,8 +34,9 @@ async function newSite(level, variant = "personal", privacy, t) {
     // The personalised script carries the site's config: check that the settings reached it.
     const script = await (await fetch(`${daemon.url}/tracking/${website.trackingKey}.js`)).text();
     const config = JSON.parse(script.slice("window.__TRACKER__=".length, script.indexOf(";\n")));
-    if ("cookieConsent" in privacy) assert.equal(config.requireConsent, privacy.cookieConsent, "cookieConsent → requireConsent");
-    if ("respectDoNotTrack" in privacy) assert.equal(config.respectDoNotTrack, privacy.respectDoNotTrack, "respectDoNotTrack in the config");
+    // The inlined config leaves out fields at their default (false): read as the script does.
+    if ("cookieConsent" in privacy) assert.equal(!!config.requireConsent, privacy.cookieConsent, "cookieConsent → requireConsent");
+    if ("respectDoNotTrack" in privacy) assert.equal(!!config.respectDoNotTrack, privacy.respectDoNotTrack, "respectDoNotTrack in the config");
   }
   const s = await startSite({ trackerUrl: daemon.url, trackingKey: website.trackingKey, variant });
   servers.push(s);
@@ -53,6 +56,30 @@ async function needs(_t, path) {
   assert.ok(res.status < 400, `${path.split("?")[0]} answered ${res.status} ${(await res.text()).slice(0, 80)}`);
   return true;
 }
+
+/** GET `url` with `headers`, without decompressing: status, headers and the bytes as sent. */
+const raw = (url, headers) =>
+  new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+
+test("the personalised light script goes out gzipped, within its budget", async () => {
+  const website = await api.post("/api/websites", { name: "Acme size", domain: "https://acme.example", trackingLevel: "light" });
+  const res = await raw(`${daemon.url}/tracking/${website.trackingKey}.js`, { "Accept-Encoding": "gzip, deflate, br" });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers["content-encoding"], "gzip");
+  const script = gunzipSync(res.body).toString();
+  const config = JSON.parse(script.slice("window.__TRACKER__=".length, script.indexOf(";\n")));
+  assert.equal(config.trackingKey, website.trackingKey);
+  assert.ok(res.body.length <= TRACKING_GZIP_BUDGET, `${res.body.length} bytes gzip on the wire, budget ${TRACKING_GZIP_BUDGET}`);
+  console.log(`personalised light script: ${res.body.length} bytes gzip on the wire (${script.length} raw)`);
+});
 
 describe("each snippet variant against the daemon", () => {
   for (const variant of ["personal", "basic", "tracer"]) {

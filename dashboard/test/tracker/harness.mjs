@@ -114,7 +114,7 @@ export async function startFakeEndpoint(sites) {
         if (m && m[1] == "recorder") return send(200, "application/javascript", scripts("recorder.js"));
         if (m && sites[m[1]]) {
           const cfg = { ...sites[m[1]], trackingKey: m[1], endpoint: base };
-          return send(200, "application/javascript", `window.__TRACKER__=${JSON.stringify(cfg)};\n${scripts("tracking.js")}`);
+          return send(200, "application/javascript", `window.__TRACKER__=${JSON.stringify(cfg)};\n${scripts("light.js")}`);
         }
         if (p == "/tracking.js") return send(200, "application/javascript", scripts("tracking.js"));
         if (p == "/tracer.js") return send(200, "application/javascript", scripts("tracer.js"));
