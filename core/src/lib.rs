@@ -9,6 +9,7 @@ pub mod db;
 pub mod error;
 pub mod export;
 pub mod ingest;
+pub mod metrics;
 pub mod model;
 pub mod privacy;
 pub mod settings;

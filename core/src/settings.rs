@@ -51,6 +51,10 @@ impl Settings {
             current.retention_interval_hours = new.retention_interval_hours;
             changed.push("retention_interval_hours");
         }
+        if current.metrics_token != new.metrics_token {
+            current.metrics_token = new.metrics_token.clone();
+            changed.push("metrics_token");
+        }
         changed
     }
 }

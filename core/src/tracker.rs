@@ -8,9 +8,10 @@ use crate::analytics::Analytics;
 use crate::auth::{self, Auth};
 use crate::config::Config;
 use crate::db::{self, Db};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::export::Export;
 use crate::ingest::{Ingest, LiveHub};
+use crate::metrics::Metrics;
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
@@ -42,6 +43,7 @@ pub struct Services {
     pub organizations: Organizations,
     pub funnels: Funnels,
     pub live: LiveHub,
+    pub metrics: Metrics,
     db: Db,
 }
 
@@ -58,11 +60,13 @@ impl Tracker {
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();
         let privacy = Privacy::new(db.clone());
+        let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
         let ingest = Ingest::start(
             &db,
             websites.clone(),
             privacy.clone(),
             live.clone(),
+            metrics.clone(),
             config.ingest_queue,
             config.ingest_batch,
             config.geo_city_db.as_deref(),
@@ -80,9 +84,32 @@ impl Tracker {
             websites,
             ingest,
             live,
+            metrics,
             db,
         };
         Ok(Tracker { services: Arc::new(services) })
+    }
+
+    /// Whether this instance can take hits: the ingest writer runs, its queue is below its limit and the
+    /// database's write lock can be taken within 2 seconds. `Unavailable` says which is not so.
+    pub fn ready(&self) -> Result<()> {
+        if !self.ingest.writer_alive() {
+            return Err(Error::Unavailable("the ingest writer has stopped".into()));
+        }
+        if self.metrics.queue_depth() >= self.metrics.queue_capacity() {
+            return Err(Error::Unavailable("the ingest queue is full".into()));
+        }
+        // A connection of its own: the shared one may be held by a long deletion, which is not unreadiness.
+        let unwritable = |e: Error| Error::Unavailable(format!("the database is not writable: {e}"));
+        let conn = db::connect(self.db().path()).map_err(unwritable)?;
+        conn.busy_timeout(std::time::Duration::from_secs(2)).map_err(|e| unwritable(e.into()))?;
+        conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;").map_err(|e| unwritable(e.into()))?;
+        Ok(())
+    }
+
+    /// Writes a consistent copy of the database to `dest` while ingest goes on (see [`db::backup::backup`]).
+    pub fn backup(&self, dest: &std::path::Path) -> Result<db::backup::BackupInfo> {
+        db::backup::backup(self.db(), dest)
     }
 
     /// The database handle, for services added beside this one.

@@ -50,6 +50,9 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> anyhow::Result<()> {
             if config.jwt_secret.is_some() {
                 config.jwt_secret = Some("(hidden)".into());
             }
+            if config.metrics_token.is_some() {
+                config.metrics_token = Some("(hidden)".into());
+            }
             if global.json {
                 print_json(&config)
             } else {

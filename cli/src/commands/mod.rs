@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the options every command shares.
 
+pub mod backup;
 pub mod completions;
 pub mod config;
 pub mod demo;
@@ -28,6 +29,7 @@ tracker sites add --name Blog --domain blog.example.com --owner alice@example.co
 tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats --site blog.example.com --range 7d\n  \
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
 tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker retention run\n  \
+tracker backup --output tracker-backup.db\n  tracker restore tracker-backup.db --data-dir /var/lib/tracker\n  \
 tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
@@ -70,6 +72,10 @@ pub enum Command {
     Privacy(privacy::PrivacyArgs),
     /// Apply every site's data retention
     Retention(retention::RetentionArgs),
+    /// Write a consistent copy of the database while the daemon runs
+    Backup(backup::BackupArgs),
+    /// Replace a data folder's database with a checked backup
+    Restore(backup::RestoreArgs),
     /// Generate realistic demo traffic through the real ingest path
     Demo(demo::DemoArgs),
     /// Print an example configuration, or check and show the effective one
@@ -91,6 +97,8 @@ impl Command {
             Command::Orgs(args) => orgs::run(global, args),
             Command::Privacy(args) => privacy::run(global, args),
             Command::Retention(args) => retention::run(global, args),
+            Command::Backup(args) => backup::run_backup(global, args),
+            Command::Restore(args) => backup::run_restore(global, args),
             Command::Demo(args) => demo::run(global, args),
             Command::Config(args) => config::run(global, args),
             Command::Completions(args) => completions::run(args),

@@ -9,6 +9,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 use tracker_core::analytics::{ActiveSession, Dimension, TimeRange};
 use tracker_core::auth::Principal;
+use tracker_core::metrics::LiveClient;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::sse::Event;
@@ -172,7 +173,8 @@ async fn live(
     })
     .await?;
     let updates = tracker.live.subscribe();
-    let stream = live_stream(LiveState { tracker, principal, site, updates, stopping, last: None });
+    let counted = tracker.metrics.live_client();
+    let stream = live_stream(LiveState { tracker, principal, site, updates, stopping, last: None, _counted: counted });
     Ok(warp::sse::reply(warp::sse::keep_alive().interval(Duration::from_secs(15)).stream(stream)))
 }
 
@@ -183,6 +185,8 @@ struct LiveState {
     updates: broadcast::Receiver<WebsiteId>,
     stopping: watch::Receiver<bool>,
     last: Option<Vec<ActiveSession>>,
+    /// Counts this stream in the metrics while it is open.
+    _counted: LiveClient,
 }
 
 /// A snapshot on connect, then a new list whenever it changes.
