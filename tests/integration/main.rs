@@ -13,6 +13,7 @@ mod events;
 mod exports;
 mod funnels;
 mod heatmaps;
+mod operations;
 mod organizations;
 mod privacy;
 mod privacy_data;

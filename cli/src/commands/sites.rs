@@ -128,7 +128,11 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
     match &args.command {
         SitesCommand::Add { name, domain, owner, level } => {
             let owner = tracker.auth.find_user(owner)?;
-            let new = NewWebsite { name: name.clone(), domain: domain.clone(), tracking_level: level.map(TrackingLevel::from) };
+            let new = NewWebsite {
+                name: name.clone(),
+                domain: domain.clone(),
+                tracking_level: level.map(TrackingLevel::from),
+            };
             show(tracker.websites.create(owner.id, new)?)
         }
         SitesCommand::List { owner } => {

@@ -20,7 +20,7 @@ pub struct StatsArgs {
     /// Website id or domain
     #[arg(long)]
     pub site: String,
-    /// Time range (whole UTC days ending today, but 1d)
+    /// Time range (all but 1d are whole UTC days ending today)
     #[arg(long, value_enum, default_value_t = Range::Days30)]
     pub range: Range,
     /// Rows per breakdown

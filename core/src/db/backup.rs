@@ -61,7 +61,8 @@ pub fn backup(db: &Db, dest: &Path) -> Result<BackupInfo> {
 /// Checks that `file` is a whole tracker database this version can open: SQLite's integrity check passes,
 /// its migration level is one this version knows, and it has the tracker's tables.
 pub fn inspect(file: &Path) -> Result<BackupInfo> {
-    let bytes = std::fs::metadata(file).map_err(|e| Error::invalid(format!("cannot read {}: {e}", file.display())))?.len();
+    let bytes =
+        std::fs::metadata(file).map_err(|e| Error::invalid(format!("cannot read {}: {e}", file.display())))?.len();
     let not_tracker = || Error::invalid(format!("{} is not a tracker database", file.display()));
     let conn = Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(|_| not_tracker())?;

@@ -66,8 +66,9 @@ pub fn routes(
         .or(visitor_stream::routes(tracker.clone()))
         .or(user::routes(tracker.clone()));
     let api = warp::path("api").and(api);
-    api.or(track::scripts(tracker.clone()))
-        .or(operations::routes(tracker.clone()))
+    // Grouped with the scripts rather than chained: each link of the chain deepens the table's type, which
+    // is near the compiler's default recursion limit for the crates that serve it.
+    api.or(track::scripts(tracker.clone()).or(operations::routes(tracker.clone())))
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))

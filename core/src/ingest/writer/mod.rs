@@ -126,12 +126,9 @@ pub(crate) fn spawn(
     // hot page (rollups, the ends of the event and session trees) once for many more batches.
     conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     let (sender, receiver) = sync_channel(capacity);
-    let thread = std::thread::Builder::new()
-        .name("ingest-writer".into())
-        .spawn(move || {
-            Writer { conn, live, metrics, batch_max, memory: Memory::default(), commit_time: Duration::ZERO }
-                .run(receiver)
-        })?;
+    let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
+        Writer { conn, live, metrics, batch_max, memory: Memory::default(), commit_time: Duration::ZERO }.run(receiver)
+    })?;
     Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
