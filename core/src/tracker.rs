@@ -61,16 +61,7 @@ impl Tracker {
         let live = LiveHub::default();
         let privacy = Privacy::new(db.clone());
         let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
-        let ingest = Ingest::start(
-            &db,
-            websites.clone(),
-            privacy.clone(),
-            live.clone(),
-            metrics.clone(),
-            config.ingest_queue,
-            config.ingest_batch,
-            config.geo_city_db.as_deref(),
-        )?;
+        let ingest = Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?;
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
             account: Account::new(db.clone()),

@@ -116,12 +116,11 @@ impl Ingest {
         privacy: Privacy,
         live: LiveHub,
         metrics: Metrics,
-        queue: usize,
-        batch: usize,
-        city_db: Option<&std::path::Path>,
+        config: &crate::Config,
     ) -> Result<Ingest> {
-        let enricher = Arc::new(Enricher::with_city_db(city_db)?);
-        let (queue, handle) = writer::spawn(db.connect()?, live, metrics.clone(), queue.max(1), batch.max(1))?;
+        let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
+        let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
+        let (queue, handle) = writer::spawn(db.connect()?, live, metrics.clone(), queue, batch)?;
         Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), metrics, writer: Arc::new(handle) })
     }
 
