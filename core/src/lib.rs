@@ -11,6 +11,7 @@ pub mod error;
 pub mod export;
 pub mod import;
 pub mod ingest;
+pub mod metrics;
 pub mod model;
 pub mod privacy;
 pub mod settings;

@@ -59,6 +59,10 @@ impl Settings {
             current.smtp_from = new.smtp_from.clone();
             changed.push("smtp_from");
         }
+        if current.metrics_token != new.metrics_token {
+            current.metrics_token = new.metrics_token.clone();
+            changed.push("metrics_token");
+        }
         changed
     }
 }

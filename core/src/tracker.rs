@@ -9,10 +9,11 @@ use crate::auth::{self, Auth};
 use crate::config::Config;
 use crate::db::{self, Db};
 use crate::email::Email;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::export::Export;
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
+use crate::metrics::Metrics;
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
@@ -46,6 +47,7 @@ pub struct Services {
     pub imports: Imports,
     pub live: LiveHub,
     pub email: Email,
+    pub metrics: Metrics,
     db: Db,
 }
 
@@ -62,15 +64,8 @@ impl Tracker {
         let websites = Websites::new(db.clone());
         let live = LiveHub::default();
         let privacy = Privacy::new(db.clone());
-        let ingest = Ingest::start(
-            &db,
-            websites.clone(),
-            privacy.clone(),
-            live.clone(),
-            config.ingest_queue,
-            config.ingest_batch,
-            config.geo_city_db.as_deref(),
-        )?;
+        let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
+        let ingest = Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?;
         let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(db.clone(), &secret, settings.clone()),
@@ -87,10 +82,33 @@ impl Tracker {
             websites,
             ingest,
             live,
+            metrics,
             db,
         };
         services.auth.seal_plain_secrets()?;
         Ok(Tracker { services: Arc::new(services) })
+    }
+
+    /// Whether this instance can take hits: the ingest writer runs, its queue is below its limit and the
+    /// database's write lock can be taken within 2 seconds. `Unavailable` says which is not so.
+    pub fn ready(&self) -> Result<()> {
+        if !self.ingest.writer_alive() {
+            return Err(Error::Unavailable("the ingest writer has stopped".into()));
+        }
+        if self.metrics.queue_depth() >= self.metrics.queue_capacity() {
+            return Err(Error::Unavailable("the ingest queue is full".into()));
+        }
+        // A connection of its own: the shared one may be held by a long deletion, which is not unreadiness.
+        let unwritable = |e: Error| Error::Unavailable(format!("the database is not writable: {e}"));
+        let conn = db::connect(self.db().path()).map_err(unwritable)?;
+        conn.busy_timeout(std::time::Duration::from_secs(2)).map_err(|e| unwritable(e.into()))?;
+        conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;").map_err(|e| unwritable(e.into()))?;
+        Ok(())
+    }
+
+    /// Writes a consistent copy of the database to `dest` while ingest goes on (see [`db::backup::backup`]).
+    pub fn backup(&self, dest: &std::path::Path) -> Result<db::backup::BackupInfo> {
+        db::backup::backup(self.db(), dest)
     }
 
     /// The database handle, for services added beside this one.

@@ -37,6 +37,10 @@ fn status_of(e: &Error) -> (StatusCode, String) {
         Error::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
         Error::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string()),
         Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Error::Unavailable(_) => {
+            tracing::warn!(error = %e, "readiness check failed");
+            (StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+        }
         Error::Db(_) | Error::Io(_) | Error::Internal(_) => {
             tracing::error!(error = %e, "request failed");
             (StatusCode::INTERNAL_SERVER_ERROR, "internal server error".to_string())

@@ -19,16 +19,16 @@ use tracker_core::{Config, Tracker};
 use crate::util::{TestServer, answer, tracker_bin, wait_for};
 
 /// The binary on one data folder, with no TRACKER_* variables leaking in from the environment.
-struct Cli {
-    data: PathBuf,
+pub(crate) struct Cli {
+    pub(crate) data: PathBuf,
 }
 
 impl Cli {
-    fn new(data: &Path) -> Cli {
+    pub(crate) fn new(data: &Path) -> Cli {
         Cli { data: data.to_path_buf() }
     }
 
-    fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(tracker_bin());
         command.arg("--data-dir").arg(&self.data).args(args);
         for (key, _) in std::env::vars() {
@@ -40,19 +40,19 @@ impl Cli {
         command
     }
 
-    fn output(&self, args: &[&str]) -> Output {
+    pub(crate) fn output(&self, args: &[&str]) -> Output {
         self.command(args).output().expect("run tracker")
     }
 
     /// Runs a command that must succeed; returns its stdout.
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let out = self.output(args);
         assert!(out.status.success(), "tracker {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).expect("utf-8 output")
     }
 
     /// Runs a command with `--json` that must succeed; returns the parsed JSON.
-    fn json(&self, args: &[&str]) -> Value {
+    pub(crate) fn json(&self, args: &[&str]) -> Value {
         let mut all = args.to_vec();
         all.push("--json");
         let text = self.ok(&all);
@@ -60,7 +60,7 @@ impl Cli {
     }
 
     /// Runs a command that must fail with one line on stderr; returns that line.
-    fn fails(&self, args: &[&str]) -> String {
+    pub(crate) fn fails(&self, args: &[&str]) -> String {
         let out = self.output(args);
         assert!(!out.status.success(), "tracker {args:?} should fail");
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -71,7 +71,7 @@ impl Cli {
 }
 
 /// A data folder with one user and one site; returns the CLI and the site id.
-fn seeded(dir: &TempDir) -> (Cli, i64) {
+pub(crate) fn seeded(dir: &TempDir) -> (Cli, i64) {
     let cli = Cli::new(&dir.path().join("data"));
     cli.json(&["users", "add", "ops@example.com", "--password", "secret1"]);
     let site =
@@ -116,7 +116,7 @@ fn users_and_sites_commands() {
         cli.fails(&["sites", "add", "--name", "X", "--domain", "x.com", "--owner", "nobody@example.com"])
             .starts_with("error:")
     );
-    assert_eq!(cli.json(&["sites", "rm", &id.to_string()])["deleted"], id);
+    assert_eq!(cli.json(&["sites", "rm", &id.to_string(), "--yes"])["deleted"], id);
     assert_eq!(cli.json(&["sites", "list"]), json!([]));
     assert!(cli.fails(&["sites", "rm", &id.to_string()]).contains("unknown site"));
 }
@@ -505,7 +505,7 @@ fn config_example_completions_and_help() {
 }
 
 /// Lines a child process writes, collected by a thread.
-fn collect_lines(stream: impl std::io::Read + Send + 'static) -> Arc<Mutex<Vec<String>>> {
+pub(crate) fn collect_lines(stream: impl std::io::Read + Send + 'static) -> Arc<Mutex<Vec<String>>> {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = lines.clone();
     std::thread::spawn(move || {
@@ -516,12 +516,12 @@ fn collect_lines(stream: impl std::io::Read + Send + 'static) -> Arc<Mutex<Vec<S
     lines
 }
 
-fn has_line(lines: &Arc<Mutex<Vec<String>>>, needle: &str) -> Option<String> {
+pub(crate) fn has_line(lines: &Arc<Mutex<Vec<String>>>, needle: &str) -> Option<String> {
     lines.lock().unwrap().iter().find(|l| l.contains(needle)).cloned()
 }
 
 /// `tracker serve` on a free port with `args` added: the child, its stderr lines as they come, its address.
-async fn start_daemon(cli: &Cli, args: &[&str]) -> (std::process::Child, Arc<Mutex<Vec<String>>>, String) {
+pub(crate) async fn start_daemon(cli: &Cli, args: &[&str]) -> (std::process::Child, Arc<Mutex<Vec<String>>>, String) {
     let mut child = cli
         .command(&[&["serve", "--addr", "127.0.0.1:0"], args].concat())
         .stdout(Stdio::piped())

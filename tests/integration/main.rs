@@ -18,6 +18,7 @@ mod exports;
 mod funnels;
 mod heatmaps;
 mod imports;
+mod operations;
 mod organizations;
 mod privacy;
 mod privacy_data;

@@ -51,6 +51,9 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> anyhow::Result<()> {
                 config.jwt_secret = Some("(hidden)".into());
             }
             config.smtp_url = config.smtp_url.as_deref().map(tracker_core::email::redacted_url);
+            if config.metrics_token.is_some() {
+                config.metrics_token = Some("(hidden)".into());
+            }
             if global.json {
                 print_json(&config)
             } else {

@@ -6,7 +6,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use tracker_core::export::{ExportFormat, ExportKind, ExportQuery};
 
 use super::{GlobalArgs, find_site, parse_date, parse_end_date, progress_bar};
@@ -26,26 +26,57 @@ pub struct ExportArgs {
     /// Website id or domain
     #[arg(long)]
     pub site: String,
-    /// Which rows: pageviews, events (everything but page views) or all
-    #[arg(long = "type", default_value = "all", value_name = "TYPE")]
-    pub kind: String,
+    /// Which rows
+    #[arg(long = "type", value_enum, default_value_t = Kind::All, value_name = "TYPE")]
+    pub kind: Kind,
     /// Only rows at or after this date
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
     /// Only rows up to this date
     #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
-    /// csv, json (one array) or jsonl (one object per line)
-    #[arg(long, default_value = "csv")]
-    pub format: String,
+    /// File format
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    pub format: Format,
     /// Write to this file instead of standard output
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 
+/// Which rows an export holds.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Kind {
+    /// Page views only
+    Pageviews,
+    /// Everything but page views: custom events, conversions, outbound links, downloads, consent
+    Events,
+    /// Page views and events
+    All,
+}
+
+/// The file format of an export.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// CSV with a header row
+    Csv,
+    /// One JSON array of objects
+    Json,
+    /// One JSON object per line
+    #[value(alias = "ndjson")]
+    Jsonl,
+}
+
 pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
-    let kind = ExportKind::parse(&args.kind).context("--type")?;
-    let format = ExportFormat::parse(&args.format).context("--format")?;
+    let kind = match args.kind {
+        Kind::Pageviews => ExportKind::Pageviews,
+        Kind::Events => ExportKind::Events,
+        Kind::All => ExportKind::All,
+    };
+    let format = match args.format {
+        Format::Csv => ExportFormat::Csv,
+        Format::Json => ExportFormat::Json,
+        Format::Jsonl => ExportFormat::JsonLines,
+    };
     let since = args.since.as_deref().map(|s| parse_date("--since", s)).transpose()?;
     let until = args.until.as_deref().map(|s| parse_end_date("--until", s)).transpose()?;
     if let (Some(since), Some(until)) = (since, until)

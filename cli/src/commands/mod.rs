@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the options every command shares.
 
+pub mod backup;
 pub mod completions;
 pub mod config;
 pub mod demo;
@@ -32,6 +33,7 @@ tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats 
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
 tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker import --site 1 --from plausible export.zip\n  tracker retention run\n  \
 tracker email test --to me@example.com\n  \
+tracker backup --output tracker-backup.db\n  tracker restore tracker-backup.db --data-dir /var/lib/tracker\n  \
 tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
@@ -78,6 +80,10 @@ pub enum Command {
     Retention(retention::RetentionArgs),
     /// Send a test email, a site's weekly report, or the reports and alerts that are due
     Email(email::EmailArgs),
+    /// Write a consistent copy of the database while the daemon runs
+    Backup(backup::BackupArgs),
+    /// Replace a data folder's database with a checked backup
+    Restore(backup::RestoreArgs),
     /// Generate realistic demo traffic through the real ingest path
     Demo(demo::DemoArgs),
     /// Print an example configuration, or check and show the effective one
@@ -103,6 +109,8 @@ impl Command {
             Command::Privacy(args) => privacy::run(global, args),
             Command::Retention(args) => retention::run(global, args),
             Command::Email(args) => email::run(global, args),
+            Command::Backup(args) => backup::run_backup(global, args),
+            Command::Restore(args) => backup::run_restore(global, args),
             Command::Demo(args) => demo::run(global, args),
             Command::Config(args) => config::run(global, args),
             Command::Completions(args) => completions::run(args),

@@ -13,12 +13,14 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Registry, reload};
 use tracker_core::Tracker;
+use tracker_core::config::LogFormat;
 
 use super::GlobalArgs;
 
 #[derive(Args)]
 #[command(after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
-login_attempts_per_minute, registration, retention_interval_hours, smtp_url and smtp_from apply when it is saved; other keys need a restart.\n\n\
+login_attempts_per_minute, registration, retention_interval_hours, smtp_url, smtp_from and metrics_token apply when\n\
+it is saved; other keys need a restart.\n\n\
 Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker\n  \
 tracker serve --config /etc/tracker/tracker.toml")]
 pub struct ServeArgs {
@@ -73,13 +75,19 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let filter = EnvFilter::try_new(&config.log_level).unwrap_or_else(|_| EnvFilter::new("info"));
     let (filter, filter_handle) = reload::Layer::new(filter);
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::registry()
-        .with(filter)
-        .with(QuietHangUps)
-        .with(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(std::io::stderr))
-        .init();
+    // Fields at the top level of each JSON line, where log collectors look for them.
+    let (text, json) = match config.log_format {
+        LogFormat::Text => (Some(tracing_subscriber::fmt::layer().with_ansi(ansi).with_writer(std::io::stderr)), None),
+        LogFormat::Json => {
+            (None, Some(tracing_subscriber::fmt::layer().json().flatten_event(true).with_writer(std::io::stderr)))
+        }
+    };
+    tracing_subscriber::registry().with(filter).with(QuietHangUps).with(text).with(json).init();
 
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(http_workers()).enable_all().build()?;
+    // Held while serving: a restore must not replace the database under a running daemon, and two daemons on
+    // one folder would each keep their own visitor salts and visit memory.
+    let _lock = tracker_core::db::backup::lock_folder(&config.data_dir)?;
     runtime.block_on(async move {
         let tracker =
             Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
@@ -182,6 +190,7 @@ fn reload_config(global: &GlobalArgs, path: &Path, tracker: &Tracker, filter: &F
         ("jwt_secret", running.jwt_secret != new.jwt_secret),
         ("ingest_queue", running.ingest_queue != new.ingest_queue),
         ("ingest_batch", running.ingest_batch != new.ingest_batch),
+        ("log_format", running.log_format != new.log_format),
     ]
     .into_iter()
     .filter_map(|(key, differs)| differs.then_some(key))
@@ -216,8 +225,12 @@ async fn retention_schedule(tracker: Tracker) {
         }
         last_run = Some(tokio::time::Instant::now());
         let worker = tracker.clone();
+        let worker_metrics = tracker.metrics.clone();
         match tokio::task::spawn_blocking(move || worker.privacy.apply_retention()).await {
             Ok(Ok(report)) => {
+                for (data, rows) in &report.total {
+                    worker_metrics.retention_deleted(data, *rows);
+                }
                 let total: u64 = report.total.values().sum();
                 tracing::info!(deleted = total, detail = ?report.total, "retention applied");
             }

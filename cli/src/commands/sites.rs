@@ -1,6 +1,6 @@
 //! `tracker sites`: add, list, edit, remove websites and print their tracking snippet.
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 use tracker_core::model::{TrackingLevel, Website};
 use tracker_core::store::websites::{NewWebsite, WebsiteChanges};
@@ -11,7 +11,7 @@ use crate::output::{date, print_json, table};
 #[derive(Args)]
 #[command(
     after_help = "Examples:\n  tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  \
-tracker sites list\n  tracker sites edit blog.example.com --level enhanced\n  tracker sites snippet 1\n  tracker sites rm 1"
+tracker sites list\n  tracker sites edit blog.example.com --level enhanced\n  tracker sites snippet 1\n  tracker sites rm 1 --yes"
 )]
 pub struct SitesArgs {
     #[command(subcommand)]
@@ -29,9 +29,9 @@ enum SitesCommand {
         /// Email of the owning account
         #[arg(long)]
         owner: String,
-        /// Tracking level
-        #[arg(long, value_parser = ["light", "enhanced", "professional"])]
-        level: Option<String>,
+        /// Tracking level [default: light]
+        #[arg(long, value_enum)]
+        level: Option<Level>,
     },
     /// List websites
     List {
@@ -47,8 +47,9 @@ enum SitesCommand {
         name: Option<String>,
         #[arg(long)]
         domain: Option<String>,
-        #[arg(long, value_parser = ["light", "enhanced", "professional"])]
-        level: Option<String>,
+        /// Tracking level
+        #[arg(long, value_enum)]
+        level: Option<Level>,
         /// Accept hits only from pages on the site's domain and its subdomains
         #[arg(long)]
         domain_only: Option<bool>,
@@ -57,6 +58,9 @@ enum SitesCommand {
     Rm {
         /// Website id or domain
         site: String,
+        /// Confirm the deletion (required: it cannot be undone)
+        #[arg(long, short)]
+        yes: bool,
     },
     /// Print the tracking snippet to paste into the site's pages
     Snippet {
@@ -75,8 +79,25 @@ struct SiteOutput {
     script_url: String,
 }
 
-fn parse_level(level: &Option<String>) -> anyhow::Result<Option<TrackingLevel>> {
-    Ok(level.as_deref().map(TrackingLevel::parse).transpose()?)
+/// What a site's tracking script collects.
+#[derive(Clone, Copy, ValueEnum)]
+enum Level {
+    /// Page views and custom events
+    Light,
+    /// Adds session replays, heatmaps and CSS-selector event definitions
+    Enhanced,
+    /// Adds organization detection, identify() and advanced analytics
+    Professional,
+}
+
+impl From<Level> for TrackingLevel {
+    fn from(level: Level) -> TrackingLevel {
+        match level {
+            Level::Light => TrackingLevel::Light,
+            Level::Enhanced => TrackingLevel::Enhanced,
+            Level::Professional => TrackingLevel::Professional,
+        }
+    }
 }
 
 pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
@@ -107,7 +128,11 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
     match &args.command {
         SitesCommand::Add { name, domain, owner, level } => {
             let owner = tracker.auth.find_user(owner)?;
-            let new = NewWebsite { name: name.clone(), domain: domain.clone(), tracking_level: parse_level(level)? };
+            let new = NewWebsite {
+                name: name.clone(),
+                domain: domain.clone(),
+                tracking_level: level.map(TrackingLevel::from),
+            };
             show(tracker.websites.create(owner.id, new)?)
         }
         SitesCommand::List { owner } => {
@@ -146,13 +171,21 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             let changes = WebsiteChanges {
                 name: name.clone(),
                 domain: domain.clone(),
-                tracking_level: parse_level(level)?,
+                tracking_level: level.map(TrackingLevel::from),
                 domain_only: *domain_only,
             };
             show(tracker.websites.update(current.user_id, current.id, changes)?)
         }
-        SitesCommand::Rm { site } => {
+        SitesCommand::Rm { site, yes } => {
             let current = super::find_site(&tracker, site)?;
+            if !yes {
+                anyhow::bail!(
+                    "deleting {} ({}, id {}) removes all its data: add --yes to confirm",
+                    current.name,
+                    current.domain,
+                    current.id
+                );
+            }
             tracker.websites.delete(current.user_id, current.id)?;
             if global.json {
                 print_json(&serde_json::json!({ "deleted": current.id }))

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 use tracker_core::analytics::{Dimension, DimensionCount, TimeRange};
 use tracker_core::model::{iso, now_ms};
@@ -20,9 +20,9 @@ pub struct StatsArgs {
     /// Website id or domain
     #[arg(long)]
     pub site: String,
-    /// Time range: 1d (last 24 hours), 7d, 30d, 90d or 365d (whole UTC days ending today)
-    #[arg(long, default_value = "30d")]
-    pub range: String,
+    /// Time range (all but 1d are whole UTC days ending today)
+    #[arg(long, value_enum, default_value_t = Range::Days30)]
+    pub range: Range,
     /// Rows per breakdown
     #[arg(long, default_value_t = 10)]
     pub limit: i64,
@@ -49,8 +49,29 @@ struct StatsOutput {
     breakdowns: BTreeMap<&'static str, Vec<DimensionCount>>,
 }
 
+/// The ranges `--range` names (core's names; the aliases are theirs too).
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Range {
+    /// The last 24 hours, by hour
+    #[value(name = "1d", alias = "24h")]
+    Day,
+    /// The last 7 days
+    #[value(name = "7d")]
+    Days7,
+    /// The last 30 days
+    #[value(name = "30d")]
+    Days30,
+    /// The last 90 days
+    #[value(name = "90d", alias = "3m")]
+    Days90,
+    /// The last 365 days
+    #[value(name = "365d", alias = "12m", alias = "1y")]
+    Days365,
+}
+
 pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
-    let range = TimeRange::parse(&args.range, now_ms())?;
+    let name = args.range.to_possible_value().expect("no value is skipped").get_name().to_string();
+    let range = TimeRange::parse(&name, now_ms())?;
     if args.limit < 1 {
         anyhow::bail!("--limit must be at least 1");
     }
@@ -66,7 +87,7 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
     let out = StatsOutput {
         website_id: site.id,
         domain: site.domain.clone(),
-        range: args.range.clone(),
+        range: name,
         from: iso(range.start),
         to: iso(range.end),
         visitors: m.total_visitors,

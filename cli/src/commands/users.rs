@@ -1,8 +1,8 @@
-//! `tracker users`: add and list accounts.
+//! `tracker users`: add, list and remove accounts, and set a password.
 
 use std::io::Read;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use super::GlobalArgs;
@@ -10,7 +10,8 @@ use crate::output::{date, print_json, table};
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  tracker users add alice@example.com --password 's3cret!'\n  \
-echo 's3cret!' | tracker users add bob@example.com --password-stdin\n  tracker users list --json")]
+echo 's3cret!' | tracker users add bob@example.com --password-stdin\n  tracker users list --json\n  \
+echo 'n3w-s3cret!' | tracker users passwd bob@example.com\n  tracker users rm bob@example.com --yes")]
 pub struct UsersArgs {
     #[command(subcommand)]
     command: UsersCommand,
@@ -31,6 +32,19 @@ enum UsersCommand {
     },
     /// List accounts
     List,
+    /// Set an account's password, read from standard input; every sign-in of the account ends
+    Passwd {
+        /// Email address of the account
+        email: String,
+    },
+    /// Delete an account with all its websites and their data
+    Rm {
+        /// Email address of the account
+        email: String,
+        /// Confirm the deletion (required: it cannot be undone)
+        #[arg(long, short)]
+        yes: bool,
+    },
 }
 
 pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
@@ -38,11 +52,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
         UsersCommand::Add { email, password, password_stdin } => {
             let password = match (password, password_stdin) {
                 (Some(p), _) => p.clone(),
-                (None, true) => {
-                    let mut input = String::new();
-                    std::io::stdin().read_to_string(&mut input)?;
-                    input.trim_end_matches(['\n', '\r']).to_string()
-                }
+                (None, true) => read_password()?,
                 (None, false) => bail!("give a password with --password or --password-stdin"),
             };
             let tracker = global.open()?;
@@ -67,5 +77,42 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
             println!("{t}");
             Ok(())
         }
+        UsersCommand::Passwd { email } => {
+            let password = read_password()?;
+            let tracker = global.open()?;
+            let user = tracker.auth.find_user(email).with_context(|| format!("unknown user '{email}'"))?;
+            tracker.auth.set_password(user.id, &password)?;
+            if global.json {
+                print_json(&serde_json::json!({ "updated": user.id }))
+            } else {
+                println!("changed the password of {} (id {}); its sign-ins have ended", user.email, user.id);
+                Ok(())
+            }
+        }
+        UsersCommand::Rm { email, yes } => {
+            let tracker = global.open()?;
+            let user = tracker.auth.find_user(email).with_context(|| format!("unknown user '{email}'"))?;
+            if !yes {
+                bail!("deleting {} removes its websites and all their data: add --yes to confirm", user.email);
+            }
+            tracker.auth.remove_user(user.id)?;
+            if global.json {
+                print_json(&serde_json::json!({ "deleted": user.id }))
+            } else {
+                println!("deleted user {} (id {}) with its websites and their data", user.email, user.id);
+                Ok(())
+            }
+        }
     }
+}
+
+/// A password from standard input (a trailing newline is not part of it).
+fn read_password() -> anyhow::Result<String> {
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input)?;
+    let password = input.trim_end_matches(['\n', '\r']);
+    if password.is_empty() {
+        bail!("no password on standard input");
+    }
+    Ok(password.to_string())
 }

@@ -553,32 +553,48 @@ impl Auth {
     ) -> Result<AuthSession> {
         validate_password(new)?;
         self.check_password(principal.user, current, client)?;
+        self.set_password(principal.user, new)?;
+        let user = self.user(principal.user)?;
+        self.sign_in(user)
+    }
+
+    /// Sets an account's password without the current one (the operator's `tracker users passwd`): every
+    /// sign-in and every access token issued so far ends.
+    pub fn set_password(&self, user: UserId, new: &str) -> Result<()> {
+        validate_password(new)?;
         let hash = self.argon.run(|| hash_password(new))?;
         let now = now_ms();
         self.db.write(|conn| {
             let tx = conn.transaction()?;
-            tx.execute(
+            let changed = tx.execute(
                 "UPDATE users SET password_hash = ?1, token_version = token_version + 1 WHERE id = ?2",
-                params![hash, principal.user],
+                params![hash, user],
             )?;
+            if changed == 0 {
+                return Err(Error::NotFound("user"));
+            }
             tx.execute(
                 "UPDATE auth_sessions SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL",
-                params![now, principal.user],
+                params![now, user],
             )?;
             tx.execute(
                 "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM auth_sessions WHERE user_id = ?1)",
-                [principal.user],
+                [user],
             )?;
             tx.commit()?;
             Ok(())
-        })?;
-        let user = self.user(principal.user)?;
-        self.sign_in(user)
+        })
     }
 
     /// Deletes an account with all its websites and their data, after checking its password.
     pub fn delete_account(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
         self.check_password(user, password, client)?;
+        self.remove_user(user)
+    }
+
+    /// Deletes an account with all its websites and their data, without a password (the operator's
+    /// `tracker users rm`).
+    pub fn remove_user(&self, user: UserId) -> Result<()> {
         self.db.write(|conn| {
             conn.execute("DELETE FROM users WHERE id = ?1", [user])?;
             // The account's data must not stay readable in the log (as after privacy deletions).

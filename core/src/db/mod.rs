@@ -1,6 +1,7 @@
 //! SQLite plumbing: opening connections with our pragmas, embedded numbered migrations, a small read pool,
 //! owner-only file modes and emptying the write-ahead log after deletions.
 
+pub mod backup;
 mod files;
 
 use std::path::{Path, PathBuf};

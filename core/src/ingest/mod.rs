@@ -18,6 +18,7 @@ use tokio::sync::oneshot;
 
 use crate::db::Db;
 use crate::error::{Error, Result};
+use crate::metrics::Metrics;
 use crate::model::{Millis, TrackingLevel, Website, now_ms};
 use crate::privacy::{ConsentRecord, Privacy};
 use crate::store::websites::{Websites, url_on_domain};
@@ -104,7 +105,8 @@ pub struct Ingest {
     enricher: Arc<Enricher>,
     queue: SyncSender<writer::Queued>,
     sites: Arc<Mutex<SiteCache>>,
-    _writer: Arc<WriterHandle>,
+    metrics: Metrics,
+    writer: Arc<WriterHandle>,
 }
 
 impl Ingest {
@@ -113,13 +115,18 @@ impl Ingest {
         websites: Websites,
         privacy: Privacy,
         live: LiveHub,
-        queue: usize,
-        batch: usize,
-        city_db: Option<&std::path::Path>,
+        metrics: Metrics,
+        config: &crate::Config,
     ) -> Result<Ingest> {
-        let enricher = Arc::new(Enricher::with_city_db(city_db)?);
-        let (queue, handle) = writer::spawn(db.connect()?, live, queue.max(1), batch.max(1))?;
-        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), _writer: Arc::new(handle) })
+        let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
+        let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
+        let (queue, handle) = writer::spawn(db.connect()?, live, metrics.clone(), queue, batch)?;
+        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), metrics, writer: Arc::new(handle) })
+    }
+
+    /// Whether the writer thread is still running (it stops only when every handle is gone, or on a panic).
+    pub fn writer_alive(&self) -> bool {
+        self.writer.is_alive()
     }
 
     /// The enrichment tables (UA, geo, organizations), for callers that need lookups outside ingest.
@@ -272,7 +279,13 @@ impl Ingest {
     /// Puts a job on the writer's queue; a full queue is `Busy` (503 + Retry-After).
     pub(crate) fn submit_job(&self, job: Job) -> Result<Submitted> {
         let (done, commit) = oneshot::channel();
-        match self.queue.try_send(writer::Queued { job, done }) {
+        // Counted before it is sent: the writer may take it off the queue before try_send returns.
+        self.metrics.queue_moved(1);
+        let sent = self.queue.try_send(writer::Queued { job, done });
+        if sent.is_err() {
+            self.metrics.queue_moved(-1);
+        }
+        match sent {
             Ok(()) => Ok(Submitted::Queued(Commit(commit))),
             Err(TrySendError::Full(_)) => Err(Error::Busy),
             Err(TrySendError::Disconnected(_)) => Err(Error::Internal("ingest writer stopped".into())),

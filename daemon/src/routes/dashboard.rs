@@ -11,6 +11,7 @@ use tracker_core::analytics::{
     ActiveSession, CountryCount, Dimension, DimensionCount, Overview, ReferrerCount, TimeRange,
 };
 use tracker_core::auth::{Principal, StreamTicket};
+use tracker_core::metrics::LiveClient;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::sse::Event;
@@ -247,7 +248,8 @@ async fn live(
     })
     .await?;
     let updates = tracker.live.subscribe();
-    let stream = live_stream(LiveState { tracker, principal, site, updates, stopping, last: None });
+    let counted = tracker.metrics.live_client();
+    let stream = live_stream(LiveState { tracker, principal, site, updates, stopping, last: None, _counted: counted });
     let reply = warp::sse::reply(warp::sse::keep_alive().interval(Duration::from_secs(15)).stream(stream));
     // nginx buffers proxied answers by default, which would hold the events back; this turns it off for
     // this answer only (examples/deploy/nginx.conf).
@@ -261,6 +263,8 @@ struct LiveState {
     updates: broadcast::Receiver<WebsiteId>,
     stopping: watch::Receiver<bool>,
     last: Option<Vec<ActiveSession>>,
+    /// Counts this stream in the metrics while it is open.
+    _counted: LiveClient,
 }
 
 /// A snapshot on connect, then a new list whenever it changes.

@@ -9,6 +9,7 @@ pub(crate) mod events;
 pub(crate) mod export;
 pub(crate) mod funnels;
 pub(crate) mod journeys;
+mod operations;
 pub(crate) mod openapi;
 pub(crate) mod organizations;
 pub(crate) mod privacy;
@@ -73,7 +74,9 @@ pub fn routes(
         .or(boxed(openapi::routes()));
     let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));
     let api = warp::path("api").and(api);
-    api.or(track::scripts(tracker.clone()))
+    // Grouped with the scripts rather than chained: each link of the chain deepens the table's type, which
+    // is near the compiler's default recursion limit for the crates that serve it.
+    api.or(track::scripts(tracker.clone()).or(operations::routes(tracker.clone())))
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
@@ -109,10 +112,26 @@ fn security_headers() -> HeaderMap {
     headers
 }
 
-/// Logs method, path and status; never the query string (it may carry an access token).
+/// One line per request: method, path, status and duration in milliseconds; never the query string (it may
+/// carry an access token), headers or bodies. Dashboard and API requests log at info; visitors' hits and
+/// scripts and the probes (/health, /ready, /metrics) at debug, as they come many times a second.
 fn log_request(info: warp::log::Info) {
-    tracing::debug!(method = %info.method(), path = info.path(), status = info.status().as_u16(),
-        elapsed_ms = info.elapsed().as_millis() as u64, "request");
+    let path = info.path();
+    let duration_ms = (info.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    if is_routine(path) {
+        tracing::debug!(target: "tracker::request", method = %info.method(), path, status = info.status().as_u16(),
+            duration_ms, "request");
+    } else {
+        tracing::info!(target: "tracker::request", method = %info.method(), path, status = info.status().as_u16(),
+            duration_ms, "request");
+    }
+}
+
+/// Paths hit by visitors' browsers and by monitoring rather than by people using the dashboard.
+fn is_routine(path: &str) -> bool {
+    matches!(path, "/api/track" | "/api/interactions" | "/api/replay" | "/tracking.js" | "/tracer.js")
+        || path.starts_with("/tracking/")
+        || matches!(path, "/health" | "/ready" | "/metrics")
 }
 
 /// GET, or HEAD for the same answer without its body (hyper drops the body of an answer to HEAD and keeps

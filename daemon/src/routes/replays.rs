@@ -66,13 +66,14 @@ struct ReplayEvents {
 /// `POST /api/replay` and its preflight.
 pub fn upload(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let preflight = warp::path!("replay").and(warp::options()).map(preflight_response);
+    let metrics = tracker.metrics.clone();
     let upload = warp::path!("replay").and(warp::post()).and(
         with_tracker(tracker.clone())
             .and(client(tracker))
             .and(warp::query::<UploadQuery>())
             .and(body_bytes(MAX_CHUNK_BYTES as u64))
             .and_then(upload_chunk)
-            .recover(recover_with_cors)
+            .recover(move |r| recover_with_cors(metrics.clone(), r))
             .unify(),
     );
     preflight.or(upload)
@@ -127,7 +128,8 @@ async fn upload_chunk(
         is_final: matches!(query.last.as_deref(), Some("1" | "true")),
         body: body.to_vec(),
     };
-    Ok(accepted(tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await).await)
+    let metrics = tracker.metrics.clone();
+    Ok(accepted(&metrics, tokio::task::spawn_blocking(move || tracker.ingest.replay(upload, &client)).await).await)
 }
 
 #[utoipa::path(

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 use tracker_core::ingest::{Client, InteractionsRequest, Submitted, TrackRequest};
+use tracker_core::metrics::Metrics;
 use tracker_core::model::{TrackingLevel, Website};
 use tracker_core::privacy::PrivacySettings;
 use tracker_core::store::event_definitions::ActiveDefinition;
@@ -95,20 +96,22 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let preflight =
         warp::path!("track").or(warp::path!("interactions")).unify().and(warp::options()).map(preflight_response);
     // Once path and method matched, every answer (body errors included) is produced here, with CORS headers.
+    let metrics = tracker.metrics.clone();
     let track = warp::path!("track").and(warp::post()).and(
         with_tracker(tracker.clone())
             .and(client(tracker.clone()))
             .and(json_body::<TrackRequest>(TRACK_BODY_LIMIT))
             .and_then(track)
-            .recover(recover_with_cors)
+            .recover(move |r| recover_with_cors(metrics.clone(), r))
             .unify(),
     );
+    let metrics = tracker.metrics.clone();
     let interactions = warp::path!("interactions").and(warp::post()).and(
         with_tracker(tracker.clone())
             .and(client(tracker.clone()))
             .and(json_body::<InteractionsRequest>(INTERACTIONS_BODY_LIMIT))
             .and_then(interactions)
-            .recover(recover_with_cors)
+            .recover(move |r| recover_with_cors(metrics.clone(), r))
             .unify(),
     );
     let config = warp::path!("track" / "config")
@@ -166,19 +169,29 @@ async fn submit<F>(tracker: Tracker, warm: bool, run: F) -> Response
 where
     F: FnOnce(&Tracker) -> tracker_core::Result<Submitted> + Send + 'static,
 {
+    let metrics = tracker.metrics.clone();
     let submitted = if warm { Ok(run(&tracker)) } else { tokio::task::spawn_blocking(move || run(&tracker)).await };
-    accepted(submitted).await
+    accepted(&metrics, submitted).await
 }
 
 /// The answer of a visitor endpoint: 202 `{ok:true}` once committed (or deliberately dropped), else the
-/// JSON error; CORS-open either way.
-pub(crate) async fn accepted(submitted: Result<tracker_core::Result<Submitted>, tokio::task::JoinError>) -> Response {
+/// JSON error; CORS-open either way. Counted in the metrics by outcome.
+pub(crate) async fn accepted(
+    metrics: &Metrics,
+    submitted: Result<tracker_core::Result<Submitted>, tokio::task::JoinError>,
+) -> Response {
     let outcome = match submitted {
-        Ok(Ok(Submitted::Queued(commit))) => commit.wait().await,
-        Ok(Ok(Submitted::Ignored)) => Ok(()),
+        Ok(Ok(Submitted::Queued(commit))) => commit.wait().await.inspect(|()| metrics.hit_accepted()),
+        Ok(Ok(Submitted::Ignored)) => {
+            metrics.hit_ignored();
+            Ok(())
+        }
         Ok(Err(e)) => Err(e),
         Err(e) => Err(Error::Internal(format!("worker failed: {e}"))),
     };
+    if let Err(e) = &outcome {
+        metrics.hit_rejected(e);
+    }
     with_cors(match outcome {
         Ok(()) => {
             let mut response = Response::new(r#"{"ok":true}"#.into());
@@ -213,9 +226,11 @@ async fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> R
     }))
 }
 
-/// The JSON error of any rejection, readable cross-origin (visitor routes, once path and method matched).
-pub(crate) async fn recover_with_cors(rejection: Rejection) -> Result<Response, Rejection> {
+/// The JSON error of any rejection, readable cross-origin (visitor routes, once path and method matched);
+/// counted as a refused hit.
+pub(crate) async fn recover_with_cors(metrics: Metrics, rejection: Rejection) -> Result<Response, Rejection> {
     let Ok(response) = crate::error::recover(rejection).await;
+    metrics.hit_refused(response.status() == StatusCode::PAYLOAD_TOO_LARGE);
     Ok(with_cors(response))
 }
 

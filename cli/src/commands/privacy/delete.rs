@@ -2,7 +2,7 @@
 //! one visitor (`--visitor`), after confirmation; recorded in the site's audit log.
 
 use anyhow::{Context, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 use tracker_core::model::iso;
 use tracker_core::privacy::{Actor, AuditAction, DataType, visitor_id};
@@ -19,9 +19,9 @@ pub struct DeleteArgs {
     /// Website id or domain
     #[arg(long)]
     site: String,
-    /// pageviews, events or all
-    #[arg(long, value_name = "TYPE", required_unless_present = "visitor", conflicts_with = "visitor")]
-    data: Option<String>,
+    /// What to delete
+    #[arg(long, value_enum, value_name = "TYPE", required_unless_present = "visitor", conflicts_with = "visitor")]
+    data: Option<Data>,
     /// Only data before this date (YYYY-MM-DD: before that day's midnight UTC; or RFC 3339)
     #[arg(long, value_name = "DATE", conflicts_with = "visitor")]
     before: Option<String>,
@@ -33,12 +33,27 @@ pub struct DeleteArgs {
     yes: bool,
 }
 
+/// The data `--data` deletes.
+#[derive(Clone, Copy, ValueEnum)]
+enum Data {
+    /// Page views
+    Pageviews,
+    /// Every other event: custom events, conversions, outbound links, downloads, identify, consent
+    Events,
+    /// Page views, events and visits (and, without --before, the site's counts)
+    All,
+}
+
 pub fn run(global: &GlobalArgs, args: &DeleteArgs) -> anyhow::Result<()> {
     if let Some(visitor) = &args.visitor {
         return delete_visitor(global, args, visitor);
     }
-    let Some(data) = &args.data else { bail!("--data or --visitor is required") };
-    let data = DataType::parse(data).context("--data")?;
+    let Some(data) = args.data else { bail!("--data or --visitor is required") };
+    let data = match data {
+        Data::Pageviews => DataType::Pageviews,
+        Data::Events => DataType::Events,
+        Data::All => DataType::All,
+    };
     let before = args.before.as_deref().map(|b| parse_date("--before", b)).transpose()?;
     let tracker = global.open()?;
     let site = find_site(&tracker, &args.site)?;

@@ -15,6 +15,7 @@ mod visits;
 use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use tokio::sync::oneshot;
@@ -27,6 +28,7 @@ use super::interactions::Interactions;
 use super::live::LiveHub;
 use super::replay::ReplayChunk;
 use crate::error::{Error, Result};
+use crate::metrics::Metrics;
 use crate::model::WebsiteId;
 use crate::privacy::ConsentRecord;
 
@@ -92,6 +94,12 @@ pub(crate) struct WriterHandle {
     thread: Option<JoinHandle<()>>,
 }
 
+impl WriterHandle {
+    pub(crate) fn is_alive(&self) -> bool {
+        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+    }
+}
+
 impl Drop for WriterHandle {
     fn drop(&mut self) {
         // The queue's senders are gone by now (dropped before this handle), so the thread drains and exits.
@@ -107,6 +115,7 @@ const WAL_CHECKPOINT_PAGES: i64 = 8_000;
 pub(crate) fn spawn(
     conn: Connection,
     live: LiveHub,
+    metrics: Metrics,
     capacity: usize,
     batch_max: usize,
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
@@ -117,17 +126,20 @@ pub(crate) fn spawn(
     // hot page (rollups, the ends of the event and session trees) once for many more batches.
     conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
     let (sender, receiver) = sync_channel(capacity);
-    let thread = std::thread::Builder::new()
-        .name("ingest-writer".into())
-        .spawn(move || Writer { conn, live, batch_max, memory: Memory::default() }.run(receiver))?;
+    let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
+        Writer { conn, live, metrics, batch_max, memory: Memory::default(), commit_time: Duration::ZERO }.run(receiver)
+    })?;
     Ok((sender, WriterHandle { thread: Some(thread) }))
 }
 
 struct Writer {
     conn: Connection,
     live: LiveHub,
+    metrics: Metrics,
     batch_max: usize,
     memory: Memory,
+    /// Time spent in COMMIT by the batch being written (its fsync), for the metrics.
+    commit_time: Duration,
 }
 
 impl Writer {
@@ -140,12 +152,16 @@ impl Writer {
                     Err(_) => break,
                 }
             }
+            self.metrics.queue_moved(-(batch.len() as i64));
             self.commit_batch(batch);
         }
     }
 
     fn commit_batch(&mut self, batch: Vec<Queued>) {
+        let started = Instant::now();
+        self.commit_time = Duration::ZERO;
         let outcome = self.write(&batch);
+        self.metrics.batch_committed(batch.len(), started.elapsed(), self.commit_time);
         let sites: HashSet<WebsiteId> = batch.iter().map(|q| q.job.website_id()).collect();
         match outcome {
             Ok(results) => {
@@ -194,7 +210,10 @@ impl Writer {
         }
         rollups.flush(&tx)?;
         self.memory.prune();
-        Ok(tx.commit()?)
+        let commit = Instant::now();
+        tx.commit()?;
+        self.commit_time += commit.elapsed();
+        Ok(())
     }
 
     fn write_each(&mut self, batch: &[Queued]) -> rusqlite::Result<Vec<std::result::Result<(), JobError>>> {
@@ -222,7 +241,9 @@ impl Writer {
         }
         rollups.flush(&tx)?;
         self.memory.prune();
+        let commit = Instant::now();
         let committed = tx.commit();
+        self.commit_time += commit.elapsed();
         if committed.is_err() {
             self.memory.clear();
         }
