@@ -1,31 +1,14 @@
-//! Types of the funnel and journey calls (spec part 2 §3 "Funnel", "Funnel step", "Customer journey"; the
-//! journey list and paths shapes are ours, documented in daemon/API.md).
+//! Types of the funnel and journey calls: the answers are aliases onto the generated contract (spec part 2 §3
+//! "Funnel", "Customer journey"; daemon/API.md); the form bodies and parameter values are written here.
+
+import type { components } from "./generated";
+
+type Schemas = components["schemas"];
 
 export type FunnelStatus = "active" | "paused";
 
-export interface FunnelStep {
-  name: string;
-  url: string;
-  eventName: string | null;
-  visitors: number;
-  conversions: number;
-  conversionRate: number;
-  dropOffRate: number;
-}
-
-export interface Funnel {
-  id: number;
-  name: string;
-  websiteId: number;
-  website: { name: string };
-  status: FunnelStatus | string;
-  createdAt: string;
-  steps: FunnelStep[];
-  totalVisitors: number;
-  totalConversions: number;
-  overallConversionRate: number;
-  conversionRate: number;
-}
+export type FunnelStep = Schemas["FunnelStep"];
+export type Funnel = Schemas["Funnel"];
 
 export interface FunnelStepInput {
   name: string;
@@ -43,39 +26,8 @@ export interface FunnelInput {
 export type JourneyPeriod = "1d" | "7d" | "30d" | "90d";
 export type JourneyFilter = "all" | "converted" | "abandoned" | "active";
 
-export interface JourneyStep {
-  page: string;
-  duration: number;
-  eventType: string;
-  name: string;
-}
-
-export interface CustomerJourney {
-  sessionId: string;
-  websiteId: number;
-  startedAt: string;
-  touchpoints: number;
-  conversionEvents: number;
-  totalDuration: number;
-  journeyScore: number;
-  isCompleted: boolean;
-  visitorInfo: { location: string; device: string; browser: string; source: string };
-  steps: JourneyStep[];
-}
-
-export interface CustomerJourneys {
-  summary: { totalJourneys: number; averageDuration: number; averageTouchpoints: number; conversionRate: number };
-  journeys: CustomerJourney[];
-}
-
-export interface JourneyPath {
-  pages: string[];
-  sessions: number;
-  conversions: number;
-  conversionRate: number;
-}
-
-export interface JourneyPaths {
-  totalSessions: number;
-  paths: JourneyPath[];
-}
+export type JourneyStep = Schemas["JourneyStep"];
+export type CustomerJourney = Schemas["CustomerJourney"];
+export type CustomerJourneys = Schemas["CustomerJourneys"];
+export type JourneyPath = Schemas["JourneyPath"];
+export type JourneyPaths = Schemas["JourneyPaths"];

@@ -1,5 +1,10 @@
 //! Types of the privacy panel's calls (GET/PUT /api/privacy/settings and /retention, consent-logs,
-//! audit-logs, export-data, visitor-data, delete-data, delete-visitor): spec part 2 §3 plus API.md.
+//! audit-logs, export-data, visitor-data, delete-data, delete-visitor): spec part 2 §3 plus API.md. Read
+//! answers are aliases onto the generated contract; the settings form and parameter values are written here.
+
+import type { components } from "./generated";
+
+type Schemas = components["schemas"];
 
 export type ProcessingBasis = "consent" | "legitimate_interest" | "contract";
 
@@ -17,36 +22,10 @@ export interface FullPrivacySettings {
   privacyPolicyUrl: string;
 }
 
-export interface RetentionDays {
-  pageviews: number;
-  events: number;
-  sessions: number;
-  heatmaps: number;
-  recordings: number;
-  conversions: number;
-}
-
-export interface ConsentLogEntry {
-  id: number;
-  consentType: "accepted" | "declined" | "partial" | string;
-  timestamp: string;
-  ipAddress: string | null;
-  sessionId: string;
-  consentData: { analytics: boolean; marketing: boolean };
-}
-
-export interface AuditEntry {
-  id: number;
-  timestamp: string;
-  actor: string;
-  action: string;
-  detail: Record<string, unknown> | null;
-}
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  total: number;
-}
+export type RetentionDays = Schemas["Retention"];
+export type ConsentLogEntry = Schemas["ConsentLog"];
+export type AuditEntry = Schemas["AuditEntry"];
+export type AuditPage = Schemas["AuditPage"];
 
 export type ExportDataType = "pageviews" | "events" | "sessions";
 export type DeleteDataType = "pageviews" | "events" | "all";
