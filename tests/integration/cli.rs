@@ -572,7 +572,9 @@ async fn a_running_daemon_picks_up_config_changes() {
     .await;
     assert!(reloaded.contains("login_attempts_per_minute") && reloaded.contains("log_level"), "{reloaded}");
     assert_eq!(post("/api/login", wrong.clone()).await.status, StatusCode::TOO_MANY_REQUESTS);
-    // The new log level is live: debug request logs now appear.
+    // The new log level is live: debug request logs (a probe's; the dashboard's are at info) now appear.
+    let probe = client.get(format!("{base}/health")).send().await.unwrap();
+    assert_eq!(probe.status(), StatusCode::OK);
     wait_for("a debug line", Duration::from_secs(10), || {
         let found = has_line(&stderr, "DEBUG");
         async move { found }

@@ -144,7 +144,7 @@ function Panel({ title, description, children }: { title: string; description?: 
 
 function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Panel title="Top Pages" description="Most viewed pages">
         <TopPagesList pages={topPages} loading={loading} emptyText="No page data available" />
       </Panel>
@@ -156,7 +156,7 @@ function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topP
 function VisitorsTab({ websiteId }: { websiteId: number }) {
   const identified = useIdentifiedVisitors(websiteId);
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Panel title="Identified Visitors" description="Companies behind your traffic">
         <QueryState query={identified} isEmpty={(d) => d.length === 0} empty={<EmptyText>No identified visitors yet</EmptyText>}>
           {(data) => (

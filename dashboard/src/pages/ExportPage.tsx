@@ -46,7 +46,7 @@ export default function ExportPage() {
               <p className="text-xs text-gray-500 sm:ml-auto sm:max-w-xs">Times are UTC. No IP addresses are exported; visitors appear only as session ids.</p>
             </CardBody>
           </Card>
-          <div className="grid gap-6 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
             {CARDS.map((card) => (
               <ExportCard key={card.type} {...card} websiteId={website.id} range={range} format={format} />
             ))}

@@ -18,7 +18,7 @@ const SEGMENT_GROUPS = [
 export function OverviewTab({ data, onTab }: { data: AdvancedAnalytics; onTab: (tab: AdvancedTab) => void }) {
   const rt = data.realTimeMetrics;
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Card data-testid="realtime-card">
         <CardHeader title="Real-time Metrics" description="Visitors on the site in the last five minutes" />
         <CardBody className="grid grid-cols-3 gap-4">

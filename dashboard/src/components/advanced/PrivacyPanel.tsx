@@ -195,7 +195,7 @@ function GeneralTab({ id, settings }: { id: number; settings: FullPrivacySetting
     { key: "dataDeletion", label: "Data Deletion", hint: "Allow erasing one visitor's data (GDPR article 17)." },
   ];
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Card>
         <CardHeader title="Privacy Settings" description="Changes save immediately." />
         <CardBody className="divide-y divide-gray-800">

@@ -95,9 +95,11 @@ export function FieldError({ children }: { children?: ReactNode }) {
   );
 }
 
+// min-w-0: in a grid or flex row a card is as narrow as its track, so a long unbreakable value (a URL) is cut
+// inside it rather than widening the page (390 px screens).
 export function Card({ className, children, ...rest }: { className?: string; children: ReactNode } & React.HTMLAttributes<HTMLDivElement>) {
   return (
-    <div className={cx("rounded-xl border border-gray-800 bg-gray-900/60 shadow-sm", className)} {...rest}>
+    <div className={cx("min-w-0 rounded-xl border border-gray-800 bg-gray-900/60 shadow-sm", className)} {...rest}>
       {children}
     </div>
   );
