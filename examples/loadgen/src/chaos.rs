@@ -477,6 +477,16 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/privacy/retention", "website_id={site}", Body::None, Auth::Owner),
     route("PUT", "/api/privacy/retention", "", Body::Json(r#"{"websiteId":{victim},"pageviews":90}"#), Auth::Owner),
     route("GET", "/api/privacy/consent-logs", "website_id={site}", Body::None, Auth::Owner),
+    route("GET", "/api/privacy/audit-logs", "website_id={site}&offset=0&limit=10", Body::None, Auth::Owner),
+    route("GET", "/api/privacy/export-data", "website_id={site}&data_type=sessions", Body::None, Auth::Owner),
+    route("GET", "/api/privacy/visitor-data", "website_id={site}&visitor_id=chaos-visitor", Body::None, Auth::Owner),
+    route(
+        "POST",
+        "/api/privacy/delete-visitor",
+        "",
+        Body::Json(r#"{"websiteId":{victim},"visitorId":"chaos-visitor-{n}"}"#),
+        Auth::Owner,
+    ),
     route(
         "POST",
         "/api/privacy/delete-data",
@@ -495,6 +505,16 @@ const ROUTES: &[Route] = &[
         ),
         Auth::Owner,
     ),
+    // Funnel ids are the database's; on another user's funnel (most of them) the answer is 404.
+    route("GET", "/api/funnels/1", "range=7d", Body::None, Auth::Owner),
+    route(
+        "PUT",
+        "/api/funnels/1",
+        "",
+        Body::Json(r#"{"name":"chaos_{n}","steps":[{"name":"Home","url":"/"},{"name":"Buy","url":"/buy/*"}]}"#),
+        Auth::Owner,
+    ),
+    route("DELETE", "/api/funnels/2", "", Body::None, Auth::Owner),
     route("GET", "/api/analytics/customer-journeys", "website_id={site}&period=7d&filter=all", Body::None, Auth::Owner),
     route("GET", "/api/analytics/journeys", "website_id={site}&period=7d", Body::None, Auth::Owner),
     // Heatmaps
@@ -508,6 +528,7 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/analytics/sessions/1/journey", "website_id={site}", Body::None, Auth::Owner),
     // Replays
     route("GET", "/api/websites/{site}/session-replays", "limit=10&time_range=7d", Body::None, Auth::Owner),
+    route("GET", "/api/websites/{site}/session-replays/stats", "filter=all&range=30d", Body::None, Auth::Owner),
     route("GET", "/api/replays/{replay}/events", "", Body::None, Auth::Owner),
     route(
         "GET",
