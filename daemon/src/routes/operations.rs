@@ -8,7 +8,7 @@ use warp::http::HeaderValue;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use super::{bearer, with_tracker};
+use super::{bearer, get_or_head, with_tracker};
 use crate::error::error_reply;
 
 /// The answer of `/health` and of a passing `/ready`.
@@ -20,7 +20,6 @@ struct Status {
 /// The three monitoring routes, boxed: their type is a leaf of the route table's (deep) type, which keeps
 /// the table within the compiler's default type-recursion limit for crates that serve it (the tests).
 pub fn routes(tracker: Tracker) -> BoxedFilter<(Response,)> {
-    let get_or_head = || warp::get().or(warp::head()).unify();
     let health =
         warp::path!("health").and(get_or_head()).map(|| warp::reply::json(&Status { status: "ok" }).into_response());
     let ready = warp::path!("ready").and(get_or_head()).and(with_tracker(tracker.clone())).and_then(ready);
