@@ -60,6 +60,9 @@ enum Cmd {
         events: u64,
         #[arg(long, default_value_t = 4)]
         sites: usize,
+        /// Days the events spread over, ending now (the daemon's default retention keeps 90 days of raw rows)
+        #[arg(long, default_value_t = 365)]
+        days: u32,
     },
     /// Times every dashboard read over HTTP against a seeded data folder (its first site has most traffic)
     Query {
@@ -99,11 +102,11 @@ fn main() -> anyhow::Result<()> {
             let duration = Duration::from_secs(duration);
             runtime.block_on(ingest(tracker, connections, duration, rate, data_dir, no_ceilings))
         }
-        Cmd::Seed { data_dir, events, sites } => {
-            let took = seed::seed(&data_dir, events, sites)?;
+        Cmd::Seed { data_dir, events, sites, days } => {
+            let took = seed::seed(&data_dir, events, sites, days)?;
             let size = std::fs::metadata(daemon::database(&data_dir))?.len();
             println!(
-                "seeded {events} events over {sites} sites in {:.1} s ({:.0} events/s); database {:.0} MiB",
+                "seeded {events} events over {sites} sites and {days} days in {:.1} s ({:.0} events/s); database {:.0} MiB",
                 took.as_secs_f64(),
                 events as f64 / took.as_secs_f64(),
                 size as f64 / (1 << 20) as f64

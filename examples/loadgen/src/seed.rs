@@ -1,5 +1,5 @@
 //! Bulk seeding through the core (the same validation, enrichment and writer as `POST /api/track`, minus
-//! HTTP): a user, several sites, and visits spread evenly over the last 365 days with explicit timestamps.
+//! HTTP): a user, several sites, and visits spread evenly over the last `days` days with explicit timestamps.
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -20,8 +20,9 @@ pub const PASSWORD: &str = "benchmark-password";
 
 const DAY_MS: i64 = 86_400_000;
 
-/// Seeds `events` hits over `sites` sites (the first gets half of the traffic) and returns the time taken.
-pub fn seed(data_dir: &Path, events: u64, sites: usize) -> anyhow::Result<Duration> {
+/// Seeds `events` hits over `sites` sites (the first gets half of the traffic) spread over the last `days` days,
+/// and returns the time taken.
+pub fn seed(data_dir: &Path, events: u64, sites: usize, days: u32) -> anyhow::Result<Duration> {
     let config = Config { data_dir: data_dir.to_path_buf(), ..Config::default() };
     let tracker = Tracker::open(&config).context("cannot open the tracker")?;
     let user = tracker.auth.create_user(EMAIL, PASSWORD)?;
@@ -33,7 +34,7 @@ pub fn seed(data_dir: &Path, events: u64, sites: usize) -> anyhow::Result<Durati
         })
         .collect::<tracker_core::Result<_>>()?;
     let now = tracker_core::model::now_ms();
-    let start_ts = now - 365 * DAY_MS;
+    let start_ts = now - i64::from(days.max(1)) * DAY_MS;
     let mut rng = SmallRng::seed_from_u64(42);
     let mut pending: VecDeque<Commit> = VecDeque::new();
     let started = Instant::now();
@@ -43,7 +44,7 @@ pub fn seed(data_dir: &Path, events: u64, sites: usize) -> anyhow::Result<Durati
         let site = if rng.random_bool(0.5) { &sites[0] } else { &sites[rng.random_range(0..sites.len())] };
         let mut visitor = Visitor::new(&mut rng);
         let client = Client { ip: visitor.ip, user_agent: visitor.user_agent.to_string(), do_not_track: false };
-        // Time runs with the share of events sent, so the 365 days fill evenly and end just before now.
+        // Time runs with the share of events sent, so the days fill evenly and end just before now.
         let mut ts = start_ts + ((now - 60_000 - start_ts) as f64 * sent as f64 / events as f64) as i64;
         while !visitor.done() && sent < events {
             let spec = visitor.next_hit(&mut rng, true);
