@@ -4,29 +4,17 @@
 // hits, so that the screens show data rather than only their empty states.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { launchBrowser, startDaemon } from "./helpers.mjs";
 import { ownerWithSites, track } from "./site-owner.mjs";
 
 const WIDTHS = [390, 768, 1400];
-/** The app's screens (daemon/src/routes/assets.rs APP_ROUTES), signed in; /auth is visited signed out. */
-const SCREENS = [
-  "/",
-  "/dashboard",
-  "/advanced-analytics",
-  "/websites",
-  "/live",
-  "/visitor-stream",
-  "/funnels",
-  "/customer-journeys",
-  "/session-replays",
-  "/events",
-  "/organizations",
-  "/export",
-  "/settings",
-  "/basic-dashboard",
-];
+/** The app's screens: the router's paths (src/App.tsx; test/unit/app_routes.test.ts keeps the daemon's list the
+ * same), signed in; /auth is visited signed out. */
+const SCREENS = [...readFileSync(new URL("../../src/App.tsx", import.meta.url), "utf8").matchAll(/<Route path="(\/[^"]*)"/g)]
+  .map((m) => m[1])
+  .filter((path) => path !== "/auth");
 const outDir = resolve(new URL("../../..", import.meta.url).pathname, "target", "screenshots", "screens");
 
 describe("every screen at 390, 768 and 1400 px", () => {
