@@ -78,14 +78,19 @@ impl SecretSeal {
 
 /// Seals the secrets stored in plain form by versions before sealing (run once at start; cheap when none).
 pub(super) fn seal_plain_secrets(conn: &Connection, seal: &SecretSeal) -> Result<usize> {
-    let plain: Vec<(UserId, Vec<u8>)> = conn
-        .prepare("SELECT id, totp_secret FROM users WHERE totp_secret IS NOT NULL AND substr(totp_secret, 1, 3) != ?1")?
-        .query_map([SEALED], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+    let plain = plain_secrets(conn)?;
     for (user, secret) in &plain {
         conn.execute("UPDATE users SET totp_secret = ?1 WHERE id = ?2", params![seal.seal(*user, secret)?, user])?;
     }
     Ok(plain.len())
+}
+
+/// Two-factor secrets still stored as the version before sealing wrote them.
+pub(super) fn plain_secrets(conn: &Connection) -> Result<Vec<(UserId, Vec<u8>)>> {
+    Ok(conn
+        .prepare("SELECT id, totp_secret FROM users WHERE totp_secret IS NOT NULL AND substr(totp_secret, 1, 3) != ?1")?
+        .query_map([SEALED], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?)
 }
 
 fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP> {
@@ -227,6 +232,29 @@ mod tests {
         assert_eq!(code.len(), 11);
         assert_eq!(recovery_hash(&code), recovery_hash(&code.to_uppercase().replace('-', " ")));
         assert_ne!(recovery_hash(&code), recovery_hash(&new_recovery_code()));
+    }
+
+    /// A secret stored in plain form by the version before sealing is sealed when the tracker next opens.
+    #[test]
+    fn a_plain_secret_from_an_older_version_is_sealed_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::Config { data_dir: dir.path().join("data"), ..crate::Config::default() };
+        let tracker = crate::Tracker::open(&config).unwrap();
+        let user = tracker.auth.create_user("legacy@example.com", "secret12").unwrap();
+        drop(tracker);
+        let db = Connection::open(config.data_dir.join("tracker.db")).unwrap();
+        let plain = b"0123456789abcdefghij".to_vec();
+        db.execute("UPDATE users SET totp_secret = ?1 WHERE id = ?2", params![plain, user.id]).unwrap();
+        assert_eq!(plain_secrets(&db).unwrap().len(), 1);
+        drop(db);
+        let tracker = crate::Tracker::open(&config).unwrap();
+        let db = Connection::open(config.data_dir.join("tracker.db")).unwrap();
+        assert!(plain_secrets(&db).unwrap().is_empty(), "sealed at open");
+        let stored: Vec<u8> =
+            db.query_row("SELECT totp_secret FROM users WHERE id = ?1", [user.id], |r| r.get(0)).unwrap();
+        assert!(stored.starts_with(SEALED));
+        assert!(!stored.windows(plain.len()).any(|w| w == plain.as_slice()), "no plain copy left");
+        drop(tracker);
     }
 
     #[test]
