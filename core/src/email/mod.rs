@@ -11,6 +11,8 @@ pub use mailer::{Delivery, Mailer, Outgoing, is_configured, redacted_url, valida
 pub use spike::{SPIKE_FACTOR, SPIKE_MIN_PAGE_VIEWS, SPIKE_QUIET_MS, SPIKE_WINDOW_MS, Spike};
 pub use weekly::{Change, TopRow, WeeklyReport, week_start};
 
+use std::fmt::Write;
+
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
@@ -235,6 +237,28 @@ fn recipients(conn: &Connection, sql: &str, bound: Millis) -> Result<Vec<Recipie
 /// A link to one of the dashboard's screens for a site.
 fn dashboard_link(base: &str, site: WebsiteId, screen: &str) -> String {
     format!("{base}/{screen}?website={site}&range=7d")
+}
+
+/// Opens an HTML mail: the document and its heading, `title` then the site's domain in grey, escaped.
+fn html_start(out: &mut String, title: &str, domain: &str) {
+    let _ = write!(
+        out,
+        "<!doctype html><html><body style=\"font-family:sans-serif;color:#111\">\
+         <h2>{} <small style=\"color:#666\">{}</small></h2>",
+        escape(title),
+        escape(domain)
+    );
+}
+
+/// Closes an HTML mail: the link to the dashboard and the footer saying why the mail came, escaped.
+fn html_end(out: &mut String, link_text: &str, dashboard: &str, footer: &str) {
+    let _ = write!(
+        out,
+        "<p><a href=\"{}\">{}</a></p><p style=\"color:#666;font-size:12px\">{}</p></body></html>",
+        escape(dashboard),
+        escape(link_text),
+        escape(footer)
+    );
 }
 
 /// Text made safe for HTML element content and quoted attribute values.

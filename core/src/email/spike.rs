@@ -100,14 +100,11 @@ impl Spike {
     /// The HTML part, every value escaped.
     pub fn html(&self, dashboard: &str) -> String {
         let mut out = String::new();
+        super::html_start(&mut out, &format!("Traffic spike on {}", self.site_name), &self.domain);
         let _ = write!(
             out,
-            "<!doctype html><html><body style=\"font-family:sans-serif;color:#111\">\
-             <h2>Traffic spike on {} <small style=\"color:#666\">{}</small></h2>\
-             <p><b>{}</b> page views in the hour to {}.<br>Usually about {} in that hour (median of the 7 days before).</p>\
+            "<p><b>{}</b> page views in the hour to {}.<br>Usually about {} in that hour (median of the 7 days before).</p>\
              <h3>Most viewed pages in that hour</h3><table cellpadding=\"4\" style=\"border-collapse:collapse\">",
-            escape(&self.site_name),
-            escape(&self.domain),
             self.page_views,
             escape(&time(self.at)),
             self.usual
@@ -115,17 +112,12 @@ impl Spike {
         for (page, views) in &self.top_pages {
             let _ = write!(out, "<tr><td>{}</td><td><b>{views}</b></td></tr>", escape(page));
         }
-        let _ = write!(
-            out,
-            "</table><p><a href=\"{}\">Watch it live</a></p><p style=\"color:#666;font-size:12px\">{}</p></body></html>",
-            escape(dashboard),
-            escape(super::ALERT_FOOTER)
-        );
+        out.push_str("</table>");
+        super::html_end(&mut out, "Watch it live", dashboard, super::ALERT_FOOTER);
         out
     }
 }
 
-/// Page views of the site in the window ending at `end`.
 fn page_views_at(conn: &Connection, site: WebsiteId, end: Millis) -> Result<i64> {
     Ok(conn
         .prepare_cached(

@@ -133,13 +133,10 @@ impl WeeklyReport {
     /// The HTML part: the same content, every value escaped.
     pub fn html(&self, dashboard: &str) -> String {
         let mut out = String::new();
+        super::html_start(&mut out, &format!("Weekly report for {}", self.site_name), &self.domain);
         let _ = write!(
             out,
-            "<!doctype html><html><body style=\"font-family:sans-serif;color:#111\">\
-             <h2>Weekly report for {} <small style=\"color:#666\">{}</small></h2><p>{}, compared with the week before.</p>\
-             <table cellpadding=\"4\" style=\"border-collapse:collapse\">",
-            escape(&self.site_name),
-            escape(&self.domain),
+            "<p>{}, compared with the week before.</p><table cellpadding=\"4\" style=\"border-collapse:collapse\">",
             escape(&self.week_label())
         );
         for (label, change) in [("Visitors", &self.visitors), ("Page views", &self.page_views)] {
@@ -169,12 +166,7 @@ impl WeeklyReport {
             }
             out.push_str("</table>");
         }
-        let _ = write!(
-            out,
-            "<p><a href=\"{}\">Open the dashboard</a></p><p style=\"color:#666;font-size:12px\">{}</p></body></html>",
-            escape(dashboard),
-            escape(super::WEEKLY_FOOTER)
-        );
+        super::html_end(&mut out, "Open the dashboard", dashboard, super::WEEKLY_FOOTER);
         out
     }
 
