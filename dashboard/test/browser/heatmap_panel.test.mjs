@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 import { launchBrowser, screenshot, startDaemon, waitForText } from "./helpers.mjs";
 
 const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -80,7 +81,8 @@ async function hotCentroid(page, selectorOrDataUrl) {
 }
 
 describe("heatmap panel", () => {
-  let daemon, browser, context, page, token, site, emptySite, plainSite, shop;
+  let daemon, browser, context, page, token, site, emptySite, plainSite, shop, siteKey;
+  const dashboardRequests = [];
 
   /** A visitor at `width` px clicks the button ten times at its centre, then leaves. */
   async function visit(width) {
@@ -118,6 +120,7 @@ describe("heatmap panel", () => {
     token = reg.json.accessToken;
     const created = await call(daemon.url, "POST", "/api/websites", token, { name: "Heat Shop", domain: "127.0.0.1", trackingLevel: "enhanced" });
     site = created.json.id;
+    siteKey = created.json.trackingKey;
     emptySite = (await call(daemon.url, "POST", "/api/websites", token, { name: "Quiet", domain: "quiet.example.com", trackingLevel: "enhanced" })).json.id;
     const plain = (await call(daemon.url, "POST", "/api/websites", token, { name: "Plain", domain: "plain.example.com", trackingLevel: "enhanced" })).json;
     plainSite = plain.id;
@@ -147,6 +150,7 @@ describe("heatmap panel", () => {
         localStorage.setItem("refreshToken", r);
       }
     }, [token, reg.json.refreshToken]);
+    context.on("request", (r) => dashboardRequests.push(r.url()));
     page = await context.newPage();
     page.on("pageerror", (e) => console.error("page error:", e));
   });
@@ -282,6 +286,58 @@ describe("heatmap panel", () => {
     const spot = await hotCentroid(page, "[data-testid=heatmap-canvas]");
     const scale = spot.width / 1280;
     expectOver(spot, { left: 200 * scale, top: 300 * scale, width: 120 * scale, height: 40 * scale }, "page-sized canvas");
+  });
+
+  it("renders a hostile recording of the page without running or loading anything from it", async () => {
+    // A "visitor" uploads crafted events for the page: a script, handlers, a frame, a meta refresh, links.
+    const sid = `hostile-${Date.now()}`;
+    const steal = (from) => `parent.__heatXss='${from}';fetch('${daemon.url}/api/heat-xss-marker?from=${from}')`;
+    const el = (id, tagName, attributes, childNodes = []) => ({ type: 2, tagName, attributes, childNodes, id });
+    const doc = {
+      type: 0,
+      id: 1,
+      childNodes: [
+        el(3, "html", {}, [
+          el(4, "head", {}, [
+            el(10, "script", {}, [{ type: 3, textContent: steal("script"), id: 11 }]),
+            el(12, "meta", { "http-equiv": "refresh", content: `0;url=${daemon.url}/api/heat-xss-marker?from=refresh` }),
+            el(13, "link", { rel: "prefetch", href: `${daemon.url}/api/heat-xss-marker?from=link` }),
+          ]),
+          el(5, "body", { onload: steal("onload") }, [
+            el(6, "h1", {}, [{ type: 3, textContent: "HOSTILE-PAGE", id: 7 }]),
+            el(8, "img", { src: "/no-such-image.png", onerror: steal("onerror") }),
+            el(9, "iframe", { srcdoc: `<script>${steal("srcdoc").replaceAll("parent.", "parent.parent.")}</script>` }),
+            el(14, "a", { id: "buy", href: `javascript:${steal("href")}` }, [{ type: 3, textContent: "Buy", id: 15 }]),
+          ]),
+        ]),
+      ],
+    };
+    const start = Date.now();
+    const events = [
+      { type: 4, data: { href: `${shop.url}/`, width: 1280, height: 720 }, timestamp: start },
+      { type: 2, data: { node: doc, initialOffset: { left: 0, top: 0 } }, timestamp: start + 1 },
+    ];
+    const headers = { "user-agent": UA };
+    const hit = await fetch(`${daemon.url}/api/track`, { method: "POST", headers, body: JSON.stringify({ tracking_key: siteKey, session_id: sid, url: `${shop.url}/`, event: "pageview" }) });
+    assert.equal(hit.status, 202);
+    const upload = await fetch(`${daemon.url}/api/replay?tracking_key=${siteKey}&session_id=${sid}&seq=0`, { method: "POST", headers, body: gzipSync(JSON.stringify(events)) });
+    assert.equal(upload.status, 202, await upload.text());
+    await until("the hostile recording is the latest", `/api/analytics/heatmap/page?website_id=${site}&url=%2F`, (j) => JSON.stringify(j?.snapshot?.node ?? {}).includes("HOSTILE-PAGE"));
+
+    await page.goto(`/advanced-analytics?tab=heatmaps&website=${site}`);
+    await rendered();
+    const inside = await page.evaluate(() => {
+      const d = document.querySelector("[data-testid=heatmap-frame]").contentDocument;
+      const attributes = [...d.querySelectorAll("*")].flatMap((e) => [...e.attributes].map((a) => `${a.name}=${a.value}`));
+      return { text: d.body?.textContent, tags: [...d.querySelectorAll("script, iframe, meta, link")].length, risky: attributes.filter((a) => /^on|javascript:/i.test(a)) };
+    });
+    assert.deepEqual(inside, { text: "HOSTILE-PAGEBuy", tags: 0, risky: [] });
+    // The clicks on #buy land on the hostile page's #buy: placement still works.
+    expectOver(await hotCentroid(page, "[data-testid=heatmap-canvas]"), await buttonInCanvas(), "overlay on the hostile page");
+    // Give anything that could run a moment to do so, then check that nothing did.
+    await page.evaluate(() => new Promise((ok) => setTimeout(ok, 500)));
+    assert.equal(await page.evaluate(() => window.__heatXss ?? null), null, "nothing ran in the dashboard");
+    assert.deepEqual(dashboardRequests.filter((u) => u.includes("heat-xss-marker")), [], "nothing was fetched from the recording");
   });
 
   it("says so for a site without pages", async () => {
