@@ -5,6 +5,8 @@
 ALTER TABLE heatmap_points ADD COLUMN offset_x REAL;
 ALTER TABLE heatmap_points ADD COLUMN offset_y REAL;
 
+-- heatmap_points.field (the click hit a form field) is no longer written: form fields are measured below.
+
 -- Focus, blur and change of form fields. form: the form's selector ('' for a field outside any form);
 -- field: the field's selector; filled: the field held a value after the event. Never the value itself.
 CREATE TABLE form_field_events (

@@ -118,8 +118,6 @@ pub struct Point {
     pub y: i64,
     pub ts: Millis,
     pub selector: String,
-    /// The click hit a form field (input, select, textarea).
-    pub field: bool,
     /// Where inside the clicked element, as fractions of its box (clicks that sent it).
     pub offset: Option<(f64, f64)>,
 }
@@ -196,7 +194,6 @@ impl Interactions {
                 x: coordinate("clicks x", click.x, page.0)?,
                 y: coordinate("clicks y", click.y, page.1)?,
                 ts: super::accept_timestamp(click.t, now),
-                field: is_form_field(&selector),
                 offset: offset(click.ox, click.oy)?,
                 selector,
             });
@@ -208,7 +205,6 @@ impl Interactions {
                 y: coordinate("moves y", m.y, page.1)?,
                 ts: now,
                 selector: String::new(),
-                field: false,
                 offset: None,
             });
         }
@@ -219,7 +215,6 @@ impl Interactions {
                 y: 0,
                 ts: super::accept_timestamp(submit.t, now),
                 selector: selector_of(submit.selector)?,
-                field: false,
                 offset: None,
             });
         }
@@ -296,31 +291,4 @@ fn selector_of(raw: Option<String>) -> Result<String> {
         return Err(Error::invalid("selector must not contain control characters"));
     }
     Ok(selector)
-}
-
-/// Whether a selector's last compound names an input, select or textarea element.
-pub fn is_form_field(selector: &str) -> bool {
-    let last = selector
-        .rsplit(|c: char| c.is_whitespace() || c == '>' || c == '+' || c == '~')
-        .find(|part| !part.is_empty())
-        .unwrap_or("");
-    let tag: String =
-        last.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>().to_ascii_lowercase();
-    matches!(tag.as_str(), "input" | "select" | "textarea")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn form_fields_by_last_compound() {
-        assert!(is_form_field("form#signup > input[name=\"email\"]"));
-        assert!(is_form_field("div.x textarea"));
-        assert!(is_form_field("SELECT#country"));
-        assert!(!is_form_field("label > input ~ span"));
-        assert!(!is_form_field("button.submit"));
-        assert!(!is_form_field(""));
-        assert!(!is_form_field("inputs"));
-    }
 }

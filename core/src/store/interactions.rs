@@ -12,8 +12,8 @@ pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions)
     let (viewport_w, viewport_h) = interactions.viewport;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO heatmap_points (website_id, session_id, path, ts, kind, x, y, page_w, page_h, viewport_w,
-            viewport_h, selector, field, offset_x, offset_y)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            viewport_h, selector, offset_x, offset_y)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?;
     for point in &interactions.points {
         stmt.execute(params![
@@ -29,7 +29,6 @@ pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions)
             viewport_w,
             viewport_h,
             point.selector,
-            point.field,
             point.offset.map(|o| o.0),
             point.offset.map(|o| o.1),
         ])?;
