@@ -16,8 +16,10 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 /// Recordings looked into, newest first, before giving up: a visit's recording may lack the page's snapshot
 /// (it was cut by the size cap, or the page was reached by SPA navigation without a new snapshot).
 const MAX_RECORDINGS: i64 = 10;
-/// Chunks inflated per recording at most.
+/// Chunks inflated per recording at most, and bytes inflated per call at most: a call costs a bounded
+/// amount of work whatever visitors uploaded.
 const MAX_CHUNKS: i64 = 50;
+const MAX_INFLATED_PER_CALL: u64 = 64 * 1024 * 1024;
 
 // rrweb event types (@rrweb/types).
 const FULL_SNAPSHOT: i64 = 2;
@@ -76,8 +78,12 @@ impl Analytics {
             let rows = stmt.query_map(params![site, path, MAX_RECORDINGS], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
+        let mut budget = MAX_INFLATED_PER_CALL;
         for replay in replays {
-            if let Some(snapshot) = self.snapshot_in(replay, path)? {
+            if budget == 0 {
+                break;
+            }
+            if let Some(snapshot) = self.snapshot_in(replay, path, &mut budget)? {
                 return Ok(PageRendering { snapshot: Some(snapshot) });
             }
         }
@@ -85,7 +91,7 @@ impl Analytics {
     }
 
     /// The last full snapshot taken while the recording was on `path` (after a meta event naming it).
-    fn snapshot_in(&self, replay: i64, path: &str) -> Result<Option<PageSnapshot>> {
+    fn snapshot_in(&self, replay: i64, path: &str, budget: &mut u64) -> Result<Option<PageSnapshot>> {
         let chunks: Vec<Vec<u8>> = self.db.read(|conn| {
             let mut stmt =
                 conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq LIMIT ?2")?;
@@ -95,9 +101,14 @@ impl Analytics {
         let mut meta: Option<(String, i64, i64)> = None;
         let mut found = None;
         for gzip in chunks {
+            if *budget == 0 {
+                break;
+            }
             let mut text = Vec::new();
             // A chunk that does not inflate or parse (stored as uploaded) is skipped, not an error.
-            if MultiGzDecoder::new(&gzip[..]).take(MAX_INFLATED_BYTES).read_to_end(&mut text).is_err() {
+            let read = MultiGzDecoder::new(&gzip[..]).take(MAX_INFLATED_BYTES.min(*budget)).read_to_end(&mut text);
+            *budget = budget.saturating_sub(text.len() as u64);
+            if read.is_err() {
                 continue;
             }
             let Ok(events) = serde_json::from_slice::<Vec<RecordedEvent>>(&text) else { continue };

@@ -80,7 +80,7 @@ function Heatmaps({ id, range }: { id: number; range: string }) {
           <QueryState query={heatmap} skeleton={<SkeletonRows rows={2} className="h-40" />}>
             {(data) => (
               <>
-                <HeatCanvas data={data} kind={kind} opacity={opacity / 100} url={url ?? ""} page={{ snapshot: snapshot.data?.snapshot, loading: snapshot.isPending }} />
+                <HeatCanvas data={data} kind={kind} opacity={opacity / 100} url={url ?? ""} page={{ snapshot: snapshot.data?.snapshot, loading: snapshot.isPending, error: snapshot.isError }} />
                 <div className="grid gap-6 lg:grid-cols-3">
                   <PerformanceCard data={data} />
                   <FormsCard data={data} />
@@ -163,7 +163,7 @@ async function pageImage(doc: Document, width: number, height: number): Promise<
   }
 }
 
-function HeatCanvas({ data, kind, opacity, url, page }: { data: HeatmapData; kind: HeatmapKind; opacity: number; url: string; page: { snapshot: PageSnapshot | null | undefined; loading: boolean } }) {
+function HeatCanvas({ data, kind, opacity, url, page }: { data: HeatmapData; kind: HeatmapKind; opacity: number; url: string; page: { snapshot: PageSnapshot | null | undefined; loading: boolean; error: boolean } }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -300,8 +300,8 @@ function HeatCanvas({ data, kind, opacity, url, page }: { data: HeatmapData; kin
     ? `Drawn over this page as recorded on ${new Date(page.snapshot?.recordedAt ?? 0).toLocaleString()} at ${rendered.width} px wide (scripts never run); ${placement?.bySelector ?? 0} of ${data.elementClicks.reduce((n, c) => n + c.count, 0)} clicks placed on their element, the rest by their place on the page.`
     : page.loading || (page.snapshot && !failed)
       ? "Rendering the recorded page…"
-      : failed
-        ? `The recorded page could not be rendered: shown on a page-sized canvas (${data.referenceWidth} px wide, scaled to fit).`
+      : failed || page.error
+        ? `The recorded page could not be ${page.error ? "loaded" : "rendered"}: shown on a page-sized canvas (${data.referenceWidth} px wide, scaled to fit).`
         : `No session recording of this page yet (recordings need the enhanced tracking level and a visit with recording on): shown on a page-sized canvas (${data.referenceWidth} px wide, scaled to fit).`;
 
   return (
