@@ -25,7 +25,7 @@ use crate::routes::{visitor_stream, websites};
         dashboard::ticket,
         reports::timeseries, reports::recent_activity, reports::site_periods, reports::conversions,
         reports::identified_visitors, reports::traffic_sources,
-        analytics::urls, analytics::heatmap,
+        analytics::urls, analytics::heatmap, analytics::page,
         advanced::advanced, advanced::ai_intent,
         events::list, events::create, events::update, events::delete, events::summary,
         export::site_export, export::type_export,

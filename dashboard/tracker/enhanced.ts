@@ -1,13 +1,15 @@
 // The enhanced chunk (/tracking/enhanced.js), loaded by the core when the site's config enables heatmaps
-// or recordings or has CSS-selector event definitions; it loads recorder.js when recordings are on. Collects clicks (page-relative coordinates, CSS selector), the
+// or recordings or has CSS-selector event definitions; it loads recorder.js when recordings are on. Collects clicks
+// (page-relative coordinates, CSS selector, the place inside the clicked element as fractions of its box), the
 // deepest scroll of each page view and sampled mouse movement, batched to POST /api/interactions every
-// few seconds and on pagehide, with form submits; fires the site's event definitions as custom or
-// conversion events.
+// few seconds and on pagehide, with form submits and form-field focus/blur/change (whether the field is
+// filled, never its value); fires the site's event definitions as custom or conversion events.
 import type { Ctx, Definition } from "./types";
 
 const MAX_CLICKS = 200; // per body (API.md)
 const MAX_MOVES = 500; // per body (API.md)
 const MAX_SUBMITS = 50; // per body (API.md)
+const MAX_FIELDS = 200; // field events per body (API.md)
 const MOVES_PER_VIEW = 1000;
 const MOVE_EVERY_MS = 100;
 const FLUSH_EVERY_MS = 5000;
@@ -16,7 +18,24 @@ interface Click {
   x: number;
   y: number;
   selector: string;
+  ox: number;
+  oy: number;
   t: number;
+}
+
+interface FieldEvent {
+  form: string;
+  field: string;
+  event: string;
+  filled: boolean;
+  t: number;
+}
+
+/** Whether a form field holds something: checked for boxes and radios, else a non-empty value. Only this
+ * boolean leaves the page; the value (and its length) never does. */
+export function isFilled(el: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): boolean {
+  const type = (el as HTMLInputElement).type;
+  return type == "checkbox" || type == "radio" ? (el as HTMLInputElement).checked : el.value != "";
 }
 
 /** A short CSS selector for `el`: up to the nearest id, tags with :nth-of-type where ambiguous. */
@@ -55,6 +74,7 @@ function run(c: Ctx) {
   const clicks: Click[] = [];
   const moves: Array<{ x: number; y: number }> = [];
   const submits: Array<{ selector: string; t: number }> = [];
+  const fields: FieldEvent[] = [];
   let depth = 0;
   let sentDepth = -1;
   let lastMove = 0;
@@ -77,7 +97,7 @@ function run(c: Ctx) {
     if (d > depth) depth = d;
   };
   const flush = () => {
-    if (!cfg.heatmaps || !c.o() || (!clicks.length && !moves.length && !submits.length && depth == sentDepth)) return;
+    if (!cfg.heatmaps || !c.o() || (!clicks.length && !moves.length && !submits.length && !fields.length && depth == sentDepth)) return;
     sentDepth = depth;
     const body = {
       tracking_key: c.k,
@@ -88,10 +108,11 @@ function run(c: Ctx) {
       clicks: clicks.splice(0, MAX_CLICKS),
       moves: moves.splice(0, MAX_MOVES),
       submits: submits.splice(0, MAX_SUBMITS),
+      fields: fields.splice(0, MAX_FIELDS),
       scrollDepth: depth,
     };
     c.p(c.e + "/api/interactions", JSON.stringify(body));
-    if (clicks.length || moves.length || submits.length) flush();
+    if (clicks.length || moves.length || submits.length || fields.length) flush();
   };
 
   const fire = (d: Definition) =>
@@ -111,7 +132,11 @@ function run(c: Ctx) {
 
   if (cfg.heatmaps) {
     on("click", (e) => {
-      clicks.push({ x: Math.round(e.pageX), y: Math.round(e.pageY), selector: selectorOf(e.target as Element), t: Date.now() });
+      const el = e.target as Element;
+      const r = el.getBoundingClientRect();
+      // Where inside the element: the panel places the click on that element in a page of another width.
+      const frac = (v: number, size: number) => (size > 0 ? Math.min(1, Math.max(0, Math.round((v / size) * 1000) / 1000)) : 0.5);
+      clicks.push({ x: Math.round(e.pageX), y: Math.round(e.pageY), selector: selectorOf(el), ox: frac(e.clientX - r.left, r.width), oy: frac(e.clientY - r.top, r.height), t: Date.now() });
       if (clicks.length >= MAX_CLICKS) flush();
     });
     on("mousemove", (e) => {
@@ -125,6 +150,17 @@ function run(c: Ctx) {
     on("submit", (e) => {
       submits.push({ selector: selectorOf(e.target as Element), t: Date.now() });
     });
+    // Form fields: focus, blur and change, with whether the field is filled (never the value).
+    const field = (e: Event) => {
+      const el = e.target as HTMLInputElement;
+      if (!/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) || /^(hidden|submit|button|reset|image)$/.test(el.type)) return;
+      const event = e.type == "focusin" ? "focus" : e.type == "focusout" ? "blur" : "change";
+      fields.push({ form: el.form ? selectorOf(el.form) : "", field: selectorOf(el), event, filled: isFilled(el), t: Date.now() });
+      if (fields.length >= MAX_FIELDS) flush();
+    };
+    on("focusin", field);
+    on("focusout", field);
+    on("change", field);
     on("scroll", measure);
     addEventListener("resize", measure, { passive: true });
     measure();

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::capture_util::{assert_not_found, count, gzip, interactions, owner_with_site, rrweb_events, upload_chunk};
 use crate::util::TestServer;
 
-/// A visit of `session` with a page view, a custom event, a click and a scroll report.
+/// A visit of `session` with a page view, a custom event, a click, a form-field event and a scroll report.
 async fn visit(server: &TestServer, key: &str, session: &str) {
     assert_eq!(server.pageview(key, session, "/pricing").await.status, StatusCode::ACCEPTED);
     let event = json!({"tracking_key": key, "session_id": session, "url": "https://site.example.com/pricing",
@@ -16,7 +16,8 @@ async fn visit(server: &TestServer, key: &str, session: &str) {
     assert_eq!(server.track(event).await.status, StatusCode::ACCEPTED);
     let clicks = json!({"tracking_key": key, "session_id": session, "url": "https://site.example.com/pricing",
         "viewport": {"w": 1280, "h": 720}, "page": {"w": 1280, "h": 3000},
-        "clicks": [{"x": 100, "y": 200, "selector": "main > button.buy"}], "scrollDepth": 60});
+        "clicks": [{"x": 100, "y": 200, "selector": "main > button.buy"}], "scrollDepth": 60,
+        "fields": [{"form": "form#signup", "field": "#email", "event": "blur", "filled": true}]});
     assert_eq!(interactions(server, clicks).await.status, StatusCode::ACCEPTED);
 }
 
@@ -171,6 +172,8 @@ async fn one_visitor_is_exported_and_erased_across_every_table() {
     assert_eq!(data.json["events"].as_array().unwrap().len(), 3, "page view, event, identify: {}", data.text);
     assert_eq!(data.json["interactions"][0]["selector"], "main > button.buy");
     assert_eq!(data.json["scrollDepths"][0]["depth"], 60);
+    assert_eq!(data.json["formFields"][0]["field"], "#email", "{}", data.text);
+    assert_eq!(data.json["formFields"][0]["filled"], 1);
     assert_eq!(data.json["recordings"][0]["events"].as_array().unwrap().len(), 5, "{}", data.text);
     assert_eq!(data.json["consentLogs"].as_array().unwrap().len(), 1);
     // And by the session id: the same visit.
@@ -239,13 +242,15 @@ async fn one_visitor_is_exported_and_erased_across_every_table() {
     assert_eq!(erased.status, StatusCode::OK, "{}", erased.text);
     assert_eq!(
         erased.json["deleted"],
-        json!({"sessions": 1, "events": 3, "interactions": 1, "scrollDepths": 1, "recordings": 1, "consentLogs": 1})
+        json!({"sessions": 1, "events": 3, "interactions": 2, "scrollDepths": 1, "recordings": 1, "consentLogs": 1}),
+        "the click and the form-field event"
     );
-    assert_eq!(erased.json["recordsDeleted"], 8);
+    assert_eq!(erased.json["recordsDeleted"], 9);
     for (table, left) in [
         ("sessions", 1),
         ("events", 2),
         ("heatmap_points", 1),
+        ("form_field_events", 1),
         ("scroll_depths", 1),
         ("replays", 0),
         ("replay_chunks", 0),

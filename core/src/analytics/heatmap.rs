@@ -1,5 +1,5 @@
-//! Heatmaps of one page: click grid, mouse-move sample, scroll reach, page metrics and form fields; and the
-//! list of pages that have data.
+//! Heatmaps of one page: click grid, clicks by element (to place them on the page as rendered), mouse-move
+//! sample, scroll reach, page metrics and form fields; and the list of pages that have data.
 
 use rusqlite::{Connection, params};
 use serde::Serialize;
@@ -18,6 +18,10 @@ pub const MAX_CELLS: i64 = 2_000;
 pub const MAX_MOVES: i64 = 1_000;
 /// Most form fields returned.
 const MAX_FIELDS: i64 = 20;
+/// Click offsets inside an element are grouped in steps of 1/OFFSET_STEPS of its box, page positions of
+/// clicks without an offset in steps of 1/PAGE_STEPS of the page.
+const OFFSET_STEPS: f64 = 20.0;
+const PAGE_STEPS: f64 = 200.0;
 /// Most pages the URL list returns, and how far back it looks for page views.
 const MAX_URLS: i64 = 100;
 const URL_DAYS: i64 = 90;
@@ -29,6 +33,8 @@ const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
 #[serde(rename_all = "camelCase")]
 pub struct Heatmap {
     pub clicks: Vec<ClickCell>,
+    /// The clicks by element, for drawing them over the page rendered from a recording (API.md).
+    pub element_clicks: Vec<ElementClick>,
     pub scroll_depth: Vec<ScrollReach>,
     pub mouse_movements: Vec<Position>,
     pub page_metrics: PageMetrics,
@@ -44,6 +50,20 @@ pub struct Heatmap {
 pub struct ClickCell {
     pub x: i64,
     pub y: i64,
+    pub count: i64,
+}
+
+/// Clicks on one element at about one place inside it. The panel puts them at `offsetX`, `offsetY` of the
+/// element's box when `selector` resolves in the rendered page, else at `pageX`, `pageY` (fractions of the
+/// document's width and height, averaged over the group). Offsets are null for clicks sent without them.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ElementClick {
+    pub selector: String,
+    pub offset_x: Option<f64>,
+    pub offset_y: Option<f64>,
+    pub page_x: f64,
+    pub page_y: f64,
     pub count: i64,
 }
 
@@ -74,13 +94,18 @@ pub struct PageMetrics {
     pub conversion_rate: f64,
 }
 
-/// A form field: visits that clicked it, how many of those submitted a form on the page, and the rest.
+/// A form field (its selector, and its form's): visits that focused or changed it, visits where it ended
+/// filled, and visits that left it as the last field they touched of a form they never submitted.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FormField {
     pub element: String,
+    /// The form's selector, empty for a field outside any form.
+    pub form: String,
     pub interactions: i64,
     pub completions: i64,
+    pub drop_offs: i64,
+    /// drop_offs of interactions, in percent.
     pub drop_off_rate: f64,
 }
 
@@ -128,6 +153,7 @@ impl Analytics {
         self.db.read(|conn| {
             Ok(Heatmap {
                 clicks: clicks(conn, site, path, range)?,
+                element_clicks: element_clicks(conn, site, path, range)?,
                 scroll_depth: scroll_depth(conn, site, path, range)?,
                 mouse_movements: moves(conn, site, path, range)?,
                 page_metrics: page_metrics(conn, site, path, range)?,
@@ -149,6 +175,32 @@ fn clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> R
     let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, GRID, MAX_CELLS], |r| {
         Ok(ClickCell { x: r.get(0)?, y: r.get(1)?, count: r.get(2)? })
     })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn element_clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ElementClick>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT selector, ROUND(offset_x * ?5) AS bx, ROUND(offset_y * ?5) AS by,
+                CASE WHEN offset_x IS NULL THEN CAST(x * ?6 / page_w AS INTEGER) END AS px,
+                CASE WHEN offset_x IS NULL THEN CAST(y * ?6 / page_h AS INTEGER) END AS py,
+                AVG(MIN(CAST(x AS REAL) / page_w, 1.0)), AVG(MIN(CAST(y AS REAL) / page_h, 1.0)), COUNT(*) AS n
+         FROM heatmap_points
+         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click'
+         GROUP BY selector, bx, by, px, py ORDER BY n DESC, selector LIMIT ?7",
+    )?;
+    let rows =
+        stmt.query_map(params![site, path, range.start, range.end, OFFSET_STEPS, PAGE_STEPS, MAX_CELLS], |r| {
+            let bx: Option<f64> = r.get(1)?;
+            let by: Option<f64> = r.get(2)?;
+            Ok(ElementClick {
+                selector: r.get(0)?,
+                offset_x: bx.map(|b| b / OFFSET_STEPS),
+                offset_y: by.map(|b| b / OFFSET_STEPS),
+                page_x: r.get(5)?,
+                page_y: r.get(6)?,
+                count: r.get(7)?,
+            })
+        })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -234,26 +286,37 @@ fn page_metrics(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange
     })
 }
 
+/// Per field, from its focus, blur and change events: a visit counts once per field; it completed the field
+/// when its last event there left it filled, and dropped off there when that field was the last it touched
+/// of a form it never submitted on the page.
 fn form_fields(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<FormField>> {
     let mut stmt = conn.prepare_cached(
-        "WITH submitted AS (
-            SELECT DISTINCT session_id FROM heatmap_points
+        "WITH touched AS (
+            SELECT session_id, form, field, filled,
+                   ROW_NUMBER() OVER (PARTITION BY session_id, form, field ORDER BY ts DESC, id DESC) AS last_of_field,
+                   ROW_NUMBER() OVER (PARTITION BY session_id, form ORDER BY ts DESC, id DESC) AS last_of_form
+            FROM form_field_events
+            WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4
+         ),
+         submitted AS (
+            SELECT DISTINCT session_id, selector AS form FROM heatmap_points
             WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'submit'
          )
-         SELECT selector, COUNT(DISTINCT session_id) AS n,
-                COUNT(DISTINCT CASE WHEN session_id IN submitted THEN session_id END)
-         FROM heatmap_points
-         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click' AND field = 1
-         GROUP BY selector ORDER BY n DESC, selector LIMIT ?5",
+         SELECT t.field, t.form, SUM(t.last_of_field = 1) AS n, SUM(t.last_of_field = 1 AND t.filled = 1),
+                SUM(t.last_of_form = 1 AND s.session_id IS NULL)
+         FROM touched t LEFT JOIN submitted s ON s.session_id = t.session_id AND s.form = t.form
+         GROUP BY t.form, t.field ORDER BY n DESC, t.form, t.field LIMIT ?5",
     )?;
     let rows = stmt.query_map(params![site, path, range.start, range.end, MAX_FIELDS], |r| {
-        let interactions: i64 = r.get(1)?;
-        let completions: i64 = r.get(2)?;
+        let interactions: i64 = r.get(2)?;
+        let drop_offs: i64 = r.get(4)?;
         Ok(FormField {
             element: r.get(0)?,
+            form: r.get(1)?,
             interactions,
-            completions,
-            drop_off_rate: percent(interactions - completions, interactions),
+            completions: r.get(3)?,
+            drop_offs,
+            drop_off_rate: percent(drop_offs, interactions),
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

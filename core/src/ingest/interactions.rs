@@ -11,6 +11,7 @@ use crate::model::{Millis, Website};
 pub const MAX_CLICKS: usize = 200;
 pub const MAX_MOVES: usize = 500;
 pub const MAX_SUBMITS: usize = 50;
+pub const MAX_FIELD_EVENTS: usize = 200;
 /// Longest CSS selector kept.
 pub const MAX_SELECTOR_LEN: usize = 500;
 /// Largest page or viewport side accepted, in CSS pixels.
@@ -23,13 +24,18 @@ pub struct Size {
     pub h: f64,
 }
 
-/// A click as sent: page-relative position, the target's selector and when (Unix ms).
+/// A click as sent: page-relative position, the target's selector, where inside the target (fractions of
+/// its box, 0..1) and when (Unix ms).
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct ClickIn {
     pub x: f64,
     pub y: f64,
     #[serde(default)]
     pub selector: Option<String>,
+    #[serde(default)]
+    pub ox: Option<f64>,
+    #[serde(default)]
+    pub oy: Option<f64>,
     #[serde(default)]
     pub t: Option<i64>,
 }
@@ -50,6 +56,21 @@ pub struct SubmitIn {
     pub t: Option<i64>,
 }
 
+/// A form field's focus, blur or change: the form's and the field's selectors, whether the field then held
+/// a value, and when. Never the value.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct FieldIn {
+    #[serde(default)]
+    pub form: Option<String>,
+    pub field: String,
+    /// "focus", "blur" or "change".
+    pub event: String,
+    #[serde(default)]
+    pub filled: bool,
+    #[serde(default)]
+    pub t: Option<i64>,
+}
+
 /// The body of `POST /api/interactions`.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct InteractionsRequest {
@@ -64,6 +85,8 @@ pub struct InteractionsRequest {
     pub moves: Vec<MoveIn>,
     #[serde(default)]
     pub submits: Vec<SubmitIn>,
+    #[serde(default)]
+    pub fields: Vec<FieldIn>,
     #[serde(default, rename = "scrollDepth")]
     pub scroll_depth: Option<f64>,
 }
@@ -95,8 +118,37 @@ pub struct Point {
     pub y: i64,
     pub ts: Millis,
     pub selector: String,
-    /// The click hit a form field (input, select, textarea).
-    pub field: bool,
+    /// Where inside the clicked element, as fractions of its box (clicks that sent it).
+    pub offset: Option<(f64, f64)>,
+}
+
+/// What a form-field event records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    Focus,
+    Blur,
+    Change,
+}
+
+impl FieldKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldKind::Focus => "focus",
+            FieldKind::Blur => "blur",
+            FieldKind::Change => "change",
+        }
+    }
+}
+
+/// One validated form-field event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldEvent {
+    pub kind: FieldKind,
+    pub form: String,
+    pub field: String,
+    pub filled: bool,
+    pub ts: Millis,
 }
 
 /// A validated interactions body; `visit` carries the site, session, page and (after enrichment) who.
@@ -106,6 +158,7 @@ pub struct Interactions {
     pub viewport: (i64, i64),
     pub page: (i64, i64),
     pub points: Vec<Point>,
+    pub fields: Vec<FieldEvent>,
     pub scroll_depth: Option<i64>,
 }
 
@@ -123,6 +176,9 @@ impl Interactions {
         if request.submits.len() > MAX_SUBMITS {
             return Err(Error::TooLarge("at most 50 submits per body".into()));
         }
+        if request.fields.len() > MAX_FIELD_EVENTS {
+            return Err(Error::TooLarge("at most 200 field events per body".into()));
+        }
         let viewport = size("viewport", request.viewport)?;
         let page = size("page", request.page)?;
         let scroll_depth = match request.scroll_depth {
@@ -138,7 +194,7 @@ impl Interactions {
                 x: coordinate("clicks x", click.x, page.0)?,
                 y: coordinate("clicks y", click.y, page.1)?,
                 ts: super::accept_timestamp(click.t, now),
-                field: is_form_field(&selector),
+                offset: offset(click.ox, click.oy)?,
                 selector,
             });
         }
@@ -149,7 +205,7 @@ impl Interactions {
                 y: coordinate("moves y", m.y, page.1)?,
                 ts: now,
                 selector: String::new(),
-                field: false,
+                offset: None,
             });
         }
         for submit in request.submits {
@@ -159,7 +215,27 @@ impl Interactions {
                 y: 0,
                 ts: super::accept_timestamp(submit.t, now),
                 selector: selector_of(submit.selector)?,
-                field: false,
+                offset: None,
+            });
+        }
+        let mut fields = Vec::with_capacity(request.fields.len());
+        for f in request.fields {
+            let kind = match f.event.as_str() {
+                "focus" => FieldKind::Focus,
+                "blur" => FieldKind::Blur,
+                "change" => FieldKind::Change,
+                _ => return Err(Error::invalid("fields event must be focus, blur or change")),
+            };
+            let field = selector_of(Some(f.field))?;
+            if field.is_empty() {
+                return Err(Error::invalid("fields field is required"));
+            }
+            fields.push(FieldEvent {
+                kind,
+                form: selector_of(f.form)?,
+                field,
+                filled: f.filled,
+                ts: super::accept_timestamp(f.t, now),
             });
         }
         let visit = Hit {
@@ -170,12 +246,12 @@ impl Interactions {
             url: url.to_string(),
             ..Hit::default()
         };
-        Ok(Interactions { visit, viewport, page, points, scroll_depth })
+        Ok(Interactions { visit, viewport, page, points, fields, scroll_depth })
     }
 
     /// Nothing to store.
     pub fn is_empty(&self) -> bool {
-        self.points.is_empty() && self.scroll_depth.is_none()
+        self.points.is_empty() && self.fields.is_empty() && self.scroll_depth.is_none()
     }
 }
 
@@ -196,6 +272,16 @@ fn coordinate(field: &str, v: f64, limit: i64) -> Result<i64> {
     Ok((v.round() as i64).min(limit))
 }
 
+/// A click's place inside its element: both fractions or neither, each within 0..1.
+fn offset(ox: Option<f64>, oy: Option<f64>) -> Result<Option<(f64, f64)>> {
+    let fraction = |v: f64| v.is_finite() && (0.0..=1.0).contains(&v);
+    match (ox, oy) {
+        (None, None) => Ok(None),
+        (Some(x), Some(y)) if fraction(x) && fraction(y) => Ok(Some((x, y))),
+        _ => Err(Error::invalid("clicks ox and oy must both be between 0 and 1")),
+    }
+}
+
 fn selector_of(raw: Option<String>) -> Result<String> {
     let selector = raw.unwrap_or_default().trim().to_string();
     if selector.chars().count() > MAX_SELECTOR_LEN {
@@ -205,31 +291,4 @@ fn selector_of(raw: Option<String>) -> Result<String> {
         return Err(Error::invalid("selector must not contain control characters"));
     }
     Ok(selector)
-}
-
-/// Whether a selector's last compound names an input, select or textarea element.
-pub fn is_form_field(selector: &str) -> bool {
-    let last = selector
-        .rsplit(|c: char| c.is_whitespace() || c == '>' || c == '+' || c == '~')
-        .find(|part| !part.is_empty())
-        .unwrap_or("");
-    let tag: String =
-        last.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>().to_ascii_lowercase();
-    matches!(tag.as_str(), "input" | "select" | "textarea")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn form_fields_by_last_compound() {
-        assert!(is_form_field("form#signup > input[name=\"email\"]"));
-        assert!(is_form_field("div.x textarea"));
-        assert!(is_form_field("SELECT#country"));
-        assert!(!is_form_field("label > input ~ span"));
-        assert!(!is_form_field("button.submit"));
-        assert!(!is_form_field(""));
-        assert!(!is_form_field("inputs"));
-    }
 }

@@ -159,6 +159,7 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
         ""
     } else {
         "AND NOT EXISTS (SELECT 1 FROM heatmap_points h WHERE h.session_id = sessions.id)
+         AND NOT EXISTS (SELECT 1 FROM form_field_events f WHERE f.session_id = sessions.id)
          AND NOT EXISTS (SELECT 1 FROM scroll_depths d WHERE d.session_id = sessions.id)
          AND NOT EXISTS (SELECT 1 FROM replays r WHERE r.session_id = sessions.id)"
     };

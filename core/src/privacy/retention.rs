@@ -30,6 +30,7 @@ struct Rule {
 /// captured data is one more line here.
 const RULES: &[Rule] = &[
     Rule { data: "heatmaps", table: "heatmap_points", time_column: "ts", condition: "1", days: |r| r.heatmaps },
+    Rule { data: "heatmaps", table: "form_field_events", time_column: "ts", condition: "1", days: |r| r.heatmaps },
     Rule { data: "heatmaps", table: "scroll_depths", time_column: "ts", condition: "1", days: |r| r.heatmaps },
     // Chunks go with their recording (ON DELETE CASCADE).
     Rule { data: "recordings", table: "replays", time_column: "last_chunk_at", condition: "1", days: |r| r.recordings },
@@ -60,6 +61,7 @@ const RULES: &[Rule] = &[
         time_column: "last_seen",
         condition: "NOT EXISTS (SELECT 1 FROM events e WHERE e.session_id = sessions.id)
             AND NOT EXISTS (SELECT 1 FROM heatmap_points h WHERE h.session_id = sessions.id)
+            AND NOT EXISTS (SELECT 1 FROM form_field_events f WHERE f.session_id = sessions.id)
             AND NOT EXISTS (SELECT 1 FROM scroll_depths d WHERE d.session_id = sessions.id)
             AND NOT EXISTS (SELECT 1 FROM replays r WHERE r.session_id = sessions.id)",
         days: |r| r.sessions,

@@ -122,6 +122,10 @@ impl Privacy {
                     page_h AS pageHeight, viewport_w AS viewportWidth, viewport_h AS viewportHeight, selector
                  FROM heatmap_points WHERE session_id",
             )?;
+            let form_fields = per_session(
+                "SELECT session_id AS session, ts AS timestamp, kind AS type, path, form, field, filled
+                 FROM form_field_events WHERE session_id",
+            )?;
             let scroll = per_session(
                 "SELECT session_id AS session, ts AS timestamp, path, depth FROM scroll_depths WHERE session_id",
             )?;
@@ -132,6 +136,7 @@ impl Privacy {
                 "sessions": sessions,
                 "events": events,
                 "interactions": interactions,
+                "formFields": form_fields,
                 "scrollDepths": scroll,
                 "recordings": recordings,
                 "consentLogs": consent,
@@ -164,7 +169,10 @@ impl Privacy {
         )?;
         let in_visits = "session_id IN (SELECT id FROM temp.visitor_sessions)";
         report.events = tx.execute(&format!("DELETE FROM events WHERE {in_visits}"), [])? as u64;
-        report.interactions = tx.execute(&format!("DELETE FROM heatmap_points WHERE {in_visits}"), [])? as u64;
+        // Form-field events are interactions too (one count keeps the report's shape).
+        report.interactions = (tx.execute(&format!("DELETE FROM heatmap_points WHERE {in_visits}"), [])?
+            + tx.execute(&format!("DELETE FROM form_field_events WHERE {in_visits}"), [])?)
+            as u64;
         report.scroll_depths = tx.execute(&format!("DELETE FROM scroll_depths WHERE {in_visits}"), [])? as u64;
         report.recordings = tx.execute(&format!("DELETE FROM replays WHERE {in_visits}"), [])? as u64;
         report.consent_logs = tx.execute(

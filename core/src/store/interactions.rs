@@ -1,4 +1,4 @@
-//! Heatmap points and scroll depths: the ingest writer stores a validated interactions body.
+//! Heatmap points, form-field events and scroll depths: the ingest writer stores a validated interactions body.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -12,8 +12,8 @@ pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions)
     let (viewport_w, viewport_h) = interactions.viewport;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO heatmap_points (website_id, session_id, path, ts, kind, x, y, page_w, page_h, viewport_w,
-            viewport_h, selector, field)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            viewport_h, selector, offset_x, offset_y)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?;
     for point in &interactions.points {
         stmt.execute(params![
@@ -29,8 +29,16 @@ pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions)
             viewport_w,
             viewport_h,
             point.selector,
-            point.field,
+            point.offset.map(|o| o.0),
+            point.offset.map(|o| o.1),
         ])?;
+    }
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO form_field_events (website_id, session_id, path, ts, form, field, kind, filled)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for f in &interactions.fields {
+        stmt.execute(params![visit.website_id, session, visit.path, f.ts, f.form, f.field, f.kind.as_str(), f.filled])?;
     }
     if let Some(depth) = interactions.scroll_depth {
         let pageview: i64 = tx

@@ -1,8 +1,9 @@
-//! /api/analytics/urls and /api/analytics/heatmap: the heatmap panel's reads (owner only).
+//! /api/analytics/urls, /api/analytics/heatmap and /api/analytics/heatmap/page: the heatmap panel's reads
+//! (owner only).
 
 use serde::Deserialize;
 use tracker_core::Tracker;
-use tracker_core::analytics::{Heatmap, TimeRange, page_path};
+use tracker_core::analytics::{Heatmap, PageRendering, TimeRange, page_path};
 use tracker_core::model::{UserId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
@@ -14,6 +15,14 @@ use crate::error::{ErrorBody, reject};
 struct UrlsQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct PageQuery {
+    #[param(value_type = Option<i64>)]
+    website_id: Option<String>,
+    url: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -35,10 +44,16 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let heatmap = warp::path!("analytics" / "heatmap")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
+        .and(user(tracker.clone()))
         .and(warp::query::<HeatmapQuery>())
         .and_then(heatmap);
-    urls.or(heatmap)
+    let page = warp::path!("analytics" / "heatmap" / "page")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<PageQuery>())
+        .and_then(page);
+    urls.or(heatmap).or(page)
 }
 
 #[utoipa::path(
@@ -69,4 +84,21 @@ async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
     let range = TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.heatmap(site, &path, range)).await
+}
+
+/// The page's latest recorded snapshot: visitor-controlled content, which the dashboard rebuilds only in a
+/// frame sandboxed without scripts (API.md).
+#[utoipa::path(
+    get,
+    path = "/api/analytics/heatmap/page",
+    tag = "analytics",
+    operation_id = "heatmapPage",
+    params(PageQuery),
+    responses((status = 200, description = "The page's rrweb full snapshot from the latest recording of it, or null", body = PageRendering), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn page(tracker: Tracker, user: UserId, query: PageQuery) -> Result<impl Reply, Rejection> {
+    let site = parse_website_id(query.website_id.as_deref())?;
+    let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
+    site_json(tracker, user, site, move |tracker| tracker.analytics.page_snapshot(site, &path)).await
 }

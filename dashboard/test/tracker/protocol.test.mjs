@@ -210,6 +210,8 @@ describe("enhanced site", () => {
     const click = ix().flatMap((b) => b.clicks)[0];
     assert.ok(Math.abs(click.x - (box.x + box.width / 2)) <= 2 && Math.abs(click.y - (box.y + box.height / 2)) <= 2, JSON.stringify(click));
     assert.equal(click.selector, "#signup-cta");
+    // Clicked at the element's centre: its place inside the element is about (0.5, 0.5).
+    assert.ok(Math.abs(click.ox - 0.5) <= 0.05 && Math.abs(click.oy - 0.5) <= 0.05, JSON.stringify(click));
     const b = ix()[0];
     assert.equal(b.url, `${origin}/index.html`);
     assert.deepEqual(b.viewport, { w: 1280, h: 720 });
@@ -227,6 +229,21 @@ describe("enhanced site", () => {
     await page.waitForURL(`${origin}/thanks.html`);
     const submit = await until("the form submit in interactions", () => ix().flatMap((b) => b.submits)[0]);
     assert.equal(submit.selector, "#signup-form");
+    // Form fields: focus, change and blur of each field typed into, filled, in the form; never the values.
+    const { fields } = await until("the form's field events", () => {
+      const f = ix().flatMap((b) => b.fields || []);
+      return ["#email", "#password", "#company"].every((id) => f.some((e) => e.field == id && e.event == "blur")) ? { fields: f } : f;
+    });
+    for (const id of ["#email", "#password", "#company"]) {
+      const own = fields.filter((e) => e.field == id);
+      assert.deepEqual([...new Set(own.map((e) => e.event))].sort(), ["blur", "change", "focus"], `${id}: ${JSON.stringify(own)}`);
+      assert.ok(own.every((e) => e.form == "#signup-form"), JSON.stringify(own));
+      assert.equal(own.find((e) => e.event == "blur").filled, true);
+    }
+    for (const e of fields) assert.deepEqual(Object.keys(e).sort(), ["event", "field", "filled", "form", "t"], "nothing but these");
+    const sent = JSON.stringify(ix());
+    for (const secret of ["jane.secret", "hunter2", "Initech"]) assert.ok(!sent.includes(secret), `${secret} never sent`);
+    assert.ok(!/"(value|length|len)"/.test(sent), "no value or length field");
     const conv = await until("the submit definition", () => tracked(key, (h) => h.session_id == sid && h.event_name == "signup_submit")[0]);
     assert.equal(conv.event, "conversion");
     assert.equal(conv.event_properties.value, 25);

@@ -520,6 +520,7 @@ const ROUTES: &[Route] = &[
     // Heatmaps
     route("GET", "/api/analytics/urls", "website_id={site}", Body::None, Auth::Owner),
     route("GET", "/api/analytics/heatmap", "website_id={site}&url=/pricing&time_range=7d", Body::None, Auth::Owner),
+    route("GET", "/api/analytics/heatmap/page", "website_id={site}&url=/pricing", Body::None, Auth::Owner),
     // Advanced analytics and AI intent
     route("GET", "/api/analytics/advanced", "website_id={site}&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/analytics/ai-intent", "website_id={site}&time_range=24h", Body::None, Auth::Owner),

@@ -1,12 +1,14 @@
 //! The heatmap panel of Advanced Analytics (spec part 2 "Heatmap panel", §3-9): page URL (first
 //! preselected, labels cut at 50), type (Click Heatmap / Scroll Depth / Mouse Movements), opacity 10-100
 //! step 10 (default 50), replay / stop / clear, a PNG download of the drawn heat, and the Page Performance,
-//! Form Interactions and Scroll Depth Analysis cards. The heat is drawn on a page-sized canvas at the
-//! reference width (1280 px) scaled to the panel's width.
-import { useEffect, useRef, useState } from "react";
-import type { HeatmapData } from "../../api/heatmap";
-import { useHeatmap, usePageUrls } from "../../hooks/heatmap";
-import { type HeatmapKind, drawHeatmap, pageHeight, urlLabel } from "../../lib/heatmap";
+//! Form Interactions and Scroll Depth Analysis cards. The heat is drawn over the page rebuilt from its latest
+//! session recording (rrweb snapshot, in a frame sandboxed without scripts), clicks placed on their element
+//! by selector and offset; without a recording, on a page-sized canvas at the reference width (1280 px),
+//! saying why. Both are scaled to the panel's width.
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { HeatmapData, PageSnapshot } from "../../api/heatmap";
+import { useHeatmap, usePageSnapshot, usePageUrls } from "../../hooks/heatmap";
+import { type HeatmapKind, drawHeatmap, gridLayer, inertSnapshot, pageHeight, pageLayer, placeClicks, urlLabel } from "../../lib/heatmap";
 import { QueryState, SkeletonRows } from "../page/QueryState";
 import { Slider } from "../ui/Slider";
 import { Button, Card, CardBody, CardHeader, EmptyState, Label, Select } from "../ui/primitives";
@@ -34,6 +36,7 @@ function Heatmaps({ id, range }: { id: number; range: string }) {
   const [kind, setKind] = useState<HeatmapKind>("click");
   const [opacity, setOpacity] = useState(50);
   const heatmap = useHeatmap(id, url, range);
+  const snapshot = usePageSnapshot(id, url);
 
   return (
     <QueryState
@@ -77,7 +80,7 @@ function Heatmaps({ id, range }: { id: number; range: string }) {
           <QueryState query={heatmap} skeleton={<SkeletonRows rows={2} className="h-40" />}>
             {(data) => (
               <>
-                <HeatCanvas data={data} kind={kind} opacity={opacity / 100} url={url ?? ""} />
+                <HeatCanvas data={data} kind={kind} opacity={opacity / 100} url={url ?? ""} page={{ snapshot: snapshot.data?.snapshot, loading: snapshot.isPending, error: snapshot.isError }} />
                 <div className="grid gap-6 lg:grid-cols-3">
                   <PerformanceCard data={data} />
                   <FormsCard data={data} />
@@ -92,16 +95,107 @@ function Heatmaps({ id, range }: { id: number; range: string }) {
   );
 }
 
-function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: HeatmapKind; opacity: number; url: string }) {
+/** The page rebuilt from a recording: its frame's document and size (document pixels, at the recorded width). */
+interface Rendered {
+  doc: Document;
+  width: number;
+  height: number;
+}
+
+/**
+ * Rebuilds a recorded snapshot into `host` in a frame sandboxed with `allow-same-origin` only (rrweb-snapshot
+ * forces that sandbox; no `allow-scripts`), at the recorded viewport width and the document's full height.
+ * rrweb-snapshot is loaded only here. Returns the frame's cleanup.
+ */
+function useRenderedPage(host: React.RefObject<HTMLDivElement | null>, snapshot: PageSnapshot | null | undefined) {
+  const [rendered, setRendered] = useState<Rendered | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    setRendered(null);
+    setFailed(false);
+    const root = host.current;
+    if (!snapshot || !root) return;
+    let frame: HTMLIFrameElement | null = null;
+    let live = true;
+    import("rrweb-snapshot")
+      .then(({ rebuildIntoSandboxedIframe, createCache, createMirror }) => {
+        if (!live) return;
+        const width = Math.max(240, Math.min(4000, snapshot.width || 1280));
+        const built = rebuildIntoSandboxedIframe(inertSnapshot(snapshot.node) as Parameters<typeof rebuildIntoSandboxedIframe>[0], {
+          root,
+          cache: createCache(),
+          mirror: createMirror(),
+          iframeAttributes: { title: "Recorded page", "data-testid": "heatmap-frame", referrerpolicy: "no-referrer", tabindex: "-1", scrolling: "no" },
+        });
+        frame = built.iframe;
+        if (frame.sandbox.contains("allow-scripts")) throw new Error("The page frame would run the recorded page's scripts");
+        const doc = frame.contentDocument;
+        if (!doc?.documentElement) throw new Error("The recorded page did not rebuild");
+        Object.assign(frame.style, { position: "absolute", left: "0", top: "0", width: `${width}px`, height: `${snapshot.height || 800}px`, border: "0", pointerEvents: "none", transformOrigin: "0 0", background: "#fff" });
+        const height = Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0, 100);
+        frame.style.height = `${height}px`;
+        setRendered({ doc, width, height });
+      })
+      .catch((e) => {
+        console.error("heatmap page rendering failed", e);
+        frame?.remove();
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+      frame?.remove();
+    };
+  }, [host, snapshot]);
+  return { rendered, failed };
+}
+
+/** The page as an image for the PNG: its frame's document in an SVG foreignObject (no new dependency). */
+async function pageImage(doc: Document, width: number, height: number): Promise<HTMLImageElement | null> {
+  try {
+    const html = new XMLSerializer().serializeToString(doc.documentElement);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><foreignObject width="100%" height="100%">${html}</foreignObject></svg>`;
+    const img = new Image();
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    await img.decode();
+    return img;
+  } catch {
+    return null;
+  }
+}
+
+function HeatCanvas({ data, kind, opacity, url, page }: { data: HeatmapData; kind: HeatmapKind; opacity: number; url: string; page: { snapshot: PageSnapshot | null | undefined; loading: boolean; error: boolean } }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const box = useRef<HTMLDivElement>(null);
+  const host = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [cleared, setCleared] = useState(false);
   const frame = useRef(0);
-  const scale = width > 0 ? width / data.referenceWidth : 0;
-  const height = Math.round(pageHeight(data) * scale);
-  const points = kind === "click" ? data.clicks.length : kind === "movement" ? data.mouseMovements.length : data.scrollDepth.length;
+  const { rendered, failed } = useRenderedPage(host, page.snapshot);
+  // Over the rendered page the scale is the panel's width over the recorded width; on the page-sized canvas
+  // it is over the reference width.
+  const scale = width > 0 ? width / (rendered ? rendered.width : data.referenceWidth) : 0;
+  const height = Math.round((rendered ? rendered.height : pageHeight(data)) * scale);
+  const placement = useMemo(() => {
+    if (!rendered) return null;
+    const view = rendered.doc.defaultView;
+    return placeClicks(data.elementClicks, rendered.width, rendered.height, (selector) => {
+      let el: Element | null = null;
+      try {
+        el = rendered.doc.querySelector(selector);
+      } catch {
+        return null;
+      }
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      return { left: r.left + (view?.scrollX ?? 0), top: r.top + (view?.scrollY ?? 0), width: r.width, height: r.height };
+    });
+  }, [rendered, data]);
+  const layer = useMemo(
+    () => (rendered && placement ? pageLayer(data, placement.placed, rendered.width, scale) : gridLayer(data, scale)),
+    [rendered, placement, data, scale],
+  );
+  const points = kind === "click" ? layer.clicks.length : kind === "movement" ? layer.moves.length : layer.scroll.length;
 
   useEffect(() => {
     const el = box.current;
@@ -111,6 +205,13 @@ function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: Hea
     setWidth(Math.floor(el.clientWidth));
     return () => observer.disconnect();
   }, []);
+
+  // The frame is laid out at the recorded width and scaled to the panel's (a new frame needs it too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rendered is a trigger: a new frame is unscaled
+  useEffect(() => {
+    const f = host.current?.querySelector("iframe");
+    if (f && scale > 0) f.style.transform = `scale(${scale})`;
+  }, [scale, rendered]);
 
   // A new page, range or type shows the whole heat again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: data and kind are the triggers, not inputs
@@ -129,8 +230,8 @@ function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: Hea
       ctx.canvas.height = Math.max(1, height);
     }
     if (cleared) ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
-    else drawHeatmap(ctx, data, kind, opacity, scale);
-  }, [data, kind, opacity, scale, playing, cleared, width, height]);
+    else drawHeatmap(ctx, layer, kind, opacity);
+  }, [layer, kind, opacity, scale, playing, cleared, width, height]);
 
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
@@ -141,8 +242,8 @@ function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: Hea
     setCleared(false);
     const start = performance.now();
     const step = (now: number) => {
-      const shown = Math.ceil((Math.min(1, (now - start) / REPLAY_MS)) * points);
-      drawHeatmap(ctx, data, kind, opacity, scale, shown);
+      const shown = Math.ceil(Math.min(1, (now - start) / REPLAY_MS) * points);
+      drawHeatmap(ctx, layer, kind, opacity, shown);
       if (shown < points) frame.current = requestAnimationFrame(step);
       else setPlaying(false);
     };
@@ -158,18 +259,7 @@ function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: Hea
     const ctx = canvas.current?.getContext("2d");
     ctx?.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   };
-  const download = () => {
-    const source = canvas.current;
-    if (!source) return;
-    // The PNG holds the heat on the panel's dark page background, as shown.
-    const out = document.createElement("canvas");
-    out.width = source.width;
-    out.height = source.height;
-    const ctx = out.getContext("2d");
-    if (!ctx) return;
-    ctx.fillStyle = "#111827";
-    ctx.fillRect(0, 0, out.width, out.height);
-    ctx.drawImage(source, 0, 0);
+  const save = (out: HTMLCanvasElement) =>
     out.toBlob((blob) => {
       if (!blob) return;
       const link = document.createElement("a");
@@ -180,7 +270,39 @@ function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: Hea
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 1000);
     }, "image/png");
+  const download = async () => {
+    const source = canvas.current;
+    if (!source) return;
+    // The PNG holds the heat as shown: over the page's rendering when there is one, else on the panel's
+    // dark background.
+    const compose = (page: HTMLImageElement | null) => {
+      const out = document.createElement("canvas");
+      out.width = source.width;
+      out.height = source.height;
+      const ctx = out.getContext("2d");
+      if (!ctx) return out;
+      ctx.fillStyle = rendered ? "#ffffff" : "#111827";
+      ctx.fillRect(0, 0, out.width, out.height);
+      if (page) ctx.drawImage(page, 0, 0, out.width, out.height);
+      ctx.drawImage(source, 0, 0);
+      return out;
+    };
+    const page = rendered ? await pageImage(rendered.doc, rendered.width, rendered.height) : null;
+    try {
+      save(compose(page));
+    } catch {
+      // A page image the browser counts as foreign taints the canvas: the heat alone, on white.
+      save(compose(null));
+    }
   };
+
+  const note = rendered
+    ? `Drawn over this page as recorded on ${new Date(page.snapshot?.recordedAt ?? 0).toLocaleString()} at ${rendered.width} px wide (scripts never run); ${placement?.bySelector ?? 0} of ${data.elementClicks.reduce((n, c) => n + c.count, 0)} clicks placed on their element, the rest by their place on the page.`
+    : page.loading || (page.snapshot && !failed)
+      ? "Rendering the recorded page…"
+      : failed || page.error
+        ? `The recorded page could not be ${page.error ? "loaded" : "rendered"}: shown on a page-sized canvas (${data.referenceWidth} px wide, scaled to fit).`
+        : `No session recording of this page yet (recordings need the enhanced tracking level and a visit with recording on): shown on a page-sized canvas (${data.referenceWidth} px wide, scaled to fit).`;
 
   return (
     <Card>
@@ -205,11 +327,12 @@ function HeatCanvas({ data, kind, opacity, url }: { data: HeatmapData; kind: Hea
         }
       />
       <CardBody>
-        <p className="mb-3 text-xs text-gray-500" data-testid="heatmap-note">
-          No recording of this page is drawn under the heat: shown on a page-sized canvas ({data.referenceWidth} px wide, scaled to fit).
+        <p className="mb-3 text-xs text-gray-500" data-testid="heatmap-note" data-rendered={rendered ? "page" : "canvas"}>
+          {note}
         </p>
-        <div ref={box} className="relative w-full overflow-hidden rounded-lg border border-gray-800 bg-gray-900">
-          <canvas ref={canvas} data-testid="heatmap-canvas" className="block" style={{ width, height }} />
+        <div ref={box} className={`relative w-full overflow-hidden rounded-lg border border-gray-800 ${rendered ? "bg-white" : "bg-gray-900"}`} style={{ height: height || undefined }}>
+          <div ref={host} className="absolute inset-0" aria-hidden="true" />
+          <canvas ref={canvas} data-testid="heatmap-canvas" className="pointer-events-none absolute left-0 top-0 block" style={{ width, height }} />
           {points === 0 && <p className="absolute inset-0 flex items-center justify-center text-sm text-gray-500">No data of this type for this page in the range.</p>}
         </div>
       </CardBody>
@@ -244,19 +367,19 @@ function PerformanceCard({ data }: { data: HeatmapData }) {
 function FormsCard({ data }: { data: HeatmapData }) {
   return (
     <Card>
-      <CardHeader title="Form Interactions" description="Visits that used each field, and how many submitted." />
+      <CardHeader title="Form Interactions" description="Per field: visits that used it, left it filled, and left the form there without submitting." />
       <CardBody>
         {data.formInteractions.length === 0 ? (
           <p className="py-4 text-center text-sm text-gray-500">No form fields used on this page.</p>
         ) : (
           <ul className="divide-y divide-gray-800 text-sm">
             {data.formInteractions.map((f) => (
-              <li key={f.element} className="py-2">
-                <p className="truncate font-mono text-xs text-gray-300" title={f.element}>
+              <li key={`${f.form} ${f.element}`} className="py-2" data-testid="form-field">
+                <p className="truncate font-mono text-xs text-gray-300" title={f.form ? `${f.element} in ${f.form}` : f.element}>
                   {f.element}
                 </p>
                 <p className="text-xs text-gray-500">
-                  {f.interactions} interactions · {f.completions} completions · {f.dropOffRate.toFixed(1)}% drop-off
+                  {f.interactions} interactions · {f.completions} completions · {f.dropOffs} drop-offs ({f.dropOffRate.toFixed(1)}%)
                 </p>
               </li>
             ))}
