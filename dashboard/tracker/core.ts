@@ -1,8 +1,8 @@
 // The core shared by the light script, tracking.js and tracer.js: session id, hits to POST /api/track, page
-// views with SPA navigation, consent gating and Do-Not-Track, and lazy loading of the heavier chunks, which
-// get their context from `window.tracker._`: more.js (outbound/download clicks, consent, identify) at the
-// first click on a link or call of those methods, enhanced.js and recorder.js when the site's level enables
-// them. Kept tiny: every byte here ships on every page of every site (budget in build.mjs).
+// views with SPA navigation, consent gating and Do-Not-Track, and loading of the other chunks, which get
+// their context from `window.tracker._`: more.js (outbound/download clicks, consent, identify, and loading
+// enhanced.js and recorder.js when the site's level enables them) right after the first page view. Kept
+// tiny: every byte here is on the critical path of every page of every site (budget in build.mjs).
 import type { Api, Config, Ctx, Props } from "./types";
 
 const w = window as any;
@@ -95,12 +95,12 @@ export function boot(key: string, base: string, config: Config | Promise<Config 
       };
     }
     addEventListener("popstate", spv);
-    // Capture phase: before a link's own handler can stop the event. A followed link leaves the page only
-    // once the other site answers, which takes longer than more.js from the tracker (usually cached).
+    // Capture phase: before a link's own handler can stop the event.
     addEventListener("click", (e) => q.push(["l", [e.target]]) && more(), true);
     pv();
-    // Heatmaps, recordings and event definitions live in enhanced.js, which more.js loads (with consent).
-    if (c.heatmaps || c.recordings || c.definitions?.length) more();
+    // Requested right after the page view, not at the first click: a followed link can leave the page
+    // before a chunk requested at its click has arrived. Off the critical path, and cached for an hour.
+    more();
   };
   const ready = Promise.resolve(config).then(safe(init), log);
   // Public methods never throw, and wait for the config (a no-op when tracking is off). Those named by a

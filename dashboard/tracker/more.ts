@@ -1,7 +1,8 @@
-// The light script's less used half (/tracking/more.js), loaded by the core at the first click, the first
-// call of identify, consent or consentInfo, or at once when the site uses enhanced.js (which it loads,
-// once consent allows). Tracks outbound and download clicks, and holds those methods. It runs what queued
-// up in `ctx.q` while it loaded, in order, then takes clicks and calls as they come.
+// The light script's second half (/tracking/more.js), requested by the core right after the first page
+// view (or at a call of identify, consent or consentInfo when tracking is off), so that the first half, on
+// the page's critical path, stays small. Tracks outbound and download clicks, holds those methods and the
+// consent gate, and loads enhanced.js once consent allows. It runs what queued up in `ctx.q` while it
+// loaded, in order, then takes clicks and calls as they come.
 import type { Ctx, Props } from "./types";
 
 const w = window as any;
