@@ -1,5 +1,5 @@
 // Builds the tracking scripts served by the daemon (light.js behind the personalised /tracking/{key}.js,
-// tracking.js, tracer.js and the lazily loaded chunks more.js, enhanced.js and recorder.js), prints a size report
+// tracking.js, tracer.js and the chunks they load: more.js, enhanced.js and recorder.js), prints a size report
 // (raw and gzip bytes), writes it to sizes.json, and fails when the light script grows past its budget.
 import * as esbuild from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
