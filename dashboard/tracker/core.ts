@@ -1,7 +1,8 @@
-// The core shared by tracking.js and tracer.js: session id, hits to POST /api/track, page views with SPA
-// navigation, outbound/download clicks, consent and Do-Not-Track, and lazy loading of the heavier chunks
-// (enhanced.js, recorder.js) which get their context from `window.tracker._`. Kept tiny: every byte here
-// ships on every page of every site (budget in build.mjs).
+// The core shared by the light script, tracking.js and tracer.js: session id, hits to POST /api/track, page
+// views with SPA navigation, consent gating and Do-Not-Track, and loading of the other chunks, which get
+// their context from `window.tracker._`: more.js (outbound/download clicks, consent, identify, and loading
+// enhanced.js and recorder.js when the site's level enables them) right after the first page view. Kept
+// tiny: every byte here is on the critical path of every page of every site (budget in build.mjs).
 import type { Api, Config, Ctx, Props } from "./types";
 
 const w = window as any;
@@ -10,11 +11,11 @@ const mem: Record<string, string> = {};
 
 /** sessionStorage with an in-memory fallback (storage may be disabled). Writes v when given. */
 export const store = (k: string, v?: string): string | null => {
-  if (v != null) mem[k] = v;
   try {
-    if (v != null) sessionStorage.setItem(k, v);
+    if (v) sessionStorage.setItem(k, v);
     return sessionStorage.getItem(k);
   } catch {
+    if (v) mem[k] = v;
     return mem[k];
   }
 };
@@ -29,12 +30,9 @@ export const fetchConfig = (base: string, key: string): Promise<Config | null> =
 
 /** Starts tracking for `key` once `config` is known and returns the public API (also `window.tracker`). */
 export function boot(key: string, base: string, config: Config | Promise<Config | null>, debug?: unknown): Api {
-  if ((w.tracker || {})._) return w.tracker;
-  let on: unknown;
-  let loaded: unknown;
+  if (w.tracker?._) return w.tracker;
   let cfg: Config;
   let last: string;
-  let gate: Promise<unknown> | void;
   const log = (...a: unknown[]) => debug && console.log("[tracker]", ...a);
   // Every entry point runs through this: a tracker error must never reach the host page.
   const safe =
@@ -52,13 +50,9 @@ export function boot(key: string, base: string, config: Config | Promise<Config 
   const url = () => location.href.split("#")[0];
   // A string body goes as text/plain: a CORS "simple" request, so no preflight, and keepalive lets it
   // outlive the page.
-  const post = (to: string, body: string): Promise<unknown> | void => {
+  const post = (to: string, body: string): Promise<unknown> => {
     log(to, body);
-    try {
-      return fetch(to, { method: "POST", body, keepalive: true }).then((r) => r.ok || log(r.status), log);
-    } catch {
-      n.sendBeacon(to, body);
-    }
+    return fetch(to, { method: "POST", body, keepalive: true }).catch(log);
   };
   const consented = () => !cfg.requireConsent || (store("tracker_consent") || "")[0] == "1";
   const hit = (event: string, name?: string, props?: Props) => {
@@ -75,65 +69,55 @@ export function boot(key: string, base: string, config: Config | Promise<Config 
       timestamp: new Date().toISOString(),
       screen: screen.width + "x" + screen.height,
     });
-    // Hits wait for a pending consent hit so that the server sees the decision first.
-    const p = Promise.resolve(gate).then(() => post(base + "/api/track", body));
-    if (event == "consent") gate = p;
+    // Through ctx.p: more.js makes later hits wait for a pending consent hit.
+    ctx.p(base + "/api/track", body);
   };
   // Through ctx.t so that the enhanced chunk sees page views (it wraps ctx.t).
   const pv = () => url() != last && ctx.t("pageview");
-  // One chunk for everything beyond light; it loads recorder.js itself when recordings are on.
-  const extras = () => {
-    if (!loaded && consented() && (cfg.heatmaps || cfg.recordings || (cfg.definitions || []).length)) {
-      loaded = document.head.appendChild(Object.assign(document.createElement("script"), { src: base + "/tracking/enhanced.js" }));
-    }
-  };
-  const click = (e: MouseEvent) => {
-    const a = (e.target as Element).closest("a[href]") as HTMLAnchorElement | null;
-    if (a)
-      /\.(pdf|zip|rar|7z|gz|docx?|xlsx?|pptx?|csv|dmg|exe|msi|apk|mp[34]|mov)$/i.test(a.pathname) ||
-      a.hasAttribute("download")
-        ? hit("download", undefined, { href: a.href })
-        : a.host != location.host && hit("outbound", undefined, { href: a.href });
+  const spv = safe(pv);
+  // Until more.js has run, clicks and calls wait here in order (later calls too, so that e.g. a purchase
+  // tracked right after consent() still follows the consent hit); more.js then replaces push.
+  const q: Ctx["q"] = [];
+  let loaded: unknown;
+  const more = () => {
+    if (!loaded) loaded = document.head.appendChild(Object.assign(document.createElement("script"), { src: base + "/tracking/more.js" }));
   };
   const init = (c: Config | null) => {
     if (!c || (c.respectDoNotTrack && (n.doNotTrack == "1" || n.globalPrivacyControl))) return;
     ctx.c = cfg = c;
     debug = debug || c.debug;
-    on = 1;
+    ctx.n = 1;
     for (const m of ["pushState", "replaceState"] as const) {
       const orig = history[m];
       history[m] = function (this: History, ...a: Parameters<History["pushState"]>) {
         orig.apply(this, a);
-        safe(pv)();
+        spv();
       };
     }
-    addEventListener("popstate", safe(pv));
-    addEventListener("click", safe(click), true);
+    addEventListener("popstate", spv);
+    // Capture phase: before a link's own handler can stop the event.
+    addEventListener("click", (e) => q.push(["l", [e.target]]) && more(), true);
     pv();
-    extras();
+    // Requested right after the page view, not at the first click: a followed link can leave the page
+    // before a chunk requested at its click has arrived. Off the critical path, and cached for an hour.
+    more();
   };
   const ready = Promise.resolve(config).then(safe(init), log);
-  // Public methods never throw, and wait for the config (a no-op when tracking is off).
+  // Public methods never throw, and wait for the config (a no-op when tracking is off). Those named by a
+  // string live in more.js; while anything waits for it, later calls queue behind, in order.
   const api =
-    <A extends unknown[]>(f: (...a: A) => unknown) =>
-    (...a: A) => {
-      ready.then(() => on && safe(f)(...a));
-    };
-  const ctx: Ctx = { k: key, e: base, s: sid, c: {} as Config, u: url, t: hit, p: post, l: log, o: () => consented() };
+    (f: string | ((...a: any[]) => unknown)) =>
+    (...a: unknown[]): Promise<any> =>
+      ready.then(
+        () => new Promise((r) => (q.length || !(f as any).call ? q.push([f, a, r]) && more() : r(ctx.n && safe(f as any)(...a)))),
+      );
+  const ctx: Ctx = { k: key, e: base, s: sid, c: {} as Config, u: url, t: hit, p: post, l: log, o: consented, m: store, q };
   const t: Api = {
     track: api((name: string, props?: Props) => hit(props && "value" in props ? "conversion" : "custom", name, props)),
-    identify: api((traits: Props) => hit("identify", undefined, traits)),
+    identify: api("identify"),
     pageview: api(pv),
-    consent: api((c: { analytics?: boolean; marketing?: boolean }) => {
-      const v = (c.analytics ? "1" : "0") + (c.marketing ? "1" : "0");
-      if (store("tracker_consent") != v) {
-        store("tracker_consent", v);
-        hit("consent", undefined, { analytics: !!c.analytics, marketing: !!c.marketing });
-      }
-      extras();
-    }),
-    consentInfo: () =>
-      ready.then(() => ({ required: !!cfg?.requireConsent, message: cfg?.consentMessage || "", policyUrl: cfg?.privacyPolicyUrl || "" })),
+    consent: api("consent"),
+    consentInfo: api("consentInfo"),
     _: ctx,
   };
   w.tracker = t;

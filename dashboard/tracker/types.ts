@@ -53,9 +53,16 @@ export interface Ctx {
   o: () => boolean;
   /** debug log */
   l: (...a: unknown[]) => void;
+  /** set once tracking is on (the config is in, and Do-Not-Track does not stop it) */
+  n?: number;
+  /** the session storage (with its in-memory fallback) the core reads consent from */
+  m: (k: string, v?: string) => string | null;
+  /** what waits for more.js: [method name or function, arguments, resolve of the caller's promise] */
+  q: Array<[string | ((...a: any[]) => unknown), unknown[], ((v: unknown) => void)?]>;
   /** guards against a chunk being started twice */
   h?: number;
   r?: number;
+  y?: number;
 }
 
 /** The public API at `window.tracker`. */

@@ -19,7 +19,9 @@ goatcounter  the CSV export (format 2, .csv or .csv.gz as downloaded): one row p
 Umami and GoatCounter rows become visits and events like tracked ones; Plausible's daily aggregates go into\n\
 the dashboard's totals and breakdowns only (no visitor stream, funnels or journeys for those days).\n\
 Days that already hold imported history are refused, so running the same import twice counts nothing twice.\n\
-A row that cannot be read stops the import before anything is written, with its line number.\n\n\
+A row that cannot be read stops the import before anything is written, with its line number.\n\
+The file is read into a temporary file first, then written in batches of 5,000 rows; an import interrupted\n\
+part way is undone by the next import into the site, so running it again is always safe.\n\n\
 Examples:\n  tracker import --site blog.example.com --from plausible Plausible_export.zip\n  \
 tracker import --site 1 --from umami umami-events.csv\n  \
 tracker import --site 1 --from goatcounter goatcounter-export.csv.gz --skip-bad-rows --json")]
@@ -63,7 +65,7 @@ pub fn run(global: &GlobalArgs, args: &ImportArgs) -> anyhow::Result<()> {
     let tracker = global.open()?;
     let site = find_site(&tracker, &args.site)?;
     let bar = progress_bar(size, "{elapsed_precise} [{bar:40}] {binary_bytes}/{binary_total_bytes} ({eta} left)");
-    let options = ImportOptions { skip_bad_rows: args.skip_bad_rows };
+    let options = ImportOptions { skip_bad_rows: args.skip_bad_rows, ..ImportOptions::default() };
     let report = tracker
         .imports
         .import(site.id, args.from.source(), &args.file, options, &|n| bar.inc(n))

@@ -29,7 +29,7 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
         reader.set_headers(header.clone());
     }
     let cols = Columns::new(&header, &REQUIRED, &file, Source::Goatcounter)?;
-    let mut parsed = Parsed::default();
+    let mut parsed = Parsed::new()?;
     for_each_row(&mut reader, &file, &mut parsed, |row, parsed| {
         let get = |name: &str| cols.get(row, name);
         let ts = parse_time(get("date")).ok_or_else(|| format!("Date: not a time: '{}'", get("date")))?;
@@ -69,7 +69,7 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
         };
         let os = os(get("system"));
         parsed.rows += 1;
-        parsed.hits.push(ImportedHit {
+        parsed.staging.hit(ImportedHit {
             visit: session.clone(),
             visitor: session,
             ts,

@@ -6,6 +6,7 @@
 mod files;
 mod goatcounter;
 mod plausible;
+mod staging;
 mod store;
 mod umami;
 
@@ -60,12 +61,21 @@ impl Source {
     }
 }
 
-/// How an import treats rows it cannot read.
-#[derive(Debug, Clone, Copy, Default)]
+/// How an import treats rows it cannot read, and how much it writes per transaction.
+#[derive(Debug, Clone, Copy)]
 pub struct ImportOptions {
     /// Import the readable rows and report the others; by default any bad row stops the import before it
     /// writes anything.
     pub skip_bad_rows: bool,
+    /// Rows (hits, or daily aggregate rows) written per transaction: short transactions let a running
+    /// daemon's ingest in between.
+    pub batch_rows: usize,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions { skip_bad_rows: false, batch_rows: 5_000 }
+    }
 }
 
 /// A row that could not be read: its file, its line (1 = the header) and why.
@@ -159,23 +169,17 @@ pub(crate) struct DayRow {
     pub duration_s: i64,
 }
 
-/// What a parser read from an export.
-#[derive(Default)]
+/// What a parser read from an export: the rows staged on disk (not in memory), and the counts.
 pub(crate) struct Parsed {
-    pub hits: Vec<ImportedHit>,
-    pub days: Vec<DayRow>,
+    pub staging: staging::Staging,
     pub rows: u64,
     pub ignored: u64,
     pub bad: Vec<BadRow>,
 }
 
 impl Parsed {
-    fn day_range(&self) -> Option<(Millis, Millis)> {
-        let days = self.hits.iter().map(|h| h.ts.div_euclid(DAY_MS) * DAY_MS).chain(self.days.iter().map(|d| d.day));
-        days.fold(None, |acc, d| match acc {
-            None => Some((d, d)),
-            Some((a, b)) => Some((a.min(d), b.max(d))),
-        })
+    fn new() -> Result<Parsed> {
+        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: 0, bad: Vec::new() })
     }
 }
 
@@ -193,6 +197,11 @@ impl Imports {
     /// Reads an export of `source` at `path` (a file, a folder or a zip as the tool writes it) and stores it
     /// in `site`, reporting bytes read to `progress`. Refused when the site already has imported history on
     /// any of its days; nothing is written when a row is bad, unless `skip_bad_rows`.
+    ///
+    /// The file is read into a temporary staging file first, then written in transactions of `batch_rows`
+    /// rows; the import's row is marked complete with the last one. An import interrupted before that (killed,
+    /// a failed write) is incomplete: the next import into the site deletes what it wrote first, so a re-run
+    /// neither refuses the days nor counts them twice.
     pub fn import(
         &self,
         site: WebsiteId,
@@ -201,7 +210,7 @@ impl Imports {
         options: ImportOptions,
         progress: &dyn Fn(u64),
     ) -> Result<ImportReport> {
-        let parsed = match source {
+        let mut parsed = match source {
             Source::Plausible => plausible::parse(path, progress)?,
             Source::Umami => umami::parse(path, progress)?,
             Source::Goatcounter => goatcounter::parse(path, progress)?,
@@ -209,13 +218,14 @@ impl Imports {
         if !parsed.bad.is_empty() && !options.skip_bad_rows {
             return Err(Error::invalid(bad_rows_message(&parsed.bad)));
         }
-        let Some((first_day, last_day)) = parsed.day_range() else {
+        let Some((first_day, last_day)) = parsed.staging.finish()? else {
             return Err(Error::invalid(format!("{} has no rows to import", path.display())));
         };
         let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        self.db.write(|conn| {
-            // IMMEDIATE: the check for an earlier import and this one's rows are one step for any other writer.
+        let id = self.db.write(|conn| {
+            // IMMEDIATE: the check for an earlier import and this one's row are one step for any other writer.
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            clear_incomplete(&tx, site)?;
             if let Some(earlier) = overlapping(&tx, site, first_day, last_day)? {
                 return Err(Error::Conflict(format!(
                     "this site already has history imported from {} for {} to {} ({}, import {}); importing \
@@ -230,8 +240,8 @@ impl Imports {
                 )));
             }
             tx.prepare_cached(
-                "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at, complete)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
             )?
             .execute(params![
                 site,
@@ -243,24 +253,26 @@ impl Imports {
                 now_ms()
             ])?;
             let id = tx.last_insert_rowid();
-            let (pageviews, visits) = if parsed.days.is_empty() {
-                store::store_hits(&tx, site, id, parsed.hits)?
-            } else {
-                store::store_days(&tx, site, id, &parsed.days)?
-            };
             tx.commit()?;
-            Ok(ImportReport {
-                id,
-                source: source.as_str(),
-                file_name: file_name.clone(),
-                rows: parsed.rows,
-                ignored: parsed.ignored,
-                bad_rows: parsed.bad.clone(),
-                first_day: day_string(first_day),
-                last_day: day_string(last_day),
-                pageviews,
-                visits,
-            })
+            Ok(id)
+        })?;
+        let batch = options.batch_rows.max(1);
+        let (pageviews, visits) = if parsed.staging.has_days()? {
+            store::store_days(&self.db, site, id, &parsed.staging, batch)?
+        } else {
+            store::store_hits(&self.db, site, id, &parsed.staging, batch)?
+        };
+        Ok(ImportReport {
+            id,
+            source: source.as_str(),
+            file_name,
+            rows: parsed.rows,
+            ignored: parsed.ignored,
+            bad_rows: parsed.bad,
+            first_day: day_string(first_day),
+            last_day: day_string(last_day),
+            pageviews,
+            visits,
         })
     }
 
@@ -269,7 +281,7 @@ impl Imports {
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
-                 WHERE website_id = ?1 ORDER BY id",
+                 WHERE website_id = ?1 AND complete = 1 ORDER BY id",
             )?;
             let rows = stmt.query_map([site], record)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -289,7 +301,32 @@ fn record(r: &rusqlite::Row) -> rusqlite::Result<ImportRecord> {
     })
 }
 
-/// The earliest import of `site` with a day in `[first_day, last_day]`.
+/// Deletes what interrupted imports of `site` wrote (their visits and events, or their daily aggregates) and
+/// their rows, then rebuilds the rollups of their days from what remains.
+fn clear_incomplete(tx: &rusqlite::Connection, site: WebsiteId) -> Result<()> {
+    let incomplete = tx
+        .prepare_cached("SELECT id, first_day, last_day FROM imports WHERE website_id = ?1 AND complete = 0")?
+        .query_map([site], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Millis>(1)?, r.get::<_, Millis>(2)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for (id, first_day, last_day) in incomplete {
+        let (from, to) = store::session_keys(id);
+        tx.execute(
+            "DELETE FROM events WHERE website_id = ?1 AND session_id IN
+                (SELECT id FROM sessions WHERE website_id = ?1 AND session_key >= ?2 AND session_key < ?3)",
+            params![site, from, to],
+        )?;
+        tx.execute(
+            "DELETE FROM sessions WHERE website_id = ?1 AND session_key >= ?2 AND session_key < ?3",
+            params![site, from, to],
+        )?;
+        tx.execute("DELETE FROM imported_rollups WHERE import_id = ?1", [id])?;
+        tx.execute("DELETE FROM imports WHERE id = ?1", [id])?;
+        crate::privacy::deletion::rebuild_rollups(tx, site, first_day, last_day + DAY_MS)?;
+    }
+    Ok(())
+}
+
+/// The earliest complete import of `site` with a day in `[first_day, last_day]`.
 fn overlapping(
     conn: &rusqlite::Connection,
     site: WebsiteId,
@@ -299,7 +336,7 @@ fn overlapping(
     Ok(conn
         .prepare_cached(
             "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
-             WHERE website_id = ?1 AND first_day <= ?3 AND last_day >= ?2 ORDER BY id LIMIT 1",
+             WHERE website_id = ?1 AND complete = 1 AND first_day <= ?3 AND last_day >= ?2 ORDER BY id LIMIT 1",
         )?
         .query_row(params![site, first_day, last_day], record)
         .optional()?)
@@ -314,7 +351,8 @@ pub(crate) fn imported_within(
 ) -> Result<Option<ImportedHistory>> {
     let mut stmt = conn.prepare_cached(
         "SELECT source, MIN(MAX(first_day, ?2)), MAX(MIN(last_day, ?3 - 1)) FROM imports
-         WHERE website_id = ?1 AND first_day < ?3 AND last_day + 86400000 > ?2 GROUP BY source ORDER BY source",
+         WHERE website_id = ?1 AND complete = 1 AND first_day < ?3 AND last_day + 86400000 > ?2
+         GROUP BY source ORDER BY source",
     )?;
     let rows = stmt
         .query_map(params![site, start, end], |r| {
@@ -427,5 +465,106 @@ mod tests {
 
     fn parse_day(s: &str) -> Millis {
         files::parse_day(s).unwrap()
+    }
+
+    /// Everything an import leaves in a site's tables, as comparable rows: the rollups (both tables, every
+    /// dimension), the visits and the events.
+    fn footprint(tracker: &Tracker, site: WebsiteId) -> Vec<String> {
+        tracker
+            .db()
+            .read(|c| {
+                let mut out = Vec::new();
+                for sql in [
+                    "SELECT 'h', dim, bucket, value, pageviews, visits, visitors, events, bounces, duration_s
+                     FROM rollup_hours WHERE website_id = ?1 ORDER BY dim, bucket, value",
+                    "SELECT 'd', dim, bucket, value, pageviews, visits, visitors, events, bounces, duration_s
+                     FROM rollup_days WHERE website_id = ?1 ORDER BY dim, bucket, value",
+                    // (Visitor hashes are salted per site: two sites' visits differ there.)
+                    "SELECT 's', country, first_seen, last_seen, entry_page, exit_page, page_views, events, 0, 0
+                     FROM sessions WHERE website_id = ?1 ORDER BY first_seen, last_seen, entry_page, exit_page",
+                    "SELECT 'e', ts, kind, name, path, url, 0, 0, 0, 0 FROM events WHERE website_id = ?1
+                     ORDER BY ts, kind, name, path",
+                ] {
+                    let mut stmt = c.prepare(sql)?;
+                    let rows = stmt.query_map([site], |r| {
+                        (0..10)
+                            .map(|i| r.get::<_, rusqlite::types::Value>(i).map(|v| format!("{v:?}")))
+                            .collect::<rusqlite::Result<Vec<_>>>()
+                            .map(|v| v.join("|"))
+                    })?;
+                    out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+                }
+                Ok(out)
+            })
+            .unwrap()
+    }
+
+    /// An import that fails part way (a real write error after some batches committed) leaves its rows
+    /// behind but no import on record and no imported marker; running it again clears them first, and the
+    /// site ends up exactly as after one clean import. For both kinds of export: hits (Umami) and daily
+    /// aggregates (Plausible).
+    #[test]
+    fn an_import_failed_part_way_then_run_again_counts_everything_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().join("data"), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("batches@example.com", "secret12").unwrap();
+        let new_site = |name: &str| {
+            let domain = format!("{name}.example.com");
+            tracker.websites.create(user.id, NewWebsite { name: name.into(), domain, tracking_level: None }).unwrap().id
+        };
+        // 400 Umami rows: 90 visits of 40 visitors over five days, every ninth row a custom event.
+        let umami = dir.path().join("umami.csv");
+        let mut csv = String::from("session_id,visit_id,hostname,url_path,event_type,event_name,created_at,country\n");
+        for i in 0..400 {
+            let (visitor, visit) = (i % 40, i % 90);
+            let ts = parse_day("2025-03-01")
+                + (visit as i64 % 5) * DAY_MS
+                + (visit as i64 * 7 % 24) * 3_600_000
+                + i as i64 * 20_000;
+            let time = chrono::DateTime::from_timestamp_millis(ts).unwrap().format("%Y-%m-%d %H:%M:%S");
+            let (kind, name) = if i % 9 == 0 { ("2", "signup") } else { ("1", "") };
+            csv.push_str(&format!("s{visitor},v{visit},x.example.com,/p{},{kind},{name},{time},DE\n", i % 7));
+        }
+        std::fs::write(&umami, csv).unwrap();
+        let small = ImportOptions { batch_rows: 10, ..ImportOptions::default() };
+
+        for (source, file, table, limit) in
+            [(Source::Umami, umami.clone(), "events", 60), (Source::Plausible, fixtures(), "imported_rollups", 25)]
+        {
+            let (clean, broken) = (new_site(&format!("clean-{}", source.as_str())), new_site(source.as_str()));
+            tracker.imports.import(clean, source, &file, small, &|_| {}).unwrap();
+            let expected = footprint(&tracker, clean);
+
+            // The database refuses this site's rows past the limit: batches before it are committed.
+            let trigger = format!(
+                "CREATE TRIGGER fail_import BEFORE INSERT ON {table} WHEN NEW.website_id = {broken}
+                   AND (SELECT COUNT(*) FROM {table} WHERE website_id = {broken}) >= {limit}
+                 BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+            );
+            tracker.db().write(|c| Ok(c.execute_batch(&trigger)?)).unwrap();
+            let err = tracker.imports.import(broken, source, &file, small, &|_| {}).unwrap_err();
+            assert!(err.to_string().contains("disk full"), "{err}");
+            let left = footprint(&tracker, broken);
+            assert!(!left.is_empty() && left != expected, "part of the import was written");
+            assert!(tracker.imports.list(broken).unwrap().is_empty(), "an incomplete import is not on record");
+            let marker = tracker.db().read(|c| imported_within(c, broken, 0, i64::MAX / 2)).unwrap();
+            assert_eq!(marker, None, "nor marked in the API");
+
+            tracker.db().write(|c| Ok(c.execute_batch("DROP TRIGGER fail_import")?)).unwrap();
+            let report = tracker.imports.import(broken, source, &file, small, &|_| {}).unwrap();
+            let after = footprint(&tracker, broken);
+            let first_difference = after.iter().zip(&expected).find(|(a, b)| a != b);
+            assert_eq!(
+                (after.len(), first_difference),
+                (expected.len(), None),
+                "{}: the re-run counts everything once",
+                source.as_str()
+            );
+            assert_eq!(tracker.imports.list(broken).unwrap().len(), 1);
+            assert_eq!(tracker.imports.list(broken).unwrap()[0].id, report.id);
+            // And a third run is refused as a repeat of a complete import.
+            let again = tracker.imports.import(broken, source, &file, small, &|_| {}).unwrap_err();
+            assert!(matches!(again, Error::Conflict(_)), "{again}");
+        }
     }
 }

@@ -9,7 +9,6 @@
 //! name, link_url, path, visitors, events). Entry and exit pages are left out: tracker derives them from visits,
 //! which the export does not have.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -74,17 +73,13 @@ impl Table {
     }
 }
 
-/// Rollup rows summed by (day, dim, value): Plausible splits browsers by version and countries by city.
-type Sums = BTreeMap<(i64, &'static str, String), DayRow>;
-
 pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
-    let mut parsed = Parsed::default();
-    let mut sums = Sums::new();
+    let mut parsed = Parsed::new()?;
     let mut seen = Vec::new();
     let mut read = |name: &str, input: &mut dyn Read, parsed: &mut Parsed| -> Result<()> {
         if let Some(table) = Table::of_file(name) {
             seen.push(table);
-            read_table(table, name, input, parsed, &mut sums)?;
+            read_table(table, name, input, parsed)?;
         }
         Ok(())
     };
@@ -126,11 +121,12 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
             path.display()
         )));
     }
-    parsed.days = sums.into_values().collect();
     Ok(parsed)
 }
 
-fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parsed, sums: &mut Sums) -> Result<()> {
+/// Stages a table's rows as rollup rows; rows of the same day, dimension and value (Plausible splits browsers
+/// by version and countries by city) are summed when read back.
+fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parsed) -> Result<()> {
     let mut reader = csv_reader(input);
     let cols = Columns::new(&headers(&mut reader, name)?, table.required(), name, Source::Plausible)?;
     for_each_row(&mut reader, name, parsed, |row, parsed| {
@@ -139,13 +135,9 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
         let day = parse_day(get("date")).ok_or_else(|| format!("date: not a day (YYYY-MM-DD): '{}'", get("date")))?;
         let (visits, pageviews) = (num("visits")?, num("pageviews")?);
         let mut add = |dim: &'static str, value: String, f: &dyn Fn(&mut DayRow)| {
-            let row = sums.entry((day, dim, value.clone())).or_insert_with(|| DayRow {
-                day,
-                dim,
-                value,
-                ..DayRow::default()
-            });
-            f(row);
+            let mut row = DayRow { day, dim, value, ..DayRow::default() };
+            f(&mut row);
+            parsed.staging.day(row);
         };
         let per_visit = |row: &mut DayRow| {
             row.visits += visits;

@@ -16,7 +16,7 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut reader = csv_reader(open_maybe_gz(path, progress)?);
     let cols = Columns::new(&headers(&mut reader, &file)?, &REQUIRED, &file, Source::Umami)?;
-    let mut parsed = Parsed::default();
+    let mut parsed = Parsed::new()?;
     for_each_row(&mut reader, &file, &mut parsed, |row, parsed| {
         let get = |name: &str| cols.get(row, name);
         let session = get("session_id");
@@ -58,7 +58,7 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
             v => v.to_string(),
         };
         parsed.rows += 1;
-        parsed.hits.push(ImportedHit {
+        parsed.staging.hit(ImportedHit {
             visit,
             visitor: session.to_string(),
             ts,

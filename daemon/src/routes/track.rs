@@ -49,11 +49,13 @@ pub struct ScriptConfig {
 
 impl ScriptConfig {
     /// The config as inlined before the light script, which ships on every page of the site: fields at
-    /// their default (false, empty) are left out, as the scripts read a missing field as its default, and
-    /// the consent banner's text only comes along when the site asks for consent.
+    /// their default (false, empty) are left out, as the scripts read a missing field as its default, the
+    /// consent banner's text only comes along when the site asks for consent, and the level, which no
+    /// script reads (the fields it implies say what to load), stays out.
     fn inlined(&self) -> String {
         let mut value = serde_json::to_value(self).unwrap_or_default();
         if let Some(fields) = value.as_object_mut() {
+            fields.remove("level");
             if !self.require_consent {
                 fields.remove("consentMessage");
                 fields.remove("privacyPolicyUrl");

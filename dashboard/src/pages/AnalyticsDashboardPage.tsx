@@ -17,6 +17,7 @@ import { leadScoreClass } from "../lib/leadScore";
 import { formatDate, formatDateTime } from "../lib/time";
 import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { MetricCard } from "../components/MetricCard";
+import { ImportedNote } from "../components/imports/ImportedNote";
 import { EmptyText, QueryState } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
 import { TopPagesList } from "../components/TopPagesCard";
@@ -108,6 +109,7 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
           caption={conversionCaption(m?.conversions ?? conversions.data?.conversions.length ?? 0, conversions.data?.conversionRate)}
         />
       </div>
+      <ImportedNote overview={overview.data} />
 
       <TabsRoot<Tab> value={tab} onChange={setTab} className="space-y-6">
         <TabsList>

@@ -8,6 +8,7 @@ import { formatNumber } from "../lib/format";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
 import { RecentActivityCard } from "../components/RecentActivityCard";
+import { ImportedNote } from "../components/imports/ImportedNote";
 import { TopPagesCard } from "../components/TopPagesCard";
 import { QueryState } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
@@ -58,6 +59,9 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
         <MetricCard title="Active Sessions" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live, right now" trend="live" />
         <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={formatNumber(m?.pageViews)} caption={views.text} trend={views.trend} />
         <MetricCard title="Conversions" icon={<IconTarget />} loading={loading} value={formatNumber(m?.conversions)} caption={conv.text} trend={conv.trend} />
+      </div>
+      <div className="mt-3">
+        <ImportedNote overview={overview.data} />
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">

@@ -42,6 +42,9 @@ export async function startDaemon(env = {}) {
   child.removeAllListeners("exit");
   return {
     url,
+    // For CLI commands run beside the daemon (`tracker --data-dir ... import`).
+    bin,
+    dataDir,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((ok) => child.once("exit", ok));

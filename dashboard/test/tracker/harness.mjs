@@ -110,8 +110,7 @@ export async function startFakeEndpoint(sites) {
       const p = url.pathname;
       if (req.method == "GET") {
         const m = p.match(/^\/tracking\/([^/]+)\.js$/);
-        if (m && m[1] == "enhanced") return send(200, "application/javascript", scripts("enhanced.js"));
-        if (m && m[1] == "recorder") return send(200, "application/javascript", scripts("recorder.js"));
+        if (m && ["more", "enhanced", "recorder"].includes(m[1])) return send(200, "application/javascript", scripts(`${m[1]}.js`));
         if (m && sites[m[1]]) {
           const cfg = { ...sites[m[1]], trackingKey: m[1], endpoint: base };
           return send(200, "application/javascript", `window.__TRACKER__=${JSON.stringify(cfg)};\n${scripts("light.js")}`);

@@ -190,6 +190,49 @@ describe("privacy", () => {
   });
 });
 
+describe("the lazily loaded half (more.js)", () => {
+  test("calls and clicks made before it arrives wait for it, in order, and none is lost", async () => {
+    const key = "consent_key_1";
+    const origin = await site(key);
+    const { context, errors } = await newContext(browser);
+    const page = await context.newPage();
+    // more.js is held back until the calls below are made.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route("**/tracking/more.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The held script keeps the load event back.
+    await page.goto(`${origin}/index.html`, { waitUntil: "domcontentloaded" });
+    const sid = (await until("a page view", () => tracked(key, (h) => h.url.startsWith(origin))[0])).session_id;
+    const ofSession = () => tracked(key, (h) => h.session_id == sid);
+    await page.evaluate(() => {
+      window.info = window.tracker.consentInfo();
+      window.tracker.consent({ analytics: true });
+      window.tracker.track("purchase", { value: 5, currency: "EUR" });
+      window.tracker.identify({ plan: "pro" });
+    });
+    await page.evaluate(() => document.querySelector("#download").addEventListener("click", (e) => e.preventDefault()));
+    await page.click("#download");
+    // (Not awaited: the methods' promises settle once more.js has run.)
+    await page.evaluate(() => {
+      window.tracker.pageview();
+    });
+    assert.equal(await page.evaluate(() => window.tracker._.y), undefined, "more.js has not run yet");
+    assert.deepEqual(ofSession().map((h) => h.event), ["pageview"], "everything waits for more.js");
+    release();
+    await until("the queued hits", () => ofSession().length >= 5 || ofSession().map((h) => h.event));
+    // The consent hit first (the rest wait for its answer), then the others, sent together.
+    const events = ofSession().map((h) => h.event);
+    assert.deepEqual(events.slice(0, 2), ["pageview", "consent"]);
+    assert.deepEqual(events.slice(2).sort(), ["conversion", "download", "identify"]);
+    assert.deepEqual(await page.evaluate(() => window.info), { required: true, message: "", policyUrl: "" });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
 describe("enhanced site", () => {
   test("clicks with coordinates, scroll depth, event definitions, and a masked recording", async () => {
     const key = "enhanced_key_1";
