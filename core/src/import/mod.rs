@@ -244,6 +244,8 @@ impl Imports {
             ])?;
             let id = tx.last_insert_rowid();
             let (pageviews, visits) = if parsed.days.is_empty() {
+                // The imported visits start on the import's days: the funnels and journeys reads recompute them.
+                crate::analytics::visit_hours::invalidate(&tx, site, Some(first_day), Some(last_day + DAY_MS))?;
                 store::store_hits(&tx, site, id, parsed.hits)?
             } else {
                 store::store_days(&tx, site, id, &parsed.days)?

@@ -5,7 +5,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::analytics::TimeRange;
-use crate::analytics::funnels::{StepPattern, count_steps};
+use crate::analytics::funnels::StepPattern;
+use crate::analytics::visit_hours;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
@@ -117,24 +118,22 @@ impl Funnels {
     /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
     /// Another user's site is not found.
     pub fn list(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<Vec<Funnel>> {
-        self.db.read(|conn| {
+        let rows = self.db.read(|conn| {
             if let Some(site) = site {
                 owned_site(conn, user, site)?;
             }
-            let rows = load(conn, user, site, None)?;
-            with_figures(conn, rows, range)
-        })
+            load(conn, user, site, None)
+        })?;
+        with_figures(&self.db, rows, range)
     }
 
     /// One of the user's funnels with figures for `range`; another user's is not found.
     pub fn get(&self, user: UserId, id: i64, range: TimeRange) -> Result<Funnel> {
-        self.db.read(|conn| {
-            let rows = load(conn, user, None, Some(id))?;
-            if rows.is_empty() {
-                return Err(Error::NotFound("funnel"));
-            }
-            Ok(with_figures(conn, rows, range)?.remove(0))
-        })
+        let rows = self.db.read(|conn| load(conn, user, None, Some(id)))?;
+        if rows.is_empty() {
+            return Err(Error::NotFound("funnel"));
+        }
+        Ok(with_figures(&self.db, rows, range)?.remove(0))
     }
 
     /// Validates and stores a new funnel (status active unless given); returns its id.
@@ -178,9 +177,14 @@ impl Funnels {
         let status = input.status.as_deref().map(|s| check_status(Some(s))).transpose()?;
         self.db.write(|conn| {
             let tx = conn.transaction()?;
-            owned_funnel(&tx, user, id)?;
+            let old_site = owned_funnel(&tx, user, id)?;
             if let Some(site) = site {
                 owned_site(&tx, user, site)?;
+            }
+            // Stored hourly counts are of the old steps or site: gone, and reads in flight store nothing.
+            if steps.is_some() || site.is_some_and(|s| s != old_site) {
+                tx.execute("DELETE FROM funnel_hours WHERE funnel_id = ?1", [id])?;
+                visit_hours::bump(&tx, old_site)?;
             }
             tx.execute(
                 "UPDATE funnels SET name = COALESCE(?2, name), website_id = COALESCE(?3, website_id),
@@ -214,11 +218,12 @@ fn owned_site(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
         .ok_or(Error::NotFound("website"))
 }
 
-fn owned_funnel(conn: &Connection, user: UserId, id: i64) -> Result<()> {
+/// The funnel's site when the funnel is the user's.
+fn owned_funnel(conn: &Connection, user: UserId, id: i64) -> Result<WebsiteId> {
     conn.query_row(
-        "SELECT 1 FROM funnels f JOIN websites w ON w.id = f.website_id WHERE f.id = ?1 AND w.user_id = ?2",
+        "SELECT f.website_id FROM funnels f JOIN websites w ON w.id = f.website_id WHERE f.id = ?1 AND w.user_id = ?2",
         params![id, user],
-        |_| Ok(()),
+        |r| r.get(0),
     )
     .optional()?
     .ok_or(Error::NotFound("funnel"))
@@ -265,25 +270,27 @@ fn load(conn: &Connection, user: UserId, site: Option<WebsiteId>, id: Option<i64
     Ok(rows)
 }
 
-/// Adds the figures, scanning each site's events once for all of its funnels.
-fn with_figures(conn: &Connection, rows: Vec<Row>, range: TimeRange) -> Result<Vec<Funnel>> {
+/// Adds the figures: each site's stored hours summed for all of its funnels, the rest scanned once.
+fn with_figures(db: &Db, rows: Vec<Row>, range: TimeRange) -> Result<Vec<Funnel>> {
     let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
     sites.sort_unstable();
     sites.dedup();
     let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
     for site in sites {
         let of_site: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].website_id == site).collect();
-        let patterns: Vec<Vec<StepPattern>> = of_site
+        let patterns: Vec<(i64, Vec<StepPattern>)> = of_site
             .iter()
             .map(|&i| {
-                rows[i]
+                let steps = rows[i]
                     .steps
                     .iter()
                     .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
-                    .collect()
+                    .collect();
+                (rows[i].id, steps)
             })
             .collect();
-        for (counts, &i) in count_steps(conn, site, &patterns, range)?.into_iter().zip(&of_site) {
+        let counts = visit_hours::funnel_counts(db, site, &patterns, range, now_ms())?;
+        for (counts, &i) in counts.into_iter().zip(&of_site) {
             figures[i] = Some(counts);
         }
     }
