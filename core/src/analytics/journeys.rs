@@ -443,6 +443,78 @@ fn source(utm_source: String, referrer_host: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Tracker;
+    use crate::config::Config;
+    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::model::now_ms;
+    use crate::store::websites::NewWebsite;
+
+    /// journeyScore is the intent model's score of the same features the model itself loads for the visit.
+    #[test]
+    fn journey_scores_are_the_intent_models() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
+        let site = tracker
+            .websites
+            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
+            .unwrap()
+            .id;
+        let now = now_ms();
+        let mut commits = Vec::new();
+        for v in 0..60i64 {
+            // Four addresses: later visits of one are returning visitors that day.
+            let client = Client {
+                ip: format!("198.18.0.{}", v % 4).parse().unwrap(),
+                user_agent: "Mozilla/5.0 Chrome/1".into(),
+                do_not_track: false,
+            };
+            let mut ts = now - 3 * 3_600_000 + v * 60_000;
+            for step in 0..(v % 6 + 1) {
+                let kind = match (v + step) % 7 {
+                    _ if step == 0 => EventKind::Pageview,
+                    3 if v % 2 == 0 => EventKind::Conversion,
+                    5 => EventKind::Custom,
+                    _ => EventKind::Pageview,
+                };
+                let hit = Hit {
+                    website_id: site,
+                    session_key: format!("v{v:03}"),
+                    ts,
+                    kind: Some(kind),
+                    name: if kind == EventKind::Pageview { String::new() } else { "signup".into() },
+                    url: format!("https://s.example.com/p{}", (v + step) % 5),
+                    path: format!("/p{}", (v + step) % 5),
+                    referrer_host: ["", "google.com", "t.co"][(v % 3) as usize].into(),
+                    ..Hit::default()
+                };
+                match tracker.ingest.track_hit(hit, &client).unwrap() {
+                    Submitted::Queued(commit) => commits.push(commit),
+                    Submitted::Ignored => panic!("not a bot"),
+                }
+                ts += 25_000;
+            }
+        }
+        for commit in commits {
+            commit.wait_blocking().unwrap();
+        }
+        let range = TimeRange::parse("1d", now).unwrap();
+        let listed = tracker.analytics.customer_journeys(user.id, Some(site), range, JourneyFilter::All, now).unwrap();
+        assert_eq!(listed.journeys.len(), 60);
+        let model = tracker.analytics.intent_model(site, false).unwrap();
+        let features = tracker
+            .db()
+            .read(|c| super::super::intent::load_features(c, site, range.start, range.end, 1000, None))
+            .unwrap();
+        let expected: HashMap<String, u8> =
+            features.iter().map(|f| (f.session_key.clone(), model.score(f).score as u8)).collect();
+        assert!(features.iter().any(|f| f.returning) && features.iter().any(|f| f.converted));
+        for journey in &listed.journeys {
+            assert_eq!(Some(&journey.journey_score), expected.get(&journey.session_id), "{}", journey.session_id);
+        }
+        let distinct: std::collections::HashSet<u8> = listed.journeys.iter().map(|j| j.journey_score).collect();
+        assert!(distinct.len() > 3, "{distinct:?}");
+    }
 
     #[test]
     fn sources_and_filters() {
