@@ -4,7 +4,8 @@
 -- (late hits, deletions, retention, imports, funnel edits) deletes its rows and bumps the site's generation,
 -- so a read that computed from an older snapshot does not store what it computed.
 
--- Journey totals by class, and the hour's path tallies (an encoded blob, see visit_hours.rs).
+-- Journey totals by class, and the hour's path tallies (encoded blobs, see visit_hours.rs: the fixed-size
+-- records a read scans, and the path keys it reads for the winners only).
 CREATE TABLE visit_hours (
     id                    INTEGER PRIMARY KEY,
     website_id            INTEGER NOT NULL REFERENCES websites(id) ON DELETE CASCADE,
@@ -16,6 +17,7 @@ CREATE TABLE visit_hours (
     abandoned_duration_s  INTEGER NOT NULL,
     abandoned_touchpoints INTEGER NOT NULL,
     paths                 BLOB NOT NULL,
+    path_keys             BLOB NOT NULL,
     UNIQUE (website_id, hour)
 );
 

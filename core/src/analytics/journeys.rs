@@ -192,18 +192,19 @@ impl Analytics {
         }
         self.db.read(|conn| {
             let cut = now - JOURNEY_IDLE_MS;
-            let scope = "FROM sessions s JOIN websites w ON w.id = s.website_id
-                 WHERE w.user_id = ?1 AND (?5 IS NULL OR s.website_id = ?5)
-                   AND s.first_seen >= ?2 AND s.first_seen < ?3";
             let condition = filter.sql();
+            // One site at a time: the start index then yields each site's newest first (a join with the
+            // user's sites sorted the whole period, 1.1 s over 30 days at 10M events).
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT s.id, s.session_key, s.website_id, s.first_seen, s.last_seen, s.page_views, s.events,
                     s.is_converted, s.city, s.region, s.country, s.device, s.browser, s.utm_source, s.referrer_host,
                     s.utm_medium, s.utm_campaign, s.organization_id IS NOT NULL, s.visitor_hash
-                 {scope} AND {condition} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?6"
+                 FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3
+                   AND {condition} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?5"
             ))?;
-            let sessions = stmt
-                .query_map(params![user, range.start, range.end, cut, site, JOURNEY_LIST_LIMIT], |r| {
+            let mut sessions = Vec::new();
+            for &site in &sites {
+                let rows = stmt.query_map(params![site, range.start, range.end, cut, JOURNEY_LIST_LIMIT], |r| {
                     let page_views = r.get::<_, i64>(5)? as u64;
                     let events = r.get::<_, i64>(6)? as u64;
                     let first_seen: Millis = r.get(3)?;
@@ -245,8 +246,13 @@ impl Analytics {
                         organization: r.get(17)?,
                     };
                     Ok((visit, journey))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                })?;
+                for row in rows {
+                    sessions.push(row?);
+                }
+            }
+            sessions.sort_by(|a, b| b.0.first_seen.cmp(&a.0.first_seen).then(b.0.id.cmp(&a.0.id)));
+            sessions.truncate(JOURNEY_LIST_LIMIT as usize);
             let returning = returning_visits(conn, &sessions)?;
             let mut journeys = Vec::with_capacity(sessions.len());
             for (visit, mut journey) in sessions {
@@ -267,12 +273,26 @@ impl Analytics {
     /// `range` on the user's sites, or on one of them, with how many visits took each and how many converted.
     pub fn journey_paths(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<JourneyPaths> {
         let sites = self.db.read(|conn| user_sites(conn, user, site))?;
-        let now = crate::model::now_ms();
-        let per_site = sites
-            .iter()
-            .map(|&site| visit_hours::site_journeys(&self.db, site, range, now, true))
-            .collect::<Result<Vec<_>>>()?;
-        let (top, total_sessions) = visit_hours::top_paths(&per_site, TOP_PATHS);
+        let mut attempts = 0;
+        let (top, total_sessions) = loop {
+            let now = crate::model::now_ms();
+            let per_site = sites
+                .iter()
+                .map(|&site| visit_hours::site_journeys(&self.db, site, range, now, true))
+                .collect::<Result<Vec<_>>>()?;
+            let found = self.db.read(|conn| {
+                let mut stmt =
+                    conn.prepare_cached("SELECT path_keys FROM visit_hours WHERE website_id = ?1 AND hour = ?2")?;
+                visit_hours::top_paths(&per_site, TOP_PATHS, |site, hour| {
+                    Ok(stmt.query_row(params![site, hour], |r| r.get(0)).optional()?.unwrap_or_default())
+                })
+            });
+            // The keys of a stored hour are read after its records: an hour invalidated in between is read again.
+            match found {
+                Err(Error::Conflict(_)) if attempts < 3 => attempts += 1,
+                other => break other?,
+            }
+        };
         let paths = top
             .into_iter()
             .map(|p| JourneyPath {

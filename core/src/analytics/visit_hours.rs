@@ -125,6 +125,17 @@ fn compute(
             Hour { funnels: funnels.iter().map(|s| vec![0; s.len()]).collect(), settled, ..Hour::default() },
         );
     }
+    let mut visits = load_visits(conn, site, from * HOUR_MS, to * HOUR_MS)?;
+    for visit in visits.values_mut() {
+        let Some(hour) = hours.get_mut(&hour_of(visit.first_seen)) else { continue };
+        add_visit(hour, visit, funnels, now);
+    }
+    Ok(hours)
+}
+
+/// The visits of a site that started in [from, to) (milliseconds), by session id, with their page views,
+/// custom events and conversions (in no order yet).
+fn load_visits(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<HashMap<i64, Visit>> {
     // Sessions by their start (the covering index), each with its events through the session index.
     let mut stmt = conn.prepare_cached(
         "SELECT s.id, s.first_seen, s.last_seen, s.page_views + s.events, s.is_converted, e.ts, e.id, e.kind,
@@ -132,26 +143,79 @@ fn compute(
          FROM sessions s LEFT JOIN events e ON e.session_id = s.id AND e.kind IN ('pageview', 'custom', 'conversion')
          WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3",
     )?;
-    let mut rows = stmt.query(params![site, from * HOUR_MS, to * HOUR_MS])?;
+    let mut rows = stmt.query(params![site, from, to])?;
     let mut visits: HashMap<i64, Visit> = HashMap::new();
     while let Some(r) = rows.next()? {
         let id: i64 = r.get(0)?;
-        let visit = visits.entry(id).or_insert_with(|| Visit {
-            first_seen: r.get(1).unwrap_or(0),
-            last_seen: r.get(2).unwrap_or(0),
-            touchpoints: r.get::<_, i64>(3).unwrap_or(0) as u64,
-            converted: r.get(4).unwrap_or(false),
-            events: Vec::new(),
-        });
-        if let Some(ts) = r.get::<_, Option<Millis>>(5)? {
+        if let std::collections::hash_map::Entry::Vacant(slot) = visits.entry(id) {
+            slot.insert(Visit {
+                first_seen: r.get(1)?,
+                last_seen: r.get(2)?,
+                touchpoints: r.get::<_, i64>(3)? as u64,
+                converted: r.get(4)?,
+                events: Vec::new(),
+            });
+        }
+        if let Some(ts) = r.get::<_, Option<Millis>>(5)?
+            && let Some(visit) = visits.get_mut(&id)
+        {
             visit.events.push((ts, r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?));
         }
     }
-    for visit in visits.values_mut() {
-        let Some(hour) = hours.get_mut(&hour_of(visit.first_seen)) else { continue };
-        add_visit(hour, visit, funnels, now);
+    Ok(visits)
+}
+
+/// How many steps of a funnel a visit reached in order (its events sorted).
+fn reached(steps: &[StepPattern], visit: &Visit) -> usize {
+    let mut at = 0;
+    for (_, _, kind, name, path) in &visit.events {
+        if at < steps.len() && steps[at].matches(kind, name, path) {
+            at += 1;
+        }
     }
-    Ok(hours)
+    at
+}
+
+/// A visit that reached a funnel step and not the next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DropOff {
+    pub session: i64,
+    pub first_seen: Millis,
+}
+
+/// Per step n but the last (index 0 = step 1), the newest visits started in `range` that reached step n and
+/// not n+1, at most `limit` each. `dropped[n]`: how many there are in all (from the counts), so the scan
+/// back through the range stops as soon as every step has what it can have.
+pub fn drop_offs(
+    conn: &Connection,
+    site: WebsiteId,
+    steps: &[StepPattern],
+    range: TimeRange,
+    limit: usize,
+    dropped: &[u64],
+) -> Result<Vec<Vec<DropOff>>> {
+    let wanted: Vec<usize> = (0..steps.len().saturating_sub(1))
+        .map(|n| (dropped.get(n).copied().unwrap_or(0) as usize).min(limit))
+        .collect();
+    let mut out: Vec<Vec<DropOff>> = wanted.iter().map(|_| Vec::new()).collect();
+    let (from, to) = hours_of(range);
+    let mut end = to;
+    while end > from && out.iter().zip(&wanted).any(|(got, want)| got.len() < *want) {
+        let start = (end - RUN_HOURS).max(from);
+        let mut visits: Vec<(i64, Visit)> =
+            load_visits(conn, site, start * HOUR_MS, end * HOUR_MS)?.into_iter().collect();
+        visits.sort_unstable_by(|a, b| b.1.first_seen.cmp(&a.1.first_seen).then(b.0.cmp(&a.0)));
+        for (id, mut visit) in visits {
+            visit.events.sort_unstable_by_key(|e| (e.0, e.1));
+            let at = reached(steps, &visit);
+            // Reached step `at` (1-based) and not the next: listed under index at - 1.
+            if at >= 1 && at <= out.len() && out[at - 1].len() < wanted[at - 1] {
+                out[at - 1].push(DropOff { session: id, first_seen: visit.first_seen });
+            }
+        }
+        end = start;
+    }
+    Ok(out)
 }
 
 fn add_visit(hour: &mut Hour, visit: &mut Visit, funnels: &[Vec<StepPattern>], now: Millis) {
@@ -174,13 +238,7 @@ fn add_visit(hour: &mut Hour, visit: &mut Visit, funnels: &[Vec<StepPattern>], n
     }
     // Funnels: each event advances the visit by at most one step of each funnel.
     for (f, steps) in funnels.iter().enumerate() {
-        let mut at = 0;
-        for (_, _, kind, name, path) in &visit.events {
-            if at < steps.len() && steps[at].matches(kind, name, path) {
-                at += 1;
-            }
-        }
-        for count in hour.funnels[f].iter_mut().take(at) {
+        for count in hour.funnels[f].iter_mut().take(reached(steps, visit)) {
             *count += 1;
         }
     }
@@ -280,13 +338,14 @@ fn store(
         {
             let mut journeys = tx.prepare_cached(
                 "INSERT OR IGNORE INTO visit_hours (website_id, hour, converted, converted_duration_s,
-                    converted_touchpoints, abandoned, abandoned_duration_s, abandoned_touchpoints, paths)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    converted_touchpoints, abandoned, abandoned_duration_s, abandoned_touchpoints, paths, path_keys)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?;
             let mut funnel =
                 tx.prepare_cached("INSERT OR REPLACE INTO funnel_hours (funnel_id, hour, counts) VALUES (?1, ?2, ?3)")?;
             for (&h, hour) in computed.iter().filter(|(_, h)| h.settled) {
                 let (c, a) = (hour.journeys.converted, hour.journeys.abandoned);
+                let (records, keys) = encode_paths(&hour.paths);
                 journeys.execute(params![
                     site,
                     h,
@@ -296,7 +355,8 @@ fn store(
                     a.visits as i64,
                     a.duration_s,
                     a.touchpoints as i64,
-                    encode_paths(&hour.paths),
+                    records,
+                    keys,
                 ])?;
                 for (&id, counts) in funnel_ids.iter().zip(&hour.funnels) {
                     funnel.execute(params![id, h, encode_counts(counts)])?;
@@ -379,8 +439,16 @@ pub fn funnel_counts(
 /// Journey totals and path tallies of the visits of one site that started in `range`.
 pub struct SiteJourneys {
     pub totals: JourneyTotals,
-    /// Encoded path tallies, one per hour (see [`encode_paths`]).
-    paths: Vec<Vec<u8>>,
+    /// Path tallies, one per hour.
+    paths: Vec<PathHour>,
+}
+
+/// One hour's path tallies (see [`encode_paths`]); the keys of a stored hour are read only when needed.
+struct PathHour {
+    site: WebsiteId,
+    hour: i64,
+    records: Vec<u8>,
+    keys: Option<Vec<u8>>,
 }
 
 /// The journeys of one site over `range`: stored hours read, the others computed (and stored when settled).
@@ -423,7 +491,7 @@ pub fn site_journeys(
             out.totals.converted.add(class(1, true)?);
             out.totals.abandoned.add(class(4, false)?);
             if with_paths {
-                out.paths.push(r.get(7)?);
+                out.paths.push(PathHour { site, hour: r.get(0)?, records: r.get(7)?, keys: None });
             }
         }
         drop(rows);
@@ -438,12 +506,16 @@ pub fn site_journeys(
     for hour in computed.values() {
         out.totals.add(&hour.journeys);
         if with_paths && !hour.paths.is_empty() {
-            out.paths.push(encode_paths(&hour.paths));
+            let (records, keys) = encode_paths(&hour.paths);
+            out.paths.push(PathHour { site, hour: 0, records, keys: Some(keys) });
         }
     }
     store(db, site, seen, &[], &computed)?;
     Ok(out)
 }
+
+/// Funnel counts, journey totals, every path (most visits first) and the visits with a page view.
+pub type RawAnswer = (Vec<Vec<u64>>, JourneyTotals, Vec<PathCount>, u64);
 
 /// The uncached answer: the same aggregates computed from the raw events of the whole range in one scan.
 /// Tests compare the stored path with it.
@@ -453,7 +525,7 @@ pub fn raw(
     funnels: &[Vec<StepPattern>],
     range: TimeRange,
     now: Millis,
-) -> Result<(Vec<Vec<u64>>, JourneyTotals, Vec<PathCount>, u64)> {
+) -> Result<RawAnswer> {
     let (from, to) = hours_of(range);
     let hours = compute(conn, site, funnels, from, to, now)?;
     let mut counts: Vec<Vec<u64>> = funnels.iter().map(|s| vec![0; s.len()]).collect();
@@ -495,24 +567,23 @@ fn fnv(text: &str) -> u64 {
     h
 }
 
-/// An hour's path tallies as a blob: a u32 count n, then n records (hash u64, visits u32, converted u32),
-/// most visits first, then the n keys in the same order, each a u32 length and its UTF-8 bytes. The
-/// fixed-size records are what a read scans; keys are read for the few winners only.
-fn encode_paths(paths: &HashMap<String, (u64, u64)>) -> Vec<u8> {
+/// An hour's path tallies as two blobs: records (a u32 count n, then n records of hash u64, visits u32,
+/// converted u32, most visits first) and keys (the n keys in the same order, each a u32 length and its UTF-8
+/// bytes). A read scans the fixed-size records and reads keys for the few winners only.
+fn encode_paths(paths: &HashMap<String, (u64, u64)>) -> (Vec<u8>, Vec<u8>) {
     let mut list: Vec<(&String, &(u64, u64))> = paths.iter().collect();
     list.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(b.0)));
-    let mut out = Vec::with_capacity(4 + list.len() * 40);
-    out.extend((list.len() as u32).to_le_bytes());
+    let mut records = Vec::with_capacity(4 + list.len() * 16);
+    records.extend((list.len() as u32).to_le_bytes());
+    let mut keys = Vec::with_capacity(list.len() * 32);
     for (key, (sessions, conversions)) in &list {
-        out.extend(fnv(key).to_le_bytes());
-        out.extend((*sessions as u32).to_le_bytes());
-        out.extend((*conversions as u32).to_le_bytes());
+        records.extend(fnv(key).to_le_bytes());
+        records.extend((*sessions as u32).to_le_bytes());
+        records.extend((*conversions as u32).to_le_bytes());
+        keys.extend((key.len() as u32).to_le_bytes());
+        keys.extend(key.as_bytes());
     }
-    for (key, _) in &list {
-        out.extend((key.len() as u32).to_le_bytes());
-        out.extend(key.as_bytes());
-    }
-    out
+    (records, keys)
 }
 
 fn u32_at(blob: &[u8], at: usize) -> u32 {
@@ -526,19 +597,18 @@ fn record(blob: &[u8], i: usize) -> (u64, u64, u64) {
     (hash, u64::from(u32_at(blob, at + 8)), u64::from(u32_at(blob, at + 12)))
 }
 
-/// Where each key of a path blob starts.
+/// Where each key of a keys blob starts.
 fn key_offsets(blob: &[u8]) -> Vec<usize> {
-    let n = u32_at(blob, 0) as usize;
-    let mut at = 4 + n * 16;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
+    let mut at = 0;
+    let mut out = Vec::new();
+    while at + 4 <= blob.len() {
         out.push(at);
         at += 4 + u32_at(blob, at) as usize;
     }
     out
 }
 
-/// The key starting at `at` of a path blob.
+/// The key starting at `at` of a keys blob.
 fn key_at(blob: &[u8], at: usize) -> String {
     let len = u32_at(blob, at) as usize;
     blob.get(at + 4..at + 4 + len).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default()
@@ -551,8 +621,14 @@ fn key_at(blob: &[u8], at: usize) -> String {
 /// of every record; a path that is no candidate has fewer than `t` visits in every hour, so at most the sum
 /// of each hour's largest count below `t`. When that bound could reach the top, `t` is lowered and the
 /// rounds repeat (at `t` = 1 every path is a candidate).
-pub fn top_paths(journeys: &[SiteJourneys], top: usize) -> (Vec<PathCount>, u64) {
-    let blobs: Vec<&[u8]> = journeys.iter().flat_map(|j| j.paths.iter().map(Vec::as_slice)).collect();
+/// `keys`: reads a stored hour's keys blob.
+pub fn top_paths(
+    journeys: &[SiteJourneys],
+    top: usize,
+    mut keys: impl FnMut(WebsiteId, i64) -> Result<Vec<u8>>,
+) -> Result<(Vec<PathCount>, u64)> {
+    let hours: Vec<&PathHour> = journeys.iter().flat_map(|j| j.paths.iter()).collect();
+    let blobs: Vec<&[u8]> = hours.iter().map(|h| h.records.as_slice()).collect();
     let total: u64 = blobs.iter().map(|b| (0..u32_at(b, 0) as usize).map(|i| record(b, i).1).sum::<u64>()).sum();
     let mut threshold: u64 = 64;
     loop {
@@ -578,8 +654,9 @@ pub fn top_paths(journeys: &[SiteJourneys], top: usize) -> (Vec<PathCount>, u64)
                 }
             }
         }
-        let mut ranked: Vec<(u64, u64, usize, usize)> = candidates.into_values().collect();
-        ranked.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut ranked: Vec<(u64, u64, usize, usize, u64)> =
+            candidates.into_iter().map(|(hash, (s, c, b, i))| (s, c, b, i, hash)).collect();
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
         let kth = if ranked.len() >= top { ranked.get(top.saturating_sub(1)).map_or(0, |r| r.0) } else { 0 };
         let exact = threshold <= 1 || (ranked.len() >= top && top > 0 && kth > bound) || bound == 0;
         if !exact {
@@ -588,22 +665,30 @@ pub fn top_paths(journeys: &[SiteJourneys], top: usize) -> (Vec<PathCount>, u64)
         }
         // Ties at the cut are broken by the pages, as the raw answer does: keys only for those in reach.
         let reach = ranked.get(top.saturating_sub(1)).map_or(0, |r| r.0);
-        let mut offsets: HashMap<usize, Vec<usize>> = HashMap::new();
-        let mut list: Vec<PathCount> = ranked
-            .into_iter()
-            .filter(|r| r.0 >= reach)
-            .map(|(sessions, conversions, b, i)| {
-                let at = offsets.entry(b).or_insert_with(|| key_offsets(blobs[b]))[i];
-                PathCount {
-                    pages: key_at(blobs[b], at).split('\n').map(str::to_string).collect(),
-                    sessions,
-                    conversions,
+        let mut read: HashMap<usize, (Vec<u8>, Vec<usize>)> = HashMap::new();
+        let mut list: Vec<PathCount> = Vec::new();
+        for (sessions, conversions, b, i, hash) in ranked.into_iter().filter(|r| r.0 >= reach) {
+            let (blob, offsets) = match read.entry(b) {
+                std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    let blob = match &hours[b].keys {
+                        Some(blob) => blob.clone(),
+                        None => keys(hours[b].site, hours[b].hour)?,
+                    };
+                    let offsets = key_offsets(&blob);
+                    slot.insert((blob, offsets))
                 }
-            })
-            .collect();
+            };
+            let key = offsets.get(i).map(|&at| key_at(blob, at)).unwrap_or_default();
+            // A stored hour recomputed since its records were read: the caller reads again.
+            if fnv(&key) != hash {
+                return Err(crate::error::Error::Conflict("path keys changed while read".into()));
+            }
+            list.push(PathCount { pages: key.split('\n').map(str::to_string).collect(), sessions, conversions });
+        }
         list.sort_by(|a, b| b.sessions.cmp(&a.sessions).then_with(|| a.pages.cmp(&b.pages)));
         list.truncate(top);
-        return (list, total);
+        return Ok((list, total));
     }
 }
 
@@ -793,15 +878,27 @@ mod tests {
             h2.insert(format!("/x{i}"), (1, 0));
         }
         h2.insert("/\n/a".to_string(), (1, 1));
-        let blob1 = encode_paths(&h1);
-        assert_eq!(record(&blob1, 0).1, 100);
-        assert_eq!(key_at(&blob1, key_offsets(&blob1)[1]), "/\n/a");
-        let journeys = [SiteJourneys { totals: JourneyTotals::default(), paths: vec![blob1, encode_paths(&h2)] }];
-        let (top, total) = top_paths(&journeys, 2);
+        let (records1, keys1) = encode_paths(&h1);
+        assert_eq!(record(&records1, 0).1, 100);
+        assert_eq!(key_at(&keys1, key_offsets(&keys1)[1]), "/\n/a");
+        let (records2, keys2) = encode_paths(&h2);
+        let journeys = [SiteJourneys {
+            totals: JourneyTotals::default(),
+            paths: vec![
+                // The first hour's keys are read on demand, as a stored hour's are.
+                PathHour { site: 1, hour: 7, records: records1, keys: None },
+                PathHour { site: 1, hour: 8, records: records2, keys: Some(keys2) },
+            ],
+        }];
+        let stored = |site: WebsiteId, hour: i64| {
+            assert_eq!((site, hour), (1, 7));
+            Ok(keys1.clone())
+        };
+        let (top, total) = top_paths(&journeys, 2, stored).unwrap();
         assert_eq!(total, 403);
         assert_eq!(top[0], PathCount { pages: vec!["/".into()], sessions: 100, conversions: 3 });
         assert_eq!(top[1], PathCount { pages: vec!["/".into(), "/a".into()], sessions: 3, conversions: 1 });
-        let (three, _) = top_paths(&journeys, 3);
+        let (three, _) = top_paths(&journeys, 3, stored).unwrap();
         // Ties (one visit each) are broken by the pages.
         assert_eq!(three[2].pages, vec!["/x0".to_string()]);
     }

@@ -86,6 +86,54 @@ pub struct FunnelStep {
     pub drop_off_rate: f64,
 }
 
+/// The most drop-off visits listed per step.
+pub const MAX_DROP_OFFS: usize = 100;
+
+/// The answer of `GET /api/funnels/{id}/drop-offs`: per step but the last, the visits that reached it and
+/// not the next step, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FunnelDropOffs {
+    pub funnel_id: i64,
+    pub website_id: WebsiteId,
+    pub steps: Vec<StepDropOffs>,
+}
+
+/// The visits that stopped at one step.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StepDropOffs {
+    /// 1-based.
+    pub step: u32,
+    pub name: String,
+    /// Visits of the range that reached this step and not the next (all of them, not only those listed).
+    pub dropped_off: u64,
+    /// The newest of them, at most `limit`.
+    pub visits: Vec<DropOffVisit>,
+}
+
+/// A visit that dropped off, with what its links need.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DropOffVisit {
+    /// The session's id (as the visitor stream's journey and the visit detail take it).
+    pub id: i64,
+    /// The client's session id.
+    pub session_id: String,
+    #[schema(value_type = String, format = DateTime)]
+    #[serde(serialize_with = "ser_iso")]
+    pub started_at: Millis,
+    /// Seconds from the first to the last hit.
+    pub duration: i64,
+    pub page_views: i64,
+    /// The last page viewed.
+    pub exit_page: String,
+    pub country: String,
+    pub device: String,
+    /// The visit's recording, when one exists.
+    pub replay_id: Option<i64>,
+}
+
 /// A validated step, as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct StepDef {
@@ -134,6 +182,55 @@ impl Funnels {
             return Err(Error::NotFound("funnel"));
         }
         Ok(with_figures(&self.db, rows, range)?.remove(0))
+    }
+
+    /// Per step but the last, the newest visits of `range` (at most `limit`) that reached it and not the next
+    /// one. Another user's funnel is not found.
+    pub fn drop_offs(&self, user: UserId, id: i64, range: TimeRange, limit: usize) -> Result<FunnelDropOffs> {
+        let funnel = self.get(user, id, range)?;
+        let patterns: Vec<StepPattern> =
+            funnel.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() }).collect();
+        let dropped: Vec<u64> = funnel.steps.iter().map(|s| s.visitors - s.conversions).collect();
+        let limit = limit.min(MAX_DROP_OFFS);
+        self.db.read(|conn| {
+            let found = visit_hours::drop_offs(conn, funnel.website_id, &patterns, range, limit, &dropped)?;
+            let mut visit = conn.prepare_cached(
+                "SELECT s.session_key, s.first_seen, s.last_seen, s.page_views, s.exit_page, s.country, s.device, r.id
+                 FROM sessions s LEFT JOIN replays r ON r.session_id = s.id WHERE s.id = ?1",
+            )?;
+            let mut steps = Vec::with_capacity(found.len());
+            for (n, visits) in found.into_iter().enumerate() {
+                let visits = visits
+                    .into_iter()
+                    .filter_map(|d| {
+                        visit
+                            .query_row([d.session], |r| {
+                                let (first, last): (Millis, Millis) = (r.get(1)?, r.get(2)?);
+                                Ok(DropOffVisit {
+                                    id: d.session,
+                                    session_id: r.get(0)?,
+                                    started_at: first,
+                                    duration: (last - first) / 1000,
+                                    page_views: r.get(3)?,
+                                    exit_page: r.get(4)?,
+                                    country: r.get(5)?,
+                                    device: r.get(6)?,
+                                    replay_id: r.get(7)?,
+                                })
+                            })
+                            .optional()
+                            .transpose()
+                    })
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                steps.push(StepDropOffs {
+                    step: n as u32 + 1,
+                    name: funnel.steps[n].name.clone(),
+                    dropped_off: dropped[n],
+                    visits,
+                });
+            }
+            Ok(FunnelDropOffs { funnel_id: funnel.id, website_id: funnel.website_id, steps })
+        })
     }
 
     /// Validates and stores a new funnel (status active unless given); returns its id.
