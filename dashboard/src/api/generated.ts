@@ -98,6 +98,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["streamSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/sessions/{id}/journey": {
         parameters: {
             query?: never;
@@ -275,6 +291,22 @@ export interface paths {
         put: operations["updateFunnel"];
         post?: never;
         delete: operations["deleteFunnel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/funnels/{id}/drop-offs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["funnelDropOffs"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1290,7 +1322,7 @@ export interface components {
             totalDuration: number;
             /**
              * Format: int32
-             * @description 0-100, see [`journey_score`].
+             * @description 0-100: the site's intent model's conversion probability for the visit (`IntentModel::score`).
              */
             journeyScore: number;
             /** @description The visit is over (idle for [`JOURNEY_IDLE_MS`]). */
@@ -1367,6 +1399,34 @@ export interface components {
         /** @description Two-factor sign-in is off. */
         Done: {
             ok: boolean;
+        };
+        /** @description A visit that dropped off, with what its links need. */
+        DropOffVisit: {
+            /**
+             * Format: int64
+             * @description The session's id (as the visitor stream's journey and the visit detail take it).
+             */
+            id: number;
+            /** @description The client's session id. */
+            sessionId: string;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * Format: int64
+             * @description Seconds from the first to the last hit.
+             */
+            duration: number;
+            /** Format: int64 */
+            pageViews: number;
+            /** @description The last page viewed. */
+            exitPage: string;
+            country: string;
+            device: string;
+            /**
+             * Format: int64
+             * @description The visit's recording, when one exists.
+             */
+            replayId?: number | null;
         };
         /** @description The account's email after a change. */
         EmailAnswer: {
@@ -1486,6 +1546,16 @@ export interface components {
              * @description The same figure under the spec's second name.
              */
             conversionRate: number;
+        };
+        /**
+         * @description The answer of `GET /api/funnels/{id}/drop-offs`: per step but the last, the visits that reached it and
+         *     not the next step, newest first.
+         */
+        FunnelDropOffs: {
+            /** Format: int64 */
+            funnelId: number;
+            websiteId: components["schemas"]["i64"];
+            steps: components["schemas"]["StepDropOffs"][];
         };
         /**
          * @description The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
@@ -2262,6 +2332,22 @@ export interface components {
          * @enum {string}
          */
         SourceType: "search" | "social" | "direct" | "referral" | "campaign";
+        /** @description The visits that stopped at one step. */
+        StepDropOffs: {
+            /**
+             * Format: int32
+             * @description 1-based.
+             */
+            step: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description Visits of the range that reached this step and not the next (all of them, not only those listed).
+             */
+            droppedOff: number;
+            /** @description The newest of them, at most `limit`. */
+            visits: components["schemas"]["DropOffVisit"][];
+        };
         /** @description A step as the dialog sends it. */
         StepInput: {
             name?: string | null;
@@ -2631,6 +2717,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LiveVisitors"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamSession: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One session as the stream lists it, whenever it was seen (the detail panel of a funnel's drop-off) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamSession"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
@@ -3089,6 +3209,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    funnelDropOffs: {
+        parameters: {
+            query?: {
+                /** @description 1d, 7d, 30d or 90d; 30d by default. */
+                range?: string;
+                /** @description Visits listed per step, 1-100; 20 by default. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Funnel id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per step but the last, the newest visits of the range that reached it and not the next step */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FunnelDropOffs"];
+                };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
             "4XX": {
