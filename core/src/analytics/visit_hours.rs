@@ -597,6 +597,15 @@ fn record(blob: &[u8], i: usize) -> (u64, u64, u64) {
     (hash, u64::from(u32_at(blob, at + 8)), u64::from(u32_at(blob, at + 12)))
 }
 
+/// The records of a records blob in order: (hash, visits, converted).
+fn records(blob: &[u8]) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+    let n = u32_at(blob, 0) as usize;
+    blob.get(4..4 + n * 16).unwrap_or(&[]).chunks_exact(16).map(|c| {
+        let word = |at: usize| u64::from(u32::from_le_bytes([c[at], c[at + 1], c[at + 2], c[at + 3]]));
+        (word(0) | (word(4) << 32), word(8), word(12))
+    })
+}
+
 /// Where each key of a keys blob starts.
 fn key_offsets(blob: &[u8]) -> Vec<usize> {
     let mut at = 0;
@@ -629,15 +638,17 @@ pub fn top_paths(
 ) -> Result<(Vec<PathCount>, u64)> {
     let hours: Vec<&PathHour> = journeys.iter().flat_map(|j| j.paths.iter()).collect();
     let blobs: Vec<&[u8]> = hours.iter().map(|h| h.records.as_slice()).collect();
-    let total: u64 = blobs.iter().map(|b| (0..u32_at(b, 0) as usize).map(|i| record(b, i).1).sum::<u64>()).sum();
-    let mut threshold: u64 = 64;
+    let total: u64 = blobs.iter().map(|b| records(b).map(|r| r.1).sum::<u64>()).sum();
+    // Start at half the typical hour's largest count: most hours then offer a candidate or two.
+    let mut tops: Vec<u64> = blobs.iter().filter(|b| u32_at(b, 0) > 0).map(|b| record(b, 0).1).collect();
+    tops.sort_unstable();
+    let mut threshold: u64 = (tops.get(tops.len() / 2).copied().unwrap_or(1) / 2).max(1);
     loop {
-        // Candidate hash -> (visits, converted, where its key is).
-        let mut candidates: HashMap<u64, (u64, u64, usize, usize)> = HashMap::new();
+        // Candidate hash -> (visits, converted, where its key is). The probes below are most of the work.
+        let mut candidates: HashMap<u64, (u64, u64, usize, usize), foldhash::fast::FixedState> = HashMap::default();
         let mut bound = 0u64;
         for (b, blob) in blobs.iter().enumerate() {
-            for i in 0..u32_at(blob, 0) as usize {
-                let (hash, sessions, _) = record(blob, i);
+            for (i, (hash, sessions, _)) in records(blob).enumerate() {
                 if sessions < threshold {
                     bound += sessions;
                     break;
@@ -645,9 +656,13 @@ pub fn top_paths(
                 candidates.entry(hash).or_insert((0, 0, b, i));
             }
         }
+        // Too few candidates while others exist: no exact answer at this threshold, so no need to count.
+        if candidates.len() < top && bound > 0 && threshold > 1 {
+            threshold = (threshold / 4).max(1);
+            continue;
+        }
         for blob in &blobs {
-            for i in 0..u32_at(blob, 0) as usize {
-                let (hash, sessions, conversions) = record(blob, i);
+            for (hash, sessions, conversions) in records(blob) {
                 if let Some(c) = candidates.get_mut(&hash) {
                     c.0 += sessions;
                     c.1 += conversions;
@@ -880,6 +895,8 @@ mod tests {
         h2.insert("/\n/a".to_string(), (1, 1));
         let (records1, keys1) = encode_paths(&h1);
         assert_eq!(record(&records1, 0).1, 100);
+        assert_eq!(records(&records1).map(|r| r.1).collect::<Vec<_>>(), [100, 2]);
+        assert_eq!(records(&records1).next().unwrap().0, fnv("/"));
         assert_eq!(key_at(&keys1, key_offsets(&keys1)[1]), "/\n/a");
         let (records2, keys2) = encode_paths(&h2);
         let journeys = [SiteJourneys {
