@@ -29,7 +29,7 @@ use crate::routes::{visitor_stream, websites};
         advanced::advanced, advanced::ai_intent,
         events::list, events::create, events::update, events::delete, events::summary,
         export::site_export, export::type_export,
-        funnels::list, funnels::create, funnels::get, funnels::update, funnels::delete,
+        funnels::list, funnels::create, funnels::get, funnels::update, funnels::delete, funnels::drop_offs,
         journeys::customer_journeys, journeys::journey_paths,
         organizations::list, organizations::update,
         privacy::settings, privacy::update_settings, privacy::retention, privacy::update_retention,
@@ -40,7 +40,7 @@ use crate::routes::{visitor_stream, websites};
         track::track, track::interactions, track::config,
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::two_factor_setup, user::enable, user::disable,
-        visitor_stream::live_visitors, visitor_stream::journey,
+        visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
     // Types no operation names in JSON: the live stream's sessions travel inside its events.
     components(schemas(tracker_core::analytics::ActiveSession)),

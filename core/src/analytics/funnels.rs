@@ -1,13 +1,7 @@
-//! Funnel step counts from raw events: how many visits reached steps 1..n of a funnel in order. Called by
-//! the funnel store when it lists funnels; one scan of a site's events answers all of its funnels.
-
-use std::collections::HashMap;
-
-use rusqlite::{Connection, params};
-
-use super::TimeRange;
-use crate::error::Result;
-use crate::model::WebsiteId;
+//! What a funnel step matches. A visit counts for step n when, within it, steps 1..n happened in that order
+//! (other pages between them are allowed; each event advances it by at most one step). Counting visits rather
+//! than visitor hashes keeps "within one session" exact: the hash is per day and shared by everyone behind
+//! one address. The counts come from `visit_hours.rs`; the funnel store and the drop-off list use this.
 
 /// What a funnel step matches: page views of a path pattern, or, with an event name, that custom event or
 /// conversion fired on a page of the pattern.
@@ -26,52 +20,6 @@ impl StepPattern {
         };
         kind_ok && glob(normalize_path(&self.url), normalize_path(path))
     }
-}
-
-/// For each funnel, the number of visits that reached each of its steps in order (index 0 = step 1).
-///
-/// A visit counts for step n when, within it, steps 1..n happened in that order (other pages between them
-/// are allowed); each event advances a visit by at most one step. Counting visits rather than visitor
-/// hashes keeps "within one session" exact: the hash is per day and shared by everyone behind one address.
-pub fn count_steps(
-    conn: &Connection,
-    site: WebsiteId,
-    funnels: &[Vec<StepPattern>],
-    range: TimeRange,
-) -> Result<Vec<Vec<u64>>> {
-    let mut counts: Vec<Vec<u64>> = funnels.iter().map(|steps| vec![0; steps.len()]).collect();
-    if funnels.iter().all(|steps| steps.is_empty()) {
-        return Ok(counts);
-    }
-    // The (website_id, ts) index yields the rows in time order (rowid breaks ties in insertion order).
-    let mut stmt = conn.prepare_cached(
-        "SELECT session_id, kind, name, path FROM events
-         WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind IN ('pageview', 'custom', 'conversion')
-         ORDER BY ts, id",
-    )?;
-    let mut rows = stmt.query(params![site, range.start, range.end])?;
-    // Steps reached so far per visit and funnel; a visit enters the map only once it reaches a first step.
-    let mut progress: HashMap<i64, Vec<u8>> = HashMap::new();
-    while let Some(row) = rows.next()? {
-        let session: i64 = row.get(0)?;
-        let kind = row.get_ref(1)?.as_str().unwrap_or("");
-        let name = row.get_ref(2)?.as_str().unwrap_or("");
-        let path = row.get_ref(3)?.as_str().unwrap_or("");
-        for (f, steps) in funnels.iter().enumerate() {
-            let at = progress.get(&session).map_or(0, |p| p[f] as usize);
-            if at < steps.len() && steps[at].matches(kind, name, path) {
-                progress.entry(session).or_insert_with(|| vec![0; funnels.len()])[f] += 1;
-            }
-        }
-    }
-    for reached in progress.values() {
-        for (f, &at) in reached.iter().enumerate() {
-            for count in counts[f].iter_mut().take(at as usize) {
-                *count += 1;
-            }
-        }
-    }
-    Ok(counts)
 }
 
 /// A path pattern or path without a trailing slash (except the root), so "/shop/" and "/shop" are one page.

@@ -3,10 +3,13 @@
 //! paths from entry to exit. Called by the daemon's /api/analytics/customer-journeys and /journeys.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
+use super::intent::{IntentModel, SessionFeatures, SourceType};
+use super::visit_hours::{self, ClassTotals, JourneyTotals};
 use super::{Analytics, TimeRange};
 use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId, ser_iso};
@@ -19,10 +22,7 @@ pub const JOURNEY_LIST_LIMIT: i64 = 100;
 pub const JOURNEY_STEP_LIMIT: usize = 50;
 /// Most common paths returned by [`Analytics::journey_paths`].
 pub const TOP_PATHS: usize = 10;
-/// Pages of a path kept; a longer path ends in [`MORE_PAGES`].
-pub const PATH_DEPTH: usize = 5;
-/// The last element of a path cut at [`PATH_DEPTH`] pages.
-pub const MORE_PAGES: &str = "…";
+pub use super::visit_hours::{MORE_PAGES, PATH_DEPTH};
 
 /// Which journeys a query wants (spec: all, converted, abandoned, active). Converted and abandoned are the
 /// completed journeys with and without a conversion; active are those not over yet.
@@ -44,6 +44,20 @@ impl JourneyFilter {
             "active" => JourneyFilter::Active,
             _ => return Err(Error::invalid("filter must be all, converted, abandoned or active")),
         })
+    }
+
+    /// The totals of the journeys this filter keeps.
+    fn totals(self, t: &JourneyTotals) -> ClassTotals {
+        let mut out = match self {
+            JourneyFilter::All | JourneyFilter::Converted => t.converted,
+            JourneyFilter::Abandoned => t.abandoned,
+            JourneyFilter::Active => t.active,
+        };
+        if self == JourneyFilter::All {
+            out.add(t.abandoned);
+            out.add(t.active);
+        }
+        out
     }
 
     /// The filter's condition on `sessions s`; ?4 is the cut-off before which a visit is over.
@@ -91,7 +105,7 @@ pub struct CustomerJourney {
     pub conversion_events: u64,
     /// Seconds from the first to the last hit.
     pub total_duration: i64,
-    /// 0-100, see [`journey_score`].
+    /// 0-100: the site's intent model's conversion probability for the visit (`IntentModel::score`).
     pub journey_score: u8,
     /// The visit is over (idle for [`JOURNEY_IDLE_MS`]).
     pub is_completed: bool,
@@ -147,19 +161,6 @@ pub struct JourneyPath {
     pub conversion_rate: f64,
 }
 
-/// The journey score: the documented prior weights of the visitor-intent model (page views, time on site,
-/// events, conversion), squashed to 0-100. Kept in this one function so the fitted intent model can
-/// replace it.
-pub fn journey_score(page_views: u64, duration_s: i64, events: u64, converted: bool) -> u8 {
-    let minutes = (duration_s.max(0) as f64) / 60.0;
-    let z = -3.0
-        + 0.45 * page_views.min(15) as f64
-        + 0.9 * (1.0 + minutes.min(60.0)).ln()
-        + 0.35 * events.min(10) as f64
-        + if converted { 3.0 } else { 0.0 };
-    (100.0 / (1.0 + (-z).exp())).round() as u8
-}
-
 impl Analytics {
     /// The journeys (visits started in `range`) of the user's sites, or of one of them; totals over all of
     /// them, the newest [`JOURNEY_LIST_LIMIT`] listed with their paths. Another user's site is not found.
@@ -171,38 +172,39 @@ impl Analytics {
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
+        let sites = self.db.read(|conn| user_sites(conn, user, site))?;
+        let mut totals = JourneyTotals::default();
+        for &site in &sites {
+            let of_site = visit_hours::site_journeys(&self.db, site, range, now, false)?;
+            totals.add(&of_site.totals);
+        }
+        let kept = filter.totals(&totals);
+        let per = |sum: f64| if kept.visits == 0 { 0.0 } else { sum / kept.visits as f64 };
+        let summary = JourneySummary {
+            total_journeys: kept.visits,
+            average_duration: per(kept.duration_s as f64),
+            average_touchpoints: per(kept.touchpoints as f64),
+            conversion_rate: per(kept.conversions as f64 * 100.0),
+        };
+        let mut models: HashMap<WebsiteId, Arc<IntentModel>> = HashMap::new();
+        for &site in &sites {
+            models.insert(site, self.intent_model(site, false)?);
+        }
         self.db.read(|conn| {
-            if let Some(site) = site {
-                owned(conn, user, site)?;
-            }
             let cut = now - JOURNEY_IDLE_MS;
-            let scope = "FROM sessions s JOIN websites w ON w.id = s.website_id
-                 WHERE w.user_id = ?1 AND (?5 IS NULL OR s.website_id = ?5)
-                   AND s.first_seen >= ?2 AND s.first_seen < ?3";
             let condition = filter.sql();
-            let summary = conn.query_row(
-                &format!(
-                    "SELECT COUNT(*), AVG((s.last_seen - s.first_seen) / 1000), AVG(s.page_views + s.events),
-                        AVG(s.is_converted) * 100.0
-                     {scope} AND {condition}"
-                ),
-                params![user, range.start, range.end, cut, site],
-                |r| {
-                    Ok(JourneySummary {
-                        total_journeys: r.get::<_, i64>(0)? as u64,
-                        average_duration: r.get::<_, Option<f64>>(1)?.unwrap_or(0.0),
-                        average_touchpoints: r.get::<_, Option<f64>>(2)?.unwrap_or(0.0),
-                        conversion_rate: r.get::<_, Option<f64>>(3)?.unwrap_or(0.0),
-                    })
-                },
-            )?;
+            // One site at a time: the start index then yields each site's newest first (a join with the
+            // user's sites sorted the whole period, 1.1 s over 30 days at 10M events).
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT s.id, s.session_key, s.website_id, s.first_seen, s.last_seen, s.page_views, s.events,
-                    s.is_converted, s.city, s.region, s.country, s.device, s.browser, s.utm_source, s.referrer_host
-                 {scope} AND {condition} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?6"
+                    s.is_converted, s.city, s.region, s.country, s.device, s.browser, s.utm_source, s.referrer_host,
+                    s.utm_medium, s.utm_campaign, s.organization_id IS NOT NULL, s.visitor_hash
+                 FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3
+                   AND {condition} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?5"
             ))?;
-            let sessions = stmt
-                .query_map(params![user, range.start, range.end, cut, site, JOURNEY_LIST_LIMIT], |r| {
+            let mut sessions = Vec::new();
+            for &site in &sites {
+                let rows = stmt.query_map(params![site, range.start, range.end, cut, JOURNEY_LIST_LIMIT], |r| {
                     let page_views = r.get::<_, i64>(5)? as u64;
                     let events = r.get::<_, i64>(6)? as u64;
                     let first_seen: Millis = r.get(3)?;
@@ -218,7 +220,7 @@ impl Analytics {
                         touchpoints: page_views + events,
                         conversion_events: 0,
                         total_duration: duration,
-                        journey_score: journey_score(page_views, duration, events, converted),
+                        journey_score: 0,
                         is_completed: last_seen < cut,
                         visitor_info: VisitorInfo {
                             location: if place.is_empty() { "Unknown Location".into() } else { place.join(", ") },
@@ -228,94 +230,93 @@ impl Analytics {
                         },
                         steps: Vec::new(),
                     };
-                    Ok((r.get::<_, i64>(0)?, last_seen, journey))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                    let visit = Listed {
+                        id: r.get(0)?,
+                        key: journey.session_id.clone(),
+                        first_seen,
+                        last_seen,
+                        converted,
+                        hash: r.get(18)?,
+                        source: SourceType::classify(
+                            &r.get::<_, String>(14)?,
+                            &r.get::<_, String>(13)?,
+                            &r.get::<_, String>(15)?,
+                            &r.get::<_, String>(16)?,
+                        ),
+                        organization: r.get(17)?,
+                    };
+                    Ok((visit, journey))
+                })?;
+                for row in rows {
+                    sessions.push(row?);
+                }
+            }
+            sessions.sort_by(|a, b| b.0.first_seen.cmp(&a.0.first_seen).then(b.0.id.cmp(&a.0.id)));
+            sessions.truncate(JOURNEY_LIST_LIMIT as usize);
+            let returning = returning_visits(conn, &sessions)?;
             let mut journeys = Vec::with_capacity(sessions.len());
-            for (id, last_seen, mut journey) in sessions {
-                let (steps, conversions) = steps_of(conn, id, last_seen)?;
-                journey.steps = steps;
-                journey.conversion_events = conversions;
+            for (visit, mut journey) in sessions {
+                let events = events_of(conn, visit.id)?;
+                journey.steps = steps_of(&events, visit.last_seen);
+                journey.conversion_events = events.iter().filter(|e| e.1 == "conversion").count() as u64;
+                let features = features(conn, &visit, &events, returning.get(&visit.id).copied().unwrap_or(false))?;
+                if let Some(model) = models.get(&journey.website_id) {
+                    journey.journey_score = model.score(&features).score.clamp(0, 100) as u8;
+                }
                 journeys.push(journey);
             }
             Ok(CustomerJourneys { summary, journeys })
         })
     }
 
-    /// The most common page sequences (entry to exit) of visits started in `range` on the user's sites, or
-    /// on one of them, with how many visits took each and how many of those converted.
+    /// The most common page sequences (entry to exit, cut at [`PATH_DEPTH`] pages) of the visits started in
+    /// `range` on the user's sites, or on one of them, with how many visits took each and how many converted.
     pub fn journey_paths(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<JourneyPaths> {
-        self.db.read(|conn| {
-            if let Some(site) = site {
-                owned(conn, user, site)?;
-            }
-            let sites: Vec<WebsiteId> = match site {
-                Some(site) => vec![site],
-                None => conn
-                    .prepare_cached("SELECT id FROM websites WHERE user_id = ?1")?
-                    .query_map([user], |r| r.get(0))?
-                    .collect::<rusqlite::Result<_>>()?,
-            };
-            // Pages are interned: a visit's path is a few small numbers, not strings.
-            let mut names: Vec<String> = Vec::new();
-            let mut ids: HashMap<String, u32> = HashMap::new();
-            // Per visit: its pages in order, and whether it converted (read with the pages, not per visit).
-            let mut visits: HashMap<i64, (Vec<u32>, bool)> = HashMap::new();
-            for site in sites {
-                let mut stmt = conn.prepare_cached(
-                    "SELECT e.session_id, e.path, s.is_converted FROM events e JOIN sessions s ON s.id = e.session_id
-                     WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND e.kind = 'pageview'
-                     ORDER BY e.ts, e.id",
-                )?;
-                let mut rows = stmt.query(params![site, range.start, range.end])?;
-                while let Some(row) = rows.next()? {
-                    let session: i64 = row.get(0)?;
-                    let path = row.get_ref(1)?.as_str().unwrap_or("");
-                    let (pages, converted) = visits.entry(session).or_default();
-                    *converted = row.get(2)?;
-                    if pages.len() > PATH_DEPTH {
-                        continue;
-                    }
-                    let id = match ids.get(path) {
-                        Some(&id) => id,
-                        None => {
-                            names.push(path.to_string());
-                            ids.insert(path.to_string(), names.len() as u32 - 1);
-                            names.len() as u32 - 1
-                        }
-                    };
-                    if pages.last() != Some(&id) {
-                        pages.push(id);
-                    }
-                }
-            }
-            let mut tally: HashMap<Vec<u32>, (u64, u64)> = HashMap::new();
-            for (pages, converted) in visits.values() {
-                let entry = tally.entry(pages.clone()).or_default();
-                entry.0 += 1;
-                entry.1 += u64::from(*converted);
-            }
-            let mut paths: Vec<JourneyPath> = tally
-                .into_iter()
-                .map(|(pages, (sessions, conversions))| {
-                    let cut = pages.len() > PATH_DEPTH;
-                    let mut pages: Vec<String> =
-                        pages.iter().take(PATH_DEPTH).map(|&id| names[id as usize].clone()).collect();
-                    if cut {
-                        pages.push(MORE_PAGES.into());
-                    }
-                    JourneyPath {
-                        pages,
-                        sessions,
-                        conversions,
-                        conversion_rate: conversions as f64 * 100.0 / sessions as f64,
-                    }
+        let sites = self.db.read(|conn| user_sites(conn, user, site))?;
+        let mut attempts = 0;
+        let (top, total_sessions) = loop {
+            let now = crate::model::now_ms();
+            let per_site = sites
+                .iter()
+                .map(|&site| visit_hours::site_journeys(&self.db, site, range, now, true))
+                .collect::<Result<Vec<_>>>()?;
+            let found = self.db.read(|conn| {
+                let mut stmt =
+                    conn.prepare_cached("SELECT path_keys FROM visit_hours WHERE website_id = ?1 AND hour = ?2")?;
+                visit_hours::top_paths(&per_site, TOP_PATHS, |site, hour| {
+                    Ok(stmt.query_row(params![site, hour], |r| r.get(0)).optional()?.unwrap_or_default())
                 })
-                .collect();
-            paths.sort_by(|a, b| b.sessions.cmp(&a.sessions).then_with(|| a.pages.cmp(&b.pages)));
-            paths.truncate(TOP_PATHS);
-            Ok(JourneyPaths { total_sessions: visits.len() as u64, paths })
-        })
+            });
+            // The keys of a stored hour are read after its records: an hour invalidated in between is read again.
+            match found {
+                Err(Error::Conflict(_)) if attempts < 3 => attempts += 1,
+                other => break other?,
+            }
+        };
+        let paths = top
+            .into_iter()
+            .map(|p| JourneyPath {
+                conversion_rate: p.conversions as f64 * 100.0 / p.sessions.max(1) as f64,
+                pages: p.pages,
+                sessions: p.sessions,
+                conversions: p.conversions,
+            })
+            .collect();
+        Ok(JourneyPaths { total_sessions, paths })
+    }
+}
+
+/// The user's sites, or the one named (another user's is not found).
+fn user_sites(conn: &Connection, user: UserId, site: Option<WebsiteId>) -> Result<Vec<WebsiteId>> {
+    match site {
+        Some(site) => {
+            owned(conn, user, site)?;
+            Ok(vec![site])
+        }
+        None => Ok(conn
+            .prepare_cached("SELECT id FROM websites WHERE user_id = ?1 ORDER BY id")?
+            .query_map([user], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?),
     }
 }
 
@@ -325,22 +326,40 @@ fn owned(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
         .ok_or(Error::NotFound("website"))
 }
 
-/// A visit's touchpoints in order with the seconds spent on each, and its number of conversions.
-fn steps_of(conn: &Connection, session: i64, last_seen: Millis) -> Result<(Vec<JourneyStep>, u64)> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT ts, kind, name, path FROM events WHERE session_id = ?1
-         AND kind IN ('pageview', 'custom', 'conversion', 'outbound', 'download') ORDER BY ts, id",
-    )?;
+/// A listed journey's visit, as its score needs it.
+struct Listed {
+    id: i64,
+    key: String,
+    first_seen: Millis,
+    last_seen: Millis,
+    converted: bool,
+    hash: i64,
+    source: SourceType,
+    organization: bool,
+}
+
+/// A visit's events in order: (ts, kind, name, path).
+fn events_of(conn: &Connection, session: i64) -> Result<Vec<(Millis, String, String, String)>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT ts, kind, name, path FROM events WHERE session_id = ?1 ORDER BY ts, id")?;
     let rows = stmt
-        .query_map([session], |r| Ok((r.get::<_, Millis>(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<rusqlite::Result<Vec<(Millis, String, String, String)>>>()?;
-    let conversions = rows.iter().filter(|r| r.1 == "conversion").count() as u64;
-    let steps = rows
+        .query_map([session], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// A visit's touchpoints in order with the seconds spent on each.
+fn steps_of(events: &[(Millis, String, String, String)], last_seen: Millis) -> Vec<JourneyStep> {
+    let touchpoints: Vec<&(Millis, String, String, String)> = events
+        .iter()
+        .filter(|e| matches!(e.1.as_str(), "pageview" | "custom" | "conversion" | "outbound" | "download"))
+        .collect();
+    touchpoints
         .iter()
         .enumerate()
         .take(JOURNEY_STEP_LIMIT)
         .map(|(i, (ts, kind, name, path))| {
-            let until = rows.get(i + 1).map_or(last_seen, |next| next.0);
+            let until = touchpoints.get(i + 1).map_or(last_seen, |next| next.0);
             JourneyStep {
                 page: path.clone(),
                 duration: ((until - ts) / 1000).max(0),
@@ -348,8 +367,83 @@ fn steps_of(conn: &Connection, session: i64, last_seen: Millis) -> Result<(Vec<J
                 name: name.clone(),
             }
         })
-        .collect();
-    Ok((steps, conversions))
+        .collect()
+}
+
+/// Which listed visits had an earlier visit of the same visitor hash that day (the hash's salt rotates
+/// daily). One scan of the covering start index per day the list touches, up to its latest listed visit.
+fn returning_visits(conn: &Connection, listed: &[(Listed, CustomerJourney)]) -> Result<HashMap<i64, bool>> {
+    const DAY: Millis = 86_400_000;
+    let mut days: HashMap<(WebsiteId, i64), Millis> = HashMap::new();
+    for (visit, journey) in listed {
+        let latest = days.entry((journey.website_id, visit.first_seen.div_euclid(DAY))).or_insert(visit.first_seen);
+        *latest = (*latest).max(visit.first_seen);
+    }
+    let mut first: HashMap<(WebsiteId, i64, i64), Millis> = HashMap::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT visitor_hash, first_seen FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen <= ?3",
+    )?;
+    for (&(site, day), &latest) in &days {
+        let mut rows = stmt.query(params![site, day * DAY, latest])?;
+        while let Some(r) = rows.next()? {
+            let (hash, seen): (i64, Millis) = (r.get(0)?, r.get(1)?);
+            let entry = first.entry((site, day, hash)).or_insert(seen);
+            *entry = (*entry).min(seen);
+        }
+    }
+    Ok(listed
+        .iter()
+        .map(|(v, j)| {
+            let earliest = first.get(&(j.website_id, v.first_seen.div_euclid(DAY), v.hash)).copied();
+            (v.id, earliest.is_some_and(|e| e < v.first_seen))
+        })
+        .collect())
+}
+
+/// The intent model's features of a listed visit, as `intent::load_features` defines them: what the visit
+/// did up to its first conversion.
+fn features(
+    conn: &Connection,
+    visit: &Listed,
+    events: &[(Millis, String, String, String)],
+    returning: bool,
+) -> Result<SessionFeatures> {
+    let cutoff = events.iter().find(|e| e.1 == "conversion").map_or(Millis::MAX, |e| e.0);
+    let mut page_views = 0;
+    let mut event_count = 0;
+    let mut last_ts = visit.first_seen;
+    let mut pages: Vec<String> = Vec::new();
+    for (ts, kind, _, path) in events.iter().filter(|e| e.0 < cutoff) {
+        last_ts = last_ts.max(*ts);
+        match kind.as_str() {
+            "pageview" => {
+                page_views += 1;
+                if !pages.contains(path) {
+                    pages.push(path.clone());
+                }
+            }
+            "conversion" | "identify" | "consent" => {}
+            _ => event_count += 1,
+        }
+    }
+    let end = if cutoff == Millis::MAX { visit.last_seen } else { cutoff.min(visit.last_seen).max(last_ts) };
+    let scroll_depth: i64 = conn
+        .prepare_cached("SELECT COALESCE(MAX(depth), 0) FROM scroll_depths WHERE session_id = ?1 AND ts < ?2")?
+        .query_row(params![visit.id, cutoff], |r| r.get(0))?;
+    Ok(SessionFeatures {
+        session_id: visit.id,
+        session_key: visit.key.clone(),
+        page_views,
+        duration_s: ((end - visit.first_seen) / 1000).max(0),
+        scroll_depth,
+        events: event_count,
+        returning,
+        source: visit.source,
+        organization: visit.organization,
+        pages,
+        converted: visit.converted,
+        first_seen: visit.first_seen,
+    })
 }
 
 fn or(value: String, fallback: &str) -> String {
@@ -369,17 +463,77 @@ fn source(utm_source: String, referrer_host: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Tracker;
+    use crate::config::Config;
+    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::model::now_ms;
+    use crate::store::websites::NewWebsite;
 
+    /// journeyScore is the intent model's score of the same features the model itself loads for the visit.
     #[test]
-    fn score_grows_with_engagement_and_stays_in_bounds() {
-        let bounce = journey_score(1, 0, 0, false);
-        let browsing = journey_score(5, 180, 1, false);
-        let buyer = journey_score(6, 600, 2, true);
-        assert!(bounce < 20, "{bounce}");
-        assert!(bounce < browsing && browsing < buyer, "{bounce} {browsing} {buyer}");
-        assert!(buyer > 70 && buyer <= 100);
-        assert!(journey_score(u64::MAX, i64::MAX, u64::MAX, true) <= 100);
-        assert_eq!(journey_score(0, -5, 0, false), journey_score(0, 0, 0, false));
+    fn journey_scores_are_the_intent_models() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
+        let site = tracker
+            .websites
+            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
+            .unwrap()
+            .id;
+        let now = now_ms();
+        let mut commits = Vec::new();
+        for v in 0..60i64 {
+            // Four addresses: later visits of one are returning visitors that day.
+            let client = Client {
+                ip: format!("198.18.0.{}", v % 4).parse().unwrap(),
+                user_agent: "Mozilla/5.0 Chrome/1".into(),
+                do_not_track: false,
+            };
+            let mut ts = now - 3 * 3_600_000 + v * 60_000;
+            for step in 0..(v % 6 + 1) {
+                let kind = match (v + step) % 7 {
+                    _ if step == 0 => EventKind::Pageview,
+                    3 if v % 2 == 0 => EventKind::Conversion,
+                    5 => EventKind::Custom,
+                    _ => EventKind::Pageview,
+                };
+                let hit = Hit {
+                    website_id: site,
+                    session_key: format!("v{v:03}"),
+                    ts,
+                    kind: Some(kind),
+                    name: if kind == EventKind::Pageview { String::new() } else { "signup".into() },
+                    url: format!("https://s.example.com/p{}", (v + step) % 5),
+                    path: format!("/p{}", (v + step) % 5),
+                    referrer_host: ["", "google.com", "t.co"][(v % 3) as usize].into(),
+                    ..Hit::default()
+                };
+                match tracker.ingest.track_hit(hit, &client).unwrap() {
+                    Submitted::Queued(commit) => commits.push(commit),
+                    Submitted::Ignored => panic!("not a bot"),
+                }
+                ts += 25_000;
+            }
+        }
+        for commit in commits {
+            commit.wait_blocking().unwrap();
+        }
+        let range = TimeRange::parse("1d", now).unwrap();
+        let listed = tracker.analytics.customer_journeys(user.id, Some(site), range, JourneyFilter::All, now).unwrap();
+        assert_eq!(listed.journeys.len(), 60);
+        let model = tracker.analytics.intent_model(site, false).unwrap();
+        let features = tracker
+            .db()
+            .read(|c| super::super::intent::load_features(c, site, range.start, range.end, 1000, None))
+            .unwrap();
+        let expected: HashMap<String, u8> =
+            features.iter().map(|f| (f.session_key.clone(), model.score(f).score as u8)).collect();
+        assert!(features.iter().any(|f| f.returning) && features.iter().any(|f| f.converted));
+        for journey in &listed.journeys {
+            assert_eq!(Some(&journey.journey_score), expected.get(&journey.session_id), "{}", journey.session_id);
+        }
+        let distinct: std::collections::HashSet<u8> = listed.journeys.iter().map(|j| j.journey_score).collect();
+        assert!(distinct.len() > 3, "{distinct:?}");
     }
 
     #[test]

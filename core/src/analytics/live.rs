@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::Analytics;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, now_ms, ser_iso};
 
 /// A session counts as active when seen within this window (spec part 1 §9).
@@ -200,7 +200,34 @@ fn stream_sessions(conn: &Connection, site: WebsiteId, since: Millis, now: Milli
                 conversion_value, page_views, entry_page, exit_page, utm_source, referrer
          FROM sessions WHERE website_id = ?1 AND last_seen >= ?2 ORDER BY last_seen DESC LIMIT ?3",
     )?;
-    let rows = stmt.query_map(params![site, since, STREAM_LIMIT], |r| {
+    let rows = stmt.query_map(params![site, since, STREAM_LIMIT], |r| stream_session_row(r, site, now))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+impl Analytics {
+    /// One session of a site as the stream lists it, whenever it was seen (the detail panel opened from a
+    /// funnel's drop-offs); `NotFound` when the site has no such session.
+    pub fn stream_session(&self, site: WebsiteId, session: i64) -> Result<StreamSession> {
+        let now = now_ms();
+        self.db.read(|conn| {
+            let mut visit = conn
+                .prepare_cached(
+                    "SELECT id, country, region, city, device, browser, os, first_seen, last_seen, is_converted,
+                        conversion_value, page_views, entry_page, exit_page, utm_source, referrer
+                     FROM sessions WHERE id = ?1 AND website_id = ?2",
+                )?
+                .query_row(params![session, site], |r| stream_session_row(r, site, now))
+                .optional()?
+                .ok_or(Error::NotFound("session"))?;
+            visit.current_activity.activity = latest_activity(conn, session)?;
+            Ok(visit)
+        })
+    }
+}
+
+/// A stream session from a row of the columns both queries above select.
+fn stream_session_row(r: &rusqlite::Row, site: WebsiteId, now: Millis) -> rusqlite::Result<StreamSession> {
+    {
         let first_seen: Millis = r.get(7)?;
         let last_seen: Millis = r.get(8)?;
         let exit_page: String = r.get(13)?;
@@ -229,8 +256,7 @@ fn stream_sessions(conn: &Connection, site: WebsiteId, since: Millis, now: Milli
             utm_source: r.get(14)?,
             referrer: r.get(15)?,
         })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
 }
 
 /// What the session's latest hit did, when it was not a page view ("" then). Identify and consent calls say

@@ -21,6 +21,7 @@ mod session_journey;
 mod sites;
 mod timeseries;
 mod traffic_sources;
+pub mod visit_hours;
 
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
 pub use advanced::{Advanced, AiIntent};

@@ -260,7 +260,13 @@ impl Imports {
         let (pageviews, visits) = if parsed.staging.has_days()? {
             store::store_days(&self.db, site, id, &parsed.staging, batch)?
         } else {
-            store::store_hits(&self.db, site, id, &parsed.staging, batch)?
+            let stored = store::store_hits(&self.db, site, id, &parsed.staging, batch)?;
+            // The imported visits start on the import's days: the funnels and journeys reads recompute those
+            // hours (also any a read stored from the batches written so far).
+            self.db.write(|conn| {
+                Ok(crate::analytics::visit_hours::invalidate(conn, site, Some(first_day), Some(last_day + DAY_MS))?)
+            })?;
+            stored
         };
         Ok(ImportReport {
             id,
@@ -322,6 +328,7 @@ fn clear_incomplete(tx: &rusqlite::Connection, site: WebsiteId) -> Result<()> {
         tx.execute("DELETE FROM imported_rollups WHERE import_id = ?1", [id])?;
         tx.execute("DELETE FROM imports WHERE id = ?1", [id])?;
         crate::privacy::deletion::rebuild_rollups(tx, site, first_day, last_day + DAY_MS)?;
+        crate::analytics::visit_hours::invalidate(tx, site, Some(first_day), Some(last_day + DAY_MS))?;
     }
     Ok(())
 }

@@ -116,6 +116,7 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
             + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?) as u64;
         // Imported history goes with everything else (its aggregates cascade), and may be imported again.
         tx.execute("DELETE FROM imports WHERE website_id = ?1", [site])?;
+        crate::analytics::visit_hours::invalidate(tx, site, None, None)?;
         return Ok(report);
     }
     let (Some(min_ts), Some(max_ts)) = (min_ts, max_ts) else {
@@ -175,6 +176,8 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
     let from = min_ts.min(first_seen).div_euclid(DAY_MS) * DAY_MS;
     let to = (max_ts.div_euclid(DAY_MS) + 1) * DAY_MS;
     report.rollup_rows = rebuild_rollups(tx, site, from, to)?;
+    // The visits that lost rows started in [from, to) too.
+    crate::analytics::visit_hours::invalidate(tx, site, Some(from), Some(to))?;
     Ok(report)
 }
 

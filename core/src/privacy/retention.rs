@@ -105,11 +105,19 @@ impl Privacy {
         for site in sites {
             let retention = read_retention(&conn, site)?;
             let mut deleted = BTreeMap::new();
+            let mut latest_cut: Option<Millis> = None;
             for rule in RULES {
                 let cutoff = now - (rule.days)(&retention) * 86_400_000;
                 let n = delete_older(&conn, rule, site, cutoff)?;
                 *deleted.entry(rule.data).or_default() += n;
                 *report.total.entry(rule.data).or_default() += n;
+                if n > 0 {
+                    latest_cut = latest_cut.max(Some(cutoff));
+                }
+            }
+            // Visits that lost rows started before the cut-off: their stored hours go.
+            if latest_cut.is_some() {
+                crate::analytics::visit_hours::invalidate(&conn, site, None, latest_cut)?;
             }
             report.sites.push(SiteRetention { website_id: site, deleted });
         }

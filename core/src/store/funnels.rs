@@ -5,7 +5,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::analytics::TimeRange;
-use crate::analytics::funnels::{StepPattern, count_steps};
+use crate::analytics::funnels::StepPattern;
+use crate::analytics::visit_hours;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
@@ -85,6 +86,54 @@ pub struct FunnelStep {
     pub drop_off_rate: f64,
 }
 
+/// The most drop-off visits listed per step.
+pub const MAX_DROP_OFFS: usize = 100;
+
+/// The answer of `GET /api/funnels/{id}/drop-offs`: per step but the last, the visits that reached it and
+/// not the next step, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FunnelDropOffs {
+    pub funnel_id: i64,
+    pub website_id: WebsiteId,
+    pub steps: Vec<StepDropOffs>,
+}
+
+/// The visits that stopped at one step.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StepDropOffs {
+    /// 1-based.
+    pub step: u32,
+    pub name: String,
+    /// Visits of the range that reached this step and not the next (all of them, not only those listed).
+    pub dropped_off: u64,
+    /// The newest of them, at most `limit`.
+    pub visits: Vec<DropOffVisit>,
+}
+
+/// A visit that dropped off, with what its links need.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DropOffVisit {
+    /// The session's id (as the visitor stream's journey and the visit detail take it).
+    pub id: i64,
+    /// The client's session id.
+    pub session_id: String,
+    #[schema(value_type = String, format = DateTime)]
+    #[serde(serialize_with = "ser_iso")]
+    pub started_at: Millis,
+    /// Seconds from the first to the last hit.
+    pub duration: i64,
+    pub page_views: i64,
+    /// The last page viewed.
+    pub exit_page: String,
+    pub country: String,
+    pub device: String,
+    /// The visit's recording, when one exists.
+    pub replay_id: Option<i64>,
+}
+
 /// A validated step, as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct StepDef {
@@ -117,23 +166,70 @@ impl Funnels {
     /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
     /// Another user's site is not found.
     pub fn list(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<Vec<Funnel>> {
-        self.db.read(|conn| {
+        let rows = self.db.read(|conn| {
             if let Some(site) = site {
                 owned_site(conn, user, site)?;
             }
-            let rows = load(conn, user, site, None)?;
-            with_figures(conn, rows, range)
-        })
+            load(conn, user, site, None)
+        })?;
+        with_figures(&self.db, rows, range)
     }
 
     /// One of the user's funnels with figures for `range`; another user's is not found.
     pub fn get(&self, user: UserId, id: i64, range: TimeRange) -> Result<Funnel> {
+        let rows = self.db.read(|conn| load(conn, user, None, Some(id)))?;
+        if rows.is_empty() {
+            return Err(Error::NotFound("funnel"));
+        }
+        Ok(with_figures(&self.db, rows, range)?.remove(0))
+    }
+
+    /// Per step but the last, the newest visits of `range` (at most `limit`) that reached it and not the next
+    /// one. Another user's funnel is not found.
+    pub fn drop_offs(&self, user: UserId, id: i64, range: TimeRange, limit: usize) -> Result<FunnelDropOffs> {
+        let funnel = self.get(user, id, range)?;
+        let patterns: Vec<StepPattern> =
+            funnel.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() }).collect();
+        let dropped: Vec<u64> = funnel.steps.iter().map(|s| s.visitors - s.conversions).collect();
+        let limit = limit.min(MAX_DROP_OFFS);
         self.db.read(|conn| {
-            let rows = load(conn, user, None, Some(id))?;
-            if rows.is_empty() {
-                return Err(Error::NotFound("funnel"));
+            let found = visit_hours::drop_offs(conn, funnel.website_id, &patterns, range, limit, &dropped)?;
+            let mut visit = conn.prepare_cached(
+                "SELECT s.session_key, s.first_seen, s.last_seen, s.page_views, s.exit_page, s.country, s.device, r.id
+                 FROM sessions s LEFT JOIN replays r ON r.session_id = s.id WHERE s.id = ?1",
+            )?;
+            let mut steps = Vec::with_capacity(found.len());
+            for (n, visits) in found.into_iter().enumerate() {
+                let visits = visits
+                    .into_iter()
+                    .filter_map(|d| {
+                        visit
+                            .query_row([d.session], |r| {
+                                let (first, last): (Millis, Millis) = (r.get(1)?, r.get(2)?);
+                                Ok(DropOffVisit {
+                                    id: d.session,
+                                    session_id: r.get(0)?,
+                                    started_at: first,
+                                    duration: (last - first) / 1000,
+                                    page_views: r.get(3)?,
+                                    exit_page: r.get(4)?,
+                                    country: r.get(5)?,
+                                    device: r.get(6)?,
+                                    replay_id: r.get(7)?,
+                                })
+                            })
+                            .optional()
+                            .transpose()
+                    })
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                steps.push(StepDropOffs {
+                    step: n as u32 + 1,
+                    name: funnel.steps[n].name.clone(),
+                    dropped_off: dropped[n],
+                    visits,
+                });
             }
-            Ok(with_figures(conn, rows, range)?.remove(0))
+            Ok(FunnelDropOffs { funnel_id: funnel.id, website_id: funnel.website_id, steps })
         })
     }
 
@@ -178,9 +274,14 @@ impl Funnels {
         let status = input.status.as_deref().map(|s| check_status(Some(s))).transpose()?;
         self.db.write(|conn| {
             let tx = conn.transaction()?;
-            owned_funnel(&tx, user, id)?;
+            let old_site = owned_funnel(&tx, user, id)?;
             if let Some(site) = site {
                 owned_site(&tx, user, site)?;
+            }
+            // Stored hourly counts are of the old steps or site: gone, and reads in flight store nothing.
+            if steps.is_some() || site.is_some_and(|s| s != old_site) {
+                tx.execute("DELETE FROM funnel_hours WHERE funnel_id = ?1", [id])?;
+                visit_hours::bump(&tx, old_site)?;
             }
             tx.execute(
                 "UPDATE funnels SET name = COALESCE(?2, name), website_id = COALESCE(?3, website_id),
@@ -214,11 +315,12 @@ fn owned_site(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
         .ok_or(Error::NotFound("website"))
 }
 
-fn owned_funnel(conn: &Connection, user: UserId, id: i64) -> Result<()> {
+/// The funnel's site when the funnel is the user's.
+fn owned_funnel(conn: &Connection, user: UserId, id: i64) -> Result<WebsiteId> {
     conn.query_row(
-        "SELECT 1 FROM funnels f JOIN websites w ON w.id = f.website_id WHERE f.id = ?1 AND w.user_id = ?2",
+        "SELECT f.website_id FROM funnels f JOIN websites w ON w.id = f.website_id WHERE f.id = ?1 AND w.user_id = ?2",
         params![id, user],
-        |_| Ok(()),
+        |r| r.get(0),
     )
     .optional()?
     .ok_or(Error::NotFound("funnel"))
@@ -265,25 +367,27 @@ fn load(conn: &Connection, user: UserId, site: Option<WebsiteId>, id: Option<i64
     Ok(rows)
 }
 
-/// Adds the figures, scanning each site's events once for all of its funnels.
-fn with_figures(conn: &Connection, rows: Vec<Row>, range: TimeRange) -> Result<Vec<Funnel>> {
+/// Adds the figures: each site's stored hours summed for all of its funnels, the rest scanned once.
+fn with_figures(db: &Db, rows: Vec<Row>, range: TimeRange) -> Result<Vec<Funnel>> {
     let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
     sites.sort_unstable();
     sites.dedup();
     let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
     for site in sites {
         let of_site: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].website_id == site).collect();
-        let patterns: Vec<Vec<StepPattern>> = of_site
+        let patterns: Vec<(i64, Vec<StepPattern>)> = of_site
             .iter()
             .map(|&i| {
-                rows[i]
+                let steps = rows[i]
                     .steps
                     .iter()
                     .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
-                    .collect()
+                    .collect();
+                (rows[i].id, steps)
             })
             .collect();
-        for (counts, &i) in count_steps(conn, site, &patterns, range)?.into_iter().zip(&of_site) {
+        let counts = visit_hours::funnel_counts(db, site, &patterns, range, now_ms())?;
+        for (counts, &i) in counts.into_iter().zip(&of_site) {
             figures[i] = Some(counts);
         }
     }

@@ -10,7 +10,7 @@ use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
 use super::{api_body, blocking, parse_website_id, user, with_tracker};
-use tracker_core::store::funnels::Funnel;
+use tracker_core::store::funnels::{Funnel, FunnelDropOffs, MAX_DROP_OFFS};
 
 use crate::error::{ErrorBody, reject};
 
@@ -37,15 +37,55 @@ impl FunnelQuery {
     }
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct DropOffQuery {
+    /// 1d, 7d, 30d or 90d; 30d by default.
+    range: Option<String>,
+    /// Visits listed per step, 1-100; 20 by default.
+    #[param(value_type = Option<i64>)]
+    limit: Option<String>,
+}
+
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let base = warp::path!("funnels").and(with_tracker(tracker.clone())).and(user(tracker.clone()));
-    let one = warp::path!("funnels" / i64).and(with_tracker(tracker.clone())).and(user(tracker));
+    let one = warp::path!("funnels" / i64).and(with_tracker(tracker.clone())).and(user(tracker.clone()));
+    let drop_offs = warp::path!("funnels" / i64 / "drop-offs")
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::get())
+        .and(warp::query::<DropOffQuery>())
+        .and_then(drop_offs);
     let list = base.clone().and(warp::get()).and(warp::query::<FunnelQuery>()).and_then(list);
     let create = base.and(warp::post()).and(api_body()).and_then(create);
     let get = one.clone().and(warp::get()).and(warp::query::<FunnelQuery>()).and_then(get);
     let update = one.clone().and(warp::put()).and(api_body()).and_then(update);
     let delete = one.and(warp::delete()).and_then(delete);
-    list.or(create).or(get).or(update).or(delete)
+    list.or(create).or(get).or(update).or(delete).or(drop_offs)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/funnels/{id}/drop-offs",
+    tag = "funnels",
+    operation_id = "funnelDropOffs",
+    params(("id" = i64, Path, description = "Funnel id"), DropOffQuery),
+    responses((status = 200, description = "Per step but the last, the newest visits of the range that reached it and not the next step", body = FunnelDropOffs), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn drop_offs(id: i64, tracker: Tracker, user: UserId, query: DropOffQuery) -> Result<impl Reply, Rejection> {
+    let (_, range) = FunnelQuery { website_id: None, range: query.range }.parse()?;
+    let limit = match query.limit.as_deref() {
+        None => 20,
+        Some(raw) => raw
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_DROP_OFFS).contains(n))
+            .ok_or_else(|| reject(tracker_core::Error::invalid("limit must be a whole number from 1 to 100")))?,
+    };
+    let answer = blocking(move || tracker.funnels.drop_offs(user, id, range, limit)).await?;
+    Ok(warp::reply::json(&answer))
 }
 
 #[utoipa::path(

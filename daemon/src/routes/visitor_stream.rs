@@ -1,5 +1,5 @@
-//! /api/analytics/live-visitors and /api/analytics/sessions/{id}/journey: the Visitor Stream screen's reads
-//! (owner only; another user's site or session is 404 like a missing one).
+//! /api/analytics/live-visitors, /api/analytics/sessions/{id} and /api/analytics/sessions/{id}/journey: the
+//! Visitor Stream screen's reads (owner only; another user's site or session is 404 like a missing one).
 
 use serde::Deserialize;
 use tracker_core::model::{UserId, WebsiteId};
@@ -7,7 +7,7 @@ use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
 use super::{blocking, user, with_tracker};
-use tracker_core::analytics::{LiveVisitors, SessionJourney};
+use tracker_core::analytics::{LiveVisitors, SessionJourney, StreamSession};
 
 use crate::error::{ErrorBody, reject};
 
@@ -35,10 +35,53 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let journey = warp::path!("analytics" / "sessions" / String / "journey")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
+        .and(user(tracker.clone()))
         .and(warp::query::<JourneyQuery>())
         .and_then(journey);
-    live.or(journey)
+    let session = warp::path!("analytics" / "sessions" / String)
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<JourneyQuery>())
+        .and_then(session);
+    live.or(journey).or(session)
+}
+
+/// The session's site when it is the caller's (and the expected one, when given); otherwise not found.
+fn session_of(
+    tracker: &Tracker,
+    user: UserId,
+    id: &str,
+    expected: Option<WebsiteId>,
+) -> Result<(i64, WebsiteId), Error> {
+    // Anything that is not a session id is simply not found.
+    let session: i64 = id.parse().map_err(|_| Error::NotFound("session"))?;
+    let site = tracker.analytics.session_site(session)?;
+    if expected.is_some_and(|expected| expected != site) {
+        return Err(Error::NotFound("session"));
+    }
+    // Another user's session answers exactly as a missing one.
+    tracker.websites.get(user, site).map_err(|_| Error::NotFound("session"))?;
+    Ok((session, site))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/analytics/sessions/{id}",
+    tag = "visitor-stream",
+    operation_id = "streamSession",
+    params(("id" = i64, Path, description = "Session id"), JourneyQuery),
+    responses((status = 200, description = "One session as the stream lists it, whenever it was seen (the detail panel of a funnel's drop-off)", body = StreamSession), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn session(id: String, tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+    let expected = optional_site(query.website_id.as_deref())?;
+    let body = blocking(move || {
+        let (session, site) = session_of(&tracker, user, &id, expected)?;
+        tracker.analytics.stream_session(site, session)
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
 }
 
 /// An optional `website_id`: absent or empty means every site of the user; anything else must be a whole
@@ -82,16 +125,9 @@ async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Resu
     security(("bearer" = []))
 )]
 async fn journey(id: String, tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
-    // Anything that is not a session id is simply not found.
-    let session: i64 = id.parse().map_err(|_| reject(Error::NotFound("session")))?;
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
-        let site = tracker.analytics.session_site(session)?;
-        if expected.is_some_and(|expected| expected != site) {
-            return Err(Error::NotFound("session"));
-        }
-        // Another user's session answers exactly as a missing one.
-        tracker.websites.get(user, site).map_err(|_| Error::NotFound("session"))?;
+        let (session, site) = session_of(&tracker, user, &id, expected)?;
         tracker.analytics.session_journey(site, session)
     })
     .await?;

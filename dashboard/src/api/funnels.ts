@@ -9,6 +9,12 @@ export type FunnelStatus = "active" | "paused";
 
 export type FunnelStep = Schemas["FunnelStep"];
 export type Funnel = Schemas["Funnel"];
+/** GET /api/funnels/{id}/drop-offs: per step but the last, the visits that reached it and not the next. */
+export type FunnelDropOffs = Schemas["FunnelDropOffs"];
+export type DropOffVisit = Schemas["DropOffVisit"];
+
+export const dropOffsPath = (id: number, range: string, limit = 20) =>
+  `/api/funnels/${id}/drop-offs?range=${encodeURIComponent(range)}&limit=${limit}`;
 
 export interface FunnelStepInput {
   name: string;

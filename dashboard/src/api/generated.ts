@@ -66,26 +66,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/analytics/heatmap/page": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The page's latest recorded snapshot: visitor-controlled content, which the dashboard rebuilds only in a
-         *     frame sandboxed without scripts (API.md).
-         */
-        get: operations["heatmapPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/analytics/journeys": {
         parameters: {
             query?: never;
@@ -110,6 +90,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["liveVisitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["streamSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -295,6 +291,22 @@ export interface paths {
         put: operations["updateFunnel"];
         post?: never;
         delete: operations["deleteFunnel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/funnels/{id}/drop-offs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["funnelDropOffs"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1206,20 +1218,13 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
-        /**
-         * @description A click as sent: page-relative position, the target's selector, where inside the target (fractions of
-         *     its box, 0..1) and when (Unix ms).
-         */
+        /** @description A click as sent: page-relative position, the target's selector and when (Unix ms). */
         ClickIn: {
             /** Format: double */
             x: number;
             /** Format: double */
             y: number;
             selector?: string | null;
-            /** Format: double */
-            ox?: number | null;
-            /** Format: double */
-            oy?: number | null;
             /** Format: int64 */
             t?: number | null;
         };
@@ -1317,7 +1322,7 @@ export interface components {
             totalDuration: number;
             /**
              * Format: int32
-             * @description 0-100, see [`journey_score`].
+             * @description 0-100: the site's intent model's conversion probability for the visit (`IntentModel::score`).
              */
             journeyScore: number;
             /** @description The visit is over (idle for [`JOURNEY_IDLE_MS`]). */
@@ -1395,23 +1400,33 @@ export interface components {
         Done: {
             ok: boolean;
         };
-        /**
-         * @description Clicks on one element at about one place inside it. The panel puts them at `offsetX`, `offsetY` of the
-         *     element's box when `selector` resolves in the rendered page, else at `pageX`, `pageY` (fractions of the
-         *     document's width and height, averaged over the group). Offsets are null for clicks sent without them.
-         */
-        ElementClick: {
-            selector: string;
-            /** Format: double */
-            offsetX?: number | null;
-            /** Format: double */
-            offsetY?: number | null;
-            /** Format: double */
-            pageX: number;
-            /** Format: double */
-            pageY: number;
+        /** @description A visit that dropped off, with what its links need. */
+        DropOffVisit: {
+            /**
+             * Format: int64
+             * @description The session's id (as the visitor stream's journey and the visit detail take it).
+             */
+            id: number;
+            /** @description The client's session id. */
+            sessionId: string;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * Format: int64
+             * @description Seconds from the first to the last hit.
+             */
+            duration: number;
             /** Format: int64 */
-            count: number;
+            pageViews: number;
+            /** @description The last page viewed. */
+            exitPage: string;
+            country: string;
+            device: string;
+            /**
+             * Format: int64
+             * @description The visit's recording, when one exists.
+             */
+            replayId?: number | null;
         };
         /** @description The account's email after a change. */
         EmailAnswer: {
@@ -1490,37 +1505,14 @@ export interface components {
             utmCampaign: string;
             properties?: unknown;
         };
-        /**
-         * @description A form field's focus, blur or change: the form's and the field's selectors, whether the field then held
-         *     a value, and when. Never the value.
-         */
-        FieldIn: {
-            form?: string | null;
-            field: string;
-            /** @description "focus", "blur" or "change". */
-            event: string;
-            filled?: boolean;
-            /** Format: int64 */
-            t?: number | null;
-        };
-        /**
-         * @description A form field (its selector, and its form's): visits that focused or changed it, visits where it ended
-         *     filled, and visits that left it as the last field they touched of a form they never submitted.
-         */
+        /** @description A form field: visits that clicked it, how many of those submitted a form on the page, and the rest. */
         FormField: {
             element: string;
-            /** @description The form's selector, empty for a field outside any form. */
-            form: string;
             /** Format: int64 */
             interactions: number;
             /** Format: int64 */
             completions: number;
-            /** Format: int64 */
-            dropOffs: number;
-            /**
-             * Format: double
-             * @description drop_offs of interactions, in percent.
-             */
+            /** Format: double */
             dropOffRate: number;
         };
         /** @description A funnel with its figures for the requested range (spec §3 "Funnel"). */
@@ -1554,6 +1546,16 @@ export interface components {
              * @description The same figure under the spec's second name.
              */
             conversionRate: number;
+        };
+        /**
+         * @description The answer of `GET /api/funnels/{id}/drop-offs`: per step but the last, the visits that reached it and
+         *     not the next step, newest first.
+         */
+        FunnelDropOffs: {
+            /** Format: int64 */
+            funnelId: number;
+            websiteId: components["schemas"]["i64"];
+            steps: components["schemas"]["StepDropOffs"][];
         };
         /**
          * @description The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
@@ -1598,8 +1600,6 @@ export interface components {
         /** @description `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates. */
         Heatmap: {
             clicks: components["schemas"]["ClickCell"][];
-            /** @description The clicks by element, for drawing them over the page rendered from a recording (API.md). */
-            elementClicks: components["schemas"]["ElementClick"][];
             scrollDepth: components["schemas"]["ScrollReach"][];
             mouseMovements: components["schemas"]["Position"][];
             pageMetrics: components["schemas"]["PageMetrics"];
@@ -1670,7 +1670,6 @@ export interface components {
             clicks?: components["schemas"]["ClickIn"][];
             moves?: components["schemas"]["MoveIn"][];
             submits?: components["schemas"]["SubmitIn"][];
-            fields?: components["schemas"]["FieldIn"][];
             /** Format: double */
             scrollDepth?: number | null;
         };
@@ -1950,29 +1949,6 @@ export interface components {
              * @description Percent of visits viewing the page that converted.
              */
             conversionRate: number;
-        };
-        /** @description `GET /api/analytics/heatmap/page`: the page as recorded, or null with no recording of it. */
-        PageRendering: {
-            snapshot?: null | components["schemas"]["PageSnapshot"];
-        };
-        /**
-         * @description A page's rrweb full snapshot and the viewport it was recorded at. `node` is visitor-controlled content:
-         *     the panel rebuilds it only in a frame sandboxed without scripts.
-         */
-        PageSnapshot: {
-            /** Format: int64 */
-            replayId: number;
-            recordedAt: string;
-            href: string;
-            /**
-             * Format: int64
-             * @description Viewport width and height of the recording, CSS pixels.
-             */
-            width: number;
-            /** Format: int64 */
-            height: number;
-            /** @description The serialized document (rrweb-snapshot's `serializedNodeWithId`). */
-            node: Record<string, never>;
         };
         PageViews: {
             url: string;
@@ -2356,6 +2332,22 @@ export interface components {
          * @enum {string}
          */
         SourceType: "search" | "social" | "direct" | "referral" | "campaign";
+        /** @description The visits that stopped at one step. */
+        StepDropOffs: {
+            /**
+             * Format: int32
+             * @description 1-based.
+             */
+            step: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description Visits of the range that reached this step and not the next (all of them, not only those listed).
+             */
+            droppedOff: number;
+            /** @description The newest of them, at most `limit`. */
+            visits: components["schemas"]["DropOffVisit"][];
+        };
         /** @description A step as the dialog sends it. */
         StepInput: {
             name?: string | null;
@@ -2674,38 +2666,6 @@ export interface operations {
             };
         };
     };
-    heatmapPage: {
-        parameters: {
-            query?: {
-                website_id?: number;
-                url?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page's rrweb full snapshot from the latest recording of it, or null */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PageRendering"];
-                };
-            };
-            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     journeyPaths: {
         parameters: {
             query?: {
@@ -2757,6 +2717,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LiveVisitors"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamSession: {
+        parameters: {
+            query?: {
+                website_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One session as the stream lists it, whenever it was seen (the detail panel of a funnel's drop-off) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamSession"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
@@ -3215,6 +3209,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    funnelDropOffs: {
+        parameters: {
+            query?: {
+                /** @description 1d, 7d, 30d or 90d; 30d by default. */
+                range?: string;
+                /** @description Visits listed per step, 1-100; 20 by default. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Funnel id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per step but the last, the newest visits of the range that reached it and not the next step */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FunnelDropOffs"];
+                };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
             "4XX": {

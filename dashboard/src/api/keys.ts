@@ -17,6 +17,7 @@ export const keys = {
   funnels: {
     all: ["funnels"] as const,
     list: (range: string) => ["funnels", range] as const,
+    dropOffs: (id: number, range: string) => ["funnels", "drop-offs", id, range] as const,
   },
   journeys: {
     all: ["journeys"] as const,

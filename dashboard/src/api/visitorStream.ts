@@ -17,5 +17,8 @@ export type JourneyStep = Schemas["SessionJourneyStep"];
 export type SessionJourney = Schemas["SessionJourney"];
 
 export const liveVisitorsPath = (websiteId: number) => `/api/analytics/live-visitors?website_id=${websiteId}`;
+/** GET /api/analytics/sessions/{id}: one session as the stream lists it (a funnel drop-off's detail). */
+export const sessionPath = (websiteId: number, sessionId: number) =>
+  `/api/analytics/sessions/${sessionId}?website_id=${websiteId}`;
 export const journeyPath = (websiteId: number, sessionId: number) =>
   `/api/analytics/sessions/${sessionId}/journey?website_id=${websiteId}`;

@@ -1,7 +1,7 @@
 //! Funnel list (all of the user's sites, figures for a range) and its writes; every write refreshes the list.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
-import type { Funnel, FunnelInput, FunnelStatus } from "../api/funnels";
+import { type Funnel, type FunnelDropOffs, type FunnelInput, type FunnelStatus, dropOffsPath } from "../api/funnels";
 import { keys } from "../api/keys";
 import { useUser } from "./auth";
 
@@ -11,6 +11,16 @@ export function useFunnels(range: string) {
     queryKey: keys.funnels.list(range),
     queryFn: () => api.get<Funnel[]>(`/api/funnels?range=${encodeURIComponent(range)}`),
     enabled: !!user.data,
+  });
+}
+
+/** The visits that dropped off at each step, read when the drop-off list is opened. */
+export function useFunnelDropOffs(id: number, range: string, enabled: boolean) {
+  const user = useUser();
+  return useQuery({
+    queryKey: keys.funnels.dropOffs(id, range),
+    queryFn: () => api.get<FunnelDropOffs>(dropOffsPath(id, range)),
+    enabled: !!user.data && enabled,
   });
 }
 

@@ -3,7 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api";
 import { keys } from "../api/keys";
-import { type LiveVisitors, type SessionJourney, journeyPath, liveVisitorsPath } from "../api/visitorStream";
+import {
+  type LiveVisitors,
+  type SessionJourney,
+  type StreamSession,
+  journeyPath,
+  liveVisitorsPath,
+  sessionPath,
+} from "../api/visitorStream";
 import { useUser } from "./auth";
 
 /** Visitor stream polling while Live (spec part 2 §9). */
@@ -28,5 +35,15 @@ export function useSessionJourney(websiteId: number, sessionId: number | undefin
     queryFn: () => api.get<SessionJourney>(journeyPath(websiteId, sessionId ?? -1)),
     enabled: signedIn && sessionId !== undefined,
     refetchInterval: refresh ? STREAM_POLL_MS : false,
+  });
+}
+
+/** One session by id (opened from a link, e.g. a funnel's drop-offs), when the live list does not hold it. */
+export function useStreamSession(websiteId: number, sessionId: number | undefined) {
+  const signedIn = !!useUser().data;
+  return useQuery({
+    queryKey: keys.site(websiteId).read("stream-session", { session: sessionId ?? -1 }),
+    queryFn: () => api.get<StreamSession>(sessionPath(websiteId, sessionId ?? -1)),
+    enabled: signedIn && sessionId !== undefined,
   });
 }

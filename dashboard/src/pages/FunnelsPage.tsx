@@ -99,7 +99,7 @@ export default function FunnelsPage() {
           {(list) => (
             <div className="space-y-6">
               {list.map((f) => (
-                <FunnelCard key={f.id} funnel={f} onEdit={() => setDialog({ funnel: f })} onToggle={() => toggle(f)} onDelete={() => setDeleting(f)} />
+                <FunnelCard key={f.id} funnel={f} range={range} onEdit={() => setDialog({ funnel: f })} onToggle={() => toggle(f)} onDelete={() => setDeleting(f)} />
               ))}
             </div>
           )}

@@ -1,6 +1,8 @@
 //! Visitor Stream (/visitor-stream, spec part 2): Live/Paused toggle (polling every 3 s while Live), website
-//! selector, four cards, the active sessions and a detail side panel per session.
+//! selector, four cards, the active sessions and a detail side panel per session. `?session=ID` opens the panel
+//! of any of the site's sessions (a funnel's drop-off links here).
 import { useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import type { LiveVisitors } from "../api/visitorStream";
 import { MetricCard } from "../components/MetricCard";
 import { QueryState, SkeletonRows } from "../components/page/QueryState";
@@ -10,7 +12,7 @@ import { Card, CardBody, CardHeader, EmptyState } from "../components/ui/primiti
 import { SessionPanel } from "../components/visitorStream/SessionPanel";
 import { SessionRow } from "../components/visitorStream/SessionRow";
 import { useNow } from "../hooks/live";
-import { useLiveVisitors } from "../hooks/visitorStream";
+import { useLiveVisitors, useStreamSession } from "../hooks/visitorStream";
 
 export default function VisitorStreamPage() {
   const [live, setLive] = useState(true);
@@ -42,9 +44,27 @@ export default function VisitorStreamPage() {
 
 function Stream({ websiteId, live }: { websiteId: number; live: boolean }) {
   const query = useLiveVisitors(websiteId, live);
-  const [openId, setOpenId] = useState<number>();
+  const [params, setParams] = useSearchParams();
+  const linked = Number(params.get("session")) || undefined;
+  const [openId, setOpenId] = useState<number | undefined>(linked);
   const now = useNow();
-  const open = query.data?.recentSessions.find((s) => s.id === openId);
+  const listed = query.data?.recentSessions.find((s) => s.id === openId);
+  // A linked session that is not active now is read on its own.
+  const single = useStreamSession(websiteId, listed || !query.data ? undefined : openId);
+  const open = listed ?? (single.data && single.data.id === openId ? single.data : undefined);
+  const close = () => {
+    setOpenId(undefined);
+    if (linked !== undefined) {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.delete("session");
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
   return (
     <div className="space-y-6">
       <QueryState query={query} skeleton={<SkeletonRows rows={4} className="h-24" />}>
@@ -73,7 +93,7 @@ function Stream({ websiteId, live }: { websiteId: number; live: boolean }) {
           IP Geolocation by DB-IP
         </a>
       </p>
-      <SessionPanel session={open} live={live} onClose={() => setOpenId(undefined)} />
+      <SessionPanel session={open} live={live && !!listed} onClose={close} />
     </div>
   );
 }

@@ -145,6 +145,42 @@ describe("funnels and journeys in a browser", () => {
     await screenshot(page, "funnels-02-list-1400");
   });
 
+  it("a step's drop-offs list the visits that stopped there, each opening its session in the Visitor Stream", async () => {
+    const funnel = page.getByTestId("funnel").filter({ hasText: "Checkout flow" });
+    const buttons = funnel.getByTestId("step-dropoffs");
+    assert.deepEqual(await buttons.allTextContents(), [
+      "40 dropped off: view visits",
+      "30 dropped off: view visits",
+      "18 dropped off: view visits",
+    ]);
+    await buttons.nth(2).click();
+    const dialog = page.getByRole("dialog", { name: "Dropped off after Checkout" });
+    await waitForText(dialog.getByTestId("dropoff-total"), "18 visits in all");
+    const links = dialog.getByTestId("dropoff-session-link");
+    assert.equal(await links.count(), 18);
+    // Each visit checked out and left there: three pages, the last /checkout.
+    const rows = await dialog.getByTestId("dropoff-visits").locator("li").allTextContents();
+    assert.ok(rows.every((r) => r.includes("3 pages") && r.includes("left on /checkout")), rows.join("\n"));
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false);
+    await screenshot(page, "funnels-04-dropoffs-390");
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    const href = await links.first().getAttribute("href");
+    assert.match(href, new RegExp(`^/visitor-stream\\?website=${shop.id}&session=\\d+$`));
+    await links.first().click();
+    await page.waitForURL(/\/visitor-stream\?/);
+    const panel = page.getByTestId("session-panel");
+    await panel.waitFor();
+    await panel.getByText("Session Details").waitFor();
+    await panel.getByRole("tab", { name: "Journey" }).click();
+    await waitForText(panel.getByTestId("journey-page").first(), "/");
+    assert.deepEqual(await panel.getByTestId("journey-page").allTextContents(), ["/", "/product", "/checkout"]);
+    await screenshot(page, "funnels-05-dropoff-session");
+    await page.goto("/funnels");
+    await page.getByTestId("funnel").filter({ hasText: "Checkout flow" }).waitFor();
+  });
+
   it("a server refusal shows 'Error creating funnel' with the server's message", async () => {
     await page.getByRole("button", { name: "Create Funnel" }).first().click();
     const dialog = page.getByRole("dialog", { name: "Create Funnel" });

@@ -515,6 +515,7 @@ const ROUTES: &[Route] = &[
         Auth::Owner,
     ),
     route("DELETE", "/api/funnels/2", "", Body::None, Auth::Owner),
+    route("GET", "/api/funnels/1/drop-offs", "range=7d&limit=5", Body::None, Auth::Owner),
     route("GET", "/api/analytics/customer-journeys", "website_id={site}&period=7d&filter=all", Body::None, Auth::Owner),
     route("GET", "/api/analytics/journeys", "website_id={site}&period=7d", Body::None, Auth::Owner),
     // Heatmaps
@@ -527,6 +528,7 @@ const ROUTES: &[Route] = &[
     // Visitor stream
     route("GET", "/api/analytics/live-visitors", "website_id={site}", Body::None, Auth::Owner),
     route("GET", "/api/analytics/sessions/1/journey", "website_id={site}", Body::None, Auth::Owner),
+    route("GET", "/api/analytics/sessions/1", "website_id={site}", Body::None, Auth::Owner),
     // Replays
     route("GET", "/api/websites/{site}/session-replays", "limit=10&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/websites/{site}/session-replays/stats", "filter=all&range=30d", Body::None, Auth::Owner),

@@ -10,6 +10,8 @@ use futures_util::StreamExt;
 pub struct Timing {
     pub endpoint: &'static str,
     pub range: &'static str,
+    /// The first (warm-up) call: what a cold cache costs.
+    pub first_ms: f64,
     pub p50_ms: f64,
     pub p95_ms: f64,
     pub bytes: usize,
@@ -51,8 +53,14 @@ const FUNNEL: &str = r#"{"name":"loadgen","websiteId":{id},"steps":[{"name":"Lan
     {"name":"Pricing","url":"/pricing"},{"name":"Sign-up page","url":"/signup"},
     {"name":"Signed up","url":"*","eventName":"signup"}]}"#;
 
-/// Times every endpoint `samples` times after two warm-up calls.
-pub async fn run(base: &str, token: &str, website_id: i64, samples: usize) -> anyhow::Result<Vec<Timing>> {
+/// Times every endpoint (or those named in `only`) `samples` times after two warm-up calls.
+pub async fn run(
+    base: &str,
+    token: &str,
+    website_id: i64,
+    samples: usize,
+    only: &[String],
+) -> anyhow::Result<Vec<Timing>> {
     let client = reqwest::Client::builder().pool_max_idle_per_host(4).build()?;
     let mut timings = Vec::new();
     let funnels = client.get(format!("{base}/api/funnels?website_id={website_id}")).bearer_auth(token).send().await?;
@@ -76,6 +84,9 @@ pub async fn run(base: &str, token: &str, website_id: i64, samples: usize) -> an
         .map(|&(endpoint, template, ranged)| (endpoint, template, if ranged { long } else { &["-"][..] }))
         .chain(ENDPOINTS_90D.iter().map(|&(endpoint, template)| (endpoint, template, upto90)));
     for (endpoint, template, ranges) in every {
+        if !only.is_empty() && !only.iter().any(|o| endpoint.contains(o.as_str())) {
+            continue;
+        }
         for &range in ranges {
             let url = format!(
                 "{base}{}",
@@ -83,8 +94,12 @@ pub async fn run(base: &str, token: &str, website_id: i64, samples: usize) -> an
             );
             let mut times = Vec::with_capacity(samples);
             let mut bytes = 0;
+            let mut first_ms = 0.0;
             for i in 0..samples + 2 {
                 let (elapsed, size) = time(&client, &url, token, endpoint.starts_with("live")).await?;
+                if i == 0 {
+                    first_ms = elapsed.as_secs_f64() * 1000.0;
+                }
                 if i >= 2 {
                     times.push(elapsed);
                     bytes = size;
@@ -94,7 +109,7 @@ pub async fn run(base: &str, token: &str, website_id: i64, samples: usize) -> an
             let q = |q: f64| {
                 times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1].as_secs_f64() * 1000.0
             };
-            timings.push(Timing { endpoint, range, p50_ms: q(0.5), p95_ms: q(0.95), bytes });
+            timings.push(Timing { endpoint, range, first_ms, p50_ms: q(0.5), p95_ms: q(0.95), bytes });
         }
     }
     Ok(timings)

@@ -1,5 +1,7 @@
 //! One funnel: name, website, created date, status badge, per-step cards (visitors, conversions, conversion
-//! rate, drop-off, health) and totals (spec part 2 "Conversion Funnels", §3, §4).
+//! rate, drop-off, health) and totals (spec part 2 "Conversion Funnels", §3, §4); each step's drop-offs open
+//! the list of those visits.
+import { useState } from "react";
 import type { Funnel, FunnelStep } from "../../api/funnels";
 import { formatNumber, formatPercent } from "../../lib/format";
 import { stepHealth, statusTone } from "../../lib/funnels";
@@ -8,6 +10,7 @@ import { formatDate } from "../../lib/time";
 import { Menu } from "../ui/Menu";
 import { IconEdit, IconMore, IconTrash, IconZap } from "../ui/icons";
 import { Badge, Card, cx } from "../ui/primitives";
+import { DropOffDialog } from "./DropOffDialog";
 
 const HEALTH: Record<StepHealth, { label: string; bar: string; text: string }> = {
   good: { label: "Good", bar: "bg-emerald-500", text: "text-emerald-400" },
@@ -15,7 +18,18 @@ const HEALTH: Record<StepHealth, { label: string; bar: string; text: string }> =
   poor: { label: "Poor", bar: "bg-red-500", text: "text-red-400" },
 };
 
-function StepCard({ step, index, first }: { step: FunnelStep; index: number; first: number }) {
+function StepCard({
+  step,
+  index,
+  first,
+  onDropOffs,
+}: {
+  step: FunnelStep;
+  index: number;
+  first: number;
+  /** Opens the step's drop-off visits; absent on the last step. */
+  onDropOffs?: () => void;
+}) {
   const health = HEALTH[stepHealth(step.conversionRate)];
   const reach = first > 0 ? (step.visitors / first) * 100 : 0;
   return (
@@ -62,23 +76,38 @@ function StepCard({ step, index, first }: { step: FunnelStep; index: number; fir
           </dd>
         </div>
       </dl>
+      {onDropOffs && step.visitors > step.conversions ? (
+        <button
+          type="button"
+          onClick={onDropOffs}
+          data-testid="step-dropoffs"
+          className="mt-3 self-start text-xs font-medium text-indigo-300 hover:text-indigo-200"
+        >
+          {formatNumber(step.visitors - step.conversions)} dropped off: view visits
+        </button>
+      ) : null}
     </div>
   );
 }
 
 export function FunnelCard({
   funnel,
+  range,
   onEdit,
   onToggle,
   onDelete,
 }: {
   funnel: Funnel;
+  /** The range the figures are for; the drop-off list reads the same. */
+  range: string;
   onEdit: () => void;
   onToggle: () => void;
   onDelete: () => void;
 }) {
   const active = funnel.status === "active";
   const first = funnel.steps[0]?.visitors ?? 0;
+  const [dropOffStep, setDropOffStep] = useState<number>();
+  const last = funnel.steps.length - 1;
   return (
     <Card className="p-5" data-testid="funnel" aria-label={funnel.name}>
       <div className="flex items-start justify-between gap-3">
@@ -104,7 +133,7 @@ export function FunnelCard({
       <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         {funnel.steps.map((step, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional
-          <StepCard key={i} step={step} index={i} first={first} />
+          <StepCard key={i} step={step} index={i} first={first} onDropOffs={i < last ? () => setDropOffStep(i) : undefined} />
         ))}
       </div>
       <dl className="mt-4 grid grid-cols-3 gap-3 border-t border-gray-800 pt-4 text-sm">
@@ -127,6 +156,7 @@ export function FunnelCard({
           </dd>
         </div>
       </dl>
+      <DropOffDialog funnel={funnel} range={range} step={dropOffStep} onClose={() => setDropOffStep(undefined)} />
     </Card>
   );
 }
