@@ -66,6 +66,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/heatmap/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page's latest recorded snapshot: visitor-controlled content, which the dashboard rebuilds only in a
+         *     frame sandboxed without scripts (API.md).
+         */
+        get: operations["heatmapPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/journeys": {
         parameters: {
             query?: never;
@@ -1218,13 +1238,20 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
-        /** @description A click as sent: page-relative position, the target's selector and when (Unix ms). */
+        /**
+         * @description A click as sent: page-relative position, the target's selector, where inside the target (fractions of
+         *     its box, 0..1) and when (Unix ms).
+         */
         ClickIn: {
             /** Format: double */
             x: number;
             /** Format: double */
             y: number;
             selector?: string | null;
+            /** Format: double */
+            ox?: number | null;
+            /** Format: double */
+            oy?: number | null;
             /** Format: int64 */
             t?: number | null;
         };
@@ -1428,6 +1455,24 @@ export interface components {
              */
             replayId?: number | null;
         };
+        /**
+         * @description Clicks on one element at about one place inside it. The panel puts them at `offsetX`, `offsetY` of the
+         *     element's box when `selector` resolves in the rendered page, else at `pageX`, `pageY` (fractions of the
+         *     document's width and height, averaged over the group). Offsets are null for clicks sent without them.
+         */
+        ElementClick: {
+            selector: string;
+            /** Format: double */
+            offsetX?: number | null;
+            /** Format: double */
+            offsetY?: number | null;
+            /** Format: double */
+            pageX: number;
+            /** Format: double */
+            pageY: number;
+            /** Format: int64 */
+            count: number;
+        };
         /** @description The account's email after a change. */
         EmailAnswer: {
             email: string;
@@ -1505,14 +1550,37 @@ export interface components {
             utmCampaign: string;
             properties?: unknown;
         };
-        /** @description A form field: visits that clicked it, how many of those submitted a form on the page, and the rest. */
+        /**
+         * @description A form field's focus, blur or change: the form's and the field's selectors, whether the field then held
+         *     a value, and when. Never the value.
+         */
+        FieldIn: {
+            form?: string | null;
+            field: string;
+            /** @description "focus", "blur" or "change". */
+            event: string;
+            filled?: boolean;
+            /** Format: int64 */
+            t?: number | null;
+        };
+        /**
+         * @description A form field (its selector, and its form's): visits that focused or changed it, visits where it ended
+         *     filled, and visits that left it as the last field they touched of a form they never submitted.
+         */
         FormField: {
             element: string;
+            /** @description The form's selector, empty for a field outside any form. */
+            form: string;
             /** Format: int64 */
             interactions: number;
             /** Format: int64 */
             completions: number;
-            /** Format: double */
+            /** Format: int64 */
+            dropOffs: number;
+            /**
+             * Format: double
+             * @description drop_offs of interactions, in percent.
+             */
             dropOffRate: number;
         };
         /** @description A funnel with its figures for the requested range (spec §3 "Funnel"). */
@@ -1600,6 +1668,8 @@ export interface components {
         /** @description `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates. */
         Heatmap: {
             clicks: components["schemas"]["ClickCell"][];
+            /** @description The clicks by element, for drawing them over the page rendered from a recording (API.md). */
+            elementClicks: components["schemas"]["ElementClick"][];
             scrollDepth: components["schemas"]["ScrollReach"][];
             mouseMovements: components["schemas"]["Position"][];
             pageMetrics: components["schemas"]["PageMetrics"];
@@ -1670,6 +1740,7 @@ export interface components {
             clicks?: components["schemas"]["ClickIn"][];
             moves?: components["schemas"]["MoveIn"][];
             submits?: components["schemas"]["SubmitIn"][];
+            fields?: components["schemas"]["FieldIn"][];
             /** Format: double */
             scrollDepth?: number | null;
         };
@@ -1949,6 +2020,29 @@ export interface components {
              * @description Percent of visits viewing the page that converted.
              */
             conversionRate: number;
+        };
+        /** @description `GET /api/analytics/heatmap/page`: the page as recorded, or null with no recording of it. */
+        PageRendering: {
+            snapshot?: null | components["schemas"]["PageSnapshot"];
+        };
+        /**
+         * @description A page's rrweb full snapshot and the viewport it was recorded at. `node` is visitor-controlled content:
+         *     the panel rebuilds it only in a frame sandboxed without scripts.
+         */
+        PageSnapshot: {
+            /** Format: int64 */
+            replayId: number;
+            recordedAt: string;
+            href: string;
+            /**
+             * Format: int64
+             * @description Viewport width and height of the recording, CSS pixels.
+             */
+            width: number;
+            /** Format: int64 */
+            height: number;
+            /** @description The serialized document (rrweb-snapshot's `serializedNodeWithId`). */
+            node: Record<string, never>;
         };
         PageViews: {
             url: string;
@@ -2653,6 +2747,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Heatmap"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    heatmapPage: {
+        parameters: {
+            query?: {
+                website_id?: number;
+                url?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's rrweb full snapshot from the latest recording of it, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageRendering"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
