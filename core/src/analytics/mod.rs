@@ -22,6 +22,7 @@ mod timeseries;
 mod traffic_sources;
 
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
+pub(crate) use advanced::forget_hours;
 pub use advanced::{Advanced, AiIntent};
 pub use breakdown::{CountryCount, ReferrerCount};
 pub use conversions::{Conversion, Conversions};

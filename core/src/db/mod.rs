@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0017_privacy_audit.sql"),
     include_str!("../../migrations/0020_imports.sql"),
     include_str!("../../migrations/0022_emails_sent.sql"),
+    include_str!("../../migrations/0015_advanced_hours.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

@@ -126,6 +126,11 @@ pub(super) fn store_hits(
         pageviews_total += page_views;
     }
     rollups.flush(tx)?;
+    // New visits on those days change the Advanced Analytics hours counted there (returning visitors too).
+    if let (Some(first), Some(last)) = (visits.first(), hits.iter().map(|h| h.ts).max()) {
+        let day = |ms: Millis| ms.div_euclid(DAY_MS) * DAY_MS;
+        crate::analytics::forget_hours(tx, site, day(first[0].ts), day(last) + DAY_MS)?;
+    }
     Ok((pageviews_total, visits.len() as i64))
 }
 

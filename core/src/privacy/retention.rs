@@ -103,11 +103,21 @@ impl Privacy {
         for site in sites {
             let retention = read_retention(&conn, site)?;
             let mut deleted = BTreeMap::new();
+            let mut latest_cutoff = None;
             for rule in RULES {
                 let cutoff = now - (rule.days)(&retention) * 86_400_000;
                 let n = delete_older(&conn, rule, site, cutoff)?;
+                if n > 0 {
+                    latest_cutoff = latest_cutoff.max(Some(cutoff));
+                }
                 *deleted.entry(rule.data).or_default() += n;
                 *report.total.entry(rule.data).or_default() += n;
+            }
+            // Visits of the cut-off's day lost rows (and a visitor's earlier visit that day decides "returning"),
+            // so the Advanced Analytics hours are counted again up to the end of that day.
+            if let Some(cutoff) = latest_cutoff {
+                let day_end = (cutoff.div_euclid(86_400_000) + 1) * 86_400_000;
+                crate::analytics::forget_hours(&conn, site, Millis::MIN, day_end)?;
             }
             report.sites.push(SiteRetention { website_id: site, deleted });
         }
