@@ -3,7 +3,7 @@
 //! of the range's visits, patterns, the high-intent list with reasons, recommendations backed by numbers).
 //! Scores come from the site's intent model (`intent.rs`), fitted on demand and cached per site.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use rusqlite::{Connection, params};
@@ -210,7 +210,7 @@ impl Analytics {
         Ok(model)
     }
 
-    /// Scores of the range's visits (the [`SCORE_LIMIT`] most recent).
+    /// Scores of the range's visits (the [`SCORE_LIMIT`] most recent), without reasons.
     fn scored(
         &self,
         site: WebsiteId,
@@ -222,7 +222,7 @@ impl Analytics {
         Ok(features
             .into_iter()
             .map(|f| {
-                let score = model.score(&f);
+                let score = model.score_without_reasons(&f);
                 (f, score)
             })
             .collect())
@@ -235,6 +235,8 @@ impl Analytics {
         let high_intent_visitors = scored.iter().filter(|(_, s)| s.score >= HIGH_INTENT).count() as i64;
         let now = now_ms();
         self.db.read(|conn| {
+            store_finished_hours(conn, site, range, now)?;
+            let (top_pages, visitor_segments) = top_pages(conn, site, range)?;
             let t = totals(conn, site, range)?;
             let (from, to) = range.buckets();
             let converted: i64 = conn
@@ -255,8 +257,8 @@ impl Analytics {
                 },
                 bounce_rate: percent(t.bounces, t.visits),
                 real_time_metrics: real_time(conn, site, now)?,
-                top_pages: top_pages(conn, site, range)?,
-                visitor_segments: segments(conn, site, range)?,
+                top_pages,
+                visitor_segments,
                 intent_analyzed: scored.len() as i64,
                 intent_model: model.info.source,
             })
@@ -294,6 +296,8 @@ impl Analytics {
         let top_intent_sessions = ranked
             .iter()
             .take(TOP_SESSIONS)
+            // Only the listed visits need their reasons: scored again with them (the same score).
+            .map(|(f, _)| (f, model.score(f)))
             .map(|(f, s)| IntentSession {
                 session_id: f.session_key.clone(),
                 intent_score: s.score,
@@ -309,9 +313,9 @@ impl Analytics {
                     source: f.source,
                     organization: f.organization,
                 },
-                key_page: s.key_page.clone(),
-                raised_by: s.raised_by.clone(),
-                lowered_by: s.lowered_by.clone(),
+                key_page: s.key_page,
+                raised_by: s.raised_by,
+                lowered_by: s.lowered_by,
             })
             .collect();
         Ok(AiIntent {
@@ -351,63 +355,274 @@ fn real_time(conn: &Connection, site: WebsiteId, now: Millis) -> Result<RealTime
         })?)
 }
 
-/// The five most viewed pages of the range, each with the share of the visits viewing it that converted.
-fn top_pages(conn: &Connection, site: WebsiteId, range: TimeRange) -> Result<Vec<TopPage>> {
-    let pages = top_values(conn, site, range, Dimension::Page, TOP_PAGES)?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT COUNT(DISTINCT e.session_id), COUNT(DISTINCT CASE WHEN s.is_converted THEN e.session_id END)
-         FROM events e JOIN sessions s ON s.id = e.session_id
-         WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND e.kind = 'pageview' AND e.path = ?4",
-    )?;
-    pages
-        .into_iter()
-        .map(|(url, views)| {
-            let (visits, converted): (i64, i64) =
-                stmt.query_row(params![site, range.start, range.end, url], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            Ok(TopPage { url, views, conversion_rate: percent(converted, visits) })
-        })
-        .collect()
+/// Hour and day in ms.
+const HOUR_MS: Millis = 3_600_000;
+const DAY_MS: Millis = 86_400_000;
+
+/// Visits and converted visits.
+type Counts = (i64, i64);
+
+/// What the visits that started in some hours did: segment and page counts (a page counts a visit once).
+#[derive(Debug, Default, Clone, PartialEq)]
+struct VisitFigures {
+    segments: HashMap<(&'static str, String), Counts>,
+    pages: HashMap<String, Counts>,
 }
 
-/// Visits of the range by visitor type (new or returning that day), source type and device, each with the
-/// share that converted.
-fn segments(conn: &Connection, site: WebsiteId, range: TimeRange) -> Result<Vec<Segment>> {
-    let day_start = range.start.div_euclid(86_400_000) * 86_400_000;
-    // The row number per visitor hash and day tells a day's first visit from the ones after it.
-    let mut stmt = conn.prepare_cached(
-        "SELECT first_seen >= ?2 AS in_range, is_converted, referrer_host, utm_source, utm_medium, utm_campaign,
-                device, ROW_NUMBER() OVER (PARTITION BY visitor_hash, first_seen / 86400000 ORDER BY first_seen, id) > 1
-         FROM sessions WHERE website_id = ?1 AND first_seen >= ?4 AND first_seen < ?3",
-    )?;
-    let mut counts: HashMap<(&'static str, String), (i64, i64)> = HashMap::new();
-    let mut q = stmt.query(params![site, range.start, range.end, day_start])?;
-    while let Some(r) = q.next()? {
-        if !r.get::<_, bool>(0)? {
-            continue;
+impl VisitFigures {
+    fn add(&mut self, other: &VisitFigures) {
+        for (key, (n, c)) in &other.segments {
+            let entry = self.segments.entry(key.clone()).or_default();
+            entry.0 += n;
+            entry.1 += c;
         }
-        let converted: bool = r.get(1)?;
-        let source = SourceType::classify(
-            &r.get::<_, String>(2)?,
-            &r.get::<_, String>(3)?,
-            &r.get::<_, String>(4)?,
-            &r.get::<_, String>(5)?,
-        );
-        let device: String = r.get(6)?;
-        let returning: bool = r.get(7)?;
-        let visitor = if returning { "Returning Visitors" } else { "New Visitors" };
-        let device = match device.as_str() {
-            "" => "Unknown Device".to_string(),
-            d => {
-                let mut c = d.chars();
-                c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        for (page, (n, c)) in &other.pages {
+            let entry = self.pages.entry(page.clone()).or_default();
+            entry.0 += n;
+            entry.1 += c;
+        }
+    }
+}
+
+/// One hour's figures, its visits, and the latest activity of those visits (an hour is stored only once all
+/// of them have ended).
+#[derive(Debug, Default)]
+struct Hour {
+    visits: i64,
+    last_seen: Millis,
+    figures: VisitFigures,
+}
+
+/// The segment label of a device as stored ("mobile" is "Mobile", "" is "Unknown Device").
+fn device_label(device: &str) -> String {
+    match device {
+        "" => "Unknown Device".to_string(),
+        d => {
+            let mut c = d.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        }
+    }
+}
+
+/// Counts the visits that started in `[from, to)` per hour, from the raw rows: by visitor type (new, or
+/// returning: the visitor hash had an earlier visit that UTC day), source type and device, and per page the
+/// visits that viewed it; each with how many of them converted.
+fn count_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<BTreeMap<Millis, Hour>> {
+    let mut hours: BTreeMap<Millis, Hour> = BTreeMap::new();
+    if from >= to {
+        return Ok(hours);
+    }
+    let day = |ms: Millis| ms.div_euclid(DAY_MS);
+    // Visitors of the first day seen before `from` (the covering start index, no row reads).
+    let mut seen: HashSet<(i64, i64)> = HashSet::new();
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT visitor_hash FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3",
+        )?;
+        let mut q = stmt.query(params![site, day(from) * DAY_MS, from])?;
+        while let Some(r) = q.next()? {
+            seen.insert((day(from), r.get(0)?));
+        }
+    }
+    let mut visits: HashMap<i64, (Millis, bool)> = HashMap::new();
+    let mut latest = from;
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, visitor_hash, first_seen, last_seen, is_converted, referrer_host, utm_source, utm_medium,
+                    utm_campaign, device
+             FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 ORDER BY first_seen, id",
+        )?;
+        let mut q = stmt.query(params![site, from, to])?;
+        while let Some(r) = q.next()? {
+            let (id, hash, first_seen, last_seen, converted): (i64, i64, Millis, Millis, bool) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+            let source = SourceType::classify(
+                &r.get::<_, String>(5)?,
+                &r.get::<_, String>(6)?,
+                &r.get::<_, String>(7)?,
+                &r.get::<_, String>(8)?,
+            );
+            let device = device_label(&r.get::<_, String>(9)?);
+            let returning = !seen.insert((day(first_seen), hash));
+            let visitor = if returning { "Returning Visitors" } else { "New Visitors" };
+            let hour_start = first_seen.div_euclid(HOUR_MS) * HOUR_MS;
+            let hour = hours.entry(hour_start).or_default();
+            hour.visits += 1;
+            hour.last_seen = hour.last_seen.max(last_seen);
+            for key in [("visitor", visitor.to_string()), ("source", source.label().to_string()), ("device", device)] {
+                let entry = hour.figures.segments.entry(key).or_default();
+                entry.0 += 1;
+                entry.1 += converted as i64;
             }
-        };
-        for key in [("visitor", visitor.to_string()), ("source", source.label().to_string()), ("device", device)] {
-            let entry = counts.entry(key).or_default();
+            visits.insert(id, (hour_start, converted));
+            latest = latest.max(last_seen);
+        }
+    }
+    if visits.is_empty() {
+        return Ok(hours);
+    }
+    // A visit's page views lie between its first and last activity: one pass over the site's page views of
+    // that span, keeping those of the visits above.
+    let mut viewed: HashSet<(i64, String)> = HashSet::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT session_id, path FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts <= ?3 AND kind = 'pageview'",
+    )?;
+    let mut q = stmt.query(params![site, from, latest])?;
+    while let Some(r) = q.next()? {
+        let id: i64 = r.get(0)?;
+        let Some(&(hour_start, converted)) = visits.get(&id) else { continue };
+        let path: String = r.get(1)?;
+        if viewed.insert((id, path.clone())) {
+            let hour = hours.get_mut(&hour_start).expect("every visit's hour is counted");
+            let entry = hour.figures.pages.entry(path).or_default();
             entry.0 += 1;
             entry.1 += converted as i64;
         }
     }
+    Ok(hours)
+}
+
+/// Stores the figures of the range's hours that have ended and whose visits have all been idle for
+/// [`intent::FINISHED_AFTER_MS`] (so nothing can change them but a deletion, import or retention run, which
+/// forget them). One write transaction per day: the rows are counted and stored under the write lock, so a
+/// deletion cannot slip between the two.
+fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, now: Millis) -> Result<()> {
+    let finished_before = now - intent::FINISHED_AFTER_MS;
+    let until = range.end.min(finished_before.div_euclid(HOUR_MS) * HOUR_MS);
+    if until <= range.start {
+        return Ok(());
+    }
+    let stored = stored_hours(conn, site, range.start, until)?;
+    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
+    let mut hour = range.start;
+    while hour < until {
+        if !stored.contains(&hour) {
+            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
+        }
+        hour += HOUR_MS;
+    }
+    for hours in missing.values() {
+        let (first, last) = (hours[0], hours[hours.len() - 1]);
+        let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
+        let counted = count_hours(&tx, site, first, last + HOUR_MS)?;
+        {
+            let mut marker = tx.prepare_cached(
+                "INSERT OR REPLACE INTO advanced_hours (website_id, hour, visits) VALUES (?1, ?2, ?3)",
+            )?;
+            let mut segment = tx.prepare_cached(
+                "INSERT OR REPLACE INTO advanced_segments (website_id, hour, grp, segment, visits, converted)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            let mut page = tx.prepare_cached(
+                "INSERT OR REPLACE INTO advanced_pages (website_id, path, hour, visits, converted)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            let empty = Hour::default();
+            for &hour in hours {
+                let counts = counted.get(&hour).unwrap_or(&empty);
+                if counts.last_seen >= finished_before {
+                    continue;
+                }
+                marker.execute(params![site, hour, counts.visits])?;
+                for ((group, name), (n, c)) in &counts.figures.segments {
+                    segment.execute(params![site, hour, group, name, n, c])?;
+                }
+                for (path, (n, c)) in &counts.figures.pages {
+                    page.execute(params![site, path, hour, n, c])?;
+                }
+            }
+        }
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+fn stored_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<HashSet<Millis>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT hour FROM advanced_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3")?;
+    let hours = stmt.query_map(params![site, from, to], |r| r.get(0))?;
+    Ok(hours.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Forgets the stored hours of `[from, to)` (whole days in ms) after their raw rows changed: a deletion, a
+/// rollup rebuild, an import or a retention run. The next read counts them again.
+pub(crate) fn forget_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+    for table in ["advanced_hours", "advanced_segments", "advanced_pages"] {
+        conn.execute(
+            &format!("DELETE FROM {table} WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3"),
+            params![site, from, to],
+        )?;
+    }
+    Ok(())
+}
+
+/// The segments of the range and the visit counts of `pages`: stored hours summed, the others counted live.
+fn visit_figures(conn: &Connection, site: WebsiteId, range: TimeRange, pages: &[String]) -> Result<VisitFigures> {
+    let mut figures = VisitFigures::default();
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT grp, segment, SUM(visits), SUM(converted) FROM advanced_segments
+             WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3 GROUP BY grp, segment",
+        )?;
+        let mut q = stmt.query(params![site, range.start, range.end])?;
+        while let Some(r) = q.next()? {
+            let group: String = r.get(0)?;
+            let group = match group.as_str() {
+                "visitor" => "visitor",
+                "source" => "source",
+                _ => "device",
+            };
+            figures.segments.insert((group, r.get(1)?), (r.get(2)?, r.get(3)?));
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT COALESCE(SUM(visits), 0), COALESCE(SUM(converted), 0) FROM advanced_pages
+             WHERE website_id = ?1 AND path = ?2 AND hour >= ?3 AND hour < ?4",
+        )?;
+        for page in pages {
+            let counts = stmt.query_row(params![site, page, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            figures.pages.insert(page.clone(), counts);
+        }
+    }
+    // The hours not stored (the current ones, and any whose visits are still going on), in runs.
+    let stored = stored_hours(conn, site, range.start, range.end)?;
+    let mut hour = range.start;
+    while hour < range.end {
+        if stored.contains(&hour) {
+            hour += HOUR_MS;
+            continue;
+        }
+        let from = hour;
+        while hour < range.end && !stored.contains(&hour) {
+            hour += HOUR_MS;
+        }
+        for counted in count_hours(conn, site, from, hour)?.values() {
+            let mut live = counted.figures.clone();
+            live.pages.retain(|page, _| pages.contains(page));
+            figures.add(&live);
+        }
+    }
+    Ok(figures)
+}
+
+/// The five most viewed pages of the range (page views, from the rollups), each with the share of the visits
+/// that started in the range and viewed it that converted.
+fn top_pages(conn: &Connection, site: WebsiteId, range: TimeRange) -> Result<(Vec<TopPage>, Vec<Segment>)> {
+    let pages = top_values(conn, site, range, Dimension::Page, TOP_PAGES)?;
+    let urls: Vec<String> = pages.iter().map(|(url, _)| url.clone()).collect();
+    let figures = visit_figures(conn, site, range, &urls)?;
+    let top = pages
+        .into_iter()
+        .map(|(url, views)| {
+            let (visits, converted) = figures.pages.get(&url).copied().unwrap_or_default();
+            TopPage { url, views, conversion_rate: percent(converted, visits) }
+        })
+        .collect();
+    Ok((top, segments(&figures.segments)))
+}
+
+/// Visits of the range by visitor type, source type and device, each with the share that converted, in the
+/// order the screen lists them (devices by visits).
+fn segments(counts: &HashMap<(&'static str, String), Counts>) -> Vec<Segment> {
     let mut out: Vec<Segment> = Vec::new();
     let mut push = |group: &'static str, name: &str| {
         let (count, converted) = counts.get(&(group, name.to_string())).copied().unwrap_or_default();
@@ -418,13 +633,16 @@ fn segments(conn: &Connection, site: WebsiteId, range: TimeRange) -> Result<Vec<
     for source in SourceType::ALL {
         push("source", source.label());
     }
-    let mut devices: Vec<(String, i64)> =
-        counts.iter().filter(|((g, _), _)| *g == "device").map(|((_, d), (n, _))| (d.clone(), *n)).collect();
+    let mut devices: Vec<(String, i64)> = counts
+        .iter()
+        .filter(|((g, _), (n, _))| *g == "device" && *n > 0)
+        .map(|((_, d), (n, _))| (d.clone(), *n))
+        .collect();
     devices.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (device, _) in devices {
         push("device", &device);
     }
-    Ok(out)
+    out
 }
 
 /// Recommendations drawn from the model and the range's scored visits; each cites the numbers behind it.
@@ -574,5 +792,170 @@ fn feature_label(feature: &str) -> &'static str {
         "referral" => "Coming from a referral",
         "campaign" => "Coming from a campaign",
         _ => "A detected organization",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::privacy::{DataType, RetentionUpdate};
+    use crate::store::websites::NewWebsite;
+    use crate::{Config, Tracker};
+
+    /// Segments and top-page rates straight from the raw rows, as the definitions in API.md read.
+    fn raw(conn: &Connection, site: WebsiteId, range: TimeRange, pages: &[String]) -> (Vec<Segment>, Vec<f64>) {
+        let mut counts: HashMap<(&'static str, String), Counts> = HashMap::new();
+        let mut stmt = conn
+            .prepare(
+                "SELECT * FROM (
+                    SELECT first_seen, is_converted, referrer_host, utm_source, utm_medium, utm_campaign, device,
+                        ROW_NUMBER() OVER (PARTITION BY visitor_hash, first_seen / 86400000 ORDER BY first_seen, id) > 1
+                    FROM sessions WHERE website_id = ?1)
+                 WHERE first_seen >= ?2 AND first_seen < ?3",
+            )
+            .unwrap();
+        let mut q = stmt.query(params![site, range.start, range.end]).unwrap();
+        while let Some(r) = q.next().unwrap() {
+            let converted: bool = r.get(1).unwrap();
+            let s: Vec<String> = (2..7).map(|i| r.get(i).unwrap()).collect();
+            let visitor = if r.get(7).unwrap() { "Returning Visitors" } else { "New Visitors" };
+            let source = SourceType::classify(&s[0], &s[1], &s[2], &s[3]).label().to_string();
+            for key in [("visitor", visitor.to_string()), ("source", source), ("device", device_label(&s[4]))] {
+                let entry = counts.entry(key).or_default();
+                entry.0 += 1;
+                entry.1 += converted as i64;
+            }
+        }
+        let rates = pages
+            .iter()
+            .map(|page| {
+                let (n, c): (i64, i64) = conn
+                    .query_row(
+                        "SELECT COUNT(DISTINCT s.id), COUNT(DISTINCT CASE WHEN s.is_converted THEN s.id END)
+                         FROM sessions s JOIN events e ON e.session_id = s.id
+                         WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3
+                           AND e.kind = 'pageview' AND e.path = ?4",
+                        params![site, range.start, range.end, page],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .unwrap();
+                percent(c, n)
+            })
+            .collect();
+        (segments(&counts), rates)
+    }
+
+    fn check(tracker: &Tracker, site: WebsiteId, name: &str) -> Advanced {
+        let now = now_ms();
+        let range = TimeRange::parse(name, now).unwrap();
+        let fast = tracker.analytics.advanced(site, range).unwrap();
+        let pages: Vec<String> = fast.top_pages.iter().map(|p| p.url.clone()).collect();
+        let (segments, rates) = tracker.db().read(|conn| Ok(raw(conn, site, range, &pages))).unwrap();
+        assert_eq!(fast.visitor_segments, segments, "{name}");
+        assert_eq!(fast.top_pages.iter().map(|p| p.conversion_rate).collect::<Vec<_>>(), rates, "{name}");
+        fast
+    }
+
+    fn stored(tracker: &Tracker) -> i64 {
+        tracker.db().read(|c| Ok(c.query_row("SELECT COUNT(*) FROM advanced_hours", [], |r| r.get(0))?)).unwrap()
+    }
+
+    /// The stored hours plus the live ones give exactly what the raw rows give, before and after a deletion,
+    /// a retention run and new traffic, for ranges aligned to days and to hours.
+    #[test]
+    fn stored_hours_and_live_ones_equal_a_raw_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
+        let site = tracker
+            .websites
+            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
+            .unwrap()
+            .id;
+        let now = now_ms();
+        let send = |visits: std::ops::Range<i64>, start: Millis| {
+            let mut commits = Vec::new();
+            for v in visits {
+                let client = Client {
+                    ip: format!("198.18.{}.{}", v % 3, v % 11).parse().unwrap(),
+                    user_agent: ["Mozilla/5.0 Chrome/1", "Mozilla/5.0 Mobile Firefox/1"][(v % 2) as usize].into(),
+                    do_not_track: false,
+                };
+                // Visits 23 minutes apart from `start`, the last ones still going on.
+                let mut ts = start + v * 23 * 60_000;
+                for step in 0..(v % 5 + 1) {
+                    let kind = match step {
+                        0 => EventKind::Pageview,
+                        _ if step == 3 && v % 3 == 0 => EventKind::Conversion,
+                        _ if step == 2 => EventKind::Custom,
+                        _ => EventKind::Pageview,
+                    };
+                    let path = format!("/p{}", (v * 7 + step) % 6);
+                    let hit = Hit {
+                        website_id: site,
+                        session_key: format!("visit{v:04}"),
+                        ts,
+                        kind: Some(kind),
+                        name: if kind == EventKind::Pageview { String::new() } else { "e".into() },
+                        url: format!("https://s.example.com{path}"),
+                        path,
+                        referrer_host: ["", "google.com", "t.co", "blog.example.org"][(v % 4) as usize].into(),
+                        value: (kind == EventKind::Conversion).then_some(10.0),
+                        ..Hit::default()
+                    };
+                    match tracker.ingest.track_hit(hit, &client).unwrap() {
+                        Submitted::Queued(commit) => commits.push(commit),
+                        Submitted::Ignored => panic!("not a bot"),
+                    }
+                    ts += 95_000;
+                }
+            }
+            for commit in commits {
+                commit.wait_blocking().unwrap();
+            }
+        };
+        // Three days of visits up to a few minutes ago.
+        let start = now - 3 * DAY_MS;
+        send(0..(3 * 24 * 60 / 23), start);
+        for name in ["7d", "1d", "30d"] {
+            check(&tracker, site, name);
+        }
+        let first = stored(&tracker);
+        assert!(first >= 3 * 24 - 2, "{first} hours stored");
+        // Read again from what is stored: same answer.
+        let before = check(&tracker, site, "7d");
+        assert_eq!(stored(&tracker), first);
+
+        // A deletion (page views of the first day and a half) changes visits of stored hours.
+        let report = tracker.privacy.delete_data(site, DataType::Pageviews, Some(start + 36 * 3_600_000)).unwrap();
+        assert!(report.pageviews > 0);
+        let after = check(&tracker, site, "7d");
+        assert_ne!(after.top_pages, before.top_pages);
+
+        // Retention as if run a day and a half later with 3-day retention: the first day and a half go.
+        tracker
+            .privacy
+            .update_retention(
+                site,
+                RetentionUpdate {
+                    pageviews: Some(3),
+                    events: Some(3),
+                    sessions: Some(3),
+                    heatmaps: None,
+                    recordings: None,
+                    conversions: Some(3),
+                },
+            )
+            .unwrap();
+        let retention = tracker.privacy.apply_retention_at(now + 36 * 3_600_000).unwrap();
+        assert!(retention.total.values().sum::<u64>() > 0, "{retention:?}");
+        check(&tracker, site, "7d");
+        check(&tracker, site, "1d");
+
+        // New traffic on a stored hour's visitors' day (returning visitors) and now.
+        send(0..6, now - 10 * 60_000);
+        check(&tracker, site, "7d");
+        check(&tracker, site, "1d");
     }
 }

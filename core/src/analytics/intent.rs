@@ -339,6 +339,13 @@ impl IntentModel {
         sigmoid(self.bias + self.contributions(x).iter().sum::<f64>())
     }
 
+    /// A visit's score and key page without the reasons (no labels written): what counting thousands of
+    /// visits needs; [`IntentModel::score`] gives the same score with its reasons.
+    pub fn score_without_reasons(&self, f: &SessionFeatures) -> IntentScore {
+        let score = (self.probability(&self.vector(f)) * 100.0).round() as i64;
+        IntentScore { score, key_page: self.key_page_of(f).cloned(), raised_by: Vec::new(), lowered_by: Vec::new() }
+    }
+
     /// Scores a visit 0-100 with the three features that raised and lowered it most.
     pub fn score(&self, f: &SessionFeatures) -> IntentScore {
         let x = self.vector(f);
@@ -483,16 +490,31 @@ pub fn load_features(
             *entry = (*entry).min(seen);
         }
     }
-    let mut conversion_at =
-        conn.prepare_cached("SELECT MIN(ts) FROM events WHERE session_id = ?1 AND kind = 'conversion'")?;
-    let mut events =
-        conn.prepare_cached("SELECT ts, kind, path FROM events WHERE session_id = ?1 AND ts < ?2 ORDER BY ts, id")?;
+    // Every event of these visits lies between the earliest start and the latest activity among them: one pass
+    // over the site's events of that span (in time order, as a visit's pages are listed) instead of a query
+    // per visit; events of other visits in the span are skipped.
+    let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    let latest = rows.iter().map(|r| r.last_seen).max().unwrap_or(earliest);
+    let mut visit_events: Vec<Vec<(Millis, String, String)>> = vec![Vec::new(); rows.len()];
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT session_id, ts, kind, path FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts <= ?3
+             ORDER BY ts, id",
+        )?;
+        let mut q = stmt.query(params![site, earliest, latest])?;
+        while let Some(r) = q.next()? {
+            if let Some(&i) = index.get(&r.get::<_, i64>(0)?) {
+                visit_events[i].push((r.get(1)?, r.get(2)?, r.get(3)?));
+            }
+        }
+    }
     let mut scroll =
         conn.prepare_cached("SELECT COALESCE(MAX(depth), 0) FROM scroll_depths WHERE session_id = ?1 AND ts < ?2")?;
     let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
+    for (row, events) in rows.into_iter().zip(visit_events) {
+        // A converted visit is seen up to its first conversion.
         let cutoff: Millis = if row.converted {
-            conversion_at.query_row([row.id], |r| r.get::<_, Option<Millis>>(0))?.unwrap_or(Millis::MAX)
+            events.iter().filter(|(_, kind, _)| kind == "conversion").map(|(ts, _, _)| *ts).min().unwrap_or(Millis::MAX)
         } else {
             Millis::MAX
         };
@@ -501,9 +523,10 @@ pub fn load_features(
         let mut last_ts = row.first_seen;
         let mut pages: Vec<String> = Vec::new();
         let mut seen = HashSet::new();
-        let mut q = events.query(params![row.id, cutoff])?;
-        while let Some(r) = q.next()? {
-            let (ts, kind, path): (Millis, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        for (ts, kind, path) in events {
+            if ts >= cutoff {
+                continue;
+            }
             last_ts = last_ts.max(ts);
             match kind.as_str() {
                 "pageview" => {

@@ -24,6 +24,7 @@ mod traffic_sources;
 pub mod visit_hours;
 
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
+pub(crate) use advanced::forget_hours;
 pub use advanced::{Advanced, AiIntent};
 pub use breakdown::{CountryCount, ReferrerCount};
 pub use conversions::{Conversion, Conversions};

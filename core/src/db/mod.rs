@@ -33,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0016_heatmap_alignment_and_form_fields.sql"),
     include_str!("../../migrations/0018_import_progress.sql"),
     include_str!("../../migrations/0012_visit_hours.sql"),
+    include_str!("../../migrations/0015_advanced_hours.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

@@ -261,10 +261,13 @@ impl Imports {
             store::store_days(&self.db, site, id, &parsed.staging, batch)?
         } else {
             let stored = store::store_hits(&self.db, site, id, &parsed.staging, batch)?;
-            // The imported visits start on the import's days: the funnels and journeys reads recompute those
-            // hours (also any a read stored from the batches written so far).
+            // The imported visits start on the import's days: the hours the funnels, journeys and Advanced
+            // Analytics reads stored there are recomputed (also any a read stored from the batches so far).
             self.db.write(|conn| {
-                Ok(crate::analytics::visit_hours::invalidate(conn, site, Some(first_day), Some(last_day + DAY_MS))?)
+                crate::analytics::visit_hours::invalidate(conn, site, Some(first_day), Some(last_day + DAY_MS))?;
+                // New visits on those days change the Advanced Analytics hours counted there (returning visitors
+                // too).
+                crate::analytics::forget_hours(conn, site, first_day, last_day + DAY_MS)
             })?;
             stored
         };

@@ -114,6 +114,7 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
         report.sessions = tx.execute("DELETE FROM sessions WHERE website_id = ?1", [site])? as u64;
         report.rollup_rows = (tx.execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
             + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?) as u64;
+        crate::analytics::forget_hours(tx, site, Millis::MIN, Millis::MAX)?;
         // Imported history goes with everything else (its aggregates cascade), and may be imported again.
         tx.execute("DELETE FROM imports WHERE website_id = ?1", [site])?;
         crate::analytics::visit_hours::invalidate(tx, site, None, None)?;
@@ -193,6 +194,8 @@ const UPSERT: &str = "ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
 /// `Dimension::PER_VISIT`, as the writer's); returns the number of rows written.
 pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
     let (b_from, b_to) = (from / 1000, to / 1000);
+    // The Advanced Analytics hours of these days were counted from the rows that changed.
+    crate::analytics::forget_hours(tx, site, from, to)?;
     tx.execute(
         "DELETE FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
         params![site, b_from, b_to],

@@ -142,10 +142,21 @@ async fn stream_export(
     let site = query.site;
     let owner = tracker.clone();
     blocking(move || owner.websites.get(user, site).map(drop)).await?;
+    let body = stream_body(site, move |out| tracker.export.write(&query, format, out, |_| {}).map(drop));
+    Ok(file_response(body, format, filename))
+}
+
+/// A body written by `write` on a blocking thread as the connection takes it (callers check ownership first).
+/// The body ends when `write` returns: what it does last (an audit row) is done before the client sees the
+/// end. An error after the status is sent cuts the body short and is logged with its cause.
+pub(super) fn stream_body(
+    site: WebsiteId,
+    write: impl FnOnce(&mut ChannelWriter) -> tracker_core::Result<()> + Send + 'static,
+) -> warp::reply::Response {
     let (tx, mut rx) = mpsc::channel::<Result<Bytes, io::Error>>(1);
     tokio::task::spawn_blocking(move || {
         let mut out = ChannelWriter { tx: tx.clone(), buf: Vec::with_capacity(PIECE) };
-        let result = tracker.export.write(&query, format, &mut out, |_| {}).and_then(|_| Ok(out.flush()?));
+        let result = write(&mut out).and_then(|_| Ok(out.flush()?));
         match result {
             Ok(()) => {}
             // The client went away: nothing to report.
@@ -157,12 +168,12 @@ async fn stream_export(
         }
     });
     let body = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
-    Ok(file_response(warp::reply::stream(body).into_response(), format, filename))
+    warp::reply::stream(body).into_response()
 }
 
 /// An `io::Write` that hands the connection pieces of about `PIECE` bytes; a closed connection is a broken
 /// pipe, which ends the export.
-struct ChannelWriter {
+pub(super) struct ChannelWriter {
     tx: mpsc::Sender<Result<Bytes, io::Error>>,
     buf: Vec<u8>,
 }

@@ -12,6 +12,7 @@ use tracker_core::{Error, Tracker};
 use warp::http::{HeaderValue, header};
 use warp::{Filter, Rejection, Reply};
 
+use super::export::stream_body;
 use super::{api_body, blocking, body_website_id, parse_website_id, site_json, user, with_tracker};
 use tracker_core::privacy::{AuditPage, VisitorDeletion};
 
@@ -24,10 +25,6 @@ struct VisitorDeleted {
     records_deleted: u64,
     deleted: VisitorDeletion,
 }
-
-/// Most rows one export-data download holds (it is built in memory: warp 0.4 has no public streaming
-/// body); `tracker export` streams any size.
-pub const MAX_PRIVACY_EXPORT_ROWS: u64 = 1_000_000;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -129,30 +126,22 @@ fn number(name: &str, raw: Option<&str>, default: i64) -> Result<i64, Rejection>
     tag = "privacy",
     operation_id = "privacyExportData",
     params(ExportDataQuery),
-    responses((status = 200, description = "The rows as a JSON download (an array; X-Record-Count says how many)", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The rows as a JSON download (an array, streamed as it is read)", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let data = DataType::parse(query.data_type.as_deref())?;
-    let (body, rows) = blocking(move || {
-        tracker.websites.get(user, site)?;
-        let too_many = || Error::invalid("too many rows for one download; use `tracker export` on the server");
-        let mut body = Vec::new();
+    let owner = tracker.clone();
+    blocking(move || owner.websites.get(user, site).map(drop)).await?;
+    // Streamed as it is read, so a download of any size costs a page of rows; the audit row (with the count)
+    // is written before the body ends.
+    let mut response = stream_body(site, move |out| {
         let rows = match data {
-            DataType::Sessions => {
-                if tracker.privacy.session_count(site)? > MAX_PRIVACY_EXPORT_ROWS {
-                    return Err(too_many());
-                }
-                tracker.privacy.export_sessions(site, &mut body)?
-            }
+            DataType::Sessions => tracker.privacy.export_sessions(site, &mut *out)?,
             DataType::Pageviews | DataType::Events => {
                 let kind = if matches!(data, DataType::Pageviews) { ExportKind::Pageviews } else { ExportKind::Events };
-                let query = ExportQuery::new(site, kind);
-                if tracker.export.count(&query)? > MAX_PRIVACY_EXPORT_ROWS {
-                    return Err(too_many());
-                }
-                tracker.export.write(&query, ExportFormat::Json, &mut body, |_| {})?
+                tracker.export.write(&ExportQuery::new(site, kind), ExportFormat::Json, &mut *out, |_| {})?
             }
         };
         tracker.privacy.record_audit(
@@ -160,12 +149,17 @@ async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> 
             Actor::User(user),
             AuditAction::DataExported,
             json!({ "dataType": data.as_str(), "rows": rows }),
-        )?;
-        Ok((body, rows))
-    })
-    .await?;
+        )
+    });
     let date = tracker_core::model::iso(now_ms());
-    Ok(json_file(body, &format!("{}-export-{}.json", data.as_str(), &date[..10]), rows))
+    let name = format!("{}-export-{}.json", data.as_str(), &date[..10]);
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
 }
 
 #[utoipa::path(

@@ -72,9 +72,9 @@ enum Cmd {
         data_dir: PathBuf,
         #[arg(long, default_value_t = 30)]
         samples: usize,
-        /// Time only the endpoints whose name contains one of these comma-separated words
-        #[arg(long)]
-        only: Option<String>,
+        /// Only the endpoints whose names start with one of these (comma-separated), e.g. `advanced,ai-intent`
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
     },
     /// Peak memory of the daemon serving the largest allowed recording (GET /api/replays/{id}/events)
     ReplayRss {
@@ -259,7 +259,7 @@ fn ratio(report: &LoadReport, ceiling: f64) -> f64 {
     report.hits_per_s() / ceiling
 }
 
-async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Option<String>) -> anyhow::Result<()> {
+async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Vec<String>) -> anyhow::Result<()> {
     let tracker = tracker.canonicalize().with_context(|| format!("no tracker binary at {}", tracker.display()))?;
     let daemon = Daemon::start(&tracker, &data_dir)?;
     let client = reqwest::Client::new();
@@ -268,8 +268,8 @@ async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Option
         client.get(format!("{}/api/websites", daemon.base)).bearer_auth(&token).send().await?.json().await?;
     let website_id = sites[0]["id"].as_i64().context("the data folder has no site: seed it first")?;
     let started = Instant::now();
-    let only: Vec<String> = only.iter().flat_map(|o| o.split(',')).map(str::to_string).collect();
     let timings = query::run(&daemon.base, &token, website_id, samples, &only).await?;
+    let streams = query::run_streams(&daemon.base, &token, website_id, &only).await?;
     let memory = daemon.memory()?;
     daemon.stop()?;
     println!("| endpoint | range | first call ms | p50 ms | p95 ms | body bytes |");
@@ -285,6 +285,21 @@ async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Option
         "worst p95 over 365 days (and unranged reads): {worst:.2} ms; {:.1} s in all",
         started.elapsed().as_secs_f64()
     );
+    if !streams.is_empty() {
+        println!("\n| stream | time to first byte p50 ms | p95 ms | rows | rows/s | MiB |");
+        println!("|---|---:|---:|---:|---:|---:|");
+        for s in &streams {
+            println!(
+                "| {} | {:.2} | {:.2} | {} | {:.0} | {:.1} |",
+                s.endpoint,
+                s.first_byte_p50_ms,
+                s.first_byte_p95_ms,
+                s.rows,
+                s.rows as f64 / s.seconds,
+                s.bytes as f64 / 1048576.0
+            );
+        }
+    }
     println!("daemon VmHWM after the reads: {:.1} MiB", memory.hwm_kib as f64 / 1024.0);
     Ok(())
 }

@@ -36,6 +36,8 @@ const ENDPOINTS: &[(&str, &str, bool)] = &[
     ("ai-intent 24h", "/api/analytics/ai-intent?website_id={id}&time_range=24h", false),
     ("ai-intent 7d", "/api/analytics/ai-intent?website_id={id}&time_range=7d", false),
     ("ai-intent (model refit)", "/api/analytics/ai-intent?website_id={id}&time_range=24h&refit=true", false),
+    ("heatmap 7d", "/api/analytics/heatmap?website_id={id}&url=/pricing&time_range=7d", false),
+    ("heatmap 90d", "/api/analytics/heatmap?website_id={id}&url=/pricing&time_range=90d", false),
     ("live-visitors", "/api/analytics/live-visitors?website_id={id}", false),
     ("live-visitors (all sites)", "/api/analytics/live-visitors", false),
 ];
@@ -53,7 +55,12 @@ const FUNNEL: &str = r#"{"name":"loadgen","websiteId":{id},"steps":[{"name":"Lan
     {"name":"Pricing","url":"/pricing"},{"name":"Sign-up page","url":"/signup"},
     {"name":"Signed up","url":"*","eventName":"signup"}]}"#;
 
-/// Times every endpoint (or those named in `only`) `samples` times after two warm-up calls.
+/// Whether an endpoint is selected by `--only` (every one without it).
+fn selected(endpoint: &str, only: &[String]) -> bool {
+    only.is_empty() || only.iter().any(|prefix| endpoint.starts_with(prefix.as_str()))
+}
+
+/// Times every endpoint (or those `--only` selects) `samples` times after two warm-up calls.
 pub async fn run(
     base: &str,
     token: &str,
@@ -82,11 +89,9 @@ pub async fn run(
     let every = ENDPOINTS
         .iter()
         .map(|&(endpoint, template, ranged)| (endpoint, template, if ranged { long } else { &["-"][..] }))
-        .chain(ENDPOINTS_90D.iter().map(|&(endpoint, template)| (endpoint, template, upto90)));
+        .chain(ENDPOINTS_90D.iter().map(|&(endpoint, template)| (endpoint, template, upto90)))
+        .filter(|(endpoint, _, _)| selected(endpoint, only));
     for (endpoint, template, ranges) in every {
-        if !only.is_empty() && !only.iter().any(|o| endpoint.contains(o.as_str())) {
-            continue;
-        }
         for &range in ranges {
             let url = format!(
                 "{base}{}",
@@ -129,4 +134,67 @@ async fn time(client: &reqwest::Client, url: &str, token: &str, stream: bool) ->
         response.bytes().await?.len()
     };
     Ok((started.elapsed(), size))
+}
+
+/// Whole-site downloads, streamed: a p95 of the whole download would measure the site's size, so these are
+/// timed to the first byte of the body (5 calls, the rest dropped) and then read once to the end for rows/s.
+const STREAMS: &[(&str, &str, &str)] = &[
+    ("export-data sessions", "/api/privacy/export-data?website_id={id}&data_type=sessions", "\"sessionId\":"),
+    ("export-data pageviews", "/api/privacy/export-data?website_id={id}&data_type=pageviews", "\"timestamp\":"),
+];
+
+/// One streamed download: time to first byte, and one whole read.
+pub struct StreamTiming {
+    pub endpoint: &'static str,
+    pub first_byte_p50_ms: f64,
+    pub first_byte_p95_ms: f64,
+    pub rows: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+/// Times the selected streamed downloads.
+pub async fn run_streams(
+    base: &str,
+    token: &str,
+    website_id: i64,
+    only: &[String],
+) -> anyhow::Result<Vec<StreamTiming>> {
+    let client = reqwest::Client::new();
+    let mut out = Vec::new();
+    for &(endpoint, template, row_key) in STREAMS.iter().filter(|(endpoint, _, _)| selected(endpoint, only)) {
+        let url = format!("{base}{}", template.replace("{id}", &website_id.to_string()));
+        let mut firsts = Vec::new();
+        for _ in 0..5 {
+            let (elapsed, _) = time(&client, &url, token, true).await?;
+            firsts.push(elapsed);
+        }
+        firsts.sort();
+        let started = Instant::now();
+        let response = client.get(&url).bearer_auth(token).send().await?;
+        if !response.status().is_success() {
+            bail!("{url}: {}", response.status());
+        }
+        // Rows counted by a key each row has once, across piece boundaries.
+        let key = row_key.as_bytes();
+        let (mut rows, mut bytes, mut tail) = (0u64, 0u64, Vec::<u8>::new());
+        let mut body = response.bytes_stream();
+        while let Some(piece) = body.next().await {
+            let piece = piece?;
+            bytes += piece.len() as u64;
+            tail.extend_from_slice(&piece);
+            rows += tail.windows(key.len()).filter(|w| *w == key).count() as u64;
+            let keep = tail.len().min(key.len() - 1);
+            tail.drain(..tail.len() - keep);
+        }
+        out.push(StreamTiming {
+            endpoint,
+            first_byte_p50_ms: firsts[firsts.len() / 2].as_secs_f64() * 1000.0,
+            first_byte_p95_ms: firsts[firsts.len() - 1].as_secs_f64() * 1000.0,
+            rows,
+            bytes,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(out)
 }
