@@ -3655,7 +3655,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The rows as a JSON download (an array; X-Record-Count says how many) */
+            /** @description The rows as a JSON download (an array, streamed as it is read) */
             200: {
                 headers: {
                     [name: string]: unknown;
