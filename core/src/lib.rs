@@ -17,6 +17,7 @@ pub mod privacy;
 pub mod settings;
 pub mod store;
 mod tracker;
+pub mod warm;
 
 pub use config::Config;
 pub use error::{Error, Result};

@@ -114,6 +114,7 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             None => None,
         };
         tokio::spawn(retention_schedule(tracker.clone()));
+        tokio::spawn(warm_schedule(tracker.clone()));
         tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;
         tracing::info!("stopped");
@@ -202,6 +203,27 @@ fn reload_config(global: &GlobalArgs, path: &Path, tracker: &Tracker, filter: &F
     }
     if !restart.is_empty() {
         tracing::warn!(keys = %restart.join(", "), "these settings change only after a restart");
+    }
+}
+
+/// Counts the settled hours the funnels, journeys and Advanced Analytics reads store (`tracker_core::warm`)
+/// 30 seconds after start, then every 15 minutes, so the first read after an upgrade or a deletion does not
+/// count months of raw events while someone waits.
+async fn warm_schedule(tracker: Tracker) {
+    let mut ticks =
+        tokio::time::interval_at(tokio::time::Instant::now() + Duration::from_secs(30), Duration::from_secs(900));
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let worker = tracker.clone();
+        let started = std::time::Instant::now();
+        match tokio::task::spawn_blocking(move || worker.warm_stored_hours()).await {
+            Ok(Ok(report)) => {
+                tracing::debug!(sites = report.sites, failed = report.failed, took = ?started.elapsed(), "stored hours warmed")
+            }
+            Ok(Err(e)) => tracing::warn!(error = %e, "warming the stored hours failed; the next run tries again"),
+            Err(e) => tracing::error!(error = %e, "warming task failed"),
+        }
     }
 }
 

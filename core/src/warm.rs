@@ -1,0 +1,116 @@
+//! Warming of the stored per-hour aggregates: counts, in the background, the settled hours that the funnels,
+//! journeys and Advanced Analytics reads would otherwise count on their first call.
+//!
+//! Those reads store an hour once its visits are over and count only the hours they lack; at ten million events
+//! a 90-day read with nothing stored takes tens of seconds (after an upgrade, a deletion or retention run, or a
+//! funnel edit). The daemon calls [`Tracker::warm_stored_hours`] shortly after start and then periodically, so
+//! a person opening those screens finds the hours stored.
+
+use rusqlite::params;
+
+use crate::analytics::TimeRange;
+use crate::error::Result;
+use crate::model::{UserId, WebsiteId, now_ms};
+use crate::tracker::Tracker;
+
+/// The longest range the screens read: warming covers it.
+const WARMED_RANGE: &str = "90d";
+
+/// What one warming pass did.
+#[derive(Debug, Default, PartialEq)]
+pub struct WarmReport {
+    pub sites: usize,
+    /// Sites whose reads failed (logged by the caller; the next pass tries again).
+    pub failed: usize,
+}
+
+impl Tracker {
+    /// Runs the funnels, journeys and Advanced Analytics reads of the last 90 days for every site, which
+    /// stores the settled hours they lack. A site that fails is counted and skipped.
+    pub fn warm_stored_hours(&self) -> Result<WarmReport> {
+        let sites: Vec<(UserId, WebsiteId)> = self.db().read(|conn| {
+            let mut stmt = conn.prepare("SELECT user_id, id FROM websites ORDER BY user_id, id")?;
+            Ok(stmt.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?)
+        })?;
+        let mut report = WarmReport::default();
+        for (user, site) in sites {
+            let range = TimeRange::parse(WARMED_RANGE, now_ms())?;
+            let warmed = self
+                .funnels
+                .list(user, Some(site), range)
+                .and_then(|_| self.analytics.journey_paths(user, Some(site), range))
+                .and_then(|_| self.analytics.advanced(site, range));
+            report.sites += 1;
+            if let Err(e) = warmed {
+                tracing::warn!(website_id = site, error = %e, "warming the stored hours failed");
+                report.failed += 1;
+            }
+        }
+        Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::store::websites::NewWebsite;
+
+    fn stored(tracker: &Tracker) -> (i64, i64) {
+        tracker
+            .db()
+            .read(|c| {
+                Ok((
+                    c.query_row("SELECT COUNT(*) FROM visit_hours", [], |r| r.get(0))?,
+                    c.query_row("SELECT COUNT(*) FROM advanced_hours", [], |r| r.get(0))?,
+                ))
+            })
+            .unwrap()
+    }
+
+    /// Before any read, a warming pass stores the settled hours of every site for both kinds of reads.
+    #[test]
+    fn a_warming_pass_stores_the_settled_hours_before_any_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("warm@example.com", "secret12").unwrap();
+        let site = tracker
+            .websites
+            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
+            .unwrap()
+            .id;
+        let client = Client {
+            ip: "198.18.0.9".parse().unwrap(),
+            user_agent: "Mozilla/5.0 Chrome/1".into(),
+            do_not_track: false,
+        };
+        // One visit an hour over the two days before the last six hours: every hour of them has settled.
+        let now = now_ms();
+        let commits: Vec<_> = (0..48i64)
+            .map(|h| {
+                let hit = Hit {
+                    website_id: site,
+                    session_key: format!("visit-{h}"),
+                    ts: now - (6 + h) * 3_600_000,
+                    kind: Some(EventKind::Pageview),
+                    url: "https://s.example.com/".into(),
+                    path: "/".into(),
+                    ..Hit::default()
+                };
+                match tracker.ingest.track_hit(hit, &client).unwrap() {
+                    Submitted::Queued(commit) => commit,
+                    Submitted::Ignored => panic!("not a bot"),
+                }
+            })
+            .collect();
+        for commit in commits {
+            commit.wait_blocking().unwrap();
+        }
+        assert_eq!(stored(&tracker), (0, 0), "no read has stored an hour yet");
+        let report = tracker.warm_stored_hours().unwrap();
+        assert_eq!(report, WarmReport { sites: 1, failed: 0 });
+        let (journey_hours, advanced_hours) = stored(&tracker);
+        assert!(journey_hours >= 48 && advanced_hours >= 48, "stored {journey_hours} and {advanced_hours} hours");
+    }
+}
