@@ -19,6 +19,9 @@ pub mod store;
 mod tracker;
 pub mod warm;
 
+#[cfg(test)]
+mod testing;
+
 pub use config::Config;
 pub use error::{Error, Result};
 pub use tracker::{Services, Tracker};

@@ -53,9 +53,7 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
     use crate::ingest::{Client, EventKind, Hit, Submitted};
-    use crate::store::websites::NewWebsite;
 
     fn stored(tracker: &Tracker) -> (i64, i64) {
         tracker
@@ -72,14 +70,7 @@ mod tests {
     /// Before any read, a warming pass stores the settled hours of every site for both kinds of reads.
     #[test]
     fn a_warming_pass_stores_the_settled_hours_before_any_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
-        let user = tracker.auth.create_user("warm@example.com", "secret12").unwrap();
-        let site = tracker
-            .websites
-            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
-            .unwrap()
-            .id;
+        let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
         let client = Client {
             ip: "198.18.0.9".parse().unwrap(),
             user_agent: "Mozilla/5.0 Chrome/1".into(),

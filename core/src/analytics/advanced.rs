@@ -798,10 +798,9 @@ fn feature_label(feature: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Tracker;
     use crate::ingest::{Client, EventKind, Hit, Submitted};
     use crate::privacy::{DataType, RetentionUpdate};
-    use crate::store::websites::NewWebsite;
-    use crate::{Config, Tracker};
 
     /// Segments and top-page rates straight from the raw rows, as the definitions in API.md read.
     fn raw(conn: &Connection, site: WebsiteId, range: TimeRange, pages: &[String]) -> (Vec<Segment>, Vec<f64>) {
@@ -865,14 +864,7 @@ mod tests {
     /// a retention run and new traffic, for ranges aligned to days and to hours.
     #[test]
     fn stored_hours_and_live_ones_equal_a_raw_count() {
-        let dir = tempfile::tempdir().unwrap();
-        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
-        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
-        let site = tracker
-            .websites
-            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
-            .unwrap()
-            .id;
+        let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
         let now = now_ms();
         let send = |visits: std::ops::Range<i64>, start: Millis| {
             let mut commits = Vec::new();

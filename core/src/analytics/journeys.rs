@@ -463,23 +463,13 @@ fn source(utm_source: String, referrer_host: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Tracker;
-    use crate::config::Config;
     use crate::ingest::{Client, EventKind, Hit, Submitted};
     use crate::model::now_ms;
-    use crate::store::websites::NewWebsite;
 
     /// journeyScore is the intent model's score of the same features the model itself loads for the visit.
     #[test]
     fn journey_scores_are_the_intent_models() {
-        let dir = tempfile::tempdir().unwrap();
-        let tracker = Tracker::open(&Config { data_dir: dir.path().to_path_buf(), ..Config::default() }).unwrap();
-        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
-        let site = tracker
-            .websites
-            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
-            .unwrap()
-            .id;
+        let crate::testing::OneSite { dir: _dir, tracker, user, site } = crate::testing::one_site();
         let now = now_ms();
         let mut commits = Vec::new();
         for v in 0..60i64 {

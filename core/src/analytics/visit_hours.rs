@@ -712,12 +712,10 @@ mod tests {
     use super::*;
     use crate::Tracker;
     use crate::analytics::journeys::JourneyFilter;
-    use crate::config::Config;
     use crate::ingest::{Client, Commit, EventKind, Hit, Submitted};
     use crate::model::{UserId, now_ms};
     use crate::privacy::DataType;
     use crate::store::funnels::{FunnelInput, StepInput};
-    use crate::store::websites::NewWebsite;
 
     const PAGES: [&str; 6] = ["/", "/pricing", "/signup", "/docs", "/blog", "/about"];
 
@@ -817,15 +815,7 @@ mod tests {
 
     #[test]
     fn stored_hours_match_a_raw_scan_through_late_hits_edits_deletions_and_retention() {
-        let dir = tempfile::tempdir().unwrap();
-        let config = Config { data_dir: dir.path().to_path_buf(), ..Config::default() };
-        let tracker = Tracker::open(&config).unwrap();
-        let user = tracker.auth.create_user("a@example.com", "secret1").unwrap();
-        let site = tracker
-            .websites
-            .create(user.id, NewWebsite { name: "S".into(), domain: "s.example.com".into(), tracking_level: None })
-            .unwrap()
-            .id;
+        let crate::testing::OneSite { dir: _dir, tracker, user, site } = crate::testing::one_site();
         let now = now_ms();
         // 300 visits over the last 5 days (late hits, as an import or the seeder sends them), and 10 live ones.
         let mut hits = Vec::new();
