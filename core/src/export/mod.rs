@@ -372,7 +372,9 @@ fn csv_error(e: csv::Error) -> Error {
     }
 }
 
-fn json_error(e: serde_json::Error) -> Error {
+/// A serializer's error: the writer's I/O error as it was (a client that went away is a broken pipe, not a
+/// failure), anything else internal.
+pub(crate) fn json_error(e: serde_json::Error) -> Error {
     if e.is_io() { Error::Io(e.into()) } else { Error::Internal(format!("json: {e}")) }
 }
 

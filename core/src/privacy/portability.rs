@@ -9,7 +9,7 @@ use rusqlite::params;
 use serde::Serialize;
 
 use super::Privacy;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{WebsiteId, iso};
 
 /// Rows read per page.
@@ -49,17 +49,18 @@ impl Privacy {
 
     /// Writes a site's visits, oldest first, as a JSON array; returns how many (callers check ownership).
     pub fn export_sessions<W: Write>(&self, site: WebsiteId, mut out: W) -> Result<u64> {
-        let json = |e: serde_json::Error| Error::Internal(format!("JSON export: {e}"));
         out.write_all(b"[")?;
         let mut after = i64::MIN;
         let mut written = 0u64;
         loop {
+            // `+website_id` keeps SQLite on the rowid: by the (website_id, session_key) index it read and sorted
+            // every visit of the site for each page of 2,000 (2 s a page at 2.9M visits, against 22 ms).
             let page: Vec<(i64, SessionRow)> = self.db.read(|conn| {
                 let mut stmt = conn.prepare_cached(
                     "SELECT id, session_key, first_seen, last_seen, entry_page, exit_page, page_views, events,
                         country, device, browser, os, referrer, utm_source, utm_medium, utm_campaign, is_converted,
                         conversion_value
-                     FROM sessions WHERE website_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+                     FROM sessions WHERE +website_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
                 )?;
                 let rows = stmt.query_map(params![site, after, PAGE], |r| {
                     Ok((
@@ -90,7 +91,7 @@ impl Privacy {
             let n = page.len() as i64;
             for (id, row) in page {
                 out.write_all(if written == 0 { b"\n" } else { b",\n" })?;
-                serde_json::to_writer(&mut out, &row).map_err(json)?;
+                serde_json::to_writer(&mut out, &row).map_err(crate::export::json_error)?;
                 written += 1;
                 after = id;
             }
