@@ -1,8 +1,9 @@
 // Builds the tracking scripts served by the daemon (light.js behind the personalised /tracking/{key}.js,
-// tracking.js, tracer.js and the chunks they load: more.js, enhanced.js and recorder.js), prints a size report
+// tracking.js, tracer.js and the chunks they load: more.<hash>.js, enhanced.js and recorder.js), prints a size report
 // (raw and gzip bytes), writes it to sizes.json, and fails when the light script grows past its budget.
 import * as esbuild from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 /**
@@ -18,21 +19,34 @@ const entries = ["light", "tracking", "tracer", "legacy", "more", "enhanced", "r
 export async function buildTrackers(outdir) {
   mkdirSync(outdir, { recursive: true });
   const here = new URL(".", import.meta.url).pathname;
-  await esbuild.build({
-    entryPoints: Object.fromEntries(entries.map((e) => [e, `${here}${e}.ts`])),
-    bundle: true,
-    minify: true,
-    format: "iife",
-    target: ["es2020"],
-    outdir,
-    legalComments: "none",
-    // Sloppy mode: no "use strict" prologue (13 bytes on every page); the scripts rely on nothing it changes.
-    tsconfigRaw: { compilerOptions: { alwaysStrict: false } },
-    logLevel: "warning",
-  });
+  const build = (names, moreName) =>
+    esbuild.build({
+      entryPoints: Object.fromEntries(names.map((e) => [e, `${here}${e}.ts`])),
+      bundle: true,
+      minify: true,
+      format: "iife",
+      target: ["es2020"],
+      outdir,
+      legalComments: "none",
+      // Sloppy mode: no "use strict" prologue (13 bytes on every page); the scripts rely on nothing it changes.
+      tsconfigRaw: { compilerOptions: { alwaysStrict: false } },
+      define: { __MORE_JS__: JSON.stringify(moreName) },
+      logLevel: "warning",
+    });
+  // more.js, which every page loads after its page view, is named by its content: the daemon serves such a
+  // name as immutable, so a visitor's browser fetches it once rather than every hour.
+  for (const f of readdirSync(outdir)) if (/^more\.[0-9a-f]+\.js/.test(f)) rmSync(`${outdir}/${f}`);
+  await build(["more"], "");
+  const hash = createHash("sha256").update(readFileSync(`${outdir}/more.js`)).digest("hex").slice(0, 10);
+  const moreName = `more.${hash}.js`;
+  renameSync(`${outdir}/more.js`, `${outdir}/${moreName}`);
+  await build(
+    entries.filter((e) => e !== "more"),
+    moreName,
+  );
   const sizes = {};
   for (const e of entries) {
-    const raw = readFileSync(`${outdir}/${e}.js`);
+    const raw = readFileSync(`${outdir}/${e === "more" ? moreName : `${e}.js`}`);
     sizes[`${e}.js`] = { raw: raw.length, gzip: gzipSync(raw).length };
   }
   console.log("tracker scripts (bytes):");

@@ -5,6 +5,8 @@
 // tiny: every byte here is on the critical path of every page of every site (budget in build.mjs).
 import type { Api, Config, Ctx, Props } from "./types";
 
+/** more.js by its content-hashed name (build.mjs). */
+declare const __MORE_JS__: string;
 const w = window as any;
 const n = navigator as any;
 const mem: Record<string, string> = {};
@@ -80,7 +82,7 @@ export function boot(key: string, base: string, config: Config | Promise<Config 
   const q: Ctx["q"] = [];
   let loaded: unknown;
   const more = () => {
-    if (!loaded) loaded = document.head.appendChild(Object.assign(document.createElement("script"), { src: base + "/tracking/more.js" }));
+    if (!loaded) loaded = document.head.appendChild(Object.assign(document.createElement("script"), { src: base + "/tracking/" + __MORE_JS__ }));
   };
   const init = (c: Config | null) => {
     if (!c || (c.respectDoNotTrack && (n.doNotTrack == "1" || n.globalPrivacyControl))) return;

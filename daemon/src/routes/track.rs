@@ -245,9 +245,13 @@ async fn personalised(
     let Some(key) = name.strip_suffix(".js") else {
         return Err(warp::reject::not_found());
     };
-    // Lazily loaded chunks of the scripts live beside the personalised ones.
-    if !key.contains('.')
-        && let Some(response) = embedded(&format!("tracker/{name}"), accepts, "public, max-age=3600")
+    // Lazily loaded chunks of the scripts live beside the personalised ones. One named by its content hash
+    // (more.<hash>.js, loaded on every page) never changes under its name: browsers keep it a year.
+    let hashed =
+        key.split_once('.').is_some_and(|(_, hash)| !hash.is_empty() && hash.bytes().all(|b| b.is_ascii_hexdigit()));
+    let cache = if hashed { "public, max-age=31536000, immutable" } else { "public, max-age=3600" };
+    if (hashed || !key.contains('.'))
+        && let Some(response) = embedded(&format!("tracker/{name}"), accepts, cache)
     {
         return Ok(with_cors(response));
     }

@@ -79,6 +79,16 @@ test("the personalised light script goes out gzipped, within its budget", async 
   assert.equal(config.trackingKey, website.trackingKey);
   assert.ok(res.body.length <= TRACKING_GZIP_BUDGET, `${res.body.length} bytes gzip on the wire, budget ${TRACKING_GZIP_BUDGET}`);
   console.log(`personalised light script: ${res.body.length} bytes gzip on the wire (${script.length} raw)`);
+  // Its less used half, which every page loads after the page view, is named by its content and kept a year.
+  const more = script.match(/more\.[0-9a-f]+\.js/);
+  assert.ok(more, "the script names more.<hash>.js");
+  const chunk = await raw(`${daemon.url}/tracking/${more[0]}`, { "Accept-Encoding": "gzip, deflate, br" });
+  assert.equal(chunk.status, 200);
+  assert.equal(chunk.headers["cache-control"], "public, max-age=31536000, immutable");
+  assert.ok(["gzip", "br"].includes(chunk.headers["content-encoding"]), chunk.headers["content-encoding"]);
+  const plain = await raw(`${daemon.url}/tracking/enhanced.js`, {});
+  assert.equal(plain.headers["cache-control"], "public, max-age=3600", "unhashed chunks keep the hour");
+  console.log(`${more[0]}: ${chunk.body.length} bytes ${chunk.headers["content-encoding"]} on the wire`);
 });
 
 describe("each snippet variant against the daemon", () => {

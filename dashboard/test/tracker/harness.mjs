@@ -110,7 +110,8 @@ export async function startFakeEndpoint(sites) {
       const p = url.pathname;
       if (req.method == "GET") {
         const m = p.match(/^\/tracking\/([^/]+)\.js$/);
-        if (m && ["more", "enhanced", "recorder"].includes(m[1])) return send(200, "application/javascript", scripts(`${m[1]}.js`));
+        if (m && (/^more\.[0-9a-f]+$/.test(m[1]) || ["enhanced", "recorder"].includes(m[1])))
+          return send(200, "application/javascript", scripts(`${m[1]}.js`));
         if (m && sites[m[1]]) {
           const cfg = { ...sites[m[1]], trackingKey: m[1], endpoint: base };
           return send(200, "application/javascript", `window.__TRACKER__=${JSON.stringify(cfg)};\n${scripts("light.js")}`);

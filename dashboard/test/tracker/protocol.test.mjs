@@ -199,7 +199,7 @@ describe("the lazily loaded half (more.js)", () => {
     // more.js is held back until the calls below are made.
     let release;
     const held = new Promise((r) => (release = r));
-    await page.route("**/tracking/more.js", async (route) => {
+    await page.route("**/tracking/more.*.js", async (route) => {
       await held;
       await route.continue();
     });
