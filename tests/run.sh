@@ -42,6 +42,13 @@ lap "release build"
 echo "== API contract: dashboard/src/api/generated.ts matches the daemon's OpenAPI document"
 (cd dashboard && npm run contract:check)
 
+echo "== scale-out test cluster: PostgreSQL and a 2-shard ClickHouse on loopback ports, for the cluster tests"
+cluster_dir=$(mktemp -d)
+trap 'bash tests/cluster/cluster.sh down "$cluster_dir" >/dev/null 2>&1 || true; rm -rf "$cluster_dir"' EXIT
+bash tests/cluster/cluster.sh up "$cluster_dir"
+set -a && . "$cluster_dir/env" && set +a
+lap "test cluster up"
+
 echo "== rust: unit and integration tests (release profile: they reuse the release build's compiled crates)"
 cargo test --locked --release --workspace
 lap "unit and integration tests"

@@ -50,6 +50,15 @@ pub struct Config {
     /// The From address of those emails, such as `tracker@example.com` or `Tracker <tracker@example.com>`;
     /// defaults to tracker@ the host of `public_url` (reloadable).
     pub smtp_from: Option<String>,
+    /// Cluster mode (README "Scaling out"): the PostgreSQL database holding metadata, as
+    /// `postgres://user:password@host:port/database`. Set together with `clickhouse_url`; read at start.
+    pub postgres_url: Option<String>,
+    /// Cluster mode: the HTTP URL of each ClickHouse shard, comma-separated, in the order of the cluster's
+    /// shards (`http://ch1:8123,http://ch2:8123`). Read at start.
+    pub clickhouse_url: Option<String>,
+    /// Cluster mode: the name, in ClickHouse's `remote_servers`, of the cluster made of those shards; default
+    /// `tracker`. Read at start.
+    pub clickhouse_cluster: Option<String>,
 }
 
 impl Default for Config {
@@ -72,6 +81,9 @@ impl Default for Config {
             smtp_url: None,
             smtp_from: None,
             metrics_token: None,
+            postgres_url: None,
+            clickhouse_url: None,
+            clickhouse_cluster: None,
         }
     }
 }
@@ -87,6 +99,7 @@ impl Config {
             config.apply_env(&key, &value)?;
         }
         crate::email::validate(&config)?;
+        crate::cluster::ClusterConfig::of(&config)?;
         Ok(config)
     }
 
@@ -135,6 +148,9 @@ impl Config {
             }
             "TRACKER_SMTP_URL" => self.smtp_url = Some(value.to_string()).filter(|v| !v.is_empty()),
             "TRACKER_SMTP_FROM" => self.smtp_from = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_POSTGRES_URL" => self.postgres_url = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_CLICKHOUSE_URL" => self.clickhouse_url = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_CLICKHOUSE_CLUSTER" => self.clickhouse_cluster = Some(value.to_string()).filter(|v| !v.is_empty()),
             _ => {}
         }
         Ok(())

@@ -35,6 +35,8 @@ pub enum Error {
     Unavailable(String),
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
+    #[error("PostgreSQL error: {0}")]
+    Postgres(#[from] postgres::Error),
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
     #[error("{0}")]

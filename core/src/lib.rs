@@ -4,6 +4,7 @@
 pub mod account;
 pub mod analytics;
 pub mod auth;
+pub mod cluster;
 pub mod config;
 pub mod db;
 pub mod email;

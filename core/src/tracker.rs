@@ -55,6 +55,13 @@ impl Tracker {
     /// Creates the data folder if needed (owner-only, as its files), opens and migrates the database, loads the
     /// signing secret and starts the ingest writer.
     pub fn open(config: &Config) -> Result<Tracker> {
+        if crate::cluster::ClusterConfig::of(config)?.is_some() {
+            // Refused rather than ignored: a daemon that took these settings would write to SQLite while the
+            // operator believes the cluster holds the data.
+            return Err(Error::invalid(
+                "cluster mode (postgres_url, clickhouse_url) is not available in this build yet",
+            ));
+        }
         db::secure_folder(&config.data_dir)?;
         let db = Db::open(&config.database_path())?;
         let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;

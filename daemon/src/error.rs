@@ -41,7 +41,7 @@ fn status_of(e: &Error) -> (StatusCode, String) {
             tracing::warn!(error = %e, "readiness check failed");
             (StatusCode::SERVICE_UNAVAILABLE, e.to_string())
         }
-        Error::Db(_) | Error::Io(_) | Error::Internal(_) => {
+        Error::Db(_) | Error::Postgres(_) | Error::Io(_) | Error::Internal(_) => {
             tracing::error!(error = %e, "request failed");
             (StatusCode::INTERNAL_SERVER_ERROR, "internal server error".to_string())
         }

@@ -21,6 +21,7 @@ install_missing() {
   command -v clickhouse-server >/dev/null || want+=(clickhouse-server clickhouse-client)
   ((${#want[@]} == 0)) && return
   echo "installing ${want[*]}" >&2
+  apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${want[@]}" >&2
 }
 

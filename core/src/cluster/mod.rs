@@ -1,0 +1,80 @@
+//! Cluster mode (issue 18, README "Scaling out"): metadata in PostgreSQL, events in a sharded ClickHouse, served
+//! by any number of stateless daemons. Without `postgres_url` and `clickhouse_url` nothing here is used and
+//! SQLite in the data folder holds everything.
+
+pub mod pg;
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+
+/// The cluster a tracker instance runs on, validated from its `Config`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterConfig {
+    /// `postgres://...` of the metadata database.
+    pub postgres_url: String,
+    /// HTTP URL of each ClickHouse shard, in shard order.
+    pub clickhouse_urls: Vec<String>,
+    /// Name of the cluster in ClickHouse's `remote_servers`, for the Distributed tables that read all shards.
+    pub clickhouse_cluster: String,
+}
+
+/// The cluster name used when `clickhouse_cluster` is not set.
+pub const DEFAULT_CLICKHOUSE_CLUSTER: &str = "tracker";
+
+impl ClusterConfig {
+    /// The cluster `config` names, `None` in single-machine mode, or why the settings do not make a cluster.
+    pub fn of(config: &Config) -> Result<Option<ClusterConfig>> {
+        let (postgres_url, clickhouse_url) = match (&config.postgres_url, &config.clickhouse_url) {
+            (None, None) if config.clickhouse_cluster.is_none() => return Ok(None),
+            (Some(pg), Some(ch)) => (pg, ch),
+            _ => {
+                return Err(Error::invalid(
+                    "cluster mode needs both postgres_url and clickhouse_url (see README \"Scaling out\")",
+                ));
+            }
+        };
+        if !(postgres_url.starts_with("postgres://") || postgres_url.starts_with("postgresql://")) {
+            return Err(Error::invalid("postgres_url: expected postgres://user:password@host:port/database"));
+        }
+        let clickhouse_urls: Vec<String> = clickhouse_url
+            .split(',')
+            .map(|u| u.trim().trim_end_matches('/').to_string())
+            .filter(|u| !u.is_empty())
+            .collect();
+        if clickhouse_urls.is_empty()
+            || clickhouse_urls.iter().any(|u| url::Url::parse(u).is_err() || !u.starts_with("http"))
+        {
+            return Err(Error::invalid(
+                "clickhouse_url: expected the HTTP URL of each shard, comma-separated (http://host:8123,...)",
+            ));
+        }
+        let clickhouse_cluster = config.clickhouse_cluster.clone().unwrap_or_else(|| DEFAULT_CLICKHOUSE_CLUSTER.into());
+        if clickhouse_cluster.is_empty() || !clickhouse_cluster.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(Error::invalid("clickhouse_cluster: letters, digits and _ only"));
+        }
+        Ok(Some(ClusterConfig { postgres_url: postgres_url.clone(), clickhouse_urls, clickhouse_cluster }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pg: Option<&str>, ch: Option<&str>) -> Config {
+        Config { postgres_url: pg.map(Into::into), clickhouse_url: ch.map(Into::into), ..Config::default() }
+    }
+
+    #[test]
+    fn a_cluster_needs_both_stores_and_well_formed_urls() {
+        assert_eq!(ClusterConfig::of(&Config::default()).unwrap(), None);
+        assert!(ClusterConfig::of(&config(Some("postgres://u@h/db"), None)).is_err());
+        assert!(ClusterConfig::of(&config(None, Some("http://h:8123"))).is_err());
+        assert!(ClusterConfig::of(&config(Some("mysql://h/db"), Some("http://h:8123"))).is_err());
+        assert!(ClusterConfig::of(&config(Some("postgres://u@h/db"), Some("h:8123"))).is_err());
+        let cluster = ClusterConfig::of(&config(Some("postgres://u@h/db"), Some("http://a:8123/, http://b:8123")))
+            .unwrap()
+            .unwrap();
+        assert_eq!(cluster.clickhouse_urls, ["http://a:8123", "http://b:8123"]);
+        assert_eq!(cluster.clickhouse_cluster, "tracker");
+    }
+}

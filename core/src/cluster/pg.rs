@@ -1,0 +1,104 @@
+//! The PostgreSQL side of cluster mode: a small pool of connections and the numbered migrations of the
+//! metadata schema (core/migrations/postgres), applied once however many daemons start at the same time.
+
+use std::sync::Mutex;
+
+use postgres::{Client, NoTls};
+
+use crate::error::{Error, Result};
+
+/// The PostgreSQL migrations, in order. A daemon applies those the database lacks when it opens it.
+const MIGRATIONS: &[(&str, &str)] = &[("0001_cluster", include_str!("../../migrations/postgres/0001_cluster.sql"))];
+
+/// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.
+const IDLE_CONNECTIONS: usize = 8;
+
+/// An advisory lock key (any constant) that serialises migrations across daemons.
+const MIGRATION_LOCK: i64 = 0x0074_7261_636b_6572;
+
+/// A pool of connections to the metadata database.
+pub struct Pg {
+    url: String,
+    idle: Mutex<Vec<Client>>,
+}
+
+impl Pg {
+    /// Connects to `url` and applies the migrations it lacks.
+    pub fn open(url: &str) -> Result<Pg> {
+        let pg = Pg { url: url.to_string(), idle: Mutex::new(Vec::new()) };
+        pg.with(migrate)?;
+        Ok(pg)
+    }
+
+    /// Runs `f` on a pooled connection. A connection that failed is dropped rather than handed back, so a
+    /// restarted server costs one failed call, not a pool of broken ones.
+    pub fn with<T>(&self, f: impl FnOnce(&mut Client) -> Result<T>) -> Result<T> {
+        let pooled = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut client = match pooled {
+            Some(client) if !client.is_closed() => client,
+            _ => Client::connect(&self.url, NoTls).map_err(unreachable)?,
+        };
+        let result = f(&mut client);
+        if !client.is_closed() {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            if idle.len() < IDLE_CONNECTIONS {
+                idle.push(client);
+            }
+        }
+        result
+    }
+}
+
+/// A server that cannot be reached makes the instance unavailable (503), not broken (500).
+fn unreachable(e: postgres::Error) -> Error {
+    Error::Unavailable(format!("PostgreSQL is unreachable: {e}"))
+}
+
+fn migrate(client: &mut Client) -> Result<()> {
+    let mut tx = client.transaction()?;
+    // Held to the end of the transaction: a second daemon waits here, then finds the work done.
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")?;
+    for (name, sql) in MIGRATIONS {
+        let done = tx.query_opt("SELECT 1 FROM schema_migrations WHERE name = $1", &[name])?.is_some();
+        if !done {
+            tx.batch_execute(sql)?;
+            tx.execute("INSERT INTO schema_migrations (name) VALUES ($1)", &[name])?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The harness's PostgreSQL (tests/cluster/cluster.sh up DIR; source DIR/env), or `None` to skip.
+    pub(crate) fn test_url() -> Option<String> {
+        std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())
+    }
+
+    #[test]
+    fn migrations_apply_once_when_daemons_open_the_database_together() {
+        let Some(url) = test_url() else { return };
+        let opened: Vec<_> = (0..4)
+            .map(|_| {
+                let url = url.clone();
+                std::thread::spawn(move || Pg::open(&url).map(|_| ()))
+            })
+            .map(|t| t.join().unwrap())
+            .collect();
+        assert!(opened.iter().all(Result::is_ok), "{opened:?}");
+        let pg = Pg::open(&url).unwrap();
+        let applied: i64 = pg.with(|c| Ok(c.query_one("SELECT count(*) FROM schema_migrations", &[])?.get(0))).unwrap();
+        assert_eq!(applied, MIGRATIONS.len() as i64);
+    }
+
+    #[test]
+    fn an_unreachable_server_is_unavailable_not_an_internal_error() {
+        // Port 1 on loopback: nothing listens there.
+        let err = Pg::open("postgres://tracker@127.0.0.1:1/tracker").err().unwrap();
+        assert!(matches!(err, Error::Unavailable(_)), "{err:?}");
+    }
+}
