@@ -210,6 +210,9 @@ impl Imports {
         options: ImportOptions,
         progress: &dyn Fn(u64),
     ) -> Result<ImportReport> {
+        // Held to the end: a second import into the site would take the first's unfinished rows for an
+        // interrupted import's and delete them.
+        let _running = self.lock(site)?;
         let mut parsed = match source {
             Source::Plausible => plausible::parse(path, progress)?,
             Source::Umami => umami::parse(path, progress)?,
@@ -283,6 +286,24 @@ impl Imports {
             pageviews,
             visits,
         })
+    }
+
+    /// The site's import lock: an exclusive lock on `import-{site}.lock` in the data folder, which the system
+    /// releases when the holder exits however it ends, so a killed import never blocks the next one.
+    fn lock(&self, site: WebsiteId) -> Result<std::fs::File> {
+        let folder = self.db.path().parent().unwrap_or(Path::new("."));
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(folder.join(format!("import-{site}.lock")))?;
+        match file.try_lock() {
+            Ok(()) => Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Error::Conflict(
+                "another import into this website is running; run it again when that one has finished".into(),
+            )),
+            Err(std::fs::TryLockError::Error(e)) => Err(e.into()),
+        }
     }
 
     /// A site's imports, oldest first.
@@ -576,5 +597,47 @@ mod tests {
             let again = tracker.imports.import(broken, source, &file, small, &|_| {}).unwrap_err();
             assert!(matches!(again, Error::Conflict(_)), "{again}");
         }
+    }
+
+    /// A second import into a site while one runs is refused before it reads or deletes anything: the first,
+    /// still unfinished, would otherwise look interrupted to it and lose its rows. Another site imports freely.
+    #[test]
+    fn a_second_import_into_a_site_waits_for_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let tracker = Tracker::open(&Config { data_dir: dir.path().join("data"), ..Config::default() }).unwrap();
+        let user = tracker.auth.create_user("twice@example.com", "secret12").unwrap();
+        let new_site = |name: &str| {
+            let domain = format!("{name}.example.com");
+            tracker.websites.create(user.id, NewWebsite { name: name.into(), domain, tracking_level: None }).unwrap().id
+        };
+        let (site, other) = (new_site("one"), new_site("other"));
+        let file = fixtures();
+
+        // The first import stops in its progress callback, after taking the lock and before writing, until
+        // the main thread has tried its own.
+        let (reading, read_on) = (std::sync::mpsc::channel(), std::sync::mpsc::channel::<()>());
+        let first = {
+            let (tracker, file) = (tracker.clone(), file.clone());
+            let (reading, read_on) = (reading.0, std::sync::Mutex::new(read_on.1));
+            std::thread::spawn(move || {
+                let progress = |_| {
+                    if reading.send(()).is_ok() {
+                        read_on.lock().unwrap().recv().ok();
+                    }
+                };
+                tracker.imports.import(site, Source::Plausible, &file, ImportOptions::default(), &progress)
+            })
+        };
+        reading.1.recv().unwrap();
+        drop(reading.1);
+        let refused = tracker.imports.import(site, Source::Plausible, &file, ImportOptions::default(), &|_| {});
+        assert!(matches!(&refused, Err(Error::Conflict(m)) if m.contains("another import")), "{refused:?}");
+        tracker.imports.import(other, Source::Plausible, &file, ImportOptions::default(), &|_| {}).unwrap();
+        read_on.0.send(()).unwrap();
+
+        let report = first.join().unwrap().unwrap();
+        assert_eq!(tracker.imports.list(site).unwrap().len(), 1);
+        assert_eq!(footprint(&tracker, site), footprint(&tracker, other), "the first import lost nothing");
+        assert!(report.pageviews > 0);
     }
 }
