@@ -36,7 +36,7 @@ use crate::routes::{visitor_stream, websites};
         privacy::consent_logs,
         privacy_data::export_data, privacy_data::audit, privacy_data::visitor_data, privacy_data::delete_visitor,
         privacy_delete::delete_data,
-        replays::upload_chunk, replays::list, replays::stats, replays::events,
+        replays::upload_chunk, replays::list, replays::stats, replays::events, replays::one,
         track::track, track::interactions, track::config,
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::two_factor_setup, user::enable, user::disable,

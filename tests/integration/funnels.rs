@@ -220,6 +220,7 @@ async fn funnels_are_edited_paused_and_deleted() {
     assert_eq!(paused.json["status"], "paused");
     assert_eq!(paused.json["name"], "Checkout", "absent fields keep their values");
     assert_eq!(paused.json["steps"].as_array().unwrap().len(), 4);
+    assert_eq!((paused.json["figuresPending"].clone(), step_counts(&paused.json)), (json!(false), vec![1, 0, 0, 0]));
 
     let edited = server
         .put(
@@ -233,7 +234,16 @@ async fn funnels_are_edited_paused_and_deleted() {
     assert_eq!(edited.json["name"], "Pricing");
     assert_eq!(edited.json["status"], "active");
     assert_eq!(edited.json["steps"][1]["url"], "/pricing/");
-    assert_eq!(step_counts(&edited.json), [1, 1]);
+    // New steps answer at once with their figures pending; the next read counts them.
+    assert_eq!(edited.json["figuresPending"], true);
+    assert_eq!(step_counts(&edited.json), [0, 0]);
+    let read = server.get(&format!("/api/funnels/{id}"), &token).await;
+    assert_eq!(read.json["figuresPending"], false);
+    assert_eq!(step_counts(&read.json), [1, 1]);
+    // An edit that keeps the steps and site keeps the stored figures and answers with them.
+    let renamed = server.put(&format!("/api/funnels/{id}"), &token, json!({"name": "Pricing page"})).await;
+    assert_eq!(renamed.json["figuresPending"], false);
+    assert_eq!(step_counts(&renamed.json), [1, 1]);
 
     let bad = server.put(&format!("/api/funnels/{id}"), &token, json!({"status": "archived"})).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);

@@ -54,6 +54,11 @@ async fn chunks_make_one_replay_per_visit_with_events_in_order() {
     assert!(r["organization"].is_null());
 
     let replay_id = r["id"].as_i64().unwrap();
+    // A link to the recording reads it alone: the list's item and its site.
+    let one = server.get(&format!("/api/replays/{replay_id}"), &token).await;
+    assert_eq!(one.status, StatusCode::OK, "{}", one.text);
+    assert_eq!(one.json["websiteId"], site);
+    assert_eq!(&one.json["replay"], r);
     let events = server.get(&format!("/api/replays/{replay_id}/events"), &token).await;
     assert_eq!(events.status, StatusCode::OK, "{}", events.text);
     let events = events.json["events"].as_array().unwrap();
@@ -214,7 +219,9 @@ async fn replays_are_owner_only() {
     for path in [
         format!("/api/websites/{site}/session-replays"),
         format!("/api/replays/{replay}/events"),
+        format!("/api/replays/{replay}"),
         "/api/replays/987654/events".to_string(),
+        "/api/replays/987654".to_string(),
         "/api/websites/987654/session-replays".to_string(),
     ] {
         assert_not_found(&server.get(&path, &other).await, &path);

@@ -231,11 +231,10 @@ impl Analytics {
     /// `GET /api/analytics/advanced`: the range's figures, real-time metrics, top pages and segments.
     pub fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
         let model = self.intent_model(site, false)?;
-        let scored = self.scored(site, range, &model)?;
-        let high_intent_visitors = scored.iter().filter(|(_, s)| s.score >= HIGH_INTENT).count() as i64;
         let now = now_ms();
         self.db.read(|conn| {
             store_finished_hours(conn, site, range, now)?;
+            let (intent_analyzed, high_intent_visitors) = high_intent(conn, site, range, &model, SCORE_LIMIT)?;
             let (top_pages, visitor_segments) = top_pages(conn, site, range)?;
             let t = totals(conn, site, range)?;
             let (from, to) = range.buckets();
@@ -259,7 +258,7 @@ impl Analytics {
                 real_time_metrics: real_time(conn, site, now)?,
                 top_pages,
                 visitor_segments,
-                intent_analyzed: scored.len() as i64,
+                intent_analyzed,
                 intent_model: model.info.source,
             })
         })
@@ -542,6 +541,79 @@ fn stored_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) ->
         conn.prepare_cached("SELECT hour FROM advanced_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3")?;
     let hours = stmt.query_map(params![site, from, to], |r| r.get(0))?;
     Ok(hours.collect::<rusqlite::Result<_>>()?)
+}
+
+/// How many of the range's newest `limit` visits there are and how many of them score [`HIGH_INTENT`] or more
+/// under `model`: the figures of scoring `intent::load_features(range, limit)`, without scoring 5,000 visits
+/// on every read. A stored hour answers from its bits when they are `model`'s and is scored again (and its bits
+/// stored) when a refit made them stale; the hours not stored (the current ones) are scored live.
+fn high_intent(
+    conn: &Connection,
+    site: WebsiteId,
+    range: TimeRange,
+    model: &IntentModel,
+    limit: i64,
+) -> Result<(i64, i64)> {
+    let mut stored: HashMap<Millis, Option<(i64, Vec<u8>)>> = HashMap::new();
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT hour, intent_model, intent_visits, intent_high FROM advanced_hours
+             WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        )?;
+        let mut q = stmt.query(params![site, range.start, range.end])?;
+        while let Some(r) = q.next()? {
+            let fresh = r.get::<_, Option<Millis>>(1)? == Some(model.info.fitted_at);
+            stored.insert(r.get(0)?, if fresh { Some((r.get(2)?, r.get(3)?)) } else { None });
+        }
+    }
+    let is_high = |f: &SessionFeatures| model.score_without_reasons(f).score >= HIGH_INTENT;
+    let (mut analysed, mut high) = (0, 0);
+    // Hour by hour from the newest, as the visits are ordered.
+    let mut end = range.end;
+    while end > range.start && analysed < limit {
+        let remaining = limit - analysed;
+        let hour = end - HOUR_MS;
+        if let Some(bits) = stored.get(&hour) {
+            let (visits, bits) = match bits {
+                Some(bits) => bits.clone(),
+                None => score_hour(conn, site, hour, model)?,
+            };
+            let take = remaining.min(visits);
+            high +=
+                (0..take).filter(|&i| bits.get((i / 8) as usize).is_some_and(|b| b >> (i % 8) & 1 == 1)).count() as i64;
+            analysed += take;
+            end = hour;
+            continue;
+        }
+        let to = end;
+        while end > range.start && !stored.contains_key(&(end - HOUR_MS)) {
+            end = (end - HOUR_MS).max(range.start);
+        }
+        let live = intent::load_features(conn, site, end, to, remaining, None)?;
+        analysed += live.len() as i64;
+        high += live.iter().filter(|f| is_high(f)).count() as i64;
+    }
+    Ok((analysed, high))
+}
+
+/// Scores a stored hour's visits under `model` and stores which are high intent (newest first, one bit each),
+/// under the write lock so that a deletion cannot slip between the count and the store.
+fn score_hour(conn: &Connection, site: WebsiteId, hour: Millis, model: &IntentModel) -> Result<(i64, Vec<u8>)> {
+    let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
+    let visits = intent::load_features(&tx, site, hour, hour + HOUR_MS, i64::MAX, None)?;
+    let mut bits = vec![0u8; visits.len().div_ceil(8)];
+    for (i, f) in visits.iter().enumerate() {
+        if model.score_without_reasons(f).score >= HIGH_INTENT {
+            bits[i / 8] |= 1 << (i % 8);
+        }
+    }
+    tx.prepare_cached(
+        "UPDATE advanced_hours SET intent_model = ?3, intent_visits = ?4, intent_high = ?5
+         WHERE website_id = ?1 AND hour = ?2",
+    )?
+    .execute(params![site, hour, model.info.fitted_at, visits.len() as i64, bits])?;
+    tx.commit()?;
+    Ok((visits.len() as i64, bits))
 }
 
 /// Forgets the stored hours of `[from, to)` (whole days in ms) after their raw rows changed: a deletion, a
@@ -949,5 +1021,95 @@ mod tests {
         send(0..6, now - 10 * 60_000);
         check(&tracker, site, "7d");
         check(&tracker, site, "1d");
+    }
+
+    /// The stored high-intent bits give the count that scoring the newest visits gives, for limits that end
+    /// inside an hour and ranges with live hours; a refit (another model) scores the stored hours again.
+    #[test]
+    fn stored_high_intent_bits_equal_scoring_the_newest_visits() {
+        let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
+        let now = now_ms();
+        let client = Client {
+            ip: "198.18.0.1".parse().unwrap(),
+            user_agent: "Mozilla/5.0 Chrome/1".into(),
+            do_not_track: false,
+        };
+        let mut commits = Vec::new();
+        // Two days of visits 17 minutes apart up to now (the newest still going on), 1 to 8 pages each.
+        let start = now - 2 * DAY_MS;
+        for v in 0..(2 * 24 * 60 / 17) {
+            let mut ts = start + v * 17 * 60_000;
+            for step in 0..(v * 5 % 8 + 1) {
+                let path = format!("/p{}", (v + step) % 4);
+                let hit = Hit {
+                    website_id: site,
+                    session_key: format!("intent{v:04}"),
+                    ts,
+                    kind: Some(if step == 4 { EventKind::Custom } else { EventKind::Pageview }),
+                    name: if step == 4 { "e".into() } else { String::new() },
+                    url: format!("https://s.example.com{path}"),
+                    path,
+                    referrer_host: ["", "google.com"][(v % 2) as usize].into(),
+                    ..Hit::default()
+                };
+                match tracker.ingest.track_hit(hit, &client).unwrap() {
+                    Submitted::Queued(commit) => commits.push(commit),
+                    Submitted::Ignored => panic!("not a bot"),
+                }
+                ts += 70_000;
+            }
+        }
+        for commit in commits {
+            commit.wait_blocking().unwrap();
+        }
+        let key_page = |page: &str| intent::KeyPage {
+            page: page.into(),
+            sessions: 10,
+            conversions: 5,
+            conversion_rate: 50.0,
+            lift: 3.0,
+        };
+        // Two models that disagree about some visits: the second counts two pages as preceding conversions.
+        let first = IntentModel::prior(String::new(), Vec::new(), 0.0, 1);
+        let refitted = IntentModel::prior(String::new(), vec![key_page("/p1"), key_page("/p2")], 0.0, 2);
+        let raw = |range: TimeRange, model: &IntentModel, limit: i64| {
+            let visits = tracker
+                .db()
+                .read(|conn| intent::load_features(conn, site, range.start, range.end, limit, None))
+                .unwrap();
+            let high = visits.iter().filter(|f| model.score_without_reasons(f).score >= HIGH_INTENT).count();
+            (visits.len() as i64, high as i64)
+        };
+        let stored = |range: TimeRange, model: &IntentModel, limit: i64| {
+            tracker
+                .db()
+                .read(|conn| {
+                    store_finished_hours(conn, site, range, now)?;
+                    high_intent(conn, site, range, model, limit)
+                })
+                .unwrap()
+        };
+        let mut disagree = false;
+        for model in [&first, &refitted, &first] {
+            for name in ["1d", "7d"] {
+                let range = TimeRange::parse(name, now).unwrap();
+                // 7 and 30 end inside an hour; 500 is more than the range's visits.
+                for limit in [1, 7, 30, 90, 500] {
+                    let expected = raw(range, model, limit);
+                    // The first read stores the bits, the second reads them.
+                    assert_eq!(stored(range, model, limit), expected, "{name} {limit} {}", model.info.fitted_at);
+                    assert_eq!(stored(range, model, limit), expected, "{name} {limit} again");
+                    disagree |= expected != raw(range, &first, limit);
+                }
+            }
+        }
+        assert!(disagree, "the two models score some visits differently");
+        let bits: i64 = tracker
+            .db()
+            .read(|c| {
+                Ok(c.query_row("SELECT COUNT(*) FROM advanced_hours WHERE intent_high IS NOT NULL", [], |r| r.get(0))?)
+            })
+            .unwrap();
+        assert!(bits > 10, "{bits} hours with stored bits");
     }
 }

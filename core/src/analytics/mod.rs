@@ -38,7 +38,7 @@ pub use organizations::OrganizationSummary;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};
 pub use page_snapshot::{PageRendering, PageSnapshot};
 pub use range::{Grain, TimeRange};
-pub use replays::{MAX_REPLAYS, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary};
+pub use replays::{MAX_REPLAYS, ReplayDetail, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary};
 pub use session_journey::{JOURNEY_MAX_HITS, JourneyEvent, JourneyStep, SessionJourney};
 pub use sites::{SiteMetric, SitePeriods};
 pub use timeseries::{TimePoint, Timeseries};

@@ -75,6 +75,14 @@ pub struct ReplaySummary {
     pub organization: Option<ReplayOrganization>,
 }
 
+/// `GET /api/replays/{id}`: one recording and the site it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayDetail {
+    pub website_id: WebsiteId,
+    pub replay: ReplaySummary,
+}
+
 /// The recorded visit.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -121,6 +129,48 @@ const REPLAYS_MATCHING: &str = "FROM replays r
            WHEN 'enterprise' THEN o.size = 'enterprise'
            ELSE 1 END";
 
+/// What [`summary`] reads, from `replays r`, `sessions s` and `organizations o` joined as in [`REPLAYS_MATCHING`].
+const SUMMARY_COLUMNS: &str = "r.id, s.session_key, r.started_at, r.ended_at, r.byte_size, r.screen, r.is_final,
+     r.last_chunk_at, r.click_count, s.device, s.browser, s.os, s.country, s.ip_address, s.page_views, s.screen,
+     o.name, o.industry, o.size";
+
+/// A row of [`SUMMARY_COLUMNS`] as a list item.
+fn summary(r: &rusqlite::Row, now: Millis) -> rusqlite::Result<ReplaySummary> {
+    let started: Millis = r.get(2)?;
+    let ended: Millis = r.get(3)?;
+    let is_final: bool = r.get(6)?;
+    let last_chunk: Millis = r.get(7)?;
+    let screen: String = r.get(5)?;
+    let session_screen: String = r.get(15)?;
+    let org_name: Option<String> = r.get(16)?;
+    Ok(ReplaySummary {
+        id: r.get(0)?,
+        session_id: r.get(1)?,
+        start_time: started,
+        duration: (ended - started).max(0) / 1000,
+        file_size: r.get(4)?,
+        screen_resolution: non_empty(screen).or_else(|| non_empty(session_screen)),
+        is_complete: is_final || now - last_chunk >= REPLAY_QUIET_MS,
+        click_count: r.get(8)?,
+        session: ReplaySession {
+            device_type: r.get(9)?,
+            browser: r.get(10)?,
+            os: r.get(11)?,
+            country: r.get(12)?,
+            ip_address: r.get(13)?,
+            page_view_count: r.get(14)?,
+        },
+        organization: match org_name {
+            Some(name) => Some(ReplayOrganization {
+                organization_name: name,
+                industry: r.get::<_, Option<String>>(17)?.and_then(non_empty),
+                size: r.get::<_, Option<String>>(18)?.and_then(non_empty),
+            }),
+            None => None,
+        },
+    })
+}
+
 fn non_empty(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
@@ -137,49 +187,13 @@ impl Analytics {
         let now = now_ms();
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&format!(
-                "SELECT r.id, s.session_key, r.started_at, r.ended_at, r.byte_size, r.screen, r.is_final,
-                        r.last_chunk_at, r.click_count, s.device, s.browser, s.os, s.country, s.ip_address,
-                        s.page_views, s.screen, o.name, o.industry, o.size
+                "SELECT {SUMMARY_COLUMNS}
                  {REPLAYS_MATCHING}
                  ORDER BY r.id DESC LIMIT ?6"
             ))?;
             let quiet_since = now - REPLAY_QUIET_MS;
             let args = params![site, range.start, range.end, filter.as_str(), quiet_since, limit.clamp(1, MAX_REPLAYS)];
-            let rows = stmt.query_map(args, |r| {
-                let started: Millis = r.get(2)?;
-                let ended: Millis = r.get(3)?;
-                let is_final: bool = r.get(6)?;
-                let last_chunk: Millis = r.get(7)?;
-                let screen: String = r.get(5)?;
-                let session_screen: String = r.get(15)?;
-                let org_name: Option<String> = r.get(16)?;
-                Ok(ReplaySummary {
-                    id: r.get(0)?,
-                    session_id: r.get(1)?,
-                    start_time: started,
-                    duration: (ended - started).max(0) / 1000,
-                    file_size: r.get(4)?,
-                    screen_resolution: non_empty(screen).or_else(|| non_empty(session_screen)),
-                    is_complete: is_final || now - last_chunk >= REPLAY_QUIET_MS,
-                    click_count: r.get(8)?,
-                    session: ReplaySession {
-                        device_type: r.get(9)?,
-                        browser: r.get(10)?,
-                        os: r.get(11)?,
-                        country: r.get(12)?,
-                        ip_address: r.get(13)?,
-                        page_view_count: r.get(14)?,
-                    },
-                    organization: match org_name {
-                        Some(name) => Some(ReplayOrganization {
-                            organization_name: name,
-                            industry: r.get::<_, Option<String>>(17)?.and_then(non_empty),
-                            size: r.get::<_, Option<String>>(18)?.and_then(non_empty),
-                        }),
-                        None => None,
-                    },
-                })
-            })?;
+            let rows = stmt.query_map(args, |r| summary(r, now))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -204,6 +218,28 @@ impl Analytics {
                     enterprise: r.get(3)?,
                 })
             })?)
+        })
+    }
+
+    /// One recording of one of `owner`'s sites as the list shows it, and its site (a link to a recording opens
+    /// it); another user's replay is `NotFound` exactly like a missing one.
+    pub fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail> {
+        let now = now_ms();
+        self.db.read(|conn| {
+            let found = conn
+                .prepare_cached(&format!(
+                    "SELECT {SUMMARY_COLUMNS}, r.website_id
+                     FROM replays r
+                     JOIN websites w ON w.id = r.website_id
+                     JOIN sessions s ON s.id = r.session_id
+                     LEFT JOIN organizations o ON o.id = s.organization_id
+                     WHERE r.id = ?1 AND w.user_id = ?2"
+                ))?
+                .query_row(params![replay, owner], |r| {
+                    Ok(ReplayDetail { website_id: r.get(19)?, replay: summary(r, now)? })
+                })
+                .optional()?;
+            found.ok_or(Error::NotFound("replay"))
         })
     }
 

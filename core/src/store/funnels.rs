@@ -67,6 +67,9 @@ pub struct Funnel {
     pub overall_conversion_rate: f64,
     /// The same figure under the spec's second name.
     pub conversion_rate: f64,
+    /// The figures are not counted yet (all 0): an edit of the steps or site answers before counting the
+    /// range's raw events again, which the next list or read does.
+    pub figures_pending: bool,
 }
 
 /// One step with its figures (spec §3 "Funnel step").
@@ -184,6 +187,16 @@ impl Funnels {
         Ok(with_figures(&self.db, rows, range)?.remove(0))
     }
 
+    /// One of the user's funnels as defined, its figures pending (see [`Funnel::figures_pending`]); another
+    /// user's is not found.
+    pub fn pending(&self, user: UserId, id: i64) -> Result<Funnel> {
+        let mut rows = self.db.read(|conn| load(conn, user, None, Some(id)))?;
+        if rows.is_empty() {
+            return Err(Error::NotFound("funnel"));
+        }
+        Ok(Funnel { figures_pending: true, ..funnel(rows.remove(0), &[]) })
+    }
+
     /// Per step but the last, the newest visits of `range` (at most `limit`) that reached it and not the next
     /// one. Another user's funnel is not found.
     pub fn drop_offs(&self, user: UserId, id: i64, range: TimeRange, limit: usize) -> Result<FunnelDropOffs> {
@@ -263,8 +276,9 @@ impl Funnels {
     }
 
     /// Changes the fields present in `input` (same rules as on create); another user's funnel, or a site of
-    /// another user named in the body, is not found.
-    pub fn update(&self, user: UserId, id: i64, input: FunnelInput) -> Result<()> {
+    /// another user named in the body, is not found. True when the stored figures went with the old steps or
+    /// site (counting them again reads the range's raw events).
+    pub fn update(&self, user: UserId, id: i64, input: FunnelInput) -> Result<bool> {
         let name = input.name.as_deref().map(|n| check_name(Some(n))).transpose()?;
         let site = match &input.website_id {
             None => None,
@@ -279,7 +293,8 @@ impl Funnels {
                 owned_site(&tx, user, site)?;
             }
             // Stored hourly counts are of the old steps or site: gone, and reads in flight store nothing.
-            if steps.is_some() || site.is_some_and(|s| s != old_site) {
+            let recount = steps.is_some() || site.is_some_and(|s| s != old_site);
+            if recount {
                 tx.execute("DELETE FROM funnel_hours WHERE funnel_id = ?1", [id])?;
                 visit_hours::bump(&tx, old_site)?;
             }
@@ -293,7 +308,7 @@ impl Funnels {
                 insert_steps(&tx, id, &steps)?;
             }
             tx.commit()?;
-            Ok(())
+            Ok(recount)
         })
     }
 
@@ -432,6 +447,7 @@ fn funnel(row: Row, counts: &[u64]) -> Funnel {
         total_conversions,
         overall_conversion_rate: rate,
         conversion_rate: rate,
+        figures_pending: false,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use serde::Deserialize;
-use tracker_core::analytics::{MAX_REPLAYS, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
+use tracker_core::analytics::{MAX_REPLAYS, ReplayDetail, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{UserId, WebsiteId, now_ms};
@@ -96,9 +96,14 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let events = warp::path!("replays" / i64 / "events")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
+        .and(user(tracker.clone()))
         .and_then(events);
-    list.or(stats).or(events)
+    let one = warp::path!("replays" / i64)
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and_then(one);
+    list.or(stats).or(events).or(one)
 }
 
 #[utoipa::path(
@@ -168,6 +173,20 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
 async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
     let (range, filter) = query.scope()?;
     site_json(tracker, user, site, move |tracker| tracker.analytics.replay_stats(site, range, filter)).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/replays/{id}",
+    tag = "replays",
+    operation_id = "getReplay",
+    params(("id" = i64, Path, description = "Recording id")),
+    responses((status = 200, description = "The recording as the list shows it, and its site (a link to a recording opens it)", body = ReplayDetail), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn one(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+    let detail = blocking(move || tracker.analytics.replay(user, replay)).await?;
+    Ok(warp::reply::json(&detail))
 }
 
 /// `{"events": [...]}` streamed one stored chunk at a time: the chunks' event arrays are joined as bytes, never

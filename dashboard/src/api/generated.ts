@@ -596,6 +596,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/replays/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/replays/{id}/events": {
         parameters: {
             query?: never;
@@ -1614,6 +1630,11 @@ export interface components {
              * @description The same figure under the spec's second name.
              */
             conversionRate: number;
+            /**
+             * @description The figures are not counted yet (all 0): an edit of the steps or site answers before counting the
+             *     range's raw events again, which the next list or read does.
+             */
+            figuresPending: boolean;
         };
         /**
          * @description The answer of `GET /api/funnels/{id}/drop-offs`: per step but the last, the visits that reached it and
@@ -2190,6 +2211,11 @@ export interface components {
         RegistrationState: {
             mode: components["schemas"]["RegistrationMode"];
             open: boolean;
+        };
+        /** @description `GET /api/replays/{id}`: one recording and the site it belongs to. */
+        ReplayDetail: {
+            websiteId: components["schemas"]["i64"];
+            replay: components["schemas"]["ReplaySummary"];
         };
         /** @description The shape of `GET /api/replays/{id}/events` for the contract; the body itself is streamed as bytes. */
         ReplayEvents: {
@@ -3297,7 +3323,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changed funnel with its counts over the last 30 days */
+            /** @description The changed funnel with its counts over the last 30 days; when the steps or site changed, its definition with figuresPending true and figures 0 (the next list or read counts them) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3957,6 +3983,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recording id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording as the list shows it, and its site (a link to a recording opens it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayDetail"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */

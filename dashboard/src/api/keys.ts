@@ -9,6 +9,8 @@ export const keys = {
   accountSettings: ["account-settings"] as const,
   /** A recording's rrweb events (GET /api/replays/{id}/events). */
   replayEvents: (id: number) => ["replay-events", id] as const,
+  /** One recording and its site (GET /api/replays/{id}), for a link that opens it. */
+  replay: (id: number) => ["replay", id] as const,
   websites: ["websites"] as const,
   sitesPeriods: {
     all: ["sites-periods"] as const,

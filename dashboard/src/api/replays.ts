@@ -60,6 +60,16 @@ export function fetchReplayStats(websiteId: number, filter: ReplayFilter, range:
   return api.get<ReplayStats>(`/api/websites/${websiteId}/session-replays/stats?${query}`);
 }
 
+/** GET /api/replays/{id}: one recording as the list shows it, and its site. */
+export interface ReplayDetail {
+  websiteId: components["schemas"]["ReplayDetail"]["websiteId"];
+  replay: ReplaySummary;
+}
+
+export function fetchReplay(replayId: number): Promise<ReplayDetail> {
+  return api.get<ReplayDetail>(`/api/replays/${replayId}`);
+}
+
 /** The spec's two load errors, shown under 'Failed to load replay'. */
 export const REPLAY_LOAD_FAILED = "Failed to load replay data";
 export const REPLAY_EMPTY = "No replay data available";

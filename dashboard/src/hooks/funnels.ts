@@ -36,10 +36,22 @@ export function useCreateFunnel() {
   return useFunnelWrite((input: FunnelInput) => api.post<Funnel>("/api/funnels", input));
 }
 
+/** An edit of the steps or site answers before its figures are counted (figuresPending): the cached lists
+ *  show the new definition as counting until their refetch brings the figures. */
 export function useUpdateFunnel() {
-  return useFunnelWrite(({ id, ...input }: Partial<FunnelInput> & { id: number; status?: FunnelStatus }) =>
-    api.put<Funnel>(`/api/funnels/${id}`, input),
-  );
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: Partial<FunnelInput> & { id: number; status?: FunnelStatus }) =>
+      api.put<Funnel>(`/api/funnels/${id}`, input),
+    onSuccess: (next) => {
+      if (next.figuresPending) {
+        client.setQueriesData<Funnel[]>({ queryKey: keys.funnels.all }, (list) =>
+          Array.isArray(list) ? list.map((f) => (f.id === next.id ? next : f)) : list,
+        );
+      }
+      void client.invalidateQueries({ queryKey: keys.funnels.all });
+    },
+  });
 }
 
 export function useDeleteFunnel() {

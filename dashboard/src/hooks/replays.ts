@@ -1,7 +1,7 @@
 //! Session replay reads: the site's list and its cards (filter and range sent with both) and one recording's
 //! events.
 import { useQuery } from "@tanstack/react-query";
-import { fetchReplayEvents, fetchReplayStats, fetchReplays } from "../api/replays";
+import { fetchReplay, fetchReplayEvents, fetchReplayStats, fetchReplays } from "../api/replays";
 import type { ReplayFilter, ReplayRange } from "../api/replays";
 import { keys } from "../api/keys";
 import { useUser } from "./auth";
@@ -24,6 +24,17 @@ export function useReplayStats(websiteId: number | undefined, filter: ReplayFilt
     queryKey: keys.site(id).read("session-replay-stats", { filter, range }),
     queryFn: () => fetchReplayStats(id, filter, range),
     enabled: signedIn && websiteId !== undefined,
+  });
+}
+
+/** One recording and its site, for a link that names it (?replay=ID); 404 (another user's too) is an error. */
+export function useReplay(replayId: number | undefined) {
+  const signedIn = !!useUser().data;
+  return useQuery({
+    queryKey: keys.replay(replayId ?? -1),
+    queryFn: () => fetchReplay(replayId!),
+    enabled: signedIn && replayId !== undefined,
+    retry: false,
   });
 }
 

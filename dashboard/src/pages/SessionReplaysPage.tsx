@@ -1,7 +1,8 @@
 //! Session Replays (/session-replays, spec part 2): website, filter and range (all in the URL, filter and
 //! range sent with the list call), the four cards over every recording of the range, the table, and the Watch
-//! modal.
-import { useState } from "react";
+//! modal. The recording being watched is in the URL too (?replay=ID), so a link opens its player directly.
+import { useCallback, useEffect } from "react";
+import { useSearchParams } from "react-router-dom";
 import { REPLAY_FILTERS } from "../api/replays";
 import type { ReplayFilter, ReplayRange, ReplaySummary } from "../api/replays";
 import { MetricCard } from "../components/MetricCard";
@@ -13,7 +14,7 @@ import { ReplayTable } from "../components/replays/ReplayTable";
 import { IconBuilding, IconCheck, IconClock, IconVideo } from "../components/ui/icons";
 import { Card, EmptyState, ErrorNote, Select, Spinner } from "../components/ui/primitives";
 import { useParamState } from "../hooks/selection";
-import { useReplayStats, useSessionReplays } from "../hooks/replays";
+import { useReplay, useReplayStats, useSessionReplays } from "../hooks/replays";
 import { formatNumber } from "../lib/format";
 import { formatClock } from "../lib/replays";
 
@@ -58,8 +59,26 @@ export default function SessionReplaysPage() {
 
 function Replays({ websiteId, filter, range }: { websiteId: number; filter: ReplayFilter; range: ReplayRange }) {
   const list = useSessionReplays(websiteId, filter, range);
-  const [watching, setWatching] = useState<ReplaySummary | null>(null);
   const replays = list.data ?? [];
+  const [replayId, setReplayId] = useReplayParam();
+  // A recording named in the URL is read alone unless the list has it (it may be older, filtered out, or of
+  // another of the owner's sites, which is then selected).
+  const listed = replays.find((r) => r.id === replayId);
+  const detail = useReplay(replayId !== undefined && !listed && !list.isPending ? replayId : undefined);
+  const watching: ReplaySummary | null = listed ?? detail.data?.replay ?? null;
+  const [, setParams] = useSearchParams();
+  const otherSite = detail.data && detail.data.websiteId !== websiteId ? detail.data.websiteId : undefined;
+  useEffect(() => {
+    if (otherSite !== undefined)
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set("website", String(otherSite));
+          return next;
+        },
+        { replace: true },
+      );
+  }, [otherSite, setParams]);
   const cards = useReplayStats(websiteId, filter, range);
   const stats = cards.data ?? { total: 0, complete: 0, averageDuration: 0, enterprise: 0 };
   const loading = list.isPending;
@@ -89,10 +108,28 @@ function Replays({ websiteId, filter, range }: { websiteId: number; filter: Repl
             description="No recordings match this filter and time range. Recordings need the enhanced or professional tracking level."
           />
         ) : (
-          <ReplayTable replays={replays} onWatch={setWatching} />
+          <ReplayTable replays={replays} onWatch={(r) => setReplayId(r.id)} />
         )}
       </Card>
-      <ReplayDialog replay={watching} onClose={() => setWatching(null)} />
+      <ReplayDialog replay={watching} open={replayId !== undefined} missing={detail.isError} onClose={() => setReplayId(undefined)} />
     </div>
   );
+}
+
+/** ?replay=ID: the recording being watched (opening one adds a history entry, so Back closes it). */
+function useReplayParam(): [number | undefined, (id: number | undefined) => void] {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get("replay");
+  const id = raw !== null && /^[0-9]{1,15}$/.test(raw) ? Number(raw) : raw !== null ? -1 : undefined;
+  const set = useCallback(
+    (next: number | undefined) =>
+      setParams((prev) => {
+        const out = new URLSearchParams(prev);
+        if (next === undefined) out.delete("replay");
+        else out.set("replay", String(next));
+        return out;
+      }),
+    [setParams],
+  );
+  return [id, set];
 }

@@ -213,6 +213,28 @@ describe("funnels and journeys in a browser", () => {
     await funnel.getByRole("button", { name: "Actions for Checkout flow" }).click();
     await page.getByRole("menuitem", { name: "Activate" }).click();
     await funnel.getByText("Active", { exact: true }).waitFor();
+
+    // An edit of the steps saves at once (the PUT answers with figuresPending): the card shows the new
+    // definition as counting until the list's refetch, held here, brings the figures.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route("**/api/funnels?*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await funnel.getByRole("button", { name: "Actions for Checkout flow" }).click();
+    await page.getByRole("menuitem", { name: "Edit" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Funnel" });
+    await edit.getByLabel("Step 4 name").fill("Purchased");
+    await edit.getByRole("button", { name: "Save Changes" }).click();
+    await waitForToast(page, "Funnel updated");
+    await funnel.getByTestId("funnel-pending").waitFor();
+    await funnel.getByText("Purchased").waitFor();
+    assert.deepEqual(await funnel.getByTestId("step-visitors").allTextContents(), ["…", "…", "…", "…"]);
+    release();
+    await funnel.getByTestId("funnel-pending").waitFor({ state: "detached" });
+    await page.unrouteAll({ behavior: "wait" });
+    assert.deepEqual(await funnel.getByTestId("step-visitors").allTextContents(), ["100", "60", "30", "12"]);
     await funnel.getByRole("button", { name: "Actions for Checkout flow" }).click();
     await page.getByRole("menuitem", { name: "Delete" }).click();
     await page.getByRole("dialog", { name: "Delete funnel" }).getByRole("button", { name: "Delete" }).click();

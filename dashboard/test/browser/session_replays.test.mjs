@@ -2,7 +2,8 @@
 // through the site's real tracking script replays in the dashboard's player with its text visible and its
 // typed field masked; neither that page's <script> nor a hostile recording's event handlers run in the
 // dashboard (the replay iframe is sandboxed without allow-scripts); filter and range change the list; the
-// empty, loading and load-error states; the screen at 390 px and 1400 px. Screens go to tests/screenshots/.
+// empty, loading and load-error states; the screen at 390 px and 1400 px; a link (?replay=ID, and the funnel
+// drop-off list's) opens a recording directly. Screens go to tests/screenshots/.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
@@ -289,6 +290,68 @@ describe("Session Replays", () => {
     await screenshot(page, "replays-06-player-390");
     await page.getByRole("dialog").getByRole("button", { name: "Close dialog" }).click();
     await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  it("a link opens its recording's player (?replay=ID) at 1400 and 390 px; an unknown or another user's id is not found", async () => {
+    const list = await call("GET", `/api/websites/${websiteId}/session-replays?limit=100&range=30d`, null, owner.accessToken);
+    const recorded = list.find((r) => r.sessionId === recordedSid);
+    // Another account's recording: the same 404 as a missing one.
+    const intruder = await call("POST", "/api/register", { email: `replays-other-${Date.now()}@example.com`, password });
+    const theirs = await call("POST", "/api/websites", { name: "Theirs", domain: "https://theirs.example", trackingLevel: "enhanced" }, intruder.accessToken);
+    const upload = await fetch(`${daemon.url}/api/replay?tracking_key=${theirs.trackingKey}&session_id=theirs-${Date.now()}&seq=0`, {
+      method: "POST",
+      body: gzipSync(JSON.stringify(hostileEvents(Date.now() - 5_000, daemon.url))),
+      headers: { "User-Agent": USER_AGENT },
+    });
+    assert.equal(upload.status, 202);
+    const foreign = await until("their recording", async () => {
+      const l = await call("GET", `/api/websites/${theirs.id}/session-replays?limit=100`, null, intruder.accessToken);
+      return l.length === 1 ? l[0] : [l.length];
+    });
+    const foreignCall = await fetch(`${daemon.url}/api/replays/${foreign.id}`, { headers: { Authorization: `Bearer ${owner.accessToken}` } });
+    assert.equal(foreignCall.status, 404);
+
+    for (const [width, height] of [[1400, 900], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      // Only the replay in the URL (no website, the 24 h range it is not in): its own read opens it.
+      await page.goto(`/session-replays?replay=${recorded.id}`);
+      const dialog = page.getByRole("dialog");
+      await dialog.locator(".rr-player").waitFor();
+      await waitForText(dialog, `Session ${recordedSid}`);
+      await waitForText(dialog.getByTestId("replay-clicks"), "2");
+      const box = await dialog.locator(".rr-player").boundingBox();
+      assert.ok(box.width <= width, `player ${box.width} px wide at ${width}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `sideways scroll ${overflow} px at ${width}`);
+      await screenshot(page, `replays-08-link-${width}`);
+      // Closing drops the id from the URL; the list stays.
+      await dialog.getByRole("button", { name: "Close dialog" }).click();
+      await dialog.waitFor({ state: "detached" });
+      assert.equal(new URL(page.url()).searchParams.get("replay"), null);
+      for (const id of [foreign.id, 987654321]) {
+        await page.goto(`/session-replays?replay=${id}`);
+        await waitForText(page.getByRole("dialog").getByTestId("replay-not-found"), "Replay not found");
+      }
+      await screenshot(page, `replays-09-not-found-${width}`);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // The funnel drop-off list links a recorded visit to its replay: the visit saw /shop and never /never.
+    await call("POST", "/api/funnels", { name: "Shop to nowhere", websiteId, steps: [{ name: "Shop", url: "/shop" }, { name: "Never", url: "/never" }] }, owner.accessToken);
+    await page.goto("/funnels?range=30d");
+    const funnel = page.getByTestId("funnel").filter({ hasText: "Shop to nowhere" });
+    await funnel.getByTestId("step-dropoffs").click();
+    const dropOffs = page.getByRole("dialog");
+    const watch = dropOffs.getByTestId("dropoff-replay-link");
+    await watch.first().waitFor();
+    assert.equal(await watch.count(), 1, "only the recorded visit links to a replay");
+    await watch.click();
+    await page.getByRole("dialog").locator(".rr-player").waitFor();
+    const url = new URL(page.url());
+    assert.equal(url.pathname, "/session-replays");
+    assert.equal(url.searchParams.get("replay"), String(recorded.id));
+    await waitForText(page.getByRole("dialog"), `Session ${recordedSid}`);
+    await page.keyboard.press("Escape");
   });
 
   it("'Select a Website' for an account without websites", async () => {

@@ -533,6 +533,7 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/websites/{site}/session-replays", "limit=10&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/websites/{site}/session-replays/stats", "filter=all&range=30d", Body::None, Auth::Owner),
     route("GET", "/api/replays/{replay}/events", "", Body::None, Auth::Owner),
+    route("GET", "/api/replays/{replay}", "", Body::None, Auth::Owner),
     route(
         "GET",
         "/api/websites/{site}/session-replays",

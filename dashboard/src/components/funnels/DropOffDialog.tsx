@@ -1,5 +1,5 @@
 //! The visits that dropped off at one funnel step (reached it, not the next), newest first, each linking to
-//! its session's detail panel in the Visitor Stream.
+//! its session's detail panel in the Visitor Stream and, when it was recorded, to its replay.
 import { Link } from "react-router-dom";
 import type { Funnel } from "../../api/funnels";
 import { useFunnelDropOffs } from "../../hooks/funnels";
@@ -53,13 +53,24 @@ export function DropOffDialog({
                     {v.country ? ` · ${v.country}` : ""}
                   </p>
                 </div>
-                <Link
-                  to={`/visitor-stream?website=${funnel.websiteId}&session=${v.id}`}
-                  className="shrink-0 rounded-lg bg-gray-800 px-3 py-1.5 text-xs font-medium text-gray-200 hover:bg-gray-700"
-                  data-testid="dropoff-session-link"
-                >
-                  Open session
-                </Link>
+                <div className="flex shrink-0 gap-2">
+                  {v.replayId != null ? (
+                    <Link
+                      to={`/session-replays?website=${funnel.websiteId}&replay=${v.replayId}`}
+                      className="rounded-lg bg-indigo-500/20 px-3 py-1.5 text-xs font-medium text-indigo-200 hover:bg-indigo-500/30"
+                      data-testid="dropoff-replay-link"
+                    >
+                      Watch replay
+                    </Link>
+                  ) : null}
+                  <Link
+                    to={`/visitor-stream?website=${funnel.websiteId}&session=${v.id}`}
+                    className="rounded-lg bg-gray-800 px-3 py-1.5 text-xs font-medium text-gray-200 hover:bg-gray-700"
+                    data-testid="dropoff-session-link"
+                  >
+                    Open session
+                  </Link>
+                </div>
               </li>
             ))}
           </ul>

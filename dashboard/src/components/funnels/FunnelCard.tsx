@@ -9,7 +9,7 @@ import type { StepHealth } from "../../lib/funnels";
 import { formatDate } from "../../lib/time";
 import { Menu } from "../ui/Menu";
 import { IconEdit, IconMore, IconTrash, IconZap } from "../ui/icons";
-import { Badge, Card, cx } from "../ui/primitives";
+import { Badge, Card, Spinner, cx } from "../ui/primitives";
 import { DropOffDialog } from "./DropOffDialog";
 
 const HEALTH: Record<StepHealth, { label: string; bar: string; text: string }> = {
@@ -22,11 +22,14 @@ function StepCard({
   step,
   index,
   first,
+  pending,
   onDropOffs,
 }: {
   step: FunnelStep;
   index: number;
   first: number;
+  /** The figures are being counted (after an edit of the steps): shown as "…". */
+  pending: boolean;
   /** Opens the step's drop-off visits; absent on the last step. */
   onDropOffs?: () => void;
 }) {
@@ -50,7 +53,7 @@ function StepCard({
         </span>
       </div>
       <p className="mt-3 text-2xl font-semibold tabular-nums text-white" data-testid="step-visitors">
-        {formatNumber(step.visitors)}
+        {pending ? "…" : formatNumber(step.visitors)}
       </p>
       <p className="text-xs text-gray-500">visitors</p>
       <div className="mt-3 h-1.5 overflow-hidden rounded-full bg-gray-800" aria-hidden>
@@ -60,23 +63,23 @@ function StepCard({
         <div>
           <dt className="text-gray-500">Conversions</dt>
           <dd className="font-medium tabular-nums text-gray-200" data-testid="step-conversions">
-            {formatNumber(step.conversions)}
+            {pending ? "…" : formatNumber(step.conversions)}
           </dd>
         </div>
         <div>
           <dt className="text-gray-500">Rate</dt>
           <dd className="font-medium tabular-nums text-gray-200" data-testid="step-rate">
-            {formatPercent(step.conversionRate)}
+            {pending ? "…" : formatPercent(step.conversionRate)}
           </dd>
         </div>
         <div>
           <dt className="text-gray-500">Drop-off</dt>
           <dd className="font-medium tabular-nums text-gray-200" data-testid="step-dropoff">
-            {formatPercent(step.dropOffRate)}
+            {pending ? "…" : formatPercent(step.dropOffRate)}
           </dd>
         </div>
       </dl>
-      {onDropOffs && step.visitors > step.conversions ? (
+      {onDropOffs && !pending && step.visitors > step.conversions ? (
         <button
           type="button"
           onClick={onDropOffs}
@@ -108,6 +111,8 @@ export function FunnelCard({
   const first = funnel.steps[0]?.visitors ?? 0;
   const [dropOffStep, setDropOffStep] = useState<number>();
   const last = funnel.steps.length - 1;
+  const pending = funnel.figuresPending;
+  const figure = (text: string) => (pending ? "…" : text);
   return (
     <Card className="p-5" data-testid="funnel" aria-label={funnel.name}>
       <div className="flex items-start justify-between gap-3">
@@ -130,29 +135,35 @@ export function FunnelCard({
           ]}
         />
       </div>
+      {pending ? (
+        <p className="mt-3 flex items-center gap-2 text-sm text-gray-400" data-testid="funnel-pending">
+          <Spinner className="h-4 w-4" label="Counting" />
+          Counting the new steps over the range…
+        </p>
+      ) : null}
       <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         {funnel.steps.map((step, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional
-          <StepCard key={i} step={step} index={i} first={first} onDropOffs={i < last ? () => setDropOffStep(i) : undefined} />
+          <StepCard key={i} step={step} index={i} first={first} pending={pending} onDropOffs={i < last ? () => setDropOffStep(i) : undefined} />
         ))}
       </div>
       <dl className="mt-4 grid grid-cols-3 gap-3 border-t border-gray-800 pt-4 text-sm">
         <div>
           <dt className="text-gray-500">Total Visitors</dt>
           <dd className="text-lg font-semibold tabular-nums text-white" data-testid="funnel-total-visitors">
-            {formatNumber(funnel.totalVisitors)}
+            {figure(formatNumber(funnel.totalVisitors))}
           </dd>
         </div>
         <div>
           <dt className="text-gray-500">Conversions</dt>
           <dd className="text-lg font-semibold tabular-nums text-white" data-testid="funnel-total-conversions">
-            {formatNumber(funnel.totalConversions)}
+            {figure(formatNumber(funnel.totalConversions))}
           </dd>
         </div>
         <div>
           <dt className="text-gray-500">Overall Rate</dt>
           <dd className="text-lg font-semibold tabular-nums text-white" data-testid="funnel-overall-rate">
-            {formatPercent(funnel.overallConversionRate)}
+            {figure(formatPercent(funnel.overallConversionRate))}
           </dd>
         </div>
       </dl>

@@ -26,10 +26,31 @@ const TAG_COLOUR = "#e879f9";
 /** Marks listed under the player; all of them show on the bar. */
 const LISTED_MARKS = 200;
 
-export function ReplayDialog({ replay, onClose }: { replay: ReplaySummary | null; onClose: () => void }) {
+/** Open while `open` (a recording named in the URL: loading until `replay` arrives, or `missing`). */
+export function ReplayDialog({
+  replay,
+  open,
+  missing,
+  onClose,
+}: {
+  replay: ReplaySummary | null;
+  open: boolean;
+  missing: boolean;
+  onClose: () => void;
+}) {
   return (
-    <Dialog open={replay !== null} onClose={onClose} size="xl" title="Session Replay" description={replay ? `Session ${replay.sessionId}` : undefined}>
-      {replay && <ReplayBody replay={replay} />}
+    <Dialog open={open} onClose={onClose} size="xl" title="Session Replay" description={replay ? `Session ${replay.sessionId}` : undefined}>
+      {replay ? (
+        <ReplayBody replay={replay} />
+      ) : missing ? (
+        <div role="alert" data-testid="replay-not-found" className="flex flex-col items-center justify-center gap-2 px-6 py-16 text-center">
+          <IconAlert className="h-6 w-6 text-gray-400" />
+          <p className="text-sm font-semibold text-gray-200">Replay not found</p>
+          <p className="text-sm text-gray-400">This recording does not exist, was deleted, or belongs to another account.</p>
+        </div>
+      ) : open ? (
+        <PlayerLoading />
+      ) : null}
     </Dialog>
   );
 }
