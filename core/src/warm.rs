@@ -53,51 +53,31 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::ingest::{EventKind, Hit};
+    use crate::testing::{rows, send};
 
     fn stored(tracker: &Tracker) -> (i64, i64) {
-        tracker
-            .db()
-            .read(|c| {
-                Ok((
-                    c.query_row("SELECT COUNT(*) FROM visit_hours", [], |r| r.get(0))?,
-                    c.query_row("SELECT COUNT(*) FROM advanced_hours", [], |r| r.get(0))?,
-                ))
-            })
-            .unwrap()
+        (rows(tracker, "visit_hours"), rows(tracker, "advanced_hours"))
     }
 
     /// Before any read, a warming pass stores the settled hours of every site for both kinds of reads.
     #[test]
     fn a_warming_pass_stores_the_settled_hours_before_any_read() {
         let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
-        let client = Client {
-            ip: "198.18.0.9".parse().unwrap(),
-            user_agent: "Mozilla/5.0 Chrome/1".into(),
-            do_not_track: false,
-        };
         // One visit an hour over the two days before the last six hours: every hour of them has settled.
         let now = now_ms();
-        let commits: Vec<_> = (0..48i64)
-            .map(|h| {
-                let hit = Hit {
-                    website_id: site,
-                    session_key: format!("visit-{h}"),
-                    ts: now - (6 + h) * 3_600_000,
-                    kind: Some(EventKind::Pageview),
-                    url: "https://s.example.com/".into(),
-                    path: "/".into(),
-                    ..Hit::default()
-                };
-                match tracker.ingest.track_hit(hit, &client).unwrap() {
-                    Submitted::Queued(commit) => commit,
-                    Submitted::Ignored => panic!("not a bot"),
-                }
-            })
-            .collect();
-        for commit in commits {
-            commit.wait_blocking().unwrap();
-        }
+        send(
+            &tracker,
+            (0..48i64).map(|h| Hit {
+                website_id: site,
+                session_key: format!("visit-{h}"),
+                ts: now - (6 + h) * 3_600_000,
+                kind: Some(EventKind::Pageview),
+                url: "https://s.example.com/".into(),
+                path: "/".into(),
+                ..Hit::default()
+            }),
+        );
         assert_eq!(stored(&tracker), (0, 0), "no read has stored an hour yet");
         let report = tracker.warm_stored_hours().unwrap();
         assert_eq!(report, WarmReport { sites: 1, failed: 0 });
