@@ -1,5 +1,5 @@
 //! Warming of the stored per-hour aggregates: counts, in the background, the settled hours that the funnels,
-//! journeys and Advanced Analytics reads would otherwise count on their first call.
+//! journeys, Advanced Analytics and heatmap reads would otherwise count on their first call.
 //!
 //! Those reads store an hour once its visits are over and count only the hours they lack; at ten million events
 //! a 90-day read with nothing stored takes tens of seconds (after an upgrade, a deletion or retention run, or a
@@ -26,7 +26,7 @@ pub struct WarmReport {
 
 impl Tracker {
     /// Runs the funnels, journeys and Advanced Analytics reads of the last 90 days for every site, which
-    /// stores the settled hours they lack. A site that fails is counted and skipped.
+    /// stores the settled hours they lack, and stores the heatmap's page hours. A site that fails is counted and skipped.
     pub fn warm_stored_hours(&self) -> Result<WarmReport> {
         let sites: Vec<(UserId, WebsiteId)> = self.db().read(|conn| {
             let mut stmt = conn.prepare("SELECT user_id, id FROM websites ORDER BY user_id, id")?;
@@ -39,7 +39,8 @@ impl Tracker {
                 .funnels
                 .list(user, Some(site), range)
                 .and_then(|_| self.analytics.journey_paths(user, Some(site), range))
-                .and_then(|_| self.analytics.advanced(site, range));
+                .and_then(|_| self.analytics.advanced(site, range))
+                .and_then(|_| self.analytics.store_page_hours(site, range));
             report.sites += 1;
             if let Err(e) = warmed {
                 tracing::warn!(website_id = site, error = %e, "warming the stored hours failed");
@@ -56,8 +57,8 @@ mod tests {
     use crate::ingest::{EventKind, Hit};
     use crate::testing::{rows, send};
 
-    fn stored(tracker: &Tracker) -> (i64, i64) {
-        (rows(tracker, "visit_hours"), rows(tracker, "advanced_hours"))
+    fn stored(tracker: &Tracker) -> (i64, i64, i64) {
+        (rows(tracker, "visit_hours"), rows(tracker, "advanced_hours"), rows(tracker, "page_hours_stored"))
     }
 
     /// Before any read, a warming pass stores the settled hours of every site for both kinds of reads.
@@ -78,10 +79,13 @@ mod tests {
                 ..Hit::default()
             }),
         );
-        assert_eq!(stored(&tracker), (0, 0), "no read has stored an hour yet");
+        assert_eq!(stored(&tracker), (0, 0, 0), "no read has stored an hour yet");
         let report = tracker.warm_stored_hours().unwrap();
         assert_eq!(report, WarmReport { sites: 1, failed: 0 });
-        let (journey_hours, advanced_hours) = stored(&tracker);
-        assert!(journey_hours >= 48 && advanced_hours >= 48, "stored {journey_hours} and {advanced_hours} hours");
+        let (journey_hours, advanced_hours, page_hours) = stored(&tracker);
+        assert!(
+            journey_hours >= 48 && advanced_hours >= 48 && page_hours >= 48,
+            "stored {journey_hours}, {advanced_hours} and {page_hours} hours"
+        );
     }
 }

@@ -14,6 +14,7 @@ pub mod journeys;
 mod live;
 mod organizations;
 mod overview;
+mod page_hours;
 pub mod page_snapshot;
 mod range;
 pub mod replays;
