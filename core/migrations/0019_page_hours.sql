@@ -24,3 +24,8 @@ CREATE TABLE page_hours (
     time_ms     INTEGER NOT NULL,
     PRIMARY KEY (website_id, path, hour)
 ) WITHOUT ROWID;
+
+-- forget_stored_hours deletes by hour (a late hit does, for each one while seeding or importing): without these
+-- it would scan every stored row of the site, as the path comes first in the keys above.
+CREATE INDEX page_hours_site_hour ON page_hours(website_id, hour);
+CREATE INDEX advanced_pages_site_hour ON advanced_pages(website_id, hour);
