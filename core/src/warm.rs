@@ -1,5 +1,5 @@
 //! Warming of the stored per-hour aggregates: counts, in the background, the settled hours that the funnels,
-//! journeys and Advanced Analytics reads would otherwise count on their first call.
+//! journeys, Advanced Analytics and heatmap reads would otherwise count on their first call.
 //!
 //! Those reads store an hour once its visits are over and count only the hours they lack; at ten million events
 //! a 90-day read with nothing stored takes tens of seconds (after an upgrade, a deletion or retention run, or a
@@ -26,7 +26,7 @@ pub struct WarmReport {
 
 impl Tracker {
     /// Runs the funnels, journeys and Advanced Analytics reads of the last 90 days for every site, which
-    /// stores the settled hours they lack. A site that fails is counted and skipped.
+    /// stores the settled hours they lack, and stores the heatmap's page hours. A site that fails is counted and skipped.
     pub fn warm_stored_hours(&self) -> Result<WarmReport> {
         let sites: Vec<(UserId, WebsiteId)> = self.db().read(|conn| {
             let mut stmt = conn.prepare("SELECT user_id, id FROM websites ORDER BY user_id, id")?;
@@ -39,7 +39,8 @@ impl Tracker {
                 .funnels
                 .list(user, Some(site), range)
                 .and_then(|_| self.analytics.journey_paths(user, Some(site), range))
-                .and_then(|_| self.analytics.advanced(site, range));
+                .and_then(|_| self.analytics.advanced(site, range))
+                .and_then(|_| self.analytics.store_page_hours(site, range));
             report.sites += 1;
             if let Err(e) = warmed {
                 tracing::warn!(website_id = site, error = %e, "warming the stored hours failed");
@@ -53,55 +54,38 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::ingest::{EventKind, Hit};
+    use crate::testing::{rows, send};
 
-    fn stored(tracker: &Tracker) -> (i64, i64) {
-        tracker
-            .db()
-            .read(|c| {
-                Ok((
-                    c.query_row("SELECT COUNT(*) FROM visit_hours", [], |r| r.get(0))?,
-                    c.query_row("SELECT COUNT(*) FROM advanced_hours", [], |r| r.get(0))?,
-                ))
-            })
-            .unwrap()
+    fn stored(tracker: &Tracker) -> (i64, i64, i64) {
+        (rows(tracker, "visit_hours"), rows(tracker, "advanced_hours"), rows(tracker, "page_hours_stored"))
     }
 
     /// Before any read, a warming pass stores the settled hours of every site for both kinds of reads.
     #[test]
     fn a_warming_pass_stores_the_settled_hours_before_any_read() {
         let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
-        let client = Client {
-            ip: "198.18.0.9".parse().unwrap(),
-            user_agent: "Mozilla/5.0 Chrome/1".into(),
-            do_not_track: false,
-        };
         // One visit an hour over the two days before the last six hours: every hour of them has settled.
         let now = now_ms();
-        let commits: Vec<_> = (0..48i64)
-            .map(|h| {
-                let hit = Hit {
-                    website_id: site,
-                    session_key: format!("visit-{h}"),
-                    ts: now - (6 + h) * 3_600_000,
-                    kind: Some(EventKind::Pageview),
-                    url: "https://s.example.com/".into(),
-                    path: "/".into(),
-                    ..Hit::default()
-                };
-                match tracker.ingest.track_hit(hit, &client).unwrap() {
-                    Submitted::Queued(commit) => commit,
-                    Submitted::Ignored => panic!("not a bot"),
-                }
-            })
-            .collect();
-        for commit in commits {
-            commit.wait_blocking().unwrap();
-        }
-        assert_eq!(stored(&tracker), (0, 0), "no read has stored an hour yet");
+        send(
+            &tracker,
+            (0..48i64).map(|h| Hit {
+                website_id: site,
+                session_key: format!("visit-{h}"),
+                ts: now - (6 + h) * 3_600_000,
+                kind: Some(EventKind::Pageview),
+                url: "https://s.example.com/".into(),
+                path: "/".into(),
+                ..Hit::default()
+            }),
+        );
+        assert_eq!(stored(&tracker), (0, 0, 0), "no read has stored an hour yet");
         let report = tracker.warm_stored_hours().unwrap();
         assert_eq!(report, WarmReport { sites: 1, failed: 0 });
-        let (journey_hours, advanced_hours) = stored(&tracker);
-        assert!(journey_hours >= 48 && advanced_hours >= 48, "stored {journey_hours} and {advanced_hours} hours");
+        let (journey_hours, advanced_hours, page_hours) = stored(&tracker);
+        assert!(
+            journey_hours >= 48 && advanced_hours >= 48 && page_hours >= 48,
+            "stored {journey_hours}, {advanced_hours} and {page_hours} hours"
+        );
     }
 }

@@ -871,8 +871,9 @@ fn feature_label(feature: &str) -> &'static str {
 mod tests {
     use super::*;
     use crate::Tracker;
-    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::ingest::{EventKind, Hit};
     use crate::privacy::{DataType, RetentionUpdate};
+    use crate::testing::{client, rows, send_from};
 
     /// Segments and top-page rates straight from the raw rows, as the definitions in API.md read.
     fn raw(conn: &Connection, site: WebsiteId, range: TimeRange, pages: &[String]) -> (Vec<Segment>, Vec<f64>) {
@@ -929,7 +930,7 @@ mod tests {
     }
 
     fn stored(tracker: &Tracker) -> i64 {
-        tracker.db().read(|c| Ok(c.query_row("SELECT COUNT(*) FROM advanced_hours", [], |r| r.get(0))?)).unwrap()
+        rows(tracker, "advanced_hours")
     }
 
     /// The stored hours plus the live ones give exactly what the raw rows give, before and after a deletion,
@@ -939,13 +940,12 @@ mod tests {
         let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
         let now = now_ms();
         let send = |visits: std::ops::Range<i64>, start: Millis| {
-            let mut commits = Vec::new();
+            let mut hits = Vec::new();
             for v in visits {
-                let client = Client {
-                    ip: format!("198.18.{}.{}", v % 3, v % 11).parse().unwrap(),
-                    user_agent: ["Mozilla/5.0 Chrome/1", "Mozilla/5.0 Mobile Firefox/1"][(v % 2) as usize].into(),
-                    do_not_track: false,
-                };
+                let client = client(
+                    &format!("198.18.{}.{}", v % 3, v % 11),
+                    ["Mozilla/5.0 Chrome/1", "Mozilla/5.0 Mobile Firefox/1"][(v % 2) as usize],
+                );
                 // Visits 23 minutes apart from `start`, the last ones still going on.
                 let mut ts = start + v * 23 * 60_000;
                 for step in 0..(v % 5 + 1) {
@@ -968,16 +968,11 @@ mod tests {
                         value: (kind == EventKind::Conversion).then_some(10.0),
                         ..Hit::default()
                     };
-                    match tracker.ingest.track_hit(hit, &client).unwrap() {
-                        Submitted::Queued(commit) => commits.push(commit),
-                        Submitted::Ignored => panic!("not a bot"),
-                    }
+                    hits.push((hit, client.clone()));
                     ts += 95_000;
                 }
             }
-            for commit in commits {
-                commit.wait_blocking().unwrap();
-            }
+            send_from(&tracker, hits);
         };
         // Three days of visits up to a few minutes ago.
         let start = now - 3 * DAY_MS;

@@ -5,7 +5,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::overview::percent;
-use super::{Analytics, TimeRange};
+use super::{Analytics, TimeRange, page_hours};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
 
@@ -25,8 +25,6 @@ const PAGE_STEPS: f64 = 200.0;
 /// Most pages the URL list returns, and how far back it looks for page views.
 const MAX_URLS: i64 = 100;
 const URL_DAYS: i64 = 90;
-/// Time on page is capped at the visit timeout.
-const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
 
 /// `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -81,6 +79,7 @@ pub struct Position {
     pub y: i64,
 }
 
+/// Of the visits that started in the range (as Advanced Analytics' top pages and the journeys count them).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PageMetrics {
@@ -146,6 +145,11 @@ impl Analytics {
             let rows = stmt.query_map(params![site, since_s, MAX_URLS], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
+    }
+
+    /// Stores the heatmap's settled page hours of a range that are not stored yet (the warming pass).
+    pub(crate) fn store_page_hours(&self, site: WebsiteId, range: TimeRange) -> Result<()> {
+        self.db.read(|conn| page_hours::store_settled_hours(conn, site, range, now_ms()))
     }
 
     /// The heatmap of one page over a range.
@@ -251,38 +255,15 @@ fn scroll_depth(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange
     Ok(reach)
 }
 
+/// Page Performance over the visits that started in the range (stored hours plus the open ones).
 fn page_metrics(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<PageMetrics> {
-    // Time on a page: until the visit's next page view, or its last sign of life for its last page.
-    let (visitors, avg_ms): (i64, Option<f64>) = conn
-        .prepare_cached(
-            "WITH pv AS (
-            SELECT session_id, path, ts, LEAD(ts) OVER (PARTITION BY session_id ORDER BY ts, id) AS next_ts
-            FROM events WHERE website_id = ?1 AND kind = 'pageview' AND ts >= ?3 AND ts < ?4
-         )
-         SELECT COUNT(DISTINCT pv.session_id),
-                AVG(MIN(COALESCE(pv.next_ts, s.last_seen) - pv.ts, ?5))
-                    FILTER (WHERE COALESCE(pv.next_ts, s.last_seen) > pv.ts)
-         FROM pv JOIN sessions s ON s.id = pv.session_id WHERE pv.path = ?2",
-        )?
-        .query_row(params![site, path, range.start, range.end, MAX_TIME_ON_PAGE_MS], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let (entries, bounces): (i64, i64) = conn
-        .prepare_cached(
-            "SELECT COUNT(*), COALESCE(SUM(page_views <= 1), 0) FROM sessions
-         WHERE website_id = ?1 AND entry_page = ?2 AND first_seen >= ?3 AND first_seen < ?4",
-        )?
-        .query_row(params![site, path, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let (viewers, converted): (i64, i64) = conn
-        .prepare_cached(
-            "SELECT COUNT(*), COALESCE(SUM(is_converted), 0) FROM sessions WHERE id IN (
-            SELECT session_id FROM events
-            WHERE website_id = ?1 AND kind = 'pageview' AND path = ?2 AND ts >= ?3 AND ts < ?4)",
-        )?
-        .query_row(params![site, path, range.start, range.end], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let f = page_hours::page_figures(conn, site, path, range, now_ms())?;
+    let average_ms = if f.timed_views == 0 { 0.0 } else { f.time_ms as f64 / f.timed_views as f64 };
     Ok(PageMetrics {
-        total_visitors: visitors,
-        average_time_on_page: avg_ms.map_or(0.0, |ms| (ms / 100.0).round() / 10.0),
-        bounce_rate: percent(bounces, entries),
-        conversion_rate: percent(converted, viewers),
+        total_visitors: f.viewers,
+        average_time_on_page: (average_ms / 100.0).round() / 10.0,
+        bounce_rate: percent(f.bounces, f.entries),
+        conversion_rate: percent(f.converted, f.viewers),
     })
 }
 

@@ -463,22 +463,19 @@ fn source(utm_source: String, referrer_host: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{Client, EventKind, Hit, Submitted};
+    use crate::ingest::{EventKind, Hit};
     use crate::model::now_ms;
+    use crate::testing::{client, send_from};
 
     /// journeyScore is the intent model's score of the same features the model itself loads for the visit.
     #[test]
     fn journey_scores_are_the_intent_models() {
         let crate::testing::OneSite { dir: _dir, tracker, user, site } = crate::testing::one_site();
         let now = now_ms();
-        let mut commits = Vec::new();
+        let mut hits = Vec::new();
         for v in 0..60i64 {
             // Four addresses: later visits of one are returning visitors that day.
-            let client = Client {
-                ip: format!("198.18.0.{}", v % 4).parse().unwrap(),
-                user_agent: "Mozilla/5.0 Chrome/1".into(),
-                do_not_track: false,
-            };
+            let client = client(&format!("198.18.0.{}", v % 4), "Mozilla/5.0 Chrome/1");
             let mut ts = now - 3 * 3_600_000 + v * 60_000;
             for step in 0..(v % 6 + 1) {
                 let kind = match (v + step) % 7 {
@@ -498,16 +495,11 @@ mod tests {
                     referrer_host: ["", "google.com", "t.co"][(v % 3) as usize].into(),
                     ..Hit::default()
                 };
-                match tracker.ingest.track_hit(hit, &client).unwrap() {
-                    Submitted::Queued(commit) => commits.push(commit),
-                    Submitted::Ignored => panic!("not a bot"),
-                }
+                hits.push((hit, client.clone()));
                 ts += 25_000;
             }
         }
-        for commit in commits {
-            commit.wait_blocking().unwrap();
-        }
+        send_from(&tracker, hits);
         let range = TimeRange::parse("1d", now).unwrap();
         let listed = tracker.analytics.customer_journeys(user.id, Some(site), range, JourneyFilter::All, now).unwrap();
         assert_eq!(listed.journeys.len(), 60);

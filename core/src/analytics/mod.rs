@@ -14,17 +14,18 @@ pub mod journeys;
 mod live;
 mod organizations;
 mod overview;
+mod page_hours;
 pub mod page_snapshot;
 mod range;
 pub mod replays;
 mod session_journey;
 mod sites;
+mod stored_hours;
 mod timeseries;
 mod traffic_sources;
 pub mod visit_hours;
 
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
-pub(crate) use advanced::forget_hours;
 pub use advanced::{Advanced, AiIntent};
 pub use breakdown::{CountryCount, ReferrerCount};
 pub use conversions::{Conversion, Conversions};
@@ -41,6 +42,7 @@ pub use range::{Grain, TimeRange};
 pub use replays::{MAX_REPLAYS, ReplayDetail, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary};
 pub use session_journey::{JOURNEY_MAX_HITS, JourneyEvent, JourneyStep, SessionJourney};
 pub use sites::{SiteMetric, SitePeriods};
+pub(crate) use stored_hours::forget_stored_hours;
 pub use timeseries::{TimePoint, Timeseries};
 pub use traffic_sources::TrafficSource;
 

@@ -712,10 +712,11 @@ mod tests {
     use super::*;
     use crate::Tracker;
     use crate::analytics::journeys::JourneyFilter;
-    use crate::ingest::{Client, Commit, EventKind, Hit, Submitted};
+    use crate::ingest::{EventKind, Hit};
     use crate::model::{UserId, now_ms};
     use crate::privacy::DataType;
     use crate::store::funnels::{FunnelInput, StepInput};
+    use crate::testing::{rows, send};
 
     const PAGES: [&str; 6] = ["/", "/pricing", "/signup", "/docs", "/blog", "/about"];
 
@@ -729,24 +730,6 @@ mod tests {
             url: format!("https://s.example.com{path}"),
             path: path.into(),
             ..Hit::default()
-        }
-    }
-
-    fn send(tracker: &Tracker, hits: Vec<Hit>) {
-        let client = Client {
-            ip: "198.18.0.9".parse().unwrap(),
-            user_agent: "Mozilla/5.0 Chrome/1".into(),
-            do_not_track: false,
-        };
-        let commits: Vec<Commit> = hits
-            .into_iter()
-            .map(|h| match tracker.ingest.track_hit(h, &client).unwrap() {
-                Submitted::Queued(commit) => commit,
-                Submitted::Ignored => panic!("not a bot"),
-            })
-            .collect();
-        for commit in commits {
-            commit.wait_blocking().unwrap();
         }
     }
 
@@ -802,15 +785,7 @@ mod tests {
     }
 
     fn stored(tracker: &Tracker) -> (i64, i64) {
-        tracker
-            .db()
-            .read(|c| {
-                Ok((
-                    c.query_row("SELECT COUNT(*) FROM visit_hours", [], |r| r.get(0))?,
-                    c.query_row("SELECT COUNT(*) FROM funnel_hours", [], |r| r.get(0))?,
-                ))
-            })
-            .unwrap()
+        (rows(tracker, "visit_hours"), rows(tracker, "funnel_hours"))
     }
 
     #[test]

@@ -266,12 +266,8 @@ impl Imports {
             let stored = store::store_hits(&self.db, site, id, &parsed.staging, batch)?;
             // The imported visits start on the import's days: the hours the funnels, journeys and Advanced
             // Analytics reads stored there are recomputed (also any a read stored from the batches so far).
-            self.db.write(|conn| {
-                crate::analytics::visit_hours::invalidate(conn, site, Some(first_day), Some(last_day + DAY_MS))?;
-                // New visits on those days change the Advanced Analytics hours counted there (returning visitors
-                // too).
-                crate::analytics::forget_hours(conn, site, first_day, last_day + DAY_MS)
-            })?;
+            self.db
+                .write(|conn| Ok(crate::analytics::forget_stored_hours(conn, site, first_day, last_day + DAY_MS)?))?;
             stored
         };
         Ok(ImportReport {
@@ -352,7 +348,7 @@ fn clear_incomplete(tx: &rusqlite::Connection, site: WebsiteId) -> Result<()> {
         tx.execute("DELETE FROM imported_rollups WHERE import_id = ?1", [id])?;
         tx.execute("DELETE FROM imports WHERE id = ?1", [id])?;
         crate::privacy::deletion::rebuild_rollups(tx, site, first_day, last_day + DAY_MS)?;
-        crate::analytics::visit_hours::invalidate(tx, site, Some(first_day), Some(last_day + DAY_MS))?;
+        crate::analytics::forget_stored_hours(tx, site, first_day, last_day + DAY_MS)?;
     }
     Ok(())
 }

@@ -114,10 +114,9 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
         report.sessions = tx.execute("DELETE FROM sessions WHERE website_id = ?1", [site])? as u64;
         report.rollup_rows = (tx.execute("DELETE FROM rollup_hours WHERE website_id = ?1", [site])?
             + tx.execute("DELETE FROM rollup_days WHERE website_id = ?1", [site])?) as u64;
-        crate::analytics::forget_hours(tx, site, Millis::MIN, Millis::MAX)?;
         // Imported history goes with everything else (its aggregates cascade), and may be imported again.
         tx.execute("DELETE FROM imports WHERE website_id = ?1", [site])?;
-        crate::analytics::visit_hours::invalidate(tx, site, None, None)?;
+        crate::analytics::forget_stored_hours(tx, site, Millis::MIN, Millis::MAX)?;
         return Ok(report);
     }
     let (Some(min_ts), Some(max_ts)) = (min_ts, max_ts) else {
@@ -178,7 +177,7 @@ fn delete_in(tx: &Connection, site: WebsiteId, data: DataType, before: Option<Mi
     let to = (max_ts.div_euclid(DAY_MS) + 1) * DAY_MS;
     report.rollup_rows = rebuild_rollups(tx, site, from, to)?;
     // The visits that lost rows started in [from, to) too.
-    crate::analytics::visit_hours::invalidate(tx, site, Some(from), Some(to))?;
+    crate::analytics::forget_stored_hours(tx, site, from, to)?;
     Ok(report)
 }
 
@@ -194,8 +193,6 @@ const UPSERT: &str = "ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
 /// `Dimension::PER_VISIT`, as the writer's); returns the number of rows written.
 pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
     let (b_from, b_to) = (from / 1000, to / 1000);
-    // The Advanced Analytics hours of these days were counted from the rows that changed.
-    crate::analytics::forget_hours(tx, site, from, to)?;
     tx.execute(
         "DELETE FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
         params![site, b_from, b_to],

@@ -117,11 +117,7 @@ impl Privacy {
             }
             if let Some(cutoff) = latest_cut {
                 // Visits that lost rows started before the cut-off: their stored hours go.
-                crate::analytics::visit_hours::invalidate(&conn, site, None, Some(cutoff))?;
-                // Visits of the cut-off's day lost rows (and a visitor's earlier visit that day decides
-                // "returning"), so the Advanced Analytics hours are counted again up to the end of that day.
-                let day_end = (cutoff.div_euclid(86_400_000) + 1) * 86_400_000;
-                crate::analytics::forget_hours(&conn, site, Millis::MIN, day_end)?;
+                crate::analytics::forget_stored_hours(&conn, site, Millis::MIN, cutoff)?;
             }
             report.sites.push(SiteRetention { website_id: site, deleted });
         }

@@ -187,7 +187,7 @@ impl Privacy {
             return Err(Error::NotFound("visitor"));
         }
         if let (Some(from), Some(to)) = (from, to) {
-            crate::analytics::visit_hours::invalidate(&tx, site, Some(from), Some(to + 1))?;
+            crate::analytics::forget_stored_hours(&tx, site, from, to + 1)?;
             rebuild_rollups(&tx, site, from.div_euclid(DAY_MS) * DAY_MS, (to.div_euclid(DAY_MS) + 1) * DAY_MS)?;
         }
         tx.commit()?;

@@ -286,7 +286,11 @@ async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Vec<St
         started.elapsed().as_secs_f64()
     );
     if !streams.is_empty() {
-        println!("\n| stream | time to first byte p50 ms | p95 ms | rows | rows/s | MiB |");
+        println!(
+            "\nStreamed downloads: time to first byte (5 calls) and rows/s of one whole read, not a p95 of the \
+             whole download (that would measure the site's size)."
+        );
+        println!("| stream | time to first byte p50 ms | p95 ms | rows | rows/s | MiB |");
         println!("|---|---:|---:|---:|---:|---:|");
         for s in &streams {
             println!(

@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::memory::Memory;
 use super::rollups::Rollups;
 use super::visits::{SessionState, Visit};
-use crate::analytics::{VisitDims, visit_hours};
+use crate::analytics::{VisitDims, forget_stored_hours, visit_hours};
 use crate::ingest::enrich::Organization;
 use crate::ingest::hit::{EventKind, Hit};
 use crate::model::{Millis, WebsiteId, now_ms};
@@ -71,11 +71,11 @@ pub(super) fn touch_session(
         Some(state) => Some(state),
         None => load_session(tx, site, &hit.session_key)?,
     };
-    // A late hit (imports, the seeder, queued offline hits) may change a visit of an hour the funnels and
-    // journeys reads have stored; live hits never can (see visit_hours::SETTLED_MS).
+    // A late hit (imports, the seeder, queued offline hits) may change a visit of an hour a read has stored;
+    // live hits never can (see visit_hours::SETTLED_MS).
     if hit.ts < now_ms() - visit_hours::LATE_HIT_MS {
         let first_seen = existing.as_ref().map_or(hit.ts, |s| s.first_seen);
-        visit_hours::invalidate(tx, site, Some(first_seen.min(hit.ts)), Some(first_seen.max(hit.ts) + 1))?;
+        forget_stored_hours(tx, site, first_seen.min(hit.ts), first_seen.max(hit.ts) + 1)?;
     }
 
     // A visit idle for longer than the timeout is over: keep it under a retired key, start a new one.

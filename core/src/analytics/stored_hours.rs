@@ -1,0 +1,161 @@
+//! The one door for forgetting the per-hour aggregates that reads store from raw rows: `visit_hours` and
+//! `funnel_hours` (funnels, journeys), Advanced Analytics' hours and the heatmap's `page_hours`. Whatever
+//! changes raw visits or events (the ingest writer's late hits, deletions, visitor erasure, retention,
+//! imports) calls [`forget_stored_hours`] for the visits it changed, so no cache is left out.
+
+use rusqlite::Connection;
+
+use super::visit_hours::{self, HOUR_MS};
+use crate::error::Error;
+use crate::model::{Millis, WebsiteId};
+
+const DAY_MS: Millis = 86_400_000;
+
+/// Forgets, in the caller's transaction, every stored hour that counted visits of a site that started in
+/// `[from, to)` (ms; `Millis::MIN` / `Millis::MAX` for no bound). Each cache widens the span as its own
+/// definitions need; the next read counts those hours again from the raw rows.
+pub(crate) fn forget_stored_hours(
+    conn: &Connection,
+    site: WebsiteId,
+    from: Millis,
+    to: Millis,
+) -> rusqlite::Result<()> {
+    if from >= to {
+        return Ok(());
+    }
+    let (lower, upper) = ((from != Millis::MIN).then_some(from), (to != Millis::MAX).then_some(to));
+    visit_hours::invalidate(conn, site, lower, upper)?;
+    let hour_start = lower.map_or(Millis::MIN, |from| from.div_euclid(HOUR_MS) * HOUR_MS);
+    let hour_end = upper.map_or(Millis::MAX, |to| ((to - 1).div_euclid(HOUR_MS) + 1) * HOUR_MS);
+    super::page_hours::forget_hours(conn, site, hour_start, hour_end)?;
+    // Advanced Analytics counts a visit as returning when its visitor had an earlier visit that UTC day, so
+    // a changed visit changes the later visits of its day too.
+    let day_end = upper.map_or(Millis::MAX, |to| ((to - 1).div_euclid(DAY_MS) + 1) * DAY_MS);
+    super::advanced::forget_hours(conn, site, hour_start, day_end).map_err(|e| match e {
+        Error::Db(e) => e,
+        other => rusqlite::Error::ToSqlConversionFailure(Box::new(other)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analytics::heatmap::PageMetrics;
+    use crate::analytics::{Advanced, TimeRange};
+    use crate::ingest::{Client, EventKind, Hit};
+    use crate::model::now_ms;
+    use crate::testing::{OneSite, client, one_site, rows, send_from};
+    use crate::tracker::Tracker;
+
+    /// What happened to the site, in order: hits sent, or a visitor erased.
+    enum Step {
+        Hits(Vec<(Hit, Client)>),
+        Erase(&'static str),
+    }
+
+    fn apply(tracker: &Tracker, site: WebsiteId, step: &Step) {
+        match step {
+            Step::Hits(hits) => send_from(
+                tracker,
+                hits.iter().map(|(hit, client)| (Hit { website_id: site, ..hit.clone() }, client.clone())),
+            ),
+            Step::Erase(visitor) => {
+                tracker.privacy.delete_visitor(site, visitor).unwrap();
+            }
+        }
+    }
+
+    const PAGES: [&str; 5] = ["/", "/pricing", "/docs", "/blog", "/signup"];
+
+    /// The figures of the reads that store hours: Advanced Analytics, and each page's heatmap metrics.
+    fn answers(tracker: &Tracker, site: WebsiteId, now: Millis) -> (Advanced, Vec<PageMetrics>) {
+        let range = TimeRange::parse("7d", now).unwrap();
+        let mut advanced = tracker.analytics.advanced(site, range).unwrap();
+        // Scored live from the newest visits and the clock, never stored: not what this test is about.
+        advanced.real_time_metrics.active_visitors = 0;
+        advanced.high_intent_visitors = 0;
+        let pages = PAGES.iter().map(|p| tracker.analytics.heatmap(site, p, range).unwrap().page_metrics).collect();
+        (advanced, pages)
+    }
+
+    /// The answer of a tracker that went through the same steps without reading in between: every hour is
+    /// counted from the raw rows.
+    fn raw_answers(steps: &[Step], now: Millis) -> (Advanced, Vec<PageMetrics>) {
+        let OneSite { dir: _dir, tracker, site, .. } = one_site();
+        for step in steps {
+            apply(&tracker, site, step);
+        }
+        answers(&tracker, site, now)
+    }
+
+    /// A visit of `pages` from `start`, 95 s a page, ending in a conversion when `converts`.
+    fn visit(key: &str, v: i64, start: Millis, pages: &[&str], converts: bool) -> Vec<(Hit, Client)> {
+        let browser = client(
+            &format!("198.18.{}.{}", v % 3, v % 11),
+            ["Mozilla/5.0 Chrome/1", "Mozilla/5.0 Mobile Firefox/1"][(v % 2) as usize],
+        );
+        let mut hits: Vec<(Hit, Client)> = pages
+            .iter()
+            .enumerate()
+            .map(|(i, path)| Hit {
+                session_key: key.into(),
+                ts: start + i as i64 * 95_000,
+                kind: Some(EventKind::Pageview),
+                url: format!("https://s.example.com{path}"),
+                path: path.to_string(),
+                referrer_host: ["", "google.com", "t.co", "blog.example.org"][(v % 4) as usize].into(),
+                ..Hit::default()
+            })
+            .map(|hit| (hit, browser.clone()))
+            .collect();
+        if converts {
+            let last = hits.last().unwrap().0.clone();
+            hits.push((
+                Hit {
+                    ts: last.ts + 30_000,
+                    kind: Some(EventKind::Conversion),
+                    name: "buy".into(),
+                    value: Some(9.0),
+                    ..last
+                },
+                browser,
+            ));
+        }
+        hits
+    }
+
+    /// A late hit (as the seeder or a queued offline hit sends) and a visitor's erasure, both in hours a
+    /// read already stored, show in the next read exactly as if nothing had been stored.
+    #[test]
+    fn late_hits_and_erasures_reach_every_stored_hour() {
+        let OneSite { dir: _dir, tracker, site, .. } = one_site();
+        let now = now_ms();
+        let start = now - 3 * DAY_MS;
+        let seed: Vec<(Hit, Client)> = (0..150i64)
+            .flat_map(|v| {
+                let visited: Vec<&str> = (0..(v % 4 + 1)).map(|i| PAGES[((v + i * 2) % 5) as usize]).collect();
+                visit(&format!("visit{v:03}"), v, start + v * 25 * 60_000, &visited, v % 3 == 0)
+            })
+            .collect();
+        let mut steps = vec![Step::Hits(seed)];
+        apply(&tracker, site, &steps[0]);
+        let before = answers(&tracker, site, now);
+        assert!(rows(&tracker, "advanced_hours") >= 48, "the read stored the settled hours");
+        assert!(rows(&tracker, "page_hours_stored") >= 48, "the read stored the settled hours");
+
+        // Two days ago: a new converting visit of a returning visitor, on a page of the top five.
+        steps.push(Step::Hits(visit("late", 7, now - 2 * DAY_MS + 5 * 60_000, &["/pricing", "/signup"], true)));
+        apply(&tracker, site, steps.last().unwrap());
+        let after_late = answers(&tracker, site, now);
+        assert_ne!(after_late.0, before.0, "the late visit changes the figures");
+        assert_ne!(after_late.1, before.1, "the late visit changes the page figures");
+        assert_eq!(after_late, raw_answers(&steps, now), "after a late hit");
+
+        // The erasure of a visitor whose visit started in a stored hour.
+        steps.push(Step::Erase("visit030"));
+        apply(&tracker, site, steps.last().unwrap());
+        let after_erasure = answers(&tracker, site, now);
+        assert_ne!(after_erasure.1, after_late.1, "the erasure changes the page figures");
+        assert_eq!(after_erasure, raw_answers(&steps, now), "after an erasure");
+    }
+}
