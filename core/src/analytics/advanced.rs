@@ -1024,19 +1024,14 @@ mod tests {
     fn stored_high_intent_bits_equal_scoring_the_newest_visits() {
         let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
         let now = now_ms();
-        let client = Client {
-            ip: "198.18.0.1".parse().unwrap(),
-            user_agent: "Mozilla/5.0 Chrome/1".into(),
-            do_not_track: false,
-        };
-        let mut commits = Vec::new();
+        let mut hits = Vec::new();
         // Two days of visits 17 minutes apart up to now (the newest still going on), 1 to 8 pages each.
         let start = now - 2 * DAY_MS;
         for v in 0..(2 * 24 * 60 / 17) {
             let mut ts = start + v * 17 * 60_000;
             for step in 0..(v * 5 % 8 + 1) {
                 let path = format!("/p{}", (v + step) % 4);
-                let hit = Hit {
+                hits.push(Hit {
                     website_id: site,
                     session_key: format!("intent{v:04}"),
                     ts,
@@ -1046,17 +1041,11 @@ mod tests {
                     path,
                     referrer_host: ["", "google.com"][(v % 2) as usize].into(),
                     ..Hit::default()
-                };
-                match tracker.ingest.track_hit(hit, &client).unwrap() {
-                    Submitted::Queued(commit) => commits.push(commit),
-                    Submitted::Ignored => panic!("not a bot"),
-                }
+                });
                 ts += 70_000;
             }
         }
-        for commit in commits {
-            commit.wait_blocking().unwrap();
-        }
+        crate::testing::send(&tracker, hits);
         let key_page = |page: &str| intent::KeyPage {
             page: page.into(),
             sessions: 10,
