@@ -70,30 +70,45 @@ pub(crate) mod testing {
         /// A SQLite database for what has not moved yet (kept for services that still take one).
         pub db: Db,
         _dir: tempfile::TempDir,
+        /// The server and schema of a PostgreSQL engine, dropped with it.
+        schema: Option<(String, String)>,
+    }
+
+    impl Drop for Engine {
+        fn drop(&mut self) {
+            if let Some((url, schema)) = &self.schema
+                && let Ok(mut client) = postgres::Client::connect(url, postgres::NoTls)
+            {
+                // Best effort: the harness's server goes at the end of the run anyway.
+                let _ = client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"));
+            }
+        }
     }
 
     /// SQLite, then PostgreSQL if the harness is up.
     pub(crate) fn engines() -> Vec<Engine> {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("tracker.db")).unwrap();
-        let mut engines = vec![Engine { name: "sqlite", meta: sqlite(db.clone()), db, _dir: dir }];
+        let mut engines = vec![Engine { name: "sqlite", meta: sqlite(db.clone()), db, _dir: dir, schema: None }];
         if let Some(url) = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) {
             let dir = tempfile::tempdir().unwrap();
             let db = Db::open(&dir.path().join("tracker.db")).unwrap();
-            let pg = Pg::open(&fresh_schema(&url)).unwrap();
-            engines.push(Engine { name: "postgres", meta: postgres(Arc::new(pg)), db, _dir: dir });
+            let schema = fresh_schema(&url);
+            let separator = if url.contains('?') { '&' } else { '?' };
+            let pg = Pg::open(&format!("{url}{separator}options=-c%20search_path%3D{schema}")).unwrap();
+            let schema = Some((url, schema));
+            engines.push(Engine { name: "postgres", meta: postgres(Arc::new(pg)), db, _dir: dir, schema });
         }
         engines
     }
 
-    /// A URL to the same database whose connections use a schema of their own, created here.
+    /// Creates a schema of a random name and answers the name.
     fn fresh_schema(url: &str) -> String {
         let schema = format!("t_{}", crate::auth::tokens_random(12).to_ascii_lowercase().replace(['-', '_'], "x"));
         let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
         // The name is made here of [a-z0-9x] only; DDL takes no bound identifiers.
         client.batch_execute(&format!("CREATE SCHEMA {schema}")).unwrap();
-        let separator = if url.contains('?') { '&' } else { '?' };
-        format!("{url}{separator}options=-c%20search_path%3D{schema}")
+        schema
     }
 }
 
