@@ -77,12 +77,12 @@ impl Tracker {
         let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(meta.clone(), &secret, settings.clone()),
-            account: Account::new(meta, db.clone(), settings.clone()),
+            account: Account::new(meta.clone(), db.clone(), settings.clone()),
             email: Email::new(db.clone(), settings.clone(), analytics.clone()),
             analytics,
             privacy,
             export: Export::new(db.clone()),
-            events: EventDefinitions::new(db.clone()),
+            events: EventDefinitions::new(meta.clone()),
             organizations: Organizations::new(db.clone()),
             funnels: Funnels::new(db.clone()),
             imports: Imports::new(db.clone()),

@@ -1,6 +1,6 @@
 -- Cluster mode's metadata schema, first aggregates: accounts (with their settings, two-factor secrets,
--- recovery codes and recorded sign-ins), sign-ins as sessions of rotating refresh tokens, and websites.
--- The same constraints as SQLite's migrations 0008 and 0014:
+-- recovery codes and recorded sign-ins), sign-ins as sessions of rotating refresh tokens, websites and their
+-- event definitions. The same constraints as SQLite's migrations 0003, 0008 and 0014:
 -- * ids are never reused after a deletion (identity columns draw from sequences, which never go back, as
 --   SQLite's AUTOINCREMENT), so a token or link naming a deleted account or site never reaches a new one;
 -- * one account per email whatever its case (SQLite's COLLATE NOCASE; the index is on lower(email));
@@ -86,3 +86,19 @@ CREATE TABLE websites (
     domain_only    BOOLEAN NOT NULL DEFAULT FALSE
 );
 CREATE INDEX websites_user ON websites (user_id);
+
+-- CSS-selector and named event definitions of a site; the scripts fetch the active ones with their config.
+CREATE TABLE event_definitions (
+    id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    website_id       BIGINT NOT NULL REFERENCES websites(id) ON DELETE CASCADE,
+    name             TEXT NOT NULL,
+    display_name     TEXT NOT NULL,
+    description      TEXT NOT NULL DEFAULT '',
+    event_type       TEXT NOT NULL CHECK (event_type IN ('click', 'submit', 'pageview', 'custom')),
+    selector         TEXT NOT NULL DEFAULT '',
+    is_conversion    BOOLEAN NOT NULL DEFAULT FALSE,
+    conversion_value TEXT,
+    is_active        BOOLEAN NOT NULL DEFAULT TRUE,
+    created_at       BIGINT NOT NULL,
+    UNIQUE (website_id, name)
+);

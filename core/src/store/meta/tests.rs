@@ -199,3 +199,47 @@ fn two_factor_codes_are_used_once_on_each_engine() {
         assert!(matches!(s.auth.login("tf@example.com", "secret1", None, CLIENT), Ok(Login::Session(_))));
     }
 }
+
+#[test]
+fn event_definitions_of_a_site_on_each_engine() {
+    use crate::store::event_definitions::{EventDefinitions, MAX_DEFINITIONS, NewEventDefinition};
+    let named = |name: &str| NewEventDefinition {
+        name: Some(name.into()),
+        display_name: Some(format!("The {name}")),
+        event_type: Some("click".into()),
+        selector: Some("#buy".into()),
+        is_conversion: Some(true),
+        conversion_value: Some(serde_json::json!(49.99)),
+        ..NewEventDefinition::default()
+    };
+    for engine in engines() {
+        let s = services(&engine);
+        let events = EventDefinitions::new(engine.meta.clone());
+        let name = engine.name;
+        let user = s.auth.create_user("ev@example.com", "secret1").unwrap();
+        let a = s.websites.create(user.id, site("a")).unwrap().id;
+        let b = s.websites.create(user.id, site("b")).unwrap().id;
+        let buy = events.create(a, named("buy")).unwrap();
+        assert_eq!(buy.conversion_value.as_deref(), Some("49.99"), "{name}");
+        assert!(matches!(events.create(a, named("buy")), Err(Error::Conflict(_))), "{name}");
+        let other = events.create(b, named("buy")).unwrap();
+        let signup = events.create(a, named("signup")).unwrap();
+        assert_eq!(events.list(a).unwrap(), vec![signup.clone(), buy.clone()], "{name}: newest first");
+        assert!(matches!(events.get(a, other.id), Err(Error::NotFound(_))), "{name}: another site's id");
+        assert!(matches!(events.delete(a, other.id), Err(Error::NotFound(_))), "{name}");
+        let rename = NewEventDefinition { name: Some("buy".into()), ..NewEventDefinition::default() };
+        assert!(matches!(events.update(a, signup.id, rename), Err(Error::Conflict(_))), "{name}");
+        let off = NewEventDefinition { is_active: Some(false), ..NewEventDefinition::default() };
+        assert!(!events.update(a, signup.id, off).unwrap().is_active, "{name}");
+        assert_eq!(events.active(a).unwrap().len(), 1, "{name}");
+        events.delete(a, buy.id).unwrap();
+        assert_eq!(events.list(a).unwrap().len(), 1, "{name}");
+        for i in 1..MAX_DEFINITIONS {
+            events.create(b, named(&format!("e{i}"))).unwrap();
+        }
+        let over = events.create(b, named("one too many"));
+        assert!(matches!(over, Err(Error::Invalid(_))), "{name}: {over:?}");
+        s.websites.delete(user.id, b).unwrap();
+        assert!(events.list(b).unwrap().is_empty(), "{name}: definitions go with their site");
+    }
+}
