@@ -185,18 +185,28 @@ fn two_factor_codes_are_used_once_on_each_engine() {
         let setup = s.auth.begin_two_factor(principal).unwrap();
         let secret = totp_rs::Secret::Encoded(setup.secret).to_bytes().unwrap();
         let totp = totp_rs::TOTP::new(totp_rs::Algorithm::SHA1, 6, 1, 30, secret, None, String::new()).unwrap();
-        let codes = s.auth.enable_two_factor(principal, &totp.generate_current().unwrap()).unwrap();
+        let code = totp.generate_current().unwrap();
+        let codes = s.auth.enable_two_factor(principal, &code).unwrap();
         assert_eq!(s.auth.recovery_codes_left(principal.user).unwrap(), codes.len() as i64, "{name}");
         let asked = s.auth.login("tf@example.com", "secret1", None, CLIENT).unwrap();
         assert!(matches!(asked, Login::CodeRequired { .. }), "{name}");
         // The code that enabled it was used: the same step is refused; a recovery code works once.
-        let reused = s.auth.login("tf@example.com", "secret1", Some(&totp.generate_current().unwrap()), CLIENT);
+        let reused = s.auth.login("tf@example.com", "secret1", Some(&code), CLIENT);
         assert!(reused.is_err(), "{name}");
         assert!(matches!(s.auth.login("tf@example.com", "secret1", Some(&codes[0]), CLIENT), Ok(Login::Session(_))));
         assert!(s.auth.login("tf@example.com", "secret1", Some(&codes[0]), CLIENT).is_err(), "{name}");
         assert_eq!(s.auth.recovery_codes_left(principal.user).unwrap(), codes.len() as i64 - 1, "{name}");
+        assert!(engine.meta.plain_secrets(b"tk1").unwrap().is_empty(), "{name}: the secret is stored sealed");
         s.auth.disable_two_factor(principal, "secret1", CLIENT).unwrap();
         assert!(matches!(s.auth.login("tf@example.com", "secret1", None, CLIENT), Ok(Login::Session(_))));
+        // A secret stored in plain form (as before sealing) is found, and resealed only while still plain.
+        engine.meta.set_pending_secret(principal.user, b"plain secret").unwrap();
+        assert_eq!(engine.meta.plain_secrets(b"tk1").unwrap(), vec![(principal.user, b"plain secret".to_vec())]);
+        engine.meta.reseal_secret(principal.user, b"another secret", b"tk1 not this").unwrap();
+        engine.meta.reseal_secret(principal.user, b"plain secret", b"tk1 sealed").unwrap();
+        assert!(engine.meta.plain_secrets(b"tk1").unwrap().is_empty(), "{name}");
+        let stored = engine.meta.two_factor(principal.user).unwrap().unwrap().secret;
+        assert_eq!(stored.as_deref(), Some(&b"tk1 sealed"[..]), "{name}");
     }
 }
 
