@@ -253,3 +253,38 @@ fn event_definitions_of_a_site_on_each_engine() {
         assert!(events.list(b).unwrap().is_empty(), "{name}: definitions go with their site");
     }
 }
+
+/// Daemons racing: of first sign-ups at the same moment exactly one wins, and one email taken by several
+/// sign-ups at once is stored once.
+#[test]
+fn racing_sign_ups_store_one_account_on_each_engine() {
+    for engine in engines() {
+        const RACERS: usize = 6;
+        // Each racer takes a connection, then all wait for the others, so the inserts start together.
+        let race = |email: fn(usize) -> String, only_first: bool| -> Vec<_> {
+            let start = std::sync::Barrier::new(RACERS);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..RACERS)
+                    .map(|i| {
+                        let (meta, start) = (engine.meta.clone(), &start);
+                        scope.spawn(move || {
+                            meta.any_user().unwrap();
+                            start.wait();
+                            meta.insert_user(&email(i), "hash", 1, only_first)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            })
+        };
+        let first = race(|i| format!("first{i}@example.com"), true);
+        let won = first.iter().filter(|r| matches!(r, Ok(Some(_)))).count();
+        assert_eq!(won, 1, "{}: {first:?}", engine.name);
+        assert!(first.iter().all(Result::is_ok), "{}: {first:?}", engine.name);
+        let same = race(|_| "same@example.com".to_string(), false);
+        let stored = same.iter().filter(|r| matches!(r, Ok(Some(_)))).count();
+        assert_eq!(stored, 1, "{}: {same:?}", engine.name);
+        assert!(same.iter().all(|r| matches!(r, Ok(Some(_)) | Err(Error::Conflict(_)))), "{}: {same:?}", engine.name);
+        assert_eq!(engine.meta.list_users().unwrap().len(), 2, "{}", engine.name);
+    }
+}
