@@ -165,18 +165,42 @@ impl Account {
     pub fn export(&self, user: UserId) -> Result<serde_json::Value> {
         let settings = self.settings(user)?;
         let created_at: Millis = self.meta.user(user)?.ok_or_else(gone)?.created_at;
-        let websites: Vec<serde_json::Value> = self
-            .meta
-            .websites_of(user)?
-            .into_iter()
+        let sites = self.meta.websites_of(user)?;
+        // Built from the metadata store as the rows of the tables were written out before it (snake_case
+        // columns, 0/1 flags, JSON-looking text as JSON), so the file is the same whichever store holds them.
+        let websites: Vec<serde_json::Value> = sites
+            .iter()
             .map(|w| {
                 serde_json::json!({
                     "id": w.id,
-                    "name": w.name,
-                    "domain": w.domain,
-                    "trackingKey": w.tracking_key,
+                    "name": text_json(&w.name),
+                    "domain": text_json(&w.domain),
+                    "trackingKey": text_json(&w.tracking_key),
                     "trackingLevel": w.tracking_level.as_str(),
                     "createdAt": w.created_at,
+                })
+            })
+            .collect();
+        let mut definitions = Vec::new();
+        for site in &sites {
+            definitions.extend(self.meta.definitions(site.id)?.into_iter().map(|d| (site.id, d)));
+        }
+        definitions.sort_by_key(|(_, d)| d.id);
+        let definitions: Vec<serde_json::Value> = definitions
+            .into_iter()
+            .map(|(site, d)| {
+                serde_json::json!({
+                    "id": d.id,
+                    "website_id": site,
+                    "name": text_json(&d.name),
+                    "display_name": text_json(&d.display_name),
+                    "description": text_json(&d.description),
+                    "event_type": d.event_type,
+                    "selector": text_json(&d.selector),
+                    "is_conversion": i64::from(d.is_conversion),
+                    "conversion_value": d.conversion_value,
+                    "is_active": i64::from(d.is_active),
+                    "created_at": d.created_at,
                 })
             })
             .collect();
@@ -185,12 +209,6 @@ impl Account {
                 conn,
                 "SELECT p.* FROM privacy_settings p JOIN websites w ON w.id = p.website_id
                  WHERE w.user_id = ?1 ORDER BY p.website_id",
-                user,
-            )?;
-            let definitions = rows_as_json(
-                conn,
-                "SELECT d.* FROM event_definitions d JOIN websites w ON w.id = d.website_id
-                 WHERE w.user_id = ?1 ORDER BY d.id",
                 user,
             )?;
             let funnels = if table_exists(conn, "funnels")? {
@@ -266,6 +284,14 @@ fn column_exists(conn: &Connection, table: &str, column: &str) -> Result<bool> {
     })?)
 }
 
+/// Text as exported: JSON kept as text (funnel steps, settings) goes out as JSON, anything else as a string.
+fn text_json(text: &str) -> serde_json::Value {
+    match text.starts_with(['[', '{']).then(|| serde_json::from_str(text).ok()).flatten() {
+        Some(json) => json,
+        None => text.into(),
+    }
+}
+
 /// Rows of a query taking the user id as JSON objects keyed by column name (tables other features own, read
 /// without knowing their columns; blobs are left out).
 fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_json::Value>> {
@@ -280,14 +306,7 @@ fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_
                 rusqlite::types::ValueRef::Null => serde_json::Value::Null,
                 rusqlite::types::ValueRef::Integer(n) => n.into(),
                 rusqlite::types::ValueRef::Real(f) => f.into(),
-                rusqlite::types::ValueRef::Text(t) => {
-                    let text = String::from_utf8_lossy(t).into_owned();
-                    // JSON kept as text (funnel steps, settings) goes out as JSON.
-                    match text.starts_with(['[', '{']).then(|| serde_json::from_str(&text).ok()).flatten() {
-                        Some(json) => json,
-                        None => text.into(),
-                    }
-                }
+                rusqlite::types::ValueRef::Text(t) => text_json(&String::from_utf8_lossy(t)),
                 rusqlite::types::ValueRef::Blob(_) => continue,
             };
             object.insert(name.clone(), value);
@@ -300,6 +319,53 @@ fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The export's websites and event definitions, now read through the metadata store, are what the rows
+    /// of the SQLite tables give (as the export wrote them before), JSON-looking names included.
+    #[test]
+    fn the_export_of_moved_aggregates_is_the_tables_rows() {
+        use crate::store::event_definitions::NewEventDefinition;
+        use crate::store::websites::WebsiteChanges;
+        let fixture = crate::testing::one_site();
+        let (tracker, user) = (&fixture.tracker, fixture.user.id);
+        let rename = WebsiteChanges { name: Some("{\"a\": [1]}".into()), ..WebsiteChanges::default() };
+        tracker.websites.update(user, fixture.site, rename).unwrap();
+        let second = tracker
+            .websites
+            .create(
+                user,
+                crate::store::websites::NewWebsite {
+                    name: "T".into(),
+                    domain: "t.example".into(),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        for (site, name) in [(second.id, "[2]"), (fixture.site, "buy"), (second.id, "signup")] {
+            let new = NewEventDefinition {
+                name: Some(name.into()),
+                display_name: Some(format!("The {name}")),
+                is_conversion: Some(name == "buy"),
+                conversion_value: Some(serde_json::json!("49.99")),
+                ..NewEventDefinition::default()
+            };
+            tracker.events.create(site, new).unwrap();
+        }
+        let export = tracker.account.export(user).unwrap();
+        let rows = |sql: &str| tracker.db().read(|conn| rows_as_json(conn, sql, user)).unwrap();
+        let websites = rows(
+            "SELECT id, name, domain, tracking_key AS trackingKey, tracking_level AS trackingLevel,
+             created_at AS createdAt FROM websites WHERE user_id = ?1 ORDER BY id",
+        );
+        let definitions = rows(
+            "SELECT d.* FROM event_definitions d JOIN websites w ON w.id = d.website_id
+             WHERE w.user_id = ?1 ORDER BY d.id",
+        );
+        assert_eq!(export["websites"], serde_json::Value::Array(websites));
+        assert_eq!(export["eventDefinitions"], serde_json::Value::Array(definitions));
+        assert_eq!(export["websites"][0]["name"]["a"][0], 1, "JSON-looking text goes out as JSON, as before");
+        assert_eq!(export["eventDefinitions"].as_array().unwrap().len(), 3);
+    }
 
     #[test]
     fn timezones_come_from_the_iana_list() {
