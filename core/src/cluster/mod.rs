@@ -2,6 +2,7 @@
 //! by any number of stateless daemons. Without `postgres_url` and `clickhouse_url` nothing here is used and
 //! SQLite in the data folder holds everything.
 
+pub mod clickhouse;
 pub mod pg;
 
 use crate::config::Config;
