@@ -156,11 +156,12 @@ fn unescape_tsv(field: &str) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::cluster::testing::{clickhouse_urls, shards_up};
 
     /// Strings an attacker would send as a path, referrer or event name.
-    pub(crate) const HOSTILE: &[&str] = &[
+    const HOSTILE: &[&str] = &[
         "'); DROP TABLE hits_local; --",
         "it's",
         "back\\slash",
@@ -173,12 +174,6 @@ pub(crate) mod tests {
         "`backtick` \"double\"",
         "",
     ];
-
-    /// The HTTP URL of each harness shard (tests/cluster/cluster.sh up DIR; source DIR/env), or `None` to skip.
-    pub(crate) fn test_urls() -> Option<Vec<String>> {
-        let urls = std::env::var("TRACKER_TEST_CLICKHOUSE_URLS").ok().filter(|u| !u.is_empty())?;
-        Some(urls.split(',').map(str::to_string).collect())
-    }
 
     #[test]
     fn quoting_escapes_what_could_end_the_literal() {
@@ -207,7 +202,8 @@ pub(crate) mod tests {
 
     #[test]
     fn hostile_strings_read_back_unchanged_from_the_server() {
-        let Some(urls) = test_urls() else { return };
+        let Some(urls) = clickhouse_urls() else { return };
+        let _up = shards_up();
         let node = Node::new(&urls[0]);
         for s in HOSTILE {
             let rows = node.query(&format!("SELECT {}, length({})", quote(s), quote(s))).unwrap();
@@ -219,7 +215,8 @@ pub(crate) mod tests {
     fn an_unreachable_server_is_unavailable_and_a_bad_statement_is_not() {
         let err = Node::new("http://127.0.0.1:1").execute("SELECT 1").unwrap_err();
         assert!(matches!(err, Error::Unavailable(_)), "{err:?}");
-        let Some(urls) = test_urls() else { return };
+        let Some(urls) = clickhouse_urls() else { return };
+        let _up = shards_up();
         let err = Node::new(&urls[0]).execute("SELEC 1").unwrap_err();
         assert!(matches!(err, Error::Internal(ref m) if m.contains("Syntax error")), "{err:?}");
     }

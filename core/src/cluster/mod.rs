@@ -3,7 +3,12 @@
 //! SQLite in the data folder holds everything.
 
 pub mod clickhouse;
+pub mod events;
+pub mod ingest_state;
 pub mod pg;
+pub mod sink;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
