@@ -382,11 +382,13 @@ mod tests {
         let Some(mut cluster) = fresh() else { return };
         let events = cluster.events();
         events.insert(&rows()).unwrap();
+        // A mutation first: the parts it rewrote are what a restart brought back on 18.16 (issue 18).
+        events.delete_visitor(2, "visitor-3").unwrap();
         // Site 1 keeps from November 11th on, site 2 from November 1st: September goes as a partition, then
         // site 1's November 10th by a deletion.
         events.expire(&[(1, NOVEMBER + DAY / 2), (2, NOVEMBER - 9 * DAY)]).unwrap();
         let remaining = |c: &TestCluster| (0..2).map(|s| c.local_rows(s, "1")).sum::<u64>();
-        assert_eq!(remaining(&cluster), 8 + 16);
+        assert_eq!(remaining(&cluster), 8 + 14);
         for shard in 0..2 {
             assert_eq!(cluster.local_rows(shard, "month = 202609"), 0);
         }
@@ -404,7 +406,7 @@ mod tests {
                 assert!(status.success());
             }
         }
-        assert_eq!(remaining(&cluster), 8 + 16, "nothing dropped or deleted came back");
+        assert_eq!(remaining(&cluster), 8 + 14, "nothing dropped or deleted came back");
         for shard in 0..2 {
             assert_eq!(cluster.local_rows(shard, "month = 202609"), 0);
             assert_eq!(cluster.local_rows(shard, &format!("website_id = 1 AND ts < {}", NOVEMBER + DAY / 2)), 0);

@@ -5,6 +5,7 @@
 pub mod clickhouse;
 pub mod events;
 pub mod ingest_state;
+mod overview;
 pub mod pg;
 pub mod sink;
 #[cfg(test)]
