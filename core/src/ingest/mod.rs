@@ -64,6 +64,7 @@ impl Commit {
 }
 
 /// A job's answer from the writer as the caller's result.
+#[cfg(test)]
 pub(crate) fn outcome_of(answer: std::result::Result<(), JobError>) -> Result<()> {
     outcome(Ok(answer))
 }
