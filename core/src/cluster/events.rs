@@ -356,6 +356,33 @@ mod tests {
     }
 
     #[test]
+    fn each_schema_step_applies_once_and_a_reopen_applies_nothing() {
+        let Some(cluster) = fresh() else { return };
+        let (first, second) = std::thread::scope(|s| {
+            let a = s.spawn(|| cluster.events());
+            let b = s.spawn(|| cluster.events());
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        let applied = |events: &Events, shard: usize| -> u64 {
+            events.nodes()[shard]
+                .query_value(&format!("SELECT uniqExact(name) FROM {}.schema_migrations", cluster.database))
+                .unwrap()
+        };
+        let before: u64 = first.nodes()[0]
+            .query_value(&format!("SELECT count() FROM {}.schema_migrations", cluster.database))
+            .unwrap();
+        drop(second);
+        let reopened = cluster.events();
+        for shard in 0..2 {
+            assert_eq!(applied(&reopened, shard), SCHEMA.len() as u64);
+        }
+        let after: u64 = reopened.nodes()[0]
+            .query_value(&format!("SELECT count() FROM {}.schema_migrations", cluster.database))
+            .unwrap();
+        assert_eq!(after, before, "a daemon finding the schema current applies nothing");
+    }
+
+    #[test]
     fn deletions_leave_no_row_on_either_shard() {
         let Some(cluster) = fresh() else { return };
         let events = cluster.events();
