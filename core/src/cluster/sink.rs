@@ -283,6 +283,22 @@ mod tests {
     }
 
     #[test]
+    fn what_cluster_mode_cannot_store_yet_is_refused_not_acknowledged() {
+        let Some(cluster) = fresh() else { return };
+        let t0 = t0();
+        let daemon = writer(&cluster, cluster.events());
+        let mut consent_site = hit(1, 1, t0, "/");
+        consent_site.consent_required = true;
+        let mut consent_choice = hit(1, 2, t0, "/");
+        consent_choice.kind = Some(EventKind::Consent);
+        let answers = send(&daemon.queue, vec![consent_site, consent_choice, hit(1, 3, t0, "/stored")]);
+        assert!(matches!(answers[0], Err(JobError::Refused(Error::Unavailable(_)))), "{answers:?}");
+        assert!(matches!(answers[1], Err(JobError::Refused(Error::Unavailable(_)))), "{answers:?}");
+        assert!(answers[2].is_ok(), "the rest of the batch is stored: {answers:?}");
+        assert_eq!(cluster.local_rows(0, "1") + cluster.local_rows(1, "1"), 1);
+    }
+
+    #[test]
     fn two_daemons_agree_on_a_visitors_visit_and_the_idle_rule_starts_a_new_one() {
         let Some(cluster) = fresh() else { return };
         let t0 = t0();
