@@ -493,14 +493,7 @@ fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, no
         return Ok(());
     }
     let stored = stored_hours(conn, site, range.start, until)?;
-    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
-    let mut hour = range.start;
-    while hour < until {
-        if !stored.contains(&hour) {
-            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
-        }
-        hour += HOUR_MS;
-    }
+    let missing = super::stored_hours::missing_by_day(&stored, range.start, until);
     for hours in missing.values() {
         let (first, last) = (hours[0], hours[hours.len() - 1]);
         let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;

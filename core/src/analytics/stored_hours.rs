@@ -20,6 +20,24 @@ pub const LATE_HIT_MS: Millis = 10 * 60 * 1000;
 pub const SETTLED_MS: Millis = 45 * 60 * 1000;
 const _: () = assert!(SETTLED_MS > VISIT_IDLE_MS + LATE_HIT_MS);
 
+/// The hours from `first_hour` (an hour's start) to `until` that `stored` lacks, grouped by UTC day: each
+/// cache stores one day per write transaction, so a long first read never holds the write lock for long.
+pub(crate) fn missing_by_day(
+    stored: &std::collections::HashSet<Millis>,
+    first_hour: Millis,
+    until: Millis,
+) -> std::collections::BTreeMap<Millis, Vec<Millis>> {
+    let mut missing: std::collections::BTreeMap<Millis, Vec<Millis>> = std::collections::BTreeMap::new();
+    let mut hour = first_hour;
+    while hour < until {
+        if !stored.contains(&hour) {
+            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
+        }
+        hour += HOUR_MS;
+    }
+    missing
+}
+
 /// Forgets, in the caller's transaction, every stored hour that counted visits of a site that started in
 /// `[from, to)` (ms; `Millis::MIN` / `Millis::MAX` for no bound). Each cache widens the span as its own
 /// definitions need; the next read counts those hours again from the raw rows.
