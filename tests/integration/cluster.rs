@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use tracker_core::cluster::clickhouse::Node;
 
+use crate::cli::Cli;
 use crate::util::{BROWSER_UA, TestServer};
 
 /// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip.
@@ -145,4 +146,20 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
     // Ready: PostgreSQL and both shards answer.
     let ready = b.call(Method::GET, "/ready", None, None).await;
     assert_eq!(ready.status, StatusCode::OK, "{}", ready.text);
+}
+
+/// The commands other than `serve` work on the data folder's database, which holds none of a cluster's data:
+/// with cluster settings they refuse (before connecting anywhere) instead of answering from it.
+#[test]
+fn commands_other_than_serve_refuse_cluster_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = Cli::new(&dir.path().join("data"));
+    let mut command = cli.command(&["sites", "list"]);
+    command.env("TRACKER_POSTGRES_URL", "postgres://tracker@127.0.0.1:1/tracker");
+    command.env("TRACKER_CLICKHOUSE_URL", "http://127.0.0.1:1");
+    let out = command.output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not available in cluster mode yet"), "{stderr}");
+    assert!(!dir.path().join("data").join("tracker.db").exists(), "no database is made in the data folder");
 }
