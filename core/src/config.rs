@@ -59,6 +59,9 @@ pub struct Config {
     /// Cluster mode: the name, in ClickHouse's `remote_servers`, of the cluster made of those shards; default
     /// `tracker`. Read at start.
     pub clickhouse_cluster: Option<String>,
+    /// Cluster mode: the ClickHouse database holding tracker's tables on every shard; default `tracker`. Read
+    /// at start.
+    pub clickhouse_database: Option<String>,
 }
 
 impl Default for Config {
@@ -84,6 +87,7 @@ impl Default for Config {
             postgres_url: None,
             clickhouse_url: None,
             clickhouse_cluster: None,
+            clickhouse_database: None,
         }
     }
 }
@@ -151,6 +155,9 @@ impl Config {
             "TRACKER_POSTGRES_URL" => self.postgres_url = Some(value.to_string()).filter(|v| !v.is_empty()),
             "TRACKER_CLICKHOUSE_URL" => self.clickhouse_url = Some(value.to_string()).filter(|v| !v.is_empty()),
             "TRACKER_CLICKHOUSE_CLUSTER" => self.clickhouse_cluster = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_CLICKHOUSE_DATABASE" => {
+                self.clickhouse_database = Some(value.to_string()).filter(|v| !v.is_empty())
+            }
             _ => {}
         }
         Ok(())

@@ -4,8 +4,12 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::account::Account;
-use crate::analytics::Analytics;
+use crate::analytics::{Analytics, Overview, TimeRange};
 use crate::auth::{self, Auth};
+use crate::cluster::Cluster;
+use crate::cluster::ingest_state::IngestState;
+use crate::cluster::pg::Pg;
+use crate::cluster::sink::ClickHouseSink;
 use crate::config::Config;
 use crate::db::{self, Db};
 use crate::email::Email;
@@ -14,6 +18,7 @@ use crate::export::Export;
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
+use crate::model::WebsiteId;
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
@@ -49,31 +54,53 @@ pub struct Services {
     pub email: Email,
     pub metrics: Metrics,
     db: Db,
+    /// The shared stores in cluster mode; `None` on SQLite alone.
+    cluster: Option<Cluster>,
 }
 
 impl Tracker {
     /// Creates the data folder if needed (owner-only, as its files), opens and migrates the database, loads the
-    /// signing secret and starts the ingest writer.
+    /// signing secret and starts the ingest writer. With `postgres_url` and `clickhouse_url` set (cluster mode),
+    /// metadata lives in PostgreSQL, hits go to ClickHouse, and the signing secret is shared through PostgreSQL.
     pub fn open(config: &Config) -> Result<Tracker> {
-        if crate::cluster::ClusterConfig::of(config)?.is_some() {
-            // Refused rather than ignored: a daemon that took these settings would write to SQLite while the
-            // operator believes the cluster holds the data.
-            return Err(Error::invalid(
-                "cluster mode (postgres_url, clickhouse_url) is not available in this build yet",
-            ));
-        }
+        let cluster_config = crate::cluster::ClusterConfig::of(config)?;
         db::secure_folder(&config.data_dir)?;
+        // In cluster mode this is a transitional database of this daemon's own: the services whose storage has
+        // not moved still need one to be built, but their routes answer 503 (`cluster::unavailable_feature`),
+        // privacy settings read as the defaults, and the background jobs over it do not run, so nothing
+        // reachable writes shared data to it.
         let db = Db::open(&config.database_path())?;
-        let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;
-        // Created 0600; one made by hand or copied in may not be.
-        db::secure_file(&config.data_dir.join("secret.key"))?;
         let settings = Settings::new(config.clone());
-        let meta = crate::store::meta::sqlite(db.clone());
-        let websites = Websites::new(meta.clone());
         let live = LiveHub::default();
-        let privacy = Privacy::new(db.clone());
         let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
-        let ingest = Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?;
+        let (meta, secret, privacy, cluster) = match &cluster_config {
+            None => {
+                let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;
+                // Created 0600; one made by hand or copied in may not be.
+                db::secure_file(&config.data_dir.join("secret.key"))?;
+                (crate::store::meta::sqlite(db.clone()), secret, Privacy::new(db.clone()), None)
+            }
+            Some(cluster_config) => {
+                let cluster = Cluster::open(cluster_config)?;
+                let secret = cluster.signing_secret(config.jwt_secret.as_deref())?;
+                let meta = crate::store::meta::postgres(cluster.pg.clone());
+                (meta, secret, Privacy::with_defaults_only(db.clone()), Some(cluster))
+            }
+        };
+        let websites = Websites::new(meta.clone());
+        let ingest = match &cluster_config {
+            None => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
+            Some(cluster_config) => {
+                // The writer's own pool and shard clients: a batch's upsert and inserts never wait for a read.
+                let sink = ClickHouseSink::new(
+                    crate::cluster::open_events(cluster_config)?,
+                    IngestState::new(Pg::open(&cluster_config.postgres_url)?),
+                    live.clone(),
+                    metrics.clone(),
+                );
+                Ingest::start_with_sink(sink, websites.clone(), privacy.clone(), metrics.clone(), config)?
+            }
+        };
         let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(meta.clone(), &secret, settings.clone()),
@@ -92,19 +119,50 @@ impl Tracker {
             live,
             metrics,
             db,
+            cluster,
         };
         services.auth.seal_plain_secrets()?;
         Ok(Tracker { services: Arc::new(services) })
     }
 
+    /// Whether this instance runs in cluster mode (README "Scaling out").
+    pub fn is_cluster(&self) -> bool {
+        self.services.cluster.is_some()
+    }
+
+    /// In cluster mode, `Unavailable` (503) for an API request whose feature has not moved to the cluster's
+    /// stores yet (see `cluster::unavailable_feature`); always Ok in single-machine mode.
+    pub fn cluster_unsupported(&self, method: &str, path: &str) -> Result<()> {
+        if !self.is_cluster() {
+            return Ok(());
+        }
+        match crate::cluster::unavailable_feature(method, path) {
+            Some(feature) => Err(Error::NotInCluster(feature)),
+            None => Ok(()),
+        }
+    }
+
+    /// The overview of a site over a range, from ClickHouse in cluster mode.
+    pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.overview(site, range),
+            None => self.analytics.overview(site, range),
+        }
+    }
+
     /// Whether this instance can take hits: the ingest writer runs, its queue is below its limit and the
-    /// database's write lock can be taken within 2 seconds. `Unavailable` says which is not so.
+    /// database's write lock can be taken within 2 seconds (in cluster mode: PostgreSQL and every ClickHouse
+    /// shard answer). `Unavailable` says which is not so.
     pub fn ready(&self) -> Result<()> {
         if !self.ingest.writer_alive() {
             return Err(Error::Unavailable("the ingest writer has stopped".into()));
         }
         if self.metrics.queue_depth() >= self.metrics.queue_capacity() {
             return Err(Error::Unavailable("the ingest queue is full".into()));
+        }
+        if let Some(cluster) = &self.services.cluster {
+            // Hits and sign-ins go to the shared stores, not to this daemon's database.
+            return cluster.ready();
         }
         // A connection of its own: the shared one may be held by a long deletion, which is not unreadiness.
         let unwritable = |e: Error| Error::Unavailable(format!("the database is not writable: {e}"));

@@ -6,6 +6,7 @@ mod advanced;
 mod auth;
 mod capture_util;
 mod cli;
+mod cluster;
 mod contract;
 mod dashboard;
 mod dashboard_reads;

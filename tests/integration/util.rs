@@ -59,7 +59,8 @@ impl TestServer {
         config.registration = tracker_core::config::RegistrationMode::Open;
         config.registrations_per_hour = 10_000;
         adjust(&mut config);
-        let tracker = Tracker::open(&config).expect("open tracker");
+        // Off the async threads: cluster mode's PostgreSQL client is synchronous and runs its own runtime.
+        let tracker = tokio::task::spawn_blocking(move || Tracker::open(&config)).await.unwrap().expect("open tracker");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (shutdown, signal) = oneshot::channel::<()>();

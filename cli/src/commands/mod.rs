@@ -138,6 +138,14 @@ impl GlobalArgs {
     /// Opens the tracker on the configured data folder (the daemon may be running: SQLite WAL allows it).
     pub fn open(&self) -> anyhow::Result<Tracker> {
         let config = self.config()?;
+        // The commands read and write the data folder's database, which in cluster mode holds none of the
+        // cluster's data: refused rather than answering from (or writing to) the wrong store.
+        if tracker_core::cluster::ClusterConfig::of(&config)?.is_some() {
+            anyhow::bail!(
+                "this command is not available in cluster mode yet (postgres_url and clickhouse_url are set); \
+                 see README \"Scaling out\""
+            );
+        }
         Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
     }
 }

@@ -88,9 +88,10 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
     // Held while serving: a restore must not replace the database under a running daemon, and two daemons on
     // one folder would each keep their own visitor salts and visit memory.
     let _lock = tracker_core::db::backup::lock_folder(&config.data_dir)?;
+    // Opened outside the runtime: cluster mode's PostgreSQL client is synchronous and runs its own.
+    let tracker =
+        Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
     runtime.block_on(async move {
-        let tracker =
-            Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;
@@ -113,9 +114,12 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),
             None => None,
         };
-        tokio::spawn(retention_schedule(tracker.clone()));
-        tokio::spawn(warm_schedule(tracker.clone()));
-        tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
+        // Each works on this daemon's SQLite, which in cluster mode holds nothing of the cluster's.
+        if !tracker.is_cluster() {
+            tokio::spawn(retention_schedule(tracker.clone()));
+            tokio::spawn(warm_schedule(tracker.clone()));
+            tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
+        }
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;
         tracing::info!("stopped");
         Ok(())

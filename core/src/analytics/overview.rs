@@ -147,6 +147,7 @@ pub fn percent(part: i64, whole: i64) -> f64 {
     if whole <= 0 { 0.0 } else { (part as f64 * 1000.0 / whole as f64).round() / 10.0 }
 }
 
-fn ratio(part: i64, whole: i64) -> f64 {
+/// `part / whole` with one decimal, 0 when there is no whole.
+pub(crate) fn ratio(part: i64, whole: i64) -> f64 {
     if whole <= 0 { 0.0 } else { (part as f64 * 10.0 / whole as f64).round() / 10.0 }
 }

@@ -2,6 +2,7 @@
 //! by any number of stateless daemons. Without `postgres_url` and `clickhouse_url` nothing here is used and
 //! SQLite in the data folder holds everything.
 
+mod availability;
 pub mod clickhouse;
 pub mod events;
 pub mod ingest_state;
@@ -10,6 +11,12 @@ pub mod pg;
 pub mod sink;
 #[cfg(test)]
 pub(crate) mod testing;
+
+use std::sync::Arc;
+
+pub use availability::unavailable_feature;
+use events::Events;
+use pg::Pg;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -23,6 +30,8 @@ pub struct ClusterConfig {
     pub clickhouse_urls: Vec<String>,
     /// Name of the cluster in ClickHouse's `remote_servers`, for the Distributed tables that read all shards.
     pub clickhouse_cluster: String,
+    /// The ClickHouse database holding tracker's tables on every shard.
+    pub clickhouse_database: String,
 }
 
 /// The cluster name used when `clickhouse_cluster` is not set.
@@ -32,7 +41,9 @@ impl ClusterConfig {
     /// The cluster `config` names, `None` in single-machine mode, or why the settings do not make a cluster.
     pub fn of(config: &Config) -> Result<Option<ClusterConfig>> {
         let (postgres_url, clickhouse_url) = match (&config.postgres_url, &config.clickhouse_url) {
-            (None, None) if config.clickhouse_cluster.is_none() => return Ok(None),
+            (None, None) if config.clickhouse_cluster.is_none() && config.clickhouse_database.is_none() => {
+                return Ok(None);
+            }
             (Some(pg), Some(ch)) => (pg, ch),
             _ => {
                 return Err(Error::invalid(
@@ -59,8 +70,72 @@ impl ClusterConfig {
         if clickhouse_cluster.is_empty() || !clickhouse_cluster.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(Error::invalid("clickhouse_cluster: letters, digits and _ only"));
         }
-        Ok(Some(ClusterConfig { postgres_url: postgres_url.clone(), clickhouse_urls, clickhouse_cluster }))
+        let clickhouse_database =
+            config.clickhouse_database.clone().unwrap_or_else(|| events::DEFAULT_DATABASE.to_string());
+        if clickhouse_database.is_empty() || !clickhouse_database.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(Error::invalid("clickhouse_database: letters, digits and _ only"));
+        }
+        Ok(Some(ClusterConfig {
+            postgres_url: postgres_url.clone(),
+            clickhouse_urls,
+            clickhouse_cluster,
+            clickhouse_database,
+        }))
     }
+}
+
+/// The shared stores of a daemon in cluster mode, held by its `Tracker`.
+pub struct Cluster {
+    /// The metadata database's pool (the metadata services hold it too).
+    pub pg: Arc<Pg>,
+    /// The events store, for the reads served from ClickHouse.
+    pub events: Events,
+}
+
+impl Cluster {
+    /// Connects to PostgreSQL and every ClickHouse shard, applying the migrations each lacks.
+    pub fn open(config: &ClusterConfig) -> Result<Cluster> {
+        Ok(Cluster { pg: Arc::new(Pg::open(&config.postgres_url)?), events: open_events(config)? })
+    }
+
+    /// Ready when PostgreSQL and every ClickHouse shard answer; `Unavailable` names the first that does not.
+    pub fn ready(&self) -> Result<()> {
+        self.pg.with(|client| Ok(client.simple_query("SELECT 1").map(|_| ())?)).map_err(|e| match e {
+            Error::Unavailable(_) => e,
+            e => Error::Unavailable(format!("PostgreSQL does not answer: {e}")),
+        })?;
+        for (i, node) in self.events.nodes().iter().enumerate() {
+            node.query_value::<u8>("SELECT 1")
+                .map_err(|e| Error::Unavailable(format!("ClickHouse shard {} does not answer: {e}", i + 1)))?;
+        }
+        Ok(())
+    }
+
+    /// The key that signs sign-in tokens, the same on every daemon: `configured` (jwt_secret) if set, else the
+    /// one stored in PostgreSQL, made by whichever daemon starts first (an insert that loses the race keeps
+    /// the winner's).
+    pub fn signing_secret(&self, configured: Option<&str>) -> Result<Vec<u8>> {
+        if let Some(secret) = configured {
+            if secret.len() < 32 {
+                return Err(Error::invalid("jwt_secret must be at least 32 characters"));
+            }
+            return Ok(secret.as_bytes().to_vec());
+        }
+        let fresh = crate::auth::tokens_random(48).into_bytes();
+        self.pg.with(|client| {
+            client.execute(
+                "INSERT INTO signing_secret (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+                &[&fresh],
+            )?;
+            Ok(client.query_one("SELECT secret FROM signing_secret WHERE id = 1", &[])?.get(0))
+        })
+    }
+}
+
+/// The events store of `config`'s shards (the ingest writer opens its own: each holds its own connections).
+pub fn open_events(config: &ClusterConfig) -> Result<Events> {
+    Events::open(&config.clickhouse_urls, &config.clickhouse_cluster, &config.clickhouse_database)
 }
 
 #[cfg(test)]

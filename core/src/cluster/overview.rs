@@ -3,11 +3,59 @@
 //! started in, page views on their own time.
 
 use super::events::Events;
-use crate::analytics::{TimeRange, Totals};
+use crate::analytics::{
+    ACTIVE_WINDOW_MS, Overview, OverviewMetrics, PageViews, PreviousMetrics, TimeRange, Totals, percent, ratio,
+};
 use crate::error::{Error, Result};
-use crate::model::WebsiteId;
+use crate::model::{WebsiteId, now_ms};
 
 impl Events {
+    /// `GET /api/dashboard/overview` in cluster mode: the figures SQLite's overview gives on the same hits.
+    /// Conversions are not counted yet (0), and imported history is not in the cluster (`None`).
+    pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
+        let current = self.totals(site, range)?;
+        let previous = self.totals(site, range.previous())?;
+        let (db, node) = (self.database(), &self.nodes()[0]);
+        let active_sessions: i64 = node.query_value(&format!(
+            "SELECT uniqExact(visit_id) FROM {db}.hits WHERE website_id = {site} AND ts >= {}",
+            now_ms() - ACTIVE_WINDOW_MS
+        ))?;
+        // Top pages by page views, ties by path, as SQLite's page rollup orders them.
+        let top_pages = node
+            .query(&format!(
+                "SELECT path, count() AS n FROM {db}.hits
+                 WHERE website_id = {site} AND kind = 'pageview' AND ts >= {} AND ts < {}
+                 GROUP BY path ORDER BY n DESC, path LIMIT 10",
+                range.start, range.end
+            ))?
+            .into_iter()
+            .map(|row| match row.as_slice() {
+                [url, views] => Ok(PageViews {
+                    url: url.clone(),
+                    views: views.parse().map_err(|_| Error::Internal("ClickHouse: unexpected count".into()))?,
+                }),
+                _ => Err(Error::Internal("ClickHouse: unexpected top pages row".into())),
+            })
+            .collect::<Result<_>>()?;
+        Ok(Overview {
+            metrics: OverviewMetrics {
+                total_visitors: current.visitors,
+                active_sessions,
+                page_views: current.pageviews,
+                conversions: current.conversions,
+                bounce_rate: percent(current.bounces, current.visits),
+                avg_session_duration: ratio(current.duration_s, current.visits),
+            },
+            previous: PreviousMetrics {
+                total_visitors: previous.visitors,
+                page_views: previous.pageviews,
+                conversions: previous.conversions,
+            },
+            top_pages,
+            imported: None,
+        })
+    }
+
     /// The totals of a site over a range, read through the Distributed table. `events` and `conversions` are
     /// not read yet (0).
     pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {

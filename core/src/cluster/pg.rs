@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_cluster", include_str!("../../migrations/postgres/0001_cluster.sql")),
     ("0010_ingest_state", include_str!("../../migrations/postgres/0010_ingest_state.sql")),
+    ("0020_signing_secret", include_str!("../../migrations/postgres/0020_signing_secret.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.
@@ -49,6 +50,17 @@ impl Pg {
             }
         }
         result
+    }
+}
+
+impl Drop for Pg {
+    /// Each synchronous client owns a small runtime, which may not be dropped on an async thread (a daemon's
+    /// last handle usually goes on one at shutdown): there the idle clients are closed on a thread of their own.
+    fn drop(&mut self) {
+        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|e| e.into_inner()));
+        if !idle.is_empty() && tokio::runtime::Handle::try_current().is_ok() {
+            std::thread::spawn(move || drop(idle));
+        }
     }
 }
 

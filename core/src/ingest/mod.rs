@@ -131,6 +131,21 @@ impl Ingest {
         Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), metrics, writer: Arc::new(handle) })
     }
 
+    /// The ingest service over another store's sink (cluster mode: ClickHouse): the same queue, batching and
+    /// 503-on-failure promise as SQLite's writer, with `sink` committing each batch.
+    pub(crate) fn start_with_sink(
+        sink: impl writer::EventSink,
+        websites: Websites,
+        privacy: Privacy,
+        metrics: Metrics,
+        config: &crate::Config,
+    ) -> Result<Ingest> {
+        let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
+        let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
+        let (queue, handle) = writer::spawn_sink(sink, metrics.clone(), queue, batch)?;
+        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), metrics, writer: Arc::new(handle) })
+    }
+
     /// Whether the writer thread is still running (it stops only when every handle is gone, or on a panic).
     pub fn writer_alive(&self) -> bool {
         self.writer.is_alive()

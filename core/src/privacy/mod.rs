@@ -35,11 +35,19 @@ const SETTINGS_CACHE_TTL: Duration = Duration::from_secs(5);
 pub struct Privacy {
     pub(crate) db: Db,
     cache: Arc<Mutex<HashMap<WebsiteId, (Instant, PrivacySettings)>>>,
+    /// Cluster mode: privacy settings are not in the shared store yet (their routes answer 503), so every site
+    /// has the defaults rather than whatever a daemon's own SQLite might hold.
+    defaults_only: bool,
 }
 
 impl Privacy {
     pub(crate) fn new(db: Db) -> Privacy {
-        Privacy { db, cache: Default::default() }
+        Privacy { db, cache: Default::default(), defaults_only: false }
+    }
+
+    /// The privacy service of a cluster-mode daemon: every site has the default settings (see `defaults_only`).
+    pub(crate) fn with_defaults_only(db: Db) -> Privacy {
+        Privacy { db, cache: Default::default(), defaults_only: true }
     }
 
     /// A site's settings from a short-lived cache (the ingest hot path).

@@ -118,6 +118,9 @@ const RETENTION_COLUMNS: &str = "retention_pageviews, retention_events, retentio
 impl Privacy {
     /// The privacy settings of a site (callers check ownership first).
     pub fn settings(&self, site: WebsiteId) -> Result<PrivacySettings> {
+        if self.defaults_only {
+            return Ok(PrivacySettings::default());
+        }
         self.db.read(|conn| read_settings(conn, site))
     }
 

@@ -128,7 +128,7 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
 async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.overview(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.overview(site, range)).await
 }
 
 #[utoipa::path(

@@ -1,0 +1,118 @@
+//! What a daemon in cluster mode serves today: the one list of API routes whose storage has moved to
+//! PostgreSQL and ClickHouse. Every other dashboard API route answers 503 "... is not available in cluster mode
+//! yet" rather than reading or writing the daemon's own SQLite, which no other daemon sees.
+
+/// Routes served in cluster mode, as (method, path pattern); `*` matches one path segment.
+const AVAILABLE: &[(&str, &str)] = &[
+    ("POST", "/api/track"),
+    ("GET", "/api/track/config"),
+    ("POST", "/api/register"),
+    ("GET", "/api/registration"),
+    ("POST", "/api/login"),
+    ("POST", "/api/logout"),
+    ("POST", "/api/refresh"),
+    ("GET", "/api/user"),
+    ("GET", "/api/user/settings"),
+    ("PUT", "/api/user/profile"),
+    ("PUT", "/api/user/notifications"),
+    ("PUT", "/api/user/security"),
+    ("PUT", "/api/user/password"),
+    ("POST", "/api/user/two-factor/setup"),
+    ("POST", "/api/user/two-factor/enable"),
+    ("POST", "/api/user/two-factor/disable"),
+    ("GET", "/api/websites"),
+    ("POST", "/api/websites"),
+    ("GET", "/api/websites/*"),
+    ("PUT", "/api/websites/*"),
+    ("GET", "/api/websites/*/event-definitions"),
+    ("POST", "/api/websites/*/event-definitions"),
+    ("PUT", "/api/websites/*/event-definitions/*"),
+    ("DELETE", "/api/websites/*/event-definitions/*"),
+    ("GET", "/api/dashboard/overview"),
+    ("GET", "/api/openapi.json"),
+];
+
+/// The features not served yet, by path prefix, first match wins: what the 503 names.
+const UNAVAILABLE: &[(&str, &str)] = &[
+    ("/api/websites/*/session-replays", "session replays"),
+    ("/api/websites/*/organizations", "visitor organizations"),
+    ("/api/websites/*/export", "website export"),
+    ("/api/websites/*/", "this report"),
+    // Deleting a website or an account would leave its events in ClickHouse.
+    ("/api/websites/*", "deleting a website"),
+    ("/api/user/account", "deleting an account"),
+    ("/api/user/export", "the account export"),
+    ("/api/user/email", "changing the email address"),
+    ("/api/analytics/", "this report"),
+    ("/api/dashboard/", "this report"),
+    ("/api/funnels", "funnels"),
+    ("/api/privacy/", "privacy settings, consent and data requests"),
+    ("/api/replays/", "session replays"),
+    ("/api/replay", "session replays"),
+    ("/api/interactions", "heatmap data"),
+    ("/api/export/", "exports"),
+];
+
+/// The feature a request names when cluster mode does not serve it yet, `None` when it is served (or is not an
+/// API route at all, which answers as it would anyway). HEAD is taken as GET, and CORS preflights pass.
+pub fn unavailable_feature(method: &str, path: &str) -> Option<&'static str> {
+    let method = if method == "HEAD" { "GET" } else { method };
+    if method == "OPTIONS" || !path.starts_with("/api/") {
+        return None;
+    }
+    let path = path.trim_end_matches('/');
+    if AVAILABLE.iter().any(|(m, pattern)| *m == method && matches(pattern, path, false)) {
+        return None;
+    }
+    UNAVAILABLE.iter().find(|(prefix, _)| matches(prefix, path, true)).map(|(_, feature)| *feature)
+}
+
+/// Whether `path` matches `pattern` segment by segment (`*` is any one segment); with `prefix`, `path` may go
+/// on past the pattern, and a pattern ending in `/` needs at least one more segment.
+fn matches(pattern: &str, path: &str, prefix: bool) -> bool {
+    let needs_more = pattern.ends_with('/');
+    let pattern: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
+    let path: Vec<&str> = path.split('/').collect();
+    if path.len() < pattern.len()
+        || (!prefix && path.len() != pattern.len())
+        || (needs_more && path.len() == pattern.len())
+    {
+        return false;
+    }
+    pattern.iter().zip(&path).all(|(p, s)| *p == "*" || p == s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moved_routes_are_served_and_the_rest_are_named() {
+        for (method, path) in [
+            ("POST", "/api/track"),
+            ("POST", "/api/login"),
+            ("GET", "/api/websites"),
+            ("HEAD", "/api/websites/12"),
+            ("PUT", "/api/websites/12"),
+            ("DELETE", "/api/websites/12/event-definitions/3"),
+            ("GET", "/api/dashboard/overview"),
+            ("GET", "/health"),
+            ("OPTIONS", "/api/funnels"),
+        ] {
+            assert_eq!(unavailable_feature(method, path), None, "{method} {path}");
+        }
+        for (method, path, feature) in [
+            ("GET", "/api/funnels", "funnels"),
+            ("DELETE", "/api/funnels/4", "funnels"),
+            ("DELETE", "/api/websites/12", "deleting a website"),
+            ("GET", "/api/websites/12/referrers", "this report"),
+            ("GET", "/api/websites/12/session-replays/stats", "session replays"),
+            ("GET", "/api/dashboard/timeseries", "this report"),
+            ("PUT", "/api/privacy/settings", "privacy settings, consent and data requests"),
+            ("DELETE", "/api/user/account", "deleting an account"),
+            ("POST", "/api/replay", "session replays"),
+        ] {
+            assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
+        }
+    }
+}

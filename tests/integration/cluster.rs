@@ -1,0 +1,165 @@
+//! Cluster mode end to end (issue 18): two daemons on one PostgreSQL and a 2-shard ClickHouse (the harness:
+//! tests/cluster/cluster.sh up DIR; source DIR/env), each in a fresh schema and database. Without the harness's
+//! env the test returns at once.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use tracker_core::cluster::clickhouse::Node;
+
+use crate::cli::Cli;
+use crate::util::{BROWSER_UA, TestServer};
+
+/// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip.
+fn harness() -> Option<(String, String)> {
+    let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
+    let ch = std::env::var("TRACKER_TEST_CLICKHOUSE_URLS").ok().filter(|u| !u.is_empty())?;
+    Some((pg, ch))
+}
+
+/// A fresh PostgreSQL schema and ClickHouse database name for this test, dropped with it.
+struct Corner {
+    pg: String,
+    ch: String,
+    name: String,
+}
+
+impl Corner {
+    async fn new(pg: String, ch: String) -> Corner {
+        let name = format!("t_cluster_{}_{}", std::process::id(), tracker_core::model::now_ms());
+        let (url, schema) = (pg.clone(), name.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            client.batch_execute(&format!("CREATE SCHEMA {schema}")).unwrap();
+        })
+        .await
+        .unwrap();
+        Corner { pg, ch, name }
+    }
+
+    /// A daemon of the cluster, with its own data folder.
+    async fn daemon(&self) -> TestServer {
+        let separator = if self.pg.contains('?') { '&' } else { '?' };
+        let postgres_url = format!("{}{separator}options=-csearch_path%3D{}", self.pg, self.name);
+        let (ch, name) = (self.ch.clone(), self.name.clone());
+        TestServer::start_with(move |config| {
+            config.postgres_url = Some(postgres_url);
+            config.clickhouse_url = Some(ch);
+            config.clickhouse_database = Some(name);
+        })
+        .await
+    }
+}
+
+impl Drop for Corner {
+    fn drop(&mut self) {
+        let (pg, ch, name) = (self.pg.clone(), self.ch.clone(), self.name.clone());
+        // Best effort, on a thread of its own (the clients block; this runs on the test's runtime).
+        let _ = std::thread::spawn(move || {
+            if let Ok(mut client) = postgres::Client::connect(&pg, postgres::NoTls) {
+                let _ = client.batch_execute(&format!("DROP SCHEMA {name} CASCADE"));
+            }
+            for url in ch.split(',') {
+                let _ = Node::new(url).execute(&format!("DROP DATABASE IF EXISTS {name}"));
+            }
+        })
+        .join();
+    }
+}
+
+/// Page views of 12 visitors (1 to 3 pages each; a third of them bounce), as (visitor, path).
+fn visits() -> Vec<(u8, String)> {
+    let mut hits = Vec::new();
+    for visitor in 0..12u8 {
+        for page in 0..(1 + visitor % 3) {
+            hits.push((visitor, format!("/p{}", (visitor + page) % 4)));
+        }
+    }
+    hits
+}
+
+/// A page view from visitor `visitor` (its own address) on the site with `key`.
+async fn pageview(server: &TestServer, key: &str, visitor: u8, path: &str) {
+    let body = json!({"tracking_key": key, "session_id": format!("visitor-{visitor:04}"),
+        "url": format!("https://site.example.com{path}")});
+    let response = server
+        .client
+        .post(server.url("/api/track"))
+        .header("user-agent", BROWSER_UA)
+        .header("x-forwarded-for", format!("198.51.100.{}", visitor + 1))
+        .header("content-type", "text/plain")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success(), "{}: {}", response.status(), response.text().await.unwrap());
+}
+
+async fn overview(server: &TestServer, token: &str, site: &Value) -> Value {
+    let answer = server.get(&format!("/api/dashboard/overview?website_id={}&range=24h", site["id"]), token).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    answer.json
+}
+
+#[tokio::test]
+async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let sqlite = TestServer::start().await;
+
+    // An account made on A signs in on B with the same password, and A's token is good on B.
+    let (token_a, _) = a.register("owner@example.com").await;
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    let signed_in = b.call(Method::POST, "/api/login", None, Some(login)).await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{}", signed_in.text);
+    let token_b = signed_in.json["accessToken"].as_str().unwrap().to_string();
+    assert_eq!(b.get("/api/user", &token_a).await.status, StatusCode::OK, "one signing secret for every daemon");
+
+    // A site made on B is A's too; the same hits go round-robin to A and B, and all to the SQLite daemon.
+    let site = b.create_site(&token_b, "Shop", "light").await;
+    let key = site["trackingKey"].as_str().unwrap();
+    let listed = a.get("/api/websites", &token_a).await;
+    assert_eq!(listed.json.as_array().map(Vec::len), Some(1), "{}", listed.text);
+    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
+    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "light").await;
+    let sqlite_key = sqlite_site["trackingKey"].as_str().unwrap();
+    for (i, (visitor, path)) in visits().iter().enumerate() {
+        pageview(if i % 2 == 0 { &a } else { &b }, key, *visitor, path).await;
+        pageview(&sqlite, sqlite_key, *visitor, path).await;
+    }
+
+    let expected = overview(&sqlite, &sqlite_token, &sqlite_site).await;
+    assert_eq!(expected["metrics"]["pageViews"], 24, "{expected}");
+    assert_eq!(expected["metrics"]["totalVisitors"], 12, "{expected}");
+    for (name, server, token) in [("A", &a, &token_a), ("B", &b, &token_b)] {
+        let mut got = overview(server, token, &site).await;
+        // Imported history is not part of the cluster; the SQLite daemon has none either.
+        got["imported"] = expected["imported"].clone();
+        assert_eq!(got, expected, "daemon {name}");
+    }
+
+    // A feature whose storage has not moved answers 503 with the JSON error, not a per-daemon answer.
+    let funnels = a.get(&format!("/api/funnels?websiteId={}", site["id"]), &token_a).await;
+    assert_eq!(funnels.status, StatusCode::SERVICE_UNAVAILABLE, "{}", funnels.text);
+    assert_eq!(funnels.error_message(), "funnels is not available in cluster mode yet");
+    // Ready: PostgreSQL and both shards answer.
+    let ready = b.call(Method::GET, "/ready", None, None).await;
+    assert_eq!(ready.status, StatusCode::OK, "{}", ready.text);
+}
+
+/// The commands other than `serve` work on the data folder's database, which holds none of a cluster's data:
+/// with cluster settings they refuse (before connecting anywhere) instead of answering from it.
+#[test]
+fn commands_other_than_serve_refuse_cluster_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = Cli::new(&dir.path().join("data"));
+    let mut command = cli.command(&["sites", "list"]);
+    command.env("TRACKER_POSTGRES_URL", "postgres://tracker@127.0.0.1:1/tracker");
+    command.env("TRACKER_CLICKHOUSE_URL", "http://127.0.0.1:1");
+    let out = command.output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not available in cluster mode yet"), "{stderr}");
+    assert!(!dir.path().join("data").join("tracker.db").exists(), "no database is made in the data folder");
+}
