@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use rusqlite::{Connection, params};
 
 use super::TimeRange;
-use super::visit_hours::{HOUR_MS, SETTLED_MS};
+use super::stored_hours::SETTLED_MS;
+use super::visit_hours::HOUR_MS;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
@@ -244,7 +245,7 @@ pub(crate) fn page_figures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analytics::visit_hours::LATE_HIT_MS;
+    use crate::analytics::stored_hours::LATE_HIT_MS;
     use crate::ingest::{EventKind, Hit};
     use crate::model::now_ms;
     use crate::privacy::DataType;
