@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::intent::{self, IntentModel, IntentScore, ModelInfo, SessionFeatures, SourceType};
 use super::live::ACTIVE_WINDOW_MS;
 use super::overview::{percent, top_values, totals};
-use super::stored_hours::SETTLED_MS;
+use super::stored_hours::{SETTLED_MS, yield_to_writers};
 use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId, now_ms};
@@ -501,7 +501,10 @@ fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, no
         }
         hour += HOUR_MS;
     }
-    for hours in missing.values() {
+    for (i, hours) in missing.values().enumerate() {
+        if i > 0 {
+            yield_to_writers();
+        }
         let (first, last) = (hours[0], hours[hours.len() - 1]);
         let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
         let counted = count_hours(&tx, site, first, last + HOUR_MS)?;

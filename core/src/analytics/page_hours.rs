@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use rusqlite::{Connection, params};
 
 use super::TimeRange;
-use super::stored_hours::SETTLED_MS;
+use super::stored_hours::{SETTLED_MS, yield_to_writers};
 use super::visit_hours::HOUR_MS;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
@@ -147,7 +147,10 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
         }
         hour += HOUR_MS;
     }
-    for hours in missing.values() {
+    for (i, hours) in missing.values().enumerate() {
+        if i > 0 {
+            yield_to_writers();
+        }
         let (first, last) = (hours[0], hours[hours.len() - 1]);
         let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
         let counted = count_hours(&tx, site, first, last + HOUR_MS)?;
@@ -187,9 +190,11 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
 
 /// Forgets the stored hours `[from, to)` (ms, hour-aligned) of a site, in the caller's transaction.
 pub(crate) fn forget_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> rusqlite::Result<()> {
-    for table in ["page_hours_stored", "page_hours"] {
-        conn.prepare_cached(&format!("DELETE FROM {table} WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3"))?
-            .execute(params![site, from, to])?;
+    for statement in [
+        "DELETE FROM page_hours_stored WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        "DELETE FROM page_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+    ] {
+        conn.prepare_cached(statement)?.execute(params![site, from, to])?;
     }
     Ok(())
 }

@@ -19,16 +19,44 @@ pub const LATE_HIT_MS: Millis = 10 * 60 * 1000;
 /// batch in flight), so a hit that is not late can neither continue a visit of a stored hour nor fall into one.
 pub const SETTLED_MS: Millis = 45 * 60 * 1000;
 const _: () = assert!(SETTLED_MS > VISIT_IDLE_MS + LATE_HIT_MS);
+/// How long a pass that stores hours one day per write transaction pauses between days. SQLite's busy handler
+/// polls (every 100 ms at most) rather than queueing, so back-to-back transactions would keep other writers
+/// (the retention job, the ingest writer) waiting until their busy timeout runs out.
+const WRITERS_TURN: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Gives other writers their turn between two write transactions that store hours.
+pub(crate) fn yield_to_writers() {
+    std::thread::sleep(WRITERS_TURN);
+}
 
 /// Forgets, in the caller's transaction, every stored hour that counted visits of a site that started in
-/// `[from, to)` (ms; `Millis::MIN` / `Millis::MAX` for no bound). Each cache widens the span as its own
-/// definitions need; the next read counts those hours again from the raw rows.
+/// `[from, to)` (ms; `Millis::MIN` / `Millis::MAX` for no bound), or their heatmap points. Each cache widens the
+/// span as its own definitions need; the next read counts those hours again from the raw rows.
 pub(crate) fn forget_stored_hours(
     conn: &Connection,
     site: WebsiteId,
     from: Millis,
     to: Millis,
 ) -> rusqlite::Result<()> {
+    if from >= to {
+        return Ok(());
+    }
+    // Points are kept by their own time: after their visit's start however long the visit went on, or up to a
+    // day before it (clicks carry the client's time, accepted a day back: ingest::accept_timestamp).
+    let points_from = if from == Millis::MIN { from } else { (from - DAY_MS).div_euclid(HOUR_MS) * HOUR_MS };
+    super::point_hours::forget_hours(conn, site, points_from, Millis::MAX)?;
+    forget_visit_hours(conn, site, from, to)
+}
+
+/// Forgets the heatmap's point hours of `[from, to)` (ms, the points' own times): for the interactions ingest,
+/// whose points may be stamped up to a day back.
+pub(crate) fn forget_point_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> rusqlite::Result<()> {
+    super::point_hours::forget_hours(conn, site, from, to)
+}
+
+/// As [`forget_stored_hours`], but keeps the heatmap's point hours: for a late hit, which changes a visit and
+/// never a point.
+pub(crate) fn forget_visit_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> rusqlite::Result<()> {
     if from >= to {
         return Ok(());
     }
