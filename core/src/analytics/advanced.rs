@@ -493,14 +493,7 @@ fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, no
         return Ok(());
     }
     let stored = stored_hours(conn, site, range.start, until)?;
-    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
-    let mut hour = range.start;
-    while hour < until {
-        if !stored.contains(&hour) {
-            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
-        }
-        hour += HOUR_MS;
-    }
+    let missing = super::stored_hours::missing_by_day(&stored, range.start, until);
     for (i, hours) in missing.values().enumerate() {
         if i > 0 {
             yield_to_writers();

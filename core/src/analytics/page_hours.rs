@@ -19,7 +19,6 @@ use crate::model::{Millis, WebsiteId};
 
 /// Time on a page is capped at the visit timeout.
 const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
-const DAY_MS: Millis = 86_400_000;
 
 /// One page's figures over some visits.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -139,14 +138,7 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
         return Ok(());
     }
     let stored = stored_hours(conn, site, range.start, until)?;
-    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
-    let mut hour = range.start.div_euclid(HOUR_MS) * HOUR_MS;
-    while hour < until {
-        if !stored.contains(&hour) {
-            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
-        }
-        hour += HOUR_MS;
-    }
+    let missing = super::stored_hours::missing_by_day(&stored, range.start.div_euclid(HOUR_MS) * HOUR_MS, until);
     for (i, hours) in missing.values().enumerate() {
         if i > 0 {
             yield_to_writers();
@@ -251,6 +243,8 @@ pub(crate) fn page_figures(
 mod tests {
     use super::*;
     use crate::analytics::stored_hours::LATE_HIT_MS;
+
+    const DAY_MS: Millis = 86_400_000;
     use crate::ingest::{EventKind, Hit};
     use crate::model::now_ms;
     use crate::privacy::DataType;

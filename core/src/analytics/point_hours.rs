@@ -19,7 +19,6 @@ use super::visit_hours::HOUR_MS;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
-const DAY_MS: Millis = 86_400_000;
 /// Page fractions are summed in millionths, so that sums of stored hours and of raw rows are equal exactly.
 pub(crate) const FRACTION_UNIT: f64 = 1_000_000.0;
 
@@ -136,14 +135,7 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
         return Ok(());
     }
     let stored = stored_hours(conn, site, first, until)?;
-    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
-    let mut hour = first;
-    while hour < until {
-        if !stored.contains(&hour) {
-            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
-        }
-        hour += HOUR_MS;
-    }
+    let missing = super::stored_hours::missing_by_day(&stored, first, until);
     for (i, hours) in missing.values().enumerate() {
         if i > 0 {
             yield_to_writers();

@@ -16,7 +16,7 @@ use crate::model::{Millis, WebsiteId, now_ms};
 use crate::store;
 
 /// A visit ends after this long without a hit; the next hit starts a new one.
-const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
+pub(crate) const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
 
 /// What a write counts on its visit.
 #[derive(Clone, Copy, PartialEq, Eq)]
