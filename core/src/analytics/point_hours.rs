@@ -481,4 +481,43 @@ mod tests {
         tracker.privacy.delete_visitor(site, "visitor-013").unwrap();
         assert_matches_raw(tracker, site, "after an erasure");
     }
+
+    /// Retention deletes the points before its cut-off: only the hours it could have changed are forgotten, the
+    /// later stored hours stay (each is a day's worth of counting at 10M events).
+    #[test]
+    fn retention_forgets_only_the_point_hours_before_its_cutoff() {
+        let fixture = one_site();
+        let tracker = &fixture.tracker;
+        let new = NewWebsite {
+            name: "P".into(),
+            domain: "p.example.com".into(),
+            tracking_level: Some(TrackingLevel::Enhanced),
+        };
+        let website = tracker.websites.create(fixture.user.id, new).unwrap();
+        let (site, key) = (website.id, website.tracking_key.as_str());
+        let now = now_ms();
+        send(tracker, (0..60).map(|v| body(key, v, now - 23 * HOUR_MS + v * 22 * 60_000)));
+        let range = TimeRange::parse("1d", now).unwrap();
+        tracker.analytics.heatmap(site, PAGES[0], range).unwrap();
+        let stored_from = |from: Millis| -> Vec<Millis> {
+            let sql = "SELECT hour FROM point_hours_stored WHERE website_id = ?1 AND hour >= ?2 ORDER BY hour";
+            tracker
+                .db()
+                .read(|c| {
+                    Ok(c.prepare(sql)?
+                        .query_map(params![site, from], |r| r.get(0))?
+                        .collect::<rusqlite::Result<_>>()?)
+                })
+                .unwrap()
+        };
+        // Heatmaps are kept 30 days: a run 30 days less 12 hours from now cuts 12 hours back.
+        let cutoff = now - 12 * HOUR_MS;
+        let after_cutoff = stored_from((cutoff.div_euclid(HOUR_MS) + 1) * HOUR_MS);
+        assert!(after_cutoff.len() >= 10, "{} hours stored after the cut-off", after_cutoff.len());
+        let report = tracker.privacy.apply_retention_at(cutoff + 30 * 24 * HOUR_MS).unwrap();
+        assert!(report.total["heatmaps"] > 0, "{report:?}");
+        assert_eq!(stored_from((cutoff.div_euclid(HOUR_MS) + 1) * HOUR_MS), after_cutoff, "hours after the cut-off");
+        assert!(stored_from(Millis::MIN).len() < 24 - 2, "the hours before the cut-off are forgotten");
+        assert_matches_raw(tracker, site, "after retention");
+    }
 }
