@@ -14,7 +14,7 @@ use rusqlite::{Connection, params};
 
 use super::TimeRange;
 use super::heatmap::{GRID, OFFSET_STEPS, PAGE_STEPS, REFERENCE_WIDTH};
-use super::stored_hours::{SETTLED_MS, yield_to_writers};
+use super::stored_hours::SETTLED_MS;
 use super::visit_hours::HOUR_MS;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
@@ -125,9 +125,9 @@ fn stored_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) ->
     Ok(hours.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Stores the range's hours that ended [`SETTLED_MS`] ago and are not stored yet, for every page. One write
-/// transaction per day (counted and stored under the write lock, so a change of the points, which forgets
-/// hours in its own transaction, cannot slip between the two), giving other writers their turn in between.
+/// Stores the range's hours that ended [`SETTLED_MS`] ago and are not stored yet, for every page. A day at
+/// a time through [`store_day`](super::stored_hours::store_day), so a change of the points (which forgets
+/// hours in its own transaction) cannot slip between count and write.
 pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: TimeRange, now: Millis) -> Result<()> {
     let until = range.end.min((now - SETTLED_MS).div_euclid(HOUR_MS) * HOUR_MS);
     let first = ((range.start - 1).div_euclid(HOUR_MS) + 1) * HOUR_MS;
@@ -136,13 +136,9 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
     }
     let stored = stored_hours(conn, site, first, until)?;
     let missing = super::stored_hours::missing_by_day(&stored, first, until);
-    for (i, hours) in missing.values().enumerate() {
-        if i > 0 {
-            yield_to_writers();
-        }
-        let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
-        let counted = count_hours(&tx, site, None, hours[0], hours[hours.len() - 1] + HOUR_MS)?;
-        {
+    for hours in missing.values() {
+        let stored = super::stored_hours::store_day(conn, |tx| {
+            let counted = count_hours(tx, site, None, hours[0], hours[hours.len() - 1] + HOUR_MS)?;
             let mut marker =
                 tx.prepare_cached("INSERT OR REPLACE INTO point_hours_stored (website_id, hour) VALUES (?1, ?2)")?;
             for hour in hours {
@@ -176,8 +172,11 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
                     scroll.execute(params![site, path, hour, decile as i64, n])?;
                 }
             }
+            Ok(())
+        })?;
+        if !stored {
+            break;
         }
-        tx.commit()?;
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! changes raw visits or events (the ingest writer's late hits, deletions, visitor erasure, retention,
 //! imports) calls [`forget_stored_hours`] for the visits it changed, so no cache is left out.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use super::visit_hours::{self, HOUR_MS, VISIT_IDLE_MS};
 use crate::error::Error;
@@ -19,14 +19,31 @@ pub const LATE_HIT_MS: Millis = 10 * 60 * 1000;
 /// batch in flight), so a hit that is not late can neither continue a visit of a stored hour nor fall into one.
 pub const SETTLED_MS: Millis = 45 * 60 * 1000;
 const _: () = assert!(SETTLED_MS > VISIT_IDLE_MS + LATE_HIT_MS);
-/// How long a pass that stores hours one day per write transaction pauses between days. SQLite's busy handler
-/// polls (every 100 ms at most) rather than queueing, so back-to-back transactions would keep other writers
-/// (the retention job, the ingest writer) waiting until their busy timeout runs out.
-const WRITERS_TURN: std::time::Duration = std::time::Duration::from_millis(120);
-
-/// Gives other writers their turn between two write transactions that store hours.
-pub(crate) fn yield_to_writers() {
-    std::thread::sleep(WRITERS_TURN);
+/// Stores one day of a cache: `store` counts the day from the raw rows and writes the result. Counting takes a
+/// while on a big site, so it runs first in a read snapshot without the write lock, which the first write then
+/// takes; SQLite refuses that (SQLITE_BUSY, without waiting) when another connection holds the lock or committed
+/// since the snapshot, so a forget cannot slip between count and write. Then the day is counted again under the
+/// write lock. A pass of many days thus holds the lock only for its writes, and retention and the ingest writer,
+/// whose busy handler polls, get their turn while it counts. Returns false when the lock could not be had within
+/// the busy timeout: the reads count unstored hours from the raw rows, and the next pass stores them.
+pub(crate) fn store_day(
+    conn: &Connection,
+    mut store: impl FnMut(&Connection) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let busy = |e: &Error| matches!(e, Error::Db(rusqlite::Error::SqliteFailure(f, _)) if f.code == rusqlite::ErrorCode::DatabaseBusy);
+    let snapshot = Transaction::new_unchecked(conn, TransactionBehavior::Deferred)?;
+    match store(&snapshot).and_then(|()| Ok(snapshot.commit()?)) {
+        Err(e) if busy(&e) => {}
+        done => return done.map(|()| true),
+    }
+    let locked = match Transaction::new_unchecked(conn, TransactionBehavior::Immediate).map_err(Error::from) {
+        Ok(tx) => tx,
+        Err(e) if busy(&e) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    store(&locked)?;
+    locked.commit()?;
+    Ok(true)
 }
 
 /// The hours from `first_hour` (an hour's start) to `until` that `stored` lacks, grouped by UTC day: each
@@ -118,6 +135,43 @@ mod tests {
                 tracker.privacy.delete_visitor(site, visitor).unwrap();
             }
         }
+    }
+
+    /// A day is counted in a snapshot without the write lock: when another writer commits between the count and
+    /// the write (as a forget would), the write is refused and the day counted again under the lock, so what is
+    /// stored is what the raw rows hold. The other writer never waited.
+    #[test]
+    fn a_day_counted_while_another_writer_commits_is_counted_again_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let conn = crate::db::connect(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE raw (n INTEGER); CREATE TABLE cache (total INTEGER); INSERT INTO raw VALUES (1), (2);",
+        )
+        .unwrap();
+        let other = crate::db::connect(&path).unwrap();
+        other.busy_timeout(std::time::Duration::ZERO).unwrap();
+        let mut counts = 0;
+        let stored = store_day(&conn, |tx| {
+            counts += 1;
+            let total: i64 = tx.query_row("SELECT SUM(n) FROM raw", [], |r| r.get(0))?;
+            if counts == 1 {
+                other.execute("DELETE FROM raw WHERE n = 2", []).unwrap();
+            }
+            tx.execute("INSERT INTO cache (total) VALUES (?1)", [total])?;
+            Ok(())
+        })
+        .unwrap();
+        assert!(stored);
+        assert_eq!(counts, 2, "counted again under the lock");
+        let cached: Vec<i64> = conn
+            .prepare("SELECT total FROM cache")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(cached, [1]);
     }
 
     const PAGES: [&str; 5] = ["/", "/pricing", "/docs", "/blog", "/signup"];
