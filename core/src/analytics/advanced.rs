@@ -484,8 +484,8 @@ fn count_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> 
 
 /// Stores the figures of the range's hours that have ended and whose visits have all been idle for
 /// [`SETTLED_MS`] (so nothing can change them but a late hit, deletion, import or retention run, which
-/// forget them). One write transaction per day: the rows are counted and stored under the write lock, so a
-/// deletion cannot slip between the two.
+/// forget them). A day at a time through [`store_day`](super::stored_hours::store_day), so a deletion cannot
+/// slip between count and write, and the pass stops when the write lock is not to be had.
 fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, now: Millis) -> Result<()> {
     let finished_before = now - SETTLED_MS;
     let until = range.end.min(finished_before.div_euclid(HOUR_MS) * HOUR_MS);
@@ -496,9 +496,8 @@ fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, no
     let missing = super::stored_hours::missing_by_day(&stored, range.start, until);
     for hours in missing.values() {
         let (first, last) = (hours[0], hours[hours.len() - 1]);
-        let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
-        let counted = count_hours(&tx, site, first, last + HOUR_MS)?;
-        {
+        let stored = super::stored_hours::store_day(conn, |tx| {
+            let counted = count_hours(tx, site, first, last + HOUR_MS)?;
             let mut marker = tx.prepare_cached(
                 "INSERT OR REPLACE INTO advanced_hours (website_id, hour, visits) VALUES (?1, ?2, ?3)",
             )?;
@@ -524,8 +523,11 @@ fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, no
                     page.execute(params![site, path, hour, n, c])?;
                 }
             }
+            Ok(())
+        })?;
+        if !stored {
+            break;
         }
-        tx.commit()?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::overview::percent;
+use super::point_hours::{self, FRACTION_UNIT, PagePoints};
 use super::{Analytics, TimeRange, page_hours};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
@@ -20,8 +21,8 @@ pub const MAX_MOVES: i64 = 1_000;
 const MAX_FIELDS: i64 = 20;
 /// Click offsets inside an element are grouped in steps of 1/OFFSET_STEPS of its box, page positions of
 /// clicks without an offset in steps of 1/PAGE_STEPS of the page.
-const OFFSET_STEPS: f64 = 20.0;
-const PAGE_STEPS: f64 = 200.0;
+pub(crate) const OFFSET_STEPS: f64 = 20.0;
+pub(crate) const PAGE_STEPS: f64 = 200.0;
 /// Most pages the URL list returns, and how far back it looks for page views.
 const MAX_URLS: i64 = 100;
 const URL_DAYS: i64 = 90;
@@ -147,104 +148,76 @@ impl Analytics {
         })
     }
 
-    /// Stores the heatmap's settled page hours of a range that are not stored yet (the warming pass).
+    /// Stores the heatmap's settled page and point hours of a range that are not stored yet (the warming pass).
     pub(crate) fn store_page_hours(&self, site: WebsiteId, range: TimeRange) -> Result<()> {
-        self.db.read(|conn| page_hours::store_settled_hours(conn, site, range, now_ms()))
+        self.db.read(|conn| {
+            page_hours::store_settled_hours(conn, site, range, now_ms())?;
+            point_hours::store_settled_hours(conn, site, range, now_ms())
+        })
     }
 
     /// The heatmap of one page over a range.
     pub fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
         self.db.read(|conn| {
+            let (points, moves_since) = point_hours::page_points(conn, site, path, range, now_ms(), MAX_MOVES)?;
             Ok(Heatmap {
-                clicks: clicks(conn, site, path, range)?,
-                element_clicks: element_clicks(conn, site, path, range)?,
-                scroll_depth: scroll_depth(conn, site, path, range)?,
-                mouse_movements: moves(conn, site, path, range)?,
+                clicks: click_cells(&points),
+                element_clicks: element_clicks(&points),
+                scroll_depth: scroll_reach(&points.deciles),
+                mouse_movements: moves(conn, site, path, moves_since, range.end)?,
                 page_metrics: page_metrics(conn, site, path, range)?,
                 form_interactions: form_fields(conn, site, path, range)?,
                 reference_width: REFERENCE_WIDTH,
-                reference_height: reference_height(conn, site, path, range)?,
+                reference_height: points.ref_height,
             })
         })
     }
 }
 
-fn clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ClickCell>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT MIN(x * ?5 / page_w, ?5 - 1) / ?6 * ?6 + ?6 / 2 AS cx, y / ?6 * ?6 + ?6 / 2 AS cy, COUNT(*) AS n
-         FROM heatmap_points
-         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click'
-         GROUP BY cx, cy ORDER BY n DESC, cy, cx LIMIT ?7",
-    )?;
-    let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, GRID, MAX_CELLS], |r| {
-        Ok(ClickCell { x: r.get(0)?, y: r.get(1)?, count: r.get(2)? })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// The most clicked grid cells, most clicks first.
+fn click_cells(points: &PagePoints) -> Vec<ClickCell> {
+    let mut cells: Vec<ClickCell> = points.cells.iter().map(|(&(x, y), &count)| ClickCell { x, y, count }).collect();
+    cells.sort_unstable_by(|a, b| b.count.cmp(&a.count).then(a.y.cmp(&b.y)).then(a.x.cmp(&b.x)));
+    cells.truncate(MAX_CELLS as usize);
+    cells
 }
 
-fn element_clicks(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ElementClick>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT selector, ROUND(offset_x * ?5) AS bx, ROUND(offset_y * ?5) AS by,
-                CASE WHEN offset_x IS NULL THEN CAST(x * ?6 / page_w AS INTEGER) END AS px,
-                CASE WHEN offset_x IS NULL THEN CAST(y * ?6 / page_h AS INTEGER) END AS py,
-                AVG(MIN(CAST(x AS REAL) / page_w, 1.0)), AVG(MIN(CAST(y AS REAL) / page_h, 1.0)), COUNT(*) AS n
-         FROM heatmap_points
-         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'click'
-         GROUP BY selector, bx, by, px, py ORDER BY n DESC, selector LIMIT ?7",
-    )?;
-    let rows =
-        stmt.query_map(params![site, path, range.start, range.end, OFFSET_STEPS, PAGE_STEPS, MAX_CELLS], |r| {
-            let bx: Option<f64> = r.get(1)?;
-            let by: Option<f64> = r.get(2)?;
-            Ok(ElementClick {
-                selector: r.get(0)?,
-                offset_x: bx.map(|b| b / OFFSET_STEPS),
-                offset_y: by.map(|b| b / OFFSET_STEPS),
-                page_x: r.get(5)?,
-                page_y: r.get(6)?,
-                count: r.get(7)?,
-            })
-        })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// The largest element groups, most clicks first; page fractions averaged from their sums.
+fn element_clicks(points: &PagePoints) -> Vec<ElementClick> {
+    let mut groups: Vec<_> = points.elements.iter().collect();
+    groups.sort_unstable_by(|(a, sa), (b, sb)| sb.2.cmp(&sa.2).then_with(|| a.cmp(b)));
+    groups.truncate(MAX_CELLS as usize);
+    groups
+        .into_iter()
+        .map(|((selector, bx, by, _, _), &(fx, fy, count))| ElementClick {
+            selector: selector.clone(),
+            offset_x: (*bx >= 0).then(|| *bx as f64 / OFFSET_STEPS),
+            offset_y: (*by >= 0).then(|| *by as f64 / OFFSET_STEPS),
+            page_x: fx as f64 / count as f64 / FRACTION_UNIT,
+            page_y: fy as f64 / count as f64 / FRACTION_UNIT,
+            count,
+        })
+        .collect()
 }
 
-fn reference_height(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<i64> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT COALESCE(MAX(page_h * ?5 / page_w), 0) FROM heatmap_points
-             WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND page_w > 0",
-        )?
-        .query_row(params![site, path, range.start, range.end, REFERENCE_WIDTH], |r| r.get(0))?)
-}
-
-fn moves(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<Position>> {
+/// The newest mouse moves of `[since, end)`: `since` bounds the hours that hold enough of them.
+fn moves(conn: &Connection, site: WebsiteId, path: &str, since: i64, end: i64) -> Result<Vec<Position>> {
     let mut stmt = conn.prepare_cached(
         "SELECT MIN(x * ?5 / page_w, ?5), y FROM heatmap_points
          WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 AND kind = 'move'
-         ORDER BY ts DESC LIMIT ?6",
+         ORDER BY ts DESC, id DESC LIMIT ?6",
     )?;
-    let rows = stmt.query_map(params![site, path, range.start, range.end, REFERENCE_WIDTH, MAX_MOVES], |r| {
+    let rows = stmt.query_map(params![site, path, since, end, REFERENCE_WIDTH, MAX_MOVES], |r| {
         Ok(Position { x: r.get(0)?, y: r.get(1)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Reach at 0, 10, ..., 100 percent; empty without scroll data.
-fn scroll_depth(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<Vec<ScrollReach>> {
-    let mut per_decile = [0i64; 11];
-    let mut stmt = conn.prepare_cached(
-        "SELECT depth / 10, COUNT(*) FROM scroll_depths
-         WHERE website_id = ?1 AND path = ?2 AND ts >= ?3 AND ts < ?4 GROUP BY depth / 10",
-    )?;
-    let rows = stmt
-        .query_map(params![site, path, range.start, range.end], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
-    for row in rows {
-        let (decile, count) = row?;
-        per_decile[decile.clamp(0, 10) as usize] += count;
-    }
+/// Reach at 0, 10, ..., 100 percent from the page views per depth decile; empty without scroll data.
+fn scroll_reach(per_decile: &[i64; 11]) -> Vec<ScrollReach> {
     let total: i64 = per_decile.iter().sum();
     if total == 0 {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let mut reached = total;
     let mut reach = Vec::with_capacity(11);
@@ -252,7 +225,7 @@ fn scroll_depth(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange
         reach.push(ScrollReach { depth: decile as i64 * 10, percentage: percent(reached, total), visitors: reached });
         reached -= count;
     }
-    Ok(reach)
+    reach
 }
 
 /// Page Performance over the visits that started in the range (stored hours plus the open ones).

@@ -16,6 +16,7 @@ mod organizations;
 mod overview;
 mod page_hours;
 pub mod page_snapshot;
+mod point_hours;
 mod range;
 pub mod replays;
 mod session_journey;

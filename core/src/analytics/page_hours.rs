@@ -129,8 +129,8 @@ fn stored_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) ->
 }
 
 /// Stores the range's hours that ended, and whose visits were all last seen, [`SETTLED_MS`] ago and are not
-/// stored yet. One write transaction per day: counted and stored under the write lock, so a change of the
-/// raw rows (which forgets hours in its own transaction) cannot slip between the two.
+/// stored yet. A day at a time through [`store_day`](super::stored_hours::store_day), so a change of the raw
+/// rows (which forgets hours in its own transaction) cannot slip between count and write.
 pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: TimeRange, now: Millis) -> Result<()> {
     let settled_before = now - SETTLED_MS;
     let until = range.end.min(settled_before.div_euclid(HOUR_MS) * HOUR_MS);
@@ -141,9 +141,8 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
     let missing = super::stored_hours::missing_by_day(&stored, range.start.div_euclid(HOUR_MS) * HOUR_MS, until);
     for hours in missing.values() {
         let (first, last) = (hours[0], hours[hours.len() - 1]);
-        let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
-        let counted = count_hours(&tx, site, first, last + HOUR_MS)?;
-        {
+        let stored = super::stored_hours::store_day(conn, |tx| {
+            let counted = count_hours(tx, site, first, last + HOUR_MS)?;
             let mut marker =
                 tx.prepare_cached("INSERT OR REPLACE INTO page_hours_stored (website_id, hour) VALUES (?1, ?2)")?;
             let mut page = tx.prepare_cached(
@@ -171,17 +170,22 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
                     ])?;
                 }
             }
+            Ok(())
+        })?;
+        if !stored {
+            break;
         }
-        tx.commit()?;
     }
     Ok(())
 }
 
 /// Forgets the stored hours `[from, to)` (ms, hour-aligned) of a site, in the caller's transaction.
 pub(crate) fn forget_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> rusqlite::Result<()> {
-    for table in ["page_hours_stored", "page_hours"] {
-        conn.prepare_cached(&format!("DELETE FROM {table} WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3"))?
-            .execute(params![site, from, to])?;
+    for statement in [
+        "DELETE FROM page_hours_stored WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        "DELETE FROM page_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+    ] {
+        conn.prepare_cached(statement)?.execute(params![site, from, to])?;
     }
     Ok(())
 }

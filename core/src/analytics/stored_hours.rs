@@ -3,7 +3,7 @@
 //! changes raw visits or events (the ingest writer's late hits, deletions, visitor erasure, retention,
 //! imports) calls [`forget_stored_hours`] for the visits it changed, so no cache is left out.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use super::visit_hours::{self, HOUR_MS, VISIT_IDLE_MS};
 use crate::error::Error;
@@ -19,6 +19,32 @@ pub const LATE_HIT_MS: Millis = 10 * 60 * 1000;
 /// batch in flight), so a hit that is not late can neither continue a visit of a stored hour nor fall into one.
 pub const SETTLED_MS: Millis = 45 * 60 * 1000;
 const _: () = assert!(SETTLED_MS > VISIT_IDLE_MS + LATE_HIT_MS);
+/// Stores one day of a cache: `store` counts the day from the raw rows and writes the result. Counting takes a
+/// while on a big site, so it runs first in a read snapshot without the write lock, which the first write then
+/// takes; SQLite refuses that (SQLITE_BUSY, without waiting) when another connection holds the lock or committed
+/// since the snapshot, so a forget cannot slip between count and write. Then the day is counted again under the
+/// write lock. A pass of many days thus holds the lock only for its writes, and retention and the ingest writer,
+/// whose busy handler polls, get their turn while it counts. Returns false when the lock could not be had within
+/// the busy timeout: the reads count unstored hours from the raw rows, and the next pass stores them.
+pub(crate) fn store_day(
+    conn: &Connection,
+    mut store: impl FnMut(&Connection) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let busy = |e: &Error| matches!(e, Error::Db(rusqlite::Error::SqliteFailure(f, _)) if f.code == rusqlite::ErrorCode::DatabaseBusy);
+    let snapshot = Transaction::new_unchecked(conn, TransactionBehavior::Deferred)?;
+    match store(&snapshot).and_then(|()| Ok(snapshot.commit()?)) {
+        Err(e) if busy(&e) => {}
+        done => return done.map(|()| true),
+    }
+    let locked = match Transaction::new_unchecked(conn, TransactionBehavior::Immediate).map_err(Error::from) {
+        Ok(tx) => tx,
+        Err(e) if busy(&e) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    store(&locked)?;
+    locked.commit()?;
+    Ok(true)
+}
 
 /// The hours from `first_hour` (an hour's start) to `until` that `stored` lacks, grouped by UTC day: each
 /// cache stores one day per write transaction, so a long first read never holds the write lock for long.
@@ -39,14 +65,33 @@ pub(crate) fn missing_by_day(
 }
 
 /// Forgets, in the caller's transaction, every stored hour that counted visits of a site that started in
-/// `[from, to)` (ms; `Millis::MIN` / `Millis::MAX` for no bound). Each cache widens the span as its own
-/// definitions need; the next read counts those hours again from the raw rows.
+/// `[from, to)` (ms; `Millis::MIN` / `Millis::MAX` for no bound), or their heatmap points. Each cache widens the
+/// span as its own definitions need; the next read counts those hours again from the raw rows.
 pub(crate) fn forget_stored_hours(
     conn: &Connection,
     site: WebsiteId,
     from: Millis,
     to: Millis,
 ) -> rusqlite::Result<()> {
+    if from >= to {
+        return Ok(());
+    }
+    // Points are kept by their own time: after their visit's start however long the visit went on, or up to a
+    // day before it (clicks carry the client's time, accepted a day back: ingest::accept_timestamp).
+    let points_from = if from == Millis::MIN { from } else { (from - DAY_MS).div_euclid(HOUR_MS) * HOUR_MS };
+    super::point_hours::forget_hours(conn, site, points_from, Millis::MAX)?;
+    forget_visit_hours(conn, site, from, to)
+}
+
+/// Forgets the heatmap's point hours of `[from, to)` (ms, the points' own times): for the interactions ingest,
+/// whose points may be stamped up to a day back.
+pub(crate) fn forget_point_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> rusqlite::Result<()> {
+    super::point_hours::forget_hours(conn, site, from, to)
+}
+
+/// As [`forget_stored_hours`], but keeps the heatmap's point hours: for a late hit, which changes a visit and
+/// never a point.
+pub(crate) fn forget_visit_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> rusqlite::Result<()> {
     if from >= to {
         return Ok(());
     }
@@ -90,6 +135,43 @@ mod tests {
                 tracker.privacy.delete_visitor(site, visitor).unwrap();
             }
         }
+    }
+
+    /// A day is counted in a snapshot without the write lock: when another writer commits between the count and
+    /// the write (as a forget would), the write is refused and the day counted again under the lock, so what is
+    /// stored is what the raw rows hold. The other writer never waited.
+    #[test]
+    fn a_day_counted_while_another_writer_commits_is_counted_again_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let conn = crate::db::connect(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE raw (n INTEGER); CREATE TABLE cache (total INTEGER); INSERT INTO raw VALUES (1), (2);",
+        )
+        .unwrap();
+        let other = crate::db::connect(&path).unwrap();
+        other.busy_timeout(std::time::Duration::ZERO).unwrap();
+        let mut counts = 0;
+        let stored = store_day(&conn, |tx| {
+            counts += 1;
+            let total: i64 = tx.query_row("SELECT SUM(n) FROM raw", [], |r| r.get(0))?;
+            if counts == 1 {
+                other.execute("DELETE FROM raw WHERE n = 2", []).unwrap();
+            }
+            tx.execute("INSERT INTO cache (total) VALUES (?1)", [total])?;
+            Ok(())
+        })
+        .unwrap();
+        assert!(stored);
+        assert_eq!(counts, 2, "counted again under the lock");
+        let cached: Vec<i64> = conn
+            .prepare("SELECT total FROM cache")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(cached, [1]);
     }
 
     const PAGES: [&str; 5] = ["/", "/pricing", "/docs", "/blog", "/signup"];

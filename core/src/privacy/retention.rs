@@ -105,7 +105,7 @@ impl Privacy {
         for site in sites {
             let retention = read_retention(&conn, site)?;
             let mut deleted = BTreeMap::new();
-            let mut latest_cut: Option<Millis> = None;
+            let (mut latest_cut, mut points_cut): (Option<Millis>, Option<Millis>) = (None, None);
             for rule in RULES {
                 let cutoff = now - (rule.days)(&retention) * 86_400_000;
                 let n = delete_older(&conn, rule, site, cutoff)?;
@@ -113,11 +113,19 @@ impl Privacy {
                 *report.total.entry(rule.data).or_default() += n;
                 if n > 0 {
                     latest_cut = latest_cut.max(Some(cutoff));
+                    if matches!(rule.table, "heatmap_points" | "scroll_depths") {
+                        points_cut = points_cut.max(Some(cutoff));
+                    }
                 }
             }
             if let Some(cutoff) = latest_cut {
                 // Visits that lost rows started before the cut-off: their stored hours go.
-                crate::analytics::forget_stored_hours(&conn, site, Millis::MIN, cutoff)?;
+                crate::analytics::stored_hours::forget_visit_hours(&conn, site, Millis::MIN, cutoff)?;
+            }
+            if let Some(cutoff) = points_cut {
+                // Only points stamped before the cut-off went, so only their hours go: the later stored hours
+                // are each a day's worth of counting on a big site.
+                crate::analytics::stored_hours::forget_point_hours(&conn, site, Millis::MIN, cutoff)?;
             }
             report.sites.push(SiteRetention { website_id: site, deleted });
         }

@@ -2,12 +2,21 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::analytics::stored_hours::{LATE_HIT_MS, forget_point_hours};
 use crate::ingest::interactions::Interactions;
+use crate::model::now_ms;
 
 /// Stores the points of one body for a visit, and raises the scroll depth of the page view they belong to
-/// (the visit's latest page view of that path).
+/// (the visit's latest page view of that path). Points stamped late (clicks and submits carry the client's
+/// time, up to a day back) forget the stored heatmap hours they fall in.
 pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions) -> rusqlite::Result<()> {
     let visit = &interactions.visit;
+    let late_before = now_ms() - LATE_HIT_MS;
+    let forget_if_late =
+        |ts: i64| if ts < late_before { forget_point_hours(tx, visit.website_id, ts, ts + 1) } else { Ok(()) };
+    for point in &interactions.points {
+        forget_if_late(point.ts)?;
+    }
     let (page_w, page_h) = interactions.page;
     let (viewport_w, viewport_h) = interactions.viewport;
     let mut stmt = tx.prepare_cached(
@@ -49,6 +58,14 @@ pub(crate) fn insert(tx: &Connection, session: i64, interactions: &Interactions)
             .query_row(params![session, visit.path], |r| r.get(0))
             .optional()?
             .unwrap_or(0);
+        // Raising a page view's depth moves its row to the current hour: the hour it leaves changes too.
+        let earlier: Option<i64> = tx
+            .prepare_cached("SELECT ts FROM scroll_depths WHERE session_id = ?1 AND path = ?2 AND pageview_id = ?3")?
+            .query_row(params![session, visit.path, pageview], |r| r.get(0))
+            .optional()?;
+        for ts in earlier.into_iter().chain([visit.ts]) {
+            forget_if_late(ts)?;
+        }
         tx.prepare_cached(
             "INSERT INTO scroll_depths (website_id, session_id, pageview_id, path, ts, depth)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)

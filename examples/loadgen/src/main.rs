@@ -1,11 +1,13 @@
 //! tracker-loadgen: the benchmark suite of BENCHMARKS.md. `ingest` measures the HTTP ceiling, the storage
-//! ceiling and the product in one run and prints ratios; `seed` fills a data folder through the core;
-//! `query` times every dashboard read against a seeded folder.
+//! ceiling and the product in one run and prints ratios; `seed` fills a data folder through the core and
+//! `seed-interactions` adds heatmap interactions to it; `query` times every dashboard read against a seeded
+//! folder.
 
 mod ceilings;
 mod chaos;
 mod daemon;
 mod export_rss;
+mod interactions;
 mod load;
 mod query;
 mod replay_rss;
@@ -64,6 +66,11 @@ enum Cmd {
         #[arg(long, default_value_t = 365)]
         days: u32,
     },
+    /// Adds heatmap interactions (clicks, moves, scroll depths, form-field events) to a seeded folder's page views
+    SeedInteractions {
+        #[arg(long)]
+        data_dir: PathBuf,
+    },
     /// Times every dashboard read over HTTP against a seeded data folder (its first site has most traffic)
     Query {
         #[arg(long, default_value = "target/release/tracker")]
@@ -114,6 +121,11 @@ fn main() -> anyhow::Result<()> {
                 events as f64 / took.as_secs_f64(),
                 size as f64 / (1 << 20) as f64
             );
+            Ok(())
+        }
+        Cmd::SeedInteractions { data_dir } => {
+            let took = interactions::seed(&data_dir)?;
+            println!("added the interactions in {:.1} s", took.as_secs_f64());
             Ok(())
         }
         Cmd::Query { tracker, data_dir, samples, only } => {

@@ -7,8 +7,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::memory::Memory;
 use super::rollups::Rollups;
 use super::visits::{SessionState, Visit};
+use crate::analytics::VisitDims;
 use crate::analytics::stored_hours::LATE_HIT_MS;
-use crate::analytics::{VisitDims, forget_stored_hours};
+use crate::analytics::stored_hours::forget_visit_hours;
 use crate::ingest::enrich::Organization;
 use crate::ingest::hit::{EventKind, Hit};
 use crate::model::{Millis, WebsiteId, now_ms};
@@ -76,7 +77,7 @@ pub(super) fn touch_session(
     // live hits never can (see stored_hours::SETTLED_MS).
     if hit.ts < now_ms() - LATE_HIT_MS {
         let first_seen = existing.as_ref().map_or(hit.ts, |s| s.first_seen);
-        forget_stored_hours(tx, site, first_seen.min(hit.ts), first_seen.max(hit.ts) + 1)?;
+        forget_visit_hours(tx, site, first_seen.min(hit.ts), first_seen.max(hit.ts) + 1)?;
     }
 
     // A visit idle for longer than the timeout is over: keep it under a retired key, start a new one.
