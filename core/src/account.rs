@@ -5,7 +5,7 @@
 use std::net::IpAddr;
 use std::str::FromStr;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::db::Db;
@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::ingest::anonymize_ip;
 use crate::model::{Millis, UserId, now_ms, ser_iso};
 use crate::settings::Settings;
+use crate::store::meta::Meta;
 
 /// Session timeout bounds and default, in minutes (spec part 2 §5, §9).
 pub const SESSION_TIMEOUT_MIN: i64 = 5;
@@ -92,22 +93,24 @@ pub struct AccountSettings {
 /// The account settings service.
 #[derive(Clone)]
 pub struct Account {
+    meta: Meta,
+    /// The aggregates the export reads that have not moved behind the metadata boundary yet (privacy
+    /// settings, event definitions, funnels).
     db: Db,
     settings: Settings,
 }
 
 impl Account {
-    pub(crate) fn new(db: Db, settings: Settings) -> Account {
-        Account { db, settings }
+    pub(crate) fn new(meta: Meta, db: Db, settings: Settings) -> Account {
+        Account { meta, db, settings }
     }
 
     /// Everything the Settings screen shows for an account.
     pub fn settings(&self, user: UserId) -> Result<AccountSettings> {
-        self.db.read(|conn| {
-            let (profile, mut notifications, security) = read_settings(conn, user)?;
-            notifications.email_configured = self.settings.read(crate::email::is_configured);
-            Ok(AccountSettings { profile, notifications, security, recent_sign_ins: sign_ins(conn, user)? })
-        })
+        let (profile, mut notifications, security) = self.meta.settings(user)?.ok_or_else(gone)?;
+        notifications.email_configured = self.settings.read(crate::email::is_configured);
+        let recent_sign_ins = self.meta.sign_ins(user, RECENT_SIGN_INS)?;
+        Ok(AccountSettings { profile, notifications, security, recent_sign_ins })
     }
 
     /// Saves name, company and timezone (an IANA name, checked against the bundled list).
@@ -115,40 +118,20 @@ impl Account {
         let name = bounded_text(name, "name")?;
         let company = bounded_text(company, "company")?;
         let timezone = validate_timezone(timezone)?;
-        self.db.write(|conn| {
-            let changed = conn.execute(
-                "UPDATE users SET name = ?1, company = ?2, timezone = ?3 WHERE id = ?4",
-                params![name, company, timezone, user],
-            )?;
-            if changed == 0 {
-                return Err(gone());
-            }
-            Ok(read_settings(conn, user)?.0)
-        })
+        if !self.meta.update_profile(user, &name, &company, &timezone)? {
+            return Err(gone());
+        }
+        Ok(self.meta.settings(user)?.ok_or_else(gone)?.0)
     }
 
     /// Saves the notification toggles given; the others keep their value.
     pub fn update_notifications(&self, user: UserId, update: NotificationsUpdate) -> Result<Notifications> {
-        self.db.write(|conn| {
-            let changed = conn.execute(
-                "UPDATE users SET email_alerts = coalesce(?1, email_alerts), weekly_reports = coalesce(?2, weekly_reports),
-                 real_time_alerts = coalesce(?3, real_time_alerts), marketing_emails = coalesce(?4, marketing_emails)
-                 WHERE id = ?5",
-                params![
-                    update.email_alerts,
-                    update.weekly_reports,
-                    update.real_time_alerts,
-                    update.marketing_emails,
-                    user
-                ],
-            )?;
-            if changed == 0 {
-                return Err(gone());
-            }
-            let mut notifications = read_settings(conn, user)?.1;
-            notifications.email_configured = self.settings.read(crate::email::is_configured);
-            Ok(notifications)
-        })
+        if !self.meta.update_notifications(user, update)? {
+            return Err(gone());
+        }
+        let mut notifications = self.meta.settings(user)?.ok_or_else(gone)?.1;
+        notifications.email_configured = self.settings.read(crate::email::is_configured);
+        Ok(notifications)
     }
 
     /// Saves the session timeout (minutes, 5 to 480) and/or login notifications. Turning notifications off
@@ -166,23 +149,7 @@ impl Account {
                 "session timeout must be between {SESSION_TIMEOUT_MIN} and {SESSION_TIMEOUT_MAX} minutes"
             )));
         }
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let changed = tx.execute(
-                "UPDATE users SET session_timeout = coalesce(?1, session_timeout),
-                 login_notifications = coalesce(?2, login_notifications) WHERE id = ?3",
-                params![session_timeout, login_notifications, user],
-            )?;
-            if changed == 0 {
-                return Err(gone());
-            }
-            if login_notifications == Some(false) {
-                tx.execute("DELETE FROM sign_ins WHERE user_id = ?1", [user])?;
-            }
-            let security = read_settings(&tx, user)?.2;
-            tx.commit()?;
-            Ok(security)
-        })
+        self.meta.update_security(user, session_timeout, login_notifications)?.ok_or_else(gone)
     }
 
     /// Records a sign-in when the account has login notifications on, keeping the latest few.
@@ -190,62 +157,58 @@ impl Account {
         let browser = if browser.is_empty() { "Unknown" } else { browser };
         let browser: String = browser.chars().take(64).collect();
         let address = anonymize_ip(ip).to_string();
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let inserted = tx.execute(
-                "INSERT INTO sign_ins (user_id, at, ip_address, browser)
-                 SELECT id, ?2, ?3, ?4 FROM users WHERE id = ?1 AND login_notifications",
-                params![user, now_ms(), address, browser],
-            )?;
-            if inserted > 0 {
-                tx.execute(
-                    "DELETE FROM sign_ins WHERE user_id = ?1 AND id NOT IN
-                     (SELECT id FROM sign_ins WHERE user_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2)",
-                    params![user, RECENT_SIGN_INS as i64],
-                )?;
-            }
-            tx.commit()?;
-            Ok(())
-        })
-    }
-
-    /// Sets a new email after the current password was checked (by `auth`); the address must be free.
-    pub(crate) fn set_email(conn: &Connection, user: UserId, email: &str) -> Result<()> {
-        let taken: bool = conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1 AND id != ?2)",
-            params![email, user],
-            |r| r.get(0),
-        )?;
-        if taken {
-            return Err(Error::Conflict("an account with this email already exists".into()));
-        }
-        conn.execute("UPDATE users SET email = ?1 WHERE id = ?2", params![email, user])?;
-        Ok(())
+        self.meta.record_sign_in(user, now_ms(), &address, &browser, RECENT_SIGN_INS)
     }
 
     /// The account's own rows for its data export: settings, websites with their privacy settings, event
     /// definitions, and funnels where that table exists. Secrets (password hash, TOTP secret, tokens) stay out.
     pub fn export(&self, user: UserId) -> Result<serde_json::Value> {
         let settings = self.settings(user)?;
+        let created_at: Millis = self.meta.user(user)?.ok_or_else(gone)?.created_at;
+        let sites = self.meta.websites_of(user)?;
+        // Built from the metadata store as the rows of the tables were written out before it (snake_case
+        // columns, 0/1 flags, JSON-looking text as JSON), so the file is the same whichever store holds them.
+        let websites: Vec<serde_json::Value> = sites
+            .iter()
+            .map(|w| {
+                serde_json::json!({
+                    "id": w.id,
+                    "name": text_json(&w.name),
+                    "domain": text_json(&w.domain),
+                    "trackingKey": text_json(&w.tracking_key),
+                    "trackingLevel": w.tracking_level.as_str(),
+                    "createdAt": w.created_at,
+                })
+            })
+            .collect();
+        let mut definitions = Vec::new();
+        for site in &sites {
+            definitions.extend(self.meta.definitions(site.id)?.into_iter().map(|d| (site.id, d)));
+        }
+        definitions.sort_by_key(|(_, d)| d.id);
+        let definitions: Vec<serde_json::Value> = definitions
+            .into_iter()
+            .map(|(site, d)| {
+                serde_json::json!({
+                    "id": d.id,
+                    "website_id": site,
+                    "name": text_json(&d.name),
+                    "display_name": text_json(&d.display_name),
+                    "description": text_json(&d.description),
+                    "event_type": d.event_type,
+                    "selector": text_json(&d.selector),
+                    "is_conversion": i64::from(d.is_conversion),
+                    "conversion_value": d.conversion_value,
+                    "is_active": i64::from(d.is_active),
+                    "created_at": d.created_at,
+                })
+            })
+            .collect();
         self.db.read(|conn| {
-            let created_at: Millis =
-                conn.query_row("SELECT created_at FROM users WHERE id = ?1", [user], |r| r.get(0))?;
-            let websites = rows_as_json(
-                conn,
-                "SELECT id, name, domain, tracking_key AS trackingKey, tracking_level AS trackingLevel,
-                 created_at AS createdAt FROM websites WHERE user_id = ?1 ORDER BY id",
-                user,
-            )?;
             let privacy = rows_as_json(
                 conn,
                 "SELECT p.* FROM privacy_settings p JOIN websites w ON w.id = p.website_id
                  WHERE w.user_id = ?1 ORDER BY p.website_id",
-                user,
-            )?;
-            let definitions = rows_as_json(
-                conn,
-                "SELECT d.* FROM event_definitions d JOIN websites w ON w.id = d.website_id
-                 WHERE w.user_id = ?1 ORDER BY d.id",
                 user,
             )?;
             let funnels = if table_exists(conn, "funnels")? {
@@ -307,43 +270,6 @@ fn gone() -> Error {
     Error::Unauthorized("account no longer exists".into())
 }
 
-fn read_settings(conn: &Connection, user: UserId) -> Result<(Profile, Notifications, Security)> {
-    conn.query_row(
-        "SELECT name, email, company, timezone, email_alerts, weekly_reports, real_time_alerts, marketing_emails,
-         totp_enabled, session_timeout, login_notifications FROM users WHERE id = ?1",
-        [user],
-        |r| {
-            Ok((
-                Profile { name: r.get(0)?, email: r.get(1)?, company: r.get(2)?, timezone: r.get(3)? },
-                Notifications {
-                    email_alerts: r.get(4)?,
-                    weekly_reports: r.get(5)?,
-                    real_time_alerts: r.get(6)?,
-                    marketing_emails: r.get(7)?,
-                    email_configured: false,
-                },
-                Security {
-                    two_factor_enabled: r.get(8)?,
-                    session_timeout: session_timeout_ms(r.get(9)?) / 60_000,
-                    login_notifications: r.get(10)?,
-                },
-            ))
-        },
-    )
-    .optional()?
-    .ok_or_else(gone)
-}
-
-fn sign_ins(conn: &Connection, user: UserId) -> Result<Vec<SignIn>> {
-    let mut stmt = conn.prepare(
-        "SELECT at, ip_address, browser FROM sign_ins WHERE user_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
-    )?;
-    let rows = stmt.query_map(params![user, RECENT_SIGN_INS as i64], |r| {
-        Ok(SignIn { at: r.get(0)?, ip_address: r.get(1)?, browser: r.get(2)? })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
 fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
@@ -356,6 +282,14 @@ fn column_exists(conn: &Connection, table: &str, column: &str) -> Result<bool> {
     Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)", [table, column], |r| {
         r.get(0)
     })?)
+}
+
+/// Text as exported: JSON kept as text (funnel steps, settings) goes out as JSON, anything else as a string.
+fn text_json(text: &str) -> serde_json::Value {
+    match text.starts_with(['[', '{']).then(|| serde_json::from_str(text).ok()).flatten() {
+        Some(json) => json,
+        None => text.into(),
+    }
 }
 
 /// Rows of a query taking the user id as JSON objects keyed by column name (tables other features own, read
@@ -372,14 +306,7 @@ fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_
                 rusqlite::types::ValueRef::Null => serde_json::Value::Null,
                 rusqlite::types::ValueRef::Integer(n) => n.into(),
                 rusqlite::types::ValueRef::Real(f) => f.into(),
-                rusqlite::types::ValueRef::Text(t) => {
-                    let text = String::from_utf8_lossy(t).into_owned();
-                    // JSON kept as text (funnel steps, settings) goes out as JSON.
-                    match text.starts_with(['[', '{']).then(|| serde_json::from_str(&text).ok()).flatten() {
-                        Some(json) => json,
-                        None => text.into(),
-                    }
-                }
+                rusqlite::types::ValueRef::Text(t) => text_json(&String::from_utf8_lossy(t)),
                 rusqlite::types::ValueRef::Blob(_) => continue,
             };
             object.insert(name.clone(), value);
@@ -392,6 +319,53 @@ fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The export's websites and event definitions, now read through the metadata store, are what the rows
+    /// of the SQLite tables give (as the export wrote them before), JSON-looking names included.
+    #[test]
+    fn the_export_of_moved_aggregates_is_the_tables_rows() {
+        use crate::store::event_definitions::NewEventDefinition;
+        use crate::store::websites::WebsiteChanges;
+        let fixture = crate::testing::one_site();
+        let (tracker, user) = (&fixture.tracker, fixture.user.id);
+        let rename = WebsiteChanges { name: Some("{\"a\": [1]}".into()), ..WebsiteChanges::default() };
+        tracker.websites.update(user, fixture.site, rename).unwrap();
+        let second = tracker
+            .websites
+            .create(
+                user,
+                crate::store::websites::NewWebsite {
+                    name: "T".into(),
+                    domain: "t.example".into(),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        for (site, name) in [(second.id, "[2]"), (fixture.site, "buy"), (second.id, "signup")] {
+            let new = NewEventDefinition {
+                name: Some(name.into()),
+                display_name: Some(format!("The {name}")),
+                is_conversion: Some(name == "buy"),
+                conversion_value: Some(serde_json::json!("49.99")),
+                ..NewEventDefinition::default()
+            };
+            tracker.events.create(site, new).unwrap();
+        }
+        let export = tracker.account.export(user).unwrap();
+        let rows = |sql: &str| tracker.db().read(|conn| rows_as_json(conn, sql, user)).unwrap();
+        let websites = rows(
+            "SELECT id, name, domain, tracking_key AS trackingKey, tracking_level AS trackingLevel,
+             created_at AS createdAt FROM websites WHERE user_id = ?1 ORDER BY id",
+        );
+        let definitions = rows(
+            "SELECT d.* FROM event_definitions d JOIN websites w ON w.id = d.website_id
+             WHERE w.user_id = ?1 ORDER BY d.id",
+        );
+        assert_eq!(export["websites"], serde_json::Value::Array(websites));
+        assert_eq!(export["eventDefinitions"], serde_json::Value::Array(definitions));
+        assert_eq!(export["websites"][0]["name"]["a"][0], 1, "JSON-looking text goes out as JSON, as before");
+        assert_eq!(export["eventDefinitions"].as_array().unwrap().len(), 3);
+    }
 
     #[test]
     fn timezones_come_from_the_iana_list() {

@@ -68,20 +68,21 @@ impl Tracker {
         // Created 0600; one made by hand or copied in may not be.
         db::secure_file(&config.data_dir.join("secret.key"))?;
         let settings = Settings::new(config.clone());
-        let websites = Websites::new(db.clone());
+        let meta = crate::store::meta::sqlite(db.clone());
+        let websites = Websites::new(meta.clone());
         let live = LiveHub::default();
         let privacy = Privacy::new(db.clone());
         let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
         let ingest = Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?;
         let analytics = Analytics::new(db.clone());
         let services = Services {
-            auth: Auth::new(db.clone(), &secret, settings.clone()),
-            account: Account::new(db.clone(), settings.clone()),
+            auth: Auth::new(meta.clone(), &secret, settings.clone()),
+            account: Account::new(meta.clone(), db.clone(), settings.clone()),
             email: Email::new(db.clone(), settings.clone(), analytics.clone()),
             analytics,
             privacy,
             export: Export::new(db.clone()),
-            events: EventDefinitions::new(db.clone()),
+            events: EventDefinitions::new(meta.clone()),
             organizations: Organizations::new(db.clone()),
             funnels: Funnels::new(db.clone()),
             imports: Imports::new(db.clone()),

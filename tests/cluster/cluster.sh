@@ -7,11 +7,16 @@
 #   tests/cluster/cluster.sh up DIR     starts them; writes DIR/env (sourceable) with
 #                                       TRACKER_TEST_POSTGRES_URL, TRACKER_TEST_CLICKHOUSE_URLS (comma-separated
 #                                       HTTP URLs, shard order) and TRACKER_TEST_CLICKHOUSE_CLUSTER
+#                                       and TRACKER_TEST_CLUSTER_DIR (DIR, for restart-clickhouse)
 #   tests/cluster/cluster.sh down DIR   stops them (SIGTERM, then SIGKILL after 10 s) and leaves DIR
+#   tests/cluster/cluster.sh restart-clickhouse DIR N
+#                                       stops ClickHouse shard N (1 or 2) with SIGTERM, waits for it to exit, and
+#                                       starts it again on the same ports and data (tests of what survives one)
 set -euo pipefail
 
 cmd=${1:-}; dir=${2:-}
-[[ ($cmd == up || $cmd == down) && -n $dir ]] || { echo "usage: $0 up|down DIR" >&2; exit 2; }
+[[ ($cmd == up || $cmd == down || $cmd == restart-clickhouse) && -n $dir ]] ||
+  { echo "usage: $0 up|down DIR | restart-clickhouse DIR N" >&2; exit 2; }
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
 
@@ -118,6 +123,7 @@ up() {
 TRACKER_TEST_POSTGRES_URL=postgres://tracker@127.0.0.1:$pg_port/tracker
 TRACKER_TEST_CLICKHOUSE_URLS=$joined
 TRACKER_TEST_CLICKHOUSE_CLUSTER=tracker
+TRACKER_TEST_CLUSTER_DIR=$dir
 ENV
   cat "$dir/env"
 }
@@ -142,4 +148,17 @@ down() {
   kill -KILL "${pids[@]}" 2>/dev/null || true
 }
 
-"$cmd"
+restart-clickhouse() {
+  local n=${3:-}
+  [[ $n == 1 || $n == 2 ]] || { echo "restart-clickhouse: shard 1 or 2" >&2; exit 2; }
+  local d="$dir/ch$n" pid; pid=$(cat "$d/pid")
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && { echo "ClickHouse shard $n did not stop" >&2; exit 1; }
+  clickhouse-server --config-file="$d/config.xml" >>"$d/stdout.log" 2>&1 &
+  echo $! >"$d/pid"
+  local http; http=$(sed -n 's:.*<http_port>\([0-9]*\)</http_port>.*:\1:p' "$d/config.xml")
+  await "ClickHouse shard $n" curl -sf "http://127.0.0.1:$http/ping"
+}
+
+"$cmd" "$@"

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::intent::{self, IntentModel, ModelInfo, SessionFeatures, SourceType};
 use super::live::ACTIVE_WINDOW_MS;
 use super::overview::{percent, top_values, totals};
+use super::stored_hours::SETTLED_MS;
 use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId, now_ms};
@@ -492,24 +493,17 @@ fn count_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> 
 }
 
 /// Stores the figures of the range's hours that have ended and whose visits have all been idle for
-/// [`intent::FINISHED_AFTER_MS`] (so nothing can change them but a deletion, import or retention run, which
+/// [`SETTLED_MS`] (so nothing can change them but a late hit, deletion, import or retention run, which
 /// forget them). One write transaction per day: the rows are counted and stored under the write lock, so a
 /// deletion cannot slip between the two.
 fn store_finished_hours(conn: &Connection, site: WebsiteId, range: TimeRange, now: Millis) -> Result<()> {
-    let finished_before = now - intent::FINISHED_AFTER_MS;
+    let finished_before = now - SETTLED_MS;
     let until = range.end.min(finished_before.div_euclid(HOUR_MS) * HOUR_MS);
     if until <= range.start {
         return Ok(());
     }
     let stored = stored_hours(conn, site, range.start, until)?;
-    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
-    let mut hour = range.start;
-    while hour < until {
-        if !stored.contains(&hour) {
-            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
-        }
-        hour += HOUR_MS;
-    }
+    let missing = super::stored_hours::missing_by_day(&stored, range.start, until);
     for hours in missing.values() {
         let (first, last) = (hours[0], hours[hours.len() - 1]);
         let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
@@ -701,13 +695,15 @@ fn score_hour(conn: &Connection, site: WebsiteId, hour: Millis, model: &IntentMo
 }
 
 /// Forgets the stored hours of `[from, to)` (whole days in ms) after their raw rows changed: a deletion, a
-/// rollup rebuild, an import or a retention run. The next read counts them again.
+/// rollup rebuild, an import, a retention run or a late hit (so on every late hit: the statements are cached).
+/// The next read counts them again.
 pub(crate) fn forget_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
-    for table in ["advanced_hours", "advanced_segments", "advanced_pages"] {
-        conn.execute(
-            &format!("DELETE FROM {table} WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3"),
-            params![site, from, to],
-        )?;
+    for statement in [
+        "DELETE FROM advanced_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        "DELETE FROM advanced_segments WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        "DELETE FROM advanced_pages WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+    ] {
+        conn.prepare_cached(statement)?.execute(params![site, from, to])?;
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ mod range;
 pub mod replays;
 mod session_journey;
 mod sites;
-mod stored_hours;
+pub mod stored_hours;
 mod timeseries;
 mod traffic_sources;
 pub mod visit_hours;

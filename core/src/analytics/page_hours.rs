@@ -12,13 +12,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use rusqlite::{Connection, params};
 
 use super::TimeRange;
-use super::visit_hours::{HOUR_MS, SETTLED_MS};
+use super::stored_hours::SETTLED_MS;
+use super::visit_hours::HOUR_MS;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
 /// Time on a page is capped at the visit timeout.
 const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
-const DAY_MS: Millis = 86_400_000;
 
 /// One page's figures over some visits.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -138,14 +138,7 @@ pub(crate) fn store_settled_hours(conn: &Connection, site: WebsiteId, range: Tim
         return Ok(());
     }
     let stored = stored_hours(conn, site, range.start, until)?;
-    let mut missing: BTreeMap<Millis, Vec<Millis>> = BTreeMap::new();
-    let mut hour = range.start.div_euclid(HOUR_MS) * HOUR_MS;
-    while hour < until {
-        if !stored.contains(&hour) {
-            missing.entry(hour.div_euclid(DAY_MS)).or_default().push(hour);
-        }
-        hour += HOUR_MS;
-    }
+    let missing = super::stored_hours::missing_by_day(&stored, range.start.div_euclid(HOUR_MS) * HOUR_MS, until);
     for hours in missing.values() {
         let (first, last) = (hours[0], hours[hours.len() - 1]);
         let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
@@ -244,7 +237,9 @@ pub(crate) fn page_figures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analytics::visit_hours::LATE_HIT_MS;
+    use crate::analytics::stored_hours::LATE_HIT_MS;
+
+    const DAY_MS: Millis = 86_400_000;
     use crate::ingest::{EventKind, Hit};
     use crate::model::now_ms;
     use crate::privacy::DataType;

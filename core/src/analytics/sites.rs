@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::Analytics;
 use crate::error::{Error, Result};
-use crate::model::{Millis, UserId, WebsiteId};
+use crate::model::{Millis, WebsiteId};
 
 /// Which figure the All Sites table shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,34 +47,38 @@ pub struct SitePeriods {
 const DAY_S: i64 = 86_400;
 
 impl Analytics {
-    /// The four period figures of `metric` for every site `user` owns, oldest site first.
-    pub fn site_periods(&self, user: UserId, metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
+    /// The four period figures of `metric` for each of `sites` (a user's, from `Websites::list`), in that order.
+    ///
+    /// The site list comes from the metadata store and the figures from the events store: in cluster mode they
+    /// are different databases, so this no longer joins `websites` with the rollups. One cached statement per
+    /// site walks the rollup primary key (website_id, dim, bucket) as the join's inner loop did.
+    pub fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
         let today = now.div_euclid(1000).div_euclid(DAY_S) * DAY_S;
         let col = metric.column();
         let sql = format!(
-            "SELECT w.id,
-                    COALESCE(SUM(CASE WHEN r.bucket = ?2 THEN r.{col} END), 0),
-                    COALESCE(SUM(CASE WHEN r.bucket = ?2 - {DAY_S} THEN r.{col} END), 0),
-                    COALESCE(SUM(CASE WHEN r.bucket >= ?2 - 6 * {DAY_S} THEN r.{col} END), 0),
-                    COALESCE(SUM(r.{col}), 0)
-             FROM websites w
-             LEFT JOIN rollup_days r ON r.website_id = w.id AND r.dim = '' AND r.value = ''
-                  AND r.bucket >= ?2 - 29 * {DAY_S} AND r.bucket <= ?2
-             WHERE w.user_id = ?1
-             GROUP BY w.id ORDER BY w.id"
+            "SELECT COALESCE(SUM(CASE WHEN bucket = ?2 THEN {col} END), 0),
+                    COALESCE(SUM(CASE WHEN bucket = ?2 - {DAY_S} THEN {col} END), 0),
+                    COALESCE(SUM(CASE WHEN bucket >= ?2 - 6 * {DAY_S} THEN {col} END), 0),
+                    COALESCE(SUM({col}), 0)
+             FROM rollup_days
+             WHERE website_id = ?1 AND dim = '' AND value = '' AND bucket >= ?2 - 29 * {DAY_S} AND bucket <= ?2"
         );
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![user, today], |r| {
-                Ok(SitePeriods {
-                    website_id: r.get(0)?,
-                    today: r.get(1)?,
-                    yesterday: r.get(2)?,
-                    last7_days: r.get(3)?,
-                    last30_days: r.get(4)?,
+            sites
+                .iter()
+                .map(|&website_id| {
+                    Ok(stmt.query_row(params![website_id, today], |r| {
+                        Ok(SitePeriods {
+                            website_id,
+                            today: r.get(0)?,
+                            yesterday: r.get(1)?,
+                            last7_days: r.get(2)?,
+                            last30_days: r.get(3)?,
+                        })
+                    })?)
                 })
-            })?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
+                .collect()
         })
     }
 }

@@ -14,6 +14,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::TimeRange;
 use super::funnels::StepPattern;
+use super::stored_hours::SETTLED_MS;
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
@@ -21,12 +22,6 @@ use crate::model::{Millis, WebsiteId};
 pub const HOUR_MS: Millis = 3_600_000;
 /// A visit idle this long is over (the ingest writer's visit timeout).
 pub const VISIT_IDLE_MS: Millis = 30 * 60 * 1000;
-/// An hour is stored once it ended, and every visit that started in it was last seen, this long ago. It
-/// exceeds the visit timeout by more than [`LATE_HIT_MS`] (plus slack for a batch in flight), so a hit the
-/// writer does not count as late can never continue a visit of a stored hour.
-pub const SETTLED_MS: Millis = 45 * 60 * 1000;
-/// A hit stamped this long before the writer stores it is late: it invalidates the hours of its visit.
-pub const LATE_HIT_MS: Millis = 10 * 60 * 1000;
 /// Pages of a path kept; a longer path ends in [`MORE_PAGES`].
 pub const PATH_DEPTH: usize = 5;
 /// The last element of a path cut at [`PATH_DEPTH`] pages.

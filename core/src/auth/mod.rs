@@ -14,14 +14,13 @@ use std::time::Duration;
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash};
-use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
 use crate::config::RegistrationMode;
-use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{User, UserId, now_ms};
 use crate::settings::Settings;
+use crate::store::meta::{Meta, Rotation};
 
 use argon_gate::ArgonGate;
 pub use limiter::{AttemptLimiter, network_key};
@@ -90,7 +89,7 @@ pub struct Principal {
 /// Accounts and credentials.
 #[derive(Clone)]
 pub struct Auth {
-    db: Db,
+    meta: Meta,
     keys: Arc<TokenKeys>,
     limits: Arc<Limits>,
     tickets: Arc<StreamTickets>,
@@ -111,7 +110,7 @@ struct Limits {
 static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| hash_password("not a password of anyone").unwrap_or_default());
 
 impl Auth {
-    pub(crate) fn new(db: Db, secret: &[u8], settings: Settings) -> Auth {
+    pub(crate) fn new(meta: Meta, secret: &[u8], settings: Settings) -> Auth {
         let limits = Limits {
             network_failures: AttemptLimiter::new(Duration::from_secs(60)),
             account_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
@@ -119,7 +118,7 @@ impl Auth {
             code_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
         };
         Auth {
-            db,
+            meta,
             keys: Arc::new(TokenKeys::new(secret)),
             limits: Arc::new(limits),
             tickets: Arc::new(StreamTickets::default()),
@@ -131,12 +130,9 @@ impl Auth {
 
     /// Seals two-factor secrets that an older version stored in plain form; answers how many.
     pub(crate) fn seal_plain_secrets(&self) -> Result<usize> {
-        // Looked for under a read first: after the first start there are none, and every open (each CLI
-        // command too) would otherwise queue behind a running daemon's writer for nothing.
-        if self.db.read(two_factor::plain_secrets)?.is_empty() {
-            return Ok(0);
-        }
-        self.db.write(|conn| two_factor::seal_plain_secrets(conn, &self.seal))
+        // Looked for under a read first (inside): after the first start there are none, and every open (each
+        // CLI command too) would otherwise queue behind a running daemon's writer for nothing.
+        two_factor::seal_plain_secrets(self.meta.as_ref(), &self.seal)
     }
 
     /// The sign-up mode in force, and whether a sign-up would be accepted now.
@@ -181,42 +177,20 @@ impl Auth {
     }
 
     fn any_user(&self) -> Result<bool> {
-        self.db.read(|conn| Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM users)", [], |r| r.get(0))?))
+        self.meta.any_user()
     }
 
     /// Inserts an account; with `only_first`, only into an empty table (the check and the insert are one
     /// statement, so two first sign-ups racing cannot both win).
     fn insert_user(&self, email: &str, hash: &str, only_first: bool) -> Result<User> {
-        let created_at = now_ms();
-        self.db.write(|conn| {
-            if conn.query_row("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?1)", [email], |r| r.get(0))? {
-                return Err(Error::Conflict("an account with this email already exists".into()));
-            }
-            let inserted = conn.execute(
-                "INSERT INTO users (email, password_hash, created_at)
-                 SELECT ?1, ?2, ?3 WHERE NOT ?4 OR NOT EXISTS (SELECT 1 FROM users)",
-                params![email, hash, created_at, only_first],
-            )?;
-            if inserted == 0 {
-                return Err(closed());
-            }
-            Ok(User { id: conn.last_insert_rowid(), email: email.to_string(), created_at })
-        })
+        self.meta.insert_user(email, hash, now_ms(), only_first)?.ok_or_else(closed)
     }
 
     /// Checks credentials, limiting failures per client network and per account; with two-factor on, the
     /// second factor too (a TOTP code or an unused recovery code), or answers that one is needed.
     pub fn login(&self, email: &str, password: &str, code: Option<&str>, client: IpAddr) -> Result<Login> {
         let account = email.trim().to_lowercase();
-        let found = self.db.read(|conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT id, email, created_at, password_hash FROM users WHERE email = ?1",
-                    [account.as_str()],
-                    |r| Ok((User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? }, r.get::<_, String>(3)?)),
-                )
-                .optional()?)
-        })?;
+        let found = self.meta.credentials_by_email(&account)?;
         let (user, hash) = match found {
             Some((user, hash)) => (Some(user), hash),
             None => (None, DUMMY_HASH.clone()),
@@ -225,7 +199,7 @@ impl Auth {
         let Some(user) = user else {
             return Err(bad_credentials());
         };
-        if self.db.read(|conn| two_factor::enabled(conn, user.id))? {
+        if self.meta.two_factor(user.id)?.is_some_and(|row| row.enabled) {
             match code.map(str::trim).filter(|c| !c.is_empty()) {
                 None => return Ok(Login::CodeRequired { two_factor_required: true }),
                 Some(code) => self.limited_code_check(user.id, code, true)?,
@@ -240,10 +214,9 @@ impl Auth {
         if !self.limits.code_failures.try_acquire(&user, TWO_FACTOR_ATTEMPTS) {
             return Err(Error::RateLimited);
         }
-        let accepted = self.db.write(|conn| {
-            Ok(two_factor::check_code(conn, &self.seal, user, code)?
-                || (recovery && two_factor::use_recovery_code(conn, user, code)?))
-        })?;
+        let meta = self.meta.as_ref();
+        let accepted = two_factor::check_code(meta, &self.seal, user, code)?
+            || (recovery && two_factor::use_recovery_code(meta, user, code)?);
         if accepted {
             self.limits.code_failures.refund(&user);
             Ok(())
@@ -255,46 +228,30 @@ impl Auth {
     /// Starts two-factor enrolment: a new secret, its otpauth URI and QR code; not asked at login until
     /// [`Self::enable_two_factor`] confirms it with a code.
     pub fn begin_two_factor(&self, principal: Principal) -> Result<TwoFactorSetup> {
-        self.db.write(|conn| two_factor::begin(conn, &self.seal, principal.user))
+        two_factor::begin(self.meta.as_ref(), &self.seal, principal.user)
     }
 
     /// Confirms enrolment with a code from the app; answers the recovery codes (shown once).
     pub fn enable_two_factor(&self, principal: Principal, code: &str) -> Result<Vec<String>> {
-        let pending: (bool, bool) = self.db.read(|conn| {
-            Ok(conn.query_row(
-                "SELECT totp_enabled, totp_secret IS NOT NULL FROM users WHERE id = ?1",
-                [principal.user],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?)
-        })?;
-        match pending {
+        let row = self.meta.two_factor(principal.user)?.ok_or_else(revoked)?;
+        match (row.enabled, row.secret.is_some()) {
             (true, _) => return Err(Error::Conflict("two-factor authentication is already on".into())),
             (false, false) => return Err(Error::invalid("start the two-factor setup first")),
             _ => {}
         }
         self.limited_code_check(principal.user, code, false)?;
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let codes = two_factor::enable(&tx, principal.user)?;
-            tx.commit()?;
-            Ok(codes)
-        })
+        two_factor::enable(self.meta.as_ref(), principal.user)
     }
 
     /// Turns two-factor authentication off after checking the password.
     pub fn disable_two_factor(&self, principal: Principal, password: &str, client: IpAddr) -> Result<()> {
         self.check_password(principal.user, password, client)?;
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            two_factor::disable(&tx, principal.user)?;
-            tx.commit()?;
-            Ok(())
-        })
+        self.meta.disable_two_factor(principal.user)
     }
 
     /// Unused recovery codes of an account.
     pub fn recovery_codes_left(&self, user: UserId) -> Result<i64> {
-        self.db.read(|conn| two_factor::recovery_codes_left(conn, user))
+        self.meta.recovery_codes_left(user)
     }
 
     /// Changes the account's email after checking the current password; answers the new address.
@@ -307,7 +264,7 @@ impl Auth {
     ) -> Result<String> {
         let email = validate_email(new_email)?;
         self.check_password(principal.user, password, client)?;
-        self.db.write(|conn| crate::account::Account::set_email(conn, principal.user, &email))?;
+        self.meta.set_email(principal.user, &email)?;
         Ok(email)
     }
 
@@ -339,91 +296,32 @@ impl Auth {
         let hash = tokens::hash_token(refresh_token);
         let now = now_ms();
         let rejected = || Error::Unauthorized("invalid or expired refresh token".into());
-        let outcome = self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let found = tx
-                .query_row(
-                    "SELECT t.session_id, t.used_at, s.user_id, s.revoked_at, s.expires_at, u.token_version,
-                     s.last_used_at, u.session_timeout
-                     FROM refresh_tokens t
-                     JOIN auth_sessions s ON s.id = t.session_id
-                     JOIN users u ON u.id = s.user_id
-                     WHERE t.token_hash = ?1",
-                    [&hash],
-                    |r| {
-                        Ok((
-                            r.get::<_, i64>(0)?,
-                            r.get::<_, Option<i64>>(1)?,
-                            r.get::<_, UserId>(2)?,
-                            r.get::<_, Option<i64>>(3)?,
-                            r.get::<_, i64>(4)?,
-                            r.get::<_, i64>(5)?,
-                            r.get::<_, i64>(6)? + crate::account::session_timeout_ms(r.get(7)?),
-                        ))
-                    },
-                )
-                .optional()?;
-            let Some((session, used_at, user, revoked_at, expires_at, version, idle_until)) = found else {
-                return Ok(None);
-            };
-            // The account's session timeout: a sign-in unused for that long ends.
-            if revoked_at.is_some() || expires_at <= now || idle_until <= now {
-                return Ok(None);
+        let (refresh_token, new_hash) = tokens::new_secret_token();
+        let expires_at = now + REFRESH_TOKEN_TTL_DAYS * 86_400_000;
+        match self.meta.rotate_refresh_token(&hash, &new_hash, now, expires_at)? {
+            Rotation::Rotated { user, session, version } => {
+                Ok(RefreshedTokens { access_token: self.keys.access_token(user, session, version)?, refresh_token })
             }
-            // A used token again is a theft unless it is the benign race: within the grace, and its successor
-            // not used yet (the legitimate client has not moved on).
-            if let Some(used_at) = used_at
-                && (now - used_at > REFRESH_REUSE_GRACE_MS || successor_used(&tx, session, &hash, used_at)?)
-            {
-                revoke_session(&tx, session, now)?;
-                tx.commit()?;
+            Rotation::Rejected => Err(rejected()),
+            Rotation::Revoked { user, session } => {
                 tracing::warn!(user, session, "a rotated refresh token was presented again; sign-in revoked");
-                return Ok(None);
+                Err(rejected())
             }
-            if used_at.is_none() {
-                tx.execute("UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2", params![now, hash])?;
-            }
-            let refresh_token = new_refresh_token(&tx, session, now)?;
-            tx.execute(
-                "UPDATE auth_sessions SET last_used_at = ?1, expires_at = ?2 WHERE id = ?3",
-                params![now, now + REFRESH_TOKEN_TTL_DAYS * 86_400_000, session],
-            )?;
-            tx.commit()?;
-            Ok(Some((user, session, version, refresh_token)))
-        })?;
-        let (user, session, version, refresh_token) = outcome.ok_or_else(rejected)?;
-        Ok(RefreshedTokens { access_token: self.keys.access_token(user, session, version)?, refresh_token })
+        }
     }
 
     /// Ends the sign-in a refresh token belongs to (whatever state the token is in).
     pub fn logout(&self, refresh_token: &str) -> Result<()> {
         let hash = tokens::hash_token(refresh_token);
-        let now = now_ms();
-        self.db.write(|conn| {
-            let session: Option<i64> = conn
-                .query_row("SELECT session_id FROM refresh_tokens WHERE token_hash = ?1", [&hash], |r| r.get(0))
-                .optional()?;
-            let session = session.ok_or_else(|| Error::Unauthorized("invalid refresh token".into()))?;
-            let tx = conn.transaction()?;
-            revoke_session(&tx, session, now)?;
-            tx.commit()?;
-            Ok(())
-        })
+        if !self.meta.revoke_by_token(&hash, now_ms())? {
+            return Err(Error::Unauthorized("invalid refresh token".into()));
+        }
+        Ok(())
     }
 
     /// Ends one sign-in of a user (logout with the access token only).
     pub fn end_session(&self, principal: Principal) -> Result<()> {
-        let now = now_ms();
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            tx.execute(
-                "UPDATE auth_sessions SET revoked_at = ?1 WHERE id = ?2 AND user_id = ?3 AND revoked_at IS NULL",
-                params![now, principal.session, principal.user],
-            )?;
-            tx.execute("DELETE FROM refresh_tokens WHERE session_id = ?1", [principal.session])?;
-            tx.commit()?;
-            Ok(())
-        })
+        self.meta.end_session(principal.user, principal.session, now_ms())
     }
 
     /// Verifies an access token and that its sign-in still stands: the account exists, the token is not
@@ -453,42 +351,21 @@ impl Auth {
     /// The account exists, the credential is not older than it, its session is not revoked and the token
     /// version has not moved.
     fn check_session(&self, principal: Principal) -> Result<()> {
-        let found = self.db.read(|conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT u.token_version, u.created_at, s.revoked_at, s.last_used_at, u.session_timeout
-                     FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1 AND s.user_id = ?2",
-                    params![principal.session, principal.user],
-                    |r| {
-                        Ok((
-                            r.get::<_, i64>(0)?,
-                            r.get::<_, i64>(1)?,
-                            r.get::<_, Option<i64>>(2)?,
-                            r.get::<_, i64>(3)?,
-                            r.get::<_, i64>(4)?,
-                        ))
-                    },
-                )
-                .optional()?)
-        })?;
+        let found = self.meta.session_state(principal.user, principal.session)?;
         let now = now_ms();
         match found {
             // iat has whole seconds: a token issued in the second the account was made is still after it.
-            Some((version, created_at, None, last_used, timeout))
-                if version == principal.version && (principal.issued_at + 1) * 1000 >= created_at =>
+            Some(state)
+                if state.revoked_at.is_none()
+                    && state.version == principal.version
+                    && (principal.issued_at + 1) * 1000 >= state.user_created_at =>
             {
                 // The session timeout counts from the last request of the sign-in, not only its last refresh.
-                if now - last_used >= crate::account::session_timeout_ms(timeout) {
+                if now - state.last_used_at >= crate::account::session_timeout_ms(state.session_timeout) {
                     return Err(Error::Unauthorized("session timed out, please sign in again".into()));
                 }
-                if now - last_used >= TOUCH_EVERY_MS {
-                    self.db.write(|conn| {
-                        conn.execute(
-                            "UPDATE auth_sessions SET last_used_at = max(last_used_at, ?1) WHERE id = ?2",
-                            params![now, principal.session],
-                        )?;
-                        Ok(())
-                    })?;
+                if now - state.last_used_at >= TOUCH_EVERY_MS {
+                    self.meta.touch_session(principal.session, now)?;
                 }
                 Ok(())
             }
@@ -514,37 +391,17 @@ impl Auth {
 
     /// The account behind an id (401 when it no longer exists: its token outlived it).
     pub fn user(&self, id: UserId) -> Result<User> {
-        self.db
-            .read(|conn| {
-                Ok(conn
-                    .query_row("SELECT id, email, created_at FROM users WHERE id = ?1", [id], |r| {
-                        Ok(User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? })
-                    })
-                    .optional()?)
-            })?
-            .ok_or_else(|| Error::Unauthorized("account no longer exists".into()))
+        self.meta.user(id)?.ok_or_else(|| Error::Unauthorized("account no longer exists".into()))
     }
 
     /// Every account, oldest first.
     pub fn list_users(&self) -> Result<Vec<User>> {
-        self.db.read(|conn| {
-            let mut stmt = conn.prepare("SELECT id, email, created_at FROM users ORDER BY id")?;
-            let rows = stmt.query_map([], |r| Ok(User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? }))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        self.meta.list_users()
     }
 
     /// Finds an account by email (case-insensitive).
     pub fn find_user(&self, email: &str) -> Result<User> {
-        self.db
-            .read(|conn| {
-                Ok(conn
-                    .query_row("SELECT id, email, created_at FROM users WHERE email = ?1", [email.trim()], |r| {
-                        Ok(User { id: r.get(0)?, email: r.get(1)?, created_at: r.get(2)? })
-                    })
-                    .optional()?)
-            })?
-            .ok_or(Error::NotFound("user"))
+        self.meta.user_by_email(email.trim())?.ok_or(Error::NotFound("user"))
     }
 
     /// Sets a new password after checking the current one: every sign-in and every access token issued so
@@ -568,27 +425,10 @@ impl Auth {
     pub fn set_password(&self, user: UserId, new: &str) -> Result<()> {
         validate_password(new)?;
         let hash = self.argon.run(|| hash_password(new))?;
-        let now = now_ms();
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let changed = tx.execute(
-                "UPDATE users SET password_hash = ?1, token_version = token_version + 1 WHERE id = ?2",
-                params![hash, user],
-            )?;
-            if changed == 0 {
-                return Err(Error::NotFound("user"));
-            }
-            tx.execute(
-                "UPDATE auth_sessions SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL",
-                params![now, user],
-            )?;
-            tx.execute(
-                "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM auth_sessions WHERE user_id = ?1)",
-                [user],
-            )?;
-            tx.commit()?;
-            Ok(())
-        })
+        if !self.meta.replace_password(user, &hash, now_ms())? {
+            return Err(Error::NotFound("user"));
+        }
+        Ok(())
     }
 
     /// Deletes an account with all its websites and their data, after checking its password.
@@ -600,23 +440,12 @@ impl Auth {
     /// Deletes an account with all its websites and their data, without a password (the operator's
     /// `tracker users rm`).
     pub fn remove_user(&self, user: UserId) -> Result<()> {
-        self.db.write(|conn| {
-            conn.execute("DELETE FROM users WHERE id = ?1", [user])?;
-            // The account's data must not stay readable in the log (as after privacy deletions).
-            crate::db::empty_log(conn)
-        })
+        self.meta.delete_user(user)
     }
 
     /// Fails with 401 unless `password` is the user's current password; counted like a login.
     pub fn check_password(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
-        let found: Option<(String, String)> = self.db.read(|conn| {
-            Ok(conn
-                .query_row("SELECT email, password_hash FROM users WHERE id = ?1", [user], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .optional()?)
-        })?;
-        let (email, hash) = found.ok_or_else(revoked)?;
+        let (email, hash) = self.meta.credentials(user)?.ok_or_else(revoked)?;
         self.limited_check(client, &email.to_lowercase(), password, &hash).map_err(|e| match e {
             Error::Unauthorized(_) => Error::Unauthorized("current password is incorrect".into()),
             other => other,
@@ -626,51 +455,14 @@ impl Auth {
     /// Starts a sign-in: a session, its first refresh token and an access token.
     fn sign_in(&self, user: User) -> Result<AuthSession> {
         let now = now_ms();
-        let (session, version, refresh_token) = self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let version: i64 =
-                tx.query_row("SELECT token_version FROM users WHERE id = ?1", [user.id], |r| r.get(0))?;
-            tx.execute(
-                "INSERT INTO auth_sessions (user_id, created_at, last_used_at, expires_at) VALUES (?1, ?2, ?2, ?3)",
-                params![user.id, now, now + REFRESH_TOKEN_TTL_DAYS * 86_400_000],
-            )?;
-            let session = tx.last_insert_rowid();
-            let refresh_token = new_refresh_token(&tx, session, now)?;
-            // Sign-ins long expired or revoked are only history; keep the table small.
-            tx.execute("DELETE FROM auth_sessions WHERE expires_at <= ?1 OR revoked_at <= ?1 - 86400000", [now])?;
-            tx.commit()?;
-            Ok((session, version, refresh_token))
-        })?;
+        let (refresh_token, hash) = tokens::new_secret_token();
+        let (session, version) = self
+            .meta
+            .start_session(user.id, now, now + REFRESH_TOKEN_TTL_DAYS * 86_400_000, &hash)?
+            .ok_or_else(|| Error::Unauthorized("account no longer exists".into()))?;
         let access_token = self.keys.access_token(user.id, session, version)?;
         Ok(AuthSession { access_token, refresh_token, user })
     }
-}
-
-/// Stores a new refresh token of a session and returns it.
-fn new_refresh_token(tx: &Transaction, session: i64, now: i64) -> Result<String> {
-    let (token, hash) = tokens::new_secret_token();
-    tx.execute(
-        "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?1, ?2, ?3)",
-        params![hash, session, now],
-    )?;
-    Ok(token)
-}
-
-/// Whether a token of the session handed out when `hash` was rotated (or later) has itself been used.
-fn successor_used(tx: &Transaction, session: i64, hash: &[u8], used_at: i64) -> Result<bool> {
-    Ok(tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM refresh_tokens
-         WHERE session_id = ?1 AND token_hash != ?2 AND created_at >= ?3 AND used_at IS NOT NULL)",
-        params![session, hash, used_at],
-        |r| r.get(0),
-    )?)
-}
-
-/// Marks a session revoked and forgets its refresh tokens.
-fn revoke_session(tx: &Transaction, session: i64, now: i64) -> Result<()> {
-    tx.execute("UPDATE auth_sessions SET revoked_at = ?1 WHERE id = ?2 AND revoked_at IS NULL", params![now, session])?;
-    tx.execute("DELETE FROM refresh_tokens WHERE session_id = ?1", [session])?;
-    Ok(())
 }
 
 fn bad_credentials() -> Error {

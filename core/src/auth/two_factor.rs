@@ -8,13 +8,13 @@ use chacha20poly1305::{ChaCha20Poly1305, Nonce};
 use qrcode::QrCode;
 use qrcode::render::svg;
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use totp_rs::{Algorithm, Secret, TOTP};
 
 use crate::error::{Error, Result};
 use crate::model::{UserId, now_ms};
+use crate::store::meta::Metadata;
 
 /// Seconds per TOTP step.
 const STEP: u64 = 30;
@@ -77,20 +77,12 @@ impl SecretSeal {
 }
 
 /// Seals the secrets stored in plain form by versions before sealing (run once at start; cheap when none).
-pub(super) fn seal_plain_secrets(conn: &Connection, seal: &SecretSeal) -> Result<usize> {
-    let plain = plain_secrets(conn)?;
+pub(super) fn seal_plain_secrets(meta: &dyn Metadata, seal: &SecretSeal) -> Result<usize> {
+    let plain = meta.plain_secrets(SEALED)?;
     for (user, secret) in &plain {
-        conn.execute("UPDATE users SET totp_secret = ?1 WHERE id = ?2", params![seal.seal(*user, secret)?, user])?;
+        meta.reseal_secret(*user, secret, &seal.seal(*user, secret)?)?;
     }
     Ok(plain.len())
-}
-
-/// Two-factor secrets still stored as the version before sealing wrote them.
-pub(super) fn plain_secrets(conn: &Connection) -> Result<Vec<(UserId, Vec<u8>)>> {
-    Ok(conn
-        .prepare("SELECT id, totp_secret FROM users WHERE totp_secret IS NOT NULL AND substr(totp_secret, 1, 3) != ?1")?
-        .query_map([SEALED], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?)
 }
 
 fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP> {
@@ -101,18 +93,14 @@ fn totp(secret: Vec<u8>, email: &str) -> Result<TOTP> {
 }
 
 /// Starts (or restarts) enrolment: a new pending secret, not yet asked at login.
-pub(super) fn begin(conn: &Connection, seal: &SecretSeal, user: UserId) -> Result<TwoFactorSetup> {
-    let (email, enabled): (String, bool) = conn
-        .query_row("SELECT email, totp_enabled FROM users WHERE id = ?1", [user], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?
-        .ok_or_else(|| Error::Unauthorized("account no longer exists".into()))?;
-    if enabled {
+pub(super) fn begin(meta: &dyn Metadata, seal: &SecretSeal, user: UserId) -> Result<TwoFactorSetup> {
+    let row = meta.two_factor(user)?.ok_or_else(|| Error::Unauthorized("account no longer exists".into()))?;
+    if row.enabled {
         return Err(Error::Conflict("two-factor authentication is already on".into()));
     }
     let secret = Secret::generate_secret().to_bytes().map_err(|e| Error::Internal(format!("totp secret: {e}")))?;
-    let totp = totp(secret.clone(), &email)?;
-    let sealed = seal.seal(user, &secret)?;
-    conn.execute("UPDATE users SET totp_secret = ?1, totp_last_step = 0 WHERE id = ?2", params![sealed, user])?;
+    let totp = totp(secret.clone(), &row.email)?;
+    meta.set_pending_secret(user, &seal.seal(user, &secret)?)?;
     let otpauth_url = totp.get_url();
     let qr_svg = QrCode::new(otpauth_url.as_bytes())
         .map_err(|e| Error::Internal(format!("qr code: {e}")))?
@@ -123,81 +111,42 @@ pub(super) fn begin(conn: &Connection, seal: &SecretSeal, user: UserId) -> Resul
     Ok(TwoFactorSetup { secret: totp.get_secret_base32(), otpauth_url, qr_svg })
 }
 
-/// Whether the account asks for a code at login.
-pub(super) fn enabled(conn: &Connection, user: UserId) -> Result<bool> {
-    Ok(conn
-        .query_row("SELECT totp_enabled FROM users WHERE id = ?1", [user], |r| r.get(0))
-        .optional()?
-        .unwrap_or(false))
-}
-
 /// Checks a 6-digit code against the account's secret (pending or enabled); a code of a step already used
 /// is refused, and the accepted step is remembered.
-pub(super) fn check_code(conn: &Connection, seal: &SecretSeal, user: UserId, code: &str) -> Result<bool> {
+pub(super) fn check_code(meta: &dyn Metadata, seal: &SecretSeal, user: UserId, code: &str) -> Result<bool> {
     let code = code.trim().replace(' ', "");
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(false);
     }
-    let found: Option<(Option<Vec<u8>>, String, i64)> = conn
-        .query_row("SELECT totp_secret, email, totp_last_step FROM users WHERE id = ?1", [user], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
-        .optional()?;
-    let Some((Some(stored), email, last_step)) = found else {
+    let Some(row) = meta.two_factor(user)? else {
         return Ok(false);
     };
-    let Some(secret) = seal.open(user, &stored) else {
+    let Some(secret) = row.secret.and_then(|stored| seal.open(user, &stored)) else {
         return Ok(false);
     };
-    let totp = totp(secret, &email)?;
+    let totp = totp(secret, &row.email)?;
     let now = (now_ms() / 1000) as u64;
     let current = now / STEP;
     for step in [current.saturating_sub(1), current, current + 1] {
-        if step as i64 > last_step && same(totp.generate(step * STEP).as_bytes(), code.as_bytes()) {
-            conn.execute("UPDATE users SET totp_last_step = ?1 WHERE id = ?2", params![step as i64, user])?;
-            return Ok(true);
+        if step as i64 > row.last_step && same(totp.generate(step * STEP).as_bytes(), code.as_bytes()) {
+            // Refused if another request accepted this step (or a later one) since the read.
+            return meta.accept_step(user, step as i64);
         }
     }
     Ok(false)
 }
 
 /// Uses up a recovery code if it is one of the account's unused ones.
-pub(super) fn use_recovery_code(conn: &Connection, user: UserId, code: &str) -> Result<bool> {
-    let used = conn.execute(
-        "UPDATE recovery_codes SET used_at = ?1 WHERE user_id = ?2 AND code_hash = ?3 AND used_at IS NULL",
-        params![now_ms(), user, recovery_hash(code)],
-    )?;
-    Ok(used == 1)
+pub(super) fn use_recovery_code(meta: &dyn Metadata, user: UserId, code: &str) -> Result<bool> {
+    meta.use_recovery_code(user, &recovery_hash(code), now_ms())
 }
 
 /// Turns the pending secret on and hands out fresh recovery codes (shown once; only their hashes stay).
-pub(super) fn enable(conn: &Connection, user: UserId) -> Result<Vec<String>> {
-    conn.execute("UPDATE users SET totp_enabled = 1 WHERE id = ?1", [user])?;
-    conn.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user])?;
-    let mut codes = Vec::with_capacity(RECOVERY_CODES);
-    for _ in 0..RECOVERY_CODES {
-        let code = new_recovery_code();
-        conn.execute(
-            "INSERT INTO recovery_codes (user_id, code_hash) VALUES (?1, ?2)",
-            params![user, recovery_hash(&code)],
-        )?;
-        codes.push(code);
-    }
+pub(super) fn enable(meta: &dyn Metadata, user: UserId) -> Result<Vec<String>> {
+    let codes: Vec<String> = (0..RECOVERY_CODES).map(|_| new_recovery_code()).collect();
+    let hashes: Vec<Vec<u8>> = codes.iter().map(|code| recovery_hash(code)).collect();
+    meta.enable_two_factor(user, &hashes)?;
     Ok(codes)
-}
-
-/// Turns two-factor authentication off and forgets the secret and the recovery codes.
-pub(super) fn disable(conn: &Connection, user: UserId) -> Result<()> {
-    conn.execute("UPDATE users SET totp_enabled = 0, totp_secret = NULL, totp_last_step = 0 WHERE id = ?1", [user])?;
-    conn.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user])?;
-    Ok(())
-}
-
-/// How many unused recovery codes an account has left.
-pub(super) fn recovery_codes_left(conn: &Connection, user: UserId) -> Result<i64> {
-    Ok(conn.query_row("SELECT count(*) FROM recovery_codes WHERE user_id = ?1 AND used_at IS NULL", [user], |r| {
-        r.get(0)
-    })?)
 }
 
 /// A recovery code: two groups of five from an alphabet without look-alikes (about 48 bits).
@@ -237,6 +186,11 @@ mod tests {
     /// A secret stored in plain form by the version before sealing is sealed when the tracker next opens.
     #[test]
     fn a_plain_secret_from_an_older_version_is_sealed_at_open() {
+        use rusqlite::{Connection, params};
+        let plain_count = |db: &Connection| -> i64 {
+            db.query_row("SELECT count(*) FROM users WHERE substr(totp_secret, 1, 3) != ?1", [SEALED], |r| r.get(0))
+                .unwrap()
+        };
         let dir = tempfile::tempdir().unwrap();
         let config = crate::Config { data_dir: dir.path().join("data"), ..crate::Config::default() };
         let tracker = crate::Tracker::open(&config).unwrap();
@@ -245,11 +199,11 @@ mod tests {
         let db = Connection::open(config.data_dir.join("tracker.db")).unwrap();
         let plain = b"0123456789abcdefghij".to_vec();
         db.execute("UPDATE users SET totp_secret = ?1 WHERE id = ?2", params![plain, user.id]).unwrap();
-        assert_eq!(plain_secrets(&db).unwrap().len(), 1);
+        assert_eq!(plain_count(&db), 1);
         drop(db);
         let tracker = crate::Tracker::open(&config).unwrap();
         let db = Connection::open(config.data_dir.join("tracker.db")).unwrap();
-        assert!(plain_secrets(&db).unwrap().is_empty(), "sealed at open");
+        assert_eq!(plain_count(&db), 0, "sealed at open");
         let stored: Vec<u8> =
             db.query_row("SELECT totp_secret FROM users WHERE id = ?1", [user.id], |r| r.get(0)).unwrap();
         assert!(stored.starts_with(SEALED));

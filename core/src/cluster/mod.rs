@@ -2,7 +2,14 @@
 //! by any number of stateless daemons. Without `postgres_url` and `clickhouse_url` nothing here is used and
 //! SQLite in the data folder holds everything.
 
+pub mod clickhouse;
+pub mod events;
+pub mod ingest_state;
+mod overview;
 pub mod pg;
+pub mod sink;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::config::Config;
 use crate::error::{Error, Result};

@@ -8,7 +8,10 @@ use postgres::{Client, NoTls};
 use crate::error::{Error, Result};
 
 /// The PostgreSQL migrations, in order. A daemon applies those the database lacks when it opens it.
-const MIGRATIONS: &[(&str, &str)] = &[("0001_cluster", include_str!("../../migrations/postgres/0001_cluster.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_cluster", include_str!("../../migrations/postgres/0001_cluster.sql")),
+    ("0010_ingest_state", include_str!("../../migrations/postgres/0010_ingest_state.sql")),
+];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.
 const IDLE_CONNECTIONS: usize = 8;

@@ -63,12 +63,19 @@ impl Commit {
     }
 }
 
+/// A job's answer from the writer as the caller's result.
+#[cfg(test)]
+pub(crate) fn outcome_of(answer: std::result::Result<(), JobError>) -> Result<()> {
+    outcome(Ok(answer))
+}
+
 fn outcome(received: std::result::Result<std::result::Result<(), JobError>, oneshot::error::RecvError>) -> Result<()> {
     match received {
         Ok(Ok(())) => Ok(()),
         Ok(Err(JobError::SiteGone)) => Err(Error::NotFound("website")),
         Ok(Err(JobError::Refused(e))) => Err(e),
         Ok(Err(JobError::Busy)) => Err(Error::Busy),
+        Ok(Err(JobError::Unavailable(message))) => Err(Error::Unavailable(message)),
         Ok(Err(JobError::Failed(message))) => Err(Error::Internal(message)),
         Err(_) => Err(Error::Internal("ingest writer stopped".into())),
     }

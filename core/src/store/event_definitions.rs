@@ -1,20 +1,16 @@
 //! Event definitions: named events a site owner defines (by CSS selector for clicks and submits); the
 //! tracking scripts fetch the active ones with their config.
 
-use rusqlite::{Row, params};
 use serde::{Deserialize, Serialize};
 
-use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, now_ms, ser_iso};
+use crate::store::meta::{Meta, NewDefinition};
 
 /// Longest selector accepted.
 pub const MAX_SELECTOR_LEN: usize = 500;
 /// Most definitions one site may have.
 pub const MAX_DEFINITIONS: i64 = 500;
-
-const COLUMNS: &str = "id, name, display_name, description, event_type, selector, is_conversion, \
-    conversion_value, is_active, created_at";
 
 /// An event definition (spec part 2 §3).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -65,23 +61,17 @@ pub struct ActiveDefinition {
 /// Event definitions of websites (callers check ownership first).
 #[derive(Clone)]
 pub struct EventDefinitions {
-    db: Db,
+    meta: Meta,
 }
 
 impl EventDefinitions {
-    pub(crate) fn new(db: Db) -> EventDefinitions {
-        EventDefinitions { db }
+    pub(crate) fn new(meta: Meta) -> EventDefinitions {
+        EventDefinitions { meta }
     }
 
     /// A site's definitions, newest first.
     pub fn list(&self, site: WebsiteId) -> Result<Vec<EventDefinition>> {
-        self.db.read(|conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM event_definitions WHERE website_id = ?1 ORDER BY created_at DESC, id DESC"
-            ))?;
-            let rows = stmt.query_map([site], from_row)?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        self.meta.definitions(site)
     }
 
     /// The active definitions of a site, for the tracking scripts' config.
@@ -105,48 +95,16 @@ impl EventDefinitions {
     pub fn create(&self, site: WebsiteId, new: NewEventDefinition) -> Result<EventDefinition> {
         let def = validate(new)?;
         let created_at = now_ms();
-        self.db.write(|conn| {
-            let count: i64 =
-                conn.query_row("SELECT COUNT(*) FROM event_definitions WHERE website_id = ?1", [site], |r| r.get(0))?;
-            if count >= MAX_DEFINITIONS {
-                return Err(Error::invalid("a website can have at most 500 event definitions"));
-            }
-            let inserted = conn.execute(
-                "INSERT INTO event_definitions (website_id, name, display_name, description, event_type, selector,
-                    is_conversion, conversion_value, is_active, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                 ON CONFLICT (website_id, name) DO NOTHING",
-                params![
-                    site,
-                    def.name,
-                    def.display_name,
-                    def.description,
-                    def.event_type,
-                    def.selector,
-                    def.is_conversion,
-                    def.conversion_value,
-                    def.is_active,
-                    created_at
-                ],
-            )?;
-            if inserted == 0 {
-                return Err(Error::Conflict(format!("an event named {} is already defined", def.name)));
-            }
-            Ok(EventDefinition { id: conn.last_insert_rowid(), created_at, ..def })
-        })
+        match self.meta.insert_definition(site, &EventDefinition { created_at, ..def.clone() }, MAX_DEFINITIONS)? {
+            NewDefinition::Stored(id) => Ok(EventDefinition { id, created_at, ..def }),
+            NewDefinition::TooMany => Err(Error::invalid("a website can have at most 500 event definitions")),
+            NewDefinition::NameTaken => Err(Error::Conflict(format!("an event named {} is already defined", def.name))),
+        }
     }
+
     /// One definition of a site; another site's id is not found.
     pub fn get(&self, site: WebsiteId, id: i64) -> Result<EventDefinition> {
-        self.db.read(|conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM event_definitions WHERE website_id = ?1 AND id = ?2"
-            ))?;
-            match stmt.query_row(params![site, id], from_row) {
-                Ok(def) => Ok(def),
-                Err(rusqlite::Error::QueryReturnedNoRows) => Err(Error::NotFound("event definition")),
-                Err(e) => Err(e.into()),
-            }
-        })
+        self.meta.definition(site, id)?.ok_or(Error::NotFound("event definition"))
     }
 
     /// Changes the fields `changes` carries (absent ones keep their value), validated as a whole as on
@@ -165,54 +123,17 @@ impl EventDefinitions {
             is_active: Some(changes.is_active.unwrap_or(old.is_active)),
         };
         let def = validate(merged)?;
-        self.db.write(|conn| {
-            let updated = conn.execute(
-                "UPDATE OR IGNORE event_definitions SET name = ?3, display_name = ?4, description = ?5,
-                    event_type = ?6, selector = ?7, is_conversion = ?8, conversion_value = ?9, is_active = ?10
-                 WHERE website_id = ?1 AND id = ?2",
-                params![
-                    site,
-                    id,
-                    def.name,
-                    def.display_name,
-                    def.description,
-                    def.event_type,
-                    def.selector,
-                    def.is_conversion,
-                    def.conversion_value,
-                    def.is_active
-                ],
-            )?;
-            if updated == 0 {
-                // The row was there a moment ago, so nothing changed because the new name is taken.
-                return Err(Error::Conflict(format!("an event named {} is already defined", def.name)));
-            }
-            Ok(EventDefinition { id, created_at: old.created_at, ..def })
-        })
+        if !self.meta.update_definition(site, id, &def)? {
+            // The row was there a moment ago, so nothing changed because the new name is taken.
+            return Err(Error::Conflict(format!("an event named {} is already defined", def.name)));
+        }
+        Ok(EventDefinition { id, created_at: old.created_at, ..def })
     }
 
     /// Deletes a definition of a site; another site's id is not found.
     pub fn delete(&self, site: WebsiteId, id: i64) -> Result<()> {
-        let deleted = self.db.write(|conn| {
-            Ok(conn.execute("DELETE FROM event_definitions WHERE website_id = ?1 AND id = ?2", params![site, id])?)
-        })?;
-        if deleted == 0 { Err(Error::NotFound("event definition")) } else { Ok(()) }
+        if self.meta.delete_definition(site, id)? { Ok(()) } else { Err(Error::NotFound("event definition")) }
     }
-}
-
-fn from_row(r: &Row) -> rusqlite::Result<EventDefinition> {
-    Ok(EventDefinition {
-        id: r.get(0)?,
-        name: r.get(1)?,
-        display_name: r.get(2)?,
-        description: r.get(3)?,
-        event_type: r.get(4)?,
-        selector: r.get(5)?,
-        is_conversion: r.get(6)?,
-        conversion_value: r.get(7)?,
-        is_active: r.get(8)?,
-        created_at: r.get(9)?,
-    })
 }
 
 /// Checks every field and returns the definition to store (id and time still unset).

@@ -3,14 +3,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rusqlite::{OptionalExtension, Row, params};
-
 use crate::auth::tokens_random;
-use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId, now_ms};
-
-const COLUMNS: &str = "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only";
+use crate::store::meta::Meta;
 
 /// Fields of a new website.
 #[derive(Debug, Clone, Default)]
@@ -32,14 +28,14 @@ pub struct WebsiteChanges {
 /// Websites and who owns them.
 #[derive(Clone)]
 pub struct Websites {
-    db: Db,
+    meta: Meta,
     /// Bumped on every update or deletion, so caches in this process drop what they hold at once.
     generation: Arc<AtomicU64>,
 }
 
 impl Websites {
-    pub(crate) fn new(db: Db) -> Websites {
-        Websites { db, generation: Arc::default() }
+    pub(crate) fn new(meta: Meta) -> Websites {
+        Websites { meta, generation: Arc::default() }
     }
 
     /// Changes whenever a website of this process is updated or deleted.
@@ -53,89 +49,48 @@ impl Websites {
         let domain = validate_domain(&new.domain)?;
         let level = new.tracking_level.unwrap_or_default();
         let created_at: Millis = now_ms();
-        self.db.write(|conn| {
-            // 16 random bytes: a collision is practically impossible, but the UNIQUE index has the last word.
-            let tracking_key = tokens_random(16);
-            conn.execute(
-                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)",
-                params![owner, name, domain, tracking_key, level.as_str(), created_at],
-            )
-            .and_then(|inserted| match inserted {
-                0 => Err(rusqlite::Error::QueryReturnedNoRows),
-                _ => Ok(()),
-            })
+        // 16 random bytes: a collision is practically impossible, but the UNIQUE index has the last word.
+        let tracking_key = tokens_random(16);
+        let id = self
+            .meta
+            .insert_website(owner, &name, &domain, &tracking_key, level, created_at)?
             // The account was deleted after its request was authenticated.
-            .map_err(|e| match e {
-                rusqlite::Error::QueryReturnedNoRows => Error::Unauthorized("account no longer exists".into()),
-                e => e.into(),
-            })?;
-            Ok(Website {
-                id: conn.last_insert_rowid(),
-                user_id: owner,
-                name,
-                domain,
-                tracking_key,
-                tracking_level: level,
-                created_at,
-                domain_only: false,
-            })
+            .ok_or_else(|| Error::Unauthorized("account no longer exists".into()))?;
+        Ok(Website {
+            id,
+            user_id: owner,
+            name,
+            domain,
+            tracking_key,
+            tracking_level: level,
+            created_at,
+            domain_only: false,
         })
     }
 
     /// The owner's websites, oldest first.
     pub fn list(&self, owner: UserId) -> Result<Vec<Website>> {
-        self.db.read(|conn| {
-            let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM websites WHERE user_id = ?1 ORDER BY id"))?;
-            let rows = stmt.query_map([owner], from_row)?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        self.meta.websites_of(owner)
     }
 
     /// Every website of every user (operator views).
     pub fn list_all(&self) -> Result<Vec<Website>> {
-        self.db.read(|conn| {
-            let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM websites ORDER BY id"))?;
-            let rows = stmt.query_map([], from_row)?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        self.meta.all_websites()
     }
 
     /// A website of `owner`; another user's site is `NotFound`, exactly like a missing one.
     pub fn get(&self, owner: UserId, id: WebsiteId) -> Result<Website> {
-        self.db
-            .read(|conn| {
-                Ok(conn
-                    .query_row(
-                        &format!("SELECT {COLUMNS} FROM websites WHERE id = ?1 AND user_id = ?2"),
-                        params![id, owner],
-                        from_row,
-                    )
-                    .optional()?)
-            })?
-            .ok_or(Error::NotFound("website"))
+        self.meta.website_of(owner, id)?.ok_or(Error::NotFound("website"))
     }
 
     /// A website by id regardless of owner (CLI operators).
     pub fn get_any(&self, id: WebsiteId) -> Result<Website> {
-        self.db
-            .read(|conn| {
-                Ok(conn
-                    .query_row(&format!("SELECT {COLUMNS} FROM websites WHERE id = ?1"), [id], from_row)
-                    .optional()?)
-            })?
-            .ok_or(Error::NotFound("website"))
+        self.meta.website(id)?.ok_or(Error::NotFound("website"))
     }
 
     /// A website by its tracking key (ingest).
     pub fn by_tracking_key(&self, key: &str) -> Result<Website> {
-        self.db
-            .read(|conn| {
-                Ok(conn
-                    .query_row(&format!("SELECT {COLUMNS} FROM websites WHERE tracking_key = ?1"), [key], from_row)
-                    .optional()?)
-            })?
-            .ok_or(Error::NotFound("website"))
+        self.meta.website_by_key(key)?.ok_or(Error::NotFound("website"))
     }
 
     /// Finds a site by numeric id or by domain (with or without scheme), for operators.
@@ -168,48 +123,21 @@ impl Websites {
         if let Some(domain_only) = changes.domain_only {
             site.domain_only = domain_only;
         }
-        self.db.write(|conn| {
-            let updated = conn.execute(
-                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4
-                 WHERE id = ?5 AND user_id = ?6",
-                params![site.name, site.domain, site.tracking_level.as_str(), site.domain_only, id, owner],
-            )?;
-            if updated == 0 {
-                return Err(Error::NotFound("website"));
-            }
-            Ok(())
-        })?;
+        if !self.meta.update_website(&site)? {
+            return Err(Error::NotFound("website"));
+        }
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(site)
     }
 
     /// Deletes a website of `owner` and, by cascade, all of its data.
     pub fn delete(&self, owner: UserId, id: WebsiteId) -> Result<()> {
-        self.db.write(|conn| {
-            let deleted = conn.execute("DELETE FROM websites WHERE id = ?1 AND user_id = ?2", params![id, owner])?;
-            if deleted == 0 {
-                return Err(Error::NotFound("website"));
-            }
-            // Its data is zeroed in the database (secure_delete); the copies in the log go too.
-            crate::db::empty_log(conn)
-        })?;
+        if !self.meta.delete_website(owner, id)? {
+            return Err(Error::NotFound("website"));
+        }
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(())
     }
-}
-
-fn from_row(r: &Row) -> rusqlite::Result<Website> {
-    let level: String = r.get(5)?;
-    Ok(Website {
-        id: r.get(0)?,
-        user_id: r.get(1)?,
-        name: r.get(2)?,
-        domain: r.get(3)?,
-        tracking_key: r.get(4)?,
-        tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
-        created_at: r.get(6)?,
-        domain_only: r.get(7)?,
-    })
 }
 
 fn validate_name(name: &str) -> Result<String> {

@@ -117,7 +117,12 @@ async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -
 )]
 async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
     let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
-    let rows = blocking(move || tracker.analytics.site_periods(user, metric, now_ms())).await?;
+    // The sites from the metadata store, their figures from the events store (two databases in cluster mode).
+    let rows = blocking(move || {
+        let sites: Vec<_> = tracker.websites.list(user)?.into_iter().map(|site| site.id).collect();
+        tracker.analytics.site_periods(&sites, metric, now_ms())
+    })
+    .await?;
     Ok(warp::reply::json(&rows))
 }
 

@@ -2020,6 +2020,7 @@ export interface components {
              */
             avgSessionDuration: number;
         };
+        /** @description Of the visits that started in the range (as Advanced Analytics' top pages and the journeys count them). */
         PageMetrics: {
             /**
              * Format: int64

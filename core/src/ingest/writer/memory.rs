@@ -77,7 +77,8 @@ impl Memory {
     }
 }
 
-fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
+/// The visitor hash of a visit: its day's salt, the site and the visitor seed (address and user agent).
+pub(crate) fn visitor_hash(salt: &[u8; 16], site: WebsiteId, seed: &[u8; 32]) -> i64 {
     let mut hasher = Sha256::new();
     hasher.update(salt);
     hasher.update(site.to_le_bytes());

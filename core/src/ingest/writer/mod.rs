@@ -22,7 +22,9 @@ use tokio::sync::oneshot;
 
 use self::apply::apply;
 use self::memory::Memory;
+pub(crate) use self::memory::visitor_hash;
 use self::rollups::Rollups;
+pub(crate) use self::session::SESSION_TIMEOUT_MS;
 use super::hit::Hit;
 use super::interactions::Interactions;
 use super::live::LiveHub;
@@ -69,6 +71,8 @@ pub(crate) enum JobError {
     Refused(Error),
     /// Another process held the database for longer than the busy timeout; worth a retry.
     Busy,
+    /// The event store cannot be reached or refused the batch (cluster mode); worth a retry.
+    Unavailable(String),
     Failed(String),
 }
 
@@ -125,38 +129,58 @@ pub(crate) fn spawn(
     // Checkpoints run inside the commit that crosses the threshold; a longer log between them copies each
     // hot page (rollups, the ends of the event and session trees) once for many more batches.
     conn.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
+    let writer =
+        Writer { conn, live, metrics: metrics.clone(), memory: Memory::default(), commit_time: Duration::ZERO };
+    spawn_sink(writer, metrics, capacity, batch_max)
+}
+
+/// Where the writer's batches go: SQLite's transaction (`Writer`, the default) or, in cluster mode, ClickHouse
+/// (`cluster::sink`). The queue, the batching and the answers' promise are the same for both.
+pub(crate) trait EventSink: Send + 'static {
+    /// Stores a batch and answers every job of it (a 2xx only for what is stored).
+    fn commit_batch(&mut self, batch: Vec<Queued>);
+}
+
+/// Starts the writer thread that drains the bounded queue into `sink` in batches of up to `batch_max`.
+pub(crate) fn spawn_sink(
+    mut sink: impl EventSink,
+    metrics: Metrics,
+    capacity: usize,
+    batch_max: usize,
+) -> Result<(SyncSender<Queued>, WriterHandle)> {
     let (sender, receiver) = sync_channel(capacity);
-    let thread = std::thread::Builder::new().name("ingest-writer".into()).spawn(move || {
-        Writer { conn, live, metrics, batch_max, memory: Memory::default(), commit_time: Duration::ZERO }.run(receiver)
-    })?;
+    let thread = std::thread::Builder::new()
+        .name("ingest-writer".into())
+        .spawn(move || drain(&mut sink, &receiver, &metrics, batch_max))?;
     Ok((sender, WriterHandle { thread: Some(thread) }))
+}
+
+/// Takes what the queue holds (up to `batch_max`, waiting only for the first) as one batch, until every sender
+/// is gone.
+fn drain(sink: &mut impl EventSink, receiver: &Receiver<Queued>, metrics: &Metrics, batch_max: usize) {
+    while let Ok(first) = receiver.recv() {
+        let mut batch = vec![first];
+        while batch.len() < batch_max {
+            match receiver.try_recv() {
+                Ok(next) => batch.push(next),
+                Err(_) => break,
+            }
+        }
+        metrics.queue_moved(-(batch.len() as i64));
+        sink.commit_batch(batch);
+    }
 }
 
 struct Writer {
     conn: Connection,
     live: LiveHub,
     metrics: Metrics,
-    batch_max: usize,
     memory: Memory,
     /// Time spent in COMMIT by the batch being written (its fsync), for the metrics.
     commit_time: Duration,
 }
 
-impl Writer {
-    fn run(mut self, receiver: Receiver<Queued>) {
-        while let Ok(first) = receiver.recv() {
-            let mut batch = vec![first];
-            while batch.len() < self.batch_max {
-                match receiver.try_recv() {
-                    Ok(next) => batch.push(next),
-                    Err(_) => break,
-                }
-            }
-            self.metrics.queue_moved(-(batch.len() as i64));
-            self.commit_batch(batch);
-        }
-    }
-
+impl EventSink for Writer {
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
         self.commit_time = Duration::ZERO;
@@ -180,7 +204,9 @@ impl Writer {
             }
         }
     }
+}
 
+impl Writer {
     /// Writes a batch in one transaction. The common case runs every job straight in it; when one fails, the
     /// transaction is rolled back and the batch rewritten with a savepoint per job, so the failing job is
     /// rolled back alone. (A savepoint per job always costs two statements and a sub-journal per hit.)

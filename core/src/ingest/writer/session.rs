@@ -7,14 +7,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::memory::Memory;
 use super::rollups::Rollups;
 use super::visits::{SessionState, Visit};
-use crate::analytics::{VisitDims, forget_stored_hours, visit_hours};
+use crate::analytics::stored_hours::LATE_HIT_MS;
+use crate::analytics::{VisitDims, forget_stored_hours};
 use crate::ingest::enrich::Organization;
 use crate::ingest::hit::{EventKind, Hit};
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::store;
 
 /// A visit ends after this long without a hit; the next hit starts a new one.
-const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
+pub(crate) const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
 
 /// What a write counts on its visit.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,8 +73,8 @@ pub(super) fn touch_session(
         None => load_session(tx, site, &hit.session_key)?,
     };
     // A late hit (imports, the seeder, queued offline hits) may change a visit of an hour a read has stored;
-    // live hits never can (see visit_hours::SETTLED_MS).
-    if hit.ts < now_ms() - visit_hours::LATE_HIT_MS {
+    // live hits never can (see stored_hours::SETTLED_MS).
+    if hit.ts < now_ms() - LATE_HIT_MS {
         let first_seen = existing.as_ref().map_or(hit.ts, |s| s.first_seen);
         forget_stored_hours(tx, site, first_seen.min(hit.ts), first_seen.max(hit.ts) + 1)?;
     }

@@ -1,0 +1,148 @@
+//! What the ingest writers of several daemons must agree on, kept in PostgreSQL (migration 0010): the daily salt
+//! of the visitor hash and the visit each hit belongs to (the 30-minute idle rule). Called by the ClickHouse
+//! sink once per batch; SQLite mode keeps both in the writer's memory instead.
+
+use std::collections::HashMap;
+
+use rand::RngCore;
+
+use super::pg::Pg;
+use crate::error::Result;
+use crate::ingest::writer::{SESSION_TIMEOUT_MS, visitor_hash};
+use crate::model::{Millis, WebsiteId};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// Open visits idle for longer than this are deleted by `prune`; a hit after it starts a new visit anyway.
+const FORGET_VISITS_AFTER_MS: Millis = DAY_MS;
+
+/// A run of hits of one (site, session key) in a batch with no gap over the idle timeout: one visit's worth.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    pub website_id: WebsiteId,
+    pub session_key: String,
+    pub first: Millis,
+    pub last: Millis,
+    /// The visitor seed of the run's first hit (address and user agent, hashed; never stored).
+    pub seed: [u8; 32],
+}
+
+/// The visit a segment was found to belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VisitOf {
+    pub visit_id: i64,
+    /// The visit's visitor hash (from the salt of the day it started).
+    pub visitor: i64,
+}
+
+/// The shared ingest state, through a PostgreSQL pool.
+pub struct IngestState {
+    pg: Pg,
+    /// Salts read from (or written to) the database; a day's salt never changes once stored.
+    salts: HashMap<i64, [u8; 16]>,
+    /// The UTC day `prune` last ran.
+    pruned_day: i64,
+}
+
+impl IngestState {
+    /// The state in the database `pg` points at (its migrations applied by `Pg::open`).
+    pub fn new(pg: Pg) -> IngestState {
+        IngestState { pg, salts: HashMap::new(), pruned_day: i64::MIN }
+    }
+
+    /// The salt of the UTC day holding `ts`, made by whichever daemon asks first. One statement: the insert
+    /// of a new salt, or on conflict the stored one, returned either way.
+    pub fn salt(&mut self, ts: Millis) -> Result<[u8; 16]> {
+        let day = ts.div_euclid(DAY_MS);
+        if let Some(salt) = self.salts.get(&day) {
+            return Ok(*salt);
+        }
+        let mut fresh = [0u8; 16];
+        rand::rng().fill_bytes(&mut fresh);
+        let stored: Vec<u8> = self.pg.with(|c| {
+            Ok(c.query_one(
+                "INSERT INTO ingest_salts (day, salt) VALUES ($1, $2)
+                 ON CONFLICT (day) DO UPDATE SET day = excluded.day
+                 RETURNING salt",
+                &[&day, &fresh.as_slice()],
+            )?
+            .get(0))
+        })?;
+        let salt: [u8; 16] = stored
+            .try_into()
+            .map_err(|_| crate::error::Error::Internal("ingest_salts holds a salt of the wrong length".into()))?;
+        self.salts.insert(day, salt);
+        Ok(salt)
+    }
+
+    /// The visit of each segment, in order, continuing the stored visit of its key when its first hit is within
+    /// the idle timeout of that visit's last, starting a new one otherwise. Segments must name distinct keys
+    /// (a key's later segments go in a later call). One statement for the batch: an upsert whose conflict
+    /// branch applies the idle rule to the row as stored, so two daemons racing on one key serialise on its
+    /// row and agree on the visit.
+    pub fn visits(&mut self, segments: &[Segment]) -> Result<Vec<VisitOf>> {
+        if segments.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut sites = Vec::with_capacity(segments.len());
+        let mut keys = Vec::with_capacity(segments.len());
+        let mut visitors = Vec::with_capacity(segments.len());
+        let mut firsts = Vec::with_capacity(segments.len());
+        let mut lasts = Vec::with_capacity(segments.len());
+        for segment in segments {
+            // The visitor hash the visit gets if it is new.
+            let salt = self.salt(segment.first)?;
+            sites.push(segment.website_id);
+            keys.push(segment.session_key.as_str());
+            visitors.push(visitor_hash(&salt, segment.website_id, &segment.seed));
+            firsts.push(segment.first);
+            lasts.push(segment.last);
+        }
+        let rows = self.pg.with(|c| {
+            // Rows are locked in key order, so two daemons' batches cannot deadlock on each other.
+            Ok(c.query(
+                "INSERT INTO ingest_visits AS v (website_id, session_key, visit_id, visitor, first_seen, last_seen)
+                 SELECT w, k, nextval('ingest_visit_ids'), h, f, l
+                 FROM unnest($1::BIGINT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[], $5::BIGINT[]) AS b(w, k, h, f, l)
+                 ORDER BY w, k
+                 ON CONFLICT (website_id, session_key) DO UPDATE SET
+                    visit_id = CASE WHEN excluded.first_seen - v.last_seen > $6
+                        THEN excluded.visit_id ELSE v.visit_id END,
+                    visitor = CASE WHEN excluded.first_seen - v.last_seen > $6
+                        THEN excluded.visitor ELSE v.visitor END,
+                    first_seen = CASE WHEN excluded.first_seen - v.last_seen > $6
+                        THEN excluded.first_seen ELSE least(v.first_seen, excluded.first_seen) END,
+                    last_seen = CASE WHEN excluded.first_seen - v.last_seen > $6
+                        THEN excluded.last_seen ELSE greatest(v.last_seen, excluded.last_seen) END
+                 RETURNING website_id, session_key, visit_id, visitor",
+                &[&sites, &keys, &visitors, &firsts, &lasts, &SESSION_TIMEOUT_MS],
+            )?)
+        })?;
+        let found: HashMap<(WebsiteId, String), VisitOf> =
+            rows.iter().map(|r| ((r.get(0), r.get(1)), VisitOf { visit_id: r.get(2), visitor: r.get(3) })).collect();
+        segments
+            .iter()
+            .map(|s| {
+                found.get(&(s.website_id, s.session_key.clone())).copied().ok_or_else(|| {
+                    crate::error::Error::Internal("a visit upsert returned fewer rows than it was sent".into())
+                })
+            })
+            .collect()
+    }
+
+    /// Once per UTC day of `now`: deletes salts older than yesterday and visits idle for a day.
+    pub fn prune(&mut self, now: Millis) -> Result<()> {
+        let today = now.div_euclid(DAY_MS);
+        if self.pruned_day == today {
+            return Ok(());
+        }
+        self.pg.with(|c| {
+            c.execute("DELETE FROM ingest_salts WHERE day < $1", &[&(today - 1)])?;
+            c.execute("DELETE FROM ingest_visits WHERE last_seen < $1", &[&(now - FORGET_VISITS_AFTER_MS)])?;
+            Ok(())
+        })?;
+        self.salts.retain(|day, _| *day >= today - 1);
+        self.pruned_day = today;
+        Ok(())
+    }
+}

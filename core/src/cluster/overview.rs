@@ -1,0 +1,150 @@
+//! The overview's totals read from ClickHouse (page views, visits, visitors, bounces, visit time), with the
+//! meaning SQLite's rollups give them: visits, visitors, bounces and time are counted on the range their visit
+//! started in, page views on their own time.
+
+use super::events::Events;
+use crate::analytics::{TimeRange, Totals};
+use crate::error::{Error, Result};
+use crate::model::WebsiteId;
+
+impl Events {
+    /// The totals of a site over a range, read through the Distributed table. `events` and `conversions` are
+    /// not read yet (0).
+    pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
+        let (db, from, to) = (self.database(), range.start, range.end);
+        let node = &self.nodes()[0];
+        let pageviews: i64 = node.query_value(&format!(
+            "SELECT count() FROM {db}.hits
+             WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}"
+        ))?;
+        // A visit's rows are on one shard, so the visits with a hit in range are found on each shard locally
+        // (hits_local in the IN), and their whole rows read, including those after the range.
+        // Visitors: the hash changes daily, and SQLite counts a visitor once per day of visit start.
+        let rows = node.query(&format!(
+            "SELECT count(), uniqExact(intDiv(start, 86400000), visitor), sum(page_views = 1),
+                    sum(intDiv(last - start, 1000))
+             FROM (
+                SELECT visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
+                       countIf(kind = 'pageview') AS page_views
+                FROM {db}.hits
+                WHERE website_id = {site} AND visit_id IN (
+                    SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND ts >= {from} AND ts < {to})
+                GROUP BY visit_id
+                HAVING start >= {from} AND start < {to}
+             )"
+        ))?;
+        let number = |i: usize| -> Result<i64> {
+            rows.first()
+                .and_then(|row| row.get(i))
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| Error::Internal("ClickHouse: unexpected totals row".into()))
+        };
+        Ok(Totals {
+            pageviews,
+            visits: number(0)?,
+            visitors: number(1)?,
+            bounces: number(2)?,
+            duration_s: number(3)?,
+            events: 0,
+            conversions: 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use tokio::sync::oneshot;
+
+    use crate::cluster::ingest_state::IngestState;
+    use crate::cluster::sink::ClickHouseSink;
+    use crate::cluster::testing::fresh;
+    use crate::ingest::live::LiveHub;
+    use crate::ingest::writer::{Job, Queued, spawn_sink};
+    use crate::ingest::{EventKind, Hit, Submitted};
+    use crate::metrics::Metrics;
+    use crate::model::now_ms;
+    use crate::testing::one_site;
+
+    use super::*;
+
+    /// Seeded visits over the last three hours: 60 visitors, 1 to 6 hits each (page views and events, so some
+    /// visits bounce), a third coming back after more than 30 minutes (a second visit), all on whole seconds.
+    fn seeded_hits(site: WebsiteId, now: i64) -> Vec<Hit> {
+        let mut rng = StdRng::seed_from_u64(18);
+        let start = (now - 3 * 3_600_000) / 1000 * 1000;
+        let mut hits = Vec::new();
+        for visitor in 0..60u8 {
+            let mut ts = start + rng.random_range(0..3_600) * 1000;
+            let returns = visitor % 3 == 0;
+            for visit in 0..(1 + returns as u8) {
+                if visit == 1 {
+                    ts += rng.random_range(31 * 60..60 * 60) * 1000;
+                }
+                for n in 0..rng.random_range(1..=6) {
+                    let kind = if n > 0 && rng.random_bool(0.3) { EventKind::Custom } else { EventKind::Pageview };
+                    let path = format!("/p{}", rng.random_range(0..5));
+                    hits.push(Hit {
+                        website_id: site,
+                        session_key: format!("visitor-{visitor:03}"),
+                        ts,
+                        kind: Some(kind),
+                        name: if kind == EventKind::Custom { "signup".into() } else { String::new() },
+                        url: format!("https://s.example.com{path}"),
+                        path,
+                        visitor_seed: [visitor; 32],
+                        ..Hit::default()
+                    });
+                    ts += rng.random_range(5..300) * 1000;
+                }
+            }
+        }
+        hits.sort_by_key(|h| h.ts);
+        hits
+    }
+
+    #[test]
+    fn overview_totals_equal_sqlites_on_the_same_hits() {
+        let Some(cluster) = fresh() else { return };
+        let fixture = one_site();
+        let now = now_ms();
+        let hits = seeded_hits(fixture.site, now);
+
+        // SQLite, through the real ingest queue and writer.
+        for hit in hits.clone() {
+            match fixture.tracker.ingest.submit_job(Job::Hit(Box::new(hit))).unwrap() {
+                Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
+                Submitted::Ignored => panic!("a seeded hit was ignored"),
+            }
+        }
+        // ClickHouse, through the cluster sink on a writer thread.
+        let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
+        let sink =
+            ClickHouseSink::new(cluster.events(), IngestState::new(cluster.pg()), LiveHub::default(), metrics.clone());
+        let (queue, writer) = spawn_sink(sink, metrics, 10_000, 64).unwrap();
+        let answers: Vec<_> = hits
+            .into_iter()
+            .map(|hit| {
+                let (done, answer) = oneshot::channel();
+                queue.send(Queued { job: Job::Hit(Box::new(hit)), done }).unwrap();
+                answer
+            })
+            .collect();
+        for answer in answers {
+            answer.blocking_recv().unwrap().unwrap();
+        }
+        drop(queue);
+        drop(writer);
+
+        let events = cluster.events();
+        for range in ["24h", "7d"] {
+            let range = TimeRange::parse(range, now).unwrap();
+            let sqlite = fixture.tracker.analytics.totals(fixture.site, range).unwrap();
+            let clickhouse = events.totals(fixture.site, range).unwrap();
+            assert!(sqlite.visits > 60 && sqlite.bounces > 0, "{sqlite:?}");
+            let comparable = Totals { events: 0, conversions: 0, ..sqlite };
+            assert_eq!(clickhouse, comparable, "{range:?}");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Test fixtures of cluster mode: a fresh PostgreSQL schema and ClickHouse database per test on the harness's
+//! servers (tests/cluster/cluster.sh up DIR; source DIR/env), or `None` when the harness is not running.
+
+use std::sync::{RwLock, RwLockReadGuard};
+
+use rand::Rng;
+
+use super::clickhouse::Node;
+use super::events::Events;
+use super::pg::Pg;
+
+/// Held for reading by every test that uses the ClickHouse shards and for writing by a test that restarts one,
+/// so no test meets a shard that is down (tests of this binary run in parallel threads).
+pub(crate) static SHARDS: RwLock<()> = RwLock::new(());
+
+/// A private corner of the harness for one test.
+pub(crate) struct TestCluster {
+    pub pg_url: String,
+    pub ch_urls: Vec<String>,
+    pub database: String,
+    shards: Option<RwLockReadGuard<'static, ()>>,
+}
+
+/// The harness's ClickHouse shard URLs, or `None` to skip.
+pub(crate) fn clickhouse_urls() -> Option<Vec<String>> {
+    let urls = std::env::var("TRACKER_TEST_CLICKHOUSE_URLS").ok().filter(|u| !u.is_empty())?;
+    Some(urls.split(',').map(str::to_string).collect())
+}
+
+/// A shared hold on the shards (see `SHARDS`).
+pub(crate) fn shards_up() -> RwLockReadGuard<'static, ()> {
+    SHARDS.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A fresh schema and database on the harness, or `None` when it is not running.
+pub(crate) fn fresh() -> Option<TestCluster> {
+    let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
+    let ch_urls = clickhouse_urls()?;
+    let name = format!("t_{:016x}", rand::rng().random::<u64>());
+    let mut client = postgres::Client::connect(&pg, postgres::NoTls).unwrap();
+    client.batch_execute(&format!("CREATE SCHEMA {name}")).unwrap();
+    let separator = if pg.contains('?') { '&' } else { '?' };
+    let pg_url = format!("{pg}{separator}options=-csearch_path%3D{name}");
+    Some(TestCluster { pg_url, ch_urls, database: name, shards: Some(shards_up()) })
+}
+
+impl TestCluster {
+    /// Lets go of the shared hold on the shards, for a test that restarts them.
+    pub fn release_shards(&mut self) {
+        self.shards = None;
+    }
+
+    /// The events store in this test's database.
+    pub fn events(&self) -> Events {
+        Events::open(&self.ch_urls, "tracker", &self.database).unwrap()
+    }
+
+    /// A pool on this test's schema, migrated.
+    pub fn pg(&self) -> Pg {
+        Pg::open(&self.pg_url).unwrap()
+    }
+
+    /// Rows of `hits_local` on shard `i` matching `condition`, counted on that shard alone.
+    pub fn local_rows(&self, i: usize, condition: &str) -> u64 {
+        Node::new(&self.ch_urls[i])
+            .query_value(&format!("SELECT count() FROM {}.hits_local WHERE {condition}", self.database))
+            .unwrap()
+    }
+}
+
+impl Drop for TestCluster {
+    fn drop(&mut self) {
+        for url in &self.ch_urls {
+            let _ = Node::new(url).execute(&format!("DROP DATABASE IF EXISTS {}", self.database));
+        }
+    }
+}

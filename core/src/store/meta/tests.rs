@@ -1,0 +1,290 @@
+//! The same test bodies on each metadata engine: SQLite always, PostgreSQL when the harness is up. They go
+//! through the services (`Auth`, `Websites`, `Account`) as the daemon does, so what is checked is the
+//! behaviour a user sees, whichever store holds the rows.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use super::testing::{Engine, engines};
+use crate::account::{Account, NotificationsUpdate, RECENT_SIGN_INS};
+use crate::auth::{Auth, Login};
+use crate::config::Config;
+use crate::error::Error;
+use crate::settings::Settings;
+use crate::store::websites::{NewWebsite, WebsiteChanges, Websites};
+
+const CLIENT: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+const SECRET: &[u8] = b"a test signing secret of 32 bytes or more";
+
+struct Services {
+    auth: Auth,
+    websites: Websites,
+    account: Account,
+}
+
+fn services(engine: &Engine) -> Services {
+    let settings = Settings::new(Config::default());
+    Services {
+        auth: Auth::new(engine.meta.clone(), SECRET, settings.clone()),
+        websites: Websites::new(engine.meta.clone()),
+        account: Account::new(engine.meta.clone(), engine.db.clone(), settings),
+    }
+}
+
+fn site(name: &str) -> NewWebsite {
+    NewWebsite { name: name.into(), domain: format!("{name}.example.com"), tracking_level: None }
+}
+
+fn session(auth: &Auth, email: &str, password: &str) -> crate::auth::AuthSession {
+    match auth.login(email, password, None, CLIENT).unwrap() {
+        Login::Session(session) => session,
+        other => panic!("expected a session, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_email_is_taken_whatever_its_case_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let first = s.auth.create_user("Ann@Example.com", "secret1").unwrap();
+        let again = s.auth.create_user("ann@example.COM", "secret2");
+        assert!(matches!(again, Err(Error::Conflict(_))), "{}: {again:?}", engine.name);
+        let other = s.auth.create_user("bob@example.com", "secret1").unwrap();
+        let principal = s.auth.authenticate(&session(&s.auth, "bob@example.com", "secret1").access_token).unwrap();
+        let taken = s.auth.change_email(principal, "ANN@example.com", "secret1", CLIENT);
+        assert!(matches!(taken, Err(Error::Conflict(_))), "{}: {taken:?}", engine.name);
+        assert_eq!(s.auth.find_user("ann@EXAMPLE.com").unwrap().id, first.id, "{}", engine.name);
+        assert_eq!(s.auth.list_users().unwrap().len(), 2, "{}", engine.name);
+        assert_eq!(s.auth.user(other.id).unwrap().email, "bob@example.com", "{}", engine.name);
+    }
+}
+
+#[test]
+fn a_deleted_accounts_tokens_no_longer_refresh_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let user = s.auth.create_user("gone@example.com", "secret1").unwrap();
+        let signed_in = session(&s.auth, "gone@example.com", "secret1");
+        let refreshed = s.auth.refresh(&signed_in.refresh_token).unwrap();
+        s.auth.authenticate(&refreshed.access_token).unwrap();
+        s.auth.remove_user(user.id).unwrap();
+        let refused = s.auth.refresh(&refreshed.refresh_token);
+        assert!(matches!(refused, Err(Error::Unauthorized(_))), "{}: {refused:?}", engine.name);
+        let refused = s.auth.authenticate(&refreshed.access_token);
+        assert!(matches!(refused, Err(Error::Unauthorized(_))), "{}: {refused:?}", engine.name);
+    }
+}
+
+#[test]
+fn a_rotated_token_presented_again_ends_its_sign_in_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        s.auth.create_user("rot@example.com", "secret1").unwrap();
+        let first = session(&s.auth, "rot@example.com", "secret1");
+        let second = s.auth.refresh(&first.refresh_token).unwrap();
+        let third = s.auth.refresh(&second.refresh_token).unwrap();
+        // The first token's successor has been used: presenting it again is a stolen copy, not two tabs.
+        assert!(s.auth.refresh(&first.refresh_token).is_err(), "{}", engine.name);
+        assert!(s.auth.refresh(&third.refresh_token).is_err(), "{}: the sign-in is revoked", engine.name);
+        assert!(s.auth.authenticate(&third.access_token).is_err(), "{}", engine.name);
+        // Logout of another sign-in, and a password change, end theirs.
+        let other = session(&s.auth, "rot@example.com", "secret1");
+        s.auth.logout(&other.refresh_token).unwrap();
+        assert!(s.auth.refresh(&other.refresh_token).is_err(), "{}", engine.name);
+        let kept = session(&s.auth, "rot@example.com", "secret1");
+        let principal = s.auth.authenticate(&kept.access_token).unwrap();
+        let fresh = s.auth.change_password(principal, "secret1", "secret2", CLIENT).unwrap();
+        assert!(s.auth.authenticate(&kept.access_token).is_err(), "{}", engine.name);
+        assert!(s.auth.refresh(&kept.refresh_token).is_err(), "{}", engine.name);
+        s.auth.authenticate(&fresh.access_token).unwrap();
+        assert!(matches!(s.auth.login("rot@example.com", "secret1", None, CLIENT), Err(Error::Unauthorized(_))));
+    }
+}
+
+#[test]
+fn another_accounts_website_is_not_found_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let owner = s.auth.create_user("owner@example.com", "secret1").unwrap();
+        let other = s.auth.create_user("other@example.com", "secret1").unwrap();
+        let theirs = s.websites.create(owner.id, site("theirs")).unwrap();
+        let mine = s.websites.create(other.id, site("mine")).unwrap();
+        let name = engine.name;
+        assert!(matches!(s.websites.get(other.id, theirs.id), Err(Error::NotFound(_))), "{name}");
+        let change = WebsiteChanges { name: Some("taken".into()), ..WebsiteChanges::default() };
+        assert!(matches!(s.websites.update(other.id, theirs.id, change), Err(Error::NotFound(_))), "{name}");
+        assert!(matches!(s.websites.delete(other.id, theirs.id), Err(Error::NotFound(_))), "{name}");
+        assert_eq!(s.websites.list(other.id).unwrap(), vec![mine.clone()], "{name}");
+        // The owner's site is untouched and reachable every way the services reach it.
+        assert_eq!(s.websites.get(owner.id, theirs.id).unwrap(), theirs, "{name}");
+        assert_eq!(s.websites.by_tracking_key(&theirs.tracking_key).unwrap(), theirs, "{name}");
+        assert_eq!(s.websites.find("theirs.example.com").unwrap(), theirs, "{name}");
+        let change = WebsiteChanges {
+            name: Some("Renamed".into()),
+            domain_only: Some(true),
+            tracking_level: Some(crate::model::TrackingLevel::Professional),
+            ..WebsiteChanges::default()
+        };
+        let updated = s.websites.update(owner.id, theirs.id, change).unwrap();
+        assert_eq!(s.websites.get_any(theirs.id).unwrap(), updated, "{name}");
+        assert_eq!(s.websites.list_all().unwrap().len(), 2, "{name}");
+    }
+}
+
+#[test]
+fn ids_are_not_reused_after_deletion_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let user = s.auth.create_user("first@example.com", "secret1").unwrap();
+        let site_a = s.websites.create(user.id, site("a")).unwrap();
+        s.websites.delete(user.id, site_a.id).unwrap();
+        let site_b = s.websites.create(user.id, site("b")).unwrap();
+        assert!(site_b.id > site_a.id, "{}: site id {} reused", engine.name, site_a.id);
+        s.auth.remove_user(user.id).unwrap();
+        assert!(s.websites.list_all().unwrap().is_empty(), "{}: sites go with their account", engine.name);
+        let next = s.auth.create_user("first@example.com", "secret1").unwrap();
+        assert!(next.id > user.id, "{}: account id {} reused", engine.name, user.id);
+        let refused = s.websites.create(user.id, site("c"));
+        assert!(matches!(refused, Err(Error::Unauthorized(_))), "{}: {refused:?}", engine.name);
+    }
+}
+
+#[test]
+fn account_settings_and_sign_ins_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let name = engine.name;
+        let user = s.auth.create_user("set@example.com", "secret1").unwrap();
+        let profile = s.account.update_profile(user.id, " Ann ", "Acme", "Europe/Paris").unwrap();
+        assert_eq!((profile.name.as_str(), profile.timezone.as_str()), ("Ann", "Europe/Paris"), "{name}");
+        let update = NotificationsUpdate { marketing_emails: Some(true), ..NotificationsUpdate::default() };
+        let notifications = s.account.update_notifications(user.id, update).unwrap();
+        assert!(notifications.marketing_emails && notifications.weekly_reports, "{name}");
+        for _ in 0..RECENT_SIGN_INS + 2 {
+            s.account.record_sign_in(user.id, CLIENT, "Firefox").unwrap();
+        }
+        assert_eq!(s.account.settings(user.id).unwrap().recent_sign_ins.len(), RECENT_SIGN_INS, "{name}");
+        let security = s.account.update_security(user.id, Some(60), Some(false)).unwrap();
+        assert_eq!((security.session_timeout, security.login_notifications), (60, false), "{name}");
+        let settings = s.account.settings(user.id).unwrap();
+        assert!(settings.recent_sign_ins.is_empty(), "{name}: turning notifications off forgets them");
+        assert_eq!(settings.profile.company, "Acme", "{name}");
+        s.account.record_sign_in(user.id, CLIENT, "Firefox").unwrap();
+        assert!(s.account.settings(user.id).unwrap().recent_sign_ins.is_empty(), "{name}: not recorded when off");
+        s.auth.remove_user(user.id).unwrap();
+        assert!(matches!(s.account.settings(user.id), Err(Error::Unauthorized(_))), "{name}");
+    }
+}
+
+#[test]
+fn two_factor_codes_are_used_once_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let name = engine.name;
+        s.auth.create_user("tf@example.com", "secret1").unwrap();
+        let principal = s.auth.authenticate(&session(&s.auth, "tf@example.com", "secret1").access_token).unwrap();
+        let setup = s.auth.begin_two_factor(principal).unwrap();
+        let secret = totp_rs::Secret::Encoded(setup.secret).to_bytes().unwrap();
+        let totp = totp_rs::TOTP::new(totp_rs::Algorithm::SHA1, 6, 1, 30, secret, None, String::new()).unwrap();
+        let code = totp.generate_current().unwrap();
+        let codes = s.auth.enable_two_factor(principal, &code).unwrap();
+        assert_eq!(s.auth.recovery_codes_left(principal.user).unwrap(), codes.len() as i64, "{name}");
+        let asked = s.auth.login("tf@example.com", "secret1", None, CLIENT).unwrap();
+        assert!(matches!(asked, Login::CodeRequired { .. }), "{name}");
+        // The code that enabled it was used: the same step is refused; a recovery code works once.
+        let reused = s.auth.login("tf@example.com", "secret1", Some(&code), CLIENT);
+        assert!(reused.is_err(), "{name}");
+        assert!(matches!(s.auth.login("tf@example.com", "secret1", Some(&codes[0]), CLIENT), Ok(Login::Session(_))));
+        assert!(s.auth.login("tf@example.com", "secret1", Some(&codes[0]), CLIENT).is_err(), "{name}");
+        assert_eq!(s.auth.recovery_codes_left(principal.user).unwrap(), codes.len() as i64 - 1, "{name}");
+        assert!(engine.meta.plain_secrets(b"tk1").unwrap().is_empty(), "{name}: the secret is stored sealed");
+        s.auth.disable_two_factor(principal, "secret1", CLIENT).unwrap();
+        assert!(matches!(s.auth.login("tf@example.com", "secret1", None, CLIENT), Ok(Login::Session(_))));
+        // A secret stored in plain form (as before sealing) is found, and resealed only while still plain.
+        engine.meta.set_pending_secret(principal.user, b"plain secret").unwrap();
+        assert_eq!(engine.meta.plain_secrets(b"tk1").unwrap(), vec![(principal.user, b"plain secret".to_vec())]);
+        engine.meta.reseal_secret(principal.user, b"another secret", b"tk1 not this").unwrap();
+        engine.meta.reseal_secret(principal.user, b"plain secret", b"tk1 sealed").unwrap();
+        assert!(engine.meta.plain_secrets(b"tk1").unwrap().is_empty(), "{name}");
+        let stored = engine.meta.two_factor(principal.user).unwrap().unwrap().secret;
+        assert_eq!(stored.as_deref(), Some(&b"tk1 sealed"[..]), "{name}");
+    }
+}
+
+#[test]
+fn event_definitions_of_a_site_on_each_engine() {
+    use crate::store::event_definitions::{EventDefinitions, MAX_DEFINITIONS, NewEventDefinition};
+    let named = |name: &str| NewEventDefinition {
+        name: Some(name.into()),
+        display_name: Some(format!("The {name}")),
+        event_type: Some("click".into()),
+        selector: Some("#buy".into()),
+        is_conversion: Some(true),
+        conversion_value: Some(serde_json::json!(49.99)),
+        ..NewEventDefinition::default()
+    };
+    for engine in engines() {
+        let s = services(&engine);
+        let events = EventDefinitions::new(engine.meta.clone());
+        let name = engine.name;
+        let user = s.auth.create_user("ev@example.com", "secret1").unwrap();
+        let a = s.websites.create(user.id, site("a")).unwrap().id;
+        let b = s.websites.create(user.id, site("b")).unwrap().id;
+        let buy = events.create(a, named("buy")).unwrap();
+        assert_eq!(buy.conversion_value.as_deref(), Some("49.99"), "{name}");
+        assert!(matches!(events.create(a, named("buy")), Err(Error::Conflict(_))), "{name}");
+        let other = events.create(b, named("buy")).unwrap();
+        let signup = events.create(a, named("signup")).unwrap();
+        assert_eq!(events.list(a).unwrap(), vec![signup.clone(), buy.clone()], "{name}: newest first");
+        assert!(matches!(events.get(a, other.id), Err(Error::NotFound(_))), "{name}: another site's id");
+        assert!(matches!(events.delete(a, other.id), Err(Error::NotFound(_))), "{name}");
+        let rename = NewEventDefinition { name: Some("buy".into()), ..NewEventDefinition::default() };
+        assert!(matches!(events.update(a, signup.id, rename), Err(Error::Conflict(_))), "{name}");
+        let off = NewEventDefinition { is_active: Some(false), ..NewEventDefinition::default() };
+        assert!(!events.update(a, signup.id, off).unwrap().is_active, "{name}");
+        assert_eq!(events.active(a).unwrap().len(), 1, "{name}");
+        events.delete(a, buy.id).unwrap();
+        assert_eq!(events.list(a).unwrap().len(), 1, "{name}");
+        for i in 1..MAX_DEFINITIONS {
+            events.create(b, named(&format!("e{i}"))).unwrap();
+        }
+        let over = events.create(b, named("one too many"));
+        assert!(matches!(over, Err(Error::Invalid(_))), "{name}: {over:?}");
+        s.websites.delete(user.id, b).unwrap();
+        assert!(events.list(b).unwrap().is_empty(), "{name}: definitions go with their site");
+    }
+}
+
+/// Daemons racing: of first sign-ups at the same moment exactly one wins, and one email taken by several
+/// sign-ups at once is stored once.
+#[test]
+fn racing_sign_ups_store_one_account_on_each_engine() {
+    for engine in engines() {
+        const RACERS: usize = 6;
+        // Each racer takes a connection, then all wait for the others, so the inserts start together.
+        let race = |email: fn(usize) -> String, only_first: bool| -> Vec<_> {
+            let start = std::sync::Barrier::new(RACERS);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..RACERS)
+                    .map(|i| {
+                        let (meta, start) = (engine.meta.clone(), &start);
+                        scope.spawn(move || {
+                            meta.any_user().unwrap();
+                            start.wait();
+                            meta.insert_user(&email(i), "hash", 1, only_first)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            })
+        };
+        let first = race(|i| format!("first{i}@example.com"), true);
+        let won = first.iter().filter(|r| matches!(r, Ok(Some(_)))).count();
+        assert_eq!(won, 1, "{}: {first:?}", engine.name);
+        assert!(first.iter().all(Result::is_ok), "{}: {first:?}", engine.name);
+        let same = race(|_| "same@example.com".to_string(), false);
+        let stored = same.iter().filter(|r| matches!(r, Ok(Some(_)))).count();
+        assert_eq!(stored, 1, "{}: {same:?}", engine.name);
+        assert!(same.iter().all(|r| matches!(r, Ok(Some(_)) | Err(Error::Conflict(_)))), "{}: {same:?}", engine.name);
+        assert_eq!(engine.meta.list_users().unwrap().len(), 2, "{}", engine.name);
+    }
+}

@@ -1,0 +1,224 @@
+//! Websites behind the metadata boundary: registration with a tracking key, the owner's list, look-ups by
+//! id or key, edits and deletion. `Websites` validates and calls these. A site's events are not here: in
+//! SQLite its deletion cascades to them by foreign key; in cluster mode they are the events store's.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{PgMeta, SqliteMeta};
+use crate::error::Result;
+use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId};
+
+const COLUMNS: &str = "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only";
+
+/// Websites: each method is one statement.
+pub trait WebsiteStore {
+    /// Inserts a site of `owner` if the account still exists; answers its id, `None` if the account is gone.
+    fn insert_website(
+        &self,
+        owner: UserId,
+        name: &str,
+        domain: &str,
+        tracking_key: &str,
+        level: TrackingLevel,
+        created_at: Millis,
+    ) -> Result<Option<WebsiteId>>;
+    /// The sites of `owner`, oldest first.
+    fn websites_of(&self, owner: UserId) -> Result<Vec<Website>>;
+    /// Every site, oldest first.
+    fn all_websites(&self) -> Result<Vec<Website>>;
+    /// The site `id` if `owner` owns it (`None` for another owner's, exactly as for a missing one).
+    fn website_of(&self, owner: UserId, id: WebsiteId) -> Result<Option<Website>>;
+    /// The site `id`, whoever owns it.
+    fn website(&self, id: WebsiteId) -> Result<Option<Website>>;
+    /// The site with this tracking key.
+    fn website_by_key(&self, key: &str) -> Result<Option<Website>>;
+    /// Saves name, domain, tracking level and domain-only of a site of `site.user_id`; false if it has none.
+    fn update_website(&self, site: &Website) -> Result<bool>;
+    /// Deletes a site of `owner` with everything this store holds of it; false if it has none.
+    fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<bool>;
+}
+
+impl WebsiteStore for SqliteMeta {
+    fn insert_website(
+        &self,
+        owner: UserId,
+        name: &str,
+        domain: &str,
+        tracking_key: &str,
+        level: TrackingLevel,
+        created_at: Millis,
+    ) -> Result<Option<WebsiteId>> {
+        self.db.write(|conn| {
+            let inserted = conn.execute(
+                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)",
+                params![owner, name, domain, tracking_key, level.as_str(), created_at],
+            )?;
+            Ok((inserted > 0).then(|| conn.last_insert_rowid()))
+        })
+    }
+
+    fn websites_of(&self, owner: UserId) -> Result<Vec<Website>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM websites WHERE user_id = ?1 ORDER BY id"))?;
+            let rows = stmt.query_map([owner], sqlite_row)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn all_websites(&self) -> Result<Vec<Website>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM websites ORDER BY id"))?;
+            let rows = stmt.query_map([], sqlite_row)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn website_of(&self, owner: UserId, id: WebsiteId) -> Result<Option<Website>> {
+        self.db.read(|conn| {
+            Ok(conn
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM websites WHERE id = ?1 AND user_id = ?2"),
+                    params![id, owner],
+                    sqlite_row,
+                )
+                .optional()?)
+        })
+    }
+
+    fn website(&self, id: WebsiteId) -> Result<Option<Website>> {
+        self.db.read(|conn| {
+            Ok(conn.query_row(&format!("SELECT {COLUMNS} FROM websites WHERE id = ?1"), [id], sqlite_row).optional()?)
+        })
+    }
+
+    fn website_by_key(&self, key: &str) -> Result<Option<Website>> {
+        self.db.read(|conn| {
+            Ok(conn
+                .query_row(&format!("SELECT {COLUMNS} FROM websites WHERE tracking_key = ?1"), [key], sqlite_row)
+                .optional()?)
+        })
+    }
+
+    fn update_website(&self, site: &Website) -> Result<bool> {
+        self.db.write(|conn| {
+            Ok(conn.execute(
+                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4
+                 WHERE id = ?5 AND user_id = ?6",
+                params![site.name, site.domain, site.tracking_level.as_str(), site.domain_only, site.id, site.user_id],
+            )? > 0)
+        })
+    }
+
+    fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<bool> {
+        self.db.write(|conn| {
+            let deleted = conn.execute("DELETE FROM websites WHERE id = ?1 AND user_id = ?2", params![id, owner])?;
+            if deleted == 0 {
+                return Ok(false);
+            }
+            // Its data is zeroed in the database (secure_delete); the copies in the log go too.
+            crate::db::empty_log(conn)?;
+            Ok(true)
+        })
+    }
+}
+
+fn sqlite_row(r: &Row) -> rusqlite::Result<Website> {
+    let level: String = r.get(5)?;
+    Ok(Website {
+        id: r.get(0)?,
+        user_id: r.get(1)?,
+        name: r.get(2)?,
+        domain: r.get(3)?,
+        tracking_key: r.get(4)?,
+        tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
+        created_at: r.get(6)?,
+        domain_only: r.get(7)?,
+    })
+}
+
+impl WebsiteStore for PgMeta {
+    fn insert_website(
+        &self,
+        owner: UserId,
+        name: &str,
+        domain: &str,
+        tracking_key: &str,
+        level: TrackingLevel,
+        created_at: Millis,
+    ) -> Result<Option<WebsiteId>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(
+                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
+                 SELECT $1::BIGINT, $2::TEXT, $3::TEXT, $4::TEXT, $5::TEXT, $6::BIGINT
+                 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)
+                 RETURNING id",
+                &[&owner, &name, &domain, &tracking_key, &level.as_str(), &created_at],
+            )?
+            .map(|r| r.get(0)))
+        })
+    }
+
+    fn websites_of(&self, owner: UserId) -> Result<Vec<Website>> {
+        self.pg.with(|c| {
+            let rows = c.query(&format!("SELECT {COLUMNS} FROM websites WHERE user_id = $1 ORDER BY id"), &[&owner])?;
+            Ok(rows.iter().map(pg_row).collect())
+        })
+    }
+
+    fn all_websites(&self) -> Result<Vec<Website>> {
+        self.pg.with(|c| {
+            Ok(c.query(&format!("SELECT {COLUMNS} FROM websites ORDER BY id"), &[])?.iter().map(pg_row).collect())
+        })
+    }
+
+    fn website_of(&self, owner: UserId, id: WebsiteId) -> Result<Option<Website>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(&format!("SELECT {COLUMNS} FROM websites WHERE id = $1 AND user_id = $2"), &[&id, &owner])?
+                .as_ref()
+                .map(pg_row))
+        })
+    }
+
+    fn website(&self, id: WebsiteId) -> Result<Option<Website>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(&format!("SELECT {COLUMNS} FROM websites WHERE id = $1"), &[&id])?.as_ref().map(pg_row))
+        })
+    }
+
+    fn website_by_key(&self, key: &str) -> Result<Option<Website>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(&format!("SELECT {COLUMNS} FROM websites WHERE tracking_key = $1"), &[&key])?
+                .as_ref()
+                .map(pg_row))
+        })
+    }
+
+    fn update_website(&self, site: &Website) -> Result<bool> {
+        self.pg.with(|c| {
+            Ok(c.execute(
+                "UPDATE websites SET name = $1, domain = $2, tracking_level = $3, domain_only = $4
+                 WHERE id = $5 AND user_id = $6",
+                &[&site.name, &site.domain, &site.tracking_level.as_str(), &site.domain_only, &site.id, &site.user_id],
+            )? > 0)
+        })
+    }
+
+    fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<bool> {
+        self.pg.with(|c| Ok(c.execute("DELETE FROM websites WHERE id = $1 AND user_id = $2", &[&id, &owner])? > 0))
+    }
+}
+
+fn pg_row(r: &postgres::Row) -> Website {
+    let level: String = r.get(5);
+    Website {
+        id: r.get(0),
+        user_id: r.get(1),
+        name: r.get(2),
+        domain: r.get(3),
+        tracking_key: r.get(4),
+        tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
+        created_at: r.get(6),
+        domain_only: r.get(7),
+    }
+}
