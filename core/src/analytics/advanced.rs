@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::intent::{self, IntentModel, ModelInfo, SessionFeatures, SourceType};
@@ -626,17 +626,9 @@ fn newest_scored(
     model: &IntentModel,
     limit: i64,
 ) -> Result<(Vec<ScoredVisit>, HashMap<i64, SessionFeatures>)> {
-    let mut stored: HashMap<Millis, Option<Vec<u8>>> = HashMap::new();
-    {
-        let mut stmt = conn.prepare_cached(
-            "SELECT hour, intent_model, intent_scores FROM advanced_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
-        )?;
-        let mut q = stmt.query(params![site, range.start, range.end])?;
-        while let Some(r) = q.next()? {
-            let fresh = r.get::<_, Option<Millis>>(1)? == Some(model.info.fitted_at);
-            stored.insert(r.get(0)?, if fresh { r.get(2)? } else { None });
-        }
-    }
+    let stored = stored_hours(conn, site, range.start, range.end)?;
+    let mut fresh =
+        conn.prepare_cached("SELECT scores FROM advanced_intent WHERE website_id = ?1 AND hour = ?2 AND model = ?3")?;
     let limit = usize::try_from(limit).unwrap_or(0);
     let mut visits: Vec<ScoredVisit> = Vec::new();
     let mut live: HashMap<i64, SessionFeatures> = HashMap::new();
@@ -645,9 +637,11 @@ fn newest_scored(
     while end > range.start && visits.len() < limit {
         let remaining = limit - visits.len();
         let hour = end - HOUR_MS;
-        if let Some(scores) = stored.get(&hour) {
+        if stored.contains(&hour) {
+            let scores: Option<Vec<u8>> =
+                fresh.query_row(params![site, hour, model.info.fitted_at], |r| r.get(0)).optional()?;
             let scores = match scores {
-                Some(scores) => scores.clone(),
+                Some(scores) => scores,
                 None => score_hour(conn, site, hour, model)?,
             };
             visits.extend(decode(&scores).take(remaining));
@@ -655,7 +649,7 @@ fn newest_scored(
             continue;
         }
         let to = end;
-        while end > range.start && !stored.contains_key(&(end - HOUR_MS)) {
+        while end > range.start && !stored.contains(&(end - HOUR_MS)) {
             end = (end - HOUR_MS).max(range.start);
         }
         for f in intent::load_features(conn, site, end, to, remaining as i64, None)? {
@@ -680,16 +674,20 @@ fn high_intent(
 }
 
 /// Scores a stored hour's visits under `model` and stores them (newest first), under the write lock so that a
-/// deletion cannot slip between the count and the store.
+/// deletion cannot slip between the count and the store; an hour forgotten since the caller saw it stored
+/// gets no row. Drops the scores of older models: they are never read again, which keeps the table to the
+/// hours read since the last fit.
 fn score_hour(conn: &Connection, site: WebsiteId, hour: Millis, model: &IntentModel) -> Result<Vec<u8>> {
     let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
     let visits = intent::load_features(&tx, site, hour, hour + HOUR_MS, i64::MAX, None)?;
     let scores = encode(&visits.iter().map(|f| ScoredVisit::of(model, f)).collect::<Vec<_>>());
+    tx.prepare_cached("DELETE FROM advanced_intent WHERE website_id = ?1 AND model < ?2")?
+        .execute(params![site, model.info.fitted_at])?;
     tx.prepare_cached(
-        "UPDATE advanced_hours SET intent_model = ?3, intent_visits = ?4, intent_scores = ?5
-         WHERE website_id = ?1 AND hour = ?2",
+        "INSERT OR REPLACE INTO advanced_intent (website_id, hour, model, scores)
+         SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM advanced_hours WHERE website_id = ?1 AND hour = ?2)",
     )?
-    .execute(params![site, hour, model.info.fitted_at, visits.len() as i64, scores])?;
+    .execute(params![site, hour, model.info.fitted_at, scores])?;
     tx.commit()?;
     Ok(scores)
 }
@@ -702,6 +700,7 @@ pub(crate) fn forget_hours(conn: &Connection, site: WebsiteId, from: Millis, to:
         "DELETE FROM advanced_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
         "DELETE FROM advanced_segments WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
         "DELETE FROM advanced_pages WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        "DELETE FROM advanced_intent WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
     ] {
         conn.prepare_cached(statement)?.execute(params![site, from, to])?;
     }
@@ -1169,8 +1168,22 @@ mod tests {
                 })
                 .unwrap()
         };
+        // The first model again, fitted later: every refit scores the stored hours again.
+        let first_again = IntentModel::prior(String::new(), Vec::new(), 0.0, 3);
+        let rows_of_other_models = |model: &IntentModel| -> i64 {
+            tracker
+                .db()
+                .read(|c| {
+                    Ok(c.query_row(
+                        "SELECT COUNT(*) FROM advanced_intent WHERE model <> ?1",
+                        [model.info.fitted_at],
+                        |r| r.get(0),
+                    )?)
+                })
+                .unwrap()
+        };
         let mut disagree = false;
-        for model in [&first, &refitted, &first] {
+        for model in [&first, &refitted, &first_again] {
             for name in ["1d", "7d"] {
                 let range = TimeRange::parse(name, now).unwrap();
                 // 7 and 30 end inside an hour; 500 is more than the range's visits.
@@ -1180,20 +1193,18 @@ mod tests {
                     assert_eq!(stored(range, model, limit), expected, "{name} {limit} {}", model.info.fitted_at);
                     assert_eq!(stored(range, model, limit), expected, "{name} {limit} again");
                     disagree |= expected.1.summary != raw(range, &first, limit).1.summary;
+                    // Scoring a stored hour under a newer model (30 visits reach back to stored hours; fewer are
+                    // in the open ones) drops the older model's scores of every hour, read or not.
+                    if limit >= 30 {
+                        assert_eq!(rows_of_other_models(model), 0, "{name} {limit} {}", model.info.fitted_at);
+                    }
                 }
             }
         }
         assert!(disagree, "the two models score some visits differently");
         let (full, _) = raw(TimeRange::parse("7d", now).unwrap(), &refitted, 500);
         assert!(full.1 > 0 && full.1 < full.0, "some visits are high intent, not all: {full:?}");
-        let scored: i64 = tracker
-            .db()
-            .read(|c| {
-                Ok(c.query_row("SELECT COUNT(*) FROM advanced_hours WHERE intent_scores IS NOT NULL", [], |r| {
-                    r.get(0)
-                })?)
-            })
-            .unwrap();
+        let scored = rows(&tracker, "advanced_intent");
         assert!(scored > 10, "{scored} hours with stored scores");
     }
 }
