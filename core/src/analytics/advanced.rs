@@ -6,10 +6,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::intent::{self, IntentModel, IntentScore, ModelInfo, SessionFeatures, SourceType};
+use super::intent::{self, IntentModel, ModelInfo, SessionFeatures, SourceType};
 use super::live::ACTIVE_WINDOW_MS;
 use super::overview::{percent, top_values, totals};
 use super::stored_hours::SETTLED_MS;
@@ -176,10 +176,14 @@ pub fn category(score: i64) -> &'static str {
 /// high = ready_to_convert, medium = researching; a low visit is window shopping when it glanced at one page
 /// for under 30 seconds, otherwise exploring.
 pub fn pattern(score: i64, f: &SessionFeatures) -> &'static str {
+    pattern_of(score, f.page_views <= 1 && f.duration_s < 30)
+}
+
+fn pattern_of(score: i64, glance: bool) -> &'static str {
     match category(score) {
         "high" => "ready_to_convert",
         "medium" => "researching",
-        _ if f.page_views <= 1 && f.duration_s < 30 => "window_shopping",
+        _ if glance => "window_shopping",
         _ => "exploring",
     }
 }
@@ -209,24 +213,6 @@ impl Analytics {
         let model = Arc::new(self.db.read(|conn| intent::fit(conn, site, now))?);
         self.intent_models.lock().unwrap_or_else(|e| e.into_inner()).insert(site, model.clone());
         Ok(model)
-    }
-
-    /// Scores of the range's visits (the [`SCORE_LIMIT`] most recent), without reasons.
-    fn scored(
-        &self,
-        site: WebsiteId,
-        range: TimeRange,
-        model: &IntentModel,
-    ) -> Result<Vec<(SessionFeatures, IntentScore)>> {
-        let features =
-            self.db.read(|conn| intent::load_features(conn, site, range.start, range.end, SCORE_LIMIT, None))?;
-        Ok(features
-            .into_iter()
-            .map(|f| {
-                let score = model.score_without_reasons(&f);
-                (f, score)
-            })
-            .collect())
     }
 
     /// `GET /api/analytics/advanced`: the range's figures, real-time metrics, top pages and segments.
@@ -265,74 +251,98 @@ impl Analytics {
         })
     }
 
-    /// `GET /api/analytics/ai-intent`: intent scores of the range's visits and what to do about them.
+    /// `GET /api/analytics/ai-intent`: intent scores of the range's visits (the [`SCORE_LIMIT`] most recent)
+    /// and what to do about them.
     pub fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent> {
         let model = self.intent_model(site, refit)?;
-        let scored = self.scored(site, range, &model)?;
-        let n = scored.len();
-        let count = |cat: &str| scored.iter().filter(|(_, s)| category(s.score) == cat).count();
-        let (high, medium, low) = (count("high"), count("medium"), count("low"));
-        let average = if n > 0 { scored.iter().map(|(_, s)| s.score as f64).sum::<f64>() / n as f64 } else { 0.0 };
-        let patterns = PATTERNS
-            .iter()
-            .map(|&p| {
-                let members: Vec<_> = scored.iter().filter(|(f, s)| pattern(s.score, f) == p).collect();
-                let k = members.len();
-                Pattern {
-                    pattern: p,
-                    count: k as i64,
-                    percentage: share(k, n),
-                    average_score: if k > 0 {
-                        one_decimal(members.iter().map(|(_, s)| s.score as f64).sum::<f64>() / k as f64)
-                    } else {
-                        0.0
-                    },
-                    conversion_rate: share(members.iter().filter(|(f, _)| f.converted).count(), k),
-                }
-            })
-            .collect();
-        let mut ranked: Vec<&(SessionFeatures, IntentScore)> = scored.iter().collect();
-        ranked.sort_by(|a, b| b.1.score.cmp(&a.1.score).then(b.0.first_seen.cmp(&a.0.first_seen)));
-        let top_intent_sessions = ranked
-            .iter()
-            .take(TOP_SESSIONS)
-            // Only the listed visits need their reasons: scored again with them (the same score).
-            .map(|(f, _)| (f, model.score(f)))
-            .map(|(f, s)| IntentSession {
-                session_id: f.session_key.clone(),
-                intent_score: s.score,
-                category: category(s.score),
-                pattern: pattern(s.score, f),
-                signals: Signals {
-                    page_views: f.page_views,
-                    duration: f.duration_s,
-                    is_converted: f.converted,
-                    scroll_depth: f.scroll_depth,
-                    events: f.events,
-                    returning: f.returning,
-                    source: f.source,
-                    organization: f.organization,
-                },
-                key_page: s.key_page,
-                raised_by: s.raised_by,
-                lowered_by: s.lowered_by,
-            })
-            .collect();
-        Ok(AiIntent {
-            summary: IntentSummary {
-                total_analyzed: n as i64,
-                high_intent: high as i64,
-                medium_intent: medium as i64,
-                low_intent: low as i64,
-                average_intent_score: one_decimal(average),
-            },
-            distribution: Distribution { high: share(high, n), medium: share(medium, n), low: share(low, n) },
-            patterns,
-            top_intent_sessions,
-            recommendations: recommendations(&model, &scored),
-            model: model.info.clone(),
+        let now = now_ms();
+        self.db.read(|conn| {
+            store_finished_hours(conn, site, range, now)?;
+            let (visits, live) = newest_scored(conn, site, range, &model, SCORE_LIMIT)?;
+            ai_intent(conn, site, &model, &visits, live)
         })
     }
+}
+
+/// The AI intent answer from the range's scored visits (newest first); the listed ones' features are taken
+/// from `live` or loaded by id.
+fn ai_intent(
+    conn: &Connection,
+    site: WebsiteId,
+    model: &IntentModel,
+    visits: &[ScoredVisit],
+    mut live: HashMap<i64, SessionFeatures>,
+) -> Result<AiIntent> {
+    let n = visits.len();
+    let count = |cat: &str| visits.iter().filter(|v| category(v.score) == cat).count();
+    let (high, medium, low) = (count("high"), count("medium"), count("low"));
+    let average = if n > 0 { visits.iter().map(|v| v.score as f64).sum::<f64>() / n as f64 } else { 0.0 };
+    let patterns = PATTERNS
+        .iter()
+        .map(|&p| {
+            let members: Vec<_> = visits.iter().filter(|v| v.pattern() == p).collect();
+            let k = members.len();
+            Pattern {
+                pattern: p,
+                count: k as i64,
+                percentage: share(k, n),
+                average_score: if k > 0 {
+                    one_decimal(members.iter().map(|v| v.score as f64).sum::<f64>() / k as f64)
+                } else {
+                    0.0
+                },
+                conversion_rate: share(members.iter().filter(|v| v.has(CONVERTED)).count(), k),
+            }
+        })
+        .collect();
+    // Highest score first, the newest first among equals (the visits are newest first and the sort is stable).
+    let mut ranked: Vec<&ScoredVisit> = visits.iter().collect();
+    ranked.sort_by_key(|v| std::cmp::Reverse(v.score));
+    ranked.truncate(TOP_SESSIONS);
+    let missing: Vec<(i64, bool)> =
+        ranked.iter().filter(|v| !live.contains_key(&v.id)).map(|v| (v.id, v.has(RETURNING))).collect();
+    for f in intent::load_features_of(conn, site, &missing)? {
+        live.insert(f.session_id, f);
+    }
+    let top_intent_sessions = ranked
+        .iter()
+        .filter_map(|v| live.get(&v.id))
+        // Only the listed visits need their reasons: scored again with them (the same score).
+        .map(|f| (f, model.score(f)))
+        .map(|(f, s)| IntentSession {
+            session_id: f.session_key.clone(),
+            intent_score: s.score,
+            category: category(s.score),
+            pattern: pattern(s.score, f),
+            signals: Signals {
+                page_views: f.page_views,
+                duration: f.duration_s,
+                is_converted: f.converted,
+                scroll_depth: f.scroll_depth,
+                events: f.events,
+                returning: f.returning,
+                source: f.source,
+                organization: f.organization,
+            },
+            key_page: s.key_page,
+            raised_by: s.raised_by,
+            lowered_by: s.lowered_by,
+        })
+        .collect();
+    Ok(AiIntent {
+        summary: IntentSummary {
+            total_analyzed: n as i64,
+            high_intent: high as i64,
+            medium_intent: medium as i64,
+            low_intent: low as i64,
+            average_intent_score: one_decimal(average),
+        },
+        distribution: Distribution { high: share(high, n), medium: share(medium, n), low: share(low, n) },
+        patterns,
+        top_intent_sessions,
+        recommendations: recommendations(model, visits),
+        model: model.info.clone(),
+    })
 }
 
 /// Visitors on the site now (seen in the last five minutes), those of them on their first visit of the day,
@@ -539,10 +549,121 @@ fn stored_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) ->
     Ok(hours.collect::<rusqlite::Result<_>>()?)
 }
 
+/// One of the range's visits scored under a model, as stored per hour: what the AI intent read counts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ScoredVisit {
+    id: i64,
+    score: i64,
+    facts: u8,
+}
+
+const CONVERTED: u8 = 1;
+/// One page for under 30 seconds (a low score makes it window shopping).
+const GLANCE: u8 = 2;
+/// Viewed a page the model counts as preceding conversions.
+const KEY_PAGE: u8 = 4;
+/// Viewed the model's first key page (the one the key-page recommendation cites).
+const FIRST_KEY_PAGE: u8 = 8;
+const RETURNING: u8 = 16;
+/// The source type's index in [`SourceType::ALL`], in the top three bits.
+const SOURCE_SHIFT: u8 = 5;
+/// Bytes a stored visit takes: score, facts, id.
+const STORED_VISIT: usize = 10;
+
+impl ScoredVisit {
+    fn of(model: &IntentModel, f: &SessionFeatures) -> ScoredVisit {
+        let score = model.score_without_reasons(f);
+        let source = SourceType::ALL.iter().position(|&s| s == f.source).unwrap_or(0) as u8;
+        let first_key = model.info.key_pages.first().is_some_and(|k| f.pages.contains(&k.page));
+        let facts = (f.converted as u8 * CONVERTED)
+            | ((f.page_views <= 1 && f.duration_s < 30) as u8 * GLANCE)
+            | (score.key_page.is_some() as u8 * KEY_PAGE)
+            | (first_key as u8 * FIRST_KEY_PAGE)
+            | (f.returning as u8 * RETURNING)
+            | (source << SOURCE_SHIFT);
+        ScoredVisit { id: f.session_id, score: score.score, facts }
+    }
+
+    fn has(self, fact: u8) -> bool {
+        self.facts & fact != 0
+    }
+
+    fn source(self) -> SourceType {
+        SourceType::ALL[((self.facts >> SOURCE_SHIFT) as usize).min(SourceType::ALL.len() - 1)]
+    }
+
+    /// The visit's pattern (see [`pattern`]).
+    fn pattern(self) -> &'static str {
+        pattern_of(self.score, self.has(GLANCE))
+    }
+}
+
+fn encode(visits: &[ScoredVisit]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(visits.len() * STORED_VISIT);
+    for v in visits {
+        out.push(v.score.clamp(0, 100) as u8);
+        out.push(v.facts);
+        out.extend_from_slice(&v.id.to_le_bytes());
+    }
+    out
+}
+
+fn decode(bytes: &[u8]) -> impl Iterator<Item = ScoredVisit> + '_ {
+    bytes.chunks_exact(STORED_VISIT).map(|c| ScoredVisit {
+        score: c[0] as i64,
+        facts: c[1],
+        id: i64::from_le_bytes(c[2..].try_into().expect("eight bytes")),
+    })
+}
+
+/// The range's newest `limit` visits scored under `model`, newest first: what scoring
+/// `intent::load_features(range, limit)` gives, without loading and scoring thousands of visits on every read.
+/// A stored hour answers from its stored scores when they are `model`'s and is scored again (and stored) when
+/// a refit made them stale; the hours not stored (the current ones) are scored live, and their features are
+/// returned by id so that listing them needs no second load.
+fn newest_scored(
+    conn: &Connection,
+    site: WebsiteId,
+    range: TimeRange,
+    model: &IntentModel,
+    limit: i64,
+) -> Result<(Vec<ScoredVisit>, HashMap<i64, SessionFeatures>)> {
+    let stored = stored_hours(conn, site, range.start, range.end)?;
+    let mut fresh =
+        conn.prepare_cached("SELECT scores FROM advanced_intent WHERE website_id = ?1 AND hour = ?2 AND model = ?3")?;
+    let limit = usize::try_from(limit).unwrap_or(0);
+    let mut visits: Vec<ScoredVisit> = Vec::new();
+    let mut live: HashMap<i64, SessionFeatures> = HashMap::new();
+    // Hour by hour from the newest, as the visits are ordered.
+    let mut end = range.end;
+    while end > range.start && visits.len() < limit {
+        let remaining = limit - visits.len();
+        let hour = end - HOUR_MS;
+        if stored.contains(&hour) {
+            let scores: Option<Vec<u8>> =
+                fresh.query_row(params![site, hour, model.info.fitted_at], |r| r.get(0)).optional()?;
+            let scores = match scores {
+                Some(scores) => scores,
+                None => score_hour(conn, site, hour, model)?,
+            };
+            visits.extend(decode(&scores).take(remaining));
+            end = hour;
+            continue;
+        }
+        let to = end;
+        while end > range.start && !stored.contains(&(end - HOUR_MS)) {
+            end = (end - HOUR_MS).max(range.start);
+        }
+        for f in intent::load_features(conn, site, end, to, remaining as i64, None)? {
+            visits.push(ScoredVisit::of(model, &f));
+            live.insert(f.session_id, f);
+        }
+    }
+    Ok((visits, live))
+}
+
 /// How many of the range's newest `limit` visits there are and how many of them score [`HIGH_INTENT`] or more
-/// under `model`: the figures of scoring `intent::load_features(range, limit)`, without scoring 5,000 visits
-/// on every read. A stored hour answers from its bits when they are `model`'s and is scored again (and its bits
-/// stored) when a refit made them stale; the hours not stored (the current ones) are scored live.
+/// under `model`, from the stored scores (see [`newest_scored`]).
 fn high_intent(
     conn: &Connection,
     site: WebsiteId,
@@ -550,66 +671,27 @@ fn high_intent(
     model: &IntentModel,
     limit: i64,
 ) -> Result<(i64, i64)> {
-    let mut stored: HashMap<Millis, Option<(i64, Vec<u8>)>> = HashMap::new();
-    {
-        let mut stmt = conn.prepare_cached(
-            "SELECT hour, intent_model, intent_visits, intent_high FROM advanced_hours
-             WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
-        )?;
-        let mut q = stmt.query(params![site, range.start, range.end])?;
-        while let Some(r) = q.next()? {
-            let fresh = r.get::<_, Option<Millis>>(1)? == Some(model.info.fitted_at);
-            stored.insert(r.get(0)?, if fresh { Some((r.get(2)?, r.get(3)?)) } else { None });
-        }
-    }
-    let is_high = |f: &SessionFeatures| model.score_without_reasons(f).score >= HIGH_INTENT;
-    let (mut analysed, mut high) = (0, 0);
-    // Hour by hour from the newest, as the visits are ordered.
-    let mut end = range.end;
-    while end > range.start && analysed < limit {
-        let remaining = limit - analysed;
-        let hour = end - HOUR_MS;
-        if let Some(bits) = stored.get(&hour) {
-            let (visits, bits) = match bits {
-                Some(bits) => bits.clone(),
-                None => score_hour(conn, site, hour, model)?,
-            };
-            let take = remaining.min(visits);
-            high +=
-                (0..take).filter(|&i| bits.get((i / 8) as usize).is_some_and(|b| b >> (i % 8) & 1 == 1)).count() as i64;
-            analysed += take;
-            end = hour;
-            continue;
-        }
-        let to = end;
-        while end > range.start && !stored.contains_key(&(end - HOUR_MS)) {
-            end = (end - HOUR_MS).max(range.start);
-        }
-        let live = intent::load_features(conn, site, end, to, remaining, None)?;
-        analysed += live.len() as i64;
-        high += live.iter().filter(|f| is_high(f)).count() as i64;
-    }
-    Ok((analysed, high))
+    let (visits, _) = newest_scored(conn, site, range, model, limit)?;
+    Ok((visits.len() as i64, visits.iter().filter(|v| v.score >= HIGH_INTENT).count() as i64))
 }
 
-/// Scores a stored hour's visits under `model` and stores which are high intent (newest first, one bit each),
-/// under the write lock so that a deletion cannot slip between the count and the store.
-fn score_hour(conn: &Connection, site: WebsiteId, hour: Millis, model: &IntentModel) -> Result<(i64, Vec<u8>)> {
+/// Scores a stored hour's visits under `model` and stores them (newest first), under the write lock so that a
+/// deletion cannot slip between the count and the store; an hour forgotten since the caller saw it stored
+/// gets no row. Drops the scores of older models: they are never read again, which keeps the table to the
+/// hours read since the last fit.
+fn score_hour(conn: &Connection, site: WebsiteId, hour: Millis, model: &IntentModel) -> Result<Vec<u8>> {
     let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
     let visits = intent::load_features(&tx, site, hour, hour + HOUR_MS, i64::MAX, None)?;
-    let mut bits = vec![0u8; visits.len().div_ceil(8)];
-    for (i, f) in visits.iter().enumerate() {
-        if model.score_without_reasons(f).score >= HIGH_INTENT {
-            bits[i / 8] |= 1 << (i % 8);
-        }
-    }
+    let scores = encode(&visits.iter().map(|f| ScoredVisit::of(model, f)).collect::<Vec<_>>());
+    tx.prepare_cached("DELETE FROM advanced_intent WHERE website_id = ?1 AND model < ?2")?
+        .execute(params![site, model.info.fitted_at])?;
     tx.prepare_cached(
-        "UPDATE advanced_hours SET intent_model = ?3, intent_visits = ?4, intent_high = ?5
-         WHERE website_id = ?1 AND hour = ?2",
+        "INSERT OR REPLACE INTO advanced_intent (website_id, hour, model, scores)
+         SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM advanced_hours WHERE website_id = ?1 AND hour = ?2)",
     )?
-    .execute(params![site, hour, model.info.fitted_at, visits.len() as i64, bits])?;
+    .execute(params![site, hour, model.info.fitted_at, scores])?;
     tx.commit()?;
-    Ok((visits.len() as i64, bits))
+    Ok(scores)
 }
 
 /// Forgets the stored hours of `[from, to)` (whole days in ms) after their raw rows changed: a deletion, a
@@ -620,6 +702,7 @@ pub(crate) fn forget_hours(conn: &Connection, site: WebsiteId, from: Millis, to:
         "DELETE FROM advanced_hours WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
         "DELETE FROM advanced_segments WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
         "DELETE FROM advanced_pages WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
+        "DELETE FROM advanced_intent WHERE website_id = ?1 AND hour >= ?2 AND hour < ?3",
     ] {
         conn.prepare_cached(statement)?.execute(params![site, from, to])?;
     }
@@ -716,10 +799,10 @@ fn segments(counts: &HashMap<(&'static str, String), Counts>) -> Vec<Segment> {
 }
 
 /// Recommendations drawn from the model and the range's scored visits; each cites the numbers behind it.
-fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)]) -> Vec<Recommendation> {
+fn recommendations(model: &IntentModel, scored: &[ScoredVisit]) -> Vec<Recommendation> {
     let mut out = Vec::new();
     let n = scored.len();
-    let converted = scored.iter().filter(|(f, _)| f.converted).count();
+    let converted = scored.iter().filter(|v| v.has(CONVERTED)).count();
     let rate = share(converted, n);
     let ev = |label: &str, value: String| Evidence { label: label.to_string(), value };
     if model.info.source == "prior" {
@@ -743,7 +826,7 @@ fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)
     }
     // The page that precedes conversions most, and how its visitors behave in this range.
     if let Some(key) = model.info.key_pages.first() {
-        let viewers = scored.iter().filter(|(f, _)| f.pages.contains(&key.page)).count();
+        let viewers = scored.iter().filter(|v| v.has(FIRST_KEY_PAGE)).count();
         out.push(Recommendation {
             id: "key_page",
             priority: "high",
@@ -764,8 +847,8 @@ fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)
     let mut by_source: Vec<(SourceType, i64, i64)> = SourceType::ALL
         .iter()
         .map(|&s| {
-            let members: Vec<_> = scored.iter().filter(|(f, _)| f.source == s).collect();
-            (s, members.len() as i64, members.iter().filter(|(f, _)| f.converted).count() as i64)
+            let members: Vec<_> = scored.iter().filter(|v| v.source() == s).collect();
+            (s, members.len() as i64, members.iter().filter(|v| v.has(CONVERTED)).count() as i64)
         })
         .filter(|(_, visits, _)| *visits >= MIN_EVIDENCE)
         .collect();
@@ -791,9 +874,9 @@ fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)
         }
     }
     // High-intent visits that have not converted: the people to reach now.
-    let waiting: Vec<_> = scored.iter().filter(|(f, s)| s.score >= HIGH_INTENT && !f.converted).collect();
+    let waiting: Vec<_> = scored.iter().filter(|v| v.score >= HIGH_INTENT && !v.has(CONVERTED)).collect();
     if !waiting.is_empty() {
-        let key_viewers = waiting.iter().filter(|(_, s)| s.key_page.is_some()).count();
+        let key_viewers = waiting.iter().filter(|v| v.has(KEY_PAGE)).count();
         out.push(Recommendation {
             id: "follow_up_high_intent",
             priority: "high",
@@ -810,7 +893,7 @@ fn recommendations(model: &IntentModel, scored: &[(SessionFeatures, IntentScore)
         });
     }
     // Many visits leave after a glance.
-    let glances = scored.iter().filter(|(f, s)| pattern(s.score, f) == "window_shopping").count();
+    let glances = scored.iter().filter(|v| v.pattern() == "window_shopping").count();
     if n as i64 >= MIN_EVIDENCE && share(glances, n) >= 30.0 {
         out.push(Recommendation {
             id: "reduce_bounces",
@@ -1016,34 +1099,44 @@ mod tests {
         check(&tracker, site, "1d");
     }
 
-    /// The stored high-intent bits give the count that scoring the newest visits gives, for limits that end
-    /// inside an hour and ranges with live hours; a refit (another model) scores the stored hours again.
+    /// The stored scores give the high-intent count and the whole AI intent answer (distribution, patterns,
+    /// listed visits with their reasons, recommendations) that scoring the newest visits gives, for limits that
+    /// end inside an hour and ranges with live hours; a refit (another model) scores the stored hours again.
     #[test]
-    fn stored_high_intent_bits_equal_scoring_the_newest_visits() {
+    fn stored_intent_scores_equal_scoring_the_newest_visits() {
         let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
         let now = now_ms();
         let mut hits = Vec::new();
-        // Two days of visits 17 minutes apart up to now (the newest still going on), 1 to 8 pages each.
+        // Two days of visits 17 minutes apart up to now (the newest still going on), 1 to 8 pages each, from
+        // five browsers (so some are returning visits); one in seven converts on its fourth step.
         let start = now - 2 * DAY_MS;
         for v in 0..(2 * 24 * 60 / 17) {
+            let client = client(&format!("198.18.0.{}", v % 5), "Mozilla/5.0 Chrome/1");
             let mut ts = start + v * 17 * 60_000;
             for step in 0..(v * 5 % 8 + 1) {
                 let path = format!("/p{}", (v + step) % 4);
-                hits.push(Hit {
+                let kind = match step {
+                    3 if v % 7 == 0 => EventKind::Conversion,
+                    4 => EventKind::Custom,
+                    _ => EventKind::Pageview,
+                };
+                let hit = Hit {
                     website_id: site,
                     session_key: format!("intent{v:04}"),
                     ts,
-                    kind: Some(if step == 4 { EventKind::Custom } else { EventKind::Pageview }),
-                    name: if step == 4 { "e".into() } else { String::new() },
+                    kind: Some(kind),
+                    name: if kind == EventKind::Pageview { String::new() } else { "e".into() },
                     url: format!("https://s.example.com{path}"),
                     path,
-                    referrer_host: ["", "google.com"][(v % 2) as usize].into(),
+                    referrer_host: ["", "google.com", "t.co"][(v % 3) as usize].into(),
+                    value: (kind == EventKind::Conversion).then_some(10.0),
                     ..Hit::default()
-                });
+                };
+                hits.push((hit, client.clone()));
                 ts += 70_000;
             }
         }
-        crate::testing::send(&tracker, hits);
+        send_from(&tracker, hits);
         let key_page = |page: &str| intent::KeyPage {
             page: page.into(),
             sessions: 10,
@@ -1055,43 +1148,65 @@ mod tests {
         let first = IntentModel::prior(String::new(), Vec::new(), 0.0, 1);
         let refitted = IntentModel::prior(String::new(), vec![key_page("/p1"), key_page("/p2")], 0.0, 2);
         let raw = |range: TimeRange, model: &IntentModel, limit: i64| {
-            let visits = tracker
+            tracker
                 .db()
-                .read(|conn| intent::load_features(conn, site, range.start, range.end, limit, None))
-                .unwrap();
-            let high = visits.iter().filter(|f| model.score_without_reasons(f).score >= HIGH_INTENT).count();
-            (visits.len() as i64, high as i64)
+                .read(|conn| {
+                    let features = intent::load_features(conn, site, range.start, range.end, limit, None)?;
+                    let visits: Vec<ScoredVisit> = features.iter().map(|f| ScoredVisit::of(model, f)).collect();
+                    let high = visits.iter().filter(|v| v.score >= HIGH_INTENT).count() as i64;
+                    let all = features.into_iter().map(|f| (f.session_id, f)).collect();
+                    Ok(((visits.len() as i64, high), ai_intent(conn, site, model, &visits, all)?))
+                })
+                .unwrap()
         };
         let stored = |range: TimeRange, model: &IntentModel, limit: i64| {
             tracker
                 .db()
                 .read(|conn| {
                     store_finished_hours(conn, site, range, now)?;
-                    high_intent(conn, site, range, model, limit)
+                    let high = high_intent(conn, site, range, model, limit)?;
+                    let (visits, live) = newest_scored(conn, site, range, model, limit)?;
+                    Ok((high, ai_intent(conn, site, model, &visits, live)?))
+                })
+                .unwrap()
+        };
+        // The first model again, fitted later: every refit scores the stored hours again.
+        let first_again = IntentModel::prior(String::new(), Vec::new(), 0.0, 3);
+        let rows_of_other_models = |model: &IntentModel| -> i64 {
+            tracker
+                .db()
+                .read(|c| {
+                    Ok(c.query_row(
+                        "SELECT COUNT(*) FROM advanced_intent WHERE model <> ?1",
+                        [model.info.fitted_at],
+                        |r| r.get(0),
+                    )?)
                 })
                 .unwrap()
         };
         let mut disagree = false;
-        for model in [&first, &refitted, &first] {
+        for model in [&first, &refitted, &first_again] {
             for name in ["1d", "7d"] {
                 let range = TimeRange::parse(name, now).unwrap();
                 // 7 and 30 end inside an hour; 500 is more than the range's visits.
                 for limit in [1, 7, 30, 90, 500] {
                     let expected = raw(range, model, limit);
-                    // The first read stores the bits, the second reads them.
+                    // The first read stores the scores, the second reads them.
                     assert_eq!(stored(range, model, limit), expected, "{name} {limit} {}", model.info.fitted_at);
                     assert_eq!(stored(range, model, limit), expected, "{name} {limit} again");
-                    disagree |= expected != raw(range, &first, limit);
+                    disagree |= expected.1.summary != raw(range, &first, limit).1.summary;
+                    // Scoring a stored hour under a newer model (30 visits reach back to stored hours; fewer are
+                    // in the open ones) drops the older model's scores of every hour, read or not.
+                    if limit >= 30 {
+                        assert_eq!(rows_of_other_models(model), 0, "{name} {limit} {}", model.info.fitted_at);
+                    }
                 }
             }
         }
         assert!(disagree, "the two models score some visits differently");
-        let bits: i64 = tracker
-            .db()
-            .read(|c| {
-                Ok(c.query_row("SELECT COUNT(*) FROM advanced_hours WHERE intent_high IS NOT NULL", [], |r| r.get(0))?)
-            })
-            .unwrap();
-        assert!(bits > 10, "{bits} hours with stored bits");
+        let (full, _) = raw(TimeRange::parse("7d", now).unwrap(), &refitted, 500);
+        assert!(full.1 > 0 && full.1 < full.0, "some visits are high intent, not all: {full:?}");
+        let scored = rows(&tracker, "advanced_intent");
+        assert!(scored > 10, "{scored} hours with stored scores");
     }
 }

@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use crate::error::Result;
@@ -425,6 +425,39 @@ impl IntentModel {
     }
 }
 
+/// A visit's row as the feature loaders read it.
+struct Row {
+    id: i64,
+    key: String,
+    hash: i64,
+    first_seen: Millis,
+    last_seen: Millis,
+    converted: bool,
+    source: SourceType,
+    organization: bool,
+}
+
+const ROW_COLUMNS: &str = "id, session_key, visitor_hash, first_seen, last_seen, is_converted, referrer_host, \
+                           utm_source, utm_medium, utm_campaign, organization_id IS NOT NULL";
+
+fn row(r: &rusqlite::Row) -> rusqlite::Result<Row> {
+    Ok(Row {
+        id: r.get(0)?,
+        key: r.get(1)?,
+        hash: r.get(2)?,
+        first_seen: r.get(3)?,
+        last_seen: r.get(4)?,
+        converted: r.get(5)?,
+        source: SourceType::classify(
+            &r.get::<_, String>(6)?,
+            &r.get::<_, String>(7)?,
+            &r.get::<_, String>(8)?,
+            &r.get::<_, String>(9)?,
+        ),
+        organization: r.get(10)?,
+    })
+}
+
 /// Loads the features of a site's visits that started in [from, to), most recent first, at most `limit`;
 /// `finished_before`: only visits idle since then or converted (for fitting).
 pub fn load_features(
@@ -435,42 +468,14 @@ pub fn load_features(
     limit: i64,
     finished_before: Option<Millis>,
 ) -> Result<Vec<SessionFeatures>> {
-    struct Row {
-        id: i64,
-        key: String,
-        hash: i64,
-        first_seen: Millis,
-        last_seen: Millis,
-        converted: bool,
-        source: SourceType,
-        organization: bool,
-    }
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, session_key, visitor_hash, first_seen, last_seen, is_converted, referrer_host, utm_source,
-                utm_medium, utm_campaign, organization_id IS NOT NULL
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ROW_COLUMNS}
          FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3
            AND (?4 IS NULL OR last_seen < ?4 OR is_converted)
-         ORDER BY first_seen DESC LIMIT ?5",
-    )?;
-    let rows: Vec<Row> = stmt
-        .query_map(params![site, from, to, finished_before, limit], |r| {
-            Ok(Row {
-                id: r.get(0)?,
-                key: r.get(1)?,
-                hash: r.get(2)?,
-                first_seen: r.get(3)?,
-                last_seen: r.get(4)?,
-                converted: r.get(5)?,
-                source: SourceType::classify(
-                    &r.get::<_, String>(6)?,
-                    &r.get::<_, String>(7)?,
-                    &r.get::<_, String>(8)?,
-                    &r.get::<_, String>(9)?,
-                ),
-                organization: r.get(10)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+         ORDER BY first_seen DESC LIMIT ?5"
+    ))?;
+    let rows: Vec<Row> =
+        stmt.query_map(params![site, from, to, finished_before, limit], row)?.collect::<rusqlite::Result<_>>()?;
     let Some(earliest) = rows.iter().map(|r| r.first_seen).min() else {
         return Ok(Vec::new());
     };
@@ -512,52 +517,82 @@ pub fn load_features(
         conn.prepare_cached("SELECT COALESCE(MAX(depth), 0) FROM scroll_depths WHERE session_id = ?1 AND ts < ?2")?;
     let mut out = Vec::with_capacity(rows.len());
     for (row, events) in rows.into_iter().zip(visit_events) {
-        // A converted visit is seen up to its first conversion.
-        let cutoff: Millis = if row.converted {
-            events.iter().filter(|(_, kind, _)| kind == "conversion").map(|(ts, _, _)| *ts).min().unwrap_or(Millis::MAX)
-        } else {
-            Millis::MAX
-        };
-        let mut page_views = 0;
-        let mut event_count = 0;
-        let mut last_ts = row.first_seen;
-        let mut pages: Vec<String> = Vec::new();
-        let mut seen = HashSet::new();
-        for (ts, kind, path) in events {
-            if ts >= cutoff {
-                continue;
-            }
-            last_ts = last_ts.max(ts);
-            match kind.as_str() {
-                "pageview" => {
-                    page_views += 1;
-                    if seen.insert(path.clone()) {
-                        pages.push(path);
-                    }
-                }
-                "conversion" | "identify" | "consent" => {}
-                _ => event_count += 1,
-            }
-        }
-        let end = if cutoff == Millis::MAX { row.last_seen } else { cutoff.min(row.last_seen).max(last_ts) };
-        let scroll_depth: i64 = scroll.query_row(params![row.id, cutoff], |r| r.get(0))?;
         let first_today = first_of_day.get(&(row.hash, day(row.first_seen))).copied().unwrap_or(row.first_seen);
-        out.push(SessionFeatures {
-            session_id: row.id,
-            session_key: row.key,
-            page_views,
-            duration_s: ((end - row.first_seen) / 1000).max(0),
-            scroll_depth,
-            events: event_count,
-            returning: first_today < row.first_seen,
-            source: row.source,
-            organization: row.organization,
-            pages,
-            converted: row.converted,
-            first_seen: row.first_seen,
-        });
+        let returning = first_today < row.first_seen;
+        out.push(visit_features(&mut scroll, row, events, returning)?);
     }
     Ok(out)
+}
+
+/// The features of the site's visits `ids` (each with whether it is a returning visit, which the caller knows),
+/// as [`load_features`] loads them, read visit by visit: for a few visits spread over a long range.
+pub fn load_features_of(conn: &Connection, site: WebsiteId, ids: &[(i64, bool)]) -> Result<Vec<SessionFeatures>> {
+    let mut session =
+        conn.prepare_cached(&format!("SELECT {ROW_COLUMNS} FROM sessions WHERE id = ?1 AND website_id = ?2"))?;
+    let mut events = conn.prepare_cached("SELECT ts, kind, path FROM events WHERE session_id = ?1 ORDER BY ts, id")?;
+    let mut scroll =
+        conn.prepare_cached("SELECT COALESCE(MAX(depth), 0) FROM scroll_depths WHERE session_id = ?1 AND ts < ?2")?;
+    let mut out = Vec::with_capacity(ids.len());
+    for &(id, returning) in ids {
+        let Some(row) = session.query_row(params![id, site], row).optional()? else { continue };
+        let visit_events = events
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        out.push(visit_features(&mut scroll, row, visit_events, returning)?);
+    }
+    Ok(out)
+}
+
+/// What a visit did, from its row and its events in time order: up to its first conversion if it converted.
+fn visit_features(
+    scroll: &mut rusqlite::CachedStatement,
+    row: Row,
+    events: Vec<(Millis, String, String)>,
+    returning: bool,
+) -> Result<SessionFeatures> {
+    // A converted visit is seen up to its first conversion.
+    let cutoff: Millis = if row.converted {
+        events.iter().filter(|(_, kind, _)| kind == "conversion").map(|(ts, _, _)| *ts).min().unwrap_or(Millis::MAX)
+    } else {
+        Millis::MAX
+    };
+    let mut page_views = 0;
+    let mut event_count = 0;
+    let mut last_ts = row.first_seen;
+    let mut pages: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    for (ts, kind, path) in events {
+        if ts >= cutoff {
+            continue;
+        }
+        last_ts = last_ts.max(ts);
+        match kind.as_str() {
+            "pageview" => {
+                page_views += 1;
+                if seen.insert(path.clone()) {
+                    pages.push(path);
+                }
+            }
+            "conversion" | "identify" | "consent" => {}
+            _ => event_count += 1,
+        }
+    }
+    let end = if cutoff == Millis::MAX { row.last_seen } else { cutoff.min(row.last_seen).max(last_ts) };
+    let scroll_depth: i64 = scroll.query_row(params![row.id, cutoff], |r| r.get(0))?;
+    Ok(SessionFeatures {
+        session_id: row.id,
+        session_key: row.key,
+        page_views,
+        duration_s: ((end - row.first_seen) / 1000).max(0),
+        scroll_depth,
+        events: event_count,
+        returning,
+        source: row.source,
+        organization: row.organization,
+        pages,
+        converted: row.converted,
+        first_seen: row.first_seen,
+    })
 }
 
 /// The pages converted visits viewed before converting markedly more often than visits overall.
