@@ -116,6 +116,7 @@ function useRenderedPage(host: React.RefObject<HTMLDivElement | null>, snapshot:
     const root = host.current;
     if (!snapshot || !root) return;
     let frame: HTMLIFrameElement | null = null;
+    let resized: ResizeObserver | null = null;
     let live = true;
     import("rrweb-snapshot")
       .then(({ rebuildIntoSandboxedIframe, createCache, createMirror }) => {
@@ -132,9 +133,27 @@ function useRenderedPage(host: React.RefObject<HTMLDivElement | null>, snapshot:
         const doc = frame.contentDocument;
         if (!doc?.documentElement) throw new Error("The recorded page did not rebuild");
         Object.assign(frame.style, { position: "absolute", left: "0", top: "0", width: `${width}px`, height: `${snapshot.height || 800}px`, border: "0", pointerEvents: "none", transformOrigin: "0 0", background: "#fff" });
-        const height = Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0, 100);
-        frame.style.height = `${height}px`;
-        setRendered({ doc, width, height });
+        let height = 0;
+        // Images and fonts move the page after it is built (a broken image grows to its icon and pushes what
+        // follows it): on each, the frame takes the page's height again and the clicks are placed again.
+        const measure = () => {
+          if (!live || !frame) return;
+          height = Math.max(doc.documentElement.scrollHeight, doc.body?.scrollHeight ?? 0, 100);
+          frame.style.height = `${height}px`;
+          setRendered({ doc, width, height });
+        };
+        // Any other change of the page's size only places the clicks again: resizing the frame here could grow
+        // a page sized to its viewport without end.
+        const place = () => live && setRendered({ doc, width, height });
+        doc.addEventListener("load", measure, true);
+        doc.addEventListener("error", measure, true);
+        doc.fonts?.addEventListener("loadingdone", measure);
+        const Observer = doc.defaultView?.ResizeObserver;
+        if (Observer) {
+          resized = new Observer(place);
+          resized.observe(doc.documentElement);
+        }
+        measure();
       })
       .catch((e) => {
         console.error("heatmap page rendering failed", e);
@@ -143,6 +162,7 @@ function useRenderedPage(host: React.RefObject<HTMLDivElement | null>, snapshot:
       });
     return () => {
       live = false;
+      resized?.disconnect();
       frame?.remove();
     };
   }, [host, snapshot]);
