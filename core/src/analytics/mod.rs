@@ -39,7 +39,6 @@ pub(crate) use live::ACTIVE_WINDOW_MS;
 pub use live::{ActiveSession, CurrentActivity, LivePage, LiveVisitors, STREAM_LIMIT, StreamSession};
 pub use organizations::OrganizationSummary;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};
-pub(crate) use overview::{percent, ratio};
 pub use page_snapshot::{PageRendering, PageSnapshot};
 pub use range::{Grain, TimeRange};
 pub use replays::{MAX_REPLAYS, ReplayDetail, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary};

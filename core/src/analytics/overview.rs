@@ -47,6 +47,35 @@ pub struct PageViews {
     pub views: i64,
 }
 
+impl Overview {
+    /// The overview of a range's and the previous range's totals, whichever store counted them.
+    pub(crate) fn of(
+        current: Totals,
+        previous: Totals,
+        active_sessions: i64,
+        top_pages: Vec<PageViews>,
+        imported: Option<ImportedHistory>,
+    ) -> Overview {
+        Overview {
+            metrics: OverviewMetrics {
+                total_visitors: current.visitors,
+                active_sessions,
+                page_views: current.pageviews,
+                conversions: current.conversions,
+                bounce_rate: percent(current.bounces, current.visits),
+                avg_session_duration: ratio(current.duration_s, current.visits),
+            },
+            previous: PreviousMetrics {
+                total_visitors: previous.visitors,
+                page_views: previous.pageviews,
+                conversions: previous.conversions,
+            },
+            top_pages,
+            imported,
+        }
+    }
+}
+
 /// Summed totals row of a range.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Totals {
@@ -74,23 +103,8 @@ impl Analytics {
                 .into_iter()
                 .map(|(url, views)| PageViews { url, views })
                 .collect();
-            Ok(Overview {
-                metrics: OverviewMetrics {
-                    total_visitors: current.visitors,
-                    active_sessions,
-                    page_views: current.pageviews,
-                    conversions: current.conversions,
-                    bounce_rate: percent(current.bounces, current.visits),
-                    avg_session_duration: ratio(current.duration_s, current.visits),
-                },
-                previous: PreviousMetrics {
-                    total_visitors: previous.visitors,
-                    page_views: previous.pageviews,
-                    conversions: previous.conversions,
-                },
-                top_pages,
-                imported: imported_within(conn, site, range.start, range.end)?,
-            })
+            let imported = imported_within(conn, site, range.start, range.end)?;
+            Ok(Overview::of(current, previous, active_sessions, top_pages, imported))
         })
     }
 
@@ -148,6 +162,6 @@ pub fn percent(part: i64, whole: i64) -> f64 {
 }
 
 /// `part / whole` with one decimal, 0 when there is no whole.
-pub(crate) fn ratio(part: i64, whole: i64) -> f64 {
+fn ratio(part: i64, whole: i64) -> f64 {
     if whole <= 0 { 0.0 } else { (part as f64 * 10.0 / whole as f64).round() / 10.0 }
 }

@@ -3,9 +3,7 @@
 //! started in, page views on their own time.
 
 use super::events::Events;
-use crate::analytics::{
-    ACTIVE_WINDOW_MS, Overview, OverviewMetrics, PageViews, PreviousMetrics, TimeRange, Totals, percent, ratio,
-};
+use crate::analytics::{ACTIVE_WINDOW_MS, Overview, PageViews, TimeRange, Totals};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
 
@@ -37,23 +35,7 @@ impl Events {
                 _ => Err(Error::Internal("ClickHouse: unexpected top pages row".into())),
             })
             .collect::<Result<_>>()?;
-        Ok(Overview {
-            metrics: OverviewMetrics {
-                total_visitors: current.visitors,
-                active_sessions,
-                page_views: current.pageviews,
-                conversions: current.conversions,
-                bounce_rate: percent(current.bounces, current.visits),
-                avg_session_duration: ratio(current.duration_s, current.visits),
-            },
-            previous: PreviousMetrics {
-                total_visitors: previous.visitors,
-                page_views: previous.pageviews,
-                conversions: previous.conversions,
-            },
-            top_pages,
-            imported: None,
-        })
+        Ok(Overview::of(current, previous, active_sessions, top_pages, None))
     }
 
     /// The totals of a site over a range, read through the Distributed table. `events` and `conversions` are
