@@ -290,6 +290,37 @@ async fn the_intent_model_learns_the_sites_pattern_and_ranks_converters_first() 
 }
 
 #[tokio::test]
+async fn on_a_site_converting_few_visits_the_engaged_ones_still_score_high() {
+    let server = TestServer::start().await;
+    let (token, site, key) = owner_with_site(&server, "rare@example.com", "professional").await;
+    // Engaged visits convert 3 times in 10, others almost never: about one visit in ten converts.
+    let visits = patterned_visits(600, 11, 0.3);
+    let conversions = visits.iter().filter(|v| v.convert_at.is_some()).count();
+    assert!((40..=90).contains(&conversions), "{conversions}");
+    seed(&server, &key, &visits).await;
+    let answer =
+        server.get(&format!("/api/analytics/ai-intent?website_id={site}&time_range=24h&refit=true"), &token).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let intent = &answer.json;
+    assert_eq!(intent["model"]["source"], "fitted", "{}", intent["model"]);
+    // A calibrated probability puts the engaged visits near 30 ("low"); their odds against the site's average
+    // make them high intent, while the probability stays what the model says.
+    let top = &intent["topIntentSessions"][0];
+    let score = top["intentScore"].as_i64().unwrap();
+    let probability = top["conversionProbability"].as_f64().unwrap();
+    assert!(score >= 60 && top["category"] == "high", "{top}");
+    assert!((15.0..=50.0).contains(&probability), "{top}");
+    assert!(top["signals"]["pageViews"].as_i64().unwrap() >= 3, "{top}");
+    let high = intent["summary"]["highIntent"].as_i64().unwrap();
+    assert!(high >= 100, "most of the 180 engaged visits are high intent: {}", intent["summary"]);
+    // One-page glances with no time stay very low.
+    let glances = intent["patterns"].as_array().unwrap().iter().find(|p| p["pattern"] == "window_shopping").unwrap();
+    assert!(glances["averageScore"].as_f64().unwrap() < 20.0, "{glances}");
+    let advanced = server.get(&format!("/api/analytics/advanced?website_id={site}&time_range=1d"), &token).await;
+    assert_eq!(advanced.json["highIntentVisitors"], high, "{}", advanced.text);
+}
+
+#[tokio::test]
 async fn with_few_conversions_the_model_uses_priors_and_says_so() {
     let server = TestServer::start().await;
     let (token, site, key) = owner_with_site(&server, "priors@example.com", "professional").await;

@@ -121,6 +121,8 @@ pub struct Pattern {
 pub struct IntentSession {
     pub session_id: String,
     pub intent_score: i64,
+    /// The model's conversion probability for the visit in percent, one decimal.
+    pub conversion_probability: f64,
     /// high, medium or low.
     pub category: &'static str,
     pub pattern: &'static str,
@@ -312,6 +314,7 @@ fn ai_intent(
         .map(|(f, s)| IntentSession {
             session_id: f.session_key.clone(),
             intent_score: s.score,
+            conversion_probability: s.probability,
             category: category(s.score),
             pattern: pattern(s.score, f),
             signals: Signals {

@@ -65,6 +65,11 @@ pub const PRIOR_WEIGHTS: [f64; N] = [1.2, 0.8, 1.0, 1.5, 0.6, 0.5, 0.3, -0.2, 0.
 /// scrolled, nothing else; and the prior log-odds of that visit (about 17%).
 const PRIOR_REFERENCE: [f64; N] = [1.0986, std::f64::consts::LN_2, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
 const PRIOR_BIAS: f64 = -1.6;
+/// A fitted score sets a visit's odds of converting against the site's average odds: 50 at twice the average,
+/// 60 at three times, 80 at eight times, the average visit 33 (score = 100 o / (o + 2 o_avg)). Why not the
+/// probability itself: most sites convert a few visits in a hundred, so a calibrated probability almost never
+/// reaches the spec's high-intent 60 and every visit read "low" however clearly the model told them apart.
+const FITTED_SCORE_ODDS: f64 = 2.0;
 
 /// Where a visit came from, once: UTM tags make it a campaign, else its referrer's kind, else direct.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
@@ -188,8 +193,11 @@ pub struct Reason {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IntentScore {
-    /// 0-100: the model's conversion probability in percent.
+    /// 0-100: the prior model's conversion probability in percent, or a fitted model's odds of converting
+    /// against the site's average visit ([`FITTED_SCORE_ODDS`]).
     pub score: i64,
+    /// The model's conversion probability in percent, one decimal.
+    pub probability: f64,
     /// The key page the visit viewed, if any.
     pub key_page: Option<String>,
     pub raised_by: Vec<Reason>,
@@ -249,6 +257,8 @@ pub struct IntentModel {
     scale: [f64; N],
     weights: [f64; N],
     bias: f64,
+    /// Added to a visit's log-odds for its score: 0 for priors, -ln(2 x the site's average odds) once fitted.
+    score_offset: f64,
     key_pages: HashMap<String, f64>,
     pub info: ModelInfo,
 }
@@ -278,6 +288,7 @@ impl IntentModel {
             scale: [1.0; N],
             weights: PRIOR_WEIGHTS,
             bias: PRIOR_BIAS,
+            score_offset: 0.0,
             key_pages: key_pages.iter().map(|k| (k.page.clone(), k.lift)).collect(),
             info: ModelInfo {
                 source: "prior",
@@ -335,22 +346,33 @@ impl IntentModel {
         c
     }
 
+    fn log_odds(&self, c: &[f64; N]) -> f64 {
+        self.bias + c.iter().sum::<f64>()
+    }
+
     fn probability(&self, x: &[f64; N]) -> f64 {
-        sigmoid(self.bias + self.contributions(x).iter().sum::<f64>())
+        sigmoid(self.log_odds(&self.contributions(x)))
+    }
+
+    /// The score and the probability (percent, one decimal) of a visit's contributions.
+    fn score_and_probability(&self, c: &[f64; N]) -> (i64, f64) {
+        let z = self.log_odds(c);
+        ((sigmoid(z + self.score_offset) * 100.0).round() as i64, (sigmoid(z) * 1000.0).round() / 10.0)
     }
 
     /// A visit's score and key page without the reasons (no labels written): what counting thousands of
     /// visits needs; [`IntentModel::score`] gives the same score with its reasons.
     pub fn score_without_reasons(&self, f: &SessionFeatures) -> IntentScore {
-        let score = (self.probability(&self.vector(f)) * 100.0).round() as i64;
-        IntentScore { score, key_page: self.key_page_of(f).cloned(), raised_by: Vec::new(), lowered_by: Vec::new() }
+        let (score, probability) = self.score_and_probability(&self.contributions(&self.vector(f)));
+        let key_page = self.key_page_of(f).cloned();
+        IntentScore { score, probability, key_page, raised_by: Vec::new(), lowered_by: Vec::new() }
     }
 
     /// Scores a visit 0-100 with the three features that raised and lowered it most.
     pub fn score(&self, f: &SessionFeatures) -> IntentScore {
         let x = self.vector(f);
         let c = self.contributions(&x);
-        let score = (self.probability(&x) * 100.0).round() as i64;
+        let (score, probability) = self.score_and_probability(&c);
         let key_page = self.key_page_of(f).cloned();
         // The four source columns are one fact about the visit: one reason.
         let mut parts: Vec<(&'static str, f64)> = vec![
@@ -380,7 +402,7 @@ impl IntentModel {
                 list.push(reason);
             }
         }
-        IntentScore { score, key_page, raised_by, lowered_by }
+        IntentScore { score, probability, key_page, raised_by, lowered_by }
     }
 
     fn label(&self, feature: &str, f: &SessionFeatures, key_page: Option<&str>, raises: bool) -> String {
@@ -732,13 +754,16 @@ pub fn fit(conn: &Connection, site: WebsiteId, now: Millis) -> Result<IntentMode
     model.scale = scale;
     model.weights = weights;
     model.bias = bias;
+    model.score_offset = -(FITTED_SCORE_ODDS * p0 / (1.0 - p0)).ln();
     let scored: Vec<(f64, bool)> =
         held_out.iter().map(|s| (model.probability(&model.vector(s)), s.converted)).collect();
     let held_out_conversions = held_out.iter().filter(|s| s.converted).count();
     model.info = ModelInfo {
         source: "fitted",
         note: format!(
-            "Fitted on {} finished visits of the last 30 days ({}); one visit in {HOLDOUT_EVERY} held out to measure it.",
+            "Fitted on {} finished visits of the last 30 days ({}); one visit in {HOLDOUT_EVERY} held out to measure it. \
+             Scores set a visit's odds of converting against the average visit's: 33 is average, 60 three times \
+             its odds, 80 eight times.",
             train.len(),
             plural(conversions as i64, "conversion", "conversions")
         ),

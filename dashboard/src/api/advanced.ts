@@ -29,7 +29,10 @@ export interface IntentReason {
 
 export interface IntentSession {
   sessionId: string;
+  /** 0-100; a fitted model's score sets the visit's odds against the site's average (daemon/API.md). */
   intentScore: number;
+  /** The model's conversion probability in percent, one decimal. */
+  conversionProbability: number;
   category: IntentCategory;
   pattern: IntentPatternName;
   signals: {

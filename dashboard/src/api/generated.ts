@@ -1731,6 +1731,11 @@ export interface components {
             sessionId: string;
             /** Format: int64 */
             intentScore: number;
+            /**
+             * Format: double
+             * @description The model's conversion probability for the visit in percent, one decimal.
+             */
+            conversionProbability: number;
             /** @description high, medium or low. */
             category: string;
             pattern: string;

@@ -1,5 +1,5 @@
 //! Intent score presentation (spec part 2 §9): labels at 80 / 60 / 40 / 20, colour bands at 80 / 60 / 40,
-//! conversion probability 0.8 x score, the high-intent list (60 or more, descending, at most 10), visitor ids.
+//! the high-intent list (60 or more, descending, at most 10), visitor ids.
 import type { IntentPatternName, IntentSession } from "../api/advanced";
 
 export const HIGH_INTENT_MIN = 60;
@@ -21,11 +21,6 @@ export function intentTone(score: number): IntentTone {
   if (score >= 60) return "blue";
   if (score >= 40) return "yellow";
   return "red";
-}
-
-/** Conversion probability in percent, one decimal: 0.8 times the score. */
-export function conversionProbability(score: number): number {
-  return Math.round(score * 0.8 * 10) / 10;
 }
 
 /** The sessions with a score of 60 or more, best first, at most 10. */

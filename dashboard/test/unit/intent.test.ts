@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { IntentSession } from "../../src/api/advanced.ts";
 import {
-  conversionProbability,
   highIntentVisitors,
   intentLabel,
   intentTone,
@@ -15,7 +14,6 @@ import {
 test("score labels and colour bands follow the spec's thresholds", () => {
   assert.deepEqual([80, 79, 60, 59, 40, 39, 20, 19].map(intentLabel), ["Very High", "High", "High", "Medium", "Medium", "Low", "Low", "Very Low"]);
   assert.deepEqual([80, 60, 40, 39].map(intentTone), ["green", "blue", "yellow", "red"]);
-  assert.equal(conversionProbability(75), 60);
 });
 
 test("the high-intent list: 60 or more, descending, at most 10", () => {

@@ -7,7 +7,6 @@ import { useAiIntent } from "../../hooks/advanced";
 import { formatNumber, formatPercent } from "../../lib/format";
 import {
   PATTERN_LABELS,
-  conversionProbability,
   highIntentVisitors,
   intentLabel,
   intentTone,
@@ -235,7 +234,7 @@ function VisitorDetail({ session, onClose }: { session: IntentSession; onClose: 
     <Card data-testid="visitor-detail">
       <CardHeader
         title={`Visitor ${visitorId(session.sessionId)}`}
-        description={`${intentLabel(session.intentScore)} intent · ${conversionProbability(session.intentScore).toFixed(1)}% conversion probability`}
+        description={`${intentLabel(session.intentScore)} intent · ${session.conversionProbability.toFixed(1)}% conversion probability`}
         action={
           <Button variant="ghost" onClick={onClose}>
             <IconX />
