@@ -80,8 +80,16 @@ fn visits() -> Vec<(u8, String)> {
 
 /// A page view from visitor `visitor` (its own address) on the site with `key`.
 async fn pageview(server: &TestServer, key: &str, visitor: u8, path: &str) {
-    let body = json!({"tracking_key": key, "session_id": format!("visitor-{visitor:04}"),
+    track(server, key, visitor, path, json!({})).await;
+}
+
+/// A hit from visitor `visitor` on `path` with the `event` fields of the track body (none for a page view).
+async fn track(server: &TestServer, key: &str, visitor: u8, path: &str, event: Value) {
+    let mut body = json!({"tracking_key": key, "session_id": format!("visitor-{visitor:04}"),
         "url": format!("https://site.example.com{path}")});
+    if let (Some(body), Some(event)) = (body.as_object_mut(), event.as_object()) {
+        body.extend(event.clone());
+    }
     let response = server
         .client
         .post(server.url("/api/track"))
@@ -128,10 +136,18 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
         pageview(if i % 2 == 0 { &a } else { &b }, key, *visitor, path).await;
         pageview(&sqlite, sqlite_key, *visitor, path).await;
     }
+    // Every third visitor buys (a conversion with a value), and one of them twice.
+    for (i, visitor) in [0u8, 3, 6, 9, 9].into_iter().enumerate() {
+        let purchase = json!({"event": "conversion", "event_name": "purchase",
+            "event_properties": {"value": 10 + i, "currency": "EUR"}});
+        track(if i % 2 == 0 { &b } else { &a }, key, visitor, "/checkout", purchase.clone()).await;
+        track(&sqlite, sqlite_key, visitor, "/checkout", purchase).await;
+    }
 
     let expected = overview(&sqlite, &sqlite_token, &sqlite_site).await;
     assert_eq!(expected["metrics"]["pageViews"], 24, "{expected}");
     assert_eq!(expected["metrics"]["totalVisitors"], 12, "{expected}");
+    assert_eq!(expected["metrics"]["conversions"], 5, "{expected}");
     for (name, server, token) in [("A", &a, &token_a), ("B", &b, &token_b)] {
         let mut got = overview(server, token, &site).await;
         // Imported history is not part of the cluster; the SQLite daemon has none either.
