@@ -66,27 +66,27 @@ impl Tracker {
         let cluster_config = crate::cluster::ClusterConfig::of(config)?;
         db::secure_folder(&config.data_dir)?;
         // In cluster mode this is a transitional database of this daemon's own: the services whose storage has
-        // not moved still need one to be built, but their routes answer 503 (`cluster::unavailable_feature`),
-        // privacy settings read as the defaults, and the background jobs over it do not run, so nothing
-        // reachable writes shared data to it.
+        // not moved still need one to be built, but their routes answer 503 (`cluster::unavailable_feature`)
+        // and the background jobs over it do not run, so nothing reachable writes shared data to it.
         let db = Db::open(&config.database_path())?;
         let settings = Settings::new(config.clone());
         let live = LiveHub::default();
         let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
-        let (meta, secret, privacy, cluster) = match &cluster_config {
+        let (meta, secret, cluster) = match &cluster_config {
             None => {
                 let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;
                 // Created 0600; one made by hand or copied in may not be.
                 db::secure_file(&config.data_dir.join("secret.key"))?;
-                (crate::store::meta::sqlite(db.clone()), secret, Privacy::new(db.clone()), None)
+                (crate::store::meta::sqlite(db.clone()), secret, None)
             }
             Some(cluster_config) => {
                 let cluster = Cluster::open(cluster_config)?;
                 let secret = cluster.signing_secret(config.jwt_secret.as_deref())?;
                 let meta = crate::store::meta::postgres(cluster.pg.clone());
-                (meta, secret, Privacy::with_defaults_only(db.clone()), Some(cluster))
+                (meta, secret, Some(cluster))
             }
         };
+        let privacy = Privacy::new(db.clone(), meta.clone());
         let websites = Websites::new(meta.clone());
         let ingest = match &cluster_config {
             None => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,

@@ -29,6 +29,10 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("PUT", "/api/websites/*/event-definitions/*"),
     ("DELETE", "/api/websites/*/event-definitions/*"),
     ("GET", "/api/dashboard/overview"),
+    ("GET", "/api/privacy/settings"),
+    ("PUT", "/api/privacy/settings"),
+    // Only settings changes are written to it in cluster mode: the other audited actions still answer 503.
+    ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/openapi.json"),
 ];
 
@@ -46,7 +50,7 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
     ("/api/funnels", "funnels"),
-    ("/api/privacy/", "privacy settings, consent and data requests"),
+    ("/api/privacy/", "retention, consent and data requests"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
     ("/api/interactions", "heatmap data"),
@@ -96,6 +100,9 @@ mod tests {
             ("PUT", "/api/websites/12"),
             ("DELETE", "/api/websites/12/event-definitions/3"),
             ("GET", "/api/dashboard/overview"),
+            ("GET", "/api/privacy/settings"),
+            ("PUT", "/api/privacy/settings"),
+            ("GET", "/api/privacy/audit-logs"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
@@ -103,13 +110,14 @@ mod tests {
         }
         for (method, path, feature) in [
             ("GET", "/api/funnels", "funnels"),
-            ("DELETE", "/api/funnels/4", "funnels"),
             ("DELETE", "/api/websites/12", "deleting a website"),
+            ("DELETE", "/api/user/account", "deleting an account"),
+            ("DELETE", "/api/funnels/4", "funnels"),
             ("GET", "/api/websites/12/referrers", "this report"),
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/dashboard/timeseries", "this report"),
-            ("PUT", "/api/privacy/settings", "privacy settings, consent and data requests"),
-            ("DELETE", "/api/user/account", "deleting an account"),
+            ("PUT", "/api/privacy/retention", "retention, consent and data requests"),
+            ("GET", "/api/privacy/consent-logs", "retention, consent and data requests"),
             ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
