@@ -1,5 +1,6 @@
 //! `Tracker`: the one door into the domain, opened from a `Config` by the daemon and the CLI alike.
 
+use std::net::IpAddr;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ use crate::export::Export;
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
-use crate::model::WebsiteId;
+use crate::model::{UserId, WebsiteId};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
@@ -148,6 +149,34 @@ impl Tracker {
             Some(cluster) => cluster.events.overview(site, range),
             None => self.analytics.overview(site, range),
         }
+    }
+
+    /// Deletes a site of `owner` with all its data: in cluster mode its events on every shard first (awaited),
+    /// then its metadata, so a failure on the way leaves the site listed and the deletion can be retried.
+    /// `NotFound` for another owner's site, before anything is deleted.
+    pub fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<()> {
+        if let Some(cluster) = &self.services.cluster {
+            self.websites.get(owner, id)?;
+            cluster.events.delete_site(id)?;
+        }
+        self.websites.delete(owner, id)
+    }
+
+    /// Deletes an account with its websites and all their data after checking its password (in cluster mode
+    /// the sites' events go first, as in [`Tracker::delete_website`]).
+    pub fn delete_account(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
+        self.auth.check_password(user, password, client)?;
+        self.remove_user(user)
+    }
+
+    /// Deletes an account with its websites and all their data, without a password (the operator's
+    /// `tracker users rm`).
+    pub fn remove_user(&self, user: UserId) -> Result<()> {
+        if let Some(cluster) = &self.services.cluster {
+            let sites: Vec<WebsiteId> = self.websites.list(user)?.iter().map(|site| site.id).collect();
+            cluster.events.delete_sites(&sites)?;
+        }
+        self.auth.remove_user(user)
     }
 
     /// Whether this instance can take hits: the ingest writer runs, its queue is below its limit and the

@@ -236,6 +236,51 @@ async fn privacy_settings_changed_on_one_daemon_apply_to_every_daemons_hits() {
     assert_eq!(retention.status, StatusCode::SERVICE_UNAVAILABLE, "{}", retention.text);
 }
 
+#[tokio::test]
+async fn deleting_a_site_or_an_account_deletes_its_events_on_every_shard() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let (token_a, _) = a.register("owner@example.com").await;
+    let (token_b, _) = b.register("other@example.com").await;
+    let (first, second) =
+        (a.create_site(&token_a, "One", "light").await, a.create_site(&token_a, "Two", "light").await);
+    for site in [&first, &second] {
+        // 20 visitors: each shard holds some of each site's (the odds of one empty shard are 2 in a million).
+        for visitor in 0..20u8 {
+            pageview(if visitor % 2 == 0 { &a } else { &b }, site["trackingKey"].as_str().unwrap(), visitor, "/").await;
+        }
+    }
+    let rows_of = |site: &Value| shard_rows(&corner, &format!("website_id = {}", site["id"]));
+    for site in [&first, &second] {
+        assert!(rows_of(site).iter().all(|n| *n > 0), "rows on both shards: {:?}", rows_of(site));
+    }
+
+    // Another account's id is not found, and nothing is deleted.
+    let refused = b.delete(&format!("/api/websites/{}", first["id"]), &token_b).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+    assert_eq!(rows_of(&first).iter().sum::<u64>(), 20);
+
+    // A site deleted on B: no row of it on either shard, the other site's all there, the site gone on A.
+    let deleted = b.delete(&format!("/api/websites/{}", first["id"]), &token_a).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    assert_eq!(rows_of(&first), vec![0, 0]);
+    assert_eq!(rows_of(&second).iter().sum::<u64>(), 20);
+    let gone = a.get(&format!("/api/websites/{}", first["id"]), &token_a).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+
+    // The account deleted on A (password checked first): its other site's rows go from both shards too.
+    let wrong = a.call(Method::DELETE, "/api/user/account", Some(&token_a), Some(json!({"password": "nope"}))).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.text);
+    assert_eq!(rows_of(&second).iter().sum::<u64>(), 20);
+    let deleted =
+        a.call(Method::DELETE, "/api/user/account", Some(&token_a), Some(json!({"password": "secret1"}))).await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text);
+    assert_eq!(rows_of(&second), vec![0, 0]);
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    assert_eq!(b.call(Method::POST, "/api/login", None, Some(login)).await.status, StatusCode::UNAUTHORIZED);
+}
+
 /// The commands other than `serve` work on the data folder's database, which holds none of a cluster's data:
 /// with cluster settings they refuse (before connecting anywhere) instead of answering from it.
 #[test]
