@@ -1,5 +1,6 @@
 //! `Tracker`: the one door into the domain, opened from a `Config` by the daemon and the CLI alike.
 
+use std::net::IpAddr;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ use crate::export::Export;
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
-use crate::model::WebsiteId;
+use crate::model::{UserId, WebsiteId};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
@@ -66,27 +67,27 @@ impl Tracker {
         let cluster_config = crate::cluster::ClusterConfig::of(config)?;
         db::secure_folder(&config.data_dir)?;
         // In cluster mode this is a transitional database of this daemon's own: the services whose storage has
-        // not moved still need one to be built, but their routes answer 503 (`cluster::unavailable_feature`),
-        // privacy settings read as the defaults, and the background jobs over it do not run, so nothing
-        // reachable writes shared data to it.
+        // not moved still need one to be built, but their routes answer 503 (`cluster::unavailable_feature`)
+        // and the background jobs over it do not run, so nothing reachable writes shared data to it.
         let db = Db::open(&config.database_path())?;
         let settings = Settings::new(config.clone());
         let live = LiveHub::default();
         let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
-        let (meta, secret, privacy, cluster) = match &cluster_config {
+        let (meta, secret, cluster) = match &cluster_config {
             None => {
                 let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;
                 // Created 0600; one made by hand or copied in may not be.
                 db::secure_file(&config.data_dir.join("secret.key"))?;
-                (crate::store::meta::sqlite(db.clone()), secret, Privacy::new(db.clone()), None)
+                (crate::store::meta::sqlite(db.clone()), secret, None)
             }
             Some(cluster_config) => {
                 let cluster = Cluster::open(cluster_config)?;
                 let secret = cluster.signing_secret(config.jwt_secret.as_deref())?;
                 let meta = crate::store::meta::postgres(cluster.pg.clone());
-                (meta, secret, Privacy::with_defaults_only(db.clone()), Some(cluster))
+                (meta, secret, Some(cluster))
             }
         };
+        let privacy = Privacy::new(db.clone(), meta.clone());
         let websites = Websites::new(meta.clone());
         let ingest = match &cluster_config {
             None => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
@@ -148,6 +149,34 @@ impl Tracker {
             Some(cluster) => cluster.events.overview(site, range),
             None => self.analytics.overview(site, range),
         }
+    }
+
+    /// Deletes a site of `owner` with all its data: in cluster mode its events on every shard first (awaited),
+    /// then its metadata, so a failure on the way leaves the site listed and the deletion can be retried.
+    /// `NotFound` for another owner's site, before anything is deleted.
+    pub fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<()> {
+        if let Some(cluster) = &self.services.cluster {
+            self.websites.get(owner, id)?;
+            cluster.events.delete_site(id)?;
+        }
+        self.websites.delete(owner, id)
+    }
+
+    /// Deletes an account with its websites and all their data after checking its password (in cluster mode
+    /// the sites' events go first, as in [`Tracker::delete_website`]).
+    pub fn delete_account(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
+        self.auth.check_password(user, password, client)?;
+        self.remove_user(user)
+    }
+
+    /// Deletes an account with its websites and all their data, without a password (the operator's
+    /// `tracker users rm`).
+    pub fn remove_user(&self, user: UserId) -> Result<()> {
+        if let Some(cluster) = &self.services.cluster {
+            let sites: Vec<WebsiteId> = self.websites.list(user)?.iter().map(|site| site.id).collect();
+            cluster.events.delete_sites(&sites)?;
+        }
+        self.auth.remove_user(user)
     }
 
     /// Whether this instance can take hits: the ingest writer runs, its queue is below its limit and the

@@ -80,19 +80,46 @@ fn visits() -> Vec<(u8, String)> {
 
 /// A page view from visitor `visitor` (its own address) on the site with `key`.
 async fn pageview(server: &TestServer, key: &str, visitor: u8, path: &str) {
-    let body = json!({"tracking_key": key, "session_id": format!("visitor-{visitor:04}"),
+    track(server, key, visitor, path, json!({})).await;
+}
+
+/// A hit from visitor `visitor` on `path` with the `event` fields of the track body (none for a page view).
+async fn track(server: &TestServer, key: &str, visitor: u8, path: &str, event: Value) {
+    send(server, key, visitor, path, event, false).await;
+}
+
+/// A hit as `track` sends it, with Do-Not-Track on when `dnt`.
+async fn send(server: &TestServer, key: &str, visitor: u8, path: &str, event: Value, dnt: bool) {
+    let mut body = json!({"tracking_key": key, "session_id": format!("visitor-{visitor:04}"),
         "url": format!("https://site.example.com{path}")});
+    if let (Some(body), Some(event)) = (body.as_object_mut(), event.as_object()) {
+        body.extend(event.clone());
+    }
     let response = server
         .client
         .post(server.url("/api/track"))
         .header("user-agent", BROWSER_UA)
         .header("x-forwarded-for", format!("198.51.100.{}", visitor + 1))
         .header("content-type", "text/plain")
+        .header("dnt", if dnt { "1" } else { "0" })
         .body(body.to_string())
         .send()
         .await
         .unwrap();
     assert!(response.status().is_success(), "{}: {}", response.status(), response.text().await.unwrap());
+}
+
+/// Rows of the test's hits table on each shard, queried on the shard itself (its local table) where `condition`.
+fn shard_rows(corner: &Corner, condition: &str) -> Vec<u64> {
+    corner
+        .ch
+        .split(',')
+        .map(|url| {
+            Node::new(url)
+                .query_value(&format!("SELECT count() FROM {}.hits_local WHERE {condition}", corner.name))
+                .unwrap()
+        })
+        .collect()
 }
 
 async fn overview(server: &TestServer, token: &str, site: &Value) -> Value {
@@ -128,10 +155,18 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
         pageview(if i % 2 == 0 { &a } else { &b }, key, *visitor, path).await;
         pageview(&sqlite, sqlite_key, *visitor, path).await;
     }
+    // Every third visitor buys (a conversion with a value), and one of them twice.
+    for (i, visitor) in [0u8, 3, 6, 9, 9].into_iter().enumerate() {
+        let purchase = json!({"event": "conversion", "event_name": "purchase",
+            "event_properties": {"value": 10 + i, "currency": "EUR"}});
+        track(if i % 2 == 0 { &b } else { &a }, key, visitor, "/checkout", purchase.clone()).await;
+        track(&sqlite, sqlite_key, visitor, "/checkout", purchase).await;
+    }
 
     let expected = overview(&sqlite, &sqlite_token, &sqlite_site).await;
     assert_eq!(expected["metrics"]["pageViews"], 24, "{expected}");
     assert_eq!(expected["metrics"]["totalVisitors"], 12, "{expected}");
+    assert_eq!(expected["metrics"]["conversions"], 5, "{expected}");
     for (name, server, token) in [("A", &a, &token_a), ("B", &b, &token_b)] {
         let mut got = overview(server, token, &site).await;
         // Imported history is not part of the cluster; the SQLite daemon has none either.
@@ -146,6 +181,104 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
     // Ready: PostgreSQL and both shards answer.
     let ready = b.call(Method::GET, "/ready", None, None).await;
     assert_eq!(ready.status, StatusCode::OK, "{}", ready.text);
+}
+
+#[tokio::test]
+async fn privacy_settings_changed_on_one_daemon_apply_to_every_daemons_hits() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let (token_a, _) = a.register("owner@example.com").await;
+    let site = a.create_site(&token_a, "Shop", "light").await;
+    let (id, key) = (site["id"].as_i64().unwrap(), site["trackingKey"].as_str().unwrap());
+    let (token_b, _) = b.register("other@example.com").await;
+
+    // Defaults: Do-Not-Track is honoured, so this hit is answered but not stored.
+    send(&a, key, 1, "/", json!({}), true).await;
+    assert_eq!(shard_rows(&corner, "1").iter().sum::<u64>(), 0);
+
+    // Changed through B (by the owner), read back on A, applied by B's ingest.
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    let owner_b =
+        b.call(Method::POST, "/api/login", None, Some(login)).await.json["accessToken"].as_str().unwrap().to_string();
+    let change = json!({"websiteId": id, "respectDoNotTrack": false, "anonymizeIPs": false});
+    let changed = b.put("/api/privacy/settings", &owner_b, change).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    let read = a.get(&format!("/api/privacy/settings?website_id={id}"), &token_a).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.text);
+    assert_eq!(read.json, changed.json);
+    assert_eq!(
+        (read.json["respectDoNotTrack"].clone(), read.json["anonymizeIPs"].clone()),
+        (json!(false), json!(false))
+    );
+    send(&b, key, 7, "/", json!({}), true).await;
+    // Stored with its full address (198.51.100.8 for visitor 7), on one shard.
+    assert_eq!(shard_rows(&corner, "ip_address = '198.51.100.8'").iter().sum::<u64>(), 1);
+    assert_eq!(shard_rows(&corner, "1").iter().sum::<u64>(), 1);
+
+    // The change is in the audit log, read on the other daemon.
+    let audit = a.get(&format!("/api/privacy/audit-logs?website_id={id}"), &token_a).await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    assert_eq!(audit.json["total"], 1, "{}", audit.text);
+    assert_eq!(audit.json["entries"][0]["actor"], "owner@example.com", "{}", audit.text);
+    assert_eq!(audit.json["entries"][0]["detail"]["respectDoNotTrack"], false, "{}", audit.text);
+
+    // Bad input is a 400 with the JSON error; another account's site is not found.
+    let bad = a.put("/api/privacy/settings", &token_a, json!({"websiteId": id, "dataRetentionDays": 0})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    assert!(bad.error_message().contains("dataRetentionDays"), "{}", bad.text);
+    let theirs = b.get(&format!("/api/privacy/settings?website_id={id}"), &token_b).await;
+    assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
+    let theirs = b.put("/api/privacy/settings", &token_b, json!({"websiteId": id, "cookieConsent": true})).await;
+    assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
+    // Retention has not moved: still refused rather than answered from one daemon's own database.
+    let retention = a.get(&format!("/api/privacy/retention?website_id={id}"), &token_a).await;
+    assert_eq!(retention.status, StatusCode::SERVICE_UNAVAILABLE, "{}", retention.text);
+}
+
+#[tokio::test]
+async fn deleting_a_site_or_an_account_deletes_its_events_on_every_shard() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let (token_a, _) = a.register("owner@example.com").await;
+    let (token_b, _) = b.register("other@example.com").await;
+    let (first, second) =
+        (a.create_site(&token_a, "One", "light").await, a.create_site(&token_a, "Two", "light").await);
+    for site in [&first, &second] {
+        // 20 visitors: each shard holds some of each site's (the odds of one empty shard are 2 in a million).
+        for visitor in 0..20u8 {
+            pageview(if visitor % 2 == 0 { &a } else { &b }, site["trackingKey"].as_str().unwrap(), visitor, "/").await;
+        }
+    }
+    let rows_of = |site: &Value| shard_rows(&corner, &format!("website_id = {}", site["id"]));
+    for site in [&first, &second] {
+        assert!(rows_of(site).iter().all(|n| *n > 0), "rows on both shards: {:?}", rows_of(site));
+    }
+
+    // Another account's id is not found, and nothing is deleted.
+    let refused = b.delete(&format!("/api/websites/{}", first["id"]), &token_b).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+    assert_eq!(rows_of(&first).iter().sum::<u64>(), 20);
+
+    // A site deleted on B: no row of it on either shard, the other site's all there, the site gone on A.
+    let deleted = b.delete(&format!("/api/websites/{}", first["id"]), &token_a).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    assert_eq!(rows_of(&first), vec![0, 0]);
+    assert_eq!(rows_of(&second).iter().sum::<u64>(), 20);
+    let gone = a.get(&format!("/api/websites/{}", first["id"]), &token_a).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+
+    // The account deleted on A (password checked first): its other site's rows go from both shards too.
+    let wrong = a.call(Method::DELETE, "/api/user/account", Some(&token_a), Some(json!({"password": "nope"}))).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.text);
+    assert_eq!(rows_of(&second).iter().sum::<u64>(), 20);
+    let deleted =
+        a.call(Method::DELETE, "/api/user/account", Some(&token_a), Some(json!({"password": "secret1"}))).await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text);
+    assert_eq!(rows_of(&second), vec![0, 0]);
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    assert_eq!(b.call(Method::POST, "/api/login", None, Some(login)).await.status, StatusCode::UNAUTHORIZED);
 }
 
 /// The commands other than `serve` work on the data folder's database, which holds none of a cluster's data:

@@ -186,7 +186,7 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
                     current.id
                 );
             }
-            tracker.websites.delete(current.user_id, current.id)?;
+            tracker.delete_website(current.user_id, current.id)?;
             if global.json {
                 print_json(&serde_json::json!({ "deleted": current.id }))
             } else {

@@ -95,7 +95,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
             if !yes {
                 bail!("deleting {} removes its websites and all their data: add --yes to confirm", user.email);
             }
-            tracker.auth.remove_user(user.id)?;
+            tracker.remove_user(user.id)?;
             if global.json {
                 print_json(&serde_json::json!({ "deleted": user.id }))
             } else {

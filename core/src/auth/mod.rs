@@ -431,14 +431,8 @@ impl Auth {
         Ok(())
     }
 
-    /// Deletes an account with all its websites and their data, after checking its password.
-    pub fn delete_account(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {
-        self.check_password(user, password, client)?;
-        self.remove_user(user)
-    }
-
-    /// Deletes an account with all its websites and their data, without a password (the operator's
-    /// `tracker users rm`).
+    /// Deletes an account's metadata with all its websites' (SQLite's foreign keys take their events too; in
+    /// cluster mode `Tracker::remove_user` deletes the events first).
     pub fn remove_user(&self, user: UserId) -> Result<()> {
         self.meta.delete_user(user)
     }

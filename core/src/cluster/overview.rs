@@ -9,7 +9,7 @@ use crate::model::{WebsiteId, now_ms};
 
 impl Events {
     /// `GET /api/dashboard/overview` in cluster mode: the figures SQLite's overview gives on the same hits.
-    /// Conversions are not counted yet (0), and imported history is not in the cluster (`None`).
+    /// Imported history is not in the cluster (`None`).
     pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
         let current = self.totals(site, range)?;
         let previous = self.totals(site, range.previous())?;
@@ -38,14 +38,17 @@ impl Events {
         Ok(Overview::of(current, previous, active_sessions, top_pages, None))
     }
 
-    /// The totals of a site over a range, read through the Distributed table. `events` and `conversions` are
-    /// not read yet (0).
+    /// The totals of a site over a range, read through the Distributed table.
     pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
         let (db, from, to) = (self.database(), range.start, range.end);
         let node = &self.nodes()[0];
-        let pageviews: i64 = node.query_value(&format!(
-            "SELECT count() FROM {db}.hits
-             WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}"
+        // Page views, events and conversions are counted on their own time, as SQLite's writer adds them to
+        // the rollup hour of the hit; its `events` are custom events, outbound links and downloads.
+        let counts = node.query(&format!(
+            "SELECT countIf(kind = 'pageview'), countIf(kind IN ('custom', 'outbound', 'download')),
+                    countIf(kind = 'conversion')
+             FROM {db}.hits
+             WHERE website_id = {site} AND ts >= {from} AND ts < {to}"
         ))?;
         // A visit's rows are on one shard, so the visits with a hit in range are found on each shard locally
         // (hits_local in the IN), and their whole rows read, including those after the range.
@@ -63,20 +66,21 @@ impl Events {
                 HAVING start >= {from} AND start < {to}
              )"
         ))?;
-        let number = |i: usize| -> Result<i64> {
+        let number_of = |rows: &[Vec<String>], i: usize| -> Result<i64> {
             rows.first()
                 .and_then(|row| row.get(i))
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| Error::Internal("ClickHouse: unexpected totals row".into()))
         };
+        let number = |i: usize| number_of(&rows, i);
         Ok(Totals {
-            pageviews,
+            pageviews: number_of(&counts, 0)?,
             visits: number(0)?,
             visitors: number(1)?,
             bounces: number(2)?,
             duration_s: number(3)?,
-            events: 0,
-            conversions: 0,
+            events: number_of(&counts, 1)?,
+            conversions: number_of(&counts, 2)?,
         })
     }
 }
@@ -99,8 +103,8 @@ mod tests {
 
     use super::*;
 
-    /// Seeded visits over the last three hours: 60 visitors, 1 to 6 hits each (page views and events, so some
-    /// visits bounce), a third coming back after more than 30 minutes (a second visit), all on whole seconds.
+    /// Seeded visits over the last three hours: 60 visitors, 1 to 6 hits each (page views, custom events,
+    /// conversions and outbound links, so some visits bounce), a third coming back after more than 30 minutes (a second visit), all on whole seconds.
     fn seeded_hits(site: WebsiteId, now: i64) -> Vec<Hit> {
         let mut rng = StdRng::seed_from_u64(18);
         let start = (now - 3 * 3_600_000) / 1000 * 1000;
@@ -113,14 +117,18 @@ mod tests {
                     ts += rng.random_range(31 * 60..60 * 60) * 1000;
                 }
                 for n in 0..rng.random_range(1..=6) {
-                    let kind = if n > 0 && rng.random_bool(0.3) { EventKind::Custom } else { EventKind::Pageview };
+                    let kind = if n > 0 && rng.random_bool(0.3) {
+                        [EventKind::Custom, EventKind::Conversion, EventKind::Outbound][rng.random_range(0..3)]
+                    } else {
+                        EventKind::Pageview
+                    };
                     let path = format!("/p{}", rng.random_range(0..5));
                     hits.push(Hit {
                         website_id: site,
                         session_key: format!("visitor-{visitor:03}"),
                         ts,
                         kind: Some(kind),
-                        name: if kind == EventKind::Custom { "signup".into() } else { String::new() },
+                        name: if kind == EventKind::Pageview { String::new() } else { "signup".into() },
                         url: format!("https://s.example.com{path}"),
                         path,
                         visitor_seed: [visitor; 32],
@@ -173,8 +181,8 @@ mod tests {
             let sqlite = fixture.tracker.analytics.totals(fixture.site, range).unwrap();
             let clickhouse = events.totals(fixture.site, range).unwrap();
             assert!(sqlite.visits > 60 && sqlite.bounces > 0, "{sqlite:?}");
-            let comparable = Totals { events: 0, conversions: 0, ..sqlite };
-            assert_eq!(clickhouse, comparable, "{range:?}");
+            assert!(sqlite.conversions > 0 && sqlite.events > 0, "{sqlite:?}");
+            assert_eq!(clickhouse, sqlite, "{range:?}");
         }
     }
 }

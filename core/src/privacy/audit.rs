@@ -2,7 +2,6 @@
 //! or answered a visitor's access or erasure request, and when. Written by the daemon's privacy routes and
 //! the CLI, read by the privacy panel's Audit Logs tab.
 
-use rusqlite::params;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -76,38 +75,13 @@ impl Privacy {
             Actor::User(id) => Some(id),
             Actor::Cli => None,
         };
-        self.db.write(|conn| {
-            conn.execute(
-                "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
-                 VALUES (?1, ?2, ?3, COALESCE((SELECT email FROM users WHERE id = ?3), 'cli'), ?4, ?5)",
-                params![site, now_ms(), user, action.as_str(), detail.to_string()],
-            )?;
-            Ok(())
-        })
+        self.meta.insert_audit(site, now_ms(), user, action.as_str(), &detail)
     }
 
     /// A page of a site's audit log, newest first (`limit` is clamped to 1..=100).
     pub fn audit_logs(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<AuditPage> {
         let limit = limit.clamp(1, AUDIT_PAGE_LIMIT);
         let offset = offset.max(0);
-        self.db.read(|conn| {
-            let total =
-                conn.query_row("SELECT COUNT(*) FROM privacy_audit WHERE website_id = ?1", [site], |r| r.get(0))?;
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, ts, actor, action, detail FROM privacy_audit WHERE website_id = ?1
-                 ORDER BY ts DESC, id DESC LIMIT ?2 OFFSET ?3",
-            )?;
-            let rows = stmt.query_map(params![site, limit, offset], |r| {
-                let detail: String = r.get(4)?;
-                Ok(AuditEntry {
-                    id: r.get(0)?,
-                    timestamp: r.get(1)?,
-                    actor: r.get(2)?,
-                    action: r.get(3)?,
-                    detail: serde_json::from_str(&detail).unwrap_or(Value::Null),
-                })
-            })?;
-            Ok(AuditPage { entries: rows.collect::<rusqlite::Result<_>>()?, total })
-        })
+        self.meta.audit_page(site, offset, limit)
     }
 }

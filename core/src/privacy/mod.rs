@@ -25,29 +25,25 @@ use std::time::{Duration, Instant};
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::WebsiteId;
+use crate::store::meta::Meta;
 
 /// How long ingest trusts a site's settings before reading them again (changes through this service apply
-/// at once; the TTL only bounds staleness from other writers such as the CLI in another process).
+/// at once; the TTL only bounds staleness from other writers: the CLI in another process, or in cluster mode
+/// another daemon).
 const SETTINGS_CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// Privacy settings, retention, deletion and consent of websites.
 #[derive(Clone)]
 pub struct Privacy {
     pub(crate) db: Db,
+    /// Where the settings and the audit log are kept (PostgreSQL in cluster mode); the rest is still on `db`.
+    meta: Meta,
     cache: Arc<Mutex<HashMap<WebsiteId, (Instant, PrivacySettings)>>>,
-    /// Cluster mode: privacy settings are not in the shared store yet (their routes answer 503), so every site
-    /// has the defaults rather than whatever a daemon's own SQLite might hold.
-    defaults_only: bool,
 }
 
 impl Privacy {
-    pub(crate) fn new(db: Db) -> Privacy {
-        Privacy { db, cache: Default::default(), defaults_only: false }
-    }
-
-    /// The privacy service of a cluster-mode daemon: every site has the default settings (see `defaults_only`).
-    pub(crate) fn with_defaults_only(db: Db) -> Privacy {
-        Privacy { db, cache: Default::default(), defaults_only: true }
+    pub(crate) fn new(db: Db, meta: Meta) -> Privacy {
+        Privacy { db, meta, cache: Default::default() }
     }
 
     /// A site's settings from a short-lived cache (the ingest hot path).

@@ -109,19 +109,13 @@ pub struct RetentionUpdate {
     pub conversions: Option<i64>,
 }
 
-const SETTINGS_COLUMNS: &str = "gdpr_compliant, cookie_consent, anonymize_ips, respect_do_not_track, \
-    data_subject_rights, data_portability, data_deletion, data_retention_days, data_processing_basis, \
-    consent_message, privacy_policy_url, recording_mask_all_text";
 const RETENTION_COLUMNS: &str = "retention_pageviews, retention_events, retention_sessions, retention_heatmaps, \
     retention_recordings, retention_conversions";
 
 impl Privacy {
     /// The privacy settings of a site (callers check ownership first).
     pub fn settings(&self, site: WebsiteId) -> Result<PrivacySettings> {
-        if self.defaults_only {
-            return Ok(PrivacySettings::default());
-        }
-        self.db.read(|conn| read_settings(conn, site))
+        self.meta.privacy_settings(site)
     }
 
     /// Applies changes to a site's privacy settings and returns the result.
@@ -167,33 +161,7 @@ impl Privacy {
             s.mask_all_text_choice = Some(mask);
             s.mask_all_text = mask;
         }
-        self.db.write(|conn| {
-            ensure_row(conn, site)?;
-            conn.execute(
-                "UPDATE privacy_settings SET gdpr_compliant = ?2, cookie_consent = ?3, anonymize_ips = ?4,
-                    respect_do_not_track = ?5, data_subject_rights = ?6, data_portability = ?7, data_deletion = ?8,
-                    data_retention_days = ?9, data_processing_basis = ?10, consent_message = ?11,
-                    privacy_policy_url = ?12, recording_mask_all_text = ?14, updated_at = ?13
-                 WHERE website_id = ?1",
-                params![
-                    site,
-                    s.gdpr_compliant,
-                    s.cookie_consent,
-                    s.anonymize_ips,
-                    s.respect_do_not_track,
-                    s.data_subject_rights,
-                    s.data_portability,
-                    s.data_deletion,
-                    s.data_retention_days,
-                    s.data_processing_basis,
-                    s.consent_message,
-                    s.privacy_policy_url,
-                    now_ms(),
-                    s.mask_all_text_choice
-                ],
-            )?;
-            Ok(())
-        })?;
+        self.meta.save_privacy_settings(site, &s, now_ms())?;
         self.forget_cached(site);
         Ok(s)
     }
@@ -235,37 +203,6 @@ fn check_days(field: &str, days: i64) -> Result<i64> {
 fn ensure_row(conn: &Connection, site: WebsiteId) -> Result<()> {
     conn.execute("INSERT OR IGNORE INTO privacy_settings (website_id) VALUES (?1)", [site])?;
     Ok(())
-}
-
-/// The settings of a site from an open connection (ingest and script config read them too); `mask_all_text`
-/// as of the site's current level.
-pub fn read_settings(conn: &Connection, site: WebsiteId) -> Result<PrivacySettings> {
-    let sql = format!("SELECT {SETTINGS_COLUMNS} FROM privacy_settings WHERE website_id = ?1");
-    let row = conn
-        .query_row(&sql, [site], |r| {
-            Ok(PrivacySettings {
-                gdpr_compliant: r.get(0)?,
-                cookie_consent: r.get(1)?,
-                anonymize_ips: r.get(2)?,
-                respect_do_not_track: r.get(3)?,
-                data_subject_rights: r.get(4)?,
-                data_portability: r.get(5)?,
-                data_deletion: r.get(6)?,
-                data_retention_days: r.get(7)?,
-                data_processing_basis: r.get(8)?,
-                consent_message: r.get(9)?,
-                privacy_policy_url: r.get(10)?,
-                mask_all_text: false,
-                mask_all_text_choice: r.get(11)?,
-            })
-        })
-        .optional()?;
-    let mut settings = row.unwrap_or_default();
-    let level: Option<String> =
-        conn.query_row("SELECT tracking_level FROM websites WHERE id = ?1", [site], |r| r.get(0)).optional()?;
-    let level = level.and_then(|l| TrackingLevel::parse(&l).ok()).unwrap_or_default();
-    settings.mask_all_text = settings.masks_all_text(level);
-    Ok(settings)
 }
 
 /// The retention days of a site from an open connection.

@@ -130,7 +130,8 @@ impl Websites {
         Ok(site)
     }
 
-    /// Deletes a website of `owner` and, by cascade, all of its data.
+    /// Deletes a website of `owner` and, by cascade, all of its data in SQLite (in cluster mode
+    /// `Tracker::delete_website` deletes its events first).
     pub fn delete(&self, owner: UserId, id: WebsiteId) -> Result<()> {
         if !self.meta.delete_website(owner, id)? {
             return Err(Error::NotFound("website"));

@@ -241,6 +241,6 @@ async fn delete_account(
     client: Client,
     body: AccountDeletion,
 ) -> Result<impl Reply, Rejection> {
-    blocking(move || tracker.auth.delete_account(principal.user, &body.password, client.ip)).await?;
+    blocking(move || tracker.delete_account(principal.user, &body.password, client.ip)).await?;
     Ok(warp::reply::json(&Done { ok: true }))
 }

@@ -153,6 +153,6 @@ async fn update(
     security(("bearer" = []))
 )]
 async fn delete(id: WebsiteId, tracker: Tracker, user: UserId, _host: Option<String>) -> Result<impl Reply, Rejection> {
-    blocking(move || tracker.websites.delete(user, id)).await?;
+    blocking(move || tracker.delete_website(user, id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,23 +1,29 @@
-//! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites and event
-//! definitions, kept in SQLite
+//! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
+//! privacy settings and the privacy audit log, kept in SQLite
 //! (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a
-//! [`Meta`] and never a connection of either engine for what has moved here.
+//! [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one for
+//! what has not).
 //!
-//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`]), each method one unit of
+//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
+//! [`PrivacySettingsStore`], [`AuditStore`]), each method one unit of
 //! work (one statement or one transaction) so that no transaction spans a call; both engines implement each
 //! trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`] gathers the traits
 //! behind one object: a service takes the one handle and calls what it needs. Rules that are not storage
 //! (validation, token generation, the refresh-reuse decision) stay in the services or in engine-free
 //! functions here, so the two engines cannot drift apart on them.
 
+mod audit;
 mod event_definitions;
+mod privacy;
 mod sessions;
 mod users;
 mod websites;
 
 use std::sync::Arc;
 
+pub use audit::AuditStore;
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
+pub use privacy::PrivacySettingsStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};
 pub use websites::WebsiteStore;
@@ -26,9 +32,15 @@ use crate::cluster::pg::Pg;
 use crate::db::Db;
 
 /// Every metadata aggregate moved behind the boundary so far.
-pub trait Metadata: UserStore + SessionStore + WebsiteStore + EventDefinitionStore + Send + Sync {}
+pub trait Metadata:
+    UserStore + SessionStore + WebsiteStore + EventDefinitionStore + PrivacySettingsStore + AuditStore + Send + Sync
+{
+}
 
-impl<T: UserStore + SessionStore + WebsiteStore + EventDefinitionStore + Send + Sync> Metadata for T {}
+impl<T> Metadata for T where
+    T: UserStore + SessionStore + WebsiteStore + EventDefinitionStore + PrivacySettingsStore + AuditStore + Send + Sync
+{
+}
 
 /// The metadata store a tracker instance runs on.
 pub type Meta = Arc<dyn Metadata>;

@@ -9,6 +9,8 @@ use crate::account::{Account, NotificationsUpdate, RECENT_SIGN_INS};
 use crate::auth::{Auth, Login};
 use crate::config::Config;
 use crate::error::Error;
+use crate::model::TrackingLevel;
+use crate::privacy::{Actor, AuditAction, Privacy, PrivacySettings, PrivacyUpdate};
 use crate::settings::Settings;
 use crate::store::websites::{NewWebsite, WebsiteChanges, Websites};
 
@@ -19,6 +21,7 @@ struct Services {
     auth: Auth,
     websites: Websites,
     account: Account,
+    privacy: Privacy,
 }
 
 fn services(engine: &Engine) -> Services {
@@ -27,6 +30,7 @@ fn services(engine: &Engine) -> Services {
         auth: Auth::new(engine.meta.clone(), SECRET, settings.clone()),
         websites: Websites::new(engine.meta.clone()),
         account: Account::new(engine.meta.clone(), engine.db.clone(), settings),
+        privacy: Privacy::new(engine.db.clone(), engine.meta.clone()),
     }
 }
 
@@ -286,5 +290,66 @@ fn racing_sign_ups_store_one_account_on_each_engine() {
         assert_eq!(stored, 1, "{}: {same:?}", engine.name);
         assert!(same.iter().all(|r| matches!(r, Ok(Some(_)) | Err(Error::Conflict(_)))), "{}: {same:?}", engine.name);
         assert_eq!(engine.meta.list_users().unwrap().len(), 2, "{}", engine.name);
+    }
+}
+
+#[test]
+fn privacy_settings_and_their_audit_log_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let name = engine.name;
+        let user = s.auth.create_user("owner@example.com", "secret1").unwrap();
+        let light = s.websites.create(user.id, site("light")).unwrap();
+        let pro = NewWebsite { tracking_level: Some(TrackingLevel::Professional), ..site("pro") };
+        let pro = s.websites.create(user.id, pro).unwrap();
+        assert_eq!(s.privacy.settings(light.id).unwrap(), PrivacySettings::default(), "{name}");
+        assert!(s.privacy.settings(pro.id).unwrap().mask_all_text, "{name}: professional sites mask all text");
+
+        let update = PrivacyUpdate {
+            cookie_consent: Some(true),
+            anonymize_ips: Some(false),
+            respect_do_not_track: Some(false),
+            data_retention_days: Some(30),
+            data_processing_basis: Some("contract".into()),
+            consent_message: Some("Bitte 'zustimmen' \\ ok".into()),
+            privacy_policy_url: Some(" https://light.example.com/privacy ".into()),
+            mask_all_text: Some(false),
+            ..PrivacyUpdate::default()
+        };
+        let changed = s.privacy.update_settings(pro.id, update).unwrap();
+        let stored = s.privacy.settings(pro.id).unwrap();
+        assert_eq!(stored, changed, "{name}");
+        assert!(stored.cookie_consent && !stored.anonymize_ips && !stored.respect_do_not_track, "{name}: {stored:?}");
+        assert_eq!(stored.privacy_policy_url, "https://light.example.com/privacy", "{name}");
+        assert_eq!((stored.mask_all_text, stored.mask_all_text_choice), (false, Some(false)), "{name}");
+        // Absent fields stay; a bad value changes nothing.
+        let update = PrivacyUpdate { respect_do_not_track: Some(true), ..PrivacyUpdate::default() };
+        let again = s.privacy.update_settings(pro.id, update).unwrap();
+        assert_eq!(again, PrivacySettings { respect_do_not_track: true, ..stored.clone() }, "{name}");
+        let bad = PrivacyUpdate { data_retention_days: Some(0), cookie_consent: Some(false), ..Default::default() };
+        assert!(matches!(s.privacy.update_settings(pro.id, bad), Err(Error::Invalid(_))), "{name}");
+        assert_eq!(s.privacy.settings(pro.id).unwrap(), again, "{name}");
+        assert_eq!(
+            s.privacy.settings(light.id).unwrap(),
+            PrivacySettings::default(),
+            "{name}: other sites keep theirs"
+        );
+
+        // The audit log keeps who (the account's email, also after the account is gone) and what.
+        let detail = serde_json::json!({"cookieConsent": true});
+        s.privacy.record_audit(pro.id, Actor::User(user.id), AuditAction::SettingsChanged, detail.clone()).unwrap();
+        s.privacy.record_audit(pro.id, Actor::Cli, AuditAction::RetentionChanged, serde_json::json!({})).unwrap();
+        let page = s.privacy.audit_logs(pro.id, 0, 100).unwrap();
+        assert_eq!(page.total, 2, "{name}");
+        let entries: Vec<_> = page.entries.iter().map(|e| (e.actor.as_str(), e.action.as_str())).collect();
+        assert!(entries.contains(&("owner@example.com", "settings_changed")), "{name}: {entries:?}");
+        assert!(entries.contains(&("cli", "retention_changed")), "{name}: {entries:?}");
+        assert_eq!(s.privacy.audit_logs(pro.id, 1, 1).unwrap().entries.len(), 1, "{name}");
+        assert_eq!(s.privacy.audit_logs(light.id, 0, 100).unwrap().total, 0, "{name}");
+
+        // Both go with their site.
+        s.websites.delete(user.id, pro.id).unwrap();
+        assert_eq!(s.privacy.audit_logs(pro.id, 0, 100).unwrap().total, 0, "{name}");
+        assert_eq!(s.privacy.settings(pro.id).unwrap(), PrivacySettings::default(), "{name}");
     }
 }

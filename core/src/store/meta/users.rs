@@ -499,7 +499,13 @@ impl UserStore for PgMeta {
 
     fn delete_user(&self, id: UserId) -> Result<()> {
         self.pg.with(|c| {
-            c.execute("DELETE FROM users WHERE id = $1", &[&id])?;
+            // Its sites' open visits in the shared ingest state name their visitors' session keys: they go too.
+            c.execute(
+                "WITH visits AS (
+                    DELETE FROM ingest_visits WHERE website_id IN (SELECT id FROM websites WHERE user_id = $1))
+                 DELETE FROM users WHERE id = $1",
+                &[&id],
+            )?;
             Ok(())
         })
     }

@@ -205,7 +205,18 @@ impl WebsiteStore for PgMeta {
     }
 
     fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<bool> {
-        self.pg.with(|c| Ok(c.execute("DELETE FROM websites WHERE id = $1 AND user_id = $2", &[&id, &owner])? > 0))
+        self.pg.with(|c| {
+            // Its open visits in the shared ingest state name its visitors' session keys: they go too.
+            let deleted: i64 = c
+                .query_one(
+                    "WITH gone AS (DELETE FROM websites WHERE id = $1 AND user_id = $2 RETURNING id),
+                          visits AS (DELETE FROM ingest_visits WHERE website_id IN (SELECT id FROM gone))
+                     SELECT count(*) FROM gone",
+                    &[&id, &owner],
+                )?
+                .get(0);
+            Ok(deleted > 0)
+        })
     }
 }
 

@@ -1,0 +1,117 @@
+//! The privacy audit log behind the metadata boundary: who changed a site's privacy settings (or, on SQLite
+//! alone, retention, deletions and exports) and when. `Privacy::record_audit` and `audit_logs` call these. The
+//! actor's email is copied into the entry when it is written, so the entry still names them after the account
+//! is gone.
+
+use rusqlite::params;
+use serde_json::Value;
+
+use super::{PgMeta, SqliteMeta};
+use crate::error::Result;
+use crate::model::{Millis, UserId, WebsiteId};
+use crate::privacy::{AuditEntry, AuditPage};
+
+/// The audit log: entries are only ever added (and go with their site), so a page's count and rows are read
+/// one after the other, not in one transaction; an entry added between the two is counted a read early.
+pub trait AuditStore {
+    /// Adds an entry; `user` is the account that acted (its email is stored with it), `None` for the CLI.
+    fn insert_audit(
+        &self,
+        site: WebsiteId,
+        at: Millis,
+        user: Option<UserId>,
+        action: &str,
+        detail: &Value,
+    ) -> Result<()>;
+    /// A page of a site's entries, newest first, and how many there are in all.
+    fn audit_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<AuditPage>;
+}
+
+/// The stored detail, a JSON object (`null` if it could not be read back).
+fn detail_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+impl AuditStore for SqliteMeta {
+    fn insert_audit(
+        &self,
+        site: WebsiteId,
+        at: Millis,
+        user: Option<UserId>,
+        action: &str,
+        detail: &Value,
+    ) -> Result<()> {
+        self.db.write(|conn| {
+            conn.execute(
+                "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
+                 VALUES (?1, ?2, ?3, COALESCE((SELECT email FROM users WHERE id = ?3), 'cli'), ?4, ?5)",
+                params![site, at, user, action, detail.to_string()],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn audit_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<AuditPage> {
+        self.db.read(|conn| {
+            let total =
+                conn.query_row("SELECT COUNT(*) FROM privacy_audit WHERE website_id = ?1", [site], |r| r.get(0))?;
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, ts, actor, action, detail FROM privacy_audit WHERE website_id = ?1
+                 ORDER BY ts DESC, id DESC LIMIT ?2 OFFSET ?3",
+            )?;
+            let rows = stmt.query_map(params![site, limit, offset], |r| {
+                let detail: String = r.get(4)?;
+                Ok(AuditEntry {
+                    id: r.get(0)?,
+                    timestamp: r.get(1)?,
+                    actor: r.get(2)?,
+                    action: r.get(3)?,
+                    detail: detail_of(&detail),
+                })
+            })?;
+            Ok(AuditPage { entries: rows.collect::<rusqlite::Result<_>>()?, total })
+        })
+    }
+}
+
+impl AuditStore for PgMeta {
+    fn insert_audit(
+        &self,
+        site: WebsiteId,
+        at: Millis,
+        user: Option<UserId>,
+        action: &str,
+        detail: &Value,
+    ) -> Result<()> {
+        self.pg.with(|c| {
+            c.execute(
+                "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
+                 VALUES ($1, $2, $3, COALESCE((SELECT email FROM users WHERE id = $3), 'cli'), $4, $5)",
+                &[&site, &at, &user, &action, &detail.to_string()],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn audit_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<AuditPage> {
+        self.pg.with(|c| {
+            let total = c.query_one("SELECT count(*) FROM privacy_audit WHERE website_id = $1", &[&site])?.get(0);
+            let rows = c.query(
+                "SELECT id, ts, actor, action, detail FROM privacy_audit WHERE website_id = $1
+                 ORDER BY ts DESC, id DESC LIMIT $2 OFFSET $3",
+                &[&site, &limit, &offset],
+            )?;
+            let entries = rows
+                .iter()
+                .map(|r| AuditEntry {
+                    id: r.get(0),
+                    timestamp: r.get(1),
+                    actor: r.get(2),
+                    action: r.get(3),
+                    detail: detail_of(&r.get::<_, String>(4)),
+                })
+                .collect();
+            Ok(AuditPage { entries, total })
+        })
+    }
+}
