@@ -419,8 +419,8 @@ pub(crate) fn page_points(
 
 /// The packed sums of a page's day in `point_days` (format in migration 0025): a list of integers, each
 /// zigzag-encoded as an unsigned LEB128 varint. Why packed: a page's cells and element groups are mostly new each
-/// hour, so a day has nearly as many of them as its hours together; one row per page and day is what makes a
-/// long range cheap (90 rows and a decode, against about 57,000 rows summed by SQLite).
+/// hour, so a day keeps about a third of its hours' rows; one row per page and day is what makes a long range
+/// cheap (90 rows and a decode, against about 57,000 rows summed by SQLite).
 mod packed {
     use super::PagePoints;
     use crate::error::{Error, Result};
