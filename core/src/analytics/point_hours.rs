@@ -8,7 +8,7 @@
 //!
 //! Why: each read went through every point of the page and range (at 10M events with one click and one scroll
 //! depth per /pricing page view, 90 days: p95 5.97 s). Summing one page's stored hours took that to 377 ms, most
-//! of it the 224,000 hour rows of 90 days; the days leave about 90 rows per key and the range's ragged ends.
+//! of it the 224,000 hour rows of 90 days; a day packed per page leaves a row per day and the range's ragged ends.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
