@@ -360,7 +360,8 @@ pub(crate) fn page_points(
     };
     {
         let mut stmt = snapshot.prepare_cached(
-            "SELECT cells, elements, deciles FROM point_days WHERE website_id = ?1 AND path = ?2 AND day >= ?3 AND day <= ?4",
+            "SELECT cells, elements, deciles FROM point_days
+             WHERE website_id = ?1 AND path = ?2 AND day >= ?3 AND day <= ?4",
         )?;
         let mut q = stmt.query(params![site, path, range.start, range.end - DAY_MS])?;
         while let Some(r) = q.next()? {
