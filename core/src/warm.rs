@@ -26,7 +26,8 @@ pub struct WarmReport {
 
 impl Tracker {
     /// Runs the funnels, journeys and Advanced Analytics reads of the last 90 days for every site, which
-    /// stores the settled hours they lack, and stores the heatmap's page hours. A site that fails is counted and skipped.
+    /// stores the settled hours they lack, and stores the heatmap's page and point hours and its whole point days.
+    /// A site that fails is counted and skipped.
     pub fn warm_stored_hours(&self) -> Result<WarmReport> {
         let sites: Vec<(UserId, WebsiteId)> = self.db().read(|conn| {
             let mut stmt = conn.prepare("SELECT user_id, id FROM websites ORDER BY user_id, id")?;
@@ -57,8 +58,9 @@ mod tests {
     use crate::ingest::{EventKind, Hit};
     use crate::testing::{rows, send};
 
-    fn stored(tracker: &Tracker) -> (i64, i64, i64) {
-        (rows(tracker, "visit_hours"), rows(tracker, "advanced_hours"), rows(tracker, "page_hours_stored"))
+    fn stored(tracker: &Tracker) -> (i64, i64, i64, i64) {
+        let heatmap = (rows(tracker, "page_hours_stored"), rows(tracker, "point_days_stored"));
+        (rows(tracker, "visit_hours"), rows(tracker, "advanced_hours"), heatmap.0, heatmap.1)
     }
 
     /// Before any read, a warming pass stores the settled hours of every site for both kinds of reads.
@@ -79,13 +81,15 @@ mod tests {
                 ..Hit::default()
             }),
         );
-        assert_eq!(stored(&tracker), (0, 0, 0), "no read has stored an hour yet");
+        assert_eq!(stored(&tracker), (0, 0, 0, 0), "no read has stored an hour yet");
         let report = tracker.warm_stored_hours().unwrap();
         assert_eq!(report, WarmReport { sites: 1, failed: 0 });
-        let (journey_hours, advanced_hours, page_hours) = stored(&tracker);
+        let (journey_hours, advanced_hours, page_hours, point_days) = stored(&tracker);
         assert!(
             journey_hours >= 48 && advanced_hours >= 48 && page_hours >= 48,
             "stored {journey_hours}, {advanced_hours} and {page_hours} hours"
         );
+        // The heatmap's whole days too (the 90 days' past ones, their hours all settled).
+        assert!(point_days >= 88, "stored {point_days} heatmap days");
     }
 }

@@ -148,7 +148,8 @@ impl Analytics {
         })
     }
 
-    /// Stores the heatmap's settled page and point hours of a range that are not stored yet (the warming pass).
+    /// Stores the heatmap's settled page and point hours (and whole point days) of a range that are not stored yet
+    /// (the warming pass).
     pub(crate) fn store_page_hours(&self, site: WebsiteId, range: TimeRange) -> Result<()> {
         self.db.read(|conn| {
             page_hours::store_settled_hours(conn, site, range, now_ms())?;
@@ -287,5 +288,48 @@ mod tests {
         assert_eq!(page_path("https://e.com").unwrap(), "/");
         assert!(page_path("").is_err());
         assert!(page_path("javascript:x").is_err());
+    }
+
+    /// Times the read alone against a seeded folder (`TRACKER_BENCH_DIR`, as `tracker-loadgen seed` and
+    /// `seed-interactions` fill it; warmed by a first call), apart from the JSON it becomes, to tell which costs
+    /// what in `tracker-loadgen query`'s figures: `cargo test --release -p tracker-core heatmap_read_alone --
+    /// --ignored --nocapture`.
+    #[test]
+    #[ignore = "needs a seeded folder in TRACKER_BENCH_DIR"]
+    fn heatmap_read_alone() {
+        use std::time::Instant;
+        let dir = std::env::var_os("TRACKER_BENCH_DIR").expect("TRACKER_BENCH_DIR");
+        let config = crate::config::Config { data_dir: dir.into(), ..Default::default() };
+        let tracker = crate::tracker::Tracker::open(&config).unwrap();
+        let site: WebsiteId =
+            tracker.db().read(|c| Ok(c.query_row("SELECT MIN(id) FROM websites", [], |r| r.get(0))?)).unwrap();
+        for name in ["7d", "90d"] {
+            let range = TimeRange::parse(name, now_ms()).unwrap();
+            let started = Instant::now();
+            tracker.analytics.heatmap(site, "/pricing", range).unwrap();
+            println!("{name}: first call {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
+            let (mut points, mut reads, mut shapes) = (Vec::new(), Vec::new(), Vec::new());
+            let mut bytes = 0;
+            for _ in 0..20 {
+                let started = Instant::now();
+                let page = |c: &Connection| point_hours::page_points(c, site, "/pricing", range, now_ms(), MAX_MOVES);
+                tracker.db().read(page).unwrap();
+                points.push(started.elapsed().as_secs_f64() * 1000.0);
+                let started = Instant::now();
+                let heatmap = tracker.analytics.heatmap(site, "/pricing", range).unwrap();
+                reads.push(started.elapsed().as_secs_f64() * 1000.0);
+                let started = Instant::now();
+                bytes = serde_json::to_vec(&heatmap).unwrap().len();
+                shapes.push(started.elapsed().as_secs_f64() * 1000.0);
+            }
+            for times in [&mut points, &mut reads, &mut shapes] {
+                times.sort_by(f64::total_cmp);
+            }
+            println!(
+                "{name}: points p50 {:.2} ms p95 {:.2} ms; whole read p50 {:.2} ms p95 {:.2} ms; JSON p50 {:.2} ms \
+                 p95 {:.2} ms, {bytes} bytes",
+                points[9], points[18], reads[9], reads[18], shapes[9], shapes[18]
+            );
+        }
     }
 }
