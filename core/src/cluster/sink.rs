@@ -274,9 +274,20 @@ mod tests {
         let t0 = t0();
         // Shard 2 is unreachable: nothing listens on port 1.
         let urls = [cluster.ch_urls[0].clone(), "http://127.0.0.1:1".to_string()];
-        let events = cluster.events().with_nodes(&urls);
-        let daemon = writer(&cluster, events);
-        let answers = send(&daemon.queue, (0..40).map(|i| hit(1, i, t0 + i64::from(i), "/")).collect());
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = Metrics::new(&dir.path().join("none.sqlite"), 10_000);
+        let state = IngestState::new(cluster.pg());
+        let mut sink = ClickHouseSink::new(cluster.events().with_nodes(&urls), state, LiveHub::default(), metrics);
+        // One batch of visitors on both shards, handed to the sink as the writer hands it: through the writer
+        // thread, a busy machine let it take the first hit alone, whose shard may be the reachable one.
+        let (batch, answers): (Vec<Queued>, Vec<_>) = (0..40)
+            .map(|i| {
+                let (done, answer) = oneshot::channel();
+                (Queued { job: Job::Hit(Box::new(hit(1, i, t0 + i64::from(i), "/"))), done }, answer)
+            })
+            .unzip();
+        sink.commit_batch(batch);
+        let answers: Vec<_> = answers.into_iter().map(|a| a.blocking_recv().unwrap()).collect();
         assert!(answers.iter().all(|a| matches!(a, Err(JobError::Unavailable(_)))), "{answers:?}");
         let error = crate::ingest::outcome_of(answers.into_iter().next().unwrap());
         assert!(matches!(error, Err(Error::Unavailable(_))), "{error:?}");
