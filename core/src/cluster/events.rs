@@ -165,9 +165,11 @@ impl Events {
     fn migrate(&self, node: &Node) -> Result<()> {
         let db = &self.database;
         node.execute(&format!("CREATE DATABASE IF NOT EXISTS {db}"))?;
+        // MergeTree, not TinyLog: two daemons starting together insert their step names at once, and TinyLog,
+        // which has no locking, then failed one of them ("File not found: .../tmp_sizes.json" on 18.16).
         node.execute(&format!(
             "CREATE TABLE IF NOT EXISTS {db}.schema_migrations (name String, applied_at DateTime DEFAULT now())
-             ENGINE = TinyLog"
+             ENGINE = MergeTree ORDER BY name"
         ))?;
         let applied: HashSet<String> = node
             .query(&format!("SELECT DISTINCT name FROM {db}.schema_migrations"))?
