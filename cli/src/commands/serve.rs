@@ -231,10 +231,25 @@ async fn warm_schedule(tracker: Tracker) {
     }
 }
 
+/// How soon retention runs again after a failed run, instead of a whole interval: the first run after start
+/// could fail on a database kept busy by the warming pass, and expired data then stayed a day longer.
+const RETENTION_RETRY: Duration = Duration::from_secs(5 * 60);
+
+/// Whether retention is due: a minute after start, then `interval` after a run that succeeded, or
+/// [`RETENTION_RETRY`] after one that failed. `last` is how long ago the last run started
+/// and whether it succeeded.
+fn retention_due(since_start: Duration, last: Option<(Duration, bool)>, interval: Duration) -> bool {
+    match last {
+        None => since_start >= Duration::from_secs(60),
+        Some((ago, true)) => ago >= interval,
+        Some((ago, false)) => ago >= RETENTION_RETRY,
+    }
+}
+
 /// Runs retention shortly after start and then every `retention_interval_hours` (re-read each minute, so a
-/// reload applies; 0 pauses it).
+/// reload applies; 0 pauses it), sooner again after a failure.
 async fn retention_schedule(tracker: Tracker) {
-    let mut last_run: Option<tokio::time::Instant> = None;
+    let mut last_run: Option<(tokio::time::Instant, bool)> = None;
     let started = tokio::time::Instant::now();
     loop {
         tokio::time::sleep(Duration::from_secs(60)).await;
@@ -242,27 +257,32 @@ async fn retention_schedule(tracker: Tracker) {
         if hours == 0 {
             continue;
         }
-        let due = match last_run {
-            None => started.elapsed() >= Duration::from_secs(60),
-            Some(at) => at.elapsed() >= Duration::from_secs(hours.saturating_mul(3600)),
-        };
-        if !due {
+        let last = last_run.map(|(at, succeeded)| (at.elapsed(), succeeded));
+        if !retention_due(started.elapsed(), last, Duration::from_secs(hours.saturating_mul(3600))) {
             continue;
         }
-        last_run = Some(tokio::time::Instant::now());
+        let run_at = tokio::time::Instant::now();
         let worker = tracker.clone();
         let worker_metrics = tracker.metrics.clone();
-        match tokio::task::spawn_blocking(move || worker.privacy.apply_retention()).await {
+        let succeeded = match tokio::task::spawn_blocking(move || worker.privacy.apply_retention()).await {
             Ok(Ok(report)) => {
                 for (data, rows) in &report.total {
                     worker_metrics.retention_deleted(data, *rows);
                 }
                 let total: u64 = report.total.values().sum();
                 tracing::info!(deleted = total, detail = ?report.total, "retention applied");
+                true
             }
-            Ok(Err(e)) => tracing::error!(error = %e, "retention failed"),
-            Err(e) => tracing::error!(error = %e, "retention task failed"),
-        }
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, retry_in = ?RETENTION_RETRY, "retention failed");
+                false
+            }
+            Err(e) => {
+                tracing::error!(error = %e, retry_in = ?RETENTION_RETRY, "retention task failed");
+                false
+            }
+        };
+        last_run = Some((run_at, succeeded));
     }
 }
 
@@ -285,5 +305,21 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {},
         _ = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retention_runs_after_a_minute_then_each_interval_and_soon_again_after_a_failure() {
+        let (minute, day) = (Duration::from_secs(60), Duration::from_secs(24 * 3600));
+        assert!(!retention_due(Duration::from_secs(59), None, day));
+        assert!(retention_due(minute, None, day));
+        assert!(!retention_due(day, Some((day - minute, true)), day));
+        assert!(retention_due(day, Some((day, true)), day));
+        assert!(!retention_due(day, Some((RETENTION_RETRY - minute, false)), day), "not at once after a failure");
+        assert!(retention_due(day, Some((RETENTION_RETRY, false)), day), "a failure is retried within minutes");
     }
 }
