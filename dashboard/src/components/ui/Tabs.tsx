@@ -14,14 +14,16 @@ export function TabsRoot<T extends string>({ value, onChange, className, childre
 }
 
 export function TabsList({ className, ...rest }: ComponentProps<typeof RadixTabs.List>) {
-  return <RadixTabs.List className={cx("inline-flex rounded-lg border border-gray-800 bg-gray-900 p-1", className)} {...rest} />;
+  // Never wider than its column: with a wider system font (DejaVu Sans on Linux) four tabs overflowed a 390 px
+  // screen, so triggers tighten below the sm breakpoint and the strip scrolls itself rather than the page.
+  return <RadixTabs.List className={cx("inline-flex max-w-full overflow-x-auto rounded-lg border border-gray-800 bg-gray-900 p-1", className)} {...rest} />;
 }
 
 export function TabsTrigger({ className, ...rest }: ComponentProps<typeof RadixTabs.Trigger>) {
   return (
     <RadixTabs.Trigger
       className={cx(
-        "rounded-md px-4 py-1.5 text-sm font-medium text-gray-400 transition-colors hover:text-gray-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 data-[state=active]:bg-gray-800 data-[state=active]:text-white data-[state=active]:shadow",
+        "shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm sm:px-4 font-medium text-gray-400 transition-colors hover:text-gray-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 data-[state=active]:bg-gray-800 data-[state=active]:text-white data-[state=active]:shadow",
         className,
       )}
       {...rest}
