@@ -217,10 +217,16 @@ mod tests {
         _writer: WriterHandle,
     }
 
-    fn writer(cluster: &TestCluster, events: Events) -> Daemon {
+    /// A daemon's sink over `events`, and the metrics it reports to.
+    fn sink(cluster: &TestCluster, events: Events) -> (ClickHouseSink, Metrics) {
         let dir = tempfile::tempdir().unwrap();
         let metrics = Metrics::new(&dir.path().join("none.sqlite"), 10_000);
         let sink = ClickHouseSink::new(events, IngestState::new(cluster.pg()), LiveHub::default(), metrics.clone());
+        (sink, metrics)
+    }
+
+    fn writer(cluster: &TestCluster, events: Events) -> Daemon {
+        let (sink, metrics) = sink(cluster, events);
         let (queue, handle) = spawn_sink(sink, metrics, 10_000, 500).unwrap();
         Daemon { queue, _writer: handle }
     }
@@ -274,10 +280,7 @@ mod tests {
         let t0 = t0();
         // Shard 2 is unreachable: nothing listens on port 1.
         let urls = [cluster.ch_urls[0].clone(), "http://127.0.0.1:1".to_string()];
-        let dir = tempfile::tempdir().unwrap();
-        let metrics = Metrics::new(&dir.path().join("none.sqlite"), 10_000);
-        let state = IngestState::new(cluster.pg());
-        let mut sink = ClickHouseSink::new(cluster.events().with_nodes(&urls), state, LiveHub::default(), metrics);
+        let (mut sink, _) = sink(&cluster, cluster.events().with_nodes(&urls));
         // One batch of visitors on both shards, handed to the sink as the writer hands it: through the writer
         // thread, a busy machine let it take the first hit alone, whose shard may be the reachable one.
         let (batch, answers): (Vec<Queued>, Vec<_>) = (0..40)
