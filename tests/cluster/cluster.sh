@@ -2,7 +2,9 @@
 # The scale-out test cluster (issue 18): one PostgreSQL and two ClickHouse servers (a 2-shard cluster named
 # `tracker`) on free loopback ports, each in a folder under DIR, started as plain processes in a few seconds
 # and stopped by PID. Debian's packages are installed when missing (CI runs as root; PostgreSQL refuses to run
-# as root, so it runs as the `postgres` user).
+# as root, so it runs as the `postgres` user). The shards run on examples/deploy/cluster/clickhouse's config.d
+# and users.d files (addresses, ports and passwords replaced), so every cluster test checks what operators
+# install: the tracker cluster, its user and password (one holding ':', '@' and '/') and the Distributed reads.
 #
 #   tests/cluster/cluster.sh up DIR     starts them; writes DIR/env (sourceable) with
 #                                       TRACKER_TEST_POSTGRES_URL, TRACKER_TEST_CLICKHOUSE_URLS (comma-separated
@@ -40,6 +42,11 @@ await() {
   echo "$what did not come up" >&2; return 1
 }
 
+# The test user's password, and as written in a URL.
+ch_password='te:st@pw/1'
+ch_password_in_url='te%3Ast%40pw%2F1'
+examples=$(cd "$(dirname "$0")/../../examples/deploy/cluster/clickhouse" && pwd)
+
 clickhouse_config() { # folder tcp http interserver shard1_tcp shard2_tcp
   local d=$1
   cat >"$d/config.xml" <<XML
@@ -61,22 +68,23 @@ clickhouse_config() { # folder tcp http interserver shard1_tcp shard2_tcp
   <uncompressed_cache_size>268435456</uncompressed_cache_size>
   <max_concurrent_queries>100</max_concurrent_queries>
   <mlock_executable>false</mlock_executable>
-  <timezone>UTC</timezone>
-  <remote_servers>
-    <tracker>
-      <shard><replica><host>127.0.0.1</host><port>$5</port></replica></shard>
-      <shard><replica><host>127.0.0.1</host><port>$6</port></replica></shard>
-    </tracker>
-  </remote_servers>
 </yandex>
 XML
-  cat >"$d/users.xml" <<'XML'
+  # The operators' drop-ins; listen_host goes, as this config listens on the loopback already.
+  mkdir -p "$d/config.d" "$d/users.d"
+  sed -e '/<listen_host>/d' -e "s#ch1.internal</host><port>9000<#127.0.0.1</host><port>$5<#" \
+    -e "s#ch2.internal</host><port>9000<#127.0.0.1</host><port>$6<#" -e "s#CHANGE-ME#$ch_password#g" \
+    "$examples/config.d/tracker.xml" >"$d/config.d/tracker.xml"
+  sed -e "s#CHANGE-ME-SHA256#$(printf %s "$ch_password" | sha256sum | cut -d' ' -f1)#" \
+    -e "s#10.0.0.0/24#127.0.0.1#" "$examples/users.d/tracker.xml" >"$d/users.d/tracker.xml"
+  # `default` gets a password nobody knows: the tests reach the shards as the operators' tracker user only.
+  cat >"$d/users.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
   <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
   <users>
     <default>
-      <password></password>
+      <password>$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')</password>
       <networks><ip>127.0.0.1</ip></networks>
       <profile>default</profile>
       <quota>default</quota>
@@ -112,12 +120,12 @@ up() {
     clickhouse_config "$d" "$tcp" "$http" "$(free_port)" "$tcp1" "$tcp2"
     clickhouse-server --config-file="$d/config.xml" >"$d/stdout.log" 2>&1 &
     echo $! >"$d/pid"
-    urls+=("http://127.0.0.1:$http")
+    urls+=("http://tracker:$ch_password_in_url@127.0.0.1:$http")
   done
 
   await "PostgreSQL" "$pg/pg_isready" -h 127.0.0.1 -p "$pg_port" -q
   "${as_postgres[@]}" "$pg/createdb" -h 127.0.0.1 -p "$pg_port" -U tracker tracker
-  for url in "${urls[@]}"; do await "ClickHouse at $url" curl -sf "$url/ping"; done
+  for url in "${urls[@]}"; do await "ClickHouse at ${url#*@}" curl -sf "http://${url#*@}/ping"; done
   local joined; joined=$(IFS=,; echo "${urls[*]}")
   cat >"$dir/env" <<ENV
 TRACKER_TEST_POSTGRES_URL=postgres://tracker@127.0.0.1:$pg_port/tracker

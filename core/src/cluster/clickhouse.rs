@@ -21,12 +21,16 @@ const MAX_ANSWER_BYTES: u64 = 256 << 20;
 
 /// One ClickHouse server (a shard), reached over its HTTP interface.
 pub struct Node {
+    /// The server's URL without its credentials: what requests go to and what messages name.
     url: String,
+    /// `Basic ...` for the user and password the configured URL carried, if any.
+    authorization: Option<String>,
     agent: ureq::Agent,
 }
 
 impl Node {
-    /// A client of the server at `url` (`http://host:8123`). Nothing is sent until the first statement.
+    /// A client of the server at `url` (`http://host:8123`, or `http://user:password@host:8123` with the user
+    /// and password percent-encoded as in any URL). Nothing is sent until the first statement.
     pub fn new(url: &str) -> Node {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -35,10 +39,11 @@ impl Node {
             .max_idle_age(IDLE_CONNECTION_AGE)
             .build()
             .into();
-        Node { url: url.trim_end_matches('/').to_string(), agent }
+        let (url, authorization) = split_credentials(url);
+        Node { url: url.trim_end_matches('/').to_string(), authorization, agent }
     }
 
-    /// The server's URL.
+    /// The server's URL, without the password (and user) it was configured with.
     pub fn url(&self) -> &str {
         &self.url
     }
@@ -73,6 +78,9 @@ impl Node {
     /// POSTs `body` (the statement, or the rows of the statement in `query`); the answer's text when 200.
     fn send(&self, query: Option<&str>, body: &[u8]) -> Result<String> {
         let mut request = self.agent.post(&self.url);
+        if let Some(authorization) = &self.authorization {
+            request = request.header("authorization", authorization);
+        }
         if let Some(query) = query {
             request = request.query("query", query);
         }
@@ -96,6 +104,23 @@ impl Node {
     fn unreachable(&self, e: ureq::Error) -> Error {
         Error::Unavailable(format!("ClickHouse at {} is unreachable: {e}", self.url))
     }
+}
+
+/// `url` without its user and password, and the `Basic` authorization they make (decoded first: ureq would
+/// send a URL's credentials still percent-encoded, so a password holding `@` or `:` would never match).
+fn split_credentials(url: &str) -> (String, Option<String>) {
+    use base64::Engine;
+    let Ok(mut parsed) = url::Url::parse(url) else { return (url.to_string(), None) };
+    if parsed.username().is_empty() && parsed.password().is_none() {
+        return (url.to_string(), None);
+    }
+    let decode = |s: &str| percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned();
+    let credentials = format!("{}:{}", decode(parsed.username()), decode(parsed.password().unwrap_or("")));
+    // Cannot fail on an http(s) URL, the only kind a ClusterConfig holds.
+    let _ = parsed.set_username("");
+    let _ = parsed.set_password(None);
+    let authorization = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(credentials));
+    (parsed.as_str().to_string(), Some(authorization))
 }
 
 /// `s` as a ClickHouse string literal, quoted. The one way a string value enters SQL text: backslash and quote
@@ -209,6 +234,27 @@ mod tests {
             let rows = node.query(&format!("SELECT {}, length({})", quote(s), quote(s))).unwrap();
             assert_eq!(rows, vec![vec![s.to_string(), s.len().to_string()]], "{s:?}");
         }
+    }
+
+    #[test]
+    fn a_urls_user_and_password_sign_in_decoded_and_are_never_shown() {
+        let (url, authorization) = split_credentials("http://tracker:p%40ss%3Aw%2Fd@ch1.internal:8123/");
+        assert_eq!(url, "http://ch1.internal:8123/");
+        assert_eq!(authorization.as_deref(), Some("Basic dHJhY2tlcjpwQHNzOncvZA=="), "tracker:p@ss:w/d");
+        assert_eq!(split_credentials("http://ch1.internal:8123"), ("http://ch1.internal:8123".into(), None));
+        let err = Node::new("http://tracker:hunter2@127.0.0.1:1").execute("SELECT 1").unwrap_err();
+        assert!(!format!("{err:?}").contains("hunter2"), "{err:?}");
+
+        // The harness's shards take only the tracker user, whose password holds ':', '@' and '/'.
+        let Some(urls) = clickhouse_urls() else { return };
+        let _up = shards_up();
+        let node = Node::new(&urls[0]);
+        assert_eq!(node.query_value::<u8>("SELECT 1").unwrap(), 1);
+        let password = url::Url::parse(&urls[0]).unwrap().password().map(str::to_string).expect("a password");
+        assert!(!node.url().contains(&password), "{}", node.url());
+        let wrong = Node::new(&urls[0].replacen(&password, "wrong", 1));
+        let err = wrong.query_value::<u8>("SELECT 1").unwrap_err();
+        assert!(matches!(err, Error::Internal(ref m) if m.contains("Wrong password")), "{err:?}");
     }
 
     #[test]
