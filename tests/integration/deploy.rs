@@ -1,6 +1,7 @@
 //! The deployment files in examples/deploy: the systemd unit passes `systemd-analyze verify`, the Dockerfile
-//! builds (where a Docker daemon answers), the sample tracker.toml loads, and the live stream tells nginx not
-//! to buffer it.
+//! builds (where a Docker daemon answers), the sample tracker.toml loads, the cluster's files agree with each
+//! other (its ClickHouse files also run under every cluster test: tests/cluster/cluster.sh), and the live stream
+//! tells nginx not to buffer it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -8,6 +9,7 @@ use std::process::Command;
 use reqwest::StatusCode;
 use serde_json::json;
 use tracker_core::Config;
+use tracker_core::cluster::ClusterConfig;
 
 use crate::util::{TestServer, tracker_bin};
 
@@ -91,6 +93,39 @@ fn sample_config_loads_and_trusts_only_the_local_proxy() {
     assert!(nginx.contains("$proxy_add_x_forwarded_for") && nginx.contains(&format!("http://{}", config.addr)));
     let caddy = std::fs::read_to_string(deploy_dir().join("Caddyfile")).unwrap();
     assert!(caddy.contains(&format!("reverse_proxy {}", config.addr)));
+}
+
+#[test]
+fn cluster_sample_is_two_daemons_behind_the_proxy_on_the_shards_clickhouse_knows() {
+    let dir = deploy_dir().join("cluster");
+    let config = Config::load(Some(&dir.join("tracker.toml")), std::iter::empty::<(String, String)>())
+        .expect("examples/deploy/cluster/tracker.toml loads");
+    let cluster = ClusterConfig::of(&config).unwrap().expect("the sample configures a cluster");
+    assert!(config.is_trusted_proxy("10.0.0.10".parse().unwrap()));
+    assert!(!config.is_trusted_proxy("203.0.113.7".parse().unwrap()));
+    // The proxy sends to this daemon and one more.
+    let nginx = std::fs::read_to_string(dir.join("nginx.conf")).unwrap();
+    let upstreams: Vec<&str> =
+        nginx.lines().filter_map(|l| l.trim().strip_prefix("server ")).filter(|l| *l != "{").collect();
+    assert_eq!(upstreams.len(), 2, "{upstreams:?}");
+    assert!(upstreams[0].starts_with(&format!("{} ", config.addr)), "{upstreams:?}");
+    // ClickHouse's remote_servers names the cluster and its shards in clickhouse_url's order, as the user the
+    // URLs sign in as.
+    let remote = std::fs::read_to_string(dir.join("clickhouse/config.d/tracker.xml")).unwrap();
+    assert!(remote.contains(&format!("<{}>", cluster.clickhouse_cluster)), "{remote}");
+    let shards: Vec<String> =
+        remote.lines().filter_map(|l| l.split("<host>").nth(1)?.split("</host>").next().map(str::to_string)).collect();
+    let hosts: Vec<String> = cluster
+        .clickhouse_urls
+        .iter()
+        .map(|u| reqwest::Url::parse(u).unwrap().host_str().unwrap().to_string())
+        .collect();
+    assert_eq!(shards, hosts);
+    let users = std::fs::read_to_string(dir.join("clickhouse/users.d/tracker.xml")).unwrap();
+    for url in &cluster.clickhouse_urls {
+        let user = reqwest::Url::parse(url).unwrap().username().to_string();
+        assert!(remote.contains(&format!("<user>{user}</user>")) && users.contains(&format!("<{user}>")), "{url}");
+    }
 }
 
 #[tokio::test]
