@@ -11,21 +11,21 @@ use crate::cli::Cli;
 use crate::util::{BROWSER_UA, TestServer};
 
 /// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip.
-fn harness() -> Option<(String, String)> {
+pub(crate) fn harness() -> Option<(String, String)> {
     let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
     let ch = std::env::var("TRACKER_TEST_CLICKHOUSE_URLS").ok().filter(|u| !u.is_empty())?;
     Some((pg, ch))
 }
 
 /// A fresh PostgreSQL schema and ClickHouse database name for this test, dropped with it.
-struct Corner {
+pub(crate) struct Corner {
     pg: String,
-    ch: String,
-    name: String,
+    pub(crate) ch: String,
+    pub(crate) name: String,
 }
 
 impl Corner {
-    async fn new(pg: String, ch: String) -> Corner {
+    pub(crate) async fn new(pg: String, ch: String) -> Corner {
         let name = format!("t_cluster_{}_{}", std::process::id(), tracker_core::model::now_ms());
         let (url, schema) = (pg.clone(), name.clone());
         tokio::task::spawn_blocking(move || {
@@ -37,10 +37,24 @@ impl Corner {
         Corner { pg, ch, name }
     }
 
+    /// The PostgreSQL URL of this corner's schema.
+    fn postgres_url(&self) -> String {
+        let separator = if self.pg.contains('?') { '&' } else { '?' };
+        format!("{}{separator}options=-csearch_path%3D{}", self.pg, self.name)
+    }
+
+    /// The settings that make `tracker serve` a daemon of this cluster, as environment variables.
+    pub(crate) fn env(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("TRACKER_POSTGRES_URL", self.postgres_url()),
+            ("TRACKER_CLICKHOUSE_URL", self.ch.clone()),
+            ("TRACKER_CLICKHOUSE_DATABASE", self.name.clone()),
+        ]
+    }
+
     /// A daemon of the cluster, with its own data folder.
     async fn daemon(&self) -> TestServer {
-        let separator = if self.pg.contains('?') { '&' } else { '?' };
-        let postgres_url = format!("{}{separator}options=-csearch_path%3D{}", self.pg, self.name);
+        let postgres_url = self.postgres_url();
         let (ch, name) = (self.ch.clone(), self.name.clone());
         TestServer::start_with(move |config| {
             config.postgres_url = Some(postgres_url);
