@@ -295,13 +295,13 @@ async fn deleting_a_site_or_an_account_deletes_its_events_on_every_shard() {
     assert_eq!(b.call(Method::POST, "/api/login", None, Some(login)).await.status, StatusCode::UNAUTHORIZED);
 }
 
-/// The commands other than `serve` work on the data folder's database, which holds none of a cluster's data:
-/// with cluster settings they refuse (before connecting anywhere) instead of answering from it.
+/// The commands whose storage has not moved work on the data folder's database, which holds none of a
+/// cluster's data: with cluster settings they refuse (before connecting anywhere) instead of answering from it.
 #[test]
-fn commands_other_than_serve_refuse_cluster_settings() {
+fn commands_whose_storage_has_not_moved_refuse_cluster_settings() {
     let dir = tempfile::tempdir().unwrap();
     let cli = Cli::new(&dir.path().join("data"));
-    let mut command = cli.command(&["sites", "list"]);
+    let mut command = cli.command(&["stats", "--site", "1"]);
     command.env("TRACKER_POSTGRES_URL", "postgres://tracker@127.0.0.1:1/tracker");
     command.env("TRACKER_CLICKHOUSE_URL", "http://127.0.0.1:1");
     let out = command.output().unwrap();
@@ -309,4 +309,60 @@ fn commands_other_than_serve_refuse_cluster_settings() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not available in cluster mode yet"), "{stderr}");
     assert!(!dir.path().join("data").join("tracker.db").exists(), "no database is made in the data folder");
+}
+
+/// `tracker users` and `tracker sites` manage the cluster's accounts and websites: what the operator adds
+/// signs in and is listed on a daemon, and what the operator removes is gone there, events included.
+#[tokio::test]
+async fn users_and_sites_commands_manage_the_clusters_accounts_and_websites() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let dir = tempfile::tempdir().unwrap();
+    let cli = Cli::new(&dir.path().join("data"));
+    let env = corner.env();
+    let run = move |args: &[&str]| -> Value {
+        let mut command = cli.command(args);
+        command.arg("--json").envs(env.clone());
+        let out = command.output().unwrap();
+        assert!(out.status.success(), "tracker {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let run = std::sync::Arc::new(run);
+    let blocking = |args: &'static [&'static str]| {
+        let run = run.clone();
+        async move { tokio::task::spawn_blocking(move || run(args)).await.unwrap() }
+    };
+    blocking(&["users", "add", "ops@example.com", "--password", "secret1"]).await;
+    let site =
+        blocking(&["sites", "add", "--name", "Shop", "--domain", "shop.example.com", "--owner", "ops@example.com"])
+            .await;
+
+    let daemon = corner.daemon().await;
+    let login = json!({"email": "ops@example.com", "password": "secret1"});
+    let signed_in = daemon.call(Method::POST, "/api/login", None, Some(login)).await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{}", signed_in.text);
+    let token = signed_in.json["accessToken"].as_str().unwrap().to_string();
+    let listed = daemon.get("/api/websites", &token).await;
+    assert_eq!(listed.json[0]["id"], site["id"], "{}", listed.text);
+    let key = site["trackingKey"].as_str().unwrap();
+    pageview(&daemon, key, 1, "/").await;
+    let sites = blocking(&["sites", "list"]).await;
+    assert_eq!(sites.as_array().map(Vec::len), Some(1), "{sites}");
+
+    // Removing the account removes its site and the site's events on both shards.
+    blocking(&["users", "rm", "ops@example.com", "--yes"]).await;
+    assert_eq!(blocking(&["users", "list"]).await, json!([]));
+    let condition = format!("website_id = {}", site["id"]);
+    let corner_ref = &corner;
+    assert_eq!(shard_rows(corner_ref, &condition), [0, 0]);
+    let gone = daemon
+        .call(
+            Method::POST,
+            "/api/login",
+            None,
+            Some(json!({"email": "ops@example.com",
+        "password": "secret1"})),
+        )
+        .await;
+    assert_eq!(gone.status, StatusCode::UNAUTHORIZED, "{}", gone.text);
 }

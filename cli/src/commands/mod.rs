@@ -148,6 +148,16 @@ impl GlobalArgs {
         }
         Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))
     }
+
+    /// Opens the tracker for a command whose every read and write goes through the stores a cluster shares
+    /// (accounts and websites, with a deletion's events on every shard): in cluster mode, the cluster.
+    pub fn open_shared(&self) -> anyhow::Result<Tracker> {
+        let config = self.config()?;
+        if tracker_core::cluster::ClusterConfig::of(&config)?.is_none() {
+            return self.open();
+        }
+        Tracker::open(&config).context("cannot open the cluster (postgres_url, clickhouse_url)")
+    }
 }
 
 /// Finds a website by id or domain, with the name the user typed in the error.

@@ -101,7 +101,7 @@ impl From<Level> for TrackingLevel {
 }
 
 pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
-    let tracker = global.open()?;
+    let tracker = global.open_shared()?;
     let base = tracker.settings.get().base_url();
     let script_url = |site: &Website| format!("{base}/tracking/{}.js", site.tracking_key);
     let owner_email = |site: &Website| -> String {

@@ -55,7 +55,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
                 (None, true) => read_password()?,
                 (None, false) => bail!("give a password with --password or --password-stdin"),
             };
-            let tracker = global.open()?;
+            let tracker = global.open_shared()?;
             let user = tracker.auth.create_user(email, &password)?;
             if global.json {
                 print_json(&user)
@@ -65,7 +65,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
             }
         }
         UsersCommand::List => {
-            let tracker = global.open()?;
+            let tracker = global.open_shared()?;
             let users = tracker.auth.list_users()?;
             if global.json {
                 return print_json(&users);
@@ -79,7 +79,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
         }
         UsersCommand::Passwd { email } => {
             let password = read_password()?;
-            let tracker = global.open()?;
+            let tracker = global.open_shared()?;
             let user = tracker.auth.find_user(email).with_context(|| format!("unknown user '{email}'"))?;
             tracker.auth.set_password(user.id, &password)?;
             if global.json {
@@ -90,7 +90,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
             }
         }
         UsersCommand::Rm { email, yes } => {
-            let tracker = global.open()?;
+            let tracker = global.open_shared()?;
             let user = tracker.auth.find_user(email).with_context(|| format!("unknown user '{email}'"))?;
             if !yes {
                 bail!("deleting {} removes its websites and all their data: add --yes to confirm", user.email);
