@@ -96,6 +96,7 @@ impl Tracker {
                 let sink = ClickHouseSink::new(
                     crate::cluster::open_events(cluster_config)?,
                     IngestState::new(Pg::open(&cluster_config.postgres_url)?),
+                    meta.clone(),
                     live.clone(),
                     metrics.clone(),
                 );

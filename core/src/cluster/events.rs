@@ -1,5 +1,7 @@
 //! The events store of cluster mode: one ClickHouse database on every shard with a local MergeTree table of hits
-//! (`hits_local`, the rows of SQLite's `events` with their visit's dimensions) and a Distributed table over the
+//! (`hits_local`, the rows of SQLite's `events` with their visit's dimensions, and the anonymous page views kept
+//! without consent, which SQLite counts in its rollups alone: `visit_id` 0, nothing about the visitor; a read
+//! of visits or visitors leaves them out) and a Distributed table over the
 //! cluster (`hits`) that reads every shard. Writes go to each shard's local table directly (see `insert`);
 //! deletions and retention go to each local table and are awaited. Called by the ClickHouse ingest sink and,
 //! later, by the cluster's analytics and privacy services.
