@@ -19,8 +19,8 @@ use crate::export::Export;
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
-use crate::model::{UserId, WebsiteId};
-use crate::privacy::Privacy;
+use crate::model::{Millis, UserId, WebsiteId, now_ms};
+use crate::privacy::{Privacy, RetentionReport};
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::funnels::Funnels;
@@ -96,6 +96,7 @@ impl Tracker {
                 let sink = ClickHouseSink::new(
                     crate::cluster::open_events(cluster_config)?,
                     IngestState::new(Pg::open(&cluster_config.postgres_url)?),
+                    meta.clone(),
                     live.clone(),
                     metrics.clone(),
                 );
@@ -177,6 +178,25 @@ impl Tracker {
             cluster.events.delete_sites(&sites)?;
         }
         self.auth.remove_user(user)
+    }
+
+    /// Applies every site's retention days now (serve's periodic job; see [`Tracker::apply_retention_at`]).
+    pub fn apply_retention(&self) -> Result<RetentionReport> {
+        self.apply_retention_at(now_ms())
+    }
+
+    /// Applies every site's retention days as if it were `now`: on SQLite, [`Privacy::apply_retention_at`]; in
+    /// cluster mode, each site's expired hits are deleted on every shard by one daemon at a time (an empty
+    /// report when another daemon is running it).
+    pub fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
+        let Some(cluster) = &self.services.cluster else { return self.privacy.apply_retention_at(now) };
+        match cluster.apply_retention(self.privacy.meta.as_ref(), now)? {
+            Some(report) => Ok(report),
+            None => {
+                tracing::info!("retention is being applied by another daemon of the cluster");
+                Ok(RetentionReport::default())
+            }
+        }
     }
 
     /// Whether this instance can take hits: the ingest writer runs, its queue is below its limit and the

@@ -245,9 +245,155 @@ async fn privacy_settings_changed_on_one_daemon_apply_to_every_daemons_hits() {
     assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
     let theirs = b.put("/api/privacy/settings", &token_b, json!({"websiteId": id, "cookieConsent": true})).await;
     assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
-    // Retention has not moved: still refused rather than answered from one daemon's own database.
-    let retention = a.get(&format!("/api/privacy/retention?website_id={id}"), &token_a).await;
-    assert_eq!(retention.status, StatusCode::SERVICE_UNAVAILABLE, "{}", retention.text);
+}
+
+/// The overview of the site on each daemon equals the SQLite daemon's, but for the imported history the cluster
+/// does not hold (the SQLite daemon has none either).
+async fn assert_overviews_equal(daemons: [(&TestServer, &str); 2], site: &Value, expected: &Value) {
+    for (i, (server, token)) in daemons.into_iter().enumerate() {
+        let mut got = overview(server, token, site).await;
+        got["imported"] = expected["imported"].clone();
+        assert_eq!(&got, expected, "daemon {}", ["A", "B"][i]);
+    }
+}
+
+/// The (session, type, choice) of a site's consent log, newest first.
+async fn consent_log(server: &TestServer, token: &str, site: &Value) -> Vec<Value> {
+    let logs = server.get(&format!("/api/privacy/consent-logs?website_id={}", site["id"]), token).await;
+    assert_eq!(logs.status, StatusCode::OK, "{}", logs.text);
+    let entries = logs.json.as_array().unwrap().iter();
+    entries.map(|l| json!([l["sessionId"], l["consentType"], l["consentData"], l["ipAddress"]])).collect()
+}
+
+#[tokio::test]
+async fn a_consent_sites_hits_count_as_on_sqlite_and_choices_made_on_one_daemon_hold_on_the_other() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let sqlite = TestServer::start().await;
+    let (token_a, _) = a.register("owner@example.com").await;
+    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
+    let site = a.create_site(&token_a, "Shop", "light").await;
+    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "light").await;
+    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
+    for (server, token, site) in [(&a, &token_a, &site), (&sqlite, &sqlite_token, &sqlite_site)] {
+        let required =
+            server.put("/api/privacy/settings", token, json!({"websiteId": site["id"], "cookieConsent": true})).await;
+        assert_eq!(required.status, StatusCode::OK, "{}", required.text);
+    }
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    let token_b =
+        b.call(Method::POST, "/api/login", None, Some(login)).await.json["accessToken"].as_str().unwrap().to_string();
+
+    // No visitor has chosen: page views count, round-robin over A and B; a conversion is not kept.
+    let purchase = json!({"event": "conversion", "event_name": "purchase", "event_properties": {"value": 10}});
+    for (i, (visitor, path)) in visits().iter().enumerate() {
+        pageview(if i % 2 == 0 { &a } else { &b }, key, *visitor, path).await;
+        pageview(&sqlite, sqlite_key, *visitor, path).await;
+    }
+    track(&b, key, 1, "/checkout", purchase.clone()).await;
+    track(&sqlite, sqlite_key, 1, "/checkout", purchase.clone()).await;
+    let expected = overview(&sqlite, &sqlite_token, &sqlite_site).await;
+    assert_eq!(expected["metrics"]["pageViews"], 24, "{expected}");
+    assert_eq!(expected["metrics"]["totalVisitors"], 0, "{expected}");
+    assert_eq!(expected["metrics"]["conversions"], 0, "{expected}");
+    assert_overviews_equal([(&a, &token_a), (&b, &token_b)], &site, &expected).await;
+    assert_eq!(shard_rows(&corner, "visit_id != 0 OR session_key != '' OR ip_address != ''"), [0, 0]);
+
+    // Visitors 0 and 3 accept through A, visitor 6 declines through A; their next hits go to B.
+    for (visitor, analytics) in [(0u8, true), (3, true), (6, false)] {
+        let choice = json!({"event": "consent", "event_properties": {"analytics": analytics, "marketing": false}});
+        track(&a, key, visitor, "/", choice.clone()).await;
+        track(&sqlite, sqlite_key, visitor, "/", choice).await;
+    }
+    for visitor in [0u8, 3, 6] {
+        for path in ["/after", "/checkout"] {
+            pageview(&b, key, visitor, path).await;
+            pageview(&sqlite, sqlite_key, visitor, path).await;
+        }
+        track(&b, key, visitor, "/checkout", purchase.clone()).await;
+        track(&sqlite, sqlite_key, visitor, "/checkout", purchase.clone()).await;
+    }
+    let expected = overview(&sqlite, &sqlite_token, &sqlite_site).await;
+    assert_eq!(expected["metrics"]["totalVisitors"], 2, "{expected}");
+    assert_eq!(expected["metrics"]["conversions"], 2, "{expected}");
+    assert_overviews_equal([(&a, &token_a), (&b, &token_b)], &site, &expected).await;
+
+    // B lists the choices made through A, as the SQLite daemon lists its own.
+    let listed = consent_log(&b, &token_b, &site).await;
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert_eq!(listed, consent_log(&sqlite, &sqlite_token, &sqlite_site).await);
+    // Another account's site is not found; a bad page is a 400.
+    let (token_other, _) = b.register("other@example.com").await;
+    let theirs = b.get(&format!("/api/privacy/consent-logs?website_id={}", site["id"]), &token_other).await;
+    assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
+    let bad = a.get(&format!("/api/privacy/consent-logs?website_id={}&limit=-1", site["id"]), &token_a).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+}
+
+#[tokio::test]
+async fn retention_set_on_one_daemon_applies_on_the_other_and_its_run_leaves_no_expired_row() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let (token_a, _) = a.register("owner@example.com").await;
+    let site = a.create_site(&token_a, "Shop", "light").await;
+    let (id, key) = (site["id"].as_i64().unwrap(), site["trackingKey"].as_str().unwrap());
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    let token_b =
+        b.call(Method::POST, "/api/login", None, Some(login)).await.json["accessToken"].as_str().unwrap().to_string();
+
+    // Set on A, read on B, in B's audit log; bad days are a 400, another account's site is not found.
+    let change = json!({"websiteId": id, "pageviews": 1, "events": 30});
+    let changed = a.put("/api/privacy/retention", &token_a, change).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    let read = b.get(&format!("/api/privacy/retention?website_id={id}"), &token_b).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.text);
+    assert_eq!(read.json, changed.json);
+    assert_eq!(
+        read.json,
+        json!({"pageviews": 1, "events": 30, "sessions": 90, "heatmaps": 30, "recordings": 30,
+        "conversions": 365})
+    );
+    let audit = b.get(&format!("/api/privacy/audit-logs?website_id={id}"), &token_b).await;
+    assert_eq!(audit.json["entries"][0]["action"], "retention_changed", "{}", audit.text);
+    assert_eq!(audit.json["entries"][0]["detail"], json!({"pageviews": 1, "events": 30}), "{}", audit.text);
+    let bad = b.put("/api/privacy/retention", &token_b, json!({"websiteId": id, "sessions": 366})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    let (token_other, _) = b.register("other@example.com").await;
+    let theirs = b.put("/api/privacy/retention", &token_other, json!({"websiteId": id, "pageviews": 5})).await;
+    assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
+    assert_eq!(b.get(&format!("/api/privacy/retention?website_id={id}"), &token_b).await.json, changed.json);
+
+    // 20 visitors on both daemons: a page view, a custom event and a conversion each.
+    for visitor in 0..20u8 {
+        let server = if visitor % 2 == 0 { &a } else { &b };
+        pageview(server, key, visitor, "/").await;
+        track(server, key, visitor, "/", json!({"event": "custom", "event_name": "signup"})).await;
+        track(server, key, visitor, "/", json!({"event": "conversion", "event_name": "purchase"})).await;
+    }
+    let kind = |kind: &str| shard_rows(&corner, &format!("website_id = {id} AND kind = '{kind}'"));
+    for k in ["pageview", "custom", "conversion"] {
+        assert!(kind(k).iter().all(|n| *n > 0), "{k} on both shards: {:?}", kind(k));
+    }
+
+    // Two days on, B's run deletes the page views (kept 1 day) on both shards and keeps the rest.
+    let run = |server: &TestServer, days: i64| {
+        let tracker = server.tracker.clone();
+        let at = tracker_core::model::now_ms() + days * 86_400_000;
+        tokio::task::spawn_blocking(move || tracker.apply_retention_at(at))
+    };
+    let report = run(&b, 2).await.unwrap().unwrap();
+    assert_eq!(report.total["pageviews"], 20, "{report:?}");
+    assert_eq!((report.total["events"], report.total["conversions"]), (0, 0), "{report:?}");
+    assert_eq!(kind("pageview"), [0, 0]);
+    assert_eq!(kind("custom").iter().sum::<u64>(), 20);
+    assert_eq!(kind("conversion").iter().sum::<u64>(), 20);
+
+    // A year and more on, A's run leaves nothing (the months are dropped whole).
+    let report = run(&a, 400).await.unwrap().unwrap();
+    assert_eq!((report.total["events"], report.total["conversions"]), (20, 20), "{report:?}");
+    assert_eq!(shard_rows(&corner, "1"), [0, 0]);
 }
 
 #[tokio::test]

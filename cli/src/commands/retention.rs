@@ -25,7 +25,7 @@ pub fn run(global: &GlobalArgs, args: &RetentionArgs) -> anyhow::Result<()> {
     match args.command {
         RetentionCommand::Run => {
             let tracker = global.open()?;
-            let report = tracker.privacy.apply_retention()?;
+            let report = tracker.apply_retention()?;
             if global.json {
                 return print_json(&report);
             }

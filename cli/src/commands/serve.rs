@@ -114,9 +114,10 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),
             None => None,
         };
-        // Each works on this daemon's SQLite, which in cluster mode holds nothing of the cluster's.
+        // In cluster mode retention deletes the cluster's expired hits (one daemon at a time); the others work
+        // on this daemon's SQLite, which in cluster mode holds nothing of the cluster's.
+        tokio::spawn(retention_schedule(tracker.clone()));
         if !tracker.is_cluster() {
-            tokio::spawn(retention_schedule(tracker.clone()));
             tokio::spawn(warm_schedule(tracker.clone()));
             tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
         }
@@ -264,7 +265,7 @@ async fn retention_schedule(tracker: Tracker) {
         let run_at = tokio::time::Instant::now();
         let worker = tracker.clone();
         let worker_metrics = tracker.metrics.clone();
-        let succeeded = match tokio::task::spawn_blocking(move || worker.privacy.apply_retention()).await {
+        let succeeded = match tokio::task::spawn_blocking(move || worker.apply_retention()).await {
             Ok(Ok(report)) => {
                 for (data, rows) in &report.total {
                     worker_metrics.retention_deleted(data, *rows);

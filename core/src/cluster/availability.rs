@@ -33,7 +33,11 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/dashboard/overview"),
     ("GET", "/api/privacy/settings"),
     ("PUT", "/api/privacy/settings"),
-    // Only settings changes are written to it in cluster mode: the other audited actions still answer 503.
+    ("GET", "/api/privacy/retention"),
+    ("PUT", "/api/privacy/retention"),
+    ("GET", "/api/privacy/consent-logs"),
+    // Only settings and retention changes are written to it in cluster mode: the other audited actions (data
+    // deletions, exports, visitor requests) still answer 503.
     ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/openapi.json"),
 ];
@@ -49,7 +53,7 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
     ("/api/funnels", "funnels"),
-    ("/api/privacy/", "retention, consent and data requests"),
+    ("/api/privacy/", "data deletion, exports and visitor requests"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
     ("/api/interactions", "heatmap data"),
@@ -104,6 +108,9 @@ mod tests {
             ("GET", "/api/privacy/settings"),
             ("PUT", "/api/privacy/settings"),
             ("GET", "/api/privacy/audit-logs"),
+            ("GET", "/api/privacy/retention"),
+            ("PUT", "/api/privacy/retention"),
+            ("GET", "/api/privacy/consent-logs"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
@@ -115,8 +122,9 @@ mod tests {
             ("GET", "/api/websites/12/referrers", "this report"),
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/dashboard/timeseries", "this report"),
-            ("PUT", "/api/privacy/retention", "retention, consent and data requests"),
-            ("GET", "/api/privacy/consent-logs", "retention, consent and data requests"),
+            ("POST", "/api/privacy/delete-data", "data deletion, exports and visitor requests"),
+            ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
+            ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
             ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");

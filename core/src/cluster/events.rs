@@ -1,10 +1,12 @@
 //! The events store of cluster mode: one ClickHouse database on every shard with a local MergeTree table of hits
-//! (`hits_local`, the rows of SQLite's `events` with their visit's dimensions) and a Distributed table over the
+//! (`hits_local`, the rows of SQLite's `events` with their visit's dimensions, and the anonymous page views kept
+//! without consent, which SQLite counts in its rollups alone: `visit_id` 0, nothing about the visitor; a read
+//! of visits or visitors leaves them out) and a Distributed table over the
 //! cluster (`hits`) that reads every shard. Writes go to each shard's local table directly (see `insert`);
 //! deletions and retention go to each local table and are awaited. Called by the ClickHouse ingest sink and,
 //! later, by the cluster's analytics and privacy services.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -71,6 +73,44 @@ const POLL: Duration = Duration::from_millis(50);
 
 /// Longest a deletion is awaited before it is reported as unfinished (it carries on in the server).
 const MUTATION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Sites whose expiries go in one statement: SQL of about 200 bytes each, well below ClickHouse's 256 KiB
+/// query size.
+const EXPIRIES_PER_STATEMENT: usize = 200;
+
+/// The retention types stored as hits, in the order `expired_rows` counts them (the names of SQLite's rules).
+pub const TYPES: [&str; 3] = ["pageviews", "events", "conversions"];
+
+/// Where a site's retention cuts its hits: rows before each cutoff go, by type as SQLite's rules split them
+/// (events are every kind but page views and conversions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expiry {
+    pub website_id: WebsiteId,
+    pub pageviews: Millis,
+    pub events: Millis,
+    pub conversions: Millis,
+}
+
+impl Expiry {
+    /// The same cutoff for every type.
+    pub fn all(website_id: WebsiteId, cutoff: Millis) -> Expiry {
+        Expiry { website_id, pageviews: cutoff, events: cutoff, conversions: cutoff }
+    }
+
+    fn earliest(&self) -> Millis {
+        self.pageviews.min(self.events).min(self.conversions)
+    }
+
+    /// The site's expired rows as a condition on `hits` (integers only, formatted from the values).
+    fn condition(&self) -> String {
+        let Expiry { website_id, pageviews, events, conversions } = self;
+        format!(
+            "(website_id = {website_id} AND ((kind = 'pageview' AND ts < {pageviews})
+                OR (kind NOT IN ('pageview', 'conversion') AND ts < {events})
+                OR (kind = 'conversion' AND ts < {conversions})))"
+        )
+    }
+}
 
 /// One stored hit, a row of `hits_local` (field names are its columns).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -237,18 +277,42 @@ impl Events {
         self.delete_where(&format!("website_id = {site} AND session_key = {}", quote(session_key)))
     }
 
-    /// Applies retention: months wholly before the earliest cutoff are dropped as partitions (fast, frees the
-    /// space at once), then each site's rows before its own cutoff are deleted. `cutoffs` must name every site
-    /// with rows: a site left out loses its dropped months too.
-    pub fn expire(&self, cutoffs: &[(WebsiteId, Millis)]) -> Result<()> {
-        let Some(earliest) = cutoffs.iter().map(|(_, cutoff)| *cutoff).min() else { return Ok(()) };
-        self.drop_months_before(month_of(earliest))?;
-        for (site, cutoff) in cutoffs {
-            // Only the part-month (and sites keeping less) is left to delete row by row.
-            let exists = self.count_where(&format!("website_id = {site} AND ts < {cutoff}"))? > 0;
-            if exists {
-                self.delete_where(&format!("website_id = {site} AND ts < {cutoff}"))?;
+    /// Rows each site would lose to its expiry, per type (in the order of `TYPES`), for the sites that have any;
+    /// read through the Distributed table.
+    pub fn expired_rows(&self, expiries: &[Expiry]) -> Result<HashMap<WebsiteId, [u64; 3]>> {
+        let mut counts = HashMap::new();
+        for chunk in expiries.chunks(EXPIRIES_PER_STATEMENT) {
+            let condition = chunk.iter().map(Expiry::condition).collect::<Vec<_>>().join(" OR ");
+            let rows = self.nodes[0].query(&format!(
+                "SELECT website_id, countIf(kind = 'pageview'), countIf(kind NOT IN ('pageview', 'conversion')),
+                        countIf(kind = 'conversion')
+                 FROM {}.hits WHERE {condition} GROUP BY website_id",
+                self.database
+            ))?;
+            for row in rows {
+                let numbers: Vec<i64> = row.iter().filter_map(|v| v.parse().ok()).collect();
+                let [site, pageviews, events, conversions] = numbers[..] else {
+                    return Err(Error::Internal("ClickHouse: unexpected expired rows row".into()));
+                };
+                counts.insert(site, [pageviews as u64, events as u64, conversions as u64]);
             }
+        }
+        Ok(counts)
+    }
+
+    /// Applies retention: months every site has expired (each site's earliest cutoff of any type is past
+    /// them) are dropped as partitions (fast, frees the space at once), then each site's rows before its own
+    /// cutoffs are deleted on every shard, one mutation per shard for many sites, and awaited. `expiries`
+    /// must name every site: a site left out loses its dropped months too. Safe to repeat: what is gone stays
+    /// gone, and a repeat after a failure carries on where it stopped.
+    pub fn expire(&self, expiries: &[Expiry]) -> Result<()> {
+        let Some(earliest) = expiries.iter().map(Expiry::earliest).min() else { return Ok(()) };
+        self.drop_months_before(month_of(earliest))?;
+        // Only the part-months (and sites keeping less) are left to delete row by row.
+        let left = self.expired_rows(expiries)?;
+        let to_delete: Vec<&Expiry> = expiries.iter().filter(|e| left.contains_key(&e.website_id)).collect();
+        for chunk in to_delete.chunks(EXPIRIES_PER_STATEMENT) {
+            self.delete_where(&chunk.iter().map(|e| e.condition()).collect::<Vec<_>>().join(" OR "))?;
         }
         Ok(())
     }
@@ -272,11 +336,6 @@ impl Events {
             self.await_gone(node, &format!("toUInt32(partition) < {month}"))?;
         }
         Ok(())
-    }
-
-    /// Rows of the Distributed table matching `condition` (fixed SQL text with values already quoted).
-    fn count_where(&self, condition: &str) -> Result<u64> {
-        self.nodes[0].query_value(&format!("SELECT count() FROM {}.hits WHERE {condition}", self.database))
     }
 
     /// Sends a DELETE mutation to every shard's local table (mutations through the Distributed table do not
@@ -427,7 +486,7 @@ mod tests {
         events.delete_visitor(2, "visitor-3").unwrap();
         // Site 1 keeps from November 11th on, site 2 from November 1st: September goes as a partition, then
         // site 1's November 10th by a deletion.
-        events.expire(&[(1, NOVEMBER + DAY / 2), (2, NOVEMBER - 9 * DAY)]).unwrap();
+        events.expire(&[Expiry::all(1, NOVEMBER + DAY / 2), Expiry::all(2, NOVEMBER - 9 * DAY)]).unwrap();
         let remaining = |c: &TestCluster| (0..2).map(|s| c.local_rows(s, "1")).sum::<u64>();
         assert_eq!(remaining(&cluster), 8 + 14);
         for shard in 0..2 {

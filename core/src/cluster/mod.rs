@@ -8,6 +8,7 @@ pub mod events;
 pub mod ingest_state;
 mod overview;
 pub mod pg;
+mod retention;
 pub mod sink;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -15,7 +15,7 @@ impl Events {
         let previous = self.totals(site, range.previous())?;
         let (db, node) = (self.database(), &self.nodes()[0]);
         let active_sessions: i64 = node.query_value(&format!(
-            "SELECT uniqExact(visit_id) FROM {db}.hits WHERE website_id = {site} AND ts >= {}",
+            "SELECT uniqExact(visit_id) FROM {db}.hits WHERE website_id = {site} AND visit_id != 0 AND ts >= {}",
             now_ms() - ACTIVE_WINDOW_MS
         ))?;
         // Top pages by page views, ties by path, as SQLite's page rollup orders them.
@@ -52,7 +52,8 @@ impl Events {
         ))?;
         // A visit's rows are on one shard, so the visits with a hit in range are found on each shard locally
         // (hits_local in the IN), and their whole rows read, including those after the range.
-        // Visitors: the hash changes daily, and SQLite counts a visitor once per day of visit start.
+        // Visitors: the hash changes daily, and SQLite counts a visitor once per day of visit start. Anonymous
+        // page views (visit 0, kept without consent) count as page views only, as in SQLite's rollups.
         let rows = node.query(&format!(
             "SELECT count(), uniqExact(intDiv(start, 86400000), visitor), sum(page_views = 1),
                     sum(intDiv(last - start, 1000))
@@ -61,7 +62,8 @@ impl Events {
                        countIf(kind = 'pageview') AS page_views
                 FROM {db}.hits
                 WHERE website_id = {site} AND visit_id IN (
-                    SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND ts >= {from} AND ts < {to})
+                    SELECT visit_id FROM {db}.hits_local
+                    WHERE website_id = {site} AND visit_id != 0 AND ts >= {from} AND ts < {to})
                 GROUP BY visit_id
                 HAVING start >= {from} AND start < {to}
              )"
@@ -158,8 +160,13 @@ mod tests {
         }
         // ClickHouse, through the cluster sink on a writer thread.
         let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
-        let sink =
-            ClickHouseSink::new(cluster.events(), IngestState::new(cluster.pg()), LiveHub::default(), metrics.clone());
+        let sink = ClickHouseSink::new(
+            cluster.events(),
+            IngestState::new(cluster.pg()),
+            cluster.meta(),
+            LiveHub::default(),
+            metrics.clone(),
+        );
         let (queue, writer) = spawn_sink(sink, metrics, 10_000, 64).unwrap();
         let answers: Vec<_> = hits
             .into_iter()

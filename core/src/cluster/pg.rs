@@ -13,6 +13,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0010_ingest_state", include_str!("../../migrations/postgres/0010_ingest_state.sql")),
     ("0020_signing_secret", include_str!("../../migrations/postgres/0020_signing_secret.sql")),
     ("0030_privacy_settings", include_str!("../../migrations/postgres/0030_privacy_settings.sql")),
+    ("0040_consent_and_retention", include_str!("../../migrations/postgres/0040_consent_and_retention.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.

@@ -13,48 +13,102 @@ use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS
 use crate::ingest::{EventKind, Hit};
 use crate::metrics::Metrics;
 use crate::model::{WebsiteId, now_ms};
+use crate::privacy::ConsentRecord;
+use crate::store::meta::Meta;
 
 /// The ClickHouse sink of one daemon's writer thread.
 pub struct ClickHouseSink {
     events: Events,
     state: IngestState,
+    /// The shared consent log (PostgreSQL).
+    meta: Meta,
     live: LiveHub,
     metrics: Metrics,
 }
 
+/// What becomes of each job of a batch before its rows go to ClickHouse.
+enum Outcome {
+    /// Answered on its own: stored already (a consent choice, in PostgreSQL), deliberately not stored, or
+    /// refused.
+    Answered(std::result::Result<(), JobError>),
+    /// Stored once its rows are: answered by the ClickHouse insert.
+    Rows,
+    /// A consent choice, answered once the batch's choices are written.
+    Consent,
+}
+
 impl ClickHouseSink {
-    /// A sink writing to `events` with the visits and salts of `state`.
-    pub fn new(events: Events, state: IngestState, live: LiveHub, metrics: Metrics) -> ClickHouseSink {
-        ClickHouseSink { events, state, live, metrics }
+    /// A sink writing to `events` with the visits and salts of `state` and the consent log of `meta`.
+    pub fn new(events: Events, state: IngestState, meta: Meta, live: LiveHub, metrics: Metrics) -> ClickHouseSink {
+        ClickHouseSink { events, state, meta, live, metrics }
     }
 
-    /// The rows of the batch's storable hits (`None` where a job is answered on its own), or why the batch
-    /// cannot be stored.
-    fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<Option<JobError>>)> {
-        let mut refusals = Vec::with_capacity(batch.len());
-        let mut hits: Vec<&Hit> = Vec::with_capacity(batch.len());
+    /// The rows of the batch's storable hits and what becomes of each job, or why the batch cannot be stored.
+    /// The batch's consent choices are stored here (in PostgreSQL, one statement, after the visits' upsert, so
+    /// that an error before it stores nothing of the batch and a repeated batch logs no choice twice).
+    ///
+    /// Consent as SQLite's writer applies it: a visit is tracked in full after it chose analytics, and
+    /// otherwise only where the site does not require consent and the visit never declined. Without that, a
+    /// page view is kept as an anonymous page count (a row with no visit, visitor or address: `visit_id` 0) and
+    /// anything else is dropped. The visits' choices are read from the shared log before this batch's choices
+    /// are written, and those then apply in the batch's order, so a choice made through another daemon holds
+    /// here too.
+    fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<Outcome>)> {
+        let visits: HashSet<(WebsiteId, String)> = batch
+            .iter()
+            .filter_map(|q| match &q.job {
+                Job::Hit(hit) => Some((hit.website_id, hit.session_key.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut choices = self.meta.latest_analytics_choices(&visits.into_iter().collect::<Vec<_>>())?;
+        let mut consents: Vec<ConsentRecord> = Vec::new();
+        let mut outcomes = Vec::with_capacity(batch.len());
+        let mut tracked: Vec<&Hit> = Vec::with_capacity(batch.len());
+        let mut anonymous: Vec<HitRow> = Vec::new();
         for queued in batch {
-            match &queued.job {
-                Job::Hit(hit) if hit.consent_required => {
-                    refusals.push(Some(not_yet("sites that require consent are not stored in cluster mode yet")))
-                }
-                Job::Hit(hit) if hit.kind() == EventKind::Consent => {
-                    refusals.push(Some(not_yet("consent choices are not stored in cluster mode yet")))
+            let outcome = match &queued.job {
+                Job::Consent(record) => {
+                    choices.insert((record.website_id, record.session_key.clone()), record.data.analytics);
+                    consents.push(ConsentRecord::clone(record));
+                    Outcome::Consent
                 }
                 Job::Hit(hit) => {
-                    refusals.push(None);
-                    hits.push(hit);
+                    let choice = choices.get(&(hit.website_id, hit.session_key.clone())).copied();
+                    match (choice.unwrap_or(!hit.consent_required), hit.kind()) {
+                        // A consent hit keeps its visit alive in SQLite and stores no event: here, nothing.
+                        (_, EventKind::Consent) => Outcome::Answered(Ok(())),
+                        (true, _) => {
+                            tracked.push(hit);
+                            Outcome::Rows
+                        }
+                        (false, EventKind::Pageview) => {
+                            anonymous.push(anonymous_row(hit));
+                            Outcome::Rows
+                        }
+                        (false, _) => Outcome::Answered(Ok(())),
+                    }
                 }
-                Job::Consent(_) => refusals.push(Some(not_yet("consent choices are not stored in cluster mode yet"))),
-                Job::Interactions(_) | Job::Replay(_) => {
-                    refusals.push(Some(not_yet("heatmaps and recordings are not stored in cluster mode yet")))
-                }
+                Job::Interactions(_) | Job::Replay(_) => Outcome::Answered(Err(JobError::Refused(Error::Unavailable(
+                    "heatmaps and recordings are not stored in cluster mode yet".into(),
+                )))),
+            };
+            outcomes.push(outcome);
+        }
+        let visit_of_hit = self.visits(&tracked)?;
+        let stored_sites = self.meta.insert_consents(&consents)?;
+        for (queued, outcome) in batch.iter().zip(&mut outcomes) {
+            if let Job::Consent(record) = &queued.job {
+                *outcome = match stored_sites.contains(&record.website_id) {
+                    true => Outcome::Answered(Ok(())),
+                    false => Outcome::Answered(Err(JobError::SiteGone)),
+                };
             }
         }
-        let visit_of_hit = self.visits(&hits)?;
-        let rows =
-            hits.iter().zip(visit_of_hit).map(|(hit, (visit_id, visitor))| row(hit, visit_id, visitor)).collect();
-        Ok((rows, refusals))
+        let mut rows: Vec<HitRow> =
+            tracked.iter().zip(visit_of_hit).map(|(hit, (visit_id, visitor))| row(hit, visit_id, visitor)).collect();
+        rows.extend(anonymous);
+        Ok((rows, outcomes))
     }
 
     /// The (visit id, visitor hash) of each hit, in order: the hits of one key are cut into runs at gaps over
@@ -106,8 +160,18 @@ impl ClickHouseSink {
     }
 }
 
-fn not_yet(what: &str) -> JobError {
-    JobError::Refused(Error::Unavailable(what.into()))
+/// A page view without analytics consent as SQLite keeps it (a page count in its rollups): the site, the time
+/// and the path, and nothing about the visit or the visitor. `visit_id` 0 marks it; visitor 0 puts it on the
+/// first shard.
+fn anonymous_row(hit: &Hit) -> HitRow {
+    HitRow {
+        month: month_of(hit.ts),
+        website_id: hit.website_id,
+        ts: hit.ts,
+        kind: EventKind::Pageview.as_str(),
+        path: hit.path.clone(),
+        ..HitRow::default()
+    }
 }
 
 /// A hit as a row of `hits_local`.
@@ -150,35 +214,44 @@ impl EventSink for ClickHouseSink {
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
         let mut insert_time = Duration::ZERO;
-        let outcome = self.rows(&batch).and_then(|(rows, refusals)| {
+        let prepared = self.rows(&batch).map(|(rows, outcomes)| {
             let insert = Instant::now();
-            self.events.insert(&rows)?;
+            let inserted = self.events.insert(&rows);
             insert_time = insert.elapsed();
-            Ok(refusals)
+            (inserted, outcomes)
         });
         self.metrics.batch_committed(batch.len(), started.elapsed(), insert_time);
         if let Err(e) = self.state.prune(now_ms()) {
             tracing::warn!(error = %e, "could not prune the shared ingest state");
         }
-        match outcome {
-            Ok(refusals) => {
-                let mut sites = HashSet::new();
-                for (queued, refusal) in batch.into_iter().zip(refusals) {
-                    if let (None, Job::Hit(hit)) = (&refusal, &queued.job) {
-                        sites.insert(hit.website_id);
-                    }
-                    let _ = queued.done.send(refusal.map_or(Ok(()), Err));
-                }
-                for site in sites {
-                    self.live.publish(site);
-                }
-            }
+        let (inserted, outcomes) = match prepared {
+            Ok(prepared) => prepared,
             Err(e) => {
-                tracing::error!(error = %e, "ingest batch not stored in ClickHouse");
+                tracing::error!(error = %e, "ingest batch not stored");
                 for queued in batch {
                     let _ = queued.done.send(Err(JobError::Unavailable(e.to_string())));
                 }
+                return;
             }
+        };
+        if let Err(e) = &inserted {
+            // The batch's consent choices are stored (and answered so); its rows are not.
+            tracing::error!(error = %e, "ingest batch not stored in ClickHouse");
+        }
+        let mut sites = HashSet::new();
+        for (queued, outcome) in batch.into_iter().zip(outcomes) {
+            let answer = match (outcome, &inserted) {
+                (Outcome::Answered(answer), _) => answer,
+                (_, Ok(())) => {
+                    sites.insert(queued.job.website_id());
+                    Ok(())
+                }
+                (_, Err(e)) => Err(JobError::Unavailable(e.to_string())),
+            };
+            let _ = queued.done.send(answer);
+        }
+        for site in sites {
+            self.live.publish(site);
         }
     }
 }
@@ -221,7 +294,13 @@ mod tests {
     fn sink(cluster: &TestCluster, events: Events) -> (ClickHouseSink, Metrics) {
         let dir = tempfile::tempdir().unwrap();
         let metrics = Metrics::new(&dir.path().join("none.sqlite"), 10_000);
-        let sink = ClickHouseSink::new(events, IngestState::new(cluster.pg()), LiveHub::default(), metrics.clone());
+        let sink = ClickHouseSink::new(
+            events,
+            IngestState::new(cluster.pg()),
+            cluster.meta(),
+            LiveHub::default(),
+            metrics.clone(),
+        );
         (sink, metrics)
     }
 
@@ -296,20 +375,99 @@ mod tests {
         assert!(matches!(error, Err(Error::Unavailable(_))), "{error:?}");
     }
 
+    /// Queues jobs, then waits for each answer.
+    fn send_jobs(queue: &SyncSender<Queued>, jobs: Vec<Job>) -> Vec<std::result::Result<(), JobError>> {
+        let answers: Vec<_> = jobs
+            .into_iter()
+            .map(|job| {
+                let (done, answer) = oneshot::channel();
+                queue.send(Queued { job, done }).unwrap();
+                answer
+            })
+            .collect();
+        answers.into_iter().map(|a| a.blocking_recv().unwrap()).collect()
+    }
+
+    /// Visitor `visitor`'s analytics choice on `site`.
+    fn choice(site: WebsiteId, visitor: u8, ts: i64, analytics: bool) -> Job {
+        Job::Consent(Box::new(ConsentRecord {
+            website_id: site,
+            session_key: format!("session-{visitor:04}"),
+            ts,
+            ip_address: Some("198.51.100.0".into()),
+            data: crate::privacy::ConsentData { analytics, marketing: false },
+        }))
+    }
+
     #[test]
-    fn what_cluster_mode_cannot_store_yet_is_refused_not_acknowledged() {
+    fn consent_choices_are_shared_and_decide_what_each_daemon_keeps() {
         let Some(cluster) = fresh() else { return };
         let t0 = t0();
-        let daemon = writer(&cluster, cluster.events());
-        let mut consent_site = hit(1, 1, t0, "/");
-        consent_site.consent_required = true;
-        let mut consent_choice = hit(1, 2, t0, "/");
-        consent_choice.kind = Some(EventKind::Consent);
-        let answers = send(&daemon.queue, vec![consent_site, consent_choice, hit(1, 3, t0, "/stored")]);
-        assert!(matches!(answers[0], Err(JobError::Refused(Error::Unavailable(_)))), "{answers:?}");
-        assert!(matches!(answers[1], Err(JobError::Refused(Error::Unavailable(_)))), "{answers:?}");
-        assert!(answers[2].is_ok(), "the rest of the batch is stored: {answers:?}");
-        assert_eq!(cluster.local_rows(0, "1") + cluster.local_rows(1, "1"), 1);
+        let meta = cluster.meta();
+        let settings = crate::settings::Settings::new(crate::Config::default());
+        let owner = crate::auth::Auth::new(meta.clone(), b"a test signing secret of 32 bytes or more", settings)
+            .create_user("owner@example.com", "secret1")
+            .unwrap();
+        let new = crate::store::websites::NewWebsite {
+            name: "C".into(),
+            domain: "c.example.com".into(),
+            tracking_level: None,
+        };
+        let site = crate::store::websites::Websites::new(meta.clone()).create(owner.id, new).unwrap().id;
+        let (a, b) = (writer(&cluster, cluster.events()), writer(&cluster, cluster.events()));
+        let on_consent_site = |visitor: u8, ts: i64, path: &str, kind: EventKind| {
+            let mut hit = hit(site, visitor, ts, path);
+            hit.kind = Some(kind);
+            hit.consent_required = true;
+            Job::Hit(Box::new(hit))
+        };
+
+        // Visitor 1 accepts through A, visitor 2 declines through A; a choice for a deleted site is not found.
+        let answers = send_jobs(&a.queue, vec![choice(site, 1, t0, true), choice(site, 2, t0, false)]);
+        assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+        let gone = send_jobs(&a.queue, vec![choice(site + 1_000, 1, t0, true)]);
+        assert!(matches!(gone[..], [Err(JobError::SiteGone)]), "{gone:?}");
+        // B takes their hits, and those of visitor 3, who never chose, on the site that requires consent; on
+        // a site that does not, visitor 4 declines and views a page in the same batch.
+        let answers = send_jobs(
+            &b.queue,
+            vec![
+                on_consent_site(1, t0 + 1_000, "/in-full", EventKind::Pageview),
+                on_consent_site(1, t0 + 2_000, "/in-full", EventKind::Custom),
+                on_consent_site(2, t0 + 1_000, "/declined", EventKind::Pageview),
+                on_consent_site(2, t0 + 2_000, "/declined", EventKind::Conversion),
+                on_consent_site(3, t0 + 1_000, "/unasked", EventKind::Pageview),
+                on_consent_site(3, t0 + 2_000, "/unasked", EventKind::Custom),
+                choice(site, 4, t0 + 500, false),
+                Job::Hit(Box::new(hit(site, 4, t0 + 1_000, "/declined-here"))),
+            ],
+        );
+        assert!(answers.iter().all(Result::is_ok), "2xx for each: {answers:?}");
+
+        let rows = |condition: &str| cluster.local_rows(0, condition) + cluster.local_rows(1, condition);
+        assert_eq!(rows("session_key = 'session-0001' AND visit_id != 0"), 2, "the consenting visit in full");
+        // Without consent: page views as anonymous counts, nothing else.
+        let anonymous = "visit_id = 0 AND visitor = 0 AND session_key = '' AND ip_address = '' AND kind = 'pageview'";
+        for path in ["/declined", "/unasked", "/declined-here"] {
+            assert_eq!(rows(&format!("path = '{path}'")), 1, "{path}");
+            assert_eq!(rows(&format!("path = '{path}' AND {anonymous}")), 1, "{path}");
+        }
+        assert_eq!(rows("1"), 5);
+        // The log holds the site's three choices, newest first, whichever daemon took them.
+        let logged: Vec<_> = meta.consent_page(site, 0, 100).unwrap().into_iter().map(|l| l.session_id).collect();
+        assert_eq!(logged, ["session-0004", "session-0002", "session-0001"]);
+
+        // What cluster mode does not store yet is refused, never acknowledged.
+        let interactions = crate::ingest::Interactions {
+            visit: hit(site, 5, t0, "/"),
+            viewport: (1280, 800),
+            page: (1280, 2000),
+            points: Vec::new(),
+            fields: Vec::new(),
+            scroll_depth: Some(50),
+        };
+        let refused = send_jobs(&a.queue, vec![Job::Interactions(Box::new(interactions))]);
+        assert!(matches!(refused[..], [Err(JobError::Refused(Error::Unavailable(_)))]), "{refused:?}");
     }
 
     #[test]

@@ -60,6 +60,11 @@ impl TestCluster {
         Pg::open(&self.pg_url).unwrap()
     }
 
+    /// The metadata store on this test's schema.
+    pub fn meta(&self) -> crate::store::meta::Meta {
+        crate::store::meta::postgres(std::sync::Arc::new(self.pg()))
+    }
+
     /// Rows of `hits_local` on shard `i` matching `condition`, counted on that shard alone.
     pub fn local_rows(&self, i: usize, condition: &str) -> u64 {
         Node::new(&self.ch_urls[i])

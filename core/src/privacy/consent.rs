@@ -1,7 +1,6 @@
-//! The consent log: visitors' analytics/marketing choices, written by the ingest writer, read by the
-//! privacy panel; and the question ingest asks before keeping anything about a visit.
+//! The consent log: visitors' analytics/marketing choices, written by ingest, read by the privacy panel (the
+//! storage is `store::meta::ConsentStore`).
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::Privacy;
@@ -83,56 +82,6 @@ impl Privacy {
     /// Consent choices of a site, newest first, skipping `offset`, at most `limit` (clamped to 1..=100): the
     /// panel shows 10 a page.
     pub fn consent_logs_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<Vec<ConsentLog>> {
-        let limit = limit.clamp(1, CONSENT_LOG_LIMIT);
-        self.db.read(|conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, ts, ip_address, session_key, analytics, marketing FROM consent_logs
-                 WHERE website_id = ?1 ORDER BY ts DESC, id DESC LIMIT ?2 OFFSET ?3",
-            )?;
-            let rows = stmt.query_map(params![site, limit, offset.max(0)], |r| {
-                let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
-                Ok(ConsentLog {
-                    id: r.get(0)?,
-                    consent_type: ConsentType::of(data),
-                    timestamp: r.get(1)?,
-                    ip_address: r.get(2)?,
-                    session_id: r.get(3)?,
-                    consent_data: data,
-                })
-            })?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        self.meta.consent_page(site, offset.max(0), limit.clamp(1, CONSENT_LOG_LIMIT))
     }
-}
-
-/// Stores a consent choice (ingest writer).
-pub(crate) fn insert_consent(tx: &Connection, record: &ConsentRecord) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO consent_logs (website_id, session_key, ts, consent_type, ip_address, analytics, marketing)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?
-    .execute(params![
-        record.website_id,
-        record.session_key,
-        record.ts,
-        ConsentType::of(record.data).as_str(),
-        record.ip_address,
-        record.data.analytics,
-        record.data.marketing,
-    ])?;
-    Ok(())
-}
-
-/// The visit's latest analytics choice, `None` when it never chose (the writer decides what that allows).
-pub(crate) fn latest_analytics_choice(
-    tx: &Connection,
-    site: WebsiteId,
-    session_key: &str,
-) -> rusqlite::Result<Option<bool>> {
-    tx.prepare_cached(
-        "SELECT analytics FROM consent_logs WHERE website_id = ?1 AND session_key = ?2
-         ORDER BY id DESC LIMIT 1",
-    )?
-    .query_row(params![site, session_key], |r| r.get(0))
-    .optional()
 }

@@ -12,7 +12,6 @@ mod visitor;
 pub use audit::{AUDIT_PAGE_LIMIT, Actor, AuditAction, AuditEntry, AuditPage};
 
 pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, ConsentType};
-pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use deletion::{DataType, DeletionReport};
 pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
@@ -36,8 +35,9 @@ const SETTINGS_CACHE_TTL: Duration = Duration::from_secs(5);
 #[derive(Clone)]
 pub struct Privacy {
     pub(crate) db: Db,
-    /// Where the settings and the audit log are kept (PostgreSQL in cluster mode); the rest is still on `db`.
-    meta: Meta,
+    /// Where the settings, retention days, consent log and audit log are kept (PostgreSQL in cluster mode);
+    /// the rest is still on `db`.
+    pub(crate) meta: Meta,
     cache: Arc<Mutex<HashMap<WebsiteId, (Instant, PrivacySettings)>>>,
 }
 

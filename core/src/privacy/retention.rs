@@ -11,7 +11,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::Privacy;
-use super::settings::{Retention, read_retention};
+use super::settings::Retention;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId, now_ms};
 
@@ -97,13 +97,8 @@ impl Privacy {
     /// Applies every site's retention as if it were `now` (tests pass their own clock).
     pub fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
         let conn = self.db.connect()?;
-        let sites: Vec<WebsiteId> = {
-            let mut stmt = conn.prepare("SELECT id FROM websites ORDER BY id")?;
-            stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
         let mut report = RetentionReport::default();
-        for site in sites {
-            let retention = read_retention(&conn, site)?;
+        for (site, retention) in self.meta.all_retention()? {
             let mut deleted = BTreeMap::new();
             let (mut latest_cut, mut points_cut): (Option<Millis>, Option<Millis>) = (None, None);
             for rule in RULES {

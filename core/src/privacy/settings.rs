@@ -1,6 +1,5 @@
 //! Reading and changing a site's privacy settings and retention days; absent rows mean the defaults.
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::Privacy;
@@ -109,9 +108,6 @@ pub struct RetentionUpdate {
     pub conversions: Option<i64>,
 }
 
-const RETENTION_COLUMNS: &str = "retention_pageviews, retention_events, retention_sessions, retention_heatmaps, \
-    retention_recordings, retention_conversions";
-
 impl Privacy {
     /// The privacy settings of a site (callers check ownership first).
     pub fn settings(&self, site: WebsiteId) -> Result<PrivacySettings> {
@@ -168,7 +164,7 @@ impl Privacy {
 
     /// Retention days of a site.
     pub fn retention(&self, site: WebsiteId) -> Result<Retention> {
-        self.db.read(|conn| read_retention(conn, site))
+        self.meta.retention(site)
     }
 
     /// Applies changes to a site's retention days (each 1 to 365).
@@ -178,16 +174,7 @@ impl Privacy {
             ($($field:ident),*) => { $( if let Some(v) = update.$field { r.$field = check_days(stringify!($field), v)?; } )* };
         }
         set!(pageviews, events, sessions, heatmaps, recordings, conversions);
-        self.db.write(|conn| {
-            ensure_row(conn, site)?;
-            conn.execute(
-                "UPDATE privacy_settings SET retention_pageviews = ?2, retention_events = ?3, retention_sessions = ?4,
-                    retention_heatmaps = ?5, retention_recordings = ?6, retention_conversions = ?7, updated_at = ?8
-                 WHERE website_id = ?1",
-                params![site, r.pageviews, r.events, r.sessions, r.heatmaps, r.recordings, r.conversions, now_ms()],
-            )?;
-            Ok(())
-        })?;
+        self.meta.save_retention(site, &r, now_ms())?;
         Ok(r)
     }
 }
@@ -198,27 +185,4 @@ fn check_days(field: &str, days: i64) -> Result<i64> {
         return Err(Error::invalid(format!("{field} must be between 1 and 365 days")));
     }
     Ok(days)
-}
-
-fn ensure_row(conn: &Connection, site: WebsiteId) -> Result<()> {
-    conn.execute("INSERT OR IGNORE INTO privacy_settings (website_id) VALUES (?1)", [site])?;
-    Ok(())
-}
-
-/// The retention days of a site from an open connection.
-pub fn read_retention(conn: &Connection, site: WebsiteId) -> Result<Retention> {
-    let sql = format!("SELECT {RETENTION_COLUMNS} FROM privacy_settings WHERE website_id = ?1");
-    let row = conn
-        .query_row(&sql, [site], |r| {
-            Ok(Retention {
-                pageviews: r.get(0)?,
-                events: r.get(1)?,
-                sessions: r.get(2)?,
-                heatmaps: r.get(3)?,
-                recordings: r.get(4)?,
-                conversions: r.get(5)?,
-            })
-        })
-        .optional()?;
-    Ok(row.unwrap_or_default())
 }

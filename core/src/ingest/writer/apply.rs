@@ -14,8 +14,8 @@ use crate::ingest::hit::{EventKind, Hit};
 use crate::ingest::interactions::Interactions;
 use crate::ingest::replay::ReplayChunk;
 use crate::model::{Millis, now_ms};
-use crate::privacy::{insert_consent, latest_analytics_choice};
 use crate::store;
+use crate::store::meta::{insert_consent, latest_analytics_choice};
 
 /// Stores one job in the open transaction, updating the writer's memory and the batch's rollup deltas.
 pub(super) fn apply(tx: &Connection, memory: &mut Memory, rollups: &mut Rollups, job: &Job) -> Result<()> {

@@ -47,7 +47,7 @@ pub(crate) enum Job {
 }
 
 impl Job {
-    fn website_id(&self) -> WebsiteId {
+    pub(crate) fn website_id(&self) -> WebsiteId {
         match self {
             Job::Hit(hit) => hit.website_id,
             Job::Consent(record) => record.website_id,

@@ -1,11 +1,11 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
-//! privacy settings and the privacy audit log, kept in SQLite
+//! privacy settings, retention days, the consent log and the privacy audit log, kept in SQLite
 //! (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a
 //! [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one for
 //! what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
-//! [`PrivacySettingsStore`], [`AuditStore`]), each method one unit of
+//! [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`]), each method one unit of
 //! work (one statement or one transaction) so that no transaction spans a call; both engines implement each
 //! trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`] gathers the traits
 //! behind one object: a service takes the one handle and calls what it needs. Rules that are not storage
@@ -13,8 +13,10 @@
 //! functions here, so the two engines cannot drift apart on them.
 
 mod audit;
+mod consent;
 mod event_definitions;
 mod privacy;
+mod retention;
 mod sessions;
 mod users;
 mod websites;
@@ -22,8 +24,11 @@ mod websites;
 use std::sync::Arc;
 
 pub use audit::AuditStore;
+pub use consent::ConsentStore;
+pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
 pub use privacy::PrivacySettingsStore;
+pub use retention::RetentionStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};
 pub use websites::WebsiteStore;
@@ -33,12 +38,30 @@ use crate::db::Db;
 
 /// Every metadata aggregate moved behind the boundary so far.
 pub trait Metadata:
-    UserStore + SessionStore + WebsiteStore + EventDefinitionStore + PrivacySettingsStore + AuditStore + Send + Sync
+    UserStore
+    + SessionStore
+    + WebsiteStore
+    + EventDefinitionStore
+    + PrivacySettingsStore
+    + RetentionStore
+    + ConsentStore
+    + AuditStore
+    + Send
+    + Sync
 {
 }
 
 impl<T> Metadata for T where
-    T: UserStore + SessionStore + WebsiteStore + EventDefinitionStore + PrivacySettingsStore + AuditStore + Send + Sync
+    T: UserStore
+        + SessionStore
+        + WebsiteStore
+        + EventDefinitionStore
+        + PrivacySettingsStore
+        + RetentionStore
+        + ConsentStore
+        + AuditStore
+        + Send
+        + Sync
 {
 }
 

@@ -1,7 +1,6 @@
 //! Privacy settings behind the metadata boundary: a site's consent, Do-Not-Track, IP and recording-mask
 //! choices. `Privacy` validates and calls these; ingest reads them (through its cache) on every hit. A site
-//! without a row has the defaults. Retention days share the SQLite row but have not moved (their job runs on the
-//! SQLite events), so they are not here.
+//! without a row has the defaults. Retention days share the row but are their own aggregate (`retention.rs`).
 
 use rusqlite::{OptionalExtension, params};
 

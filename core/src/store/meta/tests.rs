@@ -353,3 +353,84 @@ fn privacy_settings_and_their_audit_log_on_each_engine() {
         assert_eq!(s.privacy.settings(pro.id).unwrap(), PrivacySettings::default(), "{name}");
     }
 }
+
+#[test]
+fn consent_choices_and_retention_days_on_each_engine() {
+    use crate::privacy::{ConsentData, ConsentRecord, ConsentType, Retention, RetentionUpdate};
+
+    for engine in engines() {
+        let s = services(&engine);
+        let name = engine.name;
+        let user = s.auth.create_user("owner@example.com", "secret1").unwrap();
+        let (one, two) =
+            (s.websites.create(user.id, site("one")).unwrap(), s.websites.create(user.id, site("two")).unwrap());
+        let choice = |site: i64, key: &str, ts: i64, analytics: bool, marketing: bool| ConsentRecord {
+            website_id: site,
+            session_key: key.into(),
+            ts,
+            ip_address: (ts % 2 == 0).then(|| "198.51.100.0".to_string()),
+            data: ConsentData { analytics, marketing },
+        };
+        // A batch in order: visitor a accepts then declines; a choice for a site that does not exist is
+        // skipped, not a failure of the batch; a hostile key is one value.
+        let stored = engine
+            .meta
+            .insert_consents(&[
+                choice(one.id, "a", 1_000, true, true),
+                choice(one.id, "b", 1_001, true, false),
+                choice(one.id, "a", 1_002, false, false),
+                choice(9_999, "a", 1_003, true, true),
+                choice(two.id, "x' OR '1'='1", 1_004, true, true),
+            ])
+            .unwrap();
+        assert_eq!(stored, [one.id, two.id].into_iter().collect(), "{name}");
+        let keys = [(one.id, "a"), (one.id, "b"), (one.id, "never"), (two.id, "a"), (two.id, "x' OR '1'='1")];
+        let keys: Vec<(i64, String)> = keys.iter().map(|(site, key)| (*site, key.to_string())).collect();
+        let latest = engine.meta.latest_analytics_choices(&keys).unwrap();
+        let expected = [((one.id, "a"), false), ((one.id, "b"), true), ((two.id, "x' OR '1'='1"), true)];
+        let expected = expected.iter().map(|((site, key), choice)| ((*site, key.to_string()), *choice)).collect();
+        assert_eq!(latest, expected, "{name}: the latest choice of each visit that made one");
+
+        let logs = s.privacy.consent_logs(one.id).unwrap();
+        let summary: Vec<_> = logs.iter().map(|l| (l.session_id.as_str(), l.consent_type, l.timestamp)).collect();
+        assert_eq!(
+            summary,
+            [
+                ("a", ConsentType::Declined, 1_002),
+                ("b", ConsentType::Partial, 1_001),
+                ("a", ConsentType::Accepted, 1_000)
+            ],
+            "{name}: newest first"
+        );
+        assert_eq!(logs[0].ip_address.as_deref(), Some("198.51.100.0"), "{name}");
+        assert_eq!(logs[1].ip_address, None, "{name}");
+        assert_eq!(logs[1].consent_data, ConsentData { analytics: true, marketing: false }, "{name}");
+        let page: Vec<_> = s.privacy.consent_logs_page(one.id, 1, 1).unwrap().iter().map(|l| l.timestamp).collect();
+        assert_eq!(page, [1_001], "{name}");
+        assert_eq!(s.privacy.consent_logs(two.id).unwrap().len(), 1, "{name}");
+
+        // Retention days: defaults, a change of some, a bad value changing nothing; other settings untouched.
+        assert_eq!(s.privacy.retention(one.id).unwrap(), Retention::default(), "{name}");
+        let consent = PrivacyUpdate { cookie_consent: Some(true), ..PrivacyUpdate::default() };
+        s.privacy.update_settings(one.id, consent).unwrap();
+        let update = RetentionUpdate { pageviews: Some(7), conversions: Some(30), ..RetentionUpdate::default() };
+        let changed = s.privacy.update_retention(one.id, update).unwrap();
+        let expected = Retention { pageviews: 7, conversions: 30, ..Retention::default() };
+        assert_eq!((changed, s.privacy.retention(one.id).unwrap()), (expected, expected), "{name}");
+        let bad = RetentionUpdate { events: Some(400), pageviews: Some(3), ..RetentionUpdate::default() };
+        assert!(matches!(s.privacy.update_retention(one.id, bad), Err(Error::Invalid(_))), "{name}");
+        assert_eq!(s.privacy.retention(one.id).unwrap(), expected, "{name}");
+        assert!(s.privacy.settings(one.id).unwrap().cookie_consent, "{name}: the settings keep their values");
+        // Settings saved after the days keep the days.
+        s.privacy.update_settings(one.id, PrivacyUpdate { gdpr_compliant: Some(false), ..Default::default() }).unwrap();
+        assert_eq!(s.privacy.retention(one.id).unwrap(), expected, "{name}");
+        let all = engine.meta.all_retention().unwrap();
+        assert_eq!(all, [(one.id, expected), (two.id, Retention::default())], "{name}");
+
+        // Both go with their site.
+        s.websites.delete(user.id, one.id).unwrap();
+        assert_eq!(s.privacy.consent_logs(one.id).unwrap(), [], "{name}");
+        assert_eq!(s.privacy.retention(one.id).unwrap(), Retention::default(), "{name}");
+        assert_eq!(engine.meta.all_retention().unwrap(), [(two.id, Retention::default())], "{name}");
+    }
+}

@@ -1,0 +1,175 @@
+//! The retention run in cluster mode: every site's expired hits deleted on every shard (and months every site
+//! has expired dropped whole), by one daemon at a time across the cluster. Called by `Tracker::apply_retention`
+//! (serve's periodic job).
+
+use std::collections::BTreeMap;
+
+use super::Cluster;
+use super::events::{Expiry, TYPES};
+use crate::error::Result;
+use crate::model::Millis;
+use crate::privacy::{RetentionReport, SiteRetention};
+use crate::store::meta::Metadata;
+
+/// The advisory lock key (any constant) held by the daemon running retention.
+const RETENTION_LOCK: i64 = 0x0074_7261_636b_7274;
+
+const DAY_MS: i64 = 86_400_000;
+
+impl Cluster {
+    /// Applies every site's retention days (read from `meta`) as if it were `now`: what it deleted, or `None`
+    /// when another daemon is running it (it holds the PostgreSQL advisory lock this takes, for the length of
+    /// its run; a daemon that dies lets go of it with its connection). A failed run leaves some of the expired
+    /// rows, which the next run deletes.
+    ///
+    /// Sessions, heatmaps and recordings are not stored in the cluster: visits are made of their hits here,
+    /// and the other two are not taken yet.
+    pub fn apply_retention(&self, meta: &dyn Metadata, now: Millis) -> Result<Option<RetentionReport>> {
+        self.pg.with(|lock| {
+            let locked: bool = lock.query_one("SELECT pg_try_advisory_lock($1)", &[&RETENTION_LOCK])?.get(0);
+            if !locked {
+                return Ok(None);
+            }
+            let report = self.expire(meta, now);
+            // Let go even after a failure, so the next run (here or on another daemon) can take it.
+            let unlocked = lock.execute("SELECT pg_advisory_unlock($1)", &[&RETENTION_LOCK]);
+            let report = report?;
+            unlocked?;
+            Ok(Some(report))
+        })
+    }
+
+    fn expire(&self, meta: &dyn Metadata, now: Millis) -> Result<RetentionReport> {
+        let expiries: Vec<Expiry> = meta
+            .all_retention()?
+            .into_iter()
+            .map(|(website_id, days)| Expiry {
+                website_id,
+                pageviews: now - days.pageviews * DAY_MS,
+                events: now - days.events * DAY_MS,
+                conversions: now - days.conversions * DAY_MS,
+            })
+            .collect();
+        // Counted before: the rows in dropped months are gone without a count of their own.
+        let expired = self.events.expired_rows(&expiries)?;
+        self.events.expire(&expiries)?;
+        let mut report = RetentionReport::default();
+        for data in TYPES {
+            report.total.insert(data, 0);
+        }
+        for expiry in &expiries {
+            let counts = expired.get(&expiry.website_id).copied().unwrap_or_default();
+            let deleted: BTreeMap<&'static str, u64> = TYPES.into_iter().zip(counts).collect();
+            for (data, n) in &deleted {
+                *report.total.entry(data).or_default() += n;
+            }
+            report.sites.push(SiteRetention { website_id: expiry.website_id, deleted });
+        }
+        Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::auth::Auth;
+    use crate::cluster::events::{HitRow, month_of};
+    use crate::cluster::testing::fresh;
+    use crate::privacy::{Privacy, RetentionUpdate};
+    use crate::store::websites::{NewWebsite, Websites};
+
+    const NOW: i64 = 1_794_312_000_000; // 2026-11-10 12:00 UTC
+
+    fn row(site: i64, visitor: u64, ts: i64, kind: &'static str) -> HitRow {
+        HitRow {
+            month: month_of(ts),
+            website_id: site,
+            ts,
+            visit_id: visitor as i64 + 1,
+            visitor: visitor * 7919,
+            session_key: format!("visitor-{visitor}"),
+            kind,
+            path: "/".into(),
+            ..HitRow::default()
+        }
+    }
+
+    #[test]
+    fn one_daemon_at_a_time_deletes_each_types_expired_rows_on_every_shard() {
+        let Some(cluster) = fresh() else { return };
+        let meta = cluster.meta();
+        let settings = crate::settings::Settings::new(crate::Config::default());
+        let owner = Auth::new(meta.clone(), b"a test signing secret of 32 bytes or more", settings)
+            .create_user("owner@example.com", "secret1")
+            .unwrap()
+            .id;
+        let websites = Websites::new(meta.clone());
+        let new =
+            |name: &str| NewWebsite { name: name.into(), domain: format!("{name}.example.com"), tracking_level: None };
+        let (short, default) =
+            (websites.create(owner, new("short")).unwrap().id, websites.create(owner, new("default")).unwrap().id);
+        let dir = tempfile::tempdir().unwrap();
+        let privacy = Privacy::new(crate::db::Db::open(&dir.path().join("t.db")).unwrap(), meta.clone());
+        let days =
+            RetentionUpdate { pageviews: Some(10), events: Some(20), conversions: Some(30), ..Default::default() };
+        privacy.update_retention(short, days).unwrap();
+
+        // Each site: for each kind, rows of 8 visitors (both shards) 5, 15, 25 and 40 days old.
+        let mut rows = Vec::new();
+        for site in [short, default] {
+            for kind in ["pageview", "custom", "conversion"] {
+                for age in [5, 15, 25, 40] {
+                    rows.extend((0..8).map(|v| row(site, v, NOW - age * DAY_MS - v as i64, kind)));
+                }
+            }
+        }
+        let events = cluster.events();
+        events.insert(&rows).unwrap();
+        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: cluster.events() };
+        let (first, second) = (cluster_of(), cluster_of());
+
+        // While another daemon holds the lock, a run does nothing.
+        let mut other = postgres::Client::connect(&cluster.pg_url, postgres::NoTls).unwrap();
+        other.execute("SELECT pg_advisory_lock($1)", &[&RETENTION_LOCK]).unwrap();
+        assert_eq!(first.apply_retention(meta.as_ref(), NOW).unwrap(), None);
+        let all = |condition: &str| cluster.local_rows(0, condition) + cluster.local_rows(1, condition);
+        assert_eq!(all("1"), 192);
+        other.execute("SELECT pg_advisory_unlock($1)", &[&RETENTION_LOCK]).unwrap();
+
+        let report = second.apply_retention(meta.as_ref(), NOW).unwrap().expect("the lock is free");
+        // Site `short`: page views older than 10 days, events older than 20, conversions older than 30 go.
+        let expected = [("conversions", 8), ("events", 16), ("pageviews", 24)];
+        assert_eq!(report.sites[0].website_id, short);
+        assert_eq!(report.sites[0].deleted, expected.into_iter().collect(), "{report:?}");
+        assert_eq!(report.sites[1].deleted.values().sum::<u64>(), 0, "90/90/365 days keep all: {report:?}");
+        for shard in 0..2 {
+            for (kind, days) in [("pageview", 10), ("custom", 20), ("conversion", 30)] {
+                let cutoff = NOW - days * DAY_MS;
+                let expired = format!("website_id = {short} AND kind = '{kind}' AND ts < {cutoff}");
+                assert_eq!(cluster.local_rows(shard, &expired), 0, "shard {shard}: {expired}");
+            }
+            assert!(cluster.local_rows(shard, &format!("website_id = {default}")) > 0);
+        }
+        assert_eq!(all(&format!("website_id = {short}")), 96 - 48);
+        assert_eq!(all(&format!("website_id = {default}")), 96, "unexpired rows are all kept");
+
+        // A repeat finds nothing more; when every site has expired a month, its partition goes whole.
+        let again = first.apply_retention(meta.as_ref(), NOW).unwrap().unwrap();
+        assert_eq!(again.total.values().sum::<u64>(), 0, "{again:?}");
+        let later = NOW + 400 * DAY_MS;
+        let last = first.apply_retention(meta.as_ref(), later).unwrap().unwrap();
+        assert_eq!(last.total.values().sum::<u64>(), 48 + 96, "{last:?}");
+        assert_eq!(all("1"), 0);
+        let parts = |shard: usize| -> u64 {
+            events.nodes()[shard]
+                .query_value(&format!(
+                    "SELECT count() FROM system.parts WHERE database = '{}' AND table = 'hits_local'",
+                    cluster.database
+                ))
+                .unwrap()
+        };
+        assert_eq!((parts(0), parts(1)), (0, 0), "no part is left");
+    }
+}
