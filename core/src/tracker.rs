@@ -5,7 +5,10 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::account::Account;
-use crate::analytics::{Analytics, Overview, TimeRange};
+use crate::analytics::{
+    ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Overview,
+    ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries, TrafficSource,
+};
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
 use crate::cluster::ingest_state::IngestState;
@@ -149,6 +152,100 @@ impl Tracker {
         match &self.services.cluster {
             Some(cluster) => cluster.events.overview(site, range),
             None => self.analytics.overview(site, range),
+        }
+    }
+
+    /// Visitors and page views per bucket of a range, from ClickHouse in cluster mode.
+    pub fn timeseries(&self, site: WebsiteId, range: TimeRange) -> Result<Timeseries> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.timeseries(site, range),
+            None => self.analytics.timeseries(site, range),
+        }
+    }
+
+    /// The newest page views and events of a site, from ClickHouse in cluster mode.
+    pub fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.recent_activity(site, limit),
+            None => self.analytics.recent_activity(site, limit),
+        }
+    }
+
+    /// A metric of each of `sites` today, yesterday, over 7 and 30 days, from ClickHouse in cluster mode.
+    pub fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.site_periods(sites, metric, now),
+            None => self.analytics.site_periods(sites, metric, now),
+        }
+    }
+
+    /// Visits by referring host over a range, from ClickHouse in cluster mode.
+    pub fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.referrers(site, range),
+            None => self.analytics.referrers(site, range),
+        }
+    }
+
+    /// Visits by traffic source over a range, from ClickHouse in cluster mode.
+    pub fn traffic_sources(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<TrafficSource>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.traffic_sources(site, range),
+            None => self.analytics.traffic_sources(site, range),
+        }
+    }
+
+    /// The most frequent values of a dimension over a range, from ClickHouse in cluster mode.
+    pub fn breakdown(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        dim: Dimension,
+        limit: i64,
+    ) -> Result<Vec<DimensionCount>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.breakdown(site, range, dim, limit),
+            None => self.analytics.breakdown(site, range, dim, limit),
+        }
+    }
+
+    /// Visits by country over a range, from ClickHouse in cluster mode.
+    pub fn countries(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<CountryCount>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.countries(site, range),
+            None => self.analytics.countries(site, range),
+        }
+    }
+
+    /// The conversions of a range and its conversion rate, from ClickHouse in cluster mode.
+    pub fn conversions(&self, site: WebsiteId, range: TimeRange) -> Result<Conversions> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.conversions(site, range),
+            None => self.analytics.conversions(site, range),
+        }
+    }
+
+    /// Event totals of a range with the site's definitions, from ClickHouse (and PostgreSQL's definitions) in
+    /// cluster mode.
+    pub fn events_summary(&self, site: WebsiteId, range: TimeRange) -> Result<EventSummary> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                // In id order, as SQLite reads its definitions.
+                let mut definitions: Vec<(i64, String)> =
+                    self.events.list(site)?.into_iter().map(|d| (d.id, d.name)).collect();
+                definitions.sort_unstable();
+                cluster.events.events_summary(site, range, definitions)
+            }
+            None => self.analytics.events_summary(site, range),
+        }
+    }
+
+    /// The pages viewed over the last 90 days (and, on SQLite, those with heatmap data), from ClickHouse in
+    /// cluster mode.
+    pub fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.page_urls(site, crate::model::now_ms()),
+            None => self.analytics.page_urls(site),
         }
     }
 

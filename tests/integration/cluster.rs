@@ -512,3 +512,279 @@ async fn users_and_sites_commands_manage_the_clusters_accounts_and_websites() {
         .await;
     assert_eq!(gone.status, StatusCode::UNAUTHORIZED, "{}", gone.text);
 }
+
+/// User agents of the corpus: desktop Chrome on Windows, Firefox on Linux, Safari on an iPhone, Chrome on an
+/// Android phone and Safari on an iPad (devices, browsers and systems to break down by).
+const USER_AGENTS: [&str; 5] = [
+    BROWSER_UA,
+    "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+    "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+];
+
+/// A visitor's address: its country comes from the embedded database (GB, US, AU, DE; documentation addresses
+/// are unknown).
+fn address(visitor: u8) -> String {
+    match visitor % 5 {
+        0 => format!("81.2.69.{}", 100 + visitor),
+        1 => format!("8.8.8.{}", visitor),
+        2 => format!("1.1.1.{}", visitor),
+        3 => format!("2a01:4f8::{:x}", 100 + visitor as u16),
+        _ => format!("198.51.100.{}", visitor),
+    }
+}
+
+/// One hit of the corpus: who sends it, when, and the track body's fields besides key, session and time.
+struct CorpusHit {
+    visitor: u8,
+    ts: i64,
+    body: Value,
+}
+
+/// The corpus, in time order, from `now`: 30 visitors over the last 23 hours (so across a midnight) with
+/// referrers, UTM tags, five user agents, four countries and an unknown one; bounces; page views, custom events
+/// with properties, outbound links, downloads and conversions with and without value and currency; a visit
+/// started by an event; visitors coming back after the 30-minute timeout; a visit that starts before the
+/// 24-hour range and goes on inside it; and a visitor seen before that range who comes back the same day inside
+/// it. Every hit's time ends in its visitor's own millisecond, so no two share a time.
+fn corpus(now: i64, range_start_24h: i64) -> Vec<CorpusHit> {
+    const MINUTE: i64 = 60_000;
+    let page = |path: &str| json!({"url": format!("https://shop.example.com{path}")});
+    let mut hits = Vec::new();
+    let mut push = |visitor: u8, ts: i64, body: Value| hits.push(CorpusHit { visitor, ts: ts + visitor as i64, body });
+    for visitor in 0..30u8 {
+        let mut ts = (now - 23 * 60 * MINUTE + visitor as i64 * 45 * MINUTE) / 1000 * 1000;
+        let query = match visitor % 7 {
+            0 => "?utm_source=newsletter&utm_medium=email&utm_campaign=fall",
+            3 => "?utm_source=twitter",
+            _ => "",
+        };
+        let referrer = ["", "https://www.google.com/search?q=shop", "https://t.co/x1", "https://news.ycombinator.com/"]
+            [visitor as usize % 4];
+        let mut landing = page(&format!("/p{}{query}", visitor % 6));
+        landing["referrer"] = json!(referrer);
+        if visitor == 5 {
+            // A visit started by an event, not a page view.
+            push(
+                visitor,
+                ts,
+                json!({"url": "https://shop.example.com/", "event": "custom", "event_name": "play",
+                "event_properties": {"video": "intro"}}),
+            );
+            ts += MINUTE;
+        }
+        push(visitor, ts, landing);
+        if visitor % 3 == 0 && visitor != 0 {
+            continue; // a bounce
+        }
+        ts += 2 * MINUTE;
+        // A later hit with another referrer: the visit keeps its first one.
+        let mut next = page(&format!("/p{}", (visitor + 1) % 6));
+        next["referrer"] =
+            json!(if visitor % 2 == 0 { "https://duckduckgo.com/" } else { "https://shop.example.com/" });
+        push(visitor, ts, next);
+        ts += MINUTE;
+        let event = match visitor % 5 {
+            0 => json!({"event": "custom", "event_name": "play", "event_properties": {"video": "intro", "hd": true}}),
+            1 => json!({"event": "conversion", "event_name": "purchase",
+                "event_properties": {"value": 10.5 + visitor as f64, "currency": "EUR"}}),
+            2 => json!({"event": "conversion", "event_name": "trial"}),
+            3 => json!({"event": "outbound", "event_properties": {"url": "https://partner.example.org/"}}),
+            _ => json!({"event": "download", "event_name": "brochure.pdf"}),
+        };
+        let mut event = event;
+        event["url"] = json!(format!("https://shop.example.com/p{}", visitor % 6));
+        push(visitor, ts, event);
+        if visitor % 4 == 0 {
+            // Back after the idle timeout: a second visit under the same key.
+            ts += 45 * MINUTE;
+            push(visitor, ts, page("/p2"));
+            push(
+                visitor,
+                ts + MINUTE,
+                json!({"url": "https://shop.example.com/checkout", "event": "conversion",
+                "event_name": "purchase", "event_properties": {"value": 99, "currency": "USD"}}),
+            );
+        }
+    }
+    // Visitor 40: a visit from before the 24-hour range into it, a hit every 20 minutes.
+    let early = (now - 24 * 60 * MINUTE + 30_000) / 1000 * 1000;
+    let mut ts = early;
+    while ts < range_start_24h + MINUTE {
+        push(40, ts, page("/long"));
+        ts += 20 * MINUTE;
+    }
+    push(40, ts, page("/long/end"));
+    // Visitor 41: seen before the range, back 45 minutes later inside it (the same UTC day unless midnight falls
+    // between): SQLite counts the visitor in the earlier hour, not in the range.
+    push(41, early + 5_000, page("/p1"));
+    push(41, early + 45 * MINUTE, page("/p3"));
+    hits.retain(|hit| hit.ts <= now);
+    hits.sort_by_key(|hit| hit.ts);
+    hits
+}
+
+/// Sends a corpus hit to `server` (the SQLite daemon, or a cluster daemon in turn).
+async fn send_corpus_hit(server: &TestServer, key: &str, hit: &CorpusHit) {
+    let mut body = hit.body.clone();
+    body["tracking_key"] = json!(key);
+    body["session_id"] = json!(format!("visitor-{:04}", hit.visitor));
+    body["timestamp"] = json!(hit.ts);
+    let response = server
+        .client
+        .post(server.url("/api/track"))
+        .header("user-agent", USER_AGENTS[hit.visitor as usize % USER_AGENTS.len()])
+        .header("x-forwarded-for", address(hit.visitor))
+        .header("content-type", "text/plain")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success(), "{}: {}", response.status(), response.text().await.unwrap());
+}
+
+/// An answer with what each store numbers its own way set aside: ids (of hits, sites and definitions) and the
+/// id in the `key~id` name of a visit a later one replaced.
+fn comparable(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("id" | "websiteId", _) => (k, Value::Null),
+                    ("sessionId", Value::String(s)) => {
+                        let key = s.split_once('~').map_or(s.clone(), |(key, _)| format!("{key}~"));
+                        (k, Value::String(key))
+                    }
+                    (_, v) => (k, comparable(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(comparable).collect()),
+        other => other,
+    }
+}
+
+/// The JSON of a read that must answer 200.
+async fn read(server: &TestServer, token: &str, path: &str) -> Value {
+    let answer = server.get(path, token).await;
+    assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.text);
+    comparable(answer.json)
+}
+
+#[tokio::test]
+async fn every_part_one_read_answers_as_sqlite_on_the_same_hits_sent_round_robin() {
+    let Some((pg, ch)) = harness() else { return };
+    // The ranges move on the hour: start early enough in one that every read is made within it.
+    let hour = 3_600_000;
+    let left = hour - tracker_core::model::now_ms() % hour;
+    if left < 3 * 60_000 {
+        // Waiting for the clock itself, not for a condition the test could observe.
+        tokio::time::sleep(std::time::Duration::from_millis(left as u64 + 1_000)).await;
+    }
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let sqlite = TestServer::start().await;
+    let (token, _) = a.register("owner@example.com").await;
+    let site = a.create_site(&token, "Shop", "light").await;
+    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
+    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "light").await;
+    for (server, token, site) in [(&a, &token, &site), (&sqlite, &sqlite_token, &sqlite_site)] {
+        let path = format!("/api/websites/{}/event-definitions", site["id"]);
+        for name in ["play", "signup"] {
+            let created =
+                server.post(&path, token, json!({"name": name, "displayName": name, "eventType": "custom"})).await;
+            assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+        }
+    }
+
+    let now = tracker_core::model::now_ms();
+    let hits = corpus(now, tracker_core::analytics::TimeRange::parse("24h", now).unwrap().start);
+    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
+    for (i, hit) in hits.iter().enumerate() {
+        send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
+        send_corpus_hit(&sqlite, sqlite_key, hit).await;
+    }
+
+    let mut paths = Vec::new();
+    for range in ["24h", "7d", "30d", "90d"] {
+        let (id, sqlite_id) = (&site["id"], &sqlite_site["id"]);
+        let both = |path: String| (path.replace("{id}", &id.to_string()), path.replace("{id}", &sqlite_id.to_string()));
+        paths.push(both(format!("/api/dashboard/overview?website_id={{id}}&range={range}")));
+        paths.push(both(format!("/api/dashboard/timeseries?website_id={{id}}&range={range}")));
+        for report in ["referrers", "traffic-sources", "countries", "conversions", "events/summary"] {
+            // The events summary takes 24h, 7d and 30d only.
+            if !(report == "events/summary" && range == "90d") {
+                paths.push(both(format!("/api/websites/{{id}}/{report}?range={range}")));
+            }
+        }
+        for dim in ["page", "referrer", "country", "device", "browser", "os", "utm_source"] {
+            paths.push(both(format!("/api/websites/{{id}}/breakdown/{dim}?range={range}")));
+            paths.push(both(format!("/api/websites/{{id}}/breakdown/{dim}?range={range}&limit=2")));
+        }
+    }
+    for path in [
+        "/api/dashboard/recent-activity?website_id={id}&limit=50",
+        "/api/dashboard/recent-activity?website_id={id}",
+        "/api/dashboard/sites?metric=pageviews",
+        "/api/dashboard/sites?metric=visitors",
+        "/api/analytics/urls?website_id={id}",
+    ] {
+        paths.push((
+            path.replace("{id}", &site["id"].to_string()),
+            path.replace("{id}", &sqlite_site["id"].to_string()),
+        ));
+    }
+
+    // The corpus reaches what each read must get right.
+    let expected = read(&sqlite, &sqlite_token, &paths[0].1).await;
+    assert!(expected["metrics"]["bounceRate"].as_f64().unwrap() > 0.0, "{expected}");
+    let countries =
+        read(&sqlite, &sqlite_token, &format!("/api/websites/{}/countries?range=24h", sqlite_site["id"])).await;
+    let found: Vec<&str> = countries.as_array().unwrap().iter().filter_map(|c| c["country"].as_str()).collect();
+    for country in ["GB", "US", "AU", "DE", ""] {
+        assert!(found.contains(&country), "{country} in {countries}");
+    }
+    let sources =
+        read(&sqlite, &sqlite_token, &format!("/api/websites/{}/traffic-sources?range=7d", sqlite_site["id"])).await;
+    assert!(sources.as_array().unwrap().len() >= 5, "{sources}");
+    let activity = read(&sqlite, &sqlite_token, &paths[paths.len() - 5].1).await;
+    assert!(activity.as_array().unwrap().iter().any(|item| item["sessionId"].as_str().unwrap().ends_with('~')));
+    let conversions =
+        read(&sqlite, &sqlite_token, &format!("/api/websites/{}/conversions?range=24h", sqlite_site["id"])).await;
+    assert!(conversions["conversions"].as_array().unwrap().iter().any(|c| c["value"].is_null()), "{conversions}");
+
+    for (cluster_path, sqlite_path) in &paths {
+        let expected = read(&sqlite, &sqlite_token, sqlite_path).await;
+        for (name, server) in [("A", &a), ("B", &b)] {
+            let mut got = read(server, &token, cluster_path).await;
+            if cluster_path.starts_with("/api/dashboard/overview") {
+                // Imported history is not part of the cluster; the SQLite daemon has none either.
+                got["imported"] = expected["imported"].clone();
+            }
+            assert_eq!(got, expected, "daemon {name}: {cluster_path}");
+        }
+    }
+
+    // Bad input is a 400, another account's site a 404, on the moved reads too.
+    let (stranger, _) = b.register("stranger@example.com").await;
+    for path in [
+        format!("/api/websites/{}/breakdown/page?limit=0", site["id"]),
+        format!("/api/websites/{}/breakdown/nope", site["id"]),
+        format!("/api/dashboard/timeseries?website_id={}&range=2w", site["id"]),
+        format!("/api/dashboard/recent-activity?website_id={}&limit=51", site["id"]),
+        "/api/dashboard/sites?metric=bounces".to_string(),
+    ] {
+        let answer = b.get(&path, &token).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}: {}", answer.text);
+        assert!(!answer.error_message().is_empty());
+    }
+    for path in [
+        format!("/api/websites/{}/referrers", site["id"]),
+        format!("/api/dashboard/timeseries?website_id={}", site["id"]),
+        format!("/api/websites/{}/events/summary", site["id"]),
+    ] {
+        let answer = a.get(&path, &stranger).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}: {}", answer.text);
+    }
+}

@@ -40,9 +40,7 @@ pub struct ActivityEvent {
 impl Analytics {
     /// The `limit` (1 to 50) newest page views, custom events, conversions, outbound links and downloads.
     pub fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
-        if !(1..=ACTIVITY_MAX).contains(&limit) {
-            return Err(Error::invalid("limit must be between 1 and 50"));
-        }
+        check_activity_limit(limit)?;
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(RECENT_SQL)?;
             let rows = stmt.query_map(params![site, limit], |r| {
@@ -60,6 +58,11 @@ impl Analytics {
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
+}
+
+/// Refuses a recent-activity limit outside 1 to 50.
+pub(crate) fn check_activity_limit(limit: i64) -> Result<()> {
+    if (1..=ACTIVITY_MAX).contains(&limit) { Ok(()) } else { Err(Error::invalid("limit must be between 1 and 50")) }
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub struct CountryCount {
 }
 
 /// Most rows a breakdown returns.
-const BREAKDOWN_LIMIT: i64 = 100;
+pub(crate) const BREAKDOWN_LIMIT: i64 = 100;
 
 impl Analytics {
     /// Visits by referring host over a range, most first.

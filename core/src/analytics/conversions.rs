@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// Most conversions one call lists.
-const CONVERSIONS_LIMIT: i64 = 100;
+pub(crate) const CONVERSIONS_LIMIT: i64 = 100;
 
 /// `GET /api/websites/{id}/conversions` (spec part 1 §3 "Conversions response").
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]

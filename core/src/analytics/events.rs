@@ -58,17 +58,25 @@ impl Analytics {
             let rows = stmt.query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
+        Ok(EventSummary::of(rows, definitions))
+    }
+}
+
+impl EventSummary {
+    /// The summary of a range from its (event name, count, conversions) rows, most first, and the site's
+    /// definitions as (id, name).
+    pub(crate) fn of(rows: Vec<(String, i64, i64)>, definitions: Vec<(i64, String)>) -> EventSummary {
         let counts: std::collections::HashMap<&str, i64> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
         let definition_triggers = definitions
             .iter()
             .map(|(id, name)| DefinitionTriggers { id: *id, count: counts.get(name.as_str()).copied().unwrap_or(0) })
             .collect();
-        Ok(EventSummary {
+        EventSummary {
             definition_triggers,
             total_events: rows.iter().map(|r| r.1).sum(),
             unique_events: rows.len() as i64,
             conversion_events: rows.iter().map(|r| r.2).sum(),
             top_events: rows.into_iter().take(TOP_EVENTS).map(|(name, count, _)| EventCount { name, count }).collect(),
-        })
+        }
     }
 }

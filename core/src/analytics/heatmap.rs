@@ -24,8 +24,8 @@ const MAX_FIELDS: i64 = 20;
 pub(crate) const OFFSET_STEPS: f64 = 20.0;
 pub(crate) const PAGE_STEPS: f64 = 200.0;
 /// Most pages the URL list returns, and how far back it looks for page views.
-const MAX_URLS: i64 = 100;
-const URL_DAYS: i64 = 90;
+pub(crate) const MAX_URLS: i64 = 100;
+pub(crate) const URL_DAYS: i64 = 90;
 
 /// `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]

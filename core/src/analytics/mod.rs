@@ -26,18 +26,23 @@ mod timeseries;
 mod traffic_sources;
 pub mod visit_hours;
 
+pub(crate) use activity::check_activity_limit;
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
 pub use advanced::{Advanced, AiIntent};
+pub(crate) use breakdown::BREAKDOWN_LIMIT;
 pub use breakdown::{CountryCount, ReferrerCount};
+pub(crate) use conversions::CONVERSIONS_LIMIT;
 pub use conversions::{Conversion, Conversions};
 pub(crate) use dimension::VisitDims;
 pub use dimension::{Dimension, DimensionCount};
 pub use events::{DefinitionTriggers, EventCount, EventSummary};
 pub use heatmap::{Heatmap, page_path};
+pub(crate) use heatmap::{MAX_URLS, URL_DAYS};
 pub use identified::IdentifiedVisitor;
 pub(crate) use live::ACTIVE_WINDOW_MS;
 pub use live::{ActiveSession, CurrentActivity, LivePage, LiveVisitors, STREAM_LIMIT, StreamSession};
 pub use organizations::OrganizationSummary;
+pub(crate) use overview::percent;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};
 pub use page_snapshot::{PageRendering, PageSnapshot};
 pub use range::{Grain, TimeRange};
@@ -46,6 +51,7 @@ pub use session_journey::{JOURNEY_MAX_HITS, JourneyEvent, JourneyStep, SessionJo
 pub use sites::{SiteMetric, SitePeriods};
 pub(crate) use stored_hours::forget_stored_hours;
 pub use timeseries::{TimePoint, Timeseries};
+pub(crate) use traffic_sources::SOURCES_LIMIT;
 pub use traffic_sources::TrafficSource;
 
 use std::collections::HashMap;

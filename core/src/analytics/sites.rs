@@ -46,6 +46,13 @@ pub struct SitePeriods {
 
 const DAY_S: i64 = 86_400;
 
+impl SitePeriods {
+    /// A site's periods before anything is counted.
+    pub(crate) fn zero(website_id: WebsiteId) -> SitePeriods {
+        SitePeriods { website_id, today: 0, yesterday: 0, last7_days: 0, last30_days: 0 }
+    }
+}
+
 impl Analytics {
     /// The four period figures of `metric` for each of `sites` (a user's, from `Websites::list`), in that order.
     ///

@@ -26,7 +26,6 @@ impl Analytics {
     /// Every bucket of `range`, oldest first, buckets without traffic as zeros.
     pub fn timeseries(&self, site: WebsiteId, range: TimeRange) -> Result<Timeseries> {
         let (from, to) = range.buckets();
-        let step = range.grain.seconds();
         let rows: Vec<(i64, i64, i64)> = self.db.read(|conn| {
             let sql = format!(
                 "SELECT bucket, visitors, pageviews FROM {} WHERE website_id = ?1 AND dim = '' AND value = ''
@@ -37,6 +36,16 @@ impl Analytics {
             let rows = stmt.query_map(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
+        Ok(Timeseries::of(range, rows))
+    }
+}
+
+impl Timeseries {
+    /// Every bucket of `range`, oldest first, from the (bucket in seconds, visitors, page views) of the buckets
+    /// with traffic, in bucket order; the others are zeros.
+    pub(crate) fn of(range: TimeRange, rows: Vec<(i64, i64, i64)>) -> Timeseries {
+        let (from, to) = range.buckets();
+        let step = range.grain.seconds();
         let mut rows = rows.into_iter().peekable();
         let mut points = Vec::with_capacity(((to - from) / step) as usize);
         let mut bucket = from;
@@ -57,6 +66,6 @@ impl Analytics {
             points.push(TimePoint { date, visitors, page_views });
             bucket += step;
         }
-        Ok(Timeseries { points })
+        Timeseries { points }
     }
 }

@@ -15,7 +15,7 @@ use crate::model::WebsiteId;
 const DIRECT: &str = "Direct";
 
 /// Most sources one call lists.
-const SOURCES_LIMIT: i64 = 100;
+pub(crate) const SOURCES_LIMIT: i64 = 100;
 
 /// `GET /api/websites/{id}/traffic-sources` item.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
@@ -33,13 +33,19 @@ impl Analytics {
             let rows = top_values(conn, site, range, Dimension::Source, SOURCES_LIMIT)?;
             Ok((rows, totals(conn, site, range)?.visits))
         })?;
-        Ok(rows
-            .into_iter()
+        Ok(TrafficSource::of(rows, total))
+    }
+}
+
+impl TrafficSource {
+    /// The sources of a range from its (source, visits) rows, most first, and its visits.
+    pub(crate) fn of(rows: Vec<(String, i64)>, total: i64) -> Vec<TrafficSource> {
+        rows.into_iter()
             .map(|(source, visits)| TrafficSource {
                 source: if source.is_empty() { DIRECT.to_string() } else { source },
                 visits,
                 percentage: percent(visits, total),
             })
-            .collect())
+            .collect()
     }
 }

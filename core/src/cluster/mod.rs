@@ -2,16 +2,22 @@
 //! by any number of stateless daemons. Without `postgres_url` and `clickhouse_url` nothing here is used and
 //! SQLite in the data folder holds everything.
 
+mod activity;
 mod availability;
+mod breakdowns;
 pub mod clickhouse;
 pub mod events;
 pub mod ingest_state;
 mod overview;
+#[cfg(test)]
+mod parity;
 pub mod pg;
 mod retention;
 pub mod sink;
 #[cfg(test)]
 pub(crate) mod testing;
+mod timeseries;
+mod visits;
 
 use std::sync::Arc;
 

@@ -3,6 +3,7 @@
 //! started in, page views on their own time.
 
 use super::events::Events;
+use super::visits::{first_visits_sql, visits_sql};
 use crate::analytics::{ACTIVE_WINDOW_MS, Overview, PageViews, TimeRange, Totals};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
@@ -50,23 +51,13 @@ impl Events {
              FROM {db}.hits
              WHERE website_id = {site} AND ts >= {from} AND ts < {to}"
         ))?;
-        // A visit's rows are on one shard, so the visits with a hit in range are found on each shard locally
-        // (hits_local in the IN), and their whole rows read, including those after the range.
-        // Visitors: the hash changes daily, and SQLite counts a visitor once per day of visit start. Anonymous
-        // page views (visit 0, kept without consent) count as page views only, as in SQLite's rollups.
         let rows = node.query(&format!(
-            "SELECT count(), uniqExact(intDiv(start, 86400000), visitor), sum(page_views = 1),
-                    sum(intDiv(last - start, 1000))
-             FROM (
-                SELECT visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
-                       countIf(kind = 'pageview') AS page_views
-                FROM {db}.hits
-                WHERE website_id = {site} AND visit_id IN (
-                    SELECT visit_id FROM {db}.hits_local
-                    WHERE website_id = {site} AND visit_id != 0 AND ts >= {from} AND ts < {to})
-                GROUP BY visit_id
-                HAVING start >= {from} AND start < {to}
-             )"
+            "SELECT count(), sum(page_views = 1), sum(intDiv(last - start, 1000)) FROM ({})",
+            visits_sql(db, &[site], from, to)
+        ))?;
+        let visitors = node.query(&format!(
+            "SELECT count() FROM ({}) WHERE first >= {from}",
+            first_visits_sql(db, &[site], from, to)
         ))?;
         let number_of = |rows: &[Vec<String>], i: usize| -> Result<i64> {
             rows.first()
@@ -78,9 +69,9 @@ impl Events {
         Ok(Totals {
             pageviews: number_of(&counts, 0)?,
             visits: number(0)?,
-            visitors: number(1)?,
-            bounces: number(2)?,
-            duration_s: number(3)?,
+            visitors: number_of(&visitors, 0)?,
+            bounces: number(1)?,
+            duration_s: number(2)?,
             events: number_of(&counts, 1)?,
             conversions: number_of(&counts, 2)?,
         })
@@ -91,15 +82,9 @@ impl Events {
 mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-    use tokio::sync::oneshot;
 
-    use crate::cluster::ingest_state::IngestState;
-    use crate::cluster::sink::ClickHouseSink;
-    use crate::cluster::testing::fresh;
-    use crate::ingest::live::LiveHub;
-    use crate::ingest::writer::{Job, Queued, spawn_sink};
-    use crate::ingest::{EventKind, Hit, Submitted};
-    use crate::metrics::Metrics;
+    use crate::cluster::testing::{fresh, store_in_both};
+    use crate::ingest::{EventKind, Hit};
     use crate::model::now_ms;
     use crate::testing::one_site;
 
@@ -151,36 +136,7 @@ mod tests {
         let now = now_ms();
         let hits = seeded_hits(fixture.site, now);
 
-        // SQLite, through the real ingest queue and writer.
-        for hit in hits.clone() {
-            match fixture.tracker.ingest.submit_job(Job::Hit(Box::new(hit))).unwrap() {
-                Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
-                Submitted::Ignored => panic!("a seeded hit was ignored"),
-            }
-        }
-        // ClickHouse, through the cluster sink on a writer thread.
-        let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
-        let sink = ClickHouseSink::new(
-            cluster.events(),
-            IngestState::new(cluster.pg()),
-            cluster.meta(),
-            LiveHub::default(),
-            metrics.clone(),
-        );
-        let (queue, writer) = spawn_sink(sink, metrics, 10_000, 64).unwrap();
-        let answers: Vec<_> = hits
-            .into_iter()
-            .map(|hit| {
-                let (done, answer) = oneshot::channel();
-                queue.send(Queued { job: Job::Hit(Box::new(hit)), done }).unwrap();
-                answer
-            })
-            .collect();
-        for answer in answers {
-            answer.blocking_recv().unwrap().unwrap();
-        }
-        drop(queue);
-        drop(writer);
+        store_in_both(&fixture, &cluster, hits);
 
         let events = cluster.events();
         for range in ["24h", "7d"] {

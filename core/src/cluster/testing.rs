@@ -5,9 +5,18 @@ use std::sync::{RwLock, RwLockReadGuard};
 
 use rand::Rng;
 
+use tokio::sync::oneshot;
+
 use super::clickhouse::Node;
 use super::events::Events;
+use super::ingest_state::IngestState;
 use super::pg::Pg;
+use super::sink::ClickHouseSink;
+use crate::ingest::live::LiveHub;
+use crate::ingest::writer::{Job, Queued, spawn_sink};
+use crate::ingest::{Hit, Submitted};
+use crate::metrics::Metrics;
+use crate::testing::OneSite;
 
 /// Held for reading by every test that uses the ClickHouse shards and for writing by a test that restarts one,
 /// so no test meets a shard that is down (tests of this binary run in parallel threads).
@@ -71,6 +80,39 @@ impl TestCluster {
             .query_value(&format!("SELECT count() FROM {}.hits_local WHERE {condition}", self.database))
             .unwrap()
     }
+}
+
+/// Stores the same hits (in time order) in the fixture's SQLite, through its real ingest queue and writer, and
+/// in the cluster, through the ClickHouse sink on a writer thread, each waited for.
+pub(crate) fn store_in_both(fixture: &OneSite, cluster: &TestCluster, hits: Vec<Hit>) {
+    for hit in hits.clone() {
+        match fixture.tracker.ingest.submit_job(Job::Hit(Box::new(hit))).unwrap() {
+            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
+            Submitted::Ignored => panic!("a seeded hit was ignored"),
+        }
+    }
+    let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
+    let sink = ClickHouseSink::new(
+        cluster.events(),
+        IngestState::new(cluster.pg()),
+        cluster.meta(),
+        LiveHub::default(),
+        metrics.clone(),
+    );
+    let (queue, writer) = spawn_sink(sink, metrics, 10_000, 64).unwrap();
+    let answers: Vec<_> = hits
+        .into_iter()
+        .map(|hit| {
+            let (done, answer) = oneshot::channel();
+            queue.send(Queued { job: Job::Hit(Box::new(hit)), done }).unwrap();
+            answer
+        })
+        .collect();
+    for answer in answers {
+        answer.blocking_recv().unwrap().unwrap();
+    }
+    drop(queue);
+    drop(writer);
 }
 
 impl Drop for TestCluster {

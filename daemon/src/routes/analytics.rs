@@ -67,7 +67,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 )]
 async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.page_urls(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.page_urls(site)).await
 }
 
 #[utoipa::path(

@@ -147,7 +147,7 @@ async fn referrers(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.referrers(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.referrers(site, range)).await
 }
 
 #[utoipa::path(
@@ -166,7 +166,7 @@ async fn countries(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.countries(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.countries(site, range)).await
 }
 
 /// Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first.
@@ -197,7 +197,7 @@ async fn breakdown(
             .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
     };
     site_json(tracker, user, site, move |tracker| {
-        let rows = tracker.analytics.breakdown(site, range, dim, limit)?;
+        let rows = tracker.breakdown(site, range, dim, limit)?;
         Ok(Breakdown { dimension: dim.as_str(), measure: dim.measure(), rows })
     })
     .await

@@ -149,5 +149,5 @@ async fn summary(
         return Err(reject(Error::invalid("timeRange must be 24h, 7d or 30d")));
     }
     let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.events_summary(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events_summary(site, range)).await
 }

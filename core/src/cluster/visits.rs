@@ -1,0 +1,92 @@
+//! The per-visit view of hits in ClickHouse SQL: the visits that started in a range, each with the values its
+//! first hit gave it, as SQLite's writer counts a visit in its rollups (on its start, under its first hit's
+//! dimensions, with its visitor hash of that day). Shared by the cluster's reports; values are parsed here.
+
+use crate::analytics::Dimension;
+use crate::error::{Error, Result};
+use crate::model::{Millis, WebsiteId};
+
+/// A UTC day in milliseconds: the visitor hash's salt changes daily, so a visitor is one per site and day.
+pub(super) const DAY_MS: Millis = 86_400_000;
+
+/// The sites a query reads, as SQL text (ids are integers, formatted by us).
+pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
+    match sites {
+        [site] => format!("website_id = {site}"),
+        _ => {
+            let ids: Vec<String> = sites.iter().map(i64::to_string).collect();
+            format!("website_id IN ({})", ids.join(", "))
+        }
+    }
+}
+
+/// A subquery of the visits of `sites` that started in [from, to), one row per visit: `website_id`,
+/// `visit_id`, `visitor`, `start`, `last`, `page_views`, `conversions` and the first hit's dimensions as
+/// `v_referrer_host`, `v_country`, `v_device`, `v_browser`, `v_os`, `v_utm_source`.
+///
+/// A visit's rows are on one shard (the sharding key is its visitor), so the visits with a hit in range are
+/// found on each shard locally (hits_local in the IN) and their whole rows read, including those after the
+/// range: a visit's length, bounce and conversion count whenever their hits came, as SQLite's rollups add
+/// them to the visit's start. Anonymous page views (visit 0, kept without consent) are no visit.
+pub(super) fn visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
+    let sites = sites_condition(sites);
+    format!(
+        "SELECT website_id, visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
+                countIf(kind = 'pageview') AS page_views, countIf(kind = 'conversion') AS conversions,
+                argMin(referrer_host, ts) AS v_referrer_host, argMin(country, ts) AS v_country,
+                argMin(device, ts) AS v_device, argMin(browser, ts) AS v_browser, argMin(os, ts) AS v_os,
+                argMin(utm_source, ts) AS v_utm_source
+         FROM {db}.hits
+         WHERE {sites} AND visit_id IN (
+            SELECT visit_id FROM {db}.hits_local WHERE {sites} AND visit_id != 0 AND ts >= {from} AND ts < {to})
+         GROUP BY website_id, visit_id
+         HAVING start >= {from} AND start < {to}"
+    )
+}
+
+/// A subquery of each visitor's first visit start per day, for visits of `sites` that started on the days
+/// from the one holding `from` to `to`: `website_id`, `first`. SQLite counts a visitor once per site and day,
+/// in the hour its first visit of the day started, so a range counts the visitors whose `first` is in it
+/// (a visitor seen earlier that day, before the range, is not counted in it).
+pub(super) fn first_visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
+    let day_start = from.div_euclid(DAY_MS) * DAY_MS;
+    format!(
+        "SELECT website_id, min(start) AS first FROM ({})
+         GROUP BY website_id, intDiv(start, {DAY_MS}), visitor",
+        visits_sql(db, sites, day_start, to)
+    )
+}
+
+/// A per-visit dimension's value over a row of `visits_sql`, as `VisitDims::value` gives it; `None` for
+/// pages, which are counted per page view.
+pub(super) fn visit_dimension(dim: Dimension) -> Option<&'static str> {
+    Some(match dim {
+        Dimension::Page => return None,
+        Dimension::Referrer => "v_referrer_host",
+        Dimension::Country => "v_country",
+        Dimension::Device => "v_device",
+        Dimension::Browser => "v_browser",
+        Dimension::Os => "v_os",
+        Dimension::UtmSource => "v_utm_source",
+        Dimension::Source => "if(v_utm_source = '', v_referrer_host, v_utm_source)",
+    })
+}
+
+/// A field of an answer row as an integer.
+pub(super) fn int(row: &[String], i: usize) -> Result<i64> {
+    row.get(i)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| Error::Internal(format!("ClickHouse: expected a number in column {i} of {row:?}")))
+}
+
+/// A field of an answer row as text.
+pub(super) fn text(row: &[String], i: usize) -> Result<String> {
+    row.get(i).cloned().ok_or_else(|| Error::Internal(format!("ClickHouse: no column {i} in {row:?}")))
+}
+
+/// A field of an answer row as a float.
+pub(super) fn float(row: &[String], i: usize) -> Result<f64> {
+    row.get(i)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| Error::Internal(format!("ClickHouse: expected a float in column {i} of {row:?}")))
+}
