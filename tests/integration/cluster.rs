@@ -459,6 +459,7 @@ fn commands_whose_storage_has_not_moved_refuse_cluster_settings() {
 
 /// `tracker users` and `tracker sites` manage the cluster's accounts and websites: what the operator adds
 /// signs in and is listed on a daemon, and what the operator removes is gone there, events included.
+/// `tracker retention run` runs on the shards.
 #[tokio::test]
 async fn users_and_sites_commands_manage_the_clusters_accounts_and_websites() {
     let Some((pg, ch)) = harness() else { return };
@@ -494,6 +495,10 @@ async fn users_and_sites_commands_manage_the_clusters_accounts_and_websites() {
     pageview(&daemon, key, 1, "/").await;
     let sites = blocking(&["sites", "list"]).await;
     assert_eq!(sites.as_array().map(Vec::len), Some(1), "{sites}");
+    // A retention run from cron keeps the fresh page view (the site keeps its history for the default days).
+    let report = blocking(&["retention", "run"]).await;
+    assert!(report.is_object(), "{report}");
+    assert_eq!(shard_rows(&corner, &format!("website_id = {}", site["id"])).iter().sum::<u64>(), 1);
 
     // Removing the account removes its site and the site's events on both shards.
     blocking(&["users", "rm", "ops@example.com", "--yes"]).await;

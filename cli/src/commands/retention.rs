@@ -24,7 +24,8 @@ enum RetentionCommand {
 pub fn run(global: &GlobalArgs, args: &RetentionArgs) -> anyhow::Result<()> {
     match args.command {
         RetentionCommand::Run => {
-            let tracker = global.open()?;
+            // In cluster mode the run is the daemons' (one at a time across the cluster), on the shards.
+            let tracker = global.open_shared()?;
             let report = tracker.apply_retention()?;
             if global.json {
                 return print_json(&report);
