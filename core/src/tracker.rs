@@ -102,6 +102,10 @@ impl Tracker {
                 Ingest::start_with_sink(sink, websites.clone(), privacy.clone(), metrics.clone(), config)?
             }
         };
+        let mut cluster = cluster;
+        if let Some(cluster) = &mut cluster {
+            cluster.notices = Some(listen_to_other_daemons(cluster, &live, &websites, &privacy)?);
+        }
         let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(meta.clone(), &secret, settings.clone()),
@@ -210,6 +214,29 @@ impl Tracker {
     pub fn db(&self) -> &Db {
         &self.services.db
     }
+}
+
+/// Acts on the other daemons' notices: their stored hits wake this daemon's live streams, and a site changed
+/// anywhere leaves this daemon's caches of it. After a lost connection every cached site is read again.
+fn listen_to_other_daemons(
+    cluster: &Cluster,
+    live: &LiveHub,
+    websites: &Websites,
+    privacy: &Privacy,
+) -> Result<crate::cluster::notices::Listener> {
+    use crate::cluster::notices::{Notice, listen};
+    let (live, websites, privacy) = (live.clone(), websites.clone(), privacy.clone());
+    listen(&cluster.pg, live.origin(), move |notice| match notice {
+        Notice::Hits(sites) => sites.into_iter().for_each(|site| live.publish(site)),
+        Notice::SiteChanged(site) => {
+            websites.forget_cached();
+            privacy.forget_cached(site);
+        }
+        Notice::Reconnected => {
+            websites.forget_cached();
+            privacy.forget_all_cached();
+        }
+    })
 }
 
 impl Deref for Tracker {

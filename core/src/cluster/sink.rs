@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::events::{Events, HitRow, month_of};
 use super::ingest_state::{IngestState, Segment};
+use super::notices;
 use crate::error::{Error, Result};
 use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS};
@@ -33,7 +34,9 @@ impl ClickHouseSink {
     fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<Option<JobError>>)> {
         let mut refusals = Vec::with_capacity(batch.len());
         let mut hits: Vec<&Hit> = Vec::with_capacity(batch.len());
-        for queued in batch {
+        // The batch position of each of `hits`.
+        let mut positions = Vec::with_capacity(batch.len());
+        for (position, queued) in batch.iter().enumerate() {
             match &queued.job {
                 Job::Hit(hit) if hit.consent_required => {
                     refusals.push(Some(not_yet("sites that require consent are not stored in cluster mode yet")))
@@ -44,6 +47,7 @@ impl ClickHouseSink {
                 Job::Hit(hit) => {
                     refusals.push(None);
                     hits.push(hit);
+                    positions.push(position);
                 }
                 Job::Consent(_) => refusals.push(Some(not_yet("consent choices are not stored in cluster mode yet"))),
                 Job::Interactions(_) | Job::Replay(_) => {
@@ -52,15 +56,21 @@ impl ClickHouseSink {
             }
         }
         let visit_of_hit = self.visits(&hits)?;
-        let rows =
-            hits.iter().zip(visit_of_hit).map(|(hit, (visit_id, visitor))| row(hit, visit_id, visitor)).collect();
+        let mut rows = Vec::with_capacity(hits.len());
+        for ((hit, visit), position) in hits.iter().zip(visit_of_hit).zip(positions) {
+            match visit {
+                Some((visit_id, visitor)) => rows.push(row(hit, visit_id, visitor)),
+                // Answered as SQLite's writer answers a hit of a site deleted while it was queued.
+                None => refusals[position] = Some(JobError::SiteGone),
+            }
+        }
         Ok((rows, refusals))
     }
 
-    /// The (visit id, visitor hash) of each hit, in order: the hits of one key are cut into runs at gaps over
+    /// The (visit id, visitor hash) of each hit, in order (`None` where its site is gone): the hits of one key are cut into runs at gaps over
     /// the idle timeout (as the SQLite writer does hit by hit), and each round of the upsert takes one run per
     /// key. A batch almost always needs one round.
-    fn visits(&mut self, hits: &[&Hit]) -> Result<Vec<(i64, u64)>> {
+    fn visits(&mut self, hits: &[&Hit]) -> Result<Vec<Option<(i64, u64)>>> {
         let mut runs: Vec<(Segment, Vec<usize>)> = Vec::new();
         let mut open: HashMap<(WebsiteId, &str), usize> = HashMap::new();
         let mut round_of_run: Vec<usize> = Vec::new();
@@ -90,7 +100,7 @@ impl ClickHouseSink {
                 }
             }
         }
-        let mut out = vec![(0, 0); hits.len()];
+        let mut out = vec![None; hits.len()];
         let rounds = round_of_run.iter().max().map_or(0, |r| r + 1);
         for round in 0..rounds {
             let in_round: Vec<usize> = (0..runs.len()).filter(|r| round_of_run[*r] == round).collect();
@@ -98,7 +108,7 @@ impl ClickHouseSink {
             let visits = self.state.visits(&segments)?;
             for (r, visit) in in_round.into_iter().zip(visits) {
                 for i in &runs[r].1 {
-                    out[*i] = (visit.visit_id, visit.visitor as u64);
+                    out[*i] = visit.map(|visit| (visit.visit_id, visit.visitor as u64));
                 }
             }
         }
@@ -169,8 +179,13 @@ impl EventSink for ClickHouseSink {
                     }
                     let _ = queued.done.send(refusal.map_or(Ok(()), Err));
                 }
-                for site in sites {
-                    self.live.publish(site);
+                for site in &sites {
+                    self.live.publish(*site);
+                }
+                // After the answers: the other daemons' live streams learn of the batch one round trip later.
+                let sites: Vec<WebsiteId> = sites.into_iter().collect();
+                if let Err(e) = notices::announce_hits(self.state.pg(), self.live.origin(), &sites) {
+                    tracing::warn!(error = %e, "could not tell the other daemons of a stored batch");
                 }
             }
             Err(e) => {
@@ -247,6 +262,7 @@ mod tests {
     #[test]
     fn acknowledged_hits_are_on_their_visitors_shard_and_a_visit_stays_on_one() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         let daemon = writer(&cluster, cluster.events());
         let hits: Vec<Hit> =
@@ -277,6 +293,7 @@ mod tests {
     #[test]
     fn a_failing_shard_fails_every_hit_of_the_batch_with_503() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         // Shard 2 is unreachable: nothing listens on port 1.
         let urls = [cluster.ch_urls[0].clone(), "http://127.0.0.1:1".to_string()];
@@ -299,22 +316,27 @@ mod tests {
     #[test]
     fn what_cluster_mode_cannot_store_yet_is_refused_not_acknowledged() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         let daemon = writer(&cluster, cluster.events());
         let mut consent_site = hit(1, 1, t0, "/");
         consent_site.consent_required = true;
         let mut consent_choice = hit(1, 2, t0, "/");
         consent_choice.kind = Some(EventKind::Consent);
-        let answers = send(&daemon.queue, vec![consent_site, consent_choice, hit(1, 3, t0, "/stored")]);
+        // Site 2 does not exist (or was deleted on another daemon after this one cached it).
+        let gone = hit(2, 4, t0, "/gone");
+        let answers = send(&daemon.queue, vec![consent_site, consent_choice, hit(1, 3, t0, "/stored"), gone]);
         assert!(matches!(answers[0], Err(JobError::Refused(Error::Unavailable(_)))), "{answers:?}");
         assert!(matches!(answers[1], Err(JobError::Refused(Error::Unavailable(_)))), "{answers:?}");
         assert!(answers[2].is_ok(), "the rest of the batch is stored: {answers:?}");
+        assert!(matches!(answers[3], Err(JobError::SiteGone)), "{answers:?}");
         assert_eq!(cluster.local_rows(0, "1") + cluster.local_rows(1, "1"), 1);
     }
 
     #[test]
     fn two_daemons_agree_on_a_visitors_visit_and_the_idle_rule_starts_a_new_one() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         let (first, second) = (writer(&cluster, cluster.events()), writer(&cluster, cluster.events()));
         // The same visitors' hits sent to both daemons at once, round after round.
