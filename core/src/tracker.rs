@@ -5,7 +5,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::account::Account;
-use crate::analytics::{Analytics, Overview, TimeRange};
+use crate::analytics::{ActiveSession, Analytics, LiveVisitors, Overview, TimeRange};
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
 use crate::cluster::ingest_state::IngestState;
@@ -152,6 +152,22 @@ impl Tracker {
         match &self.services.cluster {
             Some(cluster) => cluster.events.overview(site, range),
             None => self.analytics.overview(site, range),
+        }
+    }
+
+    /// The live stream's sessions of a site (seen in the last five minutes), from ClickHouse in cluster mode.
+    pub fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.active_sessions(site),
+            None => self.analytics.active_sessions(site),
+        }
+    }
+
+    /// The visitor stream's live summary over `sites`, from ClickHouse in cluster mode.
+    pub fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.live_visitors(sites),
+            None => self.analytics.live_visitors(sites),
         }
     }
 

@@ -35,7 +35,7 @@ pub use dimension::{Dimension, DimensionCount};
 pub use events::{DefinitionTriggers, EventCount, EventSummary};
 pub use heatmap::{Heatmap, page_path};
 pub use identified::IdentifiedVisitor;
-pub(crate) use live::ACTIVE_WINDOW_MS;
+pub(crate) use live::{ACTIVE_NOW_MS, ACTIVE_WINDOW_MS, LIVE_LIMIT, TOP_PAGES, activity_text};
 pub use live::{ActiveSession, CurrentActivity, LivePage, LiveVisitors, STREAM_LIMIT, StreamSession};
 pub use organizations::OrganizationSummary;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};

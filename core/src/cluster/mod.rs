@@ -6,6 +6,7 @@ mod availability;
 pub mod clickhouse;
 pub mod events;
 pub mod ingest_state;
+mod live;
 pub mod notices;
 mod overview;
 pub mod pg;

@@ -280,7 +280,7 @@ fn live_stream(state: LiveState) -> impl Stream<Item = Result<Event, Infallible>
                 if tracker.auth.still_valid(principal).is_err() {
                     return Ok(None);
                 }
-                tracker.analytics.active_sessions(site).map(Some)
+                tracker.active_sessions(site).map(Some)
             };
             let sessions = match tokio::task::spawn_blocking(read).await {
                 Ok(Ok(Some(sessions))) => sessions,
