@@ -14,6 +14,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0020_signing_secret", include_str!("../../migrations/postgres/0020_signing_secret.sql")),
     ("0030_privacy_settings", include_str!("../../migrations/postgres/0030_privacy_settings.sql")),
     ("0050_cluster_notices", include_str!("../../migrations/postgres/0050_cluster_notices.sql")),
+    ("0051_shared_auth_state", include_str!("../../migrations/postgres/0051_shared_auth_state.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.
