@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::account::Account;
 use crate::analytics::{
-    ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Overview,
-    ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries, TrafficSource,
+    ActiveSession, ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
+    LiveVisitors, Overview, ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries, TrafficSource,
 };
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
@@ -106,9 +106,13 @@ impl Tracker {
                 Ingest::start_with_sink(sink, websites.clone(), privacy.clone(), metrics.clone(), config)?
             }
         };
+        let mut cluster = cluster;
+        if let Some(cluster) = &mut cluster {
+            cluster.notices = Some(listen_to_other_daemons(cluster, &live, &websites, &privacy)?);
+        }
         let analytics = Analytics::new(db.clone());
         let services = Services {
-            auth: Auth::new(meta.clone(), &secret, settings.clone()),
+            auth: Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone())),
             account: Account::new(meta.clone(), db.clone(), settings.clone()),
             email: Email::new(db.clone(), settings.clone(), analytics.clone()),
             analytics,
@@ -249,6 +253,22 @@ impl Tracker {
         }
     }
 
+    /// The live stream's sessions of a site (seen in the last five minutes), from ClickHouse in cluster mode.
+    pub fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.active_sessions(site),
+            None => self.analytics.active_sessions(site),
+        }
+    }
+
+    /// The visitor stream's live summary over `sites`, from ClickHouse in cluster mode.
+    pub fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.live_visitors(sites),
+            None => self.analytics.live_visitors(sites),
+        }
+    }
+
     /// Deletes a site of `owner` with all its data: in cluster mode its events on every shard first (awaited),
     /// then its metadata, so a failure on the way leaves the site listed and the deletion can be retried.
     /// `NotFound` for another owner's site, before anything is deleted.
@@ -327,6 +347,29 @@ impl Tracker {
     pub fn db(&self) -> &Db {
         &self.services.db
     }
+}
+
+/// Acts on the other daemons' notices: their stored hits wake this daemon's live streams, and a site changed
+/// anywhere leaves this daemon's caches of it. After a lost connection every cached site is read again.
+fn listen_to_other_daemons(
+    cluster: &Cluster,
+    live: &LiveHub,
+    websites: &Websites,
+    privacy: &Privacy,
+) -> Result<crate::cluster::notices::Listener> {
+    use crate::cluster::notices::{Notice, listen};
+    let (live, websites, privacy) = (live.clone(), websites.clone(), privacy.clone());
+    listen(&cluster.pg, live.origin(), move |notice| match notice {
+        Notice::Hits(sites) => sites.into_iter().for_each(|site| live.publish(site)),
+        Notice::SiteChanged(site) => {
+            websites.forget_cached();
+            privacy.forget_cached(site);
+        }
+        Notice::Reconnected => {
+            websites.forget_cached();
+            privacy.forget_all_cached();
+        }
+    })
 }
 
 impl Deref for Tracker {

@@ -2,13 +2,17 @@
 //! tests/cluster/cluster.sh up DIR; source DIR/env), each in a fresh schema and database. Without the harness's
 //! env the test returns at once.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use tracker_core::cluster::clickhouse::Node;
 
 use crate::cli::Cli;
-use crate::util::{BROWSER_UA, TestServer};
+use crate::reads::next_message_within;
+use crate::util::{Answer, BROWSER_UA, TestServer, answer};
 
 /// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip.
 pub(crate) fn harness() -> Option<(String, String)> {
@@ -26,7 +30,10 @@ pub(crate) struct Corner {
 
 impl Corner {
     pub(crate) async fn new(pg: String, ch: String) -> Corner {
-        let name = format!("t_cluster_{}_{}", std::process::id(), tracker_core::model::now_ms());
+        // Tests of this binary start in parallel, often in the same millisecond: a counter tells them apart.
+        static STARTED: AtomicU64 = AtomicU64::new(0);
+        let started = STARTED.fetch_add(1, Ordering::Relaxed);
+        let name = format!("t_cluster_{}_{}_{started}", std::process::id(), tracker_core::model::now_ms());
         let (url, schema) = (pg.clone(), name.clone());
         tokio::task::spawn_blocking(move || {
             let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
@@ -104,6 +111,12 @@ async fn track(server: &TestServer, key: &str, visitor: u8, path: &str, event: V
 
 /// A hit as `track` sends it, with Do-Not-Track on when `dnt`.
 async fn send(server: &TestServer, key: &str, visitor: u8, path: &str, event: Value, dnt: bool) {
+    let answer = post_hit(server, key, visitor, path, event, dnt).await;
+    assert!(answer.status.is_success(), "{}: {}", answer.status, answer.text);
+}
+
+/// A hit as `send` sends it, and the daemon's answer whatever it is.
+async fn post_hit(server: &TestServer, key: &str, visitor: u8, path: &str, event: Value, dnt: bool) -> Answer {
     let mut body = json!({"tracking_key": key, "session_id": format!("visitor-{visitor:04}"),
         "url": format!("https://site.example.com{path}")});
     if let (Some(body), Some(event)) = (body.as_object_mut(), event.as_object()) {
@@ -120,7 +133,7 @@ async fn send(server: &TestServer, key: &str, visitor: u8, path: &str, event: Va
         .send()
         .await
         .unwrap();
-    assert!(response.status().is_success(), "{}: {}", response.status(), response.text().await.unwrap());
+    answer(response).await
 }
 
 /// Rows of the test's hits table on each shard, queried on the shard itself (its local table) where `condition`.
@@ -439,6 +452,166 @@ async fn deleting_a_site_or_an_account_deletes_its_events_on_every_shard() {
     assert_eq!(rows_of(&second), vec![0, 0]);
     let login = json!({"email": "owner@example.com", "password": "secret1"});
     assert_eq!(b.call(Method::POST, "/api/login", None, Some(login)).await.status, StatusCode::UNAUTHORIZED);
+}
+
+/// A ticket for the live stream, issued by `server` to the sign-in of `token`.
+async fn stream_ticket(server: &TestServer, token: &str) -> String {
+    let ticket = server.post("/api/dashboard/live/ticket", token, json!({})).await;
+    assert_eq!(ticket.status, StatusCode::OK, "{}", ticket.text);
+    ticket.json["ticket"].as_str().unwrap().to_string()
+}
+
+/// Opens the live stream of `site` on `server` with `ticket`.
+async fn open_stream(server: &TestServer, site: &Value, ticket: &str) -> reqwest::Response {
+    server
+        .client
+        .get(server.url(&format!("/api/dashboard/live?website_id={}&ticket={ticket}", site["id"])))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_live_stream_on_one_daemon_receives_a_hit_taken_by_another() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let (token, _) = a.register("owner@example.com").await;
+    let site = a.create_site(&token, "Shop", "light").await;
+    let key = site["trackingKey"].as_str().unwrap();
+
+    let ticket = stream_ticket(&a, &token).await;
+    let response = open_stream(&b, &site, &ticket).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let (mut stream, mut buffer) = (response.bytes_stream(), String::new());
+    let snapshot = next_message_within(&mut stream, &mut buffer, Duration::from_secs(10)).await;
+    assert_eq!(snapshot, json!({"type": "active_sessions", "data": []}));
+
+    // The stream re-reads every 5 s anyway; A's notice must wake it well before.
+    pageview(&a, key, 3, "/landing").await;
+    let update = next_message_within(&mut stream, &mut buffer, Duration::from_secs(3)).await;
+    let sessions = update["data"].as_array().unwrap();
+    assert_eq!(sessions.len(), 1, "{update}");
+    assert_eq!(
+        (sessions[0]["sessionId"].as_str(), sessions[0]["currentPage"].as_str()),
+        (Some("visitor-0003"), Some("/landing"))
+    );
+    assert_eq!(sessions[0]["ipAddress"], "198.51.100.0", "the address as stored: anonymised");
+
+    // The visitor stream's summary is ClickHouse's too, on either daemon.
+    let live = b.get(&format!("/api/analytics/live-visitors?website_id={}", site["id"]), &token).await;
+    assert_eq!(live.status, StatusCode::OK, "{}", live.text);
+    assert_eq!(live.json["totalActiveVisitors"], 1, "{}", live.text);
+    assert_eq!(live.json["topPages"], json!([{"page": "/landing", "visitors": 1}]), "{}", live.text);
+    assert_eq!(live.json["recentSessions"][0]["entryPage"], "/landing", "{}", live.text);
+}
+
+#[tokio::test]
+async fn a_stream_ticket_from_one_daemon_opens_a_stream_on_another_once_and_dies_with_its_sign_in() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let (token, _) = a.register("owner@example.com").await;
+    let site = a.create_site(&token, "Shop", "light").await;
+
+    let ticket = stream_ticket(&a, &token).await;
+    assert_eq!(open_stream(&b, &site, &ticket).await.status(), StatusCode::OK, "issued on A, redeemed on B");
+    for (name, server) in [("A", &a), ("B", &b)] {
+        let again = answer(open_stream(server, &site, &ticket).await).await;
+        assert_eq!(again.status, StatusCode::UNAUTHORIZED, "used once already, on {name}: {}", again.text);
+        assert_eq!(again.error_message(), "invalid or expired stream ticket");
+    }
+
+    // A ticket of a sign-in that ends (logged out on B) opens nothing, on either daemon.
+    let unused = stream_ticket(&a, &token).await;
+    let logout = b.call(Method::POST, "/api/logout", Some(&token), Some(json!({}))).await;
+    assert!(logout.status.is_success(), "{}", logout.text);
+    let refused = answer(open_stream(&b, &site, &unused).await).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.text);
+    assert_eq!(refused.error_message(), "session ended, please sign in again", "gone with its sign-in");
+}
+
+#[tokio::test]
+async fn a_site_deleted_on_one_daemon_takes_no_more_hits_on_another_and_changes_reach_it_at_once() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let sqlite = TestServer::start().await;
+    let (token, _) = a.register("owner@example.com").await;
+    let (doomed, changed) =
+        (a.create_site(&token, "Shop", "light").await, a.create_site(&token, "Blog", "light").await);
+    let (doomed_key, changed_key) = (doomed["trackingKey"].as_str().unwrap(), changed["trackingKey"].as_str().unwrap());
+    // B has both sites in its cache.
+    pageview(&b, doomed_key, 1, "/").await;
+    pageview(&b, changed_key, 1, "/").await;
+
+    // Deleted on A: once that has returned, B stores no hit of the site, and answers as SQLite does.
+    let deleted = a.delete(&format!("/api/websites/{}", doomed["id"]), &token).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    let late = post_hit(&b, doomed_key, 2, "/late", json!({}), false).await;
+    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
+    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "light").await;
+    let sqlite_key = sqlite_site["trackingKey"].as_str().unwrap();
+    pageview(&sqlite, sqlite_key, 1, "/").await;
+    let sqlite_deleted = sqlite.delete(&format!("/api/websites/{}", sqlite_site["id"]), &sqlite_token).await;
+    assert_eq!(sqlite_deleted.status, StatusCode::NO_CONTENT, "{}", sqlite_deleted.text);
+    let sqlite_late = post_hit(&sqlite, sqlite_key, 2, "/late", json!({}), false).await;
+    assert_eq!((late.status, late.json.clone()), (sqlite_late.status, sqlite_late.json.clone()), "{}", late.text);
+    assert_eq!(late.status, StatusCode::NOT_FOUND, "{}", late.text);
+    assert_eq!(shard_rows(&corner, &format!("website_id = {}", doomed["id"])), vec![0, 0]);
+
+    // Changed on A: B drops its cached copy on A's notice, well before its 5-second cache would expire. These
+    // hits come from pages off the site's domain, which domainOnly refuses.
+    let update = a.put(&format!("/api/websites/{}", changed["id"]), &token, json!({"domainOnly": true})).await;
+    assert_eq!(update.status, StatusCode::OK, "{}", update.text);
+    let refused = crate::util::wait_for("B to refuse the off-domain hit", Duration::from_secs(2), || async {
+        let answer = post_hit(&b, changed_key, 3, "/", json!({}), false).await;
+        (answer.status == StatusCode::FORBIDDEN).then_some(answer)
+    })
+    .await;
+    assert!(refused.error_message().contains("own domain"), "{}", refused.text);
+}
+
+#[tokio::test]
+async fn login_failures_alternating_between_two_daemons_are_limited_as_on_one() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let sqlite = TestServer::start().await;
+    a.register("owner@example.com").await;
+    sqlite.register("owner@example.com").await;
+    // The cluster counts in fixed windows: the account's 15 minutes must not end during the test.
+    let quarter_ms = 15 * 60_000;
+    let into_quarter = tracker_core::model::now_ms() % quarter_ms;
+    if into_quarter > quarter_ms - 20_000 {
+        tokio::time::sleep(Duration::from_millis((quarter_ms - into_quarter) as u64 + 100)).await;
+    }
+
+    /// How many wrong passwords `servers` (taken in turn) answer 401 before the first 429.
+    async fn failures_before_the_limit(servers: &[&TestServer]) -> usize {
+        let wrong = json!({"email": "owner@example.com", "password": "wrong password"});
+        for attempt in 0..100 {
+            let server = servers[attempt % servers.len()];
+            let answer = server.call(Method::POST, "/api/login", None, Some(wrong.clone())).await;
+            match answer.status {
+                StatusCode::UNAUTHORIZED => continue,
+                StatusCode::TOO_MANY_REQUESTS => return attempt,
+                other => panic!("attempt {attempt}: {other} {}", answer.text),
+            }
+        }
+        panic!("no limit within 100 attempts");
+    }
+    let on_one = failures_before_the_limit(&[&sqlite]).await;
+    assert_eq!(on_one, 20, "the default login_attempts_per_minute");
+    assert_eq!(failures_before_the_limit(&[&a, &b]).await, on_one);
+    // The right password is refused too while the account is over its limit, on either daemon.
+    let right = json!({"email": "owner@example.com", "password": "secret1"});
+    for server in [&a, &b] {
+        assert_eq!(
+            server.call(Method::POST, "/api/login", None, Some(right.clone())).await.status,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+    }
 }
 
 /// The commands whose storage has not moved work on the data folder's database, which holds none of a

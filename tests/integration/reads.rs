@@ -79,6 +79,16 @@ async fn next_message(
     stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
     buffer: &mut String,
 ) -> Value {
+    next_message_within(stream, buffer, Duration::from_secs(10)).await
+}
+
+/// Reads the next `data:` payload of an SSE response body, failing when none comes `within`.
+pub(crate) async fn next_message_within(
+    stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
+    buffer: &mut String,
+    within: Duration,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + within;
     loop {
         if let Some(end) = buffer.find("\n\n") {
             let frame: String = buffer.drain(..end + 2).collect();
@@ -87,9 +97,9 @@ async fn next_message(
             }
             continue; // a keep-alive comment
         }
-        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        let chunk = tokio::time::timeout_at(deadline, stream.next())
             .await
-            .expect("a live message within 10 s")
+            .unwrap_or_else(|_| panic!("a live message within {within:?}"))
             .expect("stream open")
             .unwrap();
         buffer.push_str(&String::from_utf8_lossy(&chunk));

@@ -14,7 +14,7 @@ use crate::model::{Millis, WebsiteId, now_ms, ser_iso};
 pub const ACTIVE_WINDOW_MS: Millis = 5 * 60 * 1000;
 
 /// Most sessions a live snapshot lists.
-const LIVE_LIMIT: i64 = 200;
+pub(crate) const LIVE_LIMIT: i64 = 200;
 
 /// An item of the live feed (spec part 1 §3 "Active session", plus where the visitor is).
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
@@ -61,11 +61,11 @@ impl Analytics {
 pub const STREAM_LIMIT: i64 = 50;
 
 /// Pages listed in the live summary's top pages (spec part 2 §9: top pages capped at 5).
-const TOP_PAGES: i64 = 5;
+pub(crate) const TOP_PAGES: i64 = 5;
 
 /// A listed session counts as active right now (a pulsing dot, not just "seen in the last five minutes")
 /// when its last hit is this recent.
-const ACTIVE_NOW_MS: Millis = 60 * 1000;
+pub(crate) const ACTIVE_NOW_MS: Millis = 60 * 1000;
 
 /// `GET /api/analytics/live-visitors` (spec part 2 §3, "Live visitors summary").
 #[derive(Debug, Clone, Serialize, PartialEq, Default, utoipa::ToSchema)]

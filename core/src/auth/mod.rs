@@ -16,6 +16,7 @@ use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash};
 use serde::Serialize;
 
+use crate::cluster::pg::Pg;
 use crate::config::RegistrationMode;
 use crate::error::{Error, Result};
 use crate::model::{User, UserId, now_ms};
@@ -110,18 +111,21 @@ struct Limits {
 static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| hash_password("not a password of anyone").unwrap_or_default());
 
 impl Auth {
-    pub(crate) fn new(meta: Meta, secret: &[u8], settings: Settings) -> Auth {
+    /// Accounts on `meta`; with `shared` (cluster mode) stream tickets and attempt counts are kept in that
+    /// PostgreSQL, so that every daemon sees them, else in this process's memory.
+    pub(crate) fn new(meta: Meta, secret: &[u8], settings: Settings, shared: Option<Arc<Pg>>) -> Auth {
+        let pg = shared.as_ref();
         let limits = Limits {
-            network_failures: AttemptLimiter::new(Duration::from_secs(60)),
-            account_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
-            registrations: AttemptLimiter::new(Duration::from_secs(3600)),
-            code_failures: AttemptLimiter::new(ACCOUNT_WINDOW),
+            network_failures: AttemptLimiter::in_cluster_or_memory("login_network", Duration::from_secs(60), pg),
+            account_failures: AttemptLimiter::in_cluster_or_memory("login_account", ACCOUNT_WINDOW, pg),
+            registrations: AttemptLimiter::in_cluster_or_memory("registrations", Duration::from_secs(3600), pg),
+            code_failures: AttemptLimiter::in_cluster_or_memory("two_factor", ACCOUNT_WINDOW, pg),
         };
         Auth {
             meta,
             keys: Arc::new(TokenKeys::new(secret)),
             limits: Arc::new(limits),
-            tickets: Arc::new(StreamTickets::default()),
+            tickets: Arc::new(StreamTickets::new(shared)),
             argon: Arc::new(ArgonGate::new()),
             seal: Arc::new(two_factor::SecretSeal::new(secret)),
             settings,
@@ -156,7 +160,7 @@ impl Auth {
         let email = validate_email(email)?;
         validate_password(password)?;
         let per_hour = self.settings.read(|s| s.registrations_per_hour);
-        if !self.limits.registrations.try_acquire(&network_key(client), per_hour) {
+        if !self.limits.registrations.try_acquire(&network_key(client), per_hour)? {
             return Err(Error::RateLimited);
         }
         let only_first = mode == RegistrationMode::FirstUser;
@@ -211,7 +215,7 @@ impl Auth {
     /// Checks a second-factor code through the per-account limit (`TWO_FACTOR_ATTEMPTS` wrong codes per
     /// window); recovery codes count only where `recovery` is allowed (login), and are used up.
     fn limited_code_check(&self, user: UserId, code: &str, recovery: bool) -> Result<()> {
-        if !self.limits.code_failures.try_acquire(&user, TWO_FACTOR_ATTEMPTS) {
+        if !self.limits.code_failures.try_acquire(&user, TWO_FACTOR_ATTEMPTS)? {
             return Err(Error::RateLimited);
         }
         let meta = self.meta.as_ref();
@@ -274,10 +278,10 @@ impl Auth {
         let limit = self.settings.read(|s| s.login_attempts_per_minute);
         let network = network_key(client);
         let account = account.to_string();
-        if !self.limits.network_failures.try_acquire(&network, limit) {
+        if !self.limits.network_failures.try_acquire(&network, limit)? {
             return Err(Error::RateLimited);
         }
-        if !self.limits.account_failures.try_acquire(&account, limit) {
+        if !self.limits.account_failures.try_acquire(&account, limit)? {
             self.limits.network_failures.refund(&network);
             return Err(Error::RateLimited);
         }
@@ -375,7 +379,7 @@ impl Auth {
 
     /// A single-use ticket that opens the live stream for `STREAM_TICKET_TTL_SECS`, so the access token
     /// never goes into a URL.
-    pub fn stream_ticket(&self, principal: Principal) -> StreamTicket {
+    pub fn stream_ticket(&self, principal: Principal) -> Result<StreamTicket> {
         self.tickets.issue(principal)
     }
 
@@ -383,7 +387,7 @@ impl Auth {
     pub fn redeem_stream_ticket(&self, ticket: &str) -> Result<Principal> {
         let principal = self
             .tickets
-            .redeem(ticket)
+            .redeem(ticket)?
             .ok_or_else(|| Error::Unauthorized("invalid or expired stream ticket".into()))?;
         self.still_valid(principal)?;
         Ok(principal)

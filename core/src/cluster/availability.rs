@@ -42,6 +42,9 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/events/summary"),
     // The pages viewed; heatmap data itself is not stored in cluster mode yet.
     ("GET", "/api/analytics/urls"),
+    ("POST", "/api/dashboard/live/ticket"),
+    ("GET", "/api/dashboard/live"),
+    ("GET", "/api/analytics/live-visitors"),
     ("GET", "/api/privacy/settings"),
     ("PUT", "/api/privacy/settings"),
     ("GET", "/api/privacy/retention"),
@@ -126,6 +129,9 @@ mod tests {
             ("GET", "/api/websites/12/conversions"),
             ("GET", "/api/websites/12/events/summary"),
             ("GET", "/api/analytics/urls"),
+            ("POST", "/api/dashboard/live/ticket"),
+            ("GET", "/api/dashboard/live"),
+            ("GET", "/api/analytics/live-visitors"),
             ("GET", "/api/privacy/settings"),
             ("PUT", "/api/privacy/settings"),
             ("GET", "/api/privacy/audit-logs"),
@@ -148,6 +154,7 @@ mod tests {
             ("POST", "/api/privacy/delete-data", "data deletion, exports and visitor requests"),
             ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
             ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
+            ("GET", "/api/analytics/sessions/5/journey", "this report"),
             ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");

@@ -2,7 +2,7 @@
 //! of the visitor hash and the visit each hit belongs to (the 30-minute idle rule). Called by the ClickHouse
 //! sink once per batch; SQLite mode keeps both in the writer's memory instead.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rand::RngCore;
 
@@ -75,12 +75,27 @@ impl IngestState {
         Ok(salt)
     }
 
+    /// The pool, for the notices a batch sends.
+    pub fn pg(&self) -> &Pg {
+        &self.pg
+    }
+
+    /// Which of `sites` still exist: a batch's anonymous page views (no visit, so no upsert to check it) are
+    /// stored only for those, as its tracked hits are.
+    pub fn existing_sites(&self, sites: &[WebsiteId]) -> Result<HashSet<WebsiteId>> {
+        self.pg.with(|client| {
+            let rows = client.query("SELECT id FROM websites WHERE id = ANY($1)", &[&sites])?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
+        })
+    }
+
     /// The visit of each segment, in order, continuing the stored visit of its key when its first hit is within
-    /// the idle timeout of that visit's last, starting a new one otherwise. Segments must name distinct keys
-    /// (a key's later segments go in a later call). One statement for the batch: an upsert whose conflict
-    /// branch applies the idle rule to the row as stored, so two daemons racing on one key serialise on its
-    /// row and agree on the visit.
-    pub fn visits(&mut self, segments: &[Segment]) -> Result<Vec<VisitOf>> {
+    /// the idle timeout of that visit's last, starting a new one otherwise; `None` for a segment whose site no
+    /// longer exists (deleted on any daemon: a deletion that has returned stores no more of its hits, whatever
+    /// a daemon's site cache still holds). Segments must name distinct keys (a key's later segments go in a
+    /// later call). One statement for the batch: an upsert whose conflict branch applies the idle rule to the
+    /// row as stored, so two daemons racing on one key serialise on its row and agree on the visit.
+    pub fn visits(&mut self, segments: &[Segment]) -> Result<Vec<Option<VisitOf>>> {
         if segments.is_empty() {
             return Ok(Vec::new());
         }
@@ -104,6 +119,7 @@ impl IngestState {
                 "INSERT INTO ingest_visits AS v (website_id, session_key, visit_id, visitor, first_seen, last_seen)
                  SELECT w, k, nextval('ingest_visit_ids'), h, f, l
                  FROM unnest($1::BIGINT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[], $5::BIGINT[]) AS b(w, k, h, f, l)
+                 WHERE EXISTS (SELECT 1 FROM websites WHERE id = b.w)
                  ORDER BY w, k
                  ON CONFLICT (website_id, session_key) DO UPDATE SET
                     visit_id = CASE WHEN excluded.first_seen - v.last_seen > $6
@@ -120,14 +136,7 @@ impl IngestState {
         })?;
         let found: HashMap<(WebsiteId, String), VisitOf> =
             rows.iter().map(|r| ((r.get(0), r.get(1)), VisitOf { visit_id: r.get(2), visitor: r.get(3) })).collect();
-        segments
-            .iter()
-            .map(|s| {
-                found.get(&(s.website_id, s.session_key.clone())).copied().ok_or_else(|| {
-                    crate::error::Error::Internal("a visit upsert returned fewer rows than it was sent".into())
-                })
-            })
-            .collect()
+        Ok(segments.iter().map(|s| found.get(&(s.website_id, s.session_key.clone())).copied()).collect())
     }
 
     /// Once per UTC day of `now`: deletes salts older than yesterday and visits idle for a day.

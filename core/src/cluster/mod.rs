@@ -8,6 +8,8 @@ mod breakdowns;
 pub mod clickhouse;
 pub mod events;
 pub mod ingest_state;
+mod live;
+pub mod notices;
 mod overview;
 #[cfg(test)]
 mod parity;
@@ -98,12 +100,14 @@ pub struct Cluster {
     pub pg: Arc<Pg>,
     /// The events store, for the reads served from ClickHouse.
     pub events: Events,
+    /// This daemon's listener of the other daemons' notices, once `Tracker::open` has started it.
+    pub notices: Option<notices::Listener>,
 }
 
 impl Cluster {
     /// Connects to PostgreSQL and every ClickHouse shard, applying the migrations each lacks.
     pub fn open(config: &ClusterConfig) -> Result<Cluster> {
-        Ok(Cluster { pg: Arc::new(Pg::open(&config.postgres_url)?), events: open_events(config)? })
+        Ok(Cluster { pg: Arc::new(Pg::open(&config.postgres_url)?), events: open_events(config)?, notices: None })
     }
 
     /// Ready when PostgreSQL and every ClickHouse shard answer; `Unavailable` names the first that does not.

@@ -133,9 +133,9 @@ mod tests {
     fn overview_totals_equal_sqlites_on_the_same_hits() {
         let Some(cluster) = fresh() else { return };
         let fixture = one_site();
+        cluster.add_site(fixture.site);
         let now = now_ms();
         let hits = seeded_hits(fixture.site, now);
-
         store_in_both(&fixture, &cluster, hits);
 
         let events = cluster.events();

@@ -112,6 +112,7 @@ fn without_visit_id(session_id: &str) -> String {
 fn every_moved_read_equals_sqlites_on_the_same_hits() {
     let Some(cluster) = fresh() else { return };
     let fixture = one_site();
+    cluster.add_site(fixture.site);
     let (site, sqlite) = (fixture.site, &fixture.tracker.analytics);
     let now = now_ms();
     let hits = seeded_hits(site, now);

@@ -14,6 +14,8 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0020_signing_secret", include_str!("../../migrations/postgres/0020_signing_secret.sql")),
     ("0030_privacy_settings", include_str!("../../migrations/postgres/0030_privacy_settings.sql")),
     ("0040_consent_and_retention", include_str!("../../migrations/postgres/0040_consent_and_retention.sql")),
+    ("0050_cluster_notices", include_str!("../../migrations/postgres/0050_cluster_notices.sql")),
+    ("0051_shared_auth_state", include_str!("../../migrations/postgres/0051_shared_auth_state.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.
@@ -26,14 +28,28 @@ const MIGRATION_LOCK: i64 = 0x0074_7261_636b_6572;
 pub struct Pg {
     url: String,
     idle: Mutex<Vec<Client>>,
+    /// What tells this schema's notice channels from another's in the same database (see `channel`).
+    channel_suffix: String,
 }
 
 impl Pg {
     /// Connects to `url` and applies the migrations it lacks.
     pub fn open(url: &str) -> Result<Pg> {
-        let pg = Pg { url: url.to_string(), idle: Mutex::new(Vec::new()) };
+        let mut pg = Pg { url: url.to_string(), idle: Mutex::new(Vec::new()), channel_suffix: String::new() };
         pg.with(migrate)?;
+        // The name migration 0050's triggers notify on: the schema is part of the connection's settings.
+        pg.channel_suffix = pg.with(|c| Ok(c.query_one("SELECT left(md5(current_schema()), 12)", &[])?.get(0)))?;
         Ok(pg)
+    }
+
+    /// The URL this pool connects to (a listener opens its own connection with it).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The notice channel of `topic` ("sites", "live") for this schema: `tracker_{topic}_{12 hex digits}`.
+    pub fn channel(&self, topic: &str) -> String {
+        format!("tracker_{topic}_{}", self.channel_suffix)
     }
 
     /// Runs `f` on a pooled connection. A connection that failed is dropped rather than handed back, so a

@@ -101,7 +101,7 @@ mod tests {
         let Some(cluster) = fresh() else { return };
         let meta = cluster.meta();
         let settings = crate::settings::Settings::new(crate::Config::default());
-        let owner = Auth::new(meta.clone(), b"a test signing secret of 32 bytes or more", settings)
+        let owner = Auth::new(meta.clone(), b"a test signing secret of 32 bytes or more", settings, None)
             .create_user("owner@example.com", "secret1")
             .unwrap()
             .id;
@@ -127,7 +127,7 @@ mod tests {
         }
         let events = cluster.events();
         events.insert(&rows).unwrap();
-        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: cluster.events() };
+        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: cluster.events(), notices: None };
         let (first, second) = (cluster_of(), cluster_of());
 
         // While another daemon holds the lock, a run does nothing.

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::events::{Events, HitRow, month_of};
 use super::ingest_state::{IngestState, Segment};
+use super::notices;
 use crate::error::{Error, Result};
 use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS};
@@ -53,6 +54,9 @@ impl ClickHouseSink {
     /// anything else is dropped. The visits' choices are read from the shared log before this batch's choices
     /// are written, and those then apply in the batch's order, so a choice made through another daemon holds
     /// here too.
+    ///
+    /// A hit of a site that no longer exists (deleted through any daemon, whatever this daemon's site cache
+    /// still holds) is answered as SQLite's writer answers a hit of a site deleted while it was queued.
     fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<Outcome>)> {
         let visits: HashSet<(WebsiteId, String)> = batch
             .iter()
@@ -65,8 +69,10 @@ impl ClickHouseSink {
         let mut consents: Vec<ConsentRecord> = Vec::new();
         let mut outcomes = Vec::with_capacity(batch.len());
         let mut tracked: Vec<&Hit> = Vec::with_capacity(batch.len());
-        let mut anonymous: Vec<HitRow> = Vec::new();
-        for queued in batch {
+        // The batch position of each of `tracked` and of `anonymous`.
+        let mut tracked_at: Vec<usize> = Vec::with_capacity(batch.len());
+        let mut anonymous: Vec<(usize, HitRow)> = Vec::new();
+        for (position, queued) in batch.iter().enumerate() {
             let outcome = match &queued.job {
                 Job::Consent(record) => {
                     choices.insert((record.website_id, record.session_key.clone()), record.data.analytics);
@@ -80,10 +86,11 @@ impl ClickHouseSink {
                         (_, EventKind::Consent) => Outcome::Answered(Ok(())),
                         (true, _) => {
                             tracked.push(hit);
+                            tracked_at.push(position);
                             Outcome::Rows
                         }
                         (false, EventKind::Pageview) => {
-                            anonymous.push(anonymous_row(hit));
+                            anonymous.push((position, anonymous_row(hit)));
                             Outcome::Rows
                         }
                         (false, _) => Outcome::Answered(Ok(())),
@@ -105,16 +112,30 @@ impl ClickHouseSink {
                 };
             }
         }
-        let mut rows: Vec<HitRow> =
-            tracked.iter().zip(visit_of_hit).map(|(hit, (visit_id, visitor))| row(hit, visit_id, visitor)).collect();
-        rows.extend(anonymous);
+        let mut rows: Vec<HitRow> = Vec::with_capacity(tracked.len() + anonymous.len());
+        for ((hit, visit), position) in tracked.iter().zip(visit_of_hit).zip(tracked_at) {
+            match visit {
+                Some((visit_id, visitor)) => rows.push(row(hit, visit_id, visitor)),
+                None => outcomes[position] = Outcome::Answered(Err(JobError::SiteGone)),
+            }
+        }
+        if !anonymous.is_empty() {
+            let sites: Vec<WebsiteId> = anonymous.iter().map(|(_, row)| row.website_id).collect();
+            let existing = self.state.existing_sites(&sites)?;
+            for (position, row) in anonymous {
+                match existing.contains(&row.website_id) {
+                    true => rows.push(row),
+                    false => outcomes[position] = Outcome::Answered(Err(JobError::SiteGone)),
+                }
+            }
+        }
         Ok((rows, outcomes))
     }
 
-    /// The (visit id, visitor hash) of each hit, in order: the hits of one key are cut into runs at gaps over
+    /// The (visit id, visitor hash) of each hit, in order (`None` where its site is gone): the hits of one key are cut into runs at gaps over
     /// the idle timeout (as the SQLite writer does hit by hit), and each round of the upsert takes one run per
     /// key. A batch almost always needs one round.
-    fn visits(&mut self, hits: &[&Hit]) -> Result<Vec<(i64, u64)>> {
+    fn visits(&mut self, hits: &[&Hit]) -> Result<Vec<Option<(i64, u64)>>> {
         let mut runs: Vec<(Segment, Vec<usize>)> = Vec::new();
         let mut open: HashMap<(WebsiteId, &str), usize> = HashMap::new();
         let mut round_of_run: Vec<usize> = Vec::new();
@@ -144,7 +165,7 @@ impl ClickHouseSink {
                 }
             }
         }
-        let mut out = vec![(0, 0); hits.len()];
+        let mut out = vec![None; hits.len()];
         let rounds = round_of_run.iter().max().map_or(0, |r| r + 1);
         for round in 0..rounds {
             let in_round: Vec<usize> = (0..runs.len()).filter(|r| round_of_run[*r] == round).collect();
@@ -152,7 +173,7 @@ impl ClickHouseSink {
             let visits = self.state.visits(&segments)?;
             for (r, visit) in in_round.into_iter().zip(visits) {
                 for i in &runs[r].1 {
-                    out[*i] = (visit.visit_id, visit.visitor as u64);
+                    out[*i] = visit.map(|visit| (visit.visit_id, visit.visitor as u64));
                 }
             }
         }
@@ -250,8 +271,15 @@ impl EventSink for ClickHouseSink {
             };
             let _ = queued.done.send(answer);
         }
-        for site in sites {
-            self.live.publish(site);
+        for site in &sites {
+            self.live.publish(*site);
+        }
+        // After the answers: the other daemons' live streams learn of the batch one round trip later.
+        if !sites.is_empty() {
+            let sites: Vec<WebsiteId> = sites.into_iter().collect();
+            if let Err(e) = notices::announce_hits(self.state.pg(), self.live.origin(), &sites) {
+                tracing::warn!(error = %e, "could not tell the other daemons of a stored batch");
+            }
         }
     }
 }
@@ -326,6 +354,7 @@ mod tests {
     #[test]
     fn acknowledged_hits_are_on_their_visitors_shard_and_a_visit_stays_on_one() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         let daemon = writer(&cluster, cluster.events());
         let hits: Vec<Hit> =
@@ -356,6 +385,7 @@ mod tests {
     #[test]
     fn a_failing_shard_fails_every_hit_of_the_batch_with_503() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         // Shard 2 is unreachable: nothing listens on port 1.
         let urls = [cluster.ch_urls[0].clone(), "http://127.0.0.1:1".to_string()];
@@ -405,7 +435,7 @@ mod tests {
         let t0 = t0();
         let meta = cluster.meta();
         let settings = crate::settings::Settings::new(crate::Config::default());
-        let owner = crate::auth::Auth::new(meta.clone(), b"a test signing secret of 32 bytes or more", settings)
+        let owner = crate::auth::Auth::new(meta.clone(), b"a test signing secret of 32 bytes or more", settings, None)
             .create_user("owner@example.com", "secret1")
             .unwrap();
         let new = crate::store::websites::NewWebsite {
@@ -425,8 +455,19 @@ mod tests {
         // Visitor 1 accepts through A, visitor 2 declines through A; a choice for a deleted site is not found.
         let answers = send_jobs(&a.queue, vec![choice(site, 1, t0, true), choice(site, 2, t0, false)]);
         assert!(answers.iter().all(Result::is_ok), "{answers:?}");
-        let gone = send_jobs(&a.queue, vec![choice(site + 1_000, 1, t0, true)]);
-        assert!(matches!(gone[..], [Err(JobError::SiteGone)]), "{gone:?}");
+        // A choice and hits of a site that does not exist (or was deleted through another daemon after this
+        // one cached it) are not found, tracked or anonymous.
+        let mut anonymous_gone = hit(site + 1_000, 6, t0, "/gone");
+        anonymous_gone.consent_required = true;
+        let gone = send_jobs(
+            &a.queue,
+            vec![
+                choice(site + 1_000, 1, t0, true),
+                Job::Hit(Box::new(hit(site + 1_000, 5, t0, "/gone"))),
+                Job::Hit(Box::new(anonymous_gone)),
+            ],
+        );
+        assert!(gone.iter().all(|answer| matches!(answer, Err(JobError::SiteGone))), "{gone:?}");
         // B takes their hits, and those of visitor 3, who never chose, on the site that requires consent; on
         // a site that does not, visitor 4 declines and views a page in the same batch.
         let answers = send_jobs(
@@ -473,6 +514,7 @@ mod tests {
     #[test]
     fn two_daemons_agree_on_a_visitors_visit_and_the_idle_rule_starts_a_new_one() {
         let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
         let t0 = t0();
         let (first, second) = (writer(&cluster, cluster.events()), writer(&cluster, cluster.events()));
         // The same visitors' hits sent to both daemons at once, round after round.

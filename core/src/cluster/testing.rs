@@ -16,6 +16,7 @@ use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{Job, Queued, spawn_sink};
 use crate::ingest::{Hit, Submitted};
 use crate::metrics::Metrics;
+use crate::model::WebsiteId;
 use crate::testing::OneSite;
 
 /// Held for reading by every test that uses the ClickHouse shards and for writing by a test that restarts one,
@@ -53,6 +54,19 @@ pub(crate) fn fresh() -> Option<TestCluster> {
     Some(TestCluster { pg_url, ch_urls, database: name, shards: Some(shards_up()) })
 }
 
+/// A pool on a fresh schema of the harness's PostgreSQL and the URL it connects with (the schema in its
+/// options), or `None` when the harness is not running.
+pub(crate) fn fresh_pg() -> Option<(String, Pg)> {
+    let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
+    let name = format!("t_{:016x}", rand::rng().random::<u64>());
+    let mut client = postgres::Client::connect(&pg, postgres::NoTls).unwrap();
+    client.batch_execute(&format!("CREATE SCHEMA {name}")).unwrap();
+    let separator = if pg.contains('?') { '&' } else { '?' };
+    let url = format!("{pg}{separator}options=-csearch_path%3D{name}");
+    let pool = Pg::open(&url).unwrap();
+    Some((url, pool))
+}
+
 impl TestCluster {
     /// Lets go of the shared hold on the shards, for a test that restarts them.
     pub fn release_shards(&mut self) {
@@ -72,6 +86,28 @@ impl TestCluster {
     /// The metadata store on this test's schema.
     pub fn meta(&self) -> crate::store::meta::Meta {
         crate::store::meta::postgres(std::sync::Arc::new(self.pg()))
+    }
+
+    /// Adds a website with this id (and an account owning it) to the test's schema: the sink stores hits only
+    /// of sites that exist.
+    pub fn add_site(&self, site: WebsiteId) {
+        self.pg()
+            .with(|c| {
+                let email = format!("owner-{site}@example.com");
+                let user: i64 = c
+                    .query_one(
+                        "INSERT INTO users (email, password_hash, created_at) VALUES ($1, '', 0) RETURNING id",
+                        &[&email],
+                    )?
+                    .get(0);
+                c.execute(
+                    "INSERT INTO websites (id, user_id, name, domain, tracking_key, created_at) OVERRIDING SYSTEM VALUE
+                     VALUES ($1, $2, 'Site', 'https://s.example.com', $3, 0)",
+                    &[&site, &user, &format!("key-{site}")],
+                )?;
+                Ok(())
+            })
+            .unwrap();
     }
 
     /// Rows of `hits_local` on shard `i` matching `condition`, counted on that shard alone.

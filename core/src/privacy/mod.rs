@@ -27,8 +27,8 @@ use crate::model::WebsiteId;
 use crate::store::meta::Meta;
 
 /// How long ingest trusts a site's settings before reading them again (changes through this service apply
-/// at once; the TTL only bounds staleness from other writers: the CLI in another process, or in cluster mode
-/// another daemon).
+/// at once, and in cluster mode another daemon's changes as soon as their notice arrives; the TTL only bounds
+/// staleness from other writers: the CLI in another process, or a daemon whose notices connection is down).
 const SETTINGS_CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// Privacy settings, retention, deletion and consent of websites.
@@ -67,6 +67,11 @@ impl Privacy {
 
     pub(crate) fn forget_cached(&self, site: WebsiteId) {
         self.lock_cache().remove(&site);
+    }
+
+    /// Drops every cached site's settings (cluster mode, when notices of changes may have been missed).
+    pub(crate) fn forget_all_cached(&self) {
+        self.lock_cache().clear();
     }
 
     fn lock_cache(&self) -> std::sync::MutexGuard<'_, HashMap<WebsiteId, (Instant, PrivacySettings)>> {

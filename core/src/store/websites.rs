@@ -43,6 +43,11 @@ impl Websites {
         self.generation.load(Ordering::Acquire)
     }
 
+    /// Makes this process's caches of websites read them again (cluster mode: another daemon changed one).
+    pub(crate) fn forget_cached(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
     /// Registers a website for `owner` with a fresh tracking key.
     pub fn create(&self, owner: UserId, new: NewWebsite) -> Result<Website> {
         let name = validate_name(&new.name)?;

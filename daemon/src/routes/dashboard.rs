@@ -82,7 +82,7 @@ pub fn routes(
         .and(warp::post())
         .and(with_tracker(tracker.clone()))
         .and(principal(tracker.clone()))
-        .map(ticket);
+        .and_then(ticket);
     let live = warp::path!("dashboard" / "live")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
@@ -212,8 +212,10 @@ async fn breakdown(
     responses((status = 200, description = "A ticket for `GET /api/dashboard/live?ticket=`", body = StreamTicket), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-fn ticket(tracker: Tracker, principal: Principal) -> warp::reply::Json {
-    warp::reply::json(&tracker.auth.stream_ticket(principal))
+async fn ticket(tracker: Tracker, principal: Principal) -> Result<warp::reply::Json, Rejection> {
+    // In cluster mode the ticket is stored in PostgreSQL: blocking work.
+    let ticket = blocking(move || tracker.auth.stream_ticket(principal)).await?;
+    Ok(warp::reply::json(&ticket))
 }
 
 /// The live stream. EventSource cannot send headers, so a browser opens it with `?ticket=` (single use,
@@ -280,7 +282,7 @@ fn live_stream(state: LiveState) -> impl Stream<Item = Result<Event, Infallible>
                 if tracker.auth.still_valid(principal).is_err() {
                     return Ok(None);
                 }
-                tracker.analytics.active_sessions(site).map(Some)
+                tracker.active_sessions(site).map(Some)
             };
             let sessions = match tokio::task::spawn_blocking(read).await {
                 Ok(Ok(Some(sessions))) => sessions,

@@ -109,7 +109,7 @@ async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Resu
             Some(site) => vec![tracker.websites.get(user, site)?.id],
             None => tracker.websites.list(user)?.into_iter().map(|w| w.id).collect(),
         };
-        tracker.analytics.live_visitors(&sites)
+        tracker.live_visitors(&sites)
     })
     .await?;
     Ok(warp::reply::json(&body))

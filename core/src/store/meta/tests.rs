@@ -27,7 +27,7 @@ struct Services {
 fn services(engine: &Engine) -> Services {
     let settings = Settings::new(Config::default());
     Services {
-        auth: Auth::new(engine.meta.clone(), SECRET, settings.clone()),
+        auth: Auth::new(engine.meta.clone(), SECRET, settings.clone(), None),
         websites: Websites::new(engine.meta.clone()),
         account: Account::new(engine.meta.clone(), engine.db.clone(), settings),
         privacy: Privacy::new(engine.db.clone(), engine.meta.clone()),

@@ -1,0 +1,246 @@
+//! Who is on a site right now, read from ClickHouse: the live stream's active sessions and the visitor
+//! stream's summary, with the meaning SQLite's `sessions` rows give them (a visit's place, device and address
+//! are its first hit's; its entry and exit pages its first and latest page views').
+
+use super::events::Events;
+use crate::analytics::{
+    ACTIVE_NOW_MS, ACTIVE_WINDOW_MS, ActiveSession, CurrentActivity, Grain, LIVE_LIMIT, LivePage, LiveVisitors,
+    STREAM_LIMIT, StreamSession, TOP_PAGES, TimeRange, activity_text,
+};
+use crate::error::{Error, Result};
+use crate::model::{Millis, WebsiteId, now_ms};
+
+const DAY_MS: Millis = 86_400_000;
+
+/// The columns of each visit of `sites` seen since `since`, one row per visit (`{cols}` of the outer query
+/// pick from them). A visit's rows are on one shard, so the visits are found on each shard locally
+/// (`hits_local` in the IN) and their whole rows read, including those before the window.
+fn active_visits(db: &str, sites: &[WebsiteId], since: Millis) -> String {
+    let sites = sites.iter().map(WebsiteId::to_string).collect::<Vec<_>>().join(",");
+    format!(
+        "SELECT visit_id, any(website_id) AS site, any(session_key) AS session_key, any(visitor) AS visitor,
+                argMin(ip_address, ts) AS ip_address, min(ts) AS first, max(ts) AS last,
+                countIf(kind = 'pageview') AS page_views,
+                if(page_views > 0, argMinIf(path, ts, kind = 'pageview'), argMin(path, ts)) AS entry_page,
+                if(page_views > 0, argMaxIf(path, ts, kind = 'pageview'), argMin(path, ts)) AS exit_page,
+                argMin(country, ts) AS country, argMin(region, ts) AS region, argMin(city, ts) AS city,
+                argMin(device, ts) AS device, argMin(browser, ts) AS browser, argMin(os, ts) AS os,
+                argMin(utm_source, ts) AS utm_source, argMin(referrer, ts) AS referrer,
+                countIf(kind = 'conversion') > 0 AS converted,
+                sumIf(ifNull(value, 0), kind = 'conversion') AS conversion_value,
+                countIf(kind NOT IN ('identify', 'consent')) > 0 AS has_activity,
+                argMaxIf(kind, ts, kind NOT IN ('identify', 'consent')) AS latest_kind,
+                argMaxIf(name, ts, kind NOT IN ('identify', 'consent')) AS latest_name
+         FROM {db}.hits
+         WHERE website_id IN ({sites}) AND kind != 'consent' AND visit_id IN (
+            SELECT visit_id FROM {db}.hits_local WHERE website_id IN ({sites}) AND ts >= {since})
+         GROUP BY visit_id
+         HAVING last >= {since}"
+    )
+}
+
+fn number<T: std::str::FromStr>(field: &str) -> Result<T> {
+    field.parse().map_err(|_| Error::Internal(format!("ClickHouse: unexpected number {field:?}")))
+}
+
+impl Events {
+    /// The live stream's list in cluster mode: sessions of a site seen in the last five minutes, most recent
+    /// first, as SQLite's `Analytics::active_sessions` lists them.
+    pub fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>> {
+        let since = now_ms() - ACTIVE_WINDOW_MS;
+        let rows = self.nodes()[0].query(&format!(
+            "SELECT visit_id, session_key, ip_address, last, exit_page, country, device, browser
+             FROM ({}) ORDER BY last DESC, visit_id DESC LIMIT {LIVE_LIMIT}",
+            active_visits(self.database(), &[site], since)
+        ))?;
+        rows.into_iter()
+            .map(|row| match row.as_slice() {
+                [id, session, ip, last, page, country, device, browser] => Ok(ActiveSession {
+                    id: number(id)?,
+                    session_id: session.clone(),
+                    ip_address: (!ip.is_empty()).then(|| ip.clone()),
+                    last_seen: number(last)?,
+                    current_page: page.clone(),
+                    country: country.clone(),
+                    device: device.clone(),
+                    browser: browser.clone(),
+                }),
+                _ => Err(Error::Internal("ClickHouse: unexpected active session row".into())),
+            })
+            .collect()
+    }
+
+    /// `GET /api/analytics/live-visitors` in cluster mode, as SQLite's `Analytics::live_visitors` answers it:
+    /// today's new visitors and conversions are the overview's totals of the UTC day.
+    pub fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+        let mut live = LiveVisitors::default();
+        if sites.is_empty() {
+            return Ok(live);
+        }
+        let now = now_ms();
+        let since = now - ACTIVE_WINDOW_MS;
+        let today = TimeRange {
+            start: now.div_euclid(DAY_MS) * DAY_MS,
+            end: now.div_euclid(DAY_MS) * DAY_MS + DAY_MS,
+            grain: Grain::Hour,
+        };
+        for &site in sites {
+            let totals = self.totals(site, today)?;
+            live.new_visitors_today += totals.visitors;
+            live.conversions_today += totals.conversions;
+        }
+        let (node, visits) = (&self.nodes()[0], active_visits(self.database(), sites, since));
+        // A visitor hash is a site's own, so distinct (site, visitor) pairs add up each site's distinct visitors.
+        live.total_active_visitors = node.query_value(&format!("SELECT uniqExact(site, visitor) FROM ({visits})"))?;
+        let mut pages: Vec<LivePage> = node
+            .query(&format!(
+                "SELECT exit_page, uniqExact(site, visitor) AS n FROM ({visits})
+                 GROUP BY exit_page ORDER BY n DESC, exit_page LIMIT {TOP_PAGES}"
+            ))?
+            .into_iter()
+            .map(|row| match row.as_slice() {
+                [page, visitors] => Ok(LivePage { page: page.clone(), visitors: number(visitors)? }),
+                _ => Err(Error::Internal("ClickHouse: unexpected live page row".into())),
+            })
+            .collect::<Result<_>>()?;
+        pages.sort_by(|a, b| b.visitors.cmp(&a.visitors).then_with(|| a.page.cmp(&b.page)));
+        live.top_pages = pages;
+        live.recent_sessions = node
+            .query(&format!(
+                "SELECT visit_id, site, country, region, city, device, browser, os, first, last, converted,
+                        conversion_value, page_views, entry_page, exit_page, utm_source, referrer, has_activity,
+                        latest_kind, latest_name
+                 FROM ({visits}) ORDER BY last DESC, visit_id DESC LIMIT {STREAM_LIMIT}"
+            ))?
+            .into_iter()
+            .map(|row| stream_session(&row, now))
+            .collect::<Result<_>>()?;
+        Ok(live)
+    }
+}
+
+/// A row of `live_visitors`' session query as the stream lists it.
+fn stream_session(row: &[String], now: Millis) -> Result<StreamSession> {
+    let [
+        id,
+        site,
+        country,
+        region,
+        city,
+        device,
+        browser,
+        os,
+        first,
+        last,
+        converted,
+        value,
+        page_views,
+        entry,
+        exit,
+        utm_source,
+        referrer,
+        has_activity,
+        kind,
+        name,
+    ] = row
+    else {
+        return Err(Error::Internal("ClickHouse: unexpected stream session row".into()));
+    };
+    let (first_seen, last_seen): (Millis, Millis) = (number(first)?, number(last)?);
+    Ok(StreamSession {
+        id: number(id)?,
+        website_id: number(site)?,
+        country: country.clone(),
+        region: region.clone(),
+        city: city.clone(),
+        device_type: device.clone(),
+        browser: browser.clone(),
+        os: os.clone(),
+        first_seen,
+        last_seen,
+        is_converted: converted == "1",
+        conversion_value: number(value)?,
+        session_duration: (last_seen - first_seen).max(0) / 1000,
+        page_view_count: number(page_views)?,
+        entry_page: entry.clone(),
+        exit_page: exit.clone(),
+        utm_source: utm_source.clone(),
+        referrer: referrer.clone(),
+        current_activity: CurrentActivity {
+            is_active: now - last_seen < ACTIVE_NOW_MS,
+            activity: if has_activity == "1" { activity_text(kind, name) } else { String::new() },
+            current_page: exit.clone(),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::testing::{fresh, store_in_both};
+    use crate::ingest::{EventKind, Hit};
+    use crate::testing::one_site;
+
+    /// Visits of the last 20 minutes: some ended before the active window, some started before it and go on in
+    /// it (3 of 16), with events, conversions, an identify call and visits whose first hit is not a page view.
+    fn recent_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for visitor in 0..16u8 {
+            let start = now - (20 - i64::from(visitor)) * 60_000;
+            let steps: &[(EventKind, &str)] = match visitor % 4 {
+                0 => &[(EventKind::Pageview, "/a"), (EventKind::Pageview, "/b")],
+                1 => &[(EventKind::Custom, "/c"), (EventKind::Pageview, "/d"), (EventKind::Conversion, "/d")],
+                2 => &[(EventKind::Pageview, "/a"), (EventKind::Identify, "/a"), (EventKind::Outbound, "/e")],
+                _ => &[(EventKind::Custom, "/f")],
+            };
+            for (n, (kind, path)) in steps.iter().enumerate() {
+                hits.push(Hit {
+                    website_id: site,
+                    session_key: format!("visitor-{visitor:03}"),
+                    // Three minutes apart: the oldest visits have left the window, later ones go on in it.
+                    ts: (start + n as i64 * 3 * 60_000) / 1000 * 1000,
+                    kind: Some(*kind),
+                    name: if *kind == EventKind::Pageview { String::new() } else { "signup".into() },
+                    value: (*kind == EventKind::Conversion).then_some(12.5),
+                    url: format!("https://s.example.com{path}"),
+                    path: (*path).into(),
+                    country: ["DE", "FR", "US"][visitor as usize % 3].into(),
+                    visitor_seed: [visitor; 32],
+                    ..Hit::default()
+                });
+            }
+        }
+        hits.sort_by_key(|h| h.ts);
+        hits
+    }
+
+    #[test]
+    fn live_lists_equal_sqlites_on_the_same_hits() {
+        let Some(cluster) = fresh() else { return };
+        let fixture = one_site();
+        cluster.add_site(fixture.site);
+        let hits = recent_hits(fixture.site, now_ms());
+        store_in_both(&fixture, &cluster, hits);
+
+        // Ids are each store's own numbering; everything else must be equal.
+        let events = cluster.events();
+        let mut sqlite = fixture.tracker.analytics.active_sessions(fixture.site).unwrap();
+        let mut clickhouse = events.active_sessions(fixture.site).unwrap();
+        assert!(sqlite.len() >= 3 && sqlite.len() < 16, "some visits are in the window, some not: {sqlite:?}");
+        for list in [&mut sqlite, &mut clickhouse] {
+            list.iter_mut().for_each(|s| s.id = 0);
+            list.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then(a.session_id.cmp(&b.session_id)));
+        }
+        assert_eq!(clickhouse, sqlite);
+
+        let mut sqlite = fixture.tracker.analytics.live_visitors(&[fixture.site]).unwrap();
+        let mut clickhouse = events.live_visitors(&[fixture.site]).unwrap();
+        assert!(sqlite.conversions_today > 0 && sqlite.total_active_visitors > 0, "{sqlite:?}");
+        assert!(sqlite.recent_sessions.iter().any(|s| !s.current_activity.activity.is_empty()), "{sqlite:?}");
+        for live in [&mut sqlite, &mut clickhouse] {
+            live.recent_sessions.iter_mut().for_each(|s| s.id = 0);
+            live.recent_sessions.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then(a.entry_page.cmp(&b.entry_page)));
+        }
+        assert_eq!(clickhouse, sqlite);
+    }
+}
