@@ -45,67 +45,22 @@ async fn every_acknowledged_hit_survives_sigkill() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let (mut child, base) = start_daemon(&data);
-    let client = reqwest::Client::new();
-    let register = client
-        .post(format!("{base}/api/register"))
-        .json(&json!({"email": "crash@example.com", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap();
-    let token = register.json::<serde_json::Value>().await.unwrap()["accessToken"].as_str().unwrap().to_string();
-    let site = client
-        .post(format!("{base}/api/websites"))
-        .bearer_auth(&token)
-        .json(&json!({"name": "Crash", "domain": "crash.example.com"}))
-        .send()
-        .await
-        .unwrap()
-        .json::<serde_json::Value>()
-        .await
-        .unwrap();
-    let key = site["trackingKey"].as_str().unwrap().to_string();
+    let (token, key) = account_with_site(&base, &base).await;
 
     let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
     let killed = Arc::new(AtomicBool::new(false));
-    let mut workers = Vec::new();
-    for worker in 0..16 {
-        let (client, base, key) = (client.clone(), base.clone(), key.clone());
-        let (acknowledged, killed) = (acknowledged.clone(), killed.clone());
-        workers.push(tokio::spawn(async move {
-            for n in 0.. {
-                if killed.load(Ordering::Acquire) && n % 8 == 0 {
-                    // Keep firing briefly after the kill so some requests die in flight, then stop.
-                    break;
-                }
-                let session = format!("crash-{worker}-{n:06}");
-                let body = json!({"tracking_key": key, "session_id": session, "url": "https://crash.example.com/"});
-                let sent = client.post(format!("{base}/api/track")).header("user-agent", BROWSER_UA).json(&body).send();
-                match tokio::time::timeout(Duration::from_secs(10), sent).await {
-                    Ok(Ok(response)) if response.status() == StatusCode::ACCEPTED => {
-                        acknowledged.lock().await.push(session)
-                    }
-                    Ok(Ok(response)) => assert!(response.status().is_server_error(), "{}", response.status()),
-                    _ if killed.load(Ordering::Acquire) => break,
-                    _ => {}
-                }
-            }
-        }));
-    }
+    let sending = tokio::spawn(load(vec![base], key, killed.clone(), acknowledged.clone()));
     // Kill once a good number of hits are acknowledged, while the workers are still sending.
-    loop {
-        if acknowledged.lock().await.len() >= 400 {
-            break;
-        }
+    while acknowledged.lock().await.len() < 400 {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     child.kill().expect("SIGKILL");
     child.wait().unwrap();
     killed.store(true, Ordering::Release);
-    for worker in workers {
-        worker.await.unwrap();
-    }
+    sending.await.unwrap();
 
     let (mut restarted, base) = start_daemon(&data);
+    let client = reqwest::Client::new();
     let status = client.get(format!("{base}/api/user")).bearer_auth(&token).send().await.unwrap().status();
     assert_eq!(status, StatusCode::OK, "the daemon restarted on the same data");
     restarted.kill().unwrap();
@@ -126,6 +81,30 @@ async fn every_acknowledged_hit_survives_sigkill() {
     );
     let events: i64 = conn.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)).unwrap();
     assert!(events >= acknowledged.len() as i64);
+}
+
+/// Registers an account through `register_at` and makes it a site through `site_at` (two daemons of a cluster,
+/// or one daemon twice); answers the account's token and the site's tracking key.
+async fn account_with_site(register_at: &str, site_at: &str) -> (String, String) {
+    let client = reqwest::Client::new();
+    let register = client
+        .post(format!("{register_at}/api/register"))
+        .json(&json!({"email": "crash@example.com", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap();
+    let token = register.json::<serde_json::Value>().await.unwrap()["accessToken"].as_str().unwrap().to_string();
+    let site = client
+        .post(format!("{site_at}/api/websites"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "Crash", "domain": "crash.example.com"}))
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    (token, site["trackingKey"].as_str().unwrap().to_string())
 }
 
 /// Sends page views of fresh sessions from 16 workers, round-robin over `bases`, until `stop` is set and a few
@@ -168,25 +147,7 @@ async fn on_a_cluster_every_acknowledged_hit_survives_sigkill_of_a_daemon() {
     let dir = tempfile::tempdir().unwrap();
     let (mut a, base_a) = start_daemon_with(&dir.path().join("a"), corner.env());
     let (mut b, base_b) = start_daemon_with(&dir.path().join("b"), corner.env());
-    let client = reqwest::Client::new();
-    let register = client
-        .post(format!("{base_a}/api/register"))
-        .json(&json!({"email": "crash@example.com", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap();
-    let token = register.json::<serde_json::Value>().await.unwrap()["accessToken"].as_str().unwrap().to_string();
-    let site = client
-        .post(format!("{base_b}/api/websites"))
-        .bearer_auth(&token)
-        .json(&json!({"name": "Crash", "domain": "crash.example.com"}))
-        .send()
-        .await
-        .unwrap()
-        .json::<serde_json::Value>()
-        .await
-        .unwrap();
-    let key = site["trackingKey"].as_str().unwrap().to_string();
+    let (_, key) = account_with_site(&base_a, &base_b).await;
 
     // Hits go round-robin to A and B; A is killed mid-load and B goes on taking its share.
     let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
