@@ -178,14 +178,20 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
     let (sqlite_token, _) = sqlite.register("owner@example.com").await;
     let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "light").await;
     let sqlite_key = sqlite_site["trackingKey"].as_str().unwrap();
-    for (i, (visitor, path)) in visits().iter().enumerate() {
-        pageview(if i % 2 == 0 { &a } else { &b }, key, *visitor, path).await;
-        pageview(&sqlite, sqlite_key, *visitor, path).await;
+    // Each hit carries its time, a second apart: visit durations are then the same on every daemon, not the
+    // gaps between when each received its hits.
+    let start = tracker_core::model::now_ms() - 10 * 60_000;
+    let hits = visits();
+    for (i, (visitor, path)) in hits.iter().enumerate() {
+        let at = json!({"timestamp": start + i as i64 * 1_000});
+        track(if i % 2 == 0 { &a } else { &b }, key, *visitor, path, at.clone()).await;
+        track(&sqlite, sqlite_key, *visitor, path, at).await;
     }
     // Every third visitor buys (a conversion with a value), and one of them twice.
     for (i, visitor) in [0u8, 3, 6, 9, 9].into_iter().enumerate() {
         let purchase = json!({"event": "conversion", "event_name": "purchase",
-            "event_properties": {"value": 10 + i, "currency": "EUR"}});
+            "event_properties": {"value": 10 + i, "currency": "EUR"},
+            "timestamp": start + (hits.len() + i) as i64 * 1_000});
         track(if i % 2 == 0 { &b } else { &a }, key, visitor, "/checkout", purchase.clone()).await;
         track(&sqlite, sqlite_key, visitor, "/checkout", purchase).await;
     }
@@ -194,6 +200,7 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
     assert_eq!(expected["metrics"]["pageViews"], 24, "{expected}");
     assert_eq!(expected["metrics"]["totalVisitors"], 12, "{expected}");
     assert_eq!(expected["metrics"]["conversions"], 5, "{expected}");
+    assert!(expected["metrics"]["avgSessionDuration"].as_f64().unwrap() > 0.0, "{expected}");
     for (name, server, token) in [("A", &a, &token_a), ("B", &b, &token_b)] {
         let mut got = overview(server, token, &site).await;
         // Imported history is not part of the cluster; the SQLite daemon has none either.
