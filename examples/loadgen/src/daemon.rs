@@ -36,10 +36,23 @@ impl Daemon {
         Daemon::start_logged(binary, data_dir, Stdio::inherit())
     }
 
-    /// Starts the daemon as `start` does, its log (stderr) going to `log`.
+    /// Starts the daemon as `start` does, its log (stderr) going to `log`. It runs on SQLite even when this
+    /// process has cluster settings in its environment.
     pub fn start_logged(binary: &Path, data_dir: &Path, log: impl Into<Stdio>) -> anyhow::Result<Daemon> {
         let mut command = Command::new(binary);
         command.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(data_dir).stderr(log);
+        for (name, _) in crate::cluster::settings() {
+            command.env_remove(name);
+        }
+        Daemon::spawn(command)
+    }
+
+    /// Starts a daemon of the cluster this process's environment names (`cluster::settings`), with its own
+    /// `data_dir` for its lock.
+    pub fn start_in_cluster(binary: &Path, data_dir: &Path) -> anyhow::Result<Daemon> {
+        let mut command = Command::new(binary);
+        command.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(data_dir);
+        command.envs(crate::cluster::settings());
         Daemon::spawn(command)
     }
 
@@ -136,6 +149,17 @@ pub fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
     let fields: Vec<&str> = after_name.split_whitespace().collect();
     let ticks = |i: usize| -> anyhow::Result<u64> { Ok(fields.get(i).context("short /proc stat")?.parse()?) };
     Ok(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
+}
+
+/// CPU time every process on the machine has used so far (busy time of all cores, from /proc/stat): with the
+/// cluster's PostgreSQL and ClickHouse on the same machine, what a hit costs in all.
+pub fn machine_busy() -> anyhow::Result<Duration> {
+    let stat = std::fs::read_to_string("/proc/stat")?;
+    let line = stat.lines().find(|l| l.starts_with("cpu ")).context("no cpu line in /proc/stat")?;
+    let ticks: Vec<u64> = line.split_whitespace().skip(1).map(|n| n.parse().unwrap_or(0)).collect();
+    // user, nice, system, (idle, iowait,) irq, softirq, steal
+    let busy: u64 = [0, 1, 2, 5, 6, 7].iter().filter_map(|&i| ticks.get(i)).sum();
+    Ok(Duration::from_millis(busy * 10))
 }
 
 /// A signed-in API user with one site.

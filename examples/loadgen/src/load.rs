@@ -20,7 +20,8 @@ const VISITS_PER_CONNECTION: usize = 8;
 /// What to send and how hard.
 #[derive(Clone)]
 pub struct LoadPlan {
-    pub addr: SocketAddr,
+    /// The servers: connection i goes to `addrs[i % len]`, as a proxy keeping connections to several daemons.
+    pub addrs: Vec<SocketAddr>,
     pub tracking_key: String,
     pub connections: usize,
     pub duration: Duration,
@@ -104,12 +105,13 @@ pub async fn connect(addr: SocketAddr) -> anyhow::Result<hyper::client::conn::ht
 async fn connection(plan: LoadPlan, index: usize, start: Instant, deadline: Instant) -> anyhow::Result<LoadReport> {
     let mut rng = SmallRng::seed_from_u64(index as u64 ^ 0x5eed);
     let mut visits: Vec<Visitor> = (0..VISITS_PER_CONNECTION).map(|_| Visitor::new(&mut rng)).collect();
-    let mut sender = connect(plan.addr).await?;
+    let addr = plan.addrs[index % plan.addrs.len()];
+    let mut sender = connect(addr).await?;
     let interval = plan.rate.map(|rate| Duration::from_secs_f64(plan.connections as f64 / rate));
     // Open-loop connections start staggered so the total rate is smooth.
     let mut scheduled = start + interval.map(|i| i.mul_f64(index as f64 / plan.connections as f64)).unwrap_or_default();
     let mut report = LoadReport::default();
-    let host = plan.addr.to_string();
+    let host = addr.to_string();
     let mut n: usize = 0;
     loop {
         let now = Instant::now();
@@ -136,7 +138,7 @@ async fn connection(plan: LoadPlan, index: usize, start: Instant, deadline: Inst
             .body(Full::new(Bytes::from(hit.body(&plan.tracking_key))))?;
         if sender.ready().await.is_err() {
             report.errors += 1;
-            sender = connect(plan.addr).await?;
+            sender = connect(addr).await?;
             continue;
         }
         match sender.send_request(request).await {
@@ -153,7 +155,7 @@ async fn connection(plan: LoadPlan, index: usize, start: Instant, deadline: Inst
             }
             Err(_) => {
                 report.errors += 1;
-                sender = connect(plan.addr).await?;
+                sender = connect(addr).await?;
             }
         }
         if let Some(interval) = interval {

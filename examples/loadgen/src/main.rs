@@ -5,6 +5,7 @@
 
 mod ceilings;
 mod chaos;
+mod cluster;
 mod daemon;
 mod export_rss;
 mod interactions;
@@ -54,6 +55,22 @@ enum Cmd {
         #[arg(long)]
         no_ceilings: bool,
     },
+    /// Ingest on a cluster (TRACKER_POSTGRES_URL, TRACKER_CLICKHOUSE_URL): the HTTP ceiling and one daemon on
+    /// SQLite as baselines, then 1..=N daemons on the cluster, same load, one run; stored hits == 2xx on each
+    IngestCluster {
+        #[arg(long, default_value = "target/release/tracker")]
+        tracker: PathBuf,
+        #[arg(long, default_value_t = 64)]
+        connections: usize,
+        #[arg(long, default_value_t = 30)]
+        duration: u64,
+        /// The most daemons sharing the load (connections spread over them as a proxy would)
+        #[arg(long, default_value_t = 2)]
+        daemons: usize,
+        /// Fixed total rate in hits/s (open loop); as fast as possible without it
+        #[arg(long)]
+        rate: Option<f64>,
+    },
     /// Fills a data folder with events through the core (user bench@example.com / benchmark-password)
     Seed {
         #[arg(long)]
@@ -65,6 +82,10 @@ enum Cmd {
         /// Days the events spread over, ending now (the daemon's default retention keeps 90 days of raw rows)
         #[arg(long, default_value_t = 365)]
         days: u32,
+        /// Into the cluster the TRACKER_POSTGRES_URL and TRACKER_CLICKHOUSE_URL variables name (the data folder
+        /// then holds only the seeding process's lock)
+        #[arg(long)]
+        cluster: bool,
     },
     /// Adds heatmap interactions (clicks, moves, scroll depths, form-field events) to a seeded folder's page views
     SeedInteractions {
@@ -82,6 +103,10 @@ enum Cmd {
         /// Only the endpoints whose names start with one of these (comma-separated), e.g. `advanced,ai-intent`
         #[arg(long, value_delimiter = ',')]
         only: Vec<String>,
+        /// Time the same reads on the cluster the TRACKER_* variables name (seeded with `seed --cluster` and the
+        /// same counts) after the data folder's, and compare them
+        #[arg(long)]
+        cluster: bool,
     },
     /// Peak memory of the daemon serving the largest allowed recording (GET /api/replays/{id}/events)
     ReplayRss {
@@ -112,13 +137,27 @@ fn main() -> anyhow::Result<()> {
             let duration = Duration::from_secs(duration);
             runtime.block_on(ingest(tracker, connections, duration, rate, data_dir, no_ceilings))
         }
-        Cmd::Seed { data_dir, events, sites, days } => {
-            let took = seed::seed(&data_dir, events, sites, days)?;
-            let size = std::fs::metadata(daemon::database(&data_dir))?.len();
+        Cmd::IngestCluster { tracker, connections, duration, daemons, rate } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(ingest_cluster(tracker, connections, Duration::from_secs(duration), daemons, rate))
+        }
+        Cmd::Seed { data_dir, events, sites, days, cluster } => {
+            let config = if cluster {
+                cluster::config(&data_dir)?
+            } else {
+                tracker_core::Config { data_dir: data_dir.clone(), ..tracker_core::Config::default() }
+            };
+            let took = seed::seed(&config, events, sites, days)?;
+            let size = if cluster {
+                cluster::bytes_on_disk(&config)?
+            } else {
+                std::fs::metadata(daemon::database(&data_dir))?.len()
+            };
             println!(
-                "seeded {events} events over {sites} sites and {days} days in {:.1} s ({:.0} events/s); database {:.0} MiB",
+                "seeded {events} events over {sites} sites and {days} days in {:.1} s ({:.0} events/s); {} {:.0} MiB",
                 took.as_secs_f64(),
                 events as f64 / took.as_secs_f64(),
+                if cluster { "ClickHouse parts on disk" } else { "database" },
                 size as f64 / (1 << 20) as f64
             );
             Ok(())
@@ -128,9 +167,13 @@ fn main() -> anyhow::Result<()> {
             println!("added the interactions in {:.1} s", took.as_secs_f64());
             Ok(())
         }
-        Cmd::Query { tracker, data_dir, samples, only } => {
+        Cmd::Query { tracker, data_dir, samples, only, cluster: false } => {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(query(tracker, data_dir, samples, only))
+        }
+        Cmd::Query { tracker, data_dir, samples, only, cluster: true } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(query_cluster(tracker, data_dir, samples, only))
         }
         Cmd::ReplayRss { tracker, reads } => {
             tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(replay_rss::run(tracker, reads))
@@ -160,7 +203,7 @@ async fn ingest(
     };
     println!("load: {connections} keep-alive connections, {} s, {mode}", duration.as_secs());
     let plan = |addr, tracking_key: &str| LoadPlan {
-        addr,
+        addrs: vec![addr],
         tracking_key: tracking_key.to_string(),
         connections,
         duration,
@@ -244,21 +287,123 @@ async fn ingest(
     Ok(())
 }
 
+async fn ingest_cluster(
+    tracker: PathBuf,
+    connections: usize,
+    duration: Duration,
+    daemons: usize,
+    rate: Option<f64>,
+) -> anyhow::Result<()> {
+    let tracker = tracker.canonicalize().with_context(|| format!("no tracker binary at {}", tracker.display()))?;
+    let temp = tempfile::tempdir()?;
+    let cluster_config = cluster::config(temp.path())?;
+    let mode = match rate {
+        Some(rate) => format!("open loop at {rate:.0} hits/s"),
+        None => "closed loop".to_string(),
+    };
+    println!("load: {connections} keep-alive connections, {} s each, {mode}", duration.as_secs());
+    let plan = |addrs: Vec<std::net::SocketAddr>, tracking_key: &str| LoadPlan {
+        addrs,
+        tracking_key: tracking_key.to_string(),
+        connections,
+        duration,
+        rate,
+    };
+    let client = reqwest::Client::new();
+    let mut rows: Vec<(String, LoadReport, CpuPerHit)> = Vec::new();
+
+    let mut command = Command::new(std::env::current_exe()?);
+    command.arg("bare-server");
+    let bare = Daemon::spawn(command)?;
+    let (report, cpu) = measured_run(&plan(vec![bare.addr], "bare"), bare.pid()).await?;
+    bare.stop()?;
+    rows.push(("HTTP ceiling (bare warp, 202)".into(), report, cpu));
+
+    let data_dir = temp.path().join("sqlite");
+    let daemon = Daemon::start(&tracker, &data_dir)?;
+    let account = daemon::register(&client, &daemon.base).await?;
+    let (report, cpu) = measured_run(&plan(vec![daemon.addr], &account.tracking_key), daemon.pid()).await?;
+    daemon.stop()?;
+    let stored = daemon::stored_events(&data_dir, account.website_id)? as u64;
+    check_stored("one daemon on SQLite", stored, &report)?;
+    rows.push(("one daemon on SQLite (baseline)".into(), report, cpu));
+
+    for n in 1..=daemons.max(1) {
+        let running: Vec<Daemon> = (0..n)
+            .map(|i| Daemon::start_in_cluster(&tracker, &temp.path().join(format!("cluster-{n}-{i}"))))
+            .collect::<anyhow::Result<_>>()?;
+        let config = cluster_config.clone();
+        let (website_id, tracking_key) = tokio::task::spawn_blocking(move || cluster::new_site(&config)).await??;
+        let addrs = running.iter().map(|d| d.addr).collect();
+        let pids: Vec<u32> = running.iter().map(Daemon::pid).collect();
+        let (report, cpu) = measured_run_on(&plan(addrs, &tracking_key), &pids).await?;
+        for daemon in running {
+            daemon.stop()?;
+        }
+        let name = format!("{n} daemon{} on the cluster", if n == 1 { "" } else { "s" });
+        check_stored(&name, cluster::stored_events(&cluster_config, website_id)?, &report)?;
+        rows.push((name, report, cpu));
+    }
+
+    let ceiling = rows[0].1.hits_per_s();
+    let baseline = rows[1].1.hits_per_s();
+    println!(
+        "| run | hits/s | p50 ms | p99 ms | rate to SQLite's | to the HTTP ceiling | CPU µs/hit: daemons | machine |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, report, cpu) in &rows {
+        println!(
+            "| {name} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} |",
+            report.hits_per_s(),
+            report.quantile_ms(0.5),
+            report.quantile_ms(0.99),
+            report.hits_per_s() / baseline,
+            report.hits_per_s() / ceiling,
+            cpu.server_us,
+            cpu.machine_us
+        );
+    }
+    Ok(())
+}
+
+/// Fails the run when the stored hits differ from the 2xx answers (a lost or duplicated acknowledged hit).
+fn check_stored(run: &str, stored: u64, report: &LoadReport) -> anyhow::Result<()> {
+    println!(
+        "{run}: stored hits {stored}, 2xx answers {}: {}",
+        report.ok,
+        if stored == report.ok { "equal" } else { "MISMATCH" }
+    );
+    if stored != report.ok {
+        bail!("{run}: stored hits ({stored}) differ from 2xx answers ({})", report.ok);
+    }
+    Ok(())
+}
+
 /// CPU time per 2xx hit during one load run, of the load generator (this process) and of the server.
 struct CpuPerHit {
     load_us: f64,
     server_us: f64,
+    /// Every process on the machine (with the cluster's databases, and anything else running).
+    machine_us: f64,
 }
 
 /// Runs the load against the server `server_pid` and measures both processes' CPU time over it.
 async fn measured_run(plan: &LoadPlan, server_pid: u32) -> anyhow::Result<(LoadReport, CpuPerHit)> {
+    measured_run_on(plan, &[server_pid]).await
+}
+
+/// Runs the load against the servers `server_pids` and measures the load generator's CPU time and theirs
+/// (summed) over it.
+async fn measured_run_on(plan: &LoadPlan, server_pids: &[u32]) -> anyhow::Result<(LoadReport, CpuPerHit)> {
     let me = std::process::id();
-    let (load_before, server_before) = (cpu_time(me)?, cpu_time(server_pid)?);
+    let servers = || -> anyhow::Result<Duration> { server_pids.iter().map(|&pid| cpu_time(pid)).sum() };
+    let (load_before, server_before, machine_before) = (cpu_time(me)?, servers()?, daemon::machine_busy()?);
     let report = load::run(plan).await?;
-    let (load_after, server_after) = (cpu_time(me)?, cpu_time(server_pid)?);
+    let (load_after, server_after, machine_after) = (cpu_time(me)?, servers()?, daemon::machine_busy()?);
     let cpu = CpuPerHit {
         load_us: per_hit(load_after - load_before, report.ok),
         server_us: per_hit(server_after - server_before, report.ok),
+        machine_us: per_hit(machine_after.saturating_sub(machine_before), report.ok),
     };
     Ok((report, cpu))
 }
@@ -269,6 +414,55 @@ fn per_hit(cpu: Duration, hits: u64) -> f64 {
 
 fn ratio(report: &LoadReport, ceiling: f64) -> f64 {
     report.hits_per_s() / ceiling
+}
+
+/// The seeded user's first (largest) site on a running daemon, and a token of the user.
+async fn seeded_site(daemon: &Daemon) -> anyhow::Result<(String, i64)> {
+    let client = reqwest::Client::new();
+    let token = daemon::login(&client, &daemon.base, seed::EMAIL, seed::PASSWORD).await?;
+    let sites: serde_json::Value =
+        client.get(format!("{}/api/websites", daemon.base)).bearer_auth(&token).send().await?.json().await?;
+    let website_id = sites[0]["id"].as_i64().context("no seeded site: seed it first")?;
+    Ok((token, website_id))
+}
+
+/// The reads timed on the SQLite data folder, then on the cluster (seeded alike), in one table with the ratio
+/// of the cluster's p95 to SQLite's; reads the cluster does not serve yet are marked so.
+async fn query_cluster(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Vec<String>) -> anyhow::Result<()> {
+    let tracker = tracker.canonicalize().with_context(|| format!("no tracker binary at {}", tracker.display()))?;
+    let temp = tempfile::tempdir()?;
+    cluster::config(temp.path())?;
+    let daemon = Daemon::start(&tracker, &data_dir)?;
+    let (token, website_id) = seeded_site(&daemon).await?;
+    let on_sqlite = query::run(&daemon.base, &token, website_id, samples, &only).await?;
+    daemon.stop()?;
+    let daemon = Daemon::start_in_cluster(&tracker, &temp.path().join("data"))?;
+    let (token, website_id) = seeded_site(&daemon).await?;
+    let on_cluster = query::run(&daemon.base, &token, website_id, samples, &only).await?;
+    let memory = daemon.memory()?;
+    daemon.stop()?;
+    println!("| endpoint | range | SQLite p50 ms | SQLite p95 ms | cluster p50 ms | cluster p95 ms | p95 ratio |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for t in &on_sqlite {
+        match on_cluster.iter().find(|c| c.endpoint == t.endpoint && c.range == t.range) {
+            Some(c) => println!(
+                "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                t.endpoint,
+                t.range,
+                t.p50_ms,
+                t.p95_ms,
+                c.p50_ms,
+                c.p95_ms,
+                c.p95_ms / t.p95_ms
+            ),
+            None => println!(
+                "| {} | {} | {:.2} | {:.2} | not served in cluster mode yet | | |",
+                t.endpoint, t.range, t.p50_ms, t.p95_ms
+            ),
+        }
+    }
+    println!("cluster daemon VmHWM after the reads: {:.1} MiB", memory.hwm_kib as f64 / 1024.0);
+    Ok(())
 }
 
 async fn query(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Vec<String>) -> anyhow::Result<()> {

@@ -2,7 +2,6 @@
 //! HTTP): a user, several sites, and visits spread evenly over the last `days` days with explicit timestamps.
 
 use std::collections::VecDeque;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -21,10 +20,9 @@ pub const PASSWORD: &str = "benchmark-password";
 const DAY_MS: i64 = 86_400_000;
 
 /// Seeds `events` hits over `sites` sites (the first gets half of the traffic) spread over the last `days` days,
-/// and returns the time taken.
-pub fn seed(data_dir: &Path, events: u64, sites: usize, days: u32) -> anyhow::Result<Duration> {
-    let config = Config { data_dir: data_dir.to_path_buf(), ..Config::default() };
-    let tracker = Tracker::open(&config).context("cannot open the tracker")?;
+/// into the data folder or cluster `config` names, and returns the time taken.
+pub fn seed(config: &Config, events: u64, sites: usize, days: u32) -> anyhow::Result<Duration> {
+    let tracker = Tracker::open(config).context("cannot open the tracker")?;
     let user = tracker.auth.create_user(EMAIL, PASSWORD)?;
     let sites: Vec<_> = (0..sites.max(1))
         .map(|i| {
