@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::clickhouse::quote;
+use super::clickhouse::{join, quote};
 use super::events::Events;
 use super::visits::{float, int, text, visits_sql};
 use crate::analytics::{
@@ -39,24 +39,26 @@ impl Events {
         let visit_ids: Vec<String> = rows.iter().map(|row| text(row, 5)).collect::<Result<_>>()?;
         let keys: Vec<String> = rows.iter().map(|row| text(row, 4).map(|k| quote(&k))).collect::<Result<_>>()?;
         // The visit's country is its first hit's, as SQLite stores it on the visit.
-        let countries: HashMap<i64, String> = node
-            .query(&format!(
-                "SELECT visit_id, argMin(country, ts) FROM {db}.hits
-                 WHERE website_id = {site} AND visit_id IN ({}) GROUP BY visit_id",
-                visit_ids.join(", ")
-            ))?
-            .iter()
-            .map(|row| Ok((int(row, 0)?, text(row, 1)?)))
-            .collect::<Result<_>>()?;
-        let latest: HashMap<String, i64> = node
-            .query(&format!(
-                "SELECT session_key, argMax(visit_id, ts) FROM {db}.hits
-                 WHERE website_id = {site} AND session_key IN ({}) GROUP BY session_key",
-                keys.join(", ")
-            ))?
-            .iter()
-            .map(|row| Ok((text(row, 0)?, int(row, 1)?)))
-            .collect::<Result<_>>()?;
+        let (countries, latest) = join(
+            || {
+                node.query(&format!(
+                    "SELECT visit_id, argMin(country, ts) FROM {db}.hits
+                     WHERE website_id = {site} AND visit_id IN ({}) GROUP BY visit_id",
+                    visit_ids.join(", ")
+                ))
+            },
+            || {
+                node.query(&format!(
+                    "SELECT session_key, argMax(visit_id, ts) FROM {db}.hits
+                     WHERE website_id = {site} AND session_key IN ({}) GROUP BY session_key",
+                    keys.join(", ")
+                ))
+            },
+        )?;
+        let countries: HashMap<i64, String> =
+            countries.iter().map(|row| Ok((int(row, 0)?, text(row, 1)?))).collect::<Result<_>>()?;
+        let latest: HashMap<String, i64> =
+            latest.iter().map(|row| Ok((text(row, 0)?, int(row, 1)?))).collect::<Result<_>>()?;
         rows.iter()
             .map(|row| {
                 let (key, visit) = (text(row, 4)?, int(row, 5)?);
@@ -82,12 +84,22 @@ impl Events {
     /// share of the visits that started in it which converted (whenever they did).
     pub fn conversions(&self, site: WebsiteId, range: TimeRange) -> Result<Conversions> {
         let (db, node, from, to) = (self.database(), &self.nodes()[0], range.start, range.end);
-        let conversions = node
-            .query(&format!(
-                "SELECT {HIT_ID} AS id, name, isNull(value), ifNull(value, 0), currency, ts FROM {db}.hits
-                 WHERE website_id = {site} AND kind = 'conversion' AND ts >= {from} AND ts < {to}
-                 ORDER BY ts DESC, id DESC LIMIT {CONVERSIONS_LIMIT}"
-            ))?
+        let (conversions, rate) = join(
+            || {
+                node.query(&format!(
+                    "SELECT {HIT_ID} AS id, name, isNull(value), ifNull(value, 0), currency, ts FROM {db}.hits
+                     WHERE website_id = {site} AND kind = 'conversion' AND ts >= {from} AND ts < {to}
+                     ORDER BY ts DESC, id DESC LIMIT {CONVERSIONS_LIMIT}"
+                ))
+            },
+            || {
+                node.query(&format!(
+                    "SELECT countIf(conversions > 0), count() FROM ({})",
+                    visits_sql(db, &[site], from, to)
+                ))
+            },
+        )?;
+        let conversions = conversions
             .iter()
             .map(|row| {
                 let currency = text(row, 4)?;
@@ -101,8 +113,6 @@ impl Events {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let rate = node
-            .query(&format!("SELECT countIf(conversions > 0), count() FROM ({})", visits_sql(db, &[site], from, to)))?;
         let row = rate.first().map(Vec::as_slice).unwrap_or_default();
         Ok(Conversions { conversions, conversion_rate: percent(int(row, 0)?, int(row, 1)?) })
     }

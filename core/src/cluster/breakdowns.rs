@@ -1,6 +1,7 @@
 //! Breakdowns read from ClickHouse: referrers, countries, any rollup dimension, traffic sources and the pages
 //! of the heatmap's page list, ordered as SQLite's rollups order them (most first, ties by value in byte order).
 
+use super::clickhouse::join;
 use super::events::Events;
 use super::visits::{DAY_MS, int, text, visit_dimension, visits_sql};
 use crate::analytics::{
@@ -37,8 +38,9 @@ impl Events {
 
     /// `GET /api/websites/{id}/traffic-sources` in cluster mode: visits by their one source, most first.
     pub fn traffic_sources(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<TrafficSource>> {
-        let rows = self.top_values(site, range, Dimension::Source, SOURCES_LIMIT)?;
-        Ok(TrafficSource::of(rows, self.totals(site, range)?.visits))
+        let (rows, totals) =
+            join(|| self.top_values(site, range, Dimension::Source, SOURCES_LIMIT), || self.totals(site, range))?;
+        Ok(TrafficSource::of(rows, totals.visits))
     }
 
     /// `GET /api/analytics/urls` in cluster mode: the pages viewed over the last 90 UTC days, most viewed

@@ -106,6 +106,21 @@ impl Node {
     }
 }
 
+/// Runs two reads at once and returns both answers, or the first error: a report's independent queries then
+/// take as long as the slowest of them, not their sum (each costs a round trip and, through the Distributed
+/// table, one to every shard).
+pub fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> Result<A> + Send,
+    b: impl FnOnce() -> Result<B> + Send,
+) -> Result<(A, B)> {
+    std::thread::scope(|scope| {
+        let other = scope.spawn(b);
+        let a = a();
+        let b = other.join().unwrap_or_else(|_| Err(Error::Internal("a ClickHouse read panicked".into())));
+        Ok((a?, b?))
+    })
+}
+
 /// `url` without its user and password, and the `Basic` authorization they make (decoded first: ureq would
 /// send a URL's credentials still percent-encoded, so a password holding `@` or `:` would never match).
 fn split_credentials(url: &str) -> (String, Option<String>) {

@@ -2,6 +2,7 @@
 //! meaning SQLite's rollups give them: visits, visitors, bounces and time are counted on the range their visit
 //! started in, page views on their own time.
 
+use super::clickhouse::join;
 use super::events::Events;
 use super::visits::{first_visits_sql, visits_sql};
 use crate::analytics::{ACTIVE_WINDOW_MS, Overview, PageViews, TimeRange, Totals};
@@ -12,21 +13,25 @@ impl Events {
     /// `GET /api/dashboard/overview` in cluster mode: the figures SQLite's overview gives on the same hits.
     /// Imported history is not in the cluster (`None`).
     pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
-        let current = self.totals(site, range)?;
-        let previous = self.totals(site, range.previous())?;
         let (db, node) = (self.database(), &self.nodes()[0]);
-        let active_sessions: i64 = node.query_value(&format!(
-            "SELECT uniqExact(visit_id) FROM {db}.hits WHERE website_id = {site} AND visit_id != 0 AND ts >= {}",
-            now_ms() - ACTIVE_WINDOW_MS
-        ))?;
+        let active = || {
+            node.query_value::<i64>(&format!(
+                "SELECT uniqExact(visit_id) FROM {db}.hits WHERE website_id = {site} AND visit_id != 0 AND ts >= {}",
+                now_ms() - ACTIVE_WINDOW_MS
+            ))
+        };
         // Top pages by page views, ties by path, as SQLite's page rollup orders them.
-        let top_pages = node
-            .query(&format!(
+        let top = || {
+            node.query(&format!(
                 "SELECT path, count() AS n FROM {db}.hits
                  WHERE website_id = {site} AND kind = 'pageview' AND ts >= {} AND ts < {}
                  GROUP BY path ORDER BY n DESC, path LIMIT 10",
                 range.start, range.end
-            ))?
+            ))
+        };
+        let ((current, previous), (active_sessions, top_pages)) =
+            join(|| join(|| self.totals(site, range), || self.totals(site, range.previous())), || join(active, top))?;
+        let top_pages = top_pages
             .into_iter()
             .map(|row| match row.as_slice() {
                 [url, views] => Ok(PageViews {
@@ -45,20 +50,27 @@ impl Events {
         let node = &self.nodes()[0];
         // Page views, events and conversions are counted on their own time, as SQLite's writer adds them to
         // the rollup hour of the hit; its `events` are custom events, outbound links and downloads.
-        let counts = node.query(&format!(
-            "SELECT countIf(kind = 'pageview'), countIf(kind IN ('custom', 'outbound', 'download')),
-                    countIf(kind = 'conversion')
-             FROM {db}.hits
-             WHERE website_id = {site} AND ts >= {from} AND ts < {to}"
-        ))?;
-        let rows = node.query(&format!(
-            "SELECT count(), sum(page_views = 1), sum(intDiv(last - start, 1000)) FROM ({})",
-            visits_sql(db, &[site], from, to)
-        ))?;
-        let visitors = node.query(&format!(
-            "SELECT count() FROM ({}) WHERE first >= {from}",
-            first_visits_sql(db, &[site], from, to)
-        ))?;
+        let counts = || {
+            node.query(&format!(
+                "SELECT countIf(kind = 'pageview'), countIf(kind IN ('custom', 'outbound', 'download')),
+                        countIf(kind = 'conversion')
+                 FROM {db}.hits
+                 WHERE website_id = {site} AND ts >= {from} AND ts < {to}"
+            ))
+        };
+        let visits = || {
+            node.query(&format!(
+                "SELECT count(), sum(page_views = 1), sum(intDiv(last - start, 1000)) FROM ({})",
+                visits_sql(db, &[site], from, to)
+            ))
+        };
+        let visitors = || {
+            node.query(&format!(
+                "SELECT count() FROM ({}) WHERE first >= {from}",
+                first_visits_sql(db, &[site], from, to)
+            ))
+        };
+        let (counts, (rows, visitors)) = join(counts, || join(visits, visitors))?;
         let number_of = |rows: &[Vec<String>], i: usize| -> Result<i64> {
             rows.first()
                 .and_then(|row| row.get(i))

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::clickhouse::join;
 use super::events::Events;
 use super::visits::{DAY_MS, first_visits_sql, int, sites_condition};
 use crate::analytics::{SiteMetric, SitePeriods, TimeRange, Timeseries};
@@ -19,19 +20,27 @@ impl Events {
         let step_ms = range.grain.seconds() * 1000;
         let bucket = |column: &str| format!("intDiv({column}, {step_ms}) * {}", range.grain.seconds());
         let mut buckets: HashMap<i64, (i64, i64)> = HashMap::new();
-        for row in node.query(&format!(
-            "SELECT {} AS bucket, count() FROM {db}.hits
-             WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
-             GROUP BY bucket",
-            bucket("ts")
-        ))? {
+        let (page_views, visitors) = join(
+            || {
+                node.query(&format!(
+                    "SELECT {} AS bucket, count() FROM {db}.hits
+                     WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
+                     GROUP BY bucket",
+                    bucket("ts")
+                ))
+            },
+            || {
+                node.query(&format!(
+                    "SELECT {} AS bucket, count() FROM ({}) WHERE first >= {from} GROUP BY bucket",
+                    bucket("first"),
+                    first_visits_sql(db, &[site], from, to)
+                ))
+            },
+        )?;
+        for row in page_views {
             buckets.entry(int(&row, 0)?).or_default().1 = int(&row, 1)?;
         }
-        for row in node.query(&format!(
-            "SELECT {} AS bucket, count() FROM ({}) WHERE first >= {from} GROUP BY bucket",
-            bucket("first"),
-            first_visits_sql(db, &[site], from, to)
-        ))? {
+        for row in visitors {
             buckets.entry(int(&row, 0)?).or_default().0 = int(&row, 1)?;
         }
         let mut rows: Vec<(i64, i64, i64)> = buckets.into_iter().map(|(b, (v, p))| (b, v, p)).collect();
