@@ -24,12 +24,23 @@ pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
 /// `visit_id`, `visitor`, `start`, `last`, `page_views`, `conversions` and the first hit's dimensions as
 /// `v_referrer_host`, `v_country`, `v_device`, `v_browser`, `v_os`, `v_utm_source`.
 ///
-/// A visit's rows are on one shard (the sharding key is its visitor), so the visits with a hit in range are
-/// found on each shard locally (hits_local in the IN) and their whole rows read, including those after the
-/// range: a visit's length, bounce and conversion count whenever their hits came, as SQLite's rollups add
-/// them to the visit's start. Anonymous page views (visit 0, kept without consent) are no visit.
+/// A visit's rows are on one shard (the sharding key is its visitor), so the visits are picked on each shard
+/// locally (hits_local in the INs) and their rows read from `from` on, including those after the range: a
+/// visit's length, bounce and conversion count whenever their hits came, as SQLite's rollups add them to the
+/// visit's start. Anonymous page views (visit 0, kept without consent) are no visit.
+///
+/// The visits with a hit in the range that started before it are found in the `EARLIER_HITS_MS` before
+/// `from`, so no read scans the site's history before the range. Why that window holds every such visit: a
+/// hit's time is at most its arrival and at least a day before it (`accept_timestamp`), and a batch's run of a
+/// key's hits joins the visit when its earliest time is at most the idle timeout after the visit's latest
+/// (`IngestState::visits`). Take the run that first brings the visit's latest time to `from` or past it. If
+/// the run's earliest hit is before `from`, it was queued with a hit timed at or after `from`, so it arrived
+/// after `from` and is timed at most a day (and the queue's wait) before it. Otherwise the visit's latest time
+/// before that run was within the idle timeout of `from`, and that hit is the one. Later hits timed before
+/// `from` arrived after `from` too. Two days leave room for the queue and for daemons' clocks that differ.
 pub(super) fn visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
     let sites = sites_condition(sites);
+    let earlier = from - EARLIER_HITS_MS;
     format!(
         "SELECT website_id, visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
                 countIf(kind = 'pageview') AS page_views, countIf(kind = 'conversion') AS conversions,
@@ -37,12 +48,18 @@ pub(super) fn visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis
                 argMin(device, ts) AS v_device, argMin(browser, ts) AS v_browser, argMin(os, ts) AS v_os,
                 argMin(utm_source, ts) AS v_utm_source
          FROM {db}.hits
-         WHERE {sites} AND visit_id IN (
+         WHERE {sites} AND ts >= {from}
+           AND visit_id IN (
             SELECT visit_id FROM {db}.hits_local WHERE {sites} AND visit_id != 0 AND ts >= {from} AND ts < {to})
+           AND visit_id NOT IN (
+            SELECT visit_id FROM {db}.hits_local WHERE {sites} AND visit_id != 0 AND ts >= {earlier} AND ts < {from})
          GROUP BY website_id, visit_id
          HAVING start >= {from} AND start < {to}"
     )
 }
+
+/// How far before a range its visits that started earlier are looked for (see `visits_sql`).
+const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
 
 /// A subquery of each visitor's first visit start per day, for visits of `sites` that started on the days
 /// from the one holding `from` to `to`: `website_id`, `first`. SQLite counts a visitor once per site and day,
