@@ -7,7 +7,9 @@
 //! treats a hit matching two consecutive steps is a detail of its implementation. Each visit's hits are
 //! gathered instead (`groupArray`, sorted by time) as a bit mask of the steps each matches, and the steps are
 //! found in order with `arrayFirstIndex`, each after the one before: SQLite's walk, exactly. A visit's hits
-//! are on one shard (the sharding key is its visitor), so each shard groups its own visits.
+//! are on one shard (the sharding key is its visitor), so each shard groups its own visits. Hits of one
+//! millisecond in one visit are ordered by the steps they match, not by arrival (SQLite's row id): ClickHouse
+//! keeps no arrival order.
 
 use std::collections::HashMap;
 
