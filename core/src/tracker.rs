@@ -26,7 +26,7 @@ use crate::model::{Millis, UserId, WebsiteId, now_ms};
 use crate::privacy::{Privacy, RetentionReport};
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
-use crate::store::funnels::Funnels;
+use crate::store::funnels::{Figures, Funnels};
 use crate::store::organizations::Organizations;
 use crate::store::websites::Websites;
 
@@ -120,7 +120,13 @@ impl Tracker {
             export: Export::new(db.clone()),
             events: EventDefinitions::new(meta.clone()),
             organizations: Organizations::new(db.clone()),
-            funnels: Funnels::new(db.clone()),
+            funnels: Funnels::new(
+                meta.clone(),
+                match &cluster {
+                    Some(cluster) => Figures::Cluster(cluster.events.clone()),
+                    None => Figures::Sqlite(db.clone()),
+                },
+            ),
             imports: Imports::new(db.clone()),
             settings,
             websites,

@@ -53,6 +53,12 @@ const AVAILABLE: &[(&str, &str)] = &[
     // Only settings and retention changes are written to it in cluster mode: the other audited actions (data
     // deletions, exports, visitor requests) still answer 503.
     ("GET", "/api/privacy/audit-logs"),
+    ("GET", "/api/funnels"),
+    ("POST", "/api/funnels"),
+    ("GET", "/api/funnels/*"),
+    ("PUT", "/api/funnels/*"),
+    ("DELETE", "/api/funnels/*"),
+    ("GET", "/api/funnels/*/drop-offs"),
     ("GET", "/api/openapi.json"),
 ];
 
@@ -66,7 +72,6 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/user/email", "changing the email address"),
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
-    ("/api/funnels", "funnels"),
     ("/api/privacy/", "data deletion, exports and visitor requests"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
@@ -138,14 +143,17 @@ mod tests {
             ("GET", "/api/privacy/retention"),
             ("PUT", "/api/privacy/retention"),
             ("GET", "/api/privacy/consent-logs"),
+            ("GET", "/api/funnels"),
+            ("POST", "/api/funnels"),
+            ("PUT", "/api/funnels/4"),
+            ("DELETE", "/api/funnels/4"),
+            ("GET", "/api/funnels/4/drop-offs"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
             assert_eq!(unavailable_feature(method, path), None, "{method} {path}");
         }
         for (method, path, feature) in [
-            ("GET", "/api/funnels", "funnels"),
-            ("DELETE", "/api/funnels/4", "funnels"),
             ("GET", "/api/websites/12/identified-visitors", "this report"),
             ("GET", "/api/websites/12/breakdown", "this report"),
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),

@@ -7,6 +7,7 @@ mod availability;
 mod breakdowns;
 pub mod clickhouse;
 pub mod events;
+mod funnels;
 pub mod ingest_state;
 mod live;
 pub mod notices;
@@ -98,8 +99,8 @@ impl ClusterConfig {
 pub struct Cluster {
     /// The metadata database's pool (the metadata services hold it too).
     pub pg: Arc<Pg>,
-    /// The events store, for the reads served from ClickHouse.
-    pub events: Events,
+    /// The events store, for the reads served from ClickHouse (shared with the funnels service).
+    pub events: Arc<Events>,
     /// This daemon's listener of the other daemons' notices, once `Tracker::open` has started it.
     pub notices: Option<notices::Listener>,
 }
@@ -107,7 +108,11 @@ pub struct Cluster {
 impl Cluster {
     /// Connects to PostgreSQL and every ClickHouse shard, applying the migrations each lacks.
     pub fn open(config: &ClusterConfig) -> Result<Cluster> {
-        Ok(Cluster { pg: Arc::new(Pg::open(&config.postgres_url)?), events: open_events(config)?, notices: None })
+        Ok(Cluster {
+            pg: Arc::new(Pg::open(&config.postgres_url)?),
+            events: Arc::new(open_events(config)?),
+            notices: None,
+        })
     }
 
     /// Ready when PostgreSQL and every ClickHouse shard answer; `Unavailable` names the first that does not.

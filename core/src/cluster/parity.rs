@@ -1,7 +1,9 @@
 //! Every dashboard read served from ClickHouse against SQLite's on the same hits, at the core: a day of seeded
 //! visits with the edges an API test cannot place at will (a visitor seen earlier the same day before the 24-hour
 //! range, visits across midnight, a visit's later hits with other dimensions than its first, visits started by
-//! an event, conversions with and without values).
+//! an event, conversions with and without values), and funnels' figures and drop-off visits on them.
+
+use std::sync::Arc;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -10,6 +12,7 @@ use super::testing::{fresh, store_in_both};
 use crate::analytics::{Dimension, SiteMetric, TimeRange};
 use crate::ingest::{EventKind, Hit, Utm};
 use crate::model::{Millis, WebsiteId, now_ms};
+use crate::store::funnels::{Figures, Funnel, FunnelDropOffs, FunnelInput, Funnels, StepInput};
 use crate::testing::one_site;
 
 const HOUR: Millis = 3_600_000;
@@ -167,4 +170,89 @@ fn every_moved_read_equals_sqlites_on_the_same_hits() {
         );
     }
     assert_eq!(events.page_urls(site, now).unwrap(), sqlite.page_urls(site).unwrap());
+}
+
+/// A funnel's steps as the dialog sends them: (url, event name).
+fn funnel_input(site: WebsiteId, steps: &[(&str, Option<&str>)]) -> FunnelInput {
+    FunnelInput {
+        name: Some(format!("{} steps", steps.len())),
+        website_id: Some(site.into()),
+        steps: Some(
+            steps
+                .iter()
+                .enumerate()
+                .map(|(i, (url, event))| StepInput {
+                    name: Some(format!("Step {}", i + 1)),
+                    url: Some(url.to_string()),
+                    event_name: event.map(str::to_string),
+                })
+                .collect(),
+        ),
+        status: None,
+    }
+}
+
+/// What the two engines may differ in: ids, creation times and the site's name (each fixture's own), and a
+/// replaced visit's id in its name.
+fn comparable_funnel(mut funnel: Funnel) -> Funnel {
+    (funnel.id, funnel.created_at, funnel.website.name) = (0, 0, String::new());
+    funnel
+}
+
+fn comparable_drop_offs(mut drop_offs: FunnelDropOffs) -> FunnelDropOffs {
+    drop_offs.funnel_id = 0;
+    for visit in drop_offs.steps.iter_mut().flat_map(|s| s.visits.iter_mut()) {
+        visit.id = 0;
+        visit.session_id = without_visit_id(&visit.session_id);
+    }
+    drop_offs
+}
+
+#[test]
+fn funnel_figures_and_drop_offs_equal_sqlites_on_the_same_hits() {
+    let Some(cluster) = fresh() else { return };
+    let fixture = one_site();
+    cluster.add_site(fixture.site);
+    let site = fixture.site;
+    let now = now_ms();
+    store_in_both(&fixture, &cluster, seeded_hits(site, now));
+    let owner: i64 =
+        cluster.pg().with(|c| Ok(c.query_one("SELECT user_id FROM websites WHERE id = $1", &[&site])?.get(0))).unwrap();
+    let sqlite = &fixture.tracker.funnels;
+    let clickhouse = Funnels::new(cluster.meta(), Figures::Cluster(Arc::new(cluster.events())));
+    let funnels: &[&[(&str, Option<&str>)]] = &[
+        &[("/p1", None), ("/p2", None), ("/p3", None)],
+        // One hit reaches one step at most: a visit needs three views of /p1.
+        &[("/p1", None), ("/p1/", None), ("p1", None)],
+        &[("*", None), ("*", Some("signup")), ("/p*", Some("purchase"))],
+        &[("/p*", None), ("*", Some("Sign Up")), ("/p[1]", None), ("https://x.example.com/p4?y=1", None)],
+        &[("/p0", None), ("/p1", None), ("/p2", None), ("/p3", None), ("/p4", None), ("/p5", None), ("/p6", None)],
+    ];
+    for steps in funnels {
+        sqlite.create(fixture.user.id, funnel_input(site, steps)).unwrap();
+        clickhouse.create(owner, funnel_input(site, steps)).unwrap();
+    }
+    let mut reached_late_steps = false;
+    for name in ["24h", "7d", "30d", "90d"] {
+        let range = TimeRange::parse(name, now).unwrap();
+        let expected: Vec<Funnel> =
+            sqlite.list(fixture.user.id, Some(site), range).unwrap().into_iter().map(comparable_funnel).collect();
+        let got: Vec<Funnel> =
+            clickhouse.list(owner, Some(site), range).unwrap().into_iter().map(comparable_funnel).collect();
+        assert_eq!(got, expected, "funnels {name}");
+        reached_late_steps |= expected.iter().all(|f| f.steps[1].visitors > 0 && f.total_visitors > 20);
+        let (sqlite_ids, cluster_ids): (Vec<i64>, Vec<i64>) = (
+            sqlite.list(fixture.user.id, None, range).unwrap().iter().map(|f| f.id).collect(),
+            clickhouse.list(owner, None, range).unwrap().iter().map(|f| f.id).collect(),
+        );
+        for (&s, &c) in sqlite_ids.iter().zip(&cluster_ids) {
+            for limit in [1, 100] {
+                let expected = comparable_drop_offs(sqlite.drop_offs(fixture.user.id, s, range, limit).unwrap());
+                assert!(expected.steps.iter().any(|s| !s.visits.is_empty()), "{expected:?}");
+                let got = comparable_drop_offs(clickhouse.drop_offs(owner, c, range, limit).unwrap());
+                assert_eq!(got, expected, "drop-offs {name} limit {limit}");
+            }
+        }
+    }
+    assert!(reached_late_steps, "the seeded hits reach the second step of every funnel");
 }

@@ -127,7 +127,7 @@ mod tests {
         }
         let events = cluster.events();
         events.insert(&rows).unwrap();
-        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: cluster.events(), notices: None };
+        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None };
         let (first, second) = (cluster_of(), cluster_of());
 
         // While another daemon holds the lock, a run does nothing.

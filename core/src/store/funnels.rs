@@ -1,15 +1,21 @@
 //! Conversion funnels: a site owner's named, ordered steps (spec part 2 "Conversion Funnels", §3, §5) and
-//! their per-step figures for a time range. Called by the daemon's /api/funnels routes.
+//! their per-step figures for a time range. Called by the daemon's /api/funnels routes. The definitions are
+//! metadata (`store::meta::FunnelStore`); the figures come from SQLite's events or, in cluster mode, from
+//! ClickHouse (`cluster/funnels.rs`).
 
-use rusqlite::{Connection, OptionalExtension, params};
+use std::sync::Arc;
+
+use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 
 use crate::analytics::TimeRange;
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::visit_hours;
+use crate::cluster::events::Events;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
+use crate::store::meta::{FunnelChanges, FunnelRow, FunnelStepDef, Meta, NewFunnel};
 
 /// The fewest steps a funnel may have (spec §9).
 pub const MIN_STEPS: usize = 2;
@@ -137,60 +143,46 @@ pub struct DropOffVisit {
     pub replay_id: Option<i64>,
 }
 
-/// A validated step, as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct StepDef {
-    name: String,
-    url: String,
-    event_name: Option<String>,
-}
-
-struct Row {
-    id: i64,
-    website_id: WebsiteId,
-    website_name: String,
-    name: String,
-    status: String,
-    created_at: Millis,
-    steps: Vec<StepDef>,
+/// Where a funnel's figures are counted: SQLite's events (through its stored hours) or, in cluster mode,
+/// ClickHouse's hits.
+#[derive(Clone)]
+pub(crate) enum Figures {
+    Sqlite(Db),
+    Cluster(Arc<Events>),
 }
 
 /// Funnels of all accounts; every call names the user and sees only that user's funnels.
 #[derive(Clone)]
 pub struct Funnels {
-    db: Db,
+    meta: Meta,
+    figures: Figures,
 }
 
 impl Funnels {
-    pub(crate) fn new(db: Db) -> Funnels {
-        Funnels { db }
+    pub(crate) fn new(meta: Meta, figures: Figures) -> Funnels {
+        Funnels { meta, figures }
     }
 
     /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
     /// Another user's site is not found.
     pub fn list(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<Vec<Funnel>> {
-        let rows = self.db.read(|conn| {
-            if let Some(site) = site {
-                owned_site(conn, user, site)?;
-            }
-            load(conn, user, site, None)
-        })?;
-        with_figures(&self.db, rows, range)
+        let rows = self.meta.funnels(user, site, None)?;
+        self.with_figures(rows, range)
     }
 
     /// One of the user's funnels with figures for `range`; another user's is not found.
     pub fn get(&self, user: UserId, id: i64, range: TimeRange) -> Result<Funnel> {
-        let rows = self.db.read(|conn| load(conn, user, None, Some(id)))?;
+        let rows = self.meta.funnels(user, None, Some(id))?;
         if rows.is_empty() {
             return Err(Error::NotFound("funnel"));
         }
-        Ok(with_figures(&self.db, rows, range)?.remove(0))
+        Ok(self.with_figures(rows, range)?.remove(0))
     }
 
     /// One of the user's funnels as defined, its figures pending (see [`Funnel::figures_pending`]); another
     /// user's is not found.
     pub fn pending(&self, user: UserId, id: i64) -> Result<Funnel> {
-        let mut rows = self.db.read(|conn| load(conn, user, None, Some(id)))?;
+        let mut rows = self.meta.funnels(user, None, Some(id))?;
         if rows.is_empty() {
             return Err(Error::NotFound("funnel"));
         }
@@ -205,79 +197,36 @@ impl Funnels {
             funnel.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() }).collect();
         let dropped: Vec<u64> = funnel.steps.iter().map(|s| s.visitors - s.conversions).collect();
         let limit = limit.min(MAX_DROP_OFFS);
-        self.db.read(|conn| {
-            let found = visit_hours::drop_offs(conn, funnel.website_id, &patterns, range, limit, &dropped)?;
-            let mut visit = conn.prepare_cached(
-                "SELECT s.session_key, s.first_seen, s.last_seen, s.page_views, s.exit_page, s.country, s.device, r.id
-                 FROM sessions s LEFT JOIN replays r ON r.session_id = s.id WHERE s.id = ?1",
-            )?;
-            let mut steps = Vec::with_capacity(found.len());
-            for (n, visits) in found.into_iter().enumerate() {
-                let visits = visits
-                    .into_iter()
-                    .filter_map(|d| {
-                        visit
-                            .query_row([d.session], |r| {
-                                let (first, last): (Millis, Millis) = (r.get(1)?, r.get(2)?);
-                                Ok(DropOffVisit {
-                                    id: d.session,
-                                    session_id: r.get(0)?,
-                                    started_at: first,
-                                    duration: (last - first) / 1000,
-                                    page_views: r.get(3)?,
-                                    exit_page: r.get(4)?,
-                                    country: r.get(5)?,
-                                    device: r.get(6)?,
-                                    replay_id: r.get(7)?,
-                                })
-                            })
-                            .optional()
-                            .transpose()
-                    })
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
-                steps.push(StepDropOffs {
-                    step: n as u32 + 1,
-                    name: funnel.steps[n].name.clone(),
-                    dropped_off: dropped[n],
-                    visits,
-                });
-            }
-            Ok(FunnelDropOffs { funnel_id: funnel.id, website_id: funnel.website_id, steps })
-        })
+        let found = match &self.figures {
+            Figures::Sqlite(db) => sqlite_drop_offs(db, funnel.website_id, &patterns, range, limit, &dropped)?,
+            Figures::Cluster(events) => events.funnel_drop_offs(funnel.website_id, &patterns, range, limit)?,
+        };
+        let steps = found
+            .into_iter()
+            .enumerate()
+            .map(|(n, visits)| StepDropOffs {
+                step: n as u32 + 1,
+                name: funnel.steps[n].name.clone(),
+                dropped_off: dropped[n],
+                visits,
+            })
+            .collect();
+        Ok(FunnelDropOffs { funnel_id: funnel.id, website_id: funnel.website_id, steps })
     }
 
     /// Validates and stores a new funnel (status active unless given); returns its id.
     pub fn create(&self, user: UserId, input: FunnelInput) -> Result<i64> {
         let name = check_name(input.name.as_deref())?;
-        let site = check_website(input.website_id.as_ref())?;
+        let website_id = check_website(input.website_id.as_ref())?;
         let steps = check_steps(input.steps.as_deref())?;
         let status = check_status(input.status.as_deref())?;
-        let now = now_ms();
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            owned_site(&tx, user, site)?;
-            let count: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM funnels f JOIN websites w ON w.id = f.website_id WHERE w.user_id = ?1",
-                [user],
-                |r| r.get(0),
-            )?;
-            if count >= MAX_FUNNELS {
-                return Err(Error::invalid("an account can have at most 200 funnels"));
-            }
-            tx.execute(
-                "INSERT INTO funnels (website_id, name, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
-                params![site, name, status, now],
-            )?;
-            let id = tx.last_insert_rowid();
-            insert_steps(&tx, id, &steps)?;
-            tx.commit()?;
-            Ok(id)
-        })
+        let new = NewFunnel { website_id, name: &name, status: &status, steps: &steps, created_at: now_ms() };
+        self.meta.insert_funnel(user, new, MAX_FUNNELS)
     }
 
     /// Changes the fields present in `input` (same rules as on create); another user's funnel, or a site of
-    /// another user named in the body, is not found. True when the stored figures went with the old steps or
-    /// site (counting them again reads the range's raw events).
+    /// another user named in the body, is not found. True when the figures went with the old steps or site
+    /// (counting them again reads the range's raw events).
     pub fn update(&self, user: UserId, id: i64, input: FunnelInput) -> Result<bool> {
         let name = input.name.as_deref().map(|n| check_name(Some(n))).transpose()?;
         let site = match &input.website_id {
@@ -286,131 +235,102 @@ impl Funnels {
         };
         let steps = input.steps.as_deref().map(|s| check_steps(Some(s))).transpose()?;
         let status = input.status.as_deref().map(|s| check_status(Some(s))).transpose()?;
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let old_site = owned_funnel(&tx, user, id)?;
-            if let Some(site) = site {
-                owned_site(&tx, user, site)?;
-            }
-            // Stored hourly counts are of the old steps or site: gone, and reads in flight store nothing.
-            let recount = steps.is_some() || site.is_some_and(|s| s != old_site);
-            if recount {
-                tx.execute("DELETE FROM funnel_hours WHERE funnel_id = ?1", [id])?;
-                visit_hours::bump(&tx, old_site)?;
-            }
-            tx.execute(
-                "UPDATE funnels SET name = COALESCE(?2, name), website_id = COALESCE(?3, website_id),
-                    status = COALESCE(?4, status), updated_at = ?5 WHERE id = ?1",
-                params![id, name, site, status, now_ms()],
-            )?;
-            if let Some(steps) = steps {
-                tx.execute("DELETE FROM funnel_steps WHERE funnel_id = ?1", [id])?;
-                insert_steps(&tx, id, &steps)?;
-            }
-            tx.commit()?;
-            Ok(recount)
-        })
+        let changes = FunnelChanges {
+            website_id: site,
+            name: name.as_deref(),
+            status: status.as_deref(),
+            steps: steps.as_deref(),
+            updated_at: now_ms(),
+        };
+        let old_site = self.meta.update_funnel(user, id, changes)?;
+        Ok(steps.is_some() || site.is_some_and(|s| s != old_site))
     }
 
     /// Deletes one of the user's funnels; another user's is not found.
     pub fn delete(&self, user: UserId, id: i64) -> Result<()> {
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            owned_funnel(&tx, user, id)?;
-            tx.execute("DELETE FROM funnels WHERE id = ?1", [id])?;
-            tx.commit()?;
-            Ok(())
-        })
+        self.meta.delete_funnel(user, id)
     }
-}
 
-fn owned_site(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
-    conn.query_row("SELECT 1 FROM websites WHERE id = ?1 AND user_id = ?2", params![site, user], |_| Ok(()))
-        .optional()?
-        .ok_or(Error::NotFound("website"))
-}
-
-/// The funnel's site when the funnel is the user's.
-fn owned_funnel(conn: &Connection, user: UserId, id: i64) -> Result<WebsiteId> {
-    conn.query_row(
-        "SELECT f.website_id FROM funnels f JOIN websites w ON w.id = f.website_id WHERE f.id = ?1 AND w.user_id = ?2",
-        params![id, user],
-        |r| r.get(0),
-    )
-    .optional()?
-    .ok_or(Error::NotFound("funnel"))
-}
-
-fn insert_steps(conn: &Connection, funnel: i64, steps: &[StepDef]) -> Result<()> {
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO funnel_steps (funnel_id, position, name, url, event_name) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    for (position, step) in steps.iter().enumerate() {
-        stmt.execute(params![funnel, position as i64, step.name, step.url, step.event_name])?;
-    }
-    Ok(())
-}
-
-/// The user's funnels with their steps, newest first, optionally of one site or one id.
-fn load(conn: &Connection, user: UserId, site: Option<WebsiteId>, id: Option<i64>) -> Result<Vec<Row>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT f.id, f.website_id, w.name, f.name, f.status, f.created_at
-         FROM funnels f JOIN websites w ON w.id = f.website_id
-         WHERE w.user_id = ?1 AND (?2 IS NULL OR f.website_id = ?2) AND (?3 IS NULL OR f.id = ?3)
-         ORDER BY f.created_at DESC, f.id DESC",
-    )?;
-    let mut rows = stmt
-        .query_map(params![user, site, id], |r| {
-            Ok(Row {
-                id: r.get(0)?,
-                website_id: r.get(1)?,
-                website_name: r.get(2)?,
-                name: r.get(3)?,
-                status: r.get(4)?,
-                created_at: r.get(5)?,
-                steps: Vec::new(),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let mut steps =
-        conn.prepare_cached("SELECT name, url, event_name FROM funnel_steps WHERE funnel_id = ?1 ORDER BY position")?;
-    for row in &mut rows {
-        row.steps = steps
-            .query_map([row.id], |r| Ok(StepDef { name: r.get(0)?, url: r.get(1)?, event_name: r.get(2)? }))?
-            .collect::<rusqlite::Result<_>>()?;
-    }
-    Ok(rows)
-}
-
-/// Adds the figures: each site's stored hours summed for all of its funnels, the rest scanned once.
-fn with_figures(db: &Db, rows: Vec<Row>, range: TimeRange) -> Result<Vec<Funnel>> {
-    let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
-    sites.sort_unstable();
-    sites.dedup();
-    let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
-    for site in sites {
-        let of_site: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].website_id == site).collect();
-        let patterns: Vec<(i64, Vec<StepPattern>)> = of_site
-            .iter()
-            .map(|&i| {
-                let steps = rows[i]
-                    .steps
-                    .iter()
-                    .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
-                    .collect();
-                (rows[i].id, steps)
-            })
-            .collect();
-        let counts = visit_hours::funnel_counts(db, site, &patterns, range, now_ms())?;
-        for (counts, &i) in counts.into_iter().zip(&of_site) {
-            figures[i] = Some(counts);
+    /// Adds the figures, counted once per site for all of its funnels.
+    fn with_figures(&self, rows: Vec<FunnelRow>, range: TimeRange) -> Result<Vec<Funnel>> {
+        let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
+        sites.sort_unstable();
+        sites.dedup();
+        let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
+        for site in sites {
+            let of_site: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].website_id == site).collect();
+            let patterns: Vec<(i64, Vec<StepPattern>)> = of_site
+                .iter()
+                .map(|&i| {
+                    let steps = rows[i]
+                        .steps
+                        .iter()
+                        .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
+                        .collect();
+                    (rows[i].id, steps)
+                })
+                .collect();
+            let counts = match &self.figures {
+                Figures::Sqlite(db) => visit_hours::funnel_counts(db, site, &patterns, range, now_ms())?,
+                Figures::Cluster(events) => {
+                    patterns.iter().map(|(_, steps)| events.funnel_counts(site, steps, range)).collect::<Result<_>>()?
+                }
+            };
+            for (counts, &i) in counts.into_iter().zip(&of_site) {
+                figures[i] = Some(counts);
+            }
         }
+        Ok(rows.into_iter().zip(figures).map(|(row, counts)| funnel(row, &counts.unwrap_or_default())).collect())
     }
-    Ok(rows.into_iter().zip(figures).map(|(row, counts)| funnel(row, &counts.unwrap_or_default())).collect())
+}
+
+/// The drop-off visits of SQLite's events, with what the list shows of each visit.
+fn sqlite_drop_offs(
+    db: &Db,
+    site: WebsiteId,
+    patterns: &[StepPattern],
+    range: TimeRange,
+    limit: usize,
+    dropped: &[u64],
+) -> Result<Vec<Vec<DropOffVisit>>> {
+    db.read(|conn| {
+        let found = visit_hours::drop_offs(conn, site, patterns, range, limit, dropped)?;
+        let mut visit = conn.prepare_cached(
+            "SELECT s.session_key, s.first_seen, s.last_seen, s.page_views, s.exit_page, s.country, s.device, r.id
+             FROM sessions s LEFT JOIN replays r ON r.session_id = s.id WHERE s.id = ?1",
+        )?;
+        let mut steps = Vec::with_capacity(found.len());
+        for visits in found {
+            let visits = visits
+                .into_iter()
+                .filter_map(|d| {
+                    visit
+                        .query_row([d.session], |r| {
+                            let (first, last): (Millis, Millis) = (r.get(1)?, r.get(2)?);
+                            Ok(DropOffVisit {
+                                id: d.session,
+                                session_id: r.get(0)?,
+                                started_at: first,
+                                duration: (last - first) / 1000,
+                                page_views: r.get(3)?,
+                                exit_page: r.get(4)?,
+                                country: r.get(5)?,
+                                device: r.get(6)?,
+                                replay_id: r.get(7)?,
+                            })
+                        })
+                        .optional()
+                        .transpose()
+                })
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            steps.push(visits);
+        }
+        Ok(steps)
+    })
 }
 
 /// Builds the answer from step definitions and the visits reaching each step.
-fn funnel(row: Row, counts: &[u64]) -> Funnel {
+fn funnel(row: FunnelRow, counts: &[u64]) -> Funnel {
     let count = |i: usize| counts.get(i).copied().unwrap_or(0);
     let last = row.steps.len().saturating_sub(1);
     let steps: Vec<FunnelStep> = row
@@ -478,7 +398,7 @@ fn check_website(raw: Option<&serde_json::Value>) -> Result<WebsiteId> {
     }
 }
 
-fn check_steps(raw: Option<&[StepInput]>) -> Result<Vec<StepDef>> {
+fn check_steps(raw: Option<&[StepInput]>) -> Result<Vec<FunnelStepDef>> {
     let raw = raw.unwrap_or(&[]);
     if raw.len() < MIN_STEPS {
         return Err(Error::invalid("At least 2 steps are required"));
@@ -489,7 +409,7 @@ fn check_steps(raw: Option<&[StepInput]>) -> Result<Vec<StepDef>> {
     raw.iter().map(check_step).collect()
 }
 
-fn check_step(step: &StepInput) -> Result<StepDef> {
+fn check_step(step: &StepInput) -> Result<FunnelStepDef> {
     let name = step.name.as_deref().unwrap_or("").trim();
     if name.is_empty() {
         return Err(Error::invalid("Step name is required"));
@@ -504,7 +424,7 @@ fn check_step(step: &StepInput) -> Result<StepDef> {
     {
         return Err(Error::invalid("Event name must be at most 200 characters, without control characters"));
     }
-    Ok(StepDef { name: name.to_string(), url, event_name: event_name.map(str::to_string) })
+    Ok(FunnelStepDef { name: name.to_string(), url, event_name: event_name.map(str::to_string) })
 }
 
 /// A step's URL as a path pattern: a full URL keeps its path; a bare "product" becomes "/product".
@@ -573,14 +493,14 @@ mod tests {
 
     #[test]
     fn figures_from_counts() {
-        let row = Row {
+        let row = FunnelRow {
             id: 1,
             website_id: 1,
             website_name: "Shop".into(),
             name: "Checkout".into(),
             status: "active".into(),
             created_at: 0,
-            steps: (0..4).map(|i| StepDef { name: format!("{i}"), url: "/".into(), event_name: None }).collect(),
+            steps: (0..4).map(|i| FunnelStepDef { name: format!("{i}"), url: "/".into(), event_name: None }).collect(),
         };
         let f = funnel(row, &[100, 60, 30, 12]);
         assert_eq!(f.total_visitors, 100);

@@ -434,3 +434,56 @@ fn consent_choices_and_retention_days_on_each_engine() {
         assert_eq!(engine.meta.all_retention().unwrap(), [(two.id, Retention::default())], "{name}");
     }
 }
+
+#[test]
+fn funnels_are_their_owners_alone_on_each_engine() {
+    use crate::store::funnels::{Figures, FunnelInput, Funnels, StepInput};
+    for engine in engines() {
+        let s = services(&engine);
+        // Figures of the engine's own kind: SQLite's stored hours name funnels of its own database.
+        let cluster = (engine.name == "postgres").then(|| crate::cluster::testing::fresh().unwrap());
+        let figures = match &cluster {
+            Some(cluster) => Figures::Cluster(std::sync::Arc::new(cluster.events())),
+            None => Figures::Sqlite(engine.db.clone()),
+        };
+        let funnels = Funnels::new(engine.meta.clone(), figures);
+        let ann = s.auth.create_user("ann@example.com", "secret1").unwrap();
+        let bob = s.auth.create_user("bob@example.com", "secret1").unwrap();
+        let ann_site = s.websites.create(ann.id, site("ann")).unwrap().id;
+        let bob_site = s.websites.create(bob.id, site("bob")).unwrap().id;
+        let step = |url: &str| StepInput { name: Some(url.into()), url: Some(url.into()), event_name: None };
+        let input = |site: i64| FunnelInput {
+            name: Some("Checkout".into()),
+            website_id: Some(site.into()),
+            steps: Some(vec![step("/cart"), step("https://ann.example.com/paid?x=1")]),
+            status: None,
+        };
+        let range = crate::analytics::TimeRange::parse("30d", crate::model::now_ms()).unwrap();
+        let id = funnels.create(ann.id, input(ann_site)).unwrap();
+        let listed = funnels.list(ann.id, None, range).unwrap();
+        assert_eq!(listed.len(), 1, "{}", engine.name);
+        assert_eq!(
+            (listed[0].status.as_str(), listed[0].steps[1].url.as_str()),
+            ("active", "/paid"),
+            "{}",
+            engine.name
+        );
+        assert!(matches!(funnels.create(ann.id, input(bob_site)), Err(Error::NotFound("website"))), "{}", engine.name);
+        assert!(matches!(funnels.list(ann.id, Some(bob_site), range), Err(Error::NotFound(_))), "{}", engine.name);
+        assert!(funnels.list(bob.id, None, range).unwrap().is_empty(), "{}", engine.name);
+        assert!(matches!(funnels.get(bob.id, id, range), Err(Error::NotFound("funnel"))), "{}", engine.name);
+        let pause = FunnelInput { status: Some("paused".into()), ..FunnelInput::default() };
+        assert!(matches!(funnels.update(bob.id, id, pause.clone()), Err(Error::NotFound(_))), "{}", engine.name);
+        assert!(matches!(funnels.delete(bob.id, id), Err(Error::NotFound(_))), "{}", engine.name);
+        assert!(!funnels.update(ann.id, id, pause).unwrap(), "{}: a pause keeps the figures", engine.name);
+        let moved = FunnelInput { steps: Some(vec![step("/a"), step("/b"), step("/c")]), ..FunnelInput::default() };
+        assert!(funnels.update(ann.id, id, moved).unwrap(), "{}: new steps are counted again", engine.name);
+        let edited = funnels.get(ann.id, id, range).unwrap();
+        assert_eq!((edited.status.as_str(), edited.steps.len()), ("paused", 3), "{}", engine.name);
+        let one_step = FunnelInput { steps: Some(vec![step("/a")]), ..input(ann_site) };
+        let refused = funnels.create(ann.id, one_step).unwrap_err().to_string();
+        assert_eq!(refused, "At least 2 steps are required", "{}", engine.name);
+        funnels.delete(ann.id, id).unwrap();
+        assert!(matches!(funnels.get(ann.id, id, range), Err(Error::NotFound(_))), "{}", engine.name);
+    }
+}
