@@ -19,6 +19,7 @@ pub mod sink;
 #[cfg(test)]
 pub(crate) mod testing;
 mod timeseries;
+mod visitor;
 mod visits;
 
 use std::sync::Arc;
