@@ -23,7 +23,7 @@ use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
-use crate::privacy::{Privacy, RetentionReport};
+use crate::privacy::{Privacy, RetentionReport, Right, VisitorDeletion};
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::funnels::{Figures, Funnels};
@@ -301,6 +301,31 @@ impl Tracker {
             cluster.events.delete_sites(&sites)?;
         }
         self.auth.remove_user(user)
+    }
+
+    /// Everything stored about one visitor of a site (callers check ownership first), from the shards and
+    /// PostgreSQL in cluster mode. Refused unless the site's settings allow access; `NotFound` when nothing
+    /// matches.
+    pub fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<serde_json::Value> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                self.privacy.check_right(site, Right::Access)?;
+                cluster.visitor_data(self.privacy.meta.as_ref(), site, visitor)
+            }
+            None => self.privacy.visitor_data(site, visitor),
+        }
+    }
+
+    /// Erases one visitor of a site (callers check ownership first): in cluster mode on every shard, awaited,
+    /// before PostgreSQL. Refused unless the site's settings allow erasure; `NotFound` when nothing matches.
+    pub fn delete_visitor(&self, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                self.privacy.check_right(site, Right::Erasure)?;
+                cluster.delete_visitor(self.privacy.meta.as_ref(), site, visitor)
+            }
+            None => self.privacy.delete_visitor(site, visitor),
+        }
     }
 
     /// Applies every site's retention days now (serve's periodic job; see [`Tracker::apply_retention_at`]).

@@ -342,7 +342,7 @@ impl Events {
     /// work on 18.16), then waits until each shard reports it done and its old parts removed. The mutation takes
     /// ~0.1 s; the removal waits for the server's background pool, which sleeps up to 10 s between rounds, so a
     /// deletion takes about 10 s (measured on 18.16).
-    fn delete_where(&self, condition: &str) -> Result<()> {
+    pub(super) fn delete_where(&self, condition: &str) -> Result<()> {
         let db = &self.database;
         for node in &self.nodes {
             node.execute(&format!("ALTER TABLE {db}.hits_local DELETE WHERE {condition}"))?;

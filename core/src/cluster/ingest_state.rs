@@ -139,6 +139,14 @@ impl IngestState {
         Ok(segments.iter().map(|s| found.get(&(s.website_id, s.session_key.clone())).copied()).collect())
     }
 
+    /// Forgets the visits of a site's `keys` (a visitor's erasure): a later hit under one starts a new visit.
+    pub fn forget_visits(pg: &Pg, site: WebsiteId, keys: &[String]) -> Result<()> {
+        pg.with(|c| {
+            c.execute("DELETE FROM ingest_visits WHERE website_id = $1 AND session_key = ANY($2)", &[&site, &keys])?;
+            Ok(())
+        })
+    }
+
     /// Once per UTC day of `now`: deletes salts older than yesterday and visits idle for a day.
     pub fn prune(&mut self, now: Millis) -> Result<()> {
         let today = now.div_euclid(DAY_MS);

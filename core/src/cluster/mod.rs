@@ -20,6 +20,7 @@ pub mod sink;
 #[cfg(test)]
 pub(crate) mod testing;
 mod timeseries;
+mod visitor;
 mod visits;
 
 use std::sync::Arc;

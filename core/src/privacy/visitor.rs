@@ -26,7 +26,7 @@ const MATCH_SESSIONS: &str = "SELECT id FROM sessions WHERE website_id = ?1 AND 
 
 /// Which right a request exercises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Right {
+pub(crate) enum Right {
     Access,
     Erasure,
 }
@@ -64,7 +64,7 @@ pub fn visitor_id(raw: &str) -> Result<String> {
 
 impl Privacy {
     /// Refuses a visitor request the site's settings do not allow.
-    fn check_right(&self, site: WebsiteId, right: Right) -> Result<()> {
+    pub(crate) fn check_right(&self, site: WebsiteId, right: Right) -> Result<()> {
         let s = self.settings(site)?;
         if !s.data_subject_rights {
             return Err(Error::Forbidden("data subject rights are turned off for this website".into()));

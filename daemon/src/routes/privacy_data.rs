@@ -192,7 +192,7 @@ async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Re
     let visitor = visitor_id(query.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
     let (data, name) = blocking(move || {
         tracker.websites.get(user, site)?;
-        let data = tracker.privacy.visitor_data(site, &visitor)?;
+        let data = tracker.visitor_data(site, &visitor)?;
         tracker.privacy.record_audit(
             site,
             Actor::User(user),
@@ -222,7 +222,7 @@ async fn delete_visitor(tracker: Tracker, user: UserId, body: DeleteVisitorBody)
     let visitor = visitor_id(body.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
     let report = blocking(move || {
         tracker.websites.get(user, site)?;
-        let report = tracker.privacy.delete_visitor(site, &visitor)?;
+        let report = tracker.delete_visitor(site, &visitor)?;
         tracker.privacy.record_audit(
             site,
             Actor::User(user),

@@ -102,7 +102,7 @@ fn delete_visitor(global: &GlobalArgs, args: &DeleteArgs, visitor: &str) -> anyh
     let tracker = global.open()?;
     let site = find_site(&tracker, &args.site)?;
     confirm(args.yes, &format!("everything about visitor {visitor} of {} ({})", site.name, site.domain))?;
-    let report = tracker.privacy.delete_visitor(site.id, &visitor)?;
+    let report = tracker.delete_visitor(site.id, &visitor)?;
     tracker.privacy.record_audit(
         site.id,
         Actor::Cli,

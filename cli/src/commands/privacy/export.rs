@@ -28,7 +28,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     let visitor = visitor_id(&args.visitor).context("--visitor")?;
     let tracker = global.open()?;
     let site = find_site(&tracker, &args.site)?;
-    let data = tracker.privacy.visitor_data(site.id, &visitor)?;
+    let data = tracker.visitor_data(site.id, &visitor)?;
     tracker.privacy.record_audit(site.id, Actor::Cli, AuditAction::VisitorExported, json!({ "visitorId": visitor }))?;
     let text = serde_json::to_string_pretty(&data)?;
     match &args.out {

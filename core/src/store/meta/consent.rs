@@ -21,6 +21,10 @@ pub trait ConsentStore {
     fn latest_analytics_choices(&self, visits: &[(WebsiteId, String)]) -> Result<HashMap<(WebsiteId, String), bool>>;
     /// A page of a site's choices, newest first.
     fn consent_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<Vec<ConsentLog>>;
+    /// Every choice of a site made under any of `keys` (one visitor's session ids), oldest first.
+    fn visitor_consents(&self, site: WebsiteId, keys: &[String]) -> Result<Vec<ConsentLog>>;
+    /// Deletes every choice of a site made under any of `keys` (a visitor's erasure); how many went.
+    fn delete_visitor_consents(&self, site: WebsiteId, keys: &[String]) -> Result<u64>;
 }
 
 /// A log entry as both engines read it (id, ts, ip, session key, analytics, marketing).
@@ -106,6 +110,40 @@ impl ConsentStore for SqliteMeta {
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
+
+    fn visitor_consents(&self, site: WebsiteId, keys: &[String]) -> Result<Vec<ConsentLog>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, ts, ip_address, session_key, analytics, marketing FROM consent_logs
+                 WHERE website_id = ?1 AND session_key = ?2 ORDER BY ts, id",
+            )?;
+            let mut logs = Vec::new();
+            for key in keys {
+                let rows = stmt.query_map(params![site, key], |r| {
+                    let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
+                    Ok(log_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, data))
+                })?;
+                logs.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+            }
+            logs.sort_by_key(|log| (log.timestamp, log.id));
+            Ok(logs)
+        })
+    }
+
+    fn delete_visitor_consents(&self, site: WebsiteId, keys: &[String]) -> Result<u64> {
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            let mut deleted = 0;
+            for key in keys {
+                deleted += tx.execute(
+                    "DELETE FROM consent_logs WHERE website_id = ?1 AND session_key = ?2",
+                    params![site, key],
+                )? as u64;
+            }
+            tx.commit()?;
+            Ok(deleted)
+        })
+    }
 }
 
 impl ConsentStore for PgMeta {
@@ -178,6 +216,29 @@ impl ConsentStore for PgMeta {
                     log_of(r.get(0), r.get(1), r.get(2), r.get(3), data)
                 })
                 .collect())
+        })
+    }
+
+    fn visitor_consents(&self, site: WebsiteId, keys: &[String]) -> Result<Vec<ConsentLog>> {
+        self.pg.with(|c| {
+            let rows = c.query(
+                "SELECT id, ts, ip_address, session_key, analytics, marketing FROM consent_logs
+                 WHERE website_id = $1 AND session_key = ANY($2) ORDER BY ts, id",
+                &[&site, &keys],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|r| {
+                    let data = ConsentData { analytics: r.get(4), marketing: r.get(5) };
+                    log_of(r.get(0), r.get(1), r.get(2), r.get(3), data)
+                })
+                .collect())
+        })
+    }
+
+    fn delete_visitor_consents(&self, site: WebsiteId, keys: &[String]) -> Result<u64> {
+        self.pg.with(|c| {
+            Ok(c.execute("DELETE FROM consent_logs WHERE website_id = $1 AND session_key = ANY($2)", &[&site, &keys])?)
         })
     }
 }

@@ -409,6 +409,16 @@ fn consent_choices_and_retention_days_on_each_engine() {
         assert_eq!(page, [1_001], "{name}");
         assert_eq!(s.privacy.consent_logs(two.id).unwrap().len(), 1, "{name}");
 
+        // One visitor's choices under its session ids, oldest first; erased, and no one else's with them.
+        let keys = |list: &[&str]| list.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let of_a: Vec<_> = engine.meta.visitor_consents(one.id, &keys(&["a", "none"])).unwrap();
+        assert_eq!(of_a.iter().map(|l| l.timestamp).collect::<Vec<_>>(), [1_000, 1_002], "{name}");
+        assert_eq!(engine.meta.visitor_consents(two.id, &keys(&["a"])).unwrap(), [], "{name}: per site");
+        assert_eq!(engine.meta.delete_visitor_consents(one.id, &keys(&["a", "x' OR '1'='1"])).unwrap(), 2, "{name}");
+        assert_eq!(engine.meta.visitor_consents(one.id, &keys(&["a"])).unwrap(), [], "{name}");
+        assert_eq!(s.privacy.consent_logs(one.id).unwrap().len(), 1, "{name}: b's choice stays");
+        assert_eq!(s.privacy.consent_logs(two.id).unwrap().len(), 1, "{name}: the hostile key is one value");
+
         // Retention days: defaults, a change of some, a bad value changing nothing; other settings untouched.
         assert_eq!(s.privacy.retention(one.id).unwrap(), Retention::default(), "{name}");
         let consent = PrivacyUpdate { cookie_consent: Some(true), ..PrivacyUpdate::default() };
