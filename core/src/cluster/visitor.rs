@@ -306,7 +306,11 @@ mod tests {
             data: ConsentData { analytics: true, marketing: false },
         };
         meta.insert_consents(&[choice("erase-me"), choice("other-tab"), choice("keep-me")]).unwrap();
-        let cluster = |events| Cluster { pg: std::sync::Arc::new(test.pg()), events, notices: None };
+        let cluster = |events: super::super::events::Events| Cluster {
+            pg: std::sync::Arc::new(test.pg()),
+            events: std::sync::Arc::new(events),
+            notices: None,
+        };
 
         let data = cluster(test.events()).visitor_data(meta.as_ref(), SITE, "erase-me").unwrap();
         let sessions: Vec<&str> =
