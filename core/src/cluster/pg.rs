@@ -16,6 +16,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0040_consent_and_retention", include_str!("../../migrations/postgres/0040_consent_and_retention.sql")),
     ("0050_cluster_notices", include_str!("../../migrations/postgres/0050_cluster_notices.sql")),
     ("0051_shared_auth_state", include_str!("../../migrations/postgres/0051_shared_auth_state.sql")),
+    ("0070_organizations", include_str!("../../migrations/postgres/0070_organizations.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.

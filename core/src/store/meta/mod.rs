@@ -1,13 +1,13 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
-//! privacy settings, retention days, the consent log and the privacy audit log, kept in SQLite
+//! organizations, privacy settings, retention days, the consent log and the privacy audit log, kept in SQLite
 //! (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a
 //! [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one for
 //! what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
-//! [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`]), each method one unit of
-//! work (one statement or one transaction) so that no transaction spans a call; both engines implement each
-//! trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`] gathers the traits
+//! [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`]), each
+//! method one unit of work (one statement or one transaction) so that no transaction spans a call; both engines
+//! implement each trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`] gathers the traits
 //! behind one object: a service takes the one handle and calls what it needs. Rules that are not storage
 //! (validation, token generation, the refresh-reuse decision) stay in the services or in engine-free
 //! functions here, so the two engines cannot drift apart on them.
@@ -15,6 +15,7 @@
 mod audit;
 mod consent;
 mod event_definitions;
+mod organizations;
 mod privacy;
 mod retention;
 mod sessions;
@@ -27,6 +28,7 @@ pub use audit::AuditStore;
 pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
+pub use organizations::{ImportRow, KnownOrganization, OrganizationStore, OwnerChanges, SeenOrganization};
 pub use privacy::PrivacySettingsStore;
 pub use retention::RetentionStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
@@ -42,6 +44,7 @@ pub trait Metadata:
     + SessionStore
     + WebsiteStore
     + EventDefinitionStore
+    + OrganizationStore
     + PrivacySettingsStore
     + RetentionStore
     + ConsentStore
@@ -56,6 +59,7 @@ impl<T> Metadata for T where
         + SessionStore
         + WebsiteStore
         + EventDefinitionStore
+        + OrganizationStore
         + PrivacySettingsStore
         + RetentionStore
         + ConsentStore
