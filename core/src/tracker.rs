@@ -7,7 +7,8 @@ use std::sync::Arc;
 use crate::account::Account;
 use crate::analytics::{
     ActiveSession, ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
-    LiveVisitors, Overview, ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries, TrafficSource,
+    LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries,
+    TrafficSource,
 };
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
@@ -27,7 +28,7 @@ use crate::privacy::{Privacy, RetentionReport, Right, VisitorDeletion};
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::funnels::{Figures, Funnels};
-use crate::store::organizations::Organizations;
+use crate::store::organizations::{OrganizationUpdate, Organizations};
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.
@@ -119,7 +120,7 @@ impl Tracker {
             privacy,
             export: Export::new(db.clone()),
             events: EventDefinitions::new(meta.clone()),
-            organizations: Organizations::new(db.clone()),
+            organizations: Organizations::new(meta.clone()),
             funnels: Funnels::new(
                 meta.clone(),
                 match &cluster {
@@ -256,6 +257,29 @@ impl Tracker {
         match &self.services.cluster {
             Some(cluster) => cluster.events.page_urls(site, crate::model::now_ms()),
             None => self.analytics.page_urls(site),
+        }
+    }
+
+    /// A site's organizations, most visits first: their visits from ClickHouse in cluster mode.
+    pub fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.organizations(site, self.organizations.known(site)?),
+            None => self.analytics.organizations(site),
+        }
+    }
+
+    /// Sets what the owner knows of one organization of a site (`NotFound` for another site's) and answers it
+    /// as the list shows it.
+    pub fn update_organization(
+        &self,
+        site: WebsiteId,
+        id: i64,
+        changes: OrganizationUpdate,
+    ) -> Result<OrganizationSummary> {
+        let known = self.organizations.update(site, id, changes)?;
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.organization(site, known),
+            None => self.analytics.organization(site, id),
         }
     }
 

@@ -60,7 +60,7 @@ impl Corner {
     }
 
     /// A daemon of the cluster, with its own data folder.
-    async fn daemon(&self) -> TestServer {
+    pub(crate) async fn daemon(&self) -> TestServer {
         let postgres_url = self.postgres_url();
         let (ch, name) = (self.ch.clone(), self.name.clone());
         TestServer::start_with(move |config| {
@@ -721,7 +721,7 @@ fn address(visitor: u8) -> String {
 }
 
 /// One hit of the corpus: who sends it, when, and the track body's fields besides key, session and time.
-struct CorpusHit {
+pub(crate) struct CorpusHit {
     visitor: u8,
     ts: i64,
     body: Value,
@@ -733,7 +733,7 @@ struct CorpusHit {
 /// started by an event; visitors coming back after the 30-minute timeout; a visit that starts before the
 /// 24-hour range and goes on inside it; and a visitor seen before that range who comes back the same day inside
 /// it. Every hit's time ends in its visitor's own millisecond, so no two share a time.
-fn corpus(now: i64, range_start_24h: i64) -> Vec<CorpusHit> {
+pub(crate) fn corpus(now: i64, range_start_24h: i64) -> Vec<CorpusHit> {
     const MINUTE: i64 = 60_000;
     let page = |path: &str| json!({"url": format!("https://shop.example.com{path}")});
     let mut hits = Vec::new();
@@ -811,7 +811,7 @@ fn corpus(now: i64, range_start_24h: i64) -> Vec<CorpusHit> {
 }
 
 /// Sends a corpus hit to `server` (the SQLite daemon, or a cluster daemon in turn).
-async fn send_corpus_hit(server: &TestServer, key: &str, hit: &CorpusHit) {
+pub(crate) async fn send_corpus_hit(server: &TestServer, key: &str, hit: &CorpusHit) {
     let mut body = hit.body.clone();
     body["tracking_key"] = json!(key);
     body["session_id"] = json!(format!("visitor-{:04}", hit.visitor));
@@ -831,7 +831,7 @@ async fn send_corpus_hit(server: &TestServer, key: &str, hit: &CorpusHit) {
 
 /// An answer with what each store numbers its own way set aside: ids (of hits, sites and definitions) and the
 /// id in the `key~id` name of a visit a later one replaced.
-fn comparable(value: Value) -> Value {
+pub(crate) fn comparable(value: Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.into_iter()
@@ -851,7 +851,7 @@ fn comparable(value: Value) -> Value {
 }
 
 /// The JSON of a read that must answer 200.
-async fn read(server: &TestServer, token: &str, path: &str) -> Value {
+pub(crate) async fn read(server: &TestServer, token: &str, path: &str) -> Value {
     let answer = server.get(path, token).await;
     assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.text);
     comparable(answer.json)

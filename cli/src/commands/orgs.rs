@@ -36,7 +36,8 @@ pub fn run(global: &GlobalArgs, args: &OrgsArgs) -> anyhow::Result<()> {
     match &args.command {
         OrgsCommand::Import { site, file } => {
             let input = File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
-            let tracker = global.open()?;
+            // Organizations are metadata: in cluster mode the shared PostgreSQL holds them.
+            let tracker = global.open_shared()?;
             let site = find_site(&tracker, site)?;
             let report = tracker.organizations.import(site.id, input).with_context(|| file.display().to_string())?;
             if global.json {

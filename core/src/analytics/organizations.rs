@@ -4,11 +4,12 @@
 use serde::Serialize;
 
 use super::Analytics;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, ser_iso};
+use crate::store::meta::KnownOrganization;
 
 /// Most organizations one call returns.
-const MAX_ORGANIZATIONS: i64 = 1_000;
+pub(crate) const MAX_ORGANIZATIONS: i64 = 1_000;
 
 /// `GET /api/websites/{id}/organizations` item (spec part 2 §3).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -47,7 +48,54 @@ impl Analytics {
     }
 }
 
+impl Analytics {
+    /// One organization of a site (the answer to an owner's edit).
+    pub fn organization(&self, site: WebsiteId, id: i64) -> Result<OrganizationSummary> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, name, domain, industry, size, location, session_count, confidence, last_seen
+                 FROM organizations WHERE website_id = ?1 AND id = ?2",
+            )?;
+            match stmt.query_row(rusqlite::params![site, id], OrganizationSummary::from_row) {
+                Ok(org) => Ok(org),
+                Err(rusqlite::Error::QueryReturnedNoRows) => Err(Error::NotFound("organization")),
+                Err(e) => Err(e.into()),
+            }
+        })
+    }
+}
+
+/// An organization's visits: the events side of its summary (in cluster mode, counted in ClickHouse).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrganizationVisits {
+    pub session_count: i64,
+    /// Country of the latest visit that had one.
+    pub location: String,
+    pub last_seen: Millis,
+}
+
 impl OrganizationSummary {
+    /// The summary of an organization known to the metadata store, with its visits.
+    pub fn of(known: KnownOrganization, visits: OrganizationVisits) -> OrganizationSummary {
+        let some = |s: String| (!s.is_empty()).then_some(s);
+        OrganizationSummary {
+            id: known.id,
+            organization_name: known.name,
+            domain: some(known.domain),
+            industry: some(known.industry),
+            size: some(known.size),
+            location: visits.location,
+            session_count: visits.session_count,
+            confidence: known.confidence,
+            last_seen: visits.last_seen,
+        }
+    }
+
+    /// Most visits first, then the latest seen (SQLite's list order), then the first known.
+    pub fn list_order(a: &OrganizationSummary, b: &OrganizationSummary) -> std::cmp::Ordering {
+        (b.session_count, b.last_seen, a.id).cmp(&(a.session_count, a.last_seen, b.id))
+    }
+
     /// From `id, name, domain, industry, size, location, session_count, confidence, last_seen`.
     pub(crate) fn from_row(r: &rusqlite::Row) -> rusqlite::Result<OrganizationSummary> {
         let some = |s: String| (!s.is_empty()).then_some(s);

@@ -40,6 +40,8 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/countries"),
     ("GET", "/api/websites/*/conversions"),
     ("GET", "/api/websites/*/events/summary"),
+    ("GET", "/api/websites/*/organizations"),
+    ("PUT", "/api/websites/*/organizations/*"),
     // The pages viewed; heatmap data itself is not stored in cluster mode yet.
     ("GET", "/api/analytics/urls"),
     ("POST", "/api/dashboard/live/ticket"),
@@ -65,7 +67,6 @@ const AVAILABLE: &[(&str, &str)] = &[
 /// The features not served yet, by path prefix, first match wins: what the 503 names.
 const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/websites/*/session-replays", "session replays"),
-    ("/api/websites/*/organizations", "visitor organizations"),
     ("/api/websites/*/export", "website export"),
     ("/api/websites/*/", "this report"),
     ("/api/user/export", "the account export"),
@@ -133,6 +134,8 @@ mod tests {
             ("GET", "/api/websites/12/countries"),
             ("GET", "/api/websites/12/conversions"),
             ("GET", "/api/websites/12/events/summary"),
+            ("GET", "/api/websites/12/organizations"),
+            ("PUT", "/api/websites/12/organizations/7"),
             ("GET", "/api/analytics/urls"),
             ("POST", "/api/dashboard/live/ticket"),
             ("GET", "/api/dashboard/live"),

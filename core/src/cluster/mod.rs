@@ -11,9 +11,12 @@ mod funnels;
 pub mod ingest_state;
 mod live;
 pub mod notices;
+mod organizations;
 mod overview;
 #[cfg(test)]
 mod parity;
+#[cfg(test)]
+mod parity_orgs;
 pub mod pg;
 mod retention;
 pub mod sink;

@@ -17,6 +17,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0050_cluster_notices", include_str!("../../migrations/postgres/0050_cluster_notices.sql")),
     ("0051_shared_auth_state", include_str!("../../migrations/postgres/0051_shared_auth_state.sql")),
     ("0060_funnels", include_str!("../../migrations/postgres/0060_funnels.sql")),
+    ("0070_organizations", include_str!("../../migrations/postgres/0070_organizations.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.

@@ -15,7 +15,7 @@ use crate::ingest::{EventKind, Hit};
 use crate::metrics::Metrics;
 use crate::model::{WebsiteId, now_ms};
 use crate::privacy::ConsentRecord;
-use crate::store::meta::Meta;
+use crate::store::meta::{Meta, SeenOrganization};
 
 /// The ClickHouse sink of one daemon's writer thread.
 pub struct ClickHouseSink {
@@ -25,7 +25,12 @@ pub struct ClickHouseSink {
     meta: Meta,
     live: LiveHub,
     metrics: Metrics,
+    /// The (site, ASN) pairs this sink has recorded in PostgreSQL: a batch sends only the others.
+    recorded_organizations: HashSet<(WebsiteId, u32)>,
 }
+
+/// Most (site, ASN) pairs a sink remembers as recorded before it starts afresh.
+const RECORDED_ORGANIZATIONS: usize = 100_000;
 
 /// What becomes of each job of a batch before its rows go to ClickHouse.
 enum Outcome {
@@ -41,7 +46,7 @@ enum Outcome {
 impl ClickHouseSink {
     /// A sink writing to `events` with the visits and salts of `state` and the consent log of `meta`.
     pub fn new(events: Events, state: IngestState, meta: Meta, live: LiveHub, metrics: Metrics) -> ClickHouseSink {
-        ClickHouseSink { events, state, meta, live, metrics }
+        ClickHouseSink { events, state, meta, live, metrics, recorded_organizations: HashSet::new() }
     }
 
     /// The rows of the batch's storable hits and what becomes of each job, or why the batch cannot be stored.
@@ -103,6 +108,7 @@ impl ClickHouseSink {
             outcomes.push(outcome);
         }
         let visit_of_hit = self.visits(&tracked)?;
+        self.record_organizations(tracked.iter().zip(&visit_of_hit).filter(|(_, v)| v.is_some()).map(|(h, _)| *h))?;
         let stored_sites = self.meta.insert_consents(&consents)?;
         for (queued, outcome) in batch.iter().zip(&mut outcomes) {
             if let Job::Consent(record) = &queued.job {
@@ -130,6 +136,33 @@ impl ClickHouseSink {
             }
         }
         Ok((rows, outcomes))
+    }
+
+    /// Records in PostgreSQL the organizations (professional sites only) that tracked hits came from, those
+    /// this daemon has not recorded yet: their ids are what the owner edits, and the list joins their visits.
+    fn record_organizations<'h>(&mut self, hits: impl Iterator<Item = &'h Hit>) -> Result<()> {
+        let seen: Vec<SeenOrganization> = hits
+            .filter_map(|hit| {
+                let org = hit.organization.as_ref()?;
+                let fresh = !self.recorded_organizations.contains(&(hit.website_id, org.asn));
+                fresh.then(|| SeenOrganization {
+                    website_id: hit.website_id,
+                    asn: i64::from(org.asn),
+                    name: org.name.clone(),
+                    confidence: i64::from(org.confidence.min(100)),
+                    at: hit.ts,
+                })
+            })
+            .collect();
+        if seen.is_empty() {
+            return Ok(());
+        }
+        self.meta.record_organizations(&seen)?;
+        if self.recorded_organizations.len() > RECORDED_ORGANIZATIONS {
+            self.recorded_organizations.clear();
+        }
+        self.recorded_organizations.extend(seen.iter().map(|o| (o.website_id, o.asn as u32)));
+        Ok(())
     }
 
     /// The (visit id, visitor hash) of each hit, in order (`None` where its site is gone): the hits of one key are cut into runs at gaps over

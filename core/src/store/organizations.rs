@@ -1,17 +1,17 @@
 //! Organizations visiting a site: the ingest writer records each new visit (name and confidence from the
-//! offline ASN data); the site owner supplies domain, industry and size, in the dashboard (`update`) or from
-//! a CSV file (`import`, for `tracker orgs import`). Nothing here guesses those from a name.
+//! offline ASN data; in cluster mode the sink records them through the metadata store); the site owner supplies
+//! domain, industry and size, in the dashboard (`update`) or from a CSV file (`import`, for `tracker orgs
+//! import`), stored behind the metadata boundary. Nothing here guesses those from a name.
 
 use std::io::Read;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use serde::Deserialize;
 
-use crate::analytics::OrganizationSummary;
-use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::ingest::enrich::Organization;
 use crate::model::{Millis, WebsiteId};
+use crate::store::meta::{ImportRow, KnownOrganization, Meta, OwnerChanges};
 
 /// The sizes an owner may give (spec part 2 §9); unknown is empty and shows as 'other'.
 pub const SIZES: [&str; 4] = ["enterprise", "large", "medium", "small"];
@@ -45,33 +45,26 @@ pub struct ImportReport {
 /// The owner-supplied side of a site's organizations (callers check the site is the caller's first).
 #[derive(Clone)]
 pub struct Organizations {
-    db: Db,
+    meta: Meta,
 }
 
 impl Organizations {
-    pub(crate) fn new(db: Db) -> Organizations {
-        Organizations { db }
+    pub(crate) fn new(meta: Meta) -> Organizations {
+        Organizations { meta }
     }
 
     /// Sets what `changes` carries on one organization of a site; another site's id is not found.
-    pub fn update(&self, site: WebsiteId, id: i64, changes: OrganizationUpdate) -> Result<OrganizationSummary> {
-        let changes = Checked::from(changes)?;
-        self.db.write(|conn| {
-            let n = conn.execute(
-                "UPDATE organizations SET domain = COALESCE(?3, domain), industry = COALESCE(?4, industry),
-                    size = COALESCE(?5, size) WHERE website_id = ?1 AND id = ?2",
-                params![site, id, changes.domain, changes.industry, changes.size],
-            )?;
-            if n == 0 {
-                return Err(Error::NotFound("organization"));
-            }
-            Ok(conn.query_row(
-                "SELECT id, name, domain, industry, size, location, session_count, confidence, last_seen
-                 FROM organizations WHERE id = ?1",
-                [id],
-                OrganizationSummary::from_row,
-            )?)
-        })
+    pub fn update(&self, site: WebsiteId, id: i64, changes: OrganizationUpdate) -> Result<KnownOrganization> {
+        let changes = checked(changes)?;
+        if !self.meta.update_organization(site, id, &changes)? {
+            return Err(Error::NotFound("organization"));
+        }
+        self.meta.known_organization(site, id)?.ok_or(Error::NotFound("organization"))
+    }
+
+    /// A site's organizations as metadata (in cluster mode the list adds their visits from ClickHouse).
+    pub fn known(&self, site: WebsiteId) -> Result<Vec<KnownOrganization>> {
+        self.meta.known_organizations(site)
     }
 
     /// Reads a CSV file with a header naming `name` and/or `asn` and any of `domain`, `industry`, `size`,
@@ -111,81 +104,39 @@ impl Organizations {
             if asn.is_none() && name.is_none() {
                 return Err(at(Error::invalid("each row needs a name or an asn")));
             }
-            let changes = Checked::from(OrganizationUpdate {
+            let changes = checked(OrganizationUpdate {
                 domain: cell(domain_col),
                 industry: cell(industry_col),
                 size: cell(size_col),
             })
             .map_err(at)?;
             let label = asn.map(|a| format!("AS{a}")).or(name.clone()).unwrap_or_default();
-            rows.push((asn, name, changes, label));
+            rows.push(ImportRow { asn: asn.map(i64::from), name, changes, label });
         }
-        self.db.write(|conn| {
-            let tx = conn.transaction()?;
-            let mut report = ImportReport { rows: rows.len(), ..ImportReport::default() };
-            for (asn, name, changes, label) in rows {
-                let id: Option<i64> = match asn {
-                    Some(asn) => tx
-                        .query_row(
-                            "SELECT id FROM organizations WHERE website_id = ?1 AND asn = ?2",
-                            params![site, asn],
-                            |r| r.get(0),
-                        )
-                        .optional()?,
-                    None => tx
-                        .query_row(
-                            "SELECT id FROM organizations WHERE website_id = ?1 AND name = ?2 COLLATE NOCASE
-                             ORDER BY session_count DESC LIMIT 1",
-                            params![site, name],
-                            |r| r.get(0),
-                        )
-                        .optional()?,
-                };
-                let Some(id) = id else {
-                    report.unmatched.push(label);
-                    continue;
-                };
-                tx.execute(
-                    "UPDATE organizations SET domain = COALESCE(?2, domain), industry = COALESCE(?3, industry),
-                        size = COALESCE(?4, size) WHERE id = ?1",
-                    params![id, changes.domain, changes.industry, changes.size],
-                )?;
-                report.updated += 1;
-            }
-            tx.commit()?;
-            Ok(report)
-        })
+        self.meta.import_organizations(site, &rows)
     }
 }
 
 /// An update with every present field checked and normalised.
-struct Checked {
-    domain: Option<String>,
-    industry: Option<String>,
-    size: Option<String>,
-}
-
-impl Checked {
-    fn from(changes: OrganizationUpdate) -> Result<Checked> {
-        let domain = changes.domain.map(|d| normalise_domain(&d)).transpose()?;
-        let industry = changes.industry.map(|i| i.trim().to_string());
-        if let Some(industry) = &industry {
-            if industry.chars().count() > MAX_INDUSTRY_LEN {
-                return Err(Error::invalid("industry must be at most 100 characters"));
-            }
-            if industry.chars().any(char::is_control) {
-                return Err(Error::invalid("industry must not contain control characters"));
-            }
+fn checked(changes: OrganizationUpdate) -> Result<OwnerChanges> {
+    let domain = changes.domain.map(|d| normalise_domain(&d)).transpose()?;
+    let industry = changes.industry.map(|i| i.trim().to_string());
+    if let Some(industry) = &industry {
+        if industry.chars().count() > MAX_INDUSTRY_LEN {
+            return Err(Error::invalid("industry must be at most 100 characters"));
         }
-        let size = changes.size.map(|s| s.trim().to_lowercase());
-        if let Some(size) = &size
-            && !size.is_empty()
-            && !SIZES.contains(&size.as_str())
-        {
-            return Err(Error::invalid("size must be enterprise, large, medium or small"));
+        if industry.chars().any(char::is_control) {
+            return Err(Error::invalid("industry must not contain control characters"));
         }
-        Ok(Checked { domain, industry, size })
     }
+    let size = changes.size.map(|s| s.trim().to_lowercase());
+    if let Some(size) = &size
+        && !size.is_empty()
+        && !SIZES.contains(&size.as_str())
+    {
+        return Err(Error::invalid("size must be enterprise, large, medium or small"));
+    }
+    Ok(OwnerChanges { domain, industry, size })
 }
 
 /// A bare host name such as `example.com` (an `http://` or `https://` prefix and a trailing `/` are taken
@@ -273,9 +224,9 @@ mod tests {
 
     #[test]
     fn sizes_and_industries_are_checked() {
-        assert!(Checked::from(OrganizationUpdate { size: Some("Enterprise".into()), ..Default::default() }).is_ok());
-        assert!(Checked::from(OrganizationUpdate { size: Some("huge".into()), ..Default::default() }).is_err());
-        assert!(Checked::from(OrganizationUpdate { industry: Some("x".repeat(101)), ..Default::default() }).is_err());
-        assert!(Checked::from(OrganizationUpdate { industry: Some("a\nb".into()), ..Default::default() }).is_err());
+        assert!(checked(OrganizationUpdate { size: Some("Enterprise".into()), ..Default::default() }).is_ok());
+        assert!(checked(OrganizationUpdate { size: Some("huge".into()), ..Default::default() }).is_err());
+        assert!(checked(OrganizationUpdate { industry: Some("x".repeat(101)), ..Default::default() }).is_err());
+        assert!(checked(OrganizationUpdate { industry: Some("a\nb".into()), ..Default::default() }).is_err());
     }
 }

@@ -35,7 +35,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     security(("bearer" = []))
 )]
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.analytics.organizations(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.organizations(site)).await
 }
 
 #[utoipa::path(
@@ -55,5 +55,5 @@ async fn update(
     user: UserId,
     changes: OrganizationUpdate,
 ) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.organizations.update(site, id, changes)).await
+    site_json(tracker, user, site, move |tracker| tracker.update_organization(site, id, changes)).await
 }

@@ -1,11 +1,11 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
-//! funnels, privacy settings, retention days, the consent log and the privacy audit log, kept in SQLite
-//! (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a
+//! funnels, organizations, privacy settings, retention days, the consent log and the privacy audit log, kept in
+//! SQLite (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a
 //! [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one for
 //! what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
-//! [`FunnelStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`]), each method
+//! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`]), each method
 //! one unit of work (one statement or one transaction) so that no transaction spans a call; both engines
 //! implement each trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`]
 //! gathers the traits behind one object: a service takes the one handle and calls what it needs. Rules that
@@ -16,6 +16,7 @@ mod audit;
 mod consent;
 mod event_definitions;
 mod funnels;
+mod organizations;
 mod privacy;
 mod retention;
 mod sessions;
@@ -29,6 +30,7 @@ pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
 pub use funnels::{FunnelChanges, FunnelRow, FunnelStepDef, FunnelStore, NewFunnel};
+pub use organizations::{ImportRow, KnownOrganization, OrganizationStore, OwnerChanges, SeenOrganization};
 pub use privacy::PrivacySettingsStore;
 pub use retention::RetentionStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
@@ -45,6 +47,7 @@ pub trait Metadata:
     + WebsiteStore
     + EventDefinitionStore
     + FunnelStore
+    + OrganizationStore
     + PrivacySettingsStore
     + RetentionStore
     + ConsentStore
@@ -60,6 +63,7 @@ impl<T> Metadata for T where
         + WebsiteStore
         + EventDefinitionStore
         + FunnelStore
+        + OrganizationStore
         + PrivacySettingsStore
         + RetentionStore
         + ConsentStore
