@@ -32,6 +32,18 @@ fn log_of(id: i64, ts: i64, ip_address: Option<String>, session_id: String, data
     ConsentLog { id, consent_type: ConsentType::of(data), timestamp: ts, ip_address, session_id, consent_data: data }
 }
 
+/// A SQLite row of `id, ts, ip_address, session_key, analytics, marketing` as a log entry.
+fn sqlite_log(r: &rusqlite::Row) -> rusqlite::Result<ConsentLog> {
+    let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
+    Ok(log_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, data))
+}
+
+/// A PostgreSQL row of `id, ts, ip_address, session_key, analytics, marketing` as a log entry.
+fn pg_log(r: &postgres::Row) -> ConsentLog {
+    let data = ConsentData { analytics: r.get(4), marketing: r.get(5) };
+    log_of(r.get(0), r.get(1), r.get(2), r.get(3), data)
+}
+
 /// Stores a consent choice on an open SQLite connection (the writer's transaction).
 pub(crate) fn insert_consent(tx: &Connection, record: &ConsentRecord) -> rusqlite::Result<()> {
     tx.prepare_cached(
@@ -103,10 +115,7 @@ impl ConsentStore for SqliteMeta {
                 "SELECT id, ts, ip_address, session_key, analytics, marketing FROM consent_logs
                  WHERE website_id = ?1 ORDER BY ts DESC, id DESC LIMIT ?2 OFFSET ?3",
             )?;
-            let rows = stmt.query_map(params![site, limit, offset], |r| {
-                let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
-                Ok(log_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, data))
-            })?;
+            let rows = stmt.query_map(params![site, limit, offset], sqlite_log)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -119,10 +128,7 @@ impl ConsentStore for SqliteMeta {
             )?;
             let mut logs = Vec::new();
             for key in keys {
-                let rows = stmt.query_map(params![site, key], |r| {
-                    let data = ConsentData { analytics: r.get(4)?, marketing: r.get(5)? };
-                    Ok(log_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, data))
-                })?;
+                let rows = stmt.query_map(params![site, key], sqlite_log)?;
                 logs.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
             }
             logs.sort_by_key(|log| (log.timestamp, log.id));
@@ -209,13 +215,7 @@ impl ConsentStore for PgMeta {
                  WHERE website_id = $1 ORDER BY ts DESC, id DESC LIMIT $2 OFFSET $3",
                 &[&site, &limit, &offset],
             )?;
-            Ok(rows
-                .iter()
-                .map(|r| {
-                    let data = ConsentData { analytics: r.get(4), marketing: r.get(5) };
-                    log_of(r.get(0), r.get(1), r.get(2), r.get(3), data)
-                })
-                .collect())
+            Ok(rows.iter().map(pg_log).collect())
         })
     }
 
@@ -226,13 +226,7 @@ impl ConsentStore for PgMeta {
                  WHERE website_id = $1 AND session_key = ANY($2) ORDER BY ts, id",
                 &[&site, &keys],
             )?;
-            Ok(rows
-                .iter()
-                .map(|r| {
-                    let data = ConsentData { analytics: r.get(4), marketing: r.get(5) };
-                    log_of(r.get(0), r.get(1), r.get(2), r.get(3), data)
-                })
-                .collect())
+            Ok(rows.iter().map(pg_log).collect())
         })
     }
 
