@@ -8,6 +8,7 @@ pub mod email;
 pub mod export;
 pub mod import;
 pub mod live;
+pub mod migrate;
 pub mod openapi;
 pub mod orgs;
 pub mod privacy;
@@ -33,7 +34,7 @@ tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats 
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
 tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker import --site 1 --from plausible export.zip\n  tracker retention run\n  \
 tracker email test --to me@example.com\n  \
-tracker backup --output tracker-backup.db\n  tracker restore tracker-backup.db --data-dir /var/lib/tracker\n  \
+tracker migrate --to-cluster --data-dir /var/lib/tracker\n  tracker backup --output tracker-backup.db\n  tracker restore tracker-backup.db --data-dir /var/lib/tracker\n  \
 tracker config example > tracker.toml\n  tracker completions bash > /etc/bash_completion.d/tracker")]
 pub struct Cli {
     #[command(flatten)]
@@ -80,6 +81,8 @@ pub enum Command {
     Retention(retention::RetentionArgs),
     /// Send a test email, a site's weekly report, or the reports and alerts that are due
     Email(email::EmailArgs),
+    /// Copy the data folder into a PostgreSQL + ClickHouse cluster (README "Scaling out")
+    Migrate(migrate::MigrateArgs),
     /// Write a consistent copy of the database while the daemon runs
     Backup(backup::BackupArgs),
     /// Replace a data folder's database with a checked backup
@@ -109,6 +112,7 @@ impl Command {
             Command::Privacy(args) => privacy::run(global, args),
             Command::Retention(args) => retention::run(global, args),
             Command::Email(args) => email::run(global, args),
+            Command::Migrate(args) => migrate::run(global, args),
             Command::Backup(args) => backup::run_backup(global, args),
             Command::Restore(args) => backup::run_restore(global, args),
             Command::Demo(args) => demo::run(global, args),

@@ -10,6 +10,7 @@ pub mod events;
 mod funnels;
 pub mod ingest_state;
 mod live;
+pub mod migrate;
 pub mod notices;
 mod organizations;
 mod overview;

@@ -8,8 +8,9 @@ use std::sync::Arc;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::events::Events;
 use super::testing::{fresh, store_in_both};
-use crate::analytics::{Dimension, SiteMetric, TimeRange};
+use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
 use crate::ingest::{EventKind, Hit, Utm};
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::store::funnels::{Figures, Funnel, FunnelDropOffs, FunnelInput, Funnels, StepInput};
@@ -27,7 +28,7 @@ fn one<'a>(rng: &mut StdRng, values: &[&'a str]) -> &'a str {
 /// visitor's times end in its own millisecond, so no two hits share a time (their order is then the same on
 /// both engines). Visitor 200 visits just before the 24-hour range begins and again 40 minutes later, the
 /// same UTC day when the clock allows.
-fn seeded_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
+pub(super) fn seeded_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
     let mut rng = StdRng::seed_from_u64(1818);
     let oldest = now - DAY + 10_000;
     let mut hits = Vec::new();
@@ -116,12 +117,13 @@ fn every_moved_read_equals_sqlites_on_the_same_hits() {
     let Some(cluster) = fresh() else { return };
     let fixture = one_site();
     cluster.add_site(fixture.site);
-    let (site, sqlite) = (fixture.site, &fixture.tracker.analytics);
     let now = now_ms();
-    let hits = seeded_hits(site, now);
-    store_in_both(&fixture, &cluster, hits);
-    let events = cluster.events();
+    store_in_both(&fixture, &cluster, seeded_hits(fixture.site, now));
+    assert_every_read_equal(&fixture.tracker.analytics, &cluster.events(), fixture.site, now);
+}
 
+/// Asserts that every read moved to ClickHouse answers as SQLite's on a site holding `seeded_hits`.
+pub(super) fn assert_every_read_equal(sqlite: &Analytics, events: &Events, site: WebsiteId, now: Millis) {
     for name in ["24h", "7d", "30d", "90d"] {
         let range = TimeRange::parse(name, now).unwrap();
         let totals = sqlite.totals(site, range).unwrap();
@@ -173,7 +175,7 @@ fn every_moved_read_equals_sqlites_on_the_same_hits() {
 }
 
 /// A funnel's steps as the dialog sends them: (url, event name).
-fn funnel_input(site: WebsiteId, steps: &[(&str, Option<&str>)]) -> FunnelInput {
+pub(super) fn funnel_input(site: WebsiteId, steps: &[(&str, Option<&str>)]) -> FunnelInput {
     FunnelInput {
         name: Some(format!("{} steps", steps.len())),
         website_id: Some(site.into()),
@@ -194,7 +196,7 @@ fn funnel_input(site: WebsiteId, steps: &[(&str, Option<&str>)]) -> FunnelInput 
 
 /// What the two engines may differ in: ids, creation times and the site's name (each fixture's own), and a
 /// replaced visit's id in its name.
-fn comparable_funnel(mut funnel: Funnel) -> Funnel {
+pub(super) fn comparable_funnel(mut funnel: Funnel) -> Funnel {
     (funnel.id, funnel.created_at, funnel.website.name) = (0, 0, String::new());
     funnel
 }

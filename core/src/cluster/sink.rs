@@ -13,7 +13,7 @@ use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS};
 use crate::ingest::{EventKind, Hit};
 use crate::metrics::Metrics;
-use crate::model::{WebsiteId, now_ms};
+use crate::model::{Millis, WebsiteId, now_ms};
 use crate::privacy::ConsentRecord;
 use crate::store::meta::{Meta, SeenOrganization};
 
@@ -95,7 +95,7 @@ impl ClickHouseSink {
                             Outcome::Rows
                         }
                         (false, EventKind::Pageview) => {
-                            anonymous.push((position, anonymous_row(hit)));
+                            anonymous.push((position, anonymous_row(hit.website_id, hit.ts, hit.path.clone())));
                             Outcome::Rows
                         }
                         (false, _) => Outcome::Answered(Ok(())),
@@ -217,15 +217,8 @@ impl ClickHouseSink {
 /// A page view without analytics consent as SQLite keeps it (a page count in its rollups): the site, the time
 /// and the path, and nothing about the visit or the visitor. `visit_id` 0 marks it; visitor 0 puts it on the
 /// first shard.
-fn anonymous_row(hit: &Hit) -> HitRow {
-    HitRow {
-        month: month_of(hit.ts),
-        website_id: hit.website_id,
-        ts: hit.ts,
-        kind: EventKind::Pageview.as_str(),
-        path: hit.path.clone(),
-        ..HitRow::default()
-    }
+pub(super) fn anonymous_row(website_id: WebsiteId, ts: Millis, path: String) -> HitRow {
+    HitRow { month: month_of(ts), website_id, ts, kind: EventKind::Pageview.as_str(), path, ..HitRow::default() }
 }
 
 /// A hit as a row of `hits_local`.

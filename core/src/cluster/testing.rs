@@ -121,12 +121,7 @@ impl TestCluster {
 /// Stores the same hits (in time order) in the fixture's SQLite, through its real ingest queue and writer, and
 /// in the cluster, through the ClickHouse sink on a writer thread, each waited for.
 pub(crate) fn store_in_both(fixture: &OneSite, cluster: &TestCluster, hits: Vec<Hit>) {
-    for hit in hits.clone() {
-        match fixture.tracker.ingest.submit_job(Job::Hit(Box::new(hit))).unwrap() {
-            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
-            Submitted::Ignored => panic!("a seeded hit was ignored"),
-        }
-    }
+    store_in_sqlite(fixture, hits.clone());
     let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
         cluster.events(),
@@ -149,6 +144,16 @@ pub(crate) fn store_in_both(fixture: &OneSite, cluster: &TestCluster, hits: Vec<
     }
     drop(queue);
     drop(writer);
+}
+
+/// Stores hits in the fixture's SQLite through its real ingest queue and writer, each waited for.
+pub(crate) fn store_in_sqlite(fixture: &OneSite, hits: Vec<Hit>) {
+    for hit in hits {
+        match fixture.tracker.ingest.submit_job(Job::Hit(Box::new(hit))).unwrap() {
+            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
+            Submitted::Ignored => panic!("a seeded hit was ignored"),
+        }
+    }
 }
 
 impl Drop for TestCluster {

@@ -1,0 +1,655 @@
+//! `tracker migrate --to-cluster`: copies a SQLite data folder into an empty cluster. Metadata (accounts,
+//! websites, settings, definitions, funnels, organizations, logs) goes to PostgreSQL in one transaction with
+//! the ids it had, so links, tracking snippets and API scripts keep working; each site's events go to the
+//! shards in chunks, with how far each site got recorded in PostgreSQL (migration 0120), so an interrupted copy
+//! carries on where it stopped and never stores a row twice.
+//!
+//! What SQLite keeps only as counts cannot become rows with visits: page views without analytics consent and
+//! what imported aggregates added are in its rollups alone. The first become anonymous page views (the rows the
+//! cluster keeps for them, timed at the start of their hour); imported history stays in the data folder.
+
+use std::collections::HashMap;
+
+use postgres::types::ToSql;
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use super::Cluster;
+use super::events::{HitRow, month_of};
+use super::sink::anonymous_row;
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::ingest::EventKind;
+use crate::model::{Millis, WebsiteId, now_ms};
+
+/// The metadata tables copied, parents before children. Columns are those both engines have (a SQLite column
+/// the cluster keeps elsewhere, such as an organization's visit count, which ClickHouse counts, is left out).
+/// Sign-ins (auth sessions and refresh tokens) are not copied: the cluster signs tokens with its own secret,
+/// so everyone signs in once more.
+const METADATA_TABLES: &[&str] = &[
+    "users",
+    "recovery_codes",
+    "sign_ins",
+    "websites",
+    "event_definitions",
+    "privacy_settings",
+    "privacy_audit",
+    "consent_logs",
+    "funnels",
+    "funnel_steps",
+    "organizations",
+];
+
+/// Events read and stored at a time: a few MB of JSON per insert, one ClickHouse part per shard.
+const CHUNK: usize = 20_000;
+
+/// Rows sent in one PostgreSQL insert (its parameters stay under the protocol's 65,535).
+const METADATA_ROWS_PER_INSERT: usize = 500;
+
+/// Where a copy stands, for a progress display.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    /// A metadata table was copied with this many rows.
+    Metadata { table: &'static str, rows: u64 },
+    /// Events stored on the shards so far, of the total the data folder holds.
+    Events { copied: u64, total: u64 },
+}
+
+/// What a copy did.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct MigrationReport {
+    /// Whether an earlier, interrupted copy of this data folder was carried on.
+    pub resumed: bool,
+    /// Rows copied per metadata table, in copy order (empty when an earlier run had copied them).
+    pub metadata: Vec<(String, u64)>,
+    /// Sites whose events were copied by this run.
+    pub sites: u64,
+    /// Events stored on the shards by this run.
+    pub events: u64,
+    /// Anonymous page views stored by this run (page counts of visitors without analytics consent).
+    pub anonymous_pageviews: u64,
+    /// Events of a kind the cluster does not store, left out.
+    pub skipped_events: u64,
+    /// Imports whose history stays in the data folder (the cluster has no imported history).
+    pub imports_left: u64,
+}
+
+/// Copies the SQLite database `db` into `cluster`, or carries on an interrupted copy of it. `source` names the
+/// data folder (its database's path): a cluster holds the copy of one data folder, and refuses a copy into it
+/// when it already has accounts of its own.
+pub fn migrate_to_cluster(
+    db: &Db,
+    cluster: &Cluster,
+    source: &str,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<MigrationReport> {
+    copy(db, cluster, source, progress, CHUNK, None)
+}
+
+/// The copy, `chunk` events at a time; `stop_after_chunks` ends it as an interruption would, after storing
+/// that many chunks on the shards and before recording the last (tests).
+fn copy(
+    db: &Db,
+    cluster: &Cluster,
+    source: &str,
+    progress: &mut dyn FnMut(Progress),
+    chunk: usize,
+    stop_after_chunks: Option<usize>,
+) -> Result<MigrationReport> {
+    let conn = db.connect()?;
+    let mut report = MigrationReport::default();
+    let sites: Vec<WebsiteId> = {
+        let mut stmt = conn.prepare("SELECT id FROM websites ORDER BY id")?;
+        stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+    };
+    match started(cluster, source)? {
+        Some(finished) => {
+            if finished {
+                return Err(Error::Conflict(format!(
+                    "{source} has already been copied into this cluster; nothing to do"
+                )));
+            }
+            report.resumed = true;
+        }
+        None => {
+            refuse_unless_empty(cluster, &sites)?;
+            report.metadata = copy_metadata(&conn, cluster, source, progress)?;
+        }
+    }
+    report.imports_left = conn.query_row("SELECT COUNT(*) FROM imports", [], |r| r.get::<_, i64>(0))? as u64;
+    let total = conn.query_row("SELECT COUNT(*) FROM events", [], |r| r.get::<_, i64>(0))? as u64;
+    // Sites whose events an earlier run copied count fully in the progress.
+    let mut copied = done_events(&conn, cluster, source)?;
+    progress(Progress::Events { copied, total });
+    let mut chunks = 0usize;
+    for site in sites {
+        let state = site_state(cluster, source, site)?;
+        if state.done {
+            continue;
+        }
+        report.sites += 1;
+        if !state.events_done {
+            let mut through = state.copied_through;
+            // What an interrupted chunk may have stored after the last recorded one goes before carrying on.
+            delete_if_any(cluster, &format!("website_id = {site} AND visit_id != 0 AND ts > {through}"))?;
+            loop {
+                let (rows, skipped, last) = read_chunk(&conn, site, through, chunk)?;
+                let Some(last) = last else { break };
+                cluster.events.insert(&rows)?;
+                chunks += 1;
+                if stop_after_chunks.is_some_and(|stop| chunks >= stop) {
+                    return Ok(report);
+                }
+                set_site_state(cluster, source, site, last, false, false)?;
+                through = last;
+                report.events += rows.len() as u64;
+                report.skipped_events += skipped;
+                copied += rows.len() as u64 + skipped;
+                progress(Progress::Events { copied, total });
+            }
+            set_site_state(cluster, source, site, through, true, false)?;
+        }
+        // The anonymous page views go in one phase: a repeat deletes what an interrupted one stored.
+        delete_if_any(cluster, &format!("website_id = {site} AND visit_id = 0"))?;
+        report.anonymous_pageviews += anonymous_pageviews(&conn, site, &mut |rows| cluster.events.insert(rows))?;
+        let through = site_state(cluster, source, site)?.copied_through;
+        set_site_state(cluster, source, site, through, true, true)?;
+    }
+    cluster.pg.with(|c| {
+        c.execute("UPDATE migrated_from SET finished_at = $2 WHERE source = $1", &[&source, &now_ms()])?;
+        Ok(())
+    })?;
+    Ok(report)
+}
+
+/// Whether a copy of `source` was started (`Some`), and if so whether it finished.
+fn started(cluster: &Cluster, source: &str) -> Result<Option<bool>> {
+    cluster.pg.with(|c| {
+        Ok(c.query_opt("SELECT finished_at IS NOT NULL FROM migrated_from WHERE source = $1", &[&source])?
+            .map(|row| row.get(0)))
+    })
+}
+
+/// A copy goes into an empty cluster only: ids are kept, so they must be free, and a second data folder's
+/// accounts would meet the first's.
+fn refuse_unless_empty(cluster: &Cluster, sites: &[WebsiteId]) -> Result<()> {
+    let (accounts, other): (i64, Option<String>) = cluster.pg.with(|c| {
+        let accounts = c.query_one("SELECT count(*) FROM users", &[])?.get(0);
+        let other = c.query_opt("SELECT source FROM migrated_from LIMIT 1", &[])?.map(|r| r.get(0));
+        Ok((accounts, other))
+    })?;
+    if let Some(other) = other {
+        return Err(Error::Conflict(format!("this cluster holds a copy of {other}: a cluster takes one data folder")));
+    }
+    if accounts > 0 {
+        return Err(Error::Conflict(format!(
+            "the cluster already has {accounts} account(s): migrate --to-cluster copies into an empty cluster"
+        )));
+    }
+    if !sites.is_empty() {
+        let ids: Vec<String> = sites.iter().map(i64::to_string).collect();
+        let rows: u64 = cluster.events.nodes()[0].query_value(&format!(
+            "SELECT count() FROM {}.hits WHERE website_id IN ({})",
+            cluster.events.database(),
+            ids.join(", ")
+        ))?;
+        if rows > 0 {
+            return Err(Error::Conflict(format!(
+                "the cluster's ClickHouse already holds {rows} rows of these sites' ids: copy into an empty cluster"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Copies every metadata table and records the copy as started, in one transaction; then no id the copy
+/// brought can be handed out again (each identity moves past the highest id SQLite ever gave, deleted ones
+/// included), and visit ids continue after SQLite's.
+fn copy_metadata(
+    conn: &Connection,
+    cluster: &Cluster,
+    source: &str,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<(String, u64)>> {
+    let mut copied = Vec::new();
+    cluster.pg.with(|client| {
+        let mut tx = client.transaction()?;
+        tx.execute("INSERT INTO migrated_from (source, started_at) VALUES ($1, $2)", &[&source, &now_ms()])?;
+        for table in METADATA_TABLES {
+            let rows = copy_table(conn, &mut tx, table)?;
+            progress(Progress::Metadata { table, rows });
+            copied.push((table.to_string(), rows));
+        }
+        let highest_visit: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM sessions", [], |r| r.get(0))?;
+        if highest_visit > 0 {
+            tx.execute("SELECT setval('ingest_visit_ids', $1)", &[&highest_visit])?;
+        }
+        tx.commit()?;
+        Ok(())
+    })?;
+    Ok(copied)
+}
+
+/// A column of a PostgreSQL table: its name, type and whether it is an identity.
+struct Column {
+    name: String,
+    data_type: String,
+    identity: bool,
+}
+
+/// Copies one table's rows, in the columns both engines have, keeping ids; moves an identity past them.
+fn copy_table(conn: &Connection, tx: &mut postgres::Transaction, table: &'static str) -> Result<u64> {
+    let sqlite_columns: Vec<String> = {
+        let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+        stmt.query_map([table], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+    };
+    let columns: Vec<Column> = tx
+        .query(
+            "SELECT column_name, data_type, is_identity = 'YES' FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position",
+            &[&table],
+        )?
+        .into_iter()
+        .map(|r| Column { name: r.get(0), data_type: r.get(1), identity: r.get(2) })
+        .filter(|c| sqlite_columns.contains(&c.name))
+        .collect();
+    if columns.is_empty() {
+        return Err(Error::Internal(format!("migrate: no column of {table} is in both databases")));
+    }
+    // Names come from the two schemas, not from input; quoted all the same.
+    let names: Vec<String> = columns.iter().map(|c| format!("\"{}\"", c.name)).collect();
+    let mut stmt = conn.prepare(&format!("SELECT {} FROM {table}", names.join(", ")))?;
+    let mut rows = stmt.query([])?;
+    let mut batch: Vec<Box<dyn ToSql + Sync>> = Vec::new();
+    let mut count = 0u64;
+    let flush = |tx: &mut postgres::Transaction, batch: &mut Vec<Box<dyn ToSql + Sync>>| -> Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let width = columns.len();
+        let tuples: Vec<String> = (0..batch.len() / width)
+            .map(|row| {
+                let marks: Vec<String> = (1..=width).map(|i| format!("${}", row * width + i)).collect();
+                format!("({})", marks.join(", "))
+            })
+            .collect();
+        let sql =
+            format!("INSERT INTO {table} ({}) OVERRIDING SYSTEM VALUE VALUES {}", names.join(", "), tuples.join(", "));
+        let params: Vec<&(dyn ToSql + Sync)> = batch.iter().map(|b| b.as_ref()).collect();
+        tx.execute(&sql, &params)?;
+        batch.clear();
+        Ok(())
+    };
+    while let Some(row) = rows.next()? {
+        for (i, column) in columns.iter().enumerate() {
+            batch.push(pg_value(table, column, row.get(i)?)?);
+        }
+        count += 1;
+        if (count as usize).is_multiple_of(METADATA_ROWS_PER_INSERT) {
+            flush(tx, &mut batch)?;
+        }
+    }
+    flush(tx, &mut batch)?;
+    if let Some(identity) = columns.iter().find(|c| c.identity) {
+        // AUTOINCREMENT's counter holds the highest id ever given, the deleted accounts' and sites' too.
+        let ever: i64 = conn
+            .query_row("SELECT seq FROM sqlite_sequence WHERE name = ?1", [table], |r| r.get(0))
+            .optional()
+            .unwrap_or(None)
+            .unwrap_or(0);
+        let highest: i64 =
+            conn.query_row(&format!("SELECT COALESCE(MAX(\"{}\"), 0) FROM {table}", identity.name), [], |r| r.get(0))?;
+        let next = highest.max(ever);
+        if next > 0 {
+            tx.execute("SELECT setval(pg_get_serial_sequence($1, $2), $3)", &[&table, &identity.name, &next])?;
+        }
+    }
+    Ok(count)
+}
+
+/// A SQLite value as the PostgreSQL column's type takes it.
+fn pg_value(table: &str, column: &Column, value: Value) -> Result<Box<dyn ToSql + Sync>> {
+    let mismatch = |v: &Value| {
+        Error::Internal(format!("migrate: {table}.{} holds {v:?}, not a {}", column.name, column.data_type))
+    };
+    Ok(match (column.data_type.as_str(), value) {
+        ("bigint", Value::Integer(i)) => Box::new(i),
+        ("bigint", Value::Null) => Box::new(None::<i64>),
+        ("integer", Value::Integer(i)) => Box::new(i32::try_from(i).map_err(|_| mismatch(&Value::Integer(i)))?),
+        ("integer", Value::Null) => Box::new(None::<i32>),
+        ("boolean", Value::Integer(i)) => Box::new(i != 0),
+        ("boolean", Value::Null) => Box::new(None::<bool>),
+        ("double precision", Value::Real(f)) => Box::new(f),
+        ("double precision", Value::Integer(i)) => Box::new(i as f64),
+        ("double precision", Value::Null) => Box::new(None::<f64>),
+        ("text", Value::Text(s)) => Box::new(s),
+        ("text", Value::Integer(i)) => Box::new(i.to_string()),
+        ("text", Value::Real(f)) => Box::new(f.to_string()),
+        ("text", Value::Null) => Box::new(None::<String>),
+        ("bytea", Value::Blob(b)) => Box::new(b),
+        ("bytea", Value::Text(s)) => Box::new(s.into_bytes()),
+        ("bytea", Value::Null) => Box::new(None::<Vec<u8>>),
+        (_, v) => return Err(mismatch(&v)),
+    })
+}
+
+/// Deletes the rows matching `condition` on every shard, awaited, when there are any: a mutation rewrites the
+/// parts it touches, which a copy that was not interrupted need not pay for.
+fn delete_if_any(cluster: &Cluster, condition: &str) -> Result<()> {
+    let rows: u64 = cluster.events.nodes()[0]
+        .query_value(&format!("SELECT count() FROM {}.hits WHERE {condition}", cluster.events.database()))?;
+    if rows > 0 {
+        cluster.events.delete_where(condition)?;
+    }
+    Ok(())
+}
+
+/// How far a site's copy got.
+struct SiteState {
+    copied_through: Millis,
+    events_done: bool,
+    done: bool,
+}
+
+fn site_state(cluster: &Cluster, source: &str, site: WebsiteId) -> Result<SiteState> {
+    cluster.pg.with(|c| {
+        Ok(c.query_opt(
+            "SELECT copied_through, events_done, done FROM migrated_sites WHERE source = $1 AND website_id = $2",
+            &[&source, &site],
+        )?
+        .map_or(SiteState { copied_through: Millis::MIN, events_done: false, done: false }, |r| SiteState {
+            copied_through: r.get(0),
+            events_done: r.get(1),
+            done: r.get(2),
+        }))
+    })
+}
+
+fn set_site_state(
+    cluster: &Cluster,
+    source: &str,
+    site: WebsiteId,
+    through: Millis,
+    events_done: bool,
+    done: bool,
+) -> Result<()> {
+    cluster.pg.with(|c| {
+        c.execute(
+            "INSERT INTO migrated_sites (source, website_id, copied_through, events_done, done)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (source, website_id) DO UPDATE
+             SET copied_through = excluded.copied_through, events_done = excluded.events_done, done = excluded.done",
+            &[&source, &site, &through, &events_done, &done],
+        )?;
+        Ok(())
+    })
+}
+
+/// The events of the sites whose events are all copied (what a resumed copy's progress starts from).
+fn done_events(conn: &Connection, cluster: &Cluster, source: &str) -> Result<u64> {
+    let done: Vec<i64> = cluster.pg.with(|c| {
+        Ok(c.query("SELECT website_id FROM migrated_sites WHERE source = $1 AND events_done", &[&source])?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    })?;
+    let mut stmt = conn.prepare_cached("SELECT COUNT(*) FROM events WHERE website_id = ?1")?;
+    let mut total = 0u64;
+    for site in done {
+        total += stmt.query_row([site], |r| r.get::<_, i64>(0))? as u64;
+    }
+    Ok(total)
+}
+
+/// Each row carries its visit's values (SQLite keeps one per visit: its first hit's), which the cluster's reads
+/// take from a visit's first row.
+///
+/// The site's next events after `after`, as hits rows, in time order: `chunk` of them and every other event
+/// of the last one's millisecond (so a chunk ends between two times, which is what the progress records);
+/// with the number left out for their kind and the last time, `None` when none are left.
+fn read_chunk(
+    conn: &Connection,
+    site: WebsiteId,
+    after: Millis,
+    chunk: usize,
+) -> Result<(Vec<HitRow>, u64, Option<Millis>)> {
+    const COLUMNS: &str = "SELECT e.id, e.ts, e.session_id, e.kind, e.name, e.url, e.path, e.referrer,
+            COALESCE(e.properties, ''), e.value, COALESCE(e.currency, ''), s.session_key, s.visitor_hash, s.country,
+            s.region, s.city, s.device, s.browser, s.os, s.screen, COALESCE(s.ip_address, ''),
+            COALESCE(o.asn, 0), COALESCE(o.name, ''), s.referrer_host, s.utm_source, s.utm_medium, s.utm_campaign,
+            s.utm_term, s.utm_content
+         FROM events e JOIN sessions s ON s.id = e.session_id
+         LEFT JOIN organizations o ON o.id = s.organization_id";
+    let mut rows = Vec::new();
+    let mut skipped = 0u64;
+    let mut read = |stmt: &mut rusqlite::Statement, args: &[&dyn rusqlite::ToSql]| -> Result<Option<(Millis, i64)>> {
+        let mut last = None;
+        let mut cursor = stmt.query(args)?;
+        while let Some(r) = cursor.next()? {
+            let (id, ts): (i64, Millis) = (r.get(0)?, r.get(1)?);
+            last = Some((ts, id));
+            let kind: String = r.get(3)?;
+            let Ok(kind) = EventKind::parse(&kind) else {
+                skipped += 1;
+                continue;
+            };
+            rows.push(HitRow {
+                month: month_of(ts),
+                website_id: site,
+                ts,
+                visit_id: r.get(2)?,
+                visitor: r.get::<_, i64>(12)? as u64,
+                session_key: r.get(11)?,
+                kind: kind.as_str(),
+                name: r.get(4)?,
+                url: r.get(5)?,
+                path: r.get(6)?,
+                referrer: r.get(7)?,
+                referrer_host: r.get(23)?,
+                utm_source: r.get(24)?,
+                utm_medium: r.get(25)?,
+                utm_campaign: r.get(26)?,
+                utm_term: r.get(27)?,
+                utm_content: r.get(28)?,
+                properties: r.get(8)?,
+                value: r.get(9)?,
+                currency: r.get(10)?,
+                screen: r.get(19)?,
+                country: r.get(13)?,
+                region: r.get(14)?,
+                city: r.get(15)?,
+                device: r.get(16)?,
+                browser: r.get(17)?,
+                os: r.get(18)?,
+                ip_address: r.get(20)?,
+                organization_asn: u32::try_from(r.get::<_, i64>(21)?).unwrap_or(0),
+                organization: r.get(22)?,
+            });
+        }
+        Ok(last)
+    };
+    let mut first =
+        conn.prepare_cached(&format!("{COLUMNS} WHERE e.website_id = ?1 AND e.ts > ?2 ORDER BY e.ts, e.id LIMIT ?3"))?;
+    let Some((last_ts, last_id)) = read(&mut first, params![site, after, chunk as i64])? else {
+        return Ok((rows, skipped, None));
+    };
+    let mut rest =
+        conn.prepare_cached(&format!("{COLUMNS} WHERE e.website_id = ?1 AND e.ts = ?2 AND e.id > ?3 ORDER BY e.id"))?;
+    read(&mut rest, params![site, last_ts, last_id])?;
+    Ok((rows, skipped, Some(last_ts)))
+}
+
+/// The page views SQLite's rollups count beyond the site's stored page views and imported aggregates: those of
+/// visitors without analytics consent (and of erased visitors, whose rollup counts SQLite keeps), one row per
+/// view at the start of its hour, handed to `store` `CHUNK` at a time; the number of them.
+fn anonymous_pageviews(
+    conn: &Connection,
+    site: WebsiteId,
+    store: &mut dyn FnMut(&[HitRow]) -> Result<()>,
+) -> Result<u64> {
+    let mut tracked: HashMap<(i64, String), i64> = HashMap::new();
+    {
+        let mut stmt = conn.prepare(
+            "SELECT ts / 3600000 * 3600, path, COUNT(*) FROM events
+             WHERE website_id = ?1 AND kind = 'pageview' GROUP BY 1, 2
+             UNION ALL
+             SELECT bucket, value, SUM(pageviews) FROM imported_rollups
+             WHERE website_id = ?1 AND dim = 'page' GROUP BY 1, 2",
+        )?;
+        let mut rows = stmt.query([site])?;
+        while let Some(r) = rows.next()? {
+            *tracked.entry((r.get(0)?, r.get(1)?)).or_default() += r.get::<_, i64>(2)?;
+        }
+    }
+    let mut stmt = conn.prepare(
+        "SELECT bucket, value, pageviews FROM rollup_hours
+         WHERE website_id = ?1 AND dim = 'page' AND pageviews > 0 ORDER BY bucket, value",
+    )?;
+    let mut pending = Vec::with_capacity(CHUNK);
+    let mut stored = 0u64;
+    let mut rows = stmt.query([site])?;
+    while let Some(r) = rows.next()? {
+        let (bucket, path, views): (i64, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let beyond = views - tracked.get(&(bucket, path.clone())).copied().unwrap_or(0);
+        for _ in 0..beyond.max(0) {
+            pending.push(anonymous_row(site, bucket * 1000, path.clone()));
+            if pending.len() == CHUNK {
+                store(&pending)?;
+                stored += pending.len() as u64;
+                pending.clear();
+            }
+        }
+    }
+    if !pending.is_empty() {
+        store(&pending)?;
+        stored += pending.len() as u64;
+    }
+    Ok(stored)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::analytics::TimeRange;
+    use crate::cluster::parity::{assert_every_read_equal, comparable_funnel, funnel_input, seeded_hits};
+    use crate::cluster::testing::{TestCluster, fresh, store_in_sqlite};
+    use crate::ingest::Hit;
+    use crate::store::funnels::{Figures, Funnels};
+    use crate::store::websites::NewWebsite;
+    use crate::testing::{OneSite, one_site};
+
+    fn open(cluster: &TestCluster) -> Cluster {
+        Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None }
+    }
+
+    /// A data folder with a day of seeded visits, page views without consent on two pages, a funnel and a
+    /// deleted second site (its id must not come back).
+    fn seeded_folder(now: Millis) -> OneSite {
+        let fixture = one_site();
+        let mut hits = seeded_hits(fixture.site, now);
+        for (i, path) in ["/p1", "/p1", "/private"].into_iter().enumerate() {
+            hits.push(Hit {
+                website_id: fixture.site,
+                session_key: format!("no-consent-{i}"),
+                ts: now - 3_600_000 * (i as i64 + 1),
+                url: format!("https://s.example.com{path}"),
+                path: path.into(),
+                consent_required: true,
+                ..Hit::default()
+            });
+        }
+        hits.sort_by_key(|h| h.ts);
+        store_in_sqlite(&fixture, hits);
+        let funnel = funnel_input(fixture.site, &[("/p1", None), ("/p2", None)]);
+        fixture.tracker.funnels.create(fixture.user.id, funnel).unwrap();
+        let new = NewWebsite { name: "Gone".into(), domain: "gone.example.com".into(), tracking_level: None };
+        let gone = fixture.tracker.websites.create(fixture.user.id, new).unwrap();
+        fixture.tracker.websites.delete(fixture.user.id, gone.id).unwrap();
+        fixture
+    }
+
+    fn count_sqlite(fixture: &OneSite, table: &str) -> u64 {
+        fixture
+            .tracker
+            .db()
+            .read(|c| Ok(c.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get::<_, i64>(0))?))
+            .unwrap() as u64
+    }
+
+    #[test]
+    fn a_copied_data_folder_answers_every_read_as_sqlite_and_keeps_its_ids() {
+        let Some(test_cluster) = fresh() else { return };
+        let now = now_ms();
+        let fixture = seeded_folder(now);
+        let cluster = open(&test_cluster);
+        let mut seen = Vec::new();
+        let report = migrate_to_cluster(fixture.tracker.db(), &cluster, "folder-a", &mut |p| seen.push(p)).unwrap();
+
+        let events = count_sqlite(&fixture, "events");
+        assert_eq!((report.events, report.skipped_events, report.resumed), (events, 0, false), "{report:?}");
+        assert_eq!(report.anonymous_pageviews, 3, "{report:?}");
+        assert_eq!(seen.last(), Some(&Progress::Events { copied: events, total: events }));
+        for (table, rows) in &report.metadata {
+            assert_eq!(*rows, count_sqlite(&fixture, table), "{table}");
+        }
+        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        let range = TimeRange::parse("24h", now).unwrap();
+        assert!(fixture.tracker.analytics.totals(fixture.site, range).unwrap().pageviews > 3);
+
+        let funnels = Funnels::new(test_cluster.meta(), Figures::Cluster(cluster.events.clone()));
+        let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
+        let expected = listed(fixture.tracker.funnels.list(fixture.user.id, None, range).unwrap());
+        assert!(expected[0].total_visitors > 0, "{expected:?}");
+        assert_eq!(listed(funnels.list(fixture.user.id, None, range).unwrap()), expected);
+
+        // Ids are kept, and none SQLite ever gave (the deleted site's included) is handed out again.
+        let (key, next_site): (String, i64) = cluster
+            .pg
+            .with(|c| {
+                let key = c.query_one("SELECT tracking_key FROM websites WHERE id = $1", &[&fixture.site])?.get(0);
+                let next = c
+                    .query_one(
+                        "INSERT INTO websites (user_id, name, domain, tracking_key, created_at)
+                         VALUES ($1, 'New', 'new.example.com', 'new-key', 0) RETURNING id",
+                        &[&fixture.user.id],
+                    )?
+                    .get(0);
+                Ok((key, next))
+            })
+            .unwrap();
+        let website = fixture.tracker.websites.get(fixture.user.id, fixture.site).unwrap();
+        assert_eq!(key, website.tracking_key);
+        assert!(next_site > fixture.site + 1, "{next_site}");
+
+        let again = migrate_to_cluster(fixture.tracker.db(), &cluster, "folder-a", &mut |_| {});
+        assert!(matches!(again, Err(Error::Conflict(_))), "{again:?}");
+        let other = migrate_to_cluster(fixture.tracker.db(), &cluster, "folder-b", &mut |_| {});
+        assert!(matches!(other, Err(Error::Conflict(_))), "{other:?}");
+    }
+
+    #[test]
+    fn an_interrupted_copy_carries_on_without_storing_a_row_twice() {
+        let Some(test_cluster) = fresh() else { return };
+        let now = now_ms();
+        let fixture = seeded_folder(now);
+        let cluster = open(&test_cluster);
+        let events = count_sqlite(&fixture, "events");
+        // Interrupted after storing its third chunk of 50 and before recording it.
+        let first = copy(fixture.tracker.db(), &cluster, "folder", &mut |_| {}, 50, Some(3)).unwrap();
+        assert_eq!(first.events, 100, "{first:?}");
+        let stored = test_cluster.local_rows(0, "1") + test_cluster.local_rows(1, "1");
+        assert!(stored >= 150, "the third chunk is on the shards: {stored}");
+
+        let mut seen = Vec::new();
+        let second = copy(fixture.tracker.db(), &cluster, "folder", &mut |p| seen.push(p), 50, None).unwrap();
+        assert!(second.resumed && second.metadata.is_empty(), "{second:?}");
+        assert_eq!(first.events + second.events, events);
+        let stored = test_cluster.local_rows(0, "visit_id != 0") + test_cluster.local_rows(1, "visit_id != 0");
+        assert_eq!(stored, events, "each event once");
+        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+    }
+}
