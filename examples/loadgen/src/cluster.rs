@@ -55,6 +55,21 @@ pub fn stored_events(config: &Config, website_id: i64) -> anyhow::Result<u64> {
     Ok(rows)
 }
 
+/// Anonymous page views (rows without a visit) a site has on the cluster's shards.
+pub fn stored_anonymous(config: &Config, website_id: i64) -> anyhow::Result<u64> {
+    let cluster = ClusterConfig::of(config)?.context("no cluster configured")?;
+    let events = open_events(&cluster)?;
+    let sql = format!(
+        "SELECT count() FROM {}.hits_local WHERE website_id = {website_id} AND visit_id = 0",
+        events.database()
+    );
+    let mut rows = 0;
+    for node in events.nodes() {
+        rows += node.query_value::<u64>(&sql)?;
+    }
+    Ok(rows)
+}
+
 /// Bytes the events take on the shards' disks (active parts), summed over the shards.
 pub fn bytes_on_disk(config: &Config) -> anyhow::Result<u64> {
     let cluster = ClusterConfig::of(config)?.context("no cluster configured")?;

@@ -10,6 +10,7 @@ mod daemon;
 mod export_rss;
 mod interactions;
 mod load;
+mod migrate;
 mod query;
 mod replay_rss;
 mod seed;
@@ -123,6 +124,14 @@ enum Cmd {
         #[arg(long)]
         data_dir: PathBuf,
     },
+    /// Times `tracker migrate --to-cluster` of a seeded folder into the (empty) cluster the TRACKER_* variables
+    /// name, beside `tracker export` of the same rows
+    Migrate {
+        #[arg(long, default_value = "target/release/tracker")]
+        tracker: PathBuf,
+        #[arg(long)]
+        data_dir: PathBuf,
+    },
     /// Chaos benchmark of issue 12: kill -9 under ingest load, hostile requests over every route
     Chaos(chaos::ChaosArgs),
     /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
@@ -137,6 +146,7 @@ fn main() -> anyhow::Result<()> {
             let duration = Duration::from_secs(duration);
             runtime.block_on(ingest(tracker, connections, duration, rate, data_dir, no_ceilings))
         }
+        Cmd::Migrate { tracker, data_dir } => migrate::run(&tracker, &data_dir),
         Cmd::IngestCluster { tracker, connections, duration, daemons, rate } => {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(ingest_cluster(tracker, connections, Duration::from_secs(duration), daemons, rate))
