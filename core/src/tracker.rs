@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::account::Account;
 use crate::analytics::{
     ActiveSession, ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
-    LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries,
+    LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries, Totals,
     TrafficSource,
 };
 use crate::auth::{self, Auth};
@@ -163,6 +163,14 @@ impl Tracker {
         match &self.services.cluster {
             Some(cluster) => cluster.events.overview(site, range),
             None => self.analytics.overview(site, range),
+        }
+    }
+
+    /// The totals of a site over a range (visits, events and the rest), from ClickHouse in cluster mode.
+    pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.totals(site, range),
+            None => self.analytics.totals(site, range),
         }
     }
 

@@ -109,6 +109,26 @@ async fn a_migrated_data_folder_answers_on_the_cluster_as_on_sqlite_under_the_sa
         assert!(got == expected, "{path}:\n{got}\n{expected}");
     }
 
+    // `tracker stats` and `tracker live` read the cluster given its settings, and print what they print for
+    // the data folder.
+    let site_arg = id.to_string();
+    for args in [vec!["stats", "--site", &site_arg, "--range", "7d"], vec!["live", "--site", &site_arg, "--once"]] {
+        let owned: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let (folder, env) = (data.clone(), corner.env());
+        let (from_folder, from_cluster) = tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = owned.iter().map(String::as_str).collect();
+            let cli = Cli::new(&folder);
+            let from_folder = cli.json(&args);
+            let mut command = cli.command(&args);
+            let out = command.arg("--json").envs(env).output().unwrap();
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            (from_folder, serde_json::from_slice::<Value>(&out.stdout).unwrap())
+        })
+        .await
+        .unwrap();
+        assert_eq!(from_cluster, from_folder, "{args:?}");
+    }
+
     // A second run has nothing to do and says so; the data stays as it was.
     let again = migrate(data, corner.env()).await;
     assert!(!again.status.success());

@@ -26,11 +26,12 @@ pub struct LiveArgs {
 }
 
 pub fn run(global: &GlobalArgs, args: &LiveArgs) -> anyhow::Result<()> {
-    let tracker = global.open()?;
+    // The cluster's live sessions in cluster mode, as the dashboard's stream shows them.
+    let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let redraw = !args.once && !global.json && std::io::IsTerminal::is_terminal(&std::io::stdout());
     loop {
-        let sessions = tracker.analytics.active_sessions(site.id)?;
+        let sessions = tracker.active_sessions(site.id)?;
         if global.json {
             if args.once {
                 print_json(&sessions)?;
