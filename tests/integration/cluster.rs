@@ -137,7 +137,7 @@ async fn post_hit(server: &TestServer, key: &str, visitor: u8, path: &str, event
 }
 
 /// Rows of the test's hits table on each shard, queried on the shard itself (its local table) where `condition`.
-fn shard_rows(corner: &Corner, condition: &str) -> Vec<u64> {
+pub(crate) fn shard_rows(corner: &Corner, condition: &str) -> Vec<u64> {
     corner
         .ch
         .split(',')
@@ -722,9 +722,9 @@ fn address(visitor: u8) -> String {
 
 /// One hit of the corpus: who sends it, when, and the track body's fields besides key, session and time.
 pub(crate) struct CorpusHit {
-    visitor: u8,
-    ts: i64,
-    body: Value,
+    pub(crate) visitor: u8,
+    pub(crate) ts: i64,
+    pub(crate) body: Value,
 }
 
 /// The corpus, in time order, from `now`: 30 visitors over the last 23 hours (so across a midnight) with

@@ -9,6 +9,7 @@ mod cli;
 mod cluster;
 mod cluster_migrate;
 mod cluster_orgs;
+mod cluster_privacy;
 mod contract;
 mod dashboard;
 mod dashboard_reads;

@@ -52,8 +52,10 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/privacy/retention"),
     ("PUT", "/api/privacy/retention"),
     ("GET", "/api/privacy/consent-logs"),
-    // Only settings and retention changes are written to it in cluster mode: the other audited actions (data
-    // deletions, exports, visitor requests) still answer 503.
+    ("GET", "/api/privacy/visitor-data"),
+    ("POST", "/api/privacy/delete-visitor"),
+    // Settings and retention changes and visitor requests are written to it in cluster mode: the other audited
+    // actions (data deletions, exports) still answer 503.
     ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/funnels"),
     ("POST", "/api/funnels"),
@@ -151,6 +153,8 @@ mod tests {
             ("PUT", "/api/funnels/4"),
             ("DELETE", "/api/funnels/4"),
             ("GET", "/api/funnels/4/drop-offs"),
+            ("GET", "/api/privacy/visitor-data"),
+            ("POST", "/api/privacy/delete-visitor"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
@@ -165,6 +169,7 @@ mod tests {
             ("POST", "/api/privacy/delete-data", "data deletion, exports and visitor requests"),
             ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
             ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
+            ("GET", "/api/privacy/delete-visitor", "data deletion, exports and visitor requests"),
             ("GET", "/api/analytics/sessions/5/journey", "this report"),
             ("POST", "/api/replay", "session replays"),
         ] {
