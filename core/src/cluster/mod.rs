@@ -9,12 +9,15 @@ pub mod clickhouse;
 pub mod events;
 mod funnels;
 pub mod ingest_state;
+mod intent;
 mod live;
 pub mod notices;
 mod organizations;
 mod overview;
 #[cfg(test)]
 mod parity;
+#[cfg(test)]
+mod parity_advanced;
 #[cfg(test)]
 mod parity_orgs;
 pub mod pg;
