@@ -9,6 +9,7 @@ pub mod clickhouse;
 pub mod events;
 mod funnels;
 pub mod ingest_state;
+mod intent;
 mod live;
 pub mod migrate;
 pub mod notices;
@@ -16,6 +17,8 @@ mod organizations;
 mod overview;
 #[cfg(test)]
 mod parity;
+#[cfg(test)]
+mod parity_advanced;
 #[cfg(test)]
 mod parity_orgs;
 pub mod pg;
