@@ -722,9 +722,9 @@ fn address(visitor: u8) -> String {
 
 /// One hit of the corpus: who sends it, when, and the track body's fields besides key, session and time.
 pub(crate) struct CorpusHit {
-    visitor: u8,
-    ts: i64,
-    body: Value,
+    pub(crate) visitor: u8,
+    pub(crate) ts: i64,
+    pub(crate) body: Value,
 }
 
 /// The corpus, in time order, from `now`: 30 visitors over the last 23 hours (so across a midnight) with
