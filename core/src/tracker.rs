@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::account::Account;
 use crate::analytics::{
     ActiveSession, ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
-    LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SiteMetric, SitePeriods, TimeRange, Timeseries, Totals,
-    TrafficSource,
+    IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SessionJourney, SiteMetric,
+    SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
@@ -276,6 +276,15 @@ impl Tracker {
         }
     }
 
+    /// A site's identified visitors, highest lead score first: from ClickHouse in cluster mode, their
+    /// organizations' names and industries from PostgreSQL.
+    pub fn identified_visitors(&self, site: WebsiteId) -> Result<Vec<IdentifiedVisitor>> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.identified_visitors(site, self.organizations.known(site)?),
+            None => self.analytics.identified_visitors(site),
+        }
+    }
+
     /// Sets what the owner knows of one organization of a site (`NotFound` for another site's) and answers it
     /// as the list shows it.
     pub fn update_organization(
@@ -288,6 +297,39 @@ impl Tracker {
         match &self.services.cluster {
             Some(cluster) => cluster.events.organization(site, known),
             None => self.analytics.organization(site, id),
+        }
+    }
+
+    /// The site of one of `user`'s visits; `NotFound` for a missing visit and for another user's alike. In
+    /// cluster mode the visit is looked for among the user's sites' hits in ClickHouse.
+    pub fn session_site(&self, user: UserId, session: i64) -> Result<WebsiteId> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                let sites: Vec<WebsiteId> = self.websites.list(user)?.into_iter().map(|w| w.id).collect();
+                cluster.events.session_site(&sites, session)
+            }
+            None => {
+                let site = self.analytics.session_site(session)?;
+                // Another user's session answers exactly as a missing one.
+                self.websites.get(user, site).map_err(|_| Error::NotFound("session"))?;
+                Ok(site)
+            }
+        }
+    }
+
+    /// One visit of a site as the stream lists it, from ClickHouse in cluster mode.
+    pub fn stream_session(&self, site: WebsiteId, session: i64) -> Result<StreamSession> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.stream_session(site, session),
+            None => self.analytics.stream_session(site, session),
+        }
+    }
+
+    /// One visit's page-by-page journey, from ClickHouse in cluster mode.
+    pub fn session_journey(&self, site: WebsiteId, session: i64) -> Result<SessionJourney> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.session_journey(site, session),
+            None => self.analytics.session_journey(site, session),
         }
     }
 

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// Most identified visitors listed.
-const IDENTIFIED_LIMIT: i64 = 100;
+pub const IDENTIFIED_LIMIT: i64 = 100;
 
 /// `GET /api/websites/{id}/identified-visitors` item.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]

@@ -38,7 +38,7 @@ pub use dimension::{Dimension, DimensionCount};
 pub use events::{DefinitionTriggers, EventCount, EventSummary};
 pub use heatmap::{Heatmap, page_path};
 pub(crate) use heatmap::{MAX_URLS, URL_DAYS};
-pub use identified::IdentifiedVisitor;
+pub use identified::{IDENTIFIED_LIMIT, IdentifiedVisitor};
 pub(crate) use live::{ACTIVE_NOW_MS, ACTIVE_WINDOW_MS, LIVE_LIMIT, TOP_PAGES, activity_text};
 pub use live::{ActiveSession, CurrentActivity, LivePage, LiveVisitors, STREAM_LIMIT, StreamSession};
 pub(crate) use organizations::MAX_ORGANIZATIONS;

@@ -42,11 +42,14 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/events/summary"),
     ("GET", "/api/websites/*/organizations"),
     ("PUT", "/api/websites/*/organizations/*"),
+    ("GET", "/api/websites/*/identified-visitors"),
     // The pages viewed; heatmap data itself is not stored in cluster mode yet.
     ("GET", "/api/analytics/urls"),
     ("POST", "/api/dashboard/live/ticket"),
     ("GET", "/api/dashboard/live"),
     ("GET", "/api/analytics/live-visitors"),
+    ("GET", "/api/analytics/sessions/*"),
+    ("GET", "/api/analytics/sessions/*/journey"),
     ("GET", "/api/privacy/settings"),
     ("PUT", "/api/privacy/settings"),
     ("GET", "/api/privacy/retention"),
@@ -138,10 +141,13 @@ mod tests {
             ("GET", "/api/websites/12/events/summary"),
             ("GET", "/api/websites/12/organizations"),
             ("PUT", "/api/websites/12/organizations/7"),
+            ("GET", "/api/websites/12/identified-visitors"),
             ("GET", "/api/analytics/urls"),
             ("POST", "/api/dashboard/live/ticket"),
             ("GET", "/api/dashboard/live"),
             ("GET", "/api/analytics/live-visitors"),
+            ("GET", "/api/analytics/sessions/5"),
+            ("GET", "/api/analytics/sessions/5/journey"),
             ("GET", "/api/privacy/settings"),
             ("PUT", "/api/privacy/settings"),
             ("GET", "/api/privacy/audit-logs"),
@@ -161,7 +167,6 @@ mod tests {
             assert_eq!(unavailable_feature(method, path), None, "{method} {path}");
         }
         for (method, path, feature) in [
-            ("GET", "/api/websites/12/identified-visitors", "this report"),
             ("GET", "/api/websites/12/breakdown", "this report"),
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/analytics/heatmap", "this report"),
@@ -170,7 +175,7 @@ mod tests {
             ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
             ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
             ("GET", "/api/privacy/delete-visitor", "data deletion, exports and visitor requests"),
-            ("GET", "/api/analytics/sessions/5/journey", "this report"),
+            ("GET", "/api/analytics/journeys", "this report"),
             ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");

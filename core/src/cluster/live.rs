@@ -14,9 +14,15 @@ use crate::model::{Millis, WebsiteId, now_ms};
 const DAY_MS: Millis = 86_400_000;
 
 /// The columns of each visit of `sites` seen since `since`, one row per visit (`{cols}` of the outer query
-/// pick from them). A visit's rows are on one shard, so the visits are found on each shard locally
-/// (`hits_local` in the IN) and their whole rows read, including those before the window.
+/// pick from them).
 fn active_visits(db: &str, sites: &[WebsiteId], since: Millis) -> String {
+    visit_summaries(db, sites, &format!("ts >= {since}"), &format!("last >= {since}"))
+}
+
+/// The columns of each visit of `sites` with a hit matching `picked`, kept when `having` holds, one row per
+/// visit as SQLite's `sessions` row gives it. A visit's rows are on one shard, so the visits are found on each
+/// shard locally (`hits_local` in the IN) and their whole rows read.
+pub(super) fn visit_summaries(db: &str, sites: &[WebsiteId], picked: &str, having: &str) -> String {
     let sites = sites.iter().map(WebsiteId::to_string).collect::<Vec<_>>().join(",");
     format!(
         "SELECT visit_id, any(website_id) AS site, any(session_key) AS session_key, any(visitor) AS visitor,
@@ -34,11 +40,16 @@ fn active_visits(db: &str, sites: &[WebsiteId], since: Millis) -> String {
                 argMaxIf(name, ts, kind NOT IN ('identify', 'consent')) AS latest_name
          FROM {db}.hits
          WHERE website_id IN ({sites}) AND kind != 'consent' AND visit_id IN (
-            SELECT visit_id FROM {db}.hits_local WHERE website_id IN ({sites}) AND ts >= {since})
+            SELECT visit_id FROM {db}.hits_local WHERE website_id IN ({sites}) AND visit_id != 0 AND {picked})
          GROUP BY visit_id
-         HAVING last >= {since}"
+         HAVING {having}"
     )
 }
+
+/// The columns of a visit the stream lists, from `visit_summaries`, in the order `stream_session` reads them.
+pub(super) const STREAM_COLUMNS: &str = "visit_id, site, country, region, city, device, browser, os, first, last,
+    converted, conversion_value, page_views, entry_page, exit_page, utm_source, referrer, has_activity,
+    latest_kind, latest_name";
 
 fn number<T: std::str::FromStr>(field: &str) -> Result<T> {
     field.parse().map_err(|_| Error::Internal(format!("ClickHouse: unexpected number {field:?}")))
@@ -116,10 +127,7 @@ impl Events {
         };
         let sessions = || {
             node.query(&format!(
-                "SELECT visit_id, site, country, region, city, device, browser, os, first, last, converted,
-                        conversion_value, page_views, entry_page, exit_page, utm_source, referrer, has_activity,
-                        latest_kind, latest_name
-                 FROM ({visits}) ORDER BY last DESC, visit_id DESC LIMIT {STREAM_LIMIT}"
+                "SELECT {STREAM_COLUMNS} FROM ({visits}) ORDER BY last DESC, visit_id DESC LIMIT {STREAM_LIMIT}"
             ))
         };
         let ((totals, active), (pages, sessions)) = join(|| join(day_totals, active), || join(pages, sessions))?;
@@ -142,8 +150,8 @@ impl Events {
     }
 }
 
-/// A row of `live_visitors`' session query as the stream lists it.
-fn stream_session(row: &[String], now: Millis) -> Result<StreamSession> {
+/// A row of `STREAM_COLUMNS` as the stream lists it.
+pub(super) fn stream_session(row: &[String], now: Millis) -> Result<StreamSession> {
     let [
         id,
         site,

@@ -8,6 +8,7 @@ mod breakdowns;
 pub mod clickhouse;
 pub mod events;
 mod funnels;
+mod identified;
 pub mod ingest_state;
 mod intent;
 mod live;
@@ -20,9 +21,12 @@ mod parity;
 #[cfg(test)]
 mod parity_advanced;
 #[cfg(test)]
+mod parity_journeys;
+#[cfg(test)]
 mod parity_orgs;
 pub mod pg;
 mod retention;
+mod sessions;
 pub mod sink;
 #[cfg(test)]
 pub(crate) mod testing;

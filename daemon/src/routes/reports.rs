@@ -155,7 +155,7 @@ async fn conversions(
     security(("bearer" = []))
 )]
 async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.analytics.identified_visitors(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.identified_visitors(site)).await
 }
 
 #[utoipa::path(

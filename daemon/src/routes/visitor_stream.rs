@@ -56,12 +56,10 @@ fn session_of(
 ) -> Result<(i64, WebsiteId), Error> {
     // Anything that is not a session id is simply not found.
     let session: i64 = id.parse().map_err(|_| Error::NotFound("session"))?;
-    let site = tracker.analytics.session_site(session)?;
+    let site = tracker.session_site(user, session)?;
     if expected.is_some_and(|expected| expected != site) {
         return Err(Error::NotFound("session"));
     }
-    // Another user's session answers exactly as a missing one.
-    tracker.websites.get(user, site).map_err(|_| Error::NotFound("session"))?;
     Ok((session, site))
 }
 
@@ -78,7 +76,7 @@ async fn session(id: String, tracker: Tracker, user: UserId, query: JourneyQuery
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let (session, site) = session_of(&tracker, user, &id, expected)?;
-        tracker.analytics.stream_session(site, session)
+        tracker.stream_session(site, session)
     })
     .await?;
     Ok(warp::reply::json(&body))
@@ -128,7 +126,7 @@ async fn journey(id: String, tracker: Tracker, user: UserId, query: JourneyQuery
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let (session, site) = session_of(&tracker, user, &id, expected)?;
-        tracker.analytics.session_journey(site, session)
+        tracker.session_journey(site, session)
     })
     .await?;
     Ok(warp::reply::json(&body))
