@@ -5,6 +5,8 @@
 /// Routes served in cluster mode, as (method, path pattern); `*` matches one path segment.
 const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/track"),
+    // Heatmap data is stored (ClickHouse `interactions`); its reads are not served yet.
+    ("POST", "/api/interactions"),
     ("GET", "/api/track/config"),
     ("POST", "/api/register"),
     ("GET", "/api/registration"),
@@ -42,7 +44,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/events/summary"),
     ("GET", "/api/websites/*/organizations"),
     ("PUT", "/api/websites/*/organizations/*"),
-    // The pages viewed; heatmap data itself is not stored in cluster mode yet.
+    // The pages viewed; heatmap data is stored but not read in cluster mode yet.
     ("GET", "/api/analytics/urls"),
     ("POST", "/api/dashboard/live/ticket"),
     ("GET", "/api/dashboard/live"),
@@ -76,7 +78,6 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/privacy/", "data deletion, exports and visitor requests"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
-    ("/api/interactions", "heatmap data"),
     ("/api/export/", "exports"),
 ];
 
@@ -151,6 +152,7 @@ mod tests {
             ("PUT", "/api/funnels/4"),
             ("DELETE", "/api/funnels/4"),
             ("GET", "/api/funnels/4/drop-offs"),
+            ("POST", "/api/interactions"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
