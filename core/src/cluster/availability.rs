@@ -5,6 +5,8 @@
 /// Routes served in cluster mode, as (method, path pattern); `*` matches one path segment.
 const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/track"),
+    // Heatmap data is stored (ClickHouse `interactions`); its reads are not served yet.
+    ("POST", "/api/interactions"),
     ("GET", "/api/track/config"),
     ("POST", "/api/register"),
     ("GET", "/api/registration"),
@@ -43,7 +45,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/organizations"),
     ("PUT", "/api/websites/*/organizations/*"),
     ("GET", "/api/websites/*/identified-visitors"),
-    // The pages viewed; heatmap data itself is not stored in cluster mode yet.
+    // The pages viewed; heatmap data is stored but not read in cluster mode yet.
     ("GET", "/api/analytics/urls"),
     ("POST", "/api/dashboard/live/ticket"),
     ("GET", "/api/dashboard/live"),
@@ -81,7 +83,6 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/privacy/", "data deletion, exports and visitor requests"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
-    ("/api/interactions", "heatmap data"),
     ("/api/export/", "exports"),
 ];
 
@@ -161,6 +162,7 @@ mod tests {
             ("GET", "/api/funnels/4/drop-offs"),
             ("GET", "/api/privacy/visitor-data"),
             ("POST", "/api/privacy/delete-visitor"),
+            ("POST", "/api/interactions"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {

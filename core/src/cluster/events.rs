@@ -23,12 +23,13 @@ pub const DEFAULT_DATABASE: &str = "tracker";
 /// with, and `ON CLUSTER` needs one, so DDL goes to each node).
 ///
 /// `{db}` and `{cluster}` are replaced by checked identifiers.
-const SCHEMA: &[(&str, &str)] = &[(
-    "0001_hits",
-    // Partitioned by month (retention drops whole months); ordered for per-site range reads. Outdated parts
-    // are removed within seconds rather than 8 minutes: a part dropped by retention or replaced by a deletion's
-    // mutation would otherwise come back if the server restarted before they went.
-    "CREATE TABLE IF NOT EXISTS {db}.hits_local (
+const SCHEMA: &[(&str, &str)] = &[
+    (
+        "0001_hits",
+        // Partitioned by month (retention drops whole months); ordered for per-site range reads. Outdated parts
+        // are removed within seconds rather than 8 minutes: a part dropped by retention or replaced by a deletion's
+        // mutation would otherwise come back if the server restarted before they went.
+        "CREATE TABLE IF NOT EXISTS {db}.hits_local (
         month UInt32,
         website_id Int64,
         ts Int64,
@@ -66,7 +67,45 @@ const SCHEMA: &[(&str, &str)] = &[(
         cleanup_delay_period_random_add = 0;
      CREATE TABLE IF NOT EXISTS {db}.hits AS {db}.hits_local
         ENGINE = Distributed({cluster}, {db}, hits_local, visitor)",
-)];
+    ),
+    (
+        "replays2_interactions",
+        // The heatmap data of tracked visits, sharded as their hits are (same month partitions, same sharding
+        // key), one row per stored item: a point (`kind` click, move or submit: x, y, selector, offset), a
+        // form-field event (focus, blur or change: form, field, filled) or a scroll depth report (`scroll`:
+        // depth, percent). SQLite keeps a page view's deepest scroll; here each report is a row and reads take
+        // the greatest. offset_x and offset_y are NULL for points that sent no offset.
+        "CREATE TABLE IF NOT EXISTS {db}.interactions_local (
+        month UInt32,
+        website_id Int64,
+        ts Int64,
+        visit_id Int64,
+        visitor UInt64,
+        session_key String,
+        path String,
+        kind String,
+        x Int64,
+        y Int64,
+        page_w Int64,
+        page_h Int64,
+        viewport_w Int64,
+        viewport_h Int64,
+        selector String,
+        offset_x Nullable(Float64),
+        offset_y Nullable(Float64),
+        form String,
+        field String,
+        filled UInt8,
+        depth Int64
+     ) ENGINE = MergeTree()
+     PARTITION BY month
+     ORDER BY (website_id, path, ts)
+     SETTINGS index_granularity = 8192, old_parts_lifetime = 1, cleanup_delay_period = 1,
+        cleanup_delay_period_random_add = 0;
+     CREATE TABLE IF NOT EXISTS {db}.interactions AS {db}.interactions_local
+        ENGINE = Distributed({cluster}, {db}, interactions_local, visitor)",
+    ),
+];
 
 /// How often a mutation's or a drop's end is polled for (18.16 has no `mutations_sync`).
 const POLL: Duration = Duration::from_millis(50);
@@ -89,26 +128,82 @@ pub struct Expiry {
     pub pageviews: Millis,
     pub events: Millis,
     pub conversions: Millis,
+    /// Where the site's heatmap data (`interactions_local`) is cut.
+    pub heatmaps: Millis,
 }
 
 impl Expiry {
     /// The same cutoff for every type.
     pub fn all(website_id: WebsiteId, cutoff: Millis) -> Expiry {
-        Expiry { website_id, pageviews: cutoff, events: cutoff, conversions: cutoff }
+        Expiry { website_id, pageviews: cutoff, events: cutoff, conversions: cutoff, heatmaps: cutoff }
     }
 
     fn earliest(&self) -> Millis {
         self.pageviews.min(self.events).min(self.conversions)
     }
 
+    /// The site's expired heatmap rows as a condition on `interactions` (integers only).
+    fn interactions_condition(&self) -> String {
+        format!("(website_id = {} AND ts < {})", self.website_id, self.heatmaps)
+    }
+
     /// The site's expired rows as a condition on `hits` (integers only, formatted from the values).
     fn condition(&self) -> String {
-        let Expiry { website_id, pageviews, events, conversions } = self;
+        let Expiry { website_id, pageviews, events, conversions, .. } = self;
         format!(
             "(website_id = {website_id} AND ((kind = 'pageview' AND ts < {pageviews})
                 OR (kind NOT IN ('pageview', 'conversion') AND ts < {events})
                 OR (kind = 'conversion' AND ts < {conversions})))"
         )
+    }
+}
+
+/// The local tables of events, each deleted from with a site or an account.
+const LOCAL_TABLES: [&str; 2] = ["hits_local", "interactions_local"];
+
+/// One stored heatmap item of a tracked visit, a row of `interactions_local` (field names are its columns;
+/// those a kind does not use stay empty or 0).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct InteractionRow {
+    pub month: u32,
+    pub website_id: WebsiteId,
+    pub ts: Millis,
+    pub visit_id: i64,
+    /// The visit's visitor hash: the sharding key, as for its hits.
+    pub visitor: u64,
+    pub session_key: String,
+    pub path: String,
+    /// click, move, submit (points), focus, blur, change (form fields) or scroll (a depth report).
+    pub kind: &'static str,
+    pub x: i64,
+    pub y: i64,
+    pub page_w: i64,
+    pub page_h: i64,
+    pub viewport_w: i64,
+    pub viewport_h: i64,
+    pub selector: String,
+    pub offset_x: Option<f64>,
+    pub offset_y: Option<f64>,
+    pub form: String,
+    pub field: String,
+    pub filled: u8,
+    pub depth: i64,
+}
+
+/// A row stored on its visitor's shard.
+pub trait ShardedRow: Serialize {
+    fn visitor(&self) -> u64;
+}
+
+impl ShardedRow for HitRow {
+    fn visitor(&self) -> u64 {
+        self.visitor
+    }
+}
+
+impl ShardedRow for InteractionRow {
+    fn visitor(&self) -> u64 {
+        self.visitor
     }
 }
 
@@ -234,13 +329,22 @@ impl Events {
     /// that was sent rows answered Ok; on an error some shards may hold their rows (a retried batch then
     /// stores them twice on those shards: at least once, never lost).
     pub fn insert(&self, rows: &[HitRow]) -> Result<()> {
+        self.insert_into("hits_local", rows)
+    }
+
+    /// Stores heatmap rows as `insert` stores hits (each on its visitor's shard, synchronously).
+    pub fn insert_interactions(&self, rows: &[InteractionRow]) -> Result<()> {
+        self.insert_into("interactions_local", rows)
+    }
+
+    fn insert_into<R: ShardedRow>(&self, local_table: &str, rows: &[R]) -> Result<()> {
         let mut bodies: Vec<Vec<u8>> = vec![Vec::new(); self.nodes.len()];
         for row in rows {
-            let body = &mut bodies[self.shard_of(row.visitor)];
+            let body = &mut bodies[self.shard_of(row.visitor())];
             serde_json::to_writer(&mut *body, row).map_err(|e| Error::Internal(e.to_string()))?;
             body.push(b'\n');
         }
-        let table = format!("{}.hits_local", self.database);
+        let table = format!("{}.{local_table}", self.database);
         // The shards are written at the same time: a batch waits for the slowest, not the sum.
         std::thread::scope(|scope| {
             let sent: Vec<_> = self
@@ -269,12 +373,13 @@ impl Events {
             return Ok(());
         }
         let ids: Vec<String> = sites.iter().map(i64::to_string).collect();
-        self.delete_where(&format!("website_id IN ({})", ids.join(", ")))
+        self.delete_in(&LOCAL_TABLES, &format!("website_id IN ({})", ids.join(", ")))
     }
 
-    /// Deletes every row of a site's visitor (its visits under `session_key`) on every shard and waits.
+    /// Deletes every row of a site's visitor (its visits under `session_key`, hits and heatmap data) on every
+    /// shard and waits.
     pub fn delete_visitor(&self, site: WebsiteId, session_key: &str) -> Result<()> {
-        self.delete_where(&format!("website_id = {site} AND session_key = {}", quote(session_key)))
+        self.delete_in(&LOCAL_TABLES, &format!("website_id = {site} AND session_key = {}", quote(session_key)))
     }
 
     /// Rows each site would lose to its expiry, per type (in the order of `TYPES`), for the sites that have any;
@@ -307,67 +412,96 @@ impl Events {
     /// gone, and a repeat after a failure carries on where it stopped.
     pub fn expire(&self, expiries: &[Expiry]) -> Result<()> {
         let Some(earliest) = expiries.iter().map(Expiry::earliest).min() else { return Ok(()) };
-        self.drop_months_before(month_of(earliest))?;
+        self.drop_months_before("hits_local", month_of(earliest))?;
         // Only the part-months (and sites keeping less) are left to delete row by row.
         let left = self.expired_rows(expiries)?;
         let to_delete: Vec<&Expiry> = expiries.iter().filter(|e| left.contains_key(&e.website_id)).collect();
         for chunk in to_delete.chunks(EXPIRIES_PER_STATEMENT) {
             self.delete_where(&chunk.iter().map(|e| e.condition()).collect::<Vec<_>>().join(" OR "))?;
         }
+        // Heatmap data by its own cutoff, the same way.
+        let Some(earliest) = expiries.iter().map(|e| e.heatmaps).min() else { return Ok(()) };
+        self.drop_months_before("interactions_local", month_of(earliest))?;
+        for chunk in expiries.chunks(EXPIRIES_PER_STATEMENT) {
+            let condition = chunk.iter().map(Expiry::interactions_condition).collect::<Vec<_>>().join(" OR ");
+            let left: u64 = self.nodes[0]
+                .query_value(&format!("SELECT count() FROM {}.interactions WHERE {condition}", self.database))?;
+            if left > 0 {
+                self.delete_in(&["interactions_local"], &condition)?;
+            }
+        }
         Ok(())
     }
 
-    /// Drops the partitions of months before `month` (yyyymm) on every shard and waits until their parts are
-    /// removed from disk, so a restart cannot bring them back.
-    pub fn drop_months_before(&self, month: u32) -> Result<()> {
+    /// Drops the partitions of a local table's months before `month` (yyyymm) on every shard and waits until
+    /// their parts are removed from disk, so a restart cannot bring them back.
+    pub fn drop_months_before(&self, local_table: &str, month: u32) -> Result<()> {
         let db = &self.database;
         for node in &self.nodes {
             let partitions = node.query(&format!(
                 "SELECT DISTINCT partition FROM system.parts
-                 WHERE database = {} AND table = 'hits_local' AND active",
-                quote(db)
+                 WHERE database = {} AND table = {} AND active",
+                quote(db),
+                quote(local_table)
             ))?;
             for partition in partitions.into_iter().filter_map(|row| row.into_iter().next()) {
                 let Ok(value) = partition.parse::<u32>() else { continue };
                 if value < month {
-                    node.execute(&format!("ALTER TABLE {db}.hits_local DROP PARTITION {value}"))?;
+                    node.execute(&format!("ALTER TABLE {db}.{local_table} DROP PARTITION {value}"))?;
                 }
             }
-            self.await_gone(node, &format!("toUInt32(partition) < {month}"))?;
+            self.await_gone(node, local_table, &format!("toUInt32(partition) < {month}"))?;
         }
         Ok(())
     }
 
-    /// Sends a DELETE mutation to every shard's local table (mutations through the Distributed table do not
-    /// work on 18.16), then waits until each shard reports it done and its old parts removed. The mutation takes
-    /// ~0.1 s; the removal waits for the server's background pool, which sleeps up to 10 s between rounds, so a
-    /// deletion takes about 10 s (measured on 18.16).
+    /// Deletes the hits matching `condition` on every shard, awaited (see `delete_in`).
     pub(super) fn delete_where(&self, condition: &str) -> Result<()> {
+        self.delete_in(&["hits_local"], condition)
+    }
+
+    /// Deletes the hits and the heatmap data matching `condition` (on columns both tables have: `website_id`,
+    /// `visit_id`, `session_key`) on every shard, awaited.
+    pub(super) fn delete_visits_where(&self, condition: &str) -> Result<()> {
+        self.delete_in(&LOCAL_TABLES, condition)
+    }
+
+    /// Sends a DELETE mutation to every shard's local tables (mutations through the Distributed table do not
+    /// work on 18.16), then waits until each shard reports them done and their old parts removed. The mutation
+    /// takes ~0.1 s; the removal waits for the server's background pool, which sleeps up to 10 s between rounds,
+    /// so a deletion takes about 10 s (measured on 18.16); the tables' mutations run at the same time.
+    fn delete_in(&self, local_tables: &[&str], condition: &str) -> Result<()> {
         let db = &self.database;
         for node in &self.nodes {
-            node.execute(&format!("ALTER TABLE {db}.hits_local DELETE WHERE {condition}"))?;
+            for table in local_tables {
+                node.execute(&format!("ALTER TABLE {db}.{table} DELETE WHERE {condition}"))?;
+            }
         }
         for node in &self.nodes {
-            self.await_until(
-                node,
-                "deletion",
-                &format!(
-                    "SELECT count() FROM system.mutations WHERE database = {} AND table = 'hits_local' AND is_done = 0",
-                    quote(db)
-                ),
-            )?;
-            // The parts the mutation replaced hold the deleted rows until removed.
-            self.await_gone(node, "NOT active")?;
+            for table in local_tables {
+                self.await_until(
+                    node,
+                    "deletion",
+                    &format!(
+                        "SELECT count() FROM system.mutations WHERE database = {} AND table = {} AND is_done = 0",
+                        quote(db),
+                        quote(table)
+                    ),
+                )?;
+                // The parts the mutation replaced hold the deleted rows until removed.
+                self.await_gone(node, table, "NOT active")?;
+            }
         }
         Ok(())
     }
 
-    /// Waits until no part of `hits_local` matching `parts` (a condition on system.parts, active or outdated)
+    /// Waits until no part of a local table matching `parts` (a condition on system.parts, active or outdated)
     /// is left on `node`.
-    fn await_gone(&self, node: &Node, parts: &str) -> Result<()> {
+    fn await_gone(&self, node: &Node, local_table: &str, parts: &str) -> Result<()> {
         let sql = format!(
-            "SELECT count() FROM system.parts WHERE database = {} AND table = 'hits_local' AND ({parts})",
-            quote(&self.database)
+            "SELECT count() FROM system.parts WHERE database = {} AND table = {} AND ({parts})",
+            quote(&self.database),
+            quote(local_table)
         );
         self.await_until(node, "part removal", &sql)
     }
@@ -420,6 +554,31 @@ mod tests {
         rows
     }
 
+    /// A click at each hit of `rows()`.
+    fn interaction_rows() -> Vec<InteractionRow> {
+        rows()
+            .into_iter()
+            .map(|hit| InteractionRow {
+                month: hit.month,
+                website_id: hit.website_id,
+                ts: hit.ts,
+                visit_id: hit.visit_id,
+                visitor: hit.visitor,
+                session_key: hit.session_key,
+                path: hit.path,
+                kind: "click",
+                ..InteractionRow::default()
+            })
+            .collect()
+    }
+
+    /// Rows of `interactions_local` on a shard matching `condition`.
+    fn local_interactions(cluster: &TestCluster, shard: usize, condition: &str) -> u64 {
+        cluster.events().nodes()[shard]
+            .query_value(&format!("SELECT count() FROM {}.interactions_local WHERE {condition}", cluster.database))
+            .unwrap()
+    }
+
     #[test]
     fn months_are_partitions_in_utc() {
         assert_eq!(month_of(SEPTEMBER), 202609);
@@ -460,17 +619,24 @@ mod tests {
         let Some(cluster) = fresh() else { return };
         let events = cluster.events();
         events.insert(&rows()).unwrap();
+        events.insert_interactions(&interaction_rows()).unwrap();
         for shard in 0..2 {
             assert!(cluster.local_rows(shard, "website_id = 1") > 0, "site 1 has rows on shard {shard}");
+            assert!(local_interactions(&cluster, shard, "website_id = 1") > 0, "and heatmap rows");
         }
 
         events.delete_visitor(2, "visitor-3").unwrap();
         events.delete_site(1).unwrap();
         for shard in 0..2 {
             assert_eq!(cluster.local_rows(shard, "website_id = 1"), 0, "shard {shard}");
+            assert_eq!(local_interactions(&cluster, shard, "website_id = 1"), 0, "shard {shard}");
             assert_eq!(cluster.local_rows(shard, "website_id = 2 AND session_key = 'visitor-3'"), 0, "shard {shard}");
         }
         assert_eq!(cluster.local_rows(0, "website_id = 2") + cluster.local_rows(1, "website_id = 2"), 21);
+        assert_eq!(
+            local_interactions(&cluster, 0, "website_id = 2") + local_interactions(&cluster, 1, "website_id = 2"),
+            21
+        );
         // A hostile visitor id is one value, not SQL.
         events.delete_visitor(2, "x' OR 1 = 1 OR session_key = '").unwrap();
         assert_eq!(cluster.local_rows(0, "1") + cluster.local_rows(1, "1"), 21);

@@ -1,6 +1,6 @@
-//! The retention run in cluster mode: every site's expired hits deleted on every shard (and months every site
-//! has expired dropped whole), by one daemon at a time across the cluster. Called by `Tracker::apply_retention`
-//! (serve's periodic job).
+//! The retention run in cluster mode: every site's expired hits and heatmap data deleted on every shard (and
+//! months every site has expired dropped whole), by one daemon at a time across the cluster. Called by
+//! `Tracker::apply_retention` (serve's periodic job).
 
 use std::collections::BTreeMap;
 
@@ -22,8 +22,8 @@ impl Cluster {
     /// its run; a daemon that dies lets go of it with its connection). A failed run leaves some of the expired
     /// rows, which the next run deletes.
     ///
-    /// Sessions, heatmaps and recordings are not stored in the cluster: visits are made of their hits here,
-    /// and the other two are not taken yet.
+    /// Expired heatmap data is deleted too (not counted in the report yet). Sessions and recordings are not
+    /// stored in the cluster: visits are made of their hits here, and recordings are not taken yet.
     pub fn apply_retention(&self, meta: &dyn Metadata, now: Millis) -> Result<Option<RetentionReport>> {
         self.pg.with(|lock| {
             let locked: bool = lock.query_one("SELECT pg_try_advisory_lock($1)", &[&RETENTION_LOCK])?.get(0);
@@ -48,6 +48,7 @@ impl Cluster {
                 pageviews: now - days.pageviews * DAY_MS,
                 events: now - days.events * DAY_MS,
                 conversions: now - days.conversions * DAY_MS,
+                heatmaps: now - days.heatmaps * DAY_MS,
             })
             .collect();
         // Counted before: the rows in dropped months are gone without a count of their own.
@@ -75,7 +76,7 @@ mod tests {
 
     use super::*;
     use crate::auth::Auth;
-    use crate::cluster::events::{HitRow, month_of};
+    use crate::cluster::events::{HitRow, InteractionRow, month_of};
     use crate::cluster::testing::fresh;
     use crate::privacy::{Privacy, RetentionUpdate};
     use crate::store::websites::{NewWebsite, Websites};
@@ -112,8 +113,13 @@ mod tests {
             (websites.create(owner, new("short")).unwrap().id, websites.create(owner, new("default")).unwrap().id);
         let dir = tempfile::tempdir().unwrap();
         let privacy = Privacy::new(crate::db::Db::open(&dir.path().join("t.db")).unwrap(), meta.clone());
-        let days =
-            RetentionUpdate { pageviews: Some(10), events: Some(20), conversions: Some(30), ..Default::default() };
+        let days = RetentionUpdate {
+            pageviews: Some(10),
+            events: Some(20),
+            conversions: Some(30),
+            heatmaps: Some(20),
+            ..Default::default()
+        };
         privacy.update_retention(short, days).unwrap();
 
         // Each site: for each kind, rows of 8 visitors (both shards) 5, 15, 25 and 40 days old.
@@ -127,6 +133,33 @@ mod tests {
         }
         let events = cluster.events();
         events.insert(&rows).unwrap();
+        // And a click with each page view.
+        let clicks: Vec<InteractionRow> = rows
+            .iter()
+            .filter(|hit| hit.kind == "pageview")
+            .map(|hit| InteractionRow {
+                month: hit.month,
+                website_id: hit.website_id,
+                ts: hit.ts,
+                visit_id: hit.visit_id,
+                visitor: hit.visitor,
+                kind: "click",
+                ..InteractionRow::default()
+            })
+            .collect();
+        events.insert_interactions(&clicks).unwrap();
+        let clicks_left = |condition: &str| -> u64 {
+            (0..2)
+                .map(|shard| {
+                    events.nodes()[shard]
+                        .query_value::<u64>(&format!(
+                            "SELECT count() FROM {}.interactions_local WHERE {condition}",
+                            cluster.database
+                        ))
+                        .unwrap()
+                })
+                .sum()
+        };
         let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None };
         let (first, second) = (cluster_of(), cluster_of());
 
@@ -154,6 +187,15 @@ mod tests {
         }
         assert_eq!(all(&format!("website_id = {short}")), 96 - 48);
         assert_eq!(all(&format!("website_id = {default}")), 96, "unexpired rows are all kept");
+        // Heatmap data goes by its own cutoff (20 days here, 30 by default) on both shards.
+        assert_eq!(clicks_left(&format!("website_id = {short} AND ts < {}", NOW - 20 * DAY_MS)), 0);
+        assert_eq!(clicks_left(&format!("website_id = {short}")), 16);
+        assert_eq!(
+            clicks_left(&format!("website_id = {default} AND ts < {}", NOW - 30 * DAY_MS)),
+            0,
+            "30 days by default"
+        );
+        assert_eq!(clicks_left(&format!("website_id = {default}")), 24);
 
         // A repeat finds nothing more; when every site has expired a month, its partition goes whole.
         let again = first.apply_retention(meta.as_ref(), NOW).unwrap().unwrap();
@@ -162,6 +204,7 @@ mod tests {
         let last = first.apply_retention(meta.as_ref(), later).unwrap().unwrap();
         assert_eq!(last.total.values().sum::<u64>(), 48 + 96, "{last:?}");
         assert_eq!(all("1"), 0);
+        assert_eq!(clicks_left("1"), 0, "heatmap data past every cutoff is gone");
         let parts = |shard: usize| -> u64 {
             events.nodes()[shard]
                 .query_value(&format!(

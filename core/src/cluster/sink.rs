@@ -5,13 +5,13 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use super::events::{Events, HitRow, month_of};
+use super::events::{Events, HitRow, InteractionRow, month_of};
 use super::ingest_state::{IngestState, Segment};
 use super::notices;
 use crate::error::{Error, Result};
 use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS};
-use crate::ingest::{EventKind, Hit};
+use crate::ingest::{EventKind, Hit, Interactions};
 use crate::metrics::Metrics;
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::privacy::ConsentRecord;
@@ -37,7 +37,7 @@ enum Outcome {
     /// Answered on its own: stored already (a consent choice, in PostgreSQL), deliberately not stored, or
     /// refused.
     Answered(std::result::Result<(), JobError>),
-    /// Stored once its rows are: answered by the ClickHouse insert.
+    /// Stored once its rows are: answered by the ClickHouse inserts.
     Rows,
     /// A consent choice, answered once the batch's choices are written.
     Consent,
@@ -62,11 +62,17 @@ impl ClickHouseSink {
     ///
     /// A hit of a site that no longer exists (deleted through any daemon, whatever this daemon's site cache
     /// still holds) is answered as SQLite's writer answers a hit of a site deleted while it was queued.
-    fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<Outcome>)> {
+    ///
+    /// Heatmap data (interactions) is kept as SQLite keeps it: for a visit that may be tracked in full, whose
+    /// visit it keeps alive, and dropped otherwise.
+    fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<InteractionRow>, Vec<Outcome>)> {
         let visits: HashSet<(WebsiteId, String)> = batch
             .iter()
             .filter_map(|q| match &q.job {
                 Job::Hit(hit) => Some((hit.website_id, hit.session_key.clone())),
+                Job::Interactions(interactions) => {
+                    Some((interactions.visit.website_id, interactions.visit.session_key.clone()))
+                }
                 _ => None,
             })
             .collect();
@@ -101,14 +107,34 @@ impl ClickHouseSink {
                         (false, _) => Outcome::Answered(Ok(())),
                     }
                 }
-                Job::Interactions(_) | Job::Replay(_) => Outcome::Answered(Err(JobError::Refused(Error::Unavailable(
-                    "heatmaps and recordings are not stored in cluster mode yet".into(),
+                Job::Interactions(interactions) => {
+                    let visit = &interactions.visit;
+                    let choice = choices.get(&(visit.website_id, visit.session_key.clone())).copied();
+                    match choice.unwrap_or(!visit.consent_required) {
+                        true => {
+                            tracked.push(visit);
+                            tracked_at.push(position);
+                            Outcome::Rows
+                        }
+                        false => Outcome::Answered(Ok(())),
+                    }
+                }
+                Job::Replay(_) => Outcome::Answered(Err(JobError::Refused(Error::Unavailable(
+                    "recordings are not stored in cluster mode yet".into(),
                 )))),
             };
             outcomes.push(outcome);
         }
         let visit_of_hit = self.visits(&tracked)?;
-        self.record_organizations(tracked.iter().zip(&visit_of_hit).filter(|(_, v)| v.is_some()).map(|(h, _)| *h))?;
+        let is_hit = |position: usize| matches!(batch[position].job, Job::Hit(_));
+        self.record_organizations(
+            tracked
+                .iter()
+                .zip(&visit_of_hit)
+                .zip(&tracked_at)
+                .filter(|((_, v), position)| v.is_some() && is_hit(**position))
+                .map(|((h, _), _)| *h),
+        )?;
         let stored_sites = self.meta.insert_consents(&consents)?;
         for (queued, outcome) in batch.iter().zip(&mut outcomes) {
             if let Job::Consent(record) = &queued.job {
@@ -119,10 +145,14 @@ impl ClickHouseSink {
             }
         }
         let mut rows: Vec<HitRow> = Vec::with_capacity(tracked.len() + anonymous.len());
+        let mut interaction_rows: Vec<InteractionRow> = Vec::new();
         for ((hit, visit), position) in tracked.iter().zip(visit_of_hit).zip(tracked_at) {
-            match visit {
-                Some((visit_id, visitor)) => rows.push(row(hit, visit_id, visitor)),
-                None => outcomes[position] = Outcome::Answered(Err(JobError::SiteGone)),
+            match (visit, &batch[position].job) {
+                (Some((visit_id, visitor)), Job::Interactions(interactions)) => {
+                    interaction_rows.extend(self::interaction_rows(interactions, visit_id, visitor))
+                }
+                (Some((visit_id, visitor)), _) => rows.push(row(hit, visit_id, visitor)),
+                (None, _) => outcomes[position] = Outcome::Answered(Err(JobError::SiteGone)),
             }
         }
         if !anonymous.is_empty() {
@@ -135,7 +165,7 @@ impl ClickHouseSink {
                 }
             }
         }
-        Ok((rows, outcomes))
+        Ok((rows, interaction_rows, outcomes))
     }
 
     /// Records in PostgreSQL the organizations (professional sites only) that tracked hits came from, those
@@ -221,6 +251,45 @@ pub(super) fn anonymous_row(website_id: WebsiteId, ts: Millis, path: String) -> 
     HitRow { month: month_of(ts), website_id, ts, kind: EventKind::Pageview.as_str(), path, ..HitRow::default() }
 }
 
+/// An interactions body of a visit as rows of `interactions_local`: its points, its form-field events and its
+/// scroll depth, each at the page's path.
+fn interaction_rows(interactions: &Interactions, visit_id: i64, visitor: u64) -> Vec<InteractionRow> {
+    let visit = &interactions.visit;
+    let base = |ts: Millis, kind: &'static str| InteractionRow {
+        month: month_of(ts),
+        website_id: visit.website_id,
+        ts,
+        visit_id,
+        visitor,
+        session_key: visit.session_key.clone(),
+        path: visit.path.clone(),
+        kind,
+        ..InteractionRow::default()
+    };
+    let (page_w, page_h) = interactions.page;
+    let (viewport_w, viewport_h) = interactions.viewport;
+    let points = interactions.points.iter().map(|point| InteractionRow {
+        x: point.x,
+        y: point.y,
+        page_w,
+        page_h,
+        viewport_w,
+        viewport_h,
+        selector: point.selector.clone(),
+        offset_x: point.offset.map(|o| o.0),
+        offset_y: point.offset.map(|o| o.1),
+        ..base(point.ts, point.kind.as_str())
+    });
+    let fields = interactions.fields.iter().map(|f| InteractionRow {
+        form: f.form.clone(),
+        field: f.field.clone(),
+        filled: u8::from(f.filled),
+        ..base(f.ts, f.kind.as_str())
+    });
+    let scroll = interactions.scroll_depth.map(|depth| InteractionRow { depth, ..base(visit.ts, "scroll") });
+    points.chain(fields).chain(scroll).collect()
+}
+
 /// A hit as a row of `hits_local`.
 fn row(hit: &Hit, visit_id: i64, visitor: u64) -> HitRow {
     HitRow {
@@ -261,9 +330,9 @@ impl EventSink for ClickHouseSink {
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
         let mut insert_time = Duration::ZERO;
-        let prepared = self.rows(&batch).map(|(rows, outcomes)| {
+        let prepared = self.rows(&batch).map(|(rows, interaction_rows, outcomes)| {
             let insert = Instant::now();
-            let inserted = self.events.insert(&rows);
+            let inserted = self.events.insert(&rows).and_then(|()| self.events.insert_interactions(&interaction_rows));
             insert_time = insert.elapsed();
             (inserted, outcomes)
         });
@@ -290,7 +359,10 @@ impl EventSink for ClickHouseSink {
             let answer = match (outcome, &inserted) {
                 (Outcome::Answered(answer), _) => answer,
                 (_, Ok(())) => {
-                    sites.insert(queued.job.website_id());
+                    // Heatmap data alone changes nothing a live view shows.
+                    if let Job::Hit(_) = &queued.job {
+                        sites.insert(queued.job.website_id());
+                    }
                     Ok(())
                 }
                 (_, Err(e)) => Err(JobError::Unavailable(e.to_string())),
@@ -524,16 +596,64 @@ mod tests {
         let logged: Vec<_> = meta.consent_page(site, 0, 100).unwrap().into_iter().map(|l| l.session_id).collect();
         assert_eq!(logged, ["session-0004", "session-0002", "session-0001"]);
 
-        // What cluster mode does not store yet is refused, never acknowledged.
-        let interactions = crate::ingest::Interactions {
-            visit: hit(site, 5, t0, "/"),
-            viewport: (1280, 800),
-            page: (1280, 2000),
-            points: Vec::new(),
-            fields: Vec::new(),
-            scroll_depth: Some(50),
+        // Heatmap data is kept for the consenting visit, in its visit, and dropped (still 2xx) for the others.
+        let interactions = |visitor: u8, path: &str| {
+            let mut visit = hit(site, visitor, t0 + 3_000, path);
+            visit.consent_required = true;
+            Job::Interactions(Box::new(Interactions {
+                visit,
+                viewport: (1280, 800),
+                page: (1280, 2000),
+                points: vec![crate::ingest::interactions::Point {
+                    kind: crate::ingest::interactions::PointKind::Click,
+                    x: 10,
+                    y: 20,
+                    ts: t0 + 3_000,
+                    selector: "#buy".into(),
+                    offset: Some((0.5, 0.25)),
+                }],
+                fields: vec![crate::ingest::interactions::FieldEvent {
+                    kind: crate::ingest::interactions::FieldKind::Change,
+                    form: "#order".into(),
+                    field: "#email".into(),
+                    filled: true,
+                    ts: t0 + 3_000,
+                }],
+                scroll_depth: Some(50),
+            }))
         };
-        let refused = send_jobs(&a.queue, vec![Job::Interactions(Box::new(interactions))]);
+        let answers = send_jobs(&a.queue, vec![interactions(1, "/in-full"), interactions(2, "/declined")]);
+        assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+        let stored = |shard: usize, condition: &str| -> u64 {
+            cluster.events().nodes()[shard]
+                .query_value(&format!("SELECT count() FROM {}.interactions_local WHERE {condition}", cluster.database))
+                .unwrap()
+        };
+        let visit: Vec<Vec<String>> = cluster.events().nodes()[0]
+            .query(&format!(
+                "SELECT DISTINCT visit_id, visitor FROM {}.hits WHERE session_key = 'session-0001'",
+                cluster.database
+            ))
+            .unwrap();
+        let [row] = &visit[..] else { panic!("one visit: {visit:?}") };
+        let (visit_id, visitor) = (&row[0], &row[1]);
+        let shard = cluster.events().shard_of(visitor.parse().unwrap());
+        let in_visit = format!("visit_id = {visit_id} AND visitor = {visitor} AND path = '/in-full'");
+        assert_eq!(stored(shard, &in_visit), 3, "a click, a field change and a scroll depth on the visitor's shard");
+        assert_eq!(stored(shard, &format!("{in_visit} AND kind = 'click' AND x = 10 AND offset_y = 0.25")), 1);
+        assert_eq!(stored(shard, &format!("{in_visit} AND kind = 'change' AND field = '#email' AND filled = 1")), 1);
+        assert_eq!(stored(shard, &format!("{in_visit} AND kind = 'scroll' AND depth = 50")), 1);
+        assert_eq!(stored(0, "1") + stored(1, "1"), 3, "nothing of the declining visit");
+
+        // Recordings are not stored yet: refused, never acknowledged.
+        let chunk = crate::ingest::ReplayChunk {
+            visit: hit(site, 1, t0, "/"),
+            seq: 0,
+            data: Vec::new(),
+            is_final: false,
+            stats: Default::default(),
+        };
+        let refused = send_jobs(&a.queue, vec![Job::Replay(Box::new(chunk))]);
         assert!(matches!(refused[..], [Err(JobError::Refused(Error::Unavailable(_)))]), "{refused:?}");
     }
 

@@ -247,7 +247,8 @@ impl Cluster {
         }
         if !found.shards.is_empty() {
             let conditions: Vec<String> = found.shards.iter().map(|v| format!("({})", v.condition(site))).collect();
-            self.events.delete_where(&conditions.join(" OR "))?;
+            // The visits' heatmap data goes with their hits.
+            self.events.delete_visits_where(&conditions.join(" OR "))?;
         }
         IngestState::forget_visits(&self.pg, site, &found.keys)?;
         report.consent_logs = meta.delete_visitor_consents(site, &found.keys)?;
