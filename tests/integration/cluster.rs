@@ -850,6 +850,17 @@ pub(crate) fn comparable(value: Value) -> Value {
     }
 }
 
+/// Waits for the next hour when less than 3 minutes of this one are left: the ranges move on the hour, and a
+/// test comparing reads makes every read within one.
+pub(crate) async fn start_early_in_the_hour() {
+    let hour = 3_600_000;
+    let left = hour - tracker_core::model::now_ms() % hour;
+    if left < 3 * 60_000 {
+        // Waiting for the clock itself, not for a condition the test could observe.
+        tokio::time::sleep(std::time::Duration::from_millis(left as u64 + 1_000)).await;
+    }
+}
+
 /// The JSON of a read that must answer 200.
 pub(crate) async fn read(server: &TestServer, token: &str, path: &str) -> Value {
     let answer = server.get(path, token).await;
@@ -860,13 +871,7 @@ pub(crate) async fn read(server: &TestServer, token: &str, path: &str) -> Value 
 #[tokio::test]
 async fn every_part_one_read_answers_as_sqlite_on_the_same_hits_sent_round_robin() {
     let Some((pg, ch)) = harness() else { return };
-    // The ranges move on the hour: start early enough in one that every read is made within it.
-    let hour = 3_600_000;
-    let left = hour - tracker_core::model::now_ms() % hour;
-    if left < 3 * 60_000 {
-        // Waiting for the clock itself, not for a condition the test could observe.
-        tokio::time::sleep(std::time::Duration::from_millis(left as u64 + 1_000)).await;
-    }
+    start_early_in_the_hour().await;
     let corner = Corner::new(pg, ch).await;
     let (a, b) = (corner.daemon().await, corner.daemon().await);
     let sqlite = TestServer::start().await;

@@ -6,7 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::cli::Cli;
-use crate::cluster::{Corner, comparable, corpus, harness, read, send_corpus_hit};
+use crate::cluster::{Corner, comparable, corpus, harness, read, send_corpus_hit, start_early_in_the_hour};
 use crate::util::TestServer;
 
 /// Runs `tracker migrate --to-cluster --json` on the data folder into the corner's cluster.
@@ -22,13 +22,7 @@ async fn migrate(data: std::path::PathBuf, env: Vec<(&'static str, String)>) -> 
 #[tokio::test]
 async fn a_migrated_data_folder_answers_on_the_cluster_as_on_sqlite_under_the_same_ids() {
     let Some((pg, ch)) = harness() else { return };
-    // The ranges move on the hour: start early enough in one that every read is made within it.
-    let hour = 3_600_000;
-    let left = hour - tracker_core::model::now_ms() % hour;
-    if left < 3 * 60_000 {
-        // Waiting for the clock itself, not for a condition the test could observe.
-        tokio::time::sleep(std::time::Duration::from_millis(left as u64 + 1_000)).await;
-    }
+    start_early_in_the_hour().await;
     let corner = Corner::new(pg, ch).await;
     let sqlite = TestServer::start().await;
     let (token, _) = sqlite.register("owner@example.com").await;

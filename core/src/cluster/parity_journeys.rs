@@ -38,7 +38,7 @@ const TRAITS: [Option<&str>; 9] = [
 /// (some visits twice, the later one winning) and hits from a company's network (some linked on a later hit).
 /// Each visitor's times end in its own millisecond, so no two hits share a time.
 fn seeded_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
-    let mut rng = StdRng::seed_from_u64(1818_2);
+    let mut rng = StdRng::seed_from_u64(18_182);
     let mut hits = Vec::new();
     for visitor in 0..70u8 {
         let mut ts = (now - 20 * 60 * MINUTE + rng.random_range(0..16 * 60) * MINUTE) / 1000 * 1000 + visitor as i64;
