@@ -10,7 +10,6 @@ pub mod events;
 mod funnels;
 mod identified;
 pub mod ingest_state;
-mod intent;
 mod live;
 pub mod migrate;
 pub mod notices;
@@ -18,8 +17,6 @@ mod organizations;
 mod overview;
 #[cfg(test)]
 mod parity;
-#[cfg(test)]
-mod parity_advanced;
 #[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]
