@@ -5,6 +5,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::account::Account;
+use crate::analytics::journeys::JourneyPaths;
 use crate::analytics::{
     ActiveSession, ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
     IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SessionJourney, SiteMetric,
@@ -331,6 +332,17 @@ impl Tracker {
             Some(cluster) => cluster.events.session_journey(site, session),
             None => self.analytics.session_journey(site, session),
         }
+    }
+
+    /// The most common paths through the user's sites, or through one of them (another user's is not
+    /// found), over a range: from ClickHouse in cluster mode.
+    pub fn journey_paths(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<JourneyPaths> {
+        let Some(cluster) = &self.services.cluster else { return self.analytics.journey_paths(user, site, range) };
+        let sites = match site {
+            Some(site) => vec![self.websites.get(user, site)?.id],
+            None => self.websites.list(user)?.into_iter().map(|w| w.id).collect(),
+        };
+        cluster.events.journey_paths(&sites, range)
     }
 
     /// The live stream's sessions of a site (seen in the last five minutes), from ClickHouse in cluster mode.

@@ -119,6 +119,31 @@ async fn journeys_sessions_and_identified_visitors_answer_as_sqlite_on_the_same_
     }
     assert!(steps_with_events > 5, "the journeys show events: {steps_with_events}");
 
+    // The most common paths, of the site and of all the owner's sites, over each period. The periods move on
+    // the hour: a comparison that straddled one is made again.
+    let mut paths_seen = 0;
+    for period in ["1d", "7d", "30d", "90d"] {
+        for of_site in [true, false] {
+            let path = |site: &Value| match of_site {
+                true => format!("/api/analytics/journeys?period={period}&website_id={site}"),
+                false => format!("/api/analytics/journeys?period={period}"),
+            };
+            loop {
+                let hour = tracker_core::model::now_ms() / 3_600_000;
+                let expected = read(&sqlite, &sqlite_token, &path(&sqlite_site["id"])).await;
+                let got = [read(&a, &token, &path(&site["id"])).await, read(&b, &token, &path(&site["id"])).await];
+                if tracker_core::model::now_ms() / 3_600_000 != hour {
+                    continue;
+                }
+                paths_seen += expected["paths"].as_array().unwrap().len();
+                assert_eq!(got[0], expected, "daemon A: {}", path(&site["id"]));
+                assert_eq!(got[1], expected, "daemon B: {}", path(&site["id"]));
+                break;
+            }
+        }
+    }
+    assert!(paths_seen > 20, "{paths_seen}");
+
     // Another account's site or session is a 404, a visit named with another site too; a site id that is not a
     // number a 400, a session id that is not one a 404; as on SQLite.
     let (stranger, _) = b.register("stranger@example.com").await;
@@ -149,6 +174,18 @@ async fn journeys_sessions_and_identified_visitors_answer_as_sqlite_on_the_same_
         (
             format!("/api/analytics/sessions/{id}/journey?website_id=abc"),
             format!("/api/analytics/sessions/{sqlite_id}/journey?website_id=abc"),
+            false,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            format!("/api/analytics/journeys?website_id={}", site["id"]),
+            format!("/api/analytics/journeys?website_id={}", sqlite_site["id"]),
+            true,
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/analytics/journeys?period=2w".into(),
+            "/api/analytics/journeys?period=2w".into(),
             false,
             StatusCode::BAD_REQUEST,
         ),

@@ -51,6 +51,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/dashboard/live"),
     ("GET", "/api/analytics/live-visitors"),
     ("GET", "/api/analytics/sessions/*"),
+    ("GET", "/api/analytics/journeys"),
     ("GET", "/api/analytics/sessions/*/journey"),
     ("GET", "/api/privacy/settings"),
     ("PUT", "/api/privacy/settings"),
@@ -148,6 +149,7 @@ mod tests {
             ("GET", "/api/dashboard/live"),
             ("GET", "/api/analytics/live-visitors"),
             ("GET", "/api/analytics/sessions/5"),
+            ("GET", "/api/analytics/journeys"),
             ("GET", "/api/analytics/sessions/5/journey"),
             ("GET", "/api/privacy/settings"),
             ("PUT", "/api/privacy/settings"),
@@ -177,7 +179,7 @@ mod tests {
             ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
             ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
             ("GET", "/api/privacy/delete-visitor", "data deletion, exports and visitor requests"),
-            ("GET", "/api/analytics/journeys", "this report"),
+            ("GET", "/api/analytics/customer-journeys", "this report"),
             ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");

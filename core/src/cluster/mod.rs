@@ -10,6 +10,7 @@ pub mod events;
 mod funnels;
 mod identified;
 pub mod ingest_state;
+mod journeys;
 mod live;
 pub mod migrate;
 pub mod notices;

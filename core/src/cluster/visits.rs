@@ -39,8 +39,6 @@ pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
 /// before that run was within the idle timeout of `from`, and that hit is the one. Later hits timed before
 /// `from` arrived after `from` too. Two days leave room for the queue and for daemons' clocks that differ.
 pub(super) fn visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
-    let sites = sites_condition(sites);
-    let earlier = from - EARLIER_HITS_MS;
     format!(
         "SELECT website_id, visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
                 countIf(kind = 'pageview') AS page_views, countIf(kind = 'conversion') AS conversions,
@@ -48,13 +46,24 @@ pub(super) fn visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis
                 argMin(device, ts) AS v_device, argMin(browser, ts) AS v_browser, argMin(os, ts) AS v_os,
                 argMin(utm_source, ts) AS v_utm_source
          FROM {db}.hits
-         WHERE {sites} AND ts >= {from}
+         WHERE {}
+         GROUP BY website_id, visit_id
+         HAVING start >= {from} AND start < {to}",
+        visit_rows(db, sites, from, to)
+    )
+}
+
+/// The condition on `hits` of the rows of the visits that may have started in [from, to) (see `visits_sql`;
+/// a query grouping them by visit keeps those whose `min(ts)` is in the range).
+pub(super) fn visit_rows(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
+    let sites = sites_condition(sites);
+    let earlier = from - EARLIER_HITS_MS;
+    format!(
+        "{sites} AND ts >= {from}
            AND visit_id IN (
             SELECT visit_id FROM {db}.hits_local WHERE {sites} AND visit_id != 0 AND ts >= {from} AND ts < {to})
            AND visit_id NOT IN (
-            SELECT visit_id FROM {db}.hits_local WHERE {sites} AND visit_id != 0 AND ts >= {earlier} AND ts < {from})
-         GROUP BY website_id, visit_id
-         HAVING start >= {from} AND start < {to}"
+            SELECT visit_id FROM {db}.hits_local WHERE {sites} AND visit_id != 0 AND ts >= {earlier} AND ts < {from})"
     )
 }
 

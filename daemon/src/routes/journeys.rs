@@ -80,6 +80,6 @@ async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) 
 )]
 async fn journey_paths(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
-    let paths = blocking(move || tracker.analytics.journey_paths(user, site, range)).await?;
+    let paths = blocking(move || tracker.journey_paths(user, site, range)).await?;
     Ok(warp::reply::json(&paths))
 }
