@@ -43,8 +43,9 @@ pub const HISTORY_MS: Millis = 30 * 86_400_000;
 pub const TRAIN_LIMIT: i64 = 20_000;
 /// A visit is finished (and can teach the model whether it converted) once idle this long.
 pub const FINISHED_AFTER_MS: Millis = 30 * 60 * 1000;
-/// One visit in this many (by id) is held out of the fit to measure it.
-const HOLDOUT_EVERY: i64 = 5;
+/// One visit in this many (by its key and start, which every engine stores alike; visit ids differ between
+/// SQLite and the cluster) is held out of the fit to measure it.
+const HOLDOUT_EVERY: u64 = 5;
 /// A page precedes conversions when at least this many converted visits viewed it before converting...
 const KEY_PAGE_MIN_CONVERSIONS: usize = 3;
 /// ...and visits that view it convert at least this many times as often as the site's visits overall.
@@ -447,23 +448,24 @@ impl IntentModel {
     }
 }
 
-/// A visit's row as the feature loaders read it.
-struct Row {
-    id: i64,
-    key: String,
-    hash: i64,
-    first_seen: Millis,
-    last_seen: Millis,
-    converted: bool,
-    source: SourceType,
-    organization: bool,
+/// A visit's row as the feature loaders read it (SQLite's `sessions` row, or a visit the cluster groups its
+/// hits into).
+pub(crate) struct VisitRow {
+    pub id: i64,
+    pub key: String,
+    pub hash: i64,
+    pub first_seen: Millis,
+    pub last_seen: Millis,
+    pub converted: bool,
+    pub source: SourceType,
+    pub organization: bool,
 }
 
 const ROW_COLUMNS: &str = "id, session_key, visitor_hash, first_seen, last_seen, is_converted, referrer_host, \
                            utm_source, utm_medium, utm_campaign, organization_id IS NOT NULL";
 
-fn row(r: &rusqlite::Row) -> rusqlite::Result<Row> {
-    Ok(Row {
+fn row(r: &rusqlite::Row) -> rusqlite::Result<VisitRow> {
+    Ok(VisitRow {
         id: r.get(0)?,
         key: r.get(1)?,
         hash: r.get(2)?,
@@ -496,7 +498,7 @@ pub fn load_features(
            AND (?4 IS NULL OR last_seen < ?4 OR is_converted)
          ORDER BY first_seen DESC LIMIT ?5"
     ))?;
-    let rows: Vec<Row> =
+    let rows: Vec<VisitRow> =
         stmt.query_map(params![site, from, to, finished_before, limit], row)?.collect::<rusqlite::Result<_>>()?;
     let Some(earliest) = rows.iter().map(|r| r.first_seen).min() else {
         return Ok(Vec::new());
@@ -541,7 +543,8 @@ pub fn load_features(
     for (row, events) in rows.into_iter().zip(visit_events) {
         let first_today = first_of_day.get(&(row.hash, day(row.first_seen))).copied().unwrap_or(row.first_seen);
         let returning = first_today < row.first_seen;
-        out.push(visit_features(&mut scroll, row, events, returning)?);
+        let depth = |id, cutoff| Ok(scroll.query_row(params![id, cutoff], |r| r.get(0))?);
+        out.push(visit_features(row, events, returning, depth)?);
     }
     Ok(out)
 }
@@ -560,17 +563,19 @@ pub fn load_features_of(conn: &Connection, site: WebsiteId, ids: &[(i64, bool)])
         let visit_events = events
             .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        out.push(visit_features(&mut scroll, row, visit_events, returning)?);
+        let depth = |id, cutoff| Ok(scroll.query_row(params![id, cutoff], |r| r.get(0))?);
+        out.push(visit_features(row, visit_events, returning, depth)?);
     }
     Ok(out)
 }
 
-/// What a visit did, from its row and its events in time order: up to its first conversion if it converted.
-fn visit_features(
-    scroll: &mut rusqlite::CachedStatement,
-    row: Row,
+/// What a visit did, from its row and its events (time, kind, path) in time order: up to its first conversion
+/// if it converted. `scroll_depth(visit id, cutoff)` is the deepest scroll the visit recorded before the cutoff.
+pub(crate) fn visit_features(
+    row: VisitRow,
     events: Vec<(Millis, String, String)>,
     returning: bool,
+    scroll_depth: impl FnOnce(i64, Millis) -> Result<i64>,
 ) -> Result<SessionFeatures> {
     // A converted visit is seen up to its first conversion.
     let cutoff: Millis = if row.converted {
@@ -600,7 +605,7 @@ fn visit_features(
         }
     }
     let end = if cutoff == Millis::MAX { row.last_seen } else { cutoff.min(row.last_seen).max(last_ts) };
-    let scroll_depth: i64 = scroll.query_row(params![row.id, cutoff], |r| r.get(0))?;
+    let scroll_depth = scroll_depth(row.id, cutoff)?;
     Ok(SessionFeatures {
         session_id: row.id,
         session_key: row.key,
@@ -676,12 +681,29 @@ pub fn auc(scored: &[(f64, bool)]) -> Option<f64> {
     Some((rank_sum - p * (p + 1.0) / 2.0) / (p * negatives as f64))
 }
 
-/// Fits the model of a site on its finished visits of the last [`HISTORY_MS`]; priors when there are too few.
+/// Fits the model of a site on its finished visits of the last [`HISTORY_MS`] in SQLite; priors when there are
+/// too few.
 pub fn fit(conn: &Connection, site: WebsiteId, now: Millis) -> Result<IntentModel> {
     let started = Instant::now();
     let history = load_features(conn, site, now - HISTORY_MS, now, TRAIN_LIMIT, Some(now - FINISHED_AFTER_MS))?;
-    let (train, held_out): (Vec<&SessionFeatures>, Vec<&SessionFeatures>) =
-        history.iter().partition(|s| s.session_id % HOLDOUT_EVERY != 0);
+    Ok(fit_features(&history, now, started))
+}
+
+/// Whether a visit is held out of the fit: an FNV-1a hash of its key and start, the same in every engine.
+fn is_held_out(f: &SessionFeatures) -> bool {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in f.session_key.bytes().chain(f.first_seen.to_le_bytes()) {
+        hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    hash % HOLDOUT_EVERY == 0
+}
+
+/// Fits the model on `history`, a site's finished visits of the last [`HISTORY_MS`] (at most [`TRAIN_LIMIT`],
+/// most recent first) whichever engine loaded them; priors when there are too few. `started`: when the fit
+/// began, loading included, for the model's `fit_ms`.
+pub fn fit_features(history: &[SessionFeatures], now: Millis, started: Instant) -> IntentModel {
+    let (held_out, train): (Vec<&SessionFeatures>, Vec<&SessionFeatures>) =
+        history.iter().partition(|s| is_held_out(s));
     let conversions = train.iter().filter(|s| s.converted).count();
     let others = train.len() - conversions;
     let (key_pages, base_rate) = key_pages(&train);
@@ -696,7 +718,7 @@ pub fn fit(conn: &Connection, site: WebsiteId, now: Millis) -> Result<IntentMode
         let mut model = IntentModel::prior(note, key_pages, base_rate, now);
         model.info.training_sessions = history.len() as i64;
         model.info.training_conversions = all_conversions as i64;
-        return Ok(model);
+        return model;
     }
     // Standardise on the training visits, then batch gradient descent on the mean log loss plus L2.
     let mut model = IntentModel::prior(String::new(), key_pages, base_rate, now);
@@ -783,7 +805,7 @@ pub fn fit(conn: &Connection, site: WebsiteId, now: Millis) -> Result<IntentMode
         base_conversion_rate: base_rate,
     };
     model.info.fit_ms = (started.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
-    Ok(model)
+    model
 }
 
 #[cfg(test)]
