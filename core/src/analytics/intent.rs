@@ -43,8 +43,8 @@ pub const HISTORY_MS: Millis = 30 * 86_400_000;
 pub const TRAIN_LIMIT: i64 = 20_000;
 /// A visit is finished (and can teach the model whether it converted) once idle this long.
 pub const FINISHED_AFTER_MS: Millis = 30 * 60 * 1000;
-/// One visit in this many (by its key and start, which every engine stores alike; visit ids differ between
-/// SQLite and the cluster) is held out of the fit to measure it.
+/// One visit in this many (by a hash of its start, which every engine stores alike; visit ids and retired
+/// visits' keys differ between SQLite and the cluster) is held out of the fit to measure it.
 const HOLDOUT_EVERY: u64 = 5;
 /// A page precedes conversions when at least this many converted visits viewed it before converting...
 const KEY_PAGE_MIN_CONVERSIONS: usize = 3;
@@ -689,10 +689,10 @@ pub fn fit(conn: &Connection, site: WebsiteId, now: Millis) -> Result<IntentMode
     Ok(fit_features(&history, now, started))
 }
 
-/// Whether a visit is held out of the fit: an FNV-1a hash of its key and start, the same in every engine.
+/// Whether a visit is held out of the fit: an FNV-1a hash of its start, the same in every engine.
 fn is_held_out(f: &SessionFeatures) -> bool {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in f.session_key.bytes().chain(f.first_seen.to_le_bytes()) {
+    for byte in f.first_seen.to_le_bytes() {
         hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
     }
     hash % HOLDOUT_EVERY == 0
