@@ -10,6 +10,7 @@ pub mod events;
 mod funnels;
 mod identified;
 pub mod ingest_state;
+mod intent;
 mod journeys;
 mod live;
 pub mod migrate;
@@ -18,6 +19,8 @@ mod organizations;
 mod overview;
 #[cfg(test)]
 mod parity;
+#[cfg(test)]
+mod parity_advanced;
 #[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]

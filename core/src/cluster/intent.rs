@@ -1,0 +1,116 @@
+//! The intent model's visit features read from ClickHouse: visits grouped from their hits as `visits.rs` finds
+//! them, each visit's hits in time order, and the same `analytics::intent` code turning them into features
+//! and fitting the model on them.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::events::Events;
+use super::visits::{DAY_MS, int, text, visit_rows, visits_sql};
+use crate::analytics::intent::{
+    FINISHED_AFTER_MS, HISTORY_MS, IntentModel, SessionFeatures, SourceType, TRAIN_LIMIT, VisitRow, fit_features,
+    visit_features,
+};
+use crate::error::Result;
+use crate::model::{Millis, WebsiteId};
+
+impl Events {
+    /// The intent model of a site fitted on its finished visits of the last [`HISTORY_MS`] in ClickHouse, as
+    /// `intent::fit` fits it on SQLite's.
+    pub fn fit_intent(&self, site: WebsiteId, now: Millis) -> Result<IntentModel> {
+        let started = Instant::now();
+        let history = self.intent_features(site, now - HISTORY_MS, now, TRAIN_LIMIT, Some(now - FINISHED_AFTER_MS))?;
+        Ok(fit_features(&history, now, started))
+    }
+
+    /// The features of a site's visits that started in [from, to), most recent first, at most `limit`, as
+    /// `intent::load_features` loads SQLite's; `finished_before`: only visits idle since then or converted.
+    /// Scroll depths read 0: interactions are not stored in ClickHouse.
+    pub fn intent_features(
+        &self,
+        site: WebsiteId,
+        from: Millis,
+        to: Millis,
+        limit: i64,
+        finished_before: Option<Millis>,
+    ) -> Result<Vec<SessionFeatures>> {
+        let db = self.database();
+        let node = &self.nodes()[0];
+        let finished = match finished_before {
+            Some(before) => format!("WHERE last < {before} OR is_converted"),
+            None => String::new(),
+        };
+        // A visit's source and organization as SQLite's session row keeps them: the first hit's referrer and
+        // campaign, converted on any conversion, linked to an organization by any of its hits.
+        let visits = node.query(&format!(
+            "SELECT visit_id, session_key, toInt64(visitor), start, last, is_converted, referrer_host, utm_source,
+                    utm_medium, utm_campaign, has_organization
+             FROM (
+                SELECT visit_id, argMin(session_key, ts) AS session_key, any(visitor) AS visitor,
+                       min(ts) AS start, max(ts) AS last, countIf(kind = 'conversion') > 0 AS is_converted,
+                       argMin(referrer_host, ts) AS referrer_host, argMin(utm_source, ts) AS utm_source,
+                       argMin(utm_medium, ts) AS utm_medium, argMin(utm_campaign, ts) AS utm_campaign,
+                       max(organization_asn != 0) AS has_organization
+                FROM {db}.hits
+                WHERE {}
+                GROUP BY visit_id
+                HAVING start >= {from} AND start < {to}
+             )
+             {finished}
+             ORDER BY start DESC, session_key
+             LIMIT {limit}",
+            visit_rows(db, &[site], from, to)
+        ))?;
+        let rows = visits
+            .iter()
+            .map(|r| {
+                Ok(VisitRow {
+                    id: int(r, 0)?,
+                    key: text(r, 1)?,
+                    hash: int(r, 2)?,
+                    first_seen: int(r, 3)?,
+                    last_seen: int(r, 4)?,
+                    converted: int(r, 5)? != 0,
+                    source: SourceType::classify(&text(r, 6)?, &text(r, 7)?, &text(r, 8)?, &text(r, 9)?),
+                    organization: int(r, 10)? != 0,
+                })
+            })
+            .collect::<Result<Vec<VisitRow>>>()?;
+        let Some(earliest) = rows.iter().map(|r| r.first_seen).min() else {
+            return Ok(Vec::new());
+        };
+        let latest_start = rows.iter().map(|r| r.first_seen).max().unwrap_or(earliest);
+        // Each visitor's first visit start per day, from the earliest visit's day: a visit is returning when
+        // the visitor had an earlier one that day (the visitor hash changes daily).
+        let day_start = earliest.div_euclid(DAY_MS) * DAY_MS;
+        let mut first_of_day: HashMap<(i64, i64), Millis> = HashMap::new();
+        for r in node.query(&format!(
+            "SELECT toInt64(visitor), intDiv(start, {DAY_MS}), min(start) FROM ({}) GROUP BY visitor, intDiv(start, {DAY_MS})",
+            visits_sql(db, &[site], day_start, latest_start + 1)
+        ))? {
+            first_of_day.insert((int(&r, 0)?, int(&r, 1)?), int(&r, 2)?);
+        }
+        // The hits of these visits lie between the earliest start and the latest activity among them: one read of
+        // the site's hits in that span, in time order, those of other visits skipped (as SQLite's loader does).
+        let latest = rows.iter().map(|r| r.last_seen).max().unwrap_or(earliest);
+        let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+        let mut visit_hits: Vec<Vec<(Millis, String, String)>> = vec![Vec::new(); rows.len()];
+        for r in node.query(&format!(
+            "SELECT visit_id, ts, kind, path FROM {db}.hits
+             WHERE website_id = {site} AND visit_id != 0 AND ts >= {earliest} AND ts <= {latest}
+             ORDER BY ts"
+        ))? {
+            if let Some(&i) = index.get(&int(&r, 0)?) {
+                visit_hits[i].push((int(&r, 1)?, text(&r, 2)?, text(&r, 3)?));
+            }
+        }
+        let mut out = Vec::with_capacity(rows.len());
+        for (row, hits) in rows.into_iter().zip(visit_hits) {
+            let day = row.first_seen.div_euclid(DAY_MS);
+            let first_today = first_of_day.get(&(row.hash, day)).copied().unwrap_or(row.first_seen);
+            let returning = first_today < row.first_seen;
+            out.push(visit_features(row, hits, returning, |_, _| Ok(0))?);
+        }
+        Ok(out)
+    }
+}
