@@ -695,7 +695,7 @@ fn is_held_out(f: &SessionFeatures) -> bool {
     for byte in f.first_seen.to_le_bytes() {
         hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
     }
-    hash % HOLDOUT_EVERY == 0
+    hash.is_multiple_of(HOLDOUT_EVERY)
 }
 
 /// Fits the model on `history`, a site's finished visits of the last [`HISTORY_MS`] (at most [`TRAIN_LIMIT`],
