@@ -121,7 +121,9 @@ pub(super) fn touch_session(
                 if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
             ])?;
             let totals = rollups.at(site, "", "", state.first_seen);
-            totals.duration_s += (last_seen - state.last_seen) / 1000;
+            // The visit's whole seconds so far, as a rebuild counts them (not the sum of each step's whole
+            // seconds, which loses a fraction at every hit).
+            totals.duration_s += (last_seen - state.first_seen) / 1000 - (state.last_seen - state.first_seen) / 1000;
             if is_pageview {
                 match state.page_views {
                     // The visit was started by quiet data: its first page view makes it a bounce so far.
