@@ -43,8 +43,7 @@ pub const HISTORY_MS: Millis = 30 * 86_400_000;
 pub const TRAIN_LIMIT: i64 = 20_000;
 /// A visit is finished (and can teach the model whether it converted) once idle this long.
 pub const FINISHED_AFTER_MS: Millis = 30 * 60 * 1000;
-/// One visit in this many (by a hash of its start, which every engine stores alike; visit ids and retired
-/// visits' keys differ between SQLite and the cluster) is held out of the fit to measure it.
+/// One visit in this many (see `is_held_out`) is held out of the fit to measure it.
 const HOLDOUT_EVERY: u64 = 5;
 /// A page precedes conversions when at least this many converted visits viewed it before converting...
 const KEY_PAGE_MIN_CONVERSIONS: usize = 3;
@@ -689,10 +688,13 @@ pub fn fit(conn: &Connection, site: WebsiteId, now: Millis) -> Result<IntentMode
     Ok(fit_features(&history, now, started))
 }
 
-/// Whether a visit is held out of the fit: an FNV-1a hash of its start, the same in every engine.
-fn is_held_out(f: &SessionFeatures) -> bool {
+/// Whether a visit is held out of the fit: an FNV-1a hash of its start counted from `earliest`, the first start
+/// among the visits fitted on. Every engine stores starts alike (visit ids and retired visits' keys differ
+/// between SQLite and the cluster), and counting from the earliest keeps the split off the wall clock: visits
+/// that stand in the same relation are split the same way whenever they happened.
+fn is_held_out(f: &SessionFeatures, earliest: Millis) -> bool {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in f.first_seen.to_le_bytes() {
+    for byte in (f.first_seen - earliest).to_le_bytes() {
         hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
     }
     hash.is_multiple_of(HOLDOUT_EVERY)
@@ -702,8 +704,9 @@ fn is_held_out(f: &SessionFeatures) -> bool {
 /// most recent first) whichever engine loaded them; priors when there are too few. `started`: when the fit
 /// began, loading included, for the model's `fit_ms`.
 pub fn fit_features(history: &[SessionFeatures], now: Millis, started: Instant) -> IntentModel {
+    let earliest = history.iter().map(|s| s.first_seen).min().unwrap_or(0);
     let (held_out, train): (Vec<&SessionFeatures>, Vec<&SessionFeatures>) =
-        history.iter().partition(|s| is_held_out(s));
+        history.iter().partition(|s| is_held_out(s, earliest));
     let conversions = train.iter().filter(|s| s.converted).count();
     let others = train.len() - conversions;
     let (key_pages, base_rate) = key_pages(&train);
