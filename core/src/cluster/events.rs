@@ -161,6 +161,10 @@ impl Expiry {
 /// The local tables of events, each deleted from with a site or an account.
 const LOCAL_TABLES: [&str; 2] = ["hits_local", "interactions_local"];
 
+/// The kind of a hits row that only keeps its visit alive at its time (see `sink::touch_row`): every read
+/// that lists or counts hits by kind leaves it out.
+pub const TOUCH: &str = "touch";
+
 /// One stored heatmap item of a tracked visit, a row of `interactions_local` (field names are its columns;
 /// those a kind does not use stay empty or 0).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -389,7 +393,7 @@ impl Events {
         for chunk in expiries.chunks(EXPIRIES_PER_STATEMENT) {
             let condition = chunk.iter().map(Expiry::condition).collect::<Vec<_>>().join(" OR ");
             let rows = self.nodes[0].query(&format!(
-                "SELECT website_id, countIf(kind = 'pageview'), countIf(kind NOT IN ('pageview', 'conversion')),
+                "SELECT website_id, countIf(kind = 'pageview'), countIf(kind NOT IN ('pageview', 'conversion', 'touch')),
                         countIf(kind = 'conversion')
                  FROM {}.hits WHERE {condition} GROUP BY website_id",
                 self.database

@@ -24,8 +24,8 @@ impl Events {
         known: Vec<KnownOrganization>,
     ) -> Result<Vec<IdentifiedVisitor>> {
         let db = self.database();
-        // `events` counts what SQLite's writer counts as a visit's events: every kind but page views and
-        // consent (which is not stored here). A visit's rows are on one shard: picked there (hits_local). The
+        // `events` counts what SQLite's writer counts as a visit's events: every kind but page views, touches
+        // and consent (which is not stored here). A visit's rows are on one shard: picked there (hits_local). The
         // visits without traits (none, or a latest identify without properties, which SQLite stores as NULL)
         // and without an organization are left out before the limit, as SQLite's WHERE does.
         let rows = self.nodes()[0].query(&format!(
@@ -36,7 +36,7 @@ impl Events {
                 SELECT visit_id, countIf(kind = 'identify') > 0 AS identified,
                        argMaxIf(properties, ts, kind = 'identify') AS traits,
                        argMinIf(organization_asn, ts, organization_asn != 0) AS asn,
-                       countIf(kind = 'pageview') AS page_views, countIf(kind != 'pageview') AS events,
+                       countIf(kind = 'pageview') AS page_views, countIf(kind NOT IN ('pageview', 'touch')) AS events,
                        countIf(kind = 'conversion') AS conversions,
                        argMin(country, ts) AS country, argMin(city, ts) AS city, min(ts) AS first, max(ts) AS last
                 FROM {db}.hits

@@ -25,7 +25,6 @@ impl Events {
 
     /// The features of a site's visits that started in [from, to), most recent first, at most `limit`, as
     /// `intent::load_features` loads SQLite's; `finished_before`: only visits idle since then or converted.
-    /// Scroll depths read 0: interactions are not stored in ClickHouse.
     pub fn intent_features(
         &self,
         site: WebsiteId,
@@ -97,19 +96,33 @@ impl Events {
         let mut visit_hits: Vec<Vec<(Millis, String, String)>> = vec![Vec::new(); rows.len()];
         for r in node.query(&format!(
             "SELECT visit_id, ts, kind, path FROM {db}.hits
-             WHERE website_id = {site} AND visit_id != 0 AND ts >= {earliest} AND ts <= {latest}
+             WHERE website_id = {site} AND visit_id != 0 AND kind != 'touch' AND ts >= {earliest} AND ts <= {latest}
              ORDER BY ts"
         ))? {
             if let Some(&i) = index.get(&int(&r, 0)?) {
                 visit_hits[i].push((int(&r, 1)?, text(&r, 2)?, text(&r, 3)?));
             }
         }
+        // Scroll depth reports of these visits: SQLite keeps a page view's deepest report under the time of its
+        // latest, and counts it when that time is before the visit's cutoff; here the reports of a visit's page
+        // (path) are taken together the same way.
+        let mut page_depths: Vec<Vec<(Millis, i64)>> = vec![Vec::new(); rows.len()];
+        for r in node.query(&format!(
+            "SELECT visit_id, max(ts), max(depth) FROM {db}.interactions
+             WHERE website_id = {site} AND kind = 'scroll' AND visit_id != 0 AND ts >= {earliest}
+             GROUP BY visit_id, path"
+        ))? {
+            if let Some(&i) = index.get(&int(&r, 0)?) {
+                page_depths[i].push((int(&r, 1)?, int(&r, 2)?));
+            }
+        }
         let mut out = Vec::with_capacity(rows.len());
-        for (row, hits) in rows.into_iter().zip(visit_hits) {
+        for ((row, hits), depths) in rows.into_iter().zip(visit_hits).zip(page_depths) {
             let day = row.first_seen.div_euclid(DAY_MS);
             let first_today = first_of_day.get(&(row.hash, day)).copied().unwrap_or(row.first_seen);
             let returning = first_today < row.first_seen;
-            out.push(visit_features(row, hits, returning, |_, _| Ok(0))?);
+            let deepest = |_, cutoff| Ok(depths.iter().filter(|(ts, _)| *ts < cutoff).map(|d| d.1).max().unwrap_or(0));
+            out.push(visit_features(row, hits, returning, deepest)?);
         }
         Ok(out)
     }

@@ -35,9 +35,9 @@ pub(super) fn visit_summaries(db: &str, sites: &[WebsiteId], picked: &str, havin
                 argMin(utm_source, ts) AS utm_source, argMin(referrer, ts) AS referrer,
                 countIf(kind = 'conversion') > 0 AS converted,
                 sumIf(ifNull(value, 0), kind = 'conversion') AS conversion_value,
-                countIf(kind NOT IN ('identify', 'consent')) > 0 AS has_activity,
-                argMaxIf(kind, ts, kind NOT IN ('identify', 'consent')) AS latest_kind,
-                argMaxIf(name, ts, kind NOT IN ('identify', 'consent')) AS latest_name
+                countIf(kind NOT IN ('identify', 'consent', 'touch')) > 0 AS has_activity,
+                argMaxIf(kind, ts, kind NOT IN ('identify', 'consent', 'touch')) AS latest_kind,
+                argMaxIf(name, ts, kind NOT IN ('identify', 'consent', 'touch')) AS latest_name
          FROM {db}.hits
          WHERE website_id IN ({sites}) AND kind != 'consent' AND visit_id IN (
             SELECT visit_id FROM {db}.hits_local WHERE website_id IN ({sites}) AND visit_id != 0 AND {picked})

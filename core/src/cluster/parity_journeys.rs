@@ -6,7 +6,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::testing::{fresh, store_in_both};
+use super::testing::{fresh, scroll_reports, store_all_in_both};
 use crate::analytics::IdentifiedVisitor;
 use crate::ingest::enrich::Organization;
 use crate::ingest::{EventKind, Hit};
@@ -120,7 +120,9 @@ fn identified_visitors_equal_sqlites_on_the_same_hits() {
     let fixture = one_site();
     cluster.add_site(fixture.site);
     let site = fixture.site;
-    store_in_both(&fixture, &cluster, seeded_hits(site, now_ms()));
+    let hits = seeded_hits(site, now_ms());
+    let reports = scroll_reports(&hits);
+    store_all_in_both(&fixture, &cluster, hits, reports);
     let events = cluster.events();
     let known = crate::store::organizations::Organizations::new(cluster.meta()).known(site).unwrap();
 
@@ -174,7 +176,9 @@ fn sessions_and_their_journeys_equal_sqlites_on_the_same_hits() {
     let fixture = one_site();
     cluster.add_site(fixture.site);
     let site = fixture.site;
-    store_in_both(&fixture, &cluster, seeded_hits(site, now_ms()));
+    let hits = seeded_hits(site, now_ms());
+    let reports = scroll_reports(&hits);
+    store_all_in_both(&fixture, &cluster, hits, reports);
     let events = cluster.events();
     let pairs = visit_pairs(&fixture, &events);
     assert!(pairs.len() > 100, "{}", pairs.len());
@@ -210,7 +214,9 @@ fn journey_paths_equal_sqlites_on_the_same_hits() {
     cluster.add_site(fixture.site);
     let site = fixture.site;
     let now = now_ms();
-    store_in_both(&fixture, &cluster, seeded_hits(site, now));
+    let hits = seeded_hits(site, now);
+    let reports = scroll_reports(&hits);
+    store_all_in_both(&fixture, &cluster, hits, reports);
     let events = cluster.events();
     for period in ["1d", "7d", "30d", "90d"] {
         let range = crate::analytics::TimeRange::parse(period, now).unwrap();

@@ -49,7 +49,7 @@ impl Events {
             || {
                 node.query(&format!(
                     "SELECT ts, kind, name, path, isNull(value), ifNull(value, 0), currency FROM {db}.hits
-                     WHERE {visit} AND kind NOT IN ('identify', 'consent') ORDER BY ts LIMIT {}",
+                     WHERE {visit} AND kind NOT IN ('identify', 'consent', 'touch') ORDER BY ts LIMIT {}",
                     JOURNEY_MAX_HITS + 1
                 ))
             },

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use super::events::{Events, HitRow, InteractionRow, month_of};
+use super::events::{Events, HitRow, InteractionRow, TOUCH, month_of};
 use super::ingest_state::{IngestState, Segment};
 use super::notices;
 use crate::error::{Error, Result};
@@ -149,7 +149,8 @@ impl ClickHouseSink {
         for ((hit, visit), position) in tracked.iter().zip(visit_of_hit).zip(tracked_at) {
             match (visit, &batch[position].job) {
                 (Some((visit_id, visitor)), Job::Interactions(interactions)) => {
-                    interaction_rows.extend(self::interaction_rows(interactions, visit_id, visitor))
+                    interaction_rows.extend(self::interaction_rows(interactions, visit_id, visitor));
+                    rows.push(touch_row(&interactions.visit, visit_id, visitor));
                 }
                 (Some((visit_id, visitor)), _) => rows.push(row(hit, visit_id, visitor)),
                 (None, _) => outcomes[position] = Outcome::Answered(Err(JobError::SiteGone)),
@@ -291,6 +292,13 @@ fn interaction_rows(interactions: &Interactions, visit_id: i64, visitor: u64) ->
 }
 
 /// A hit as a row of `hits_local`.
+/// The row that keeps a visit alive at the time of data that is neither a page view nor an event (heatmap
+/// reports), as SQLite's writer touches its session quietly: kind `touch`, which lengthens the visit (its
+/// `max(ts)`) and is no activity, event or page of it.
+fn touch_row(visit: &Hit, visit_id: i64, visitor: u64) -> HitRow {
+    HitRow { kind: TOUCH, ..row(visit, visit_id, visitor) }
+}
+
 fn row(hit: &Hit, visit_id: i64, visitor: u64) -> HitRow {
     HitRow {
         month: month_of(hit.ts),

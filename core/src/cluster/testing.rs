@@ -14,7 +14,7 @@ use super::pg::Pg;
 use super::sink::ClickHouseSink;
 use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{Job, Queued, spawn_sink};
-use crate::ingest::{Hit, Submitted};
+use crate::ingest::{Hit, Interactions, Submitted};
 use crate::metrics::Metrics;
 use crate::model::WebsiteId;
 use crate::testing::OneSite;
@@ -121,7 +121,27 @@ impl TestCluster {
 /// Stores the same hits (in time order) in the fixture's SQLite, through its real ingest queue and writer, and
 /// in the cluster, through the ClickHouse sink on a writer thread, each waited for.
 pub(crate) fn store_in_both(fixture: &OneSite, cluster: &TestCluster, hits: Vec<Hit>) {
-    store_in_sqlite(fixture, hits.clone());
+    store_all_in_both(fixture, cluster, hits, Vec::new());
+}
+
+/// As [`store_in_both`], with the heatmap data `interactions` (of visits among the hits) sent among the hits in
+/// time order, as browsers send them (hits first at the same millisecond).
+pub(crate) fn store_all_in_both(
+    fixture: &OneSite,
+    cluster: &TestCluster,
+    hits: Vec<Hit>,
+    interactions: Vec<Interactions>,
+) {
+    let mut timed: Vec<(i64, u8, Job)> = hits.into_iter().map(|hit| (hit.ts, 0, Job::Hit(Box::new(hit)))).collect();
+    timed.extend(interactions.into_iter().map(|item| (item.visit.ts, 1, Job::Interactions(Box::new(item)))));
+    timed.sort_by_key(|(ts, order, _)| (*ts, *order));
+    let jobs: Vec<Job> = timed.into_iter().map(|(_, _, job)| job).collect();
+    for job in jobs.iter().map(copy_job) {
+        match fixture.tracker.ingest.submit_job(job).unwrap() {
+            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
+            Submitted::Ignored => panic!("a seeded hit was ignored"),
+        }
+    }
     let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
         cluster.events(),
@@ -131,11 +151,11 @@ pub(crate) fn store_in_both(fixture: &OneSite, cluster: &TestCluster, hits: Vec<
         metrics.clone(),
     );
     let (queue, writer) = spawn_sink(sink, metrics, 10_000, 64).unwrap();
-    let answers: Vec<_> = hits
+    let answers: Vec<_> = jobs
         .into_iter()
-        .map(|hit| {
+        .map(|job| {
             let (done, answer) = oneshot::channel();
-            queue.send(Queued { job: Job::Hit(Box::new(hit)), done }).unwrap();
+            queue.send(Queued { job, done }).unwrap();
             answer
         })
         .collect();
@@ -144,6 +164,37 @@ pub(crate) fn store_in_both(fixture: &OneSite, cluster: &TestCluster, hits: Vec<
     }
     drop(queue);
     drop(writer);
+}
+
+/// A copy of a seeded job (jobs are not `Clone`: the ingest path moves them).
+fn copy_job(job: &Job) -> Job {
+    match job {
+        Job::Hit(hit) => Job::Hit(hit.clone()),
+        Job::Interactions(item) => Job::Interactions(item.clone()),
+        _ => unreachable!("only hits and heatmap data are seeded"),
+    }
+}
+
+/// Scroll depth reports for about two page views in three, two seconds after each (some pages reporting
+/// twice), as the heatmap script sends them while a visitor scrolls.
+pub(crate) fn scroll_reports(hits: &[Hit]) -> Vec<Interactions> {
+    let mut reports = Vec::new();
+    for hit in hits.iter().filter(|h| h.kind == Some(crate::ingest::EventKind::Pageview)) {
+        let seconds = hit.ts / 1000;
+        for repeat in 0..seconds.rem_euclid(3) {
+            let mut visit = hit.clone();
+            visit.ts += 2_000 + repeat * 500;
+            reports.push(Interactions {
+                visit,
+                viewport: (1280, 800),
+                page: (1280, 3000),
+                points: Vec::new(),
+                fields: Vec::new(),
+                scroll_depth: Some(10 + (seconds + repeat * 37).rem_euclid(91)),
+            });
+        }
+    }
+    reports
 }
 
 /// Stores hits in the fixture's SQLite through its real ingest queue and writer, each waited for.

@@ -139,12 +139,12 @@ impl Cluster {
             let node = self.node(visits.shard);
             let condition = visits.condition(site);
             // A visit as SQLite's writer keeps it: the first hit's dimensions, the first and latest page viewed
-            // (the first hit's path when it has none), events counting every hit but page views.
+            // (the first hit's path when it has none), events counting every hit but page views (and touches).
             let rows = node.query(&format!(
                 "SELECT visit_id, any(session_key), min(ts), max(ts),
                     if(countIf(kind = 'pageview') > 0, argMinIf(path, ts, kind = 'pageview'), argMin(path, ts)),
                     if(countIf(kind = 'pageview') > 0, argMaxIf(path, ts, kind = 'pageview'), argMin(path, ts)),
-                    countIf(kind = 'pageview'), countIf(kind != 'pageview'),
+                    countIf(kind = 'pageview'), countIf(kind NOT IN ('pageview', 'touch')),
                     argMin(country, ts), argMin(region, ts), argMin(city, ts), argMin(device, ts),
                     argMin(browser, ts), argMin(os, ts), argMin(referrer, ts), argMin(utm_source, ts),
                     argMin(utm_medium, ts), argMin(utm_campaign, ts), argMin(utm_term, ts),
@@ -189,7 +189,7 @@ impl Cluster {
             let rows = node.query(&format!(
                 "SELECT visit_id, ts, kind, name, url, path, referrer, properties, isNull(value), ifNull(value, 0),
                     currency
-                 FROM {db}.hits_local WHERE {condition} ORDER BY ts"
+                 FROM {db}.hits_local WHERE {condition} AND kind != 'touch' ORDER BY ts"
             ))?;
             for row in rows {
                 let ts = int(&row, 1)?;
