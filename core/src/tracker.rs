@@ -7,9 +7,9 @@ use std::sync::Arc;
 use crate::account::Account;
 use crate::analytics::journeys::JourneyPaths;
 use crate::analytics::{
-    ActiveSession, ActivityEvent, Analytics, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
-    IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SessionJourney, SiteMetric,
-    SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
+    ActiveSession, ActivityEvent, Advanced, AiIntent, Analytics, Conversions, CountryCount, Dimension, DimensionCount,
+    EventSummary, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SessionJourney,
+    SiteMetric, SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
@@ -243,6 +243,22 @@ impl Tracker {
             Some(cluster) => cluster.events.conversions(site, range),
             None => self.analytics.conversions(site, range),
         }
+    }
+
+    /// The Advanced Analytics screen's figures of a range, from ClickHouse in cluster mode (the intent model
+    /// fitted there and cached by this daemon).
+    pub fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
+        let Some(cluster) = &self.services.cluster else { return self.analytics.advanced(site, range) };
+        let model = self.analytics.cached_intent_model(site, false, |now| cluster.events.fit_intent(site, now))?;
+        cluster.events.advanced(site, range, &model, now_ms())
+    }
+
+    /// Intent scores of a range's visits and what to do about them, from ClickHouse in cluster mode; `refit`
+    /// fits the site's model again first.
+    pub fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent> {
+        let Some(cluster) = &self.services.cluster else { return self.analytics.ai_intent(site, range, refit) };
+        let model = self.analytics.cached_intent_model(site, refit, |now| cluster.events.fit_intent(site, now))?;
+        cluster.events.ai_intent(site, range, &model)
     }
 
     /// Event totals of a range with the site's definitions, from ClickHouse (and PostgreSQL's definitions) in

@@ -40,18 +40,18 @@ fn corpus_with_identities(now: i64) -> Vec<CorpusHit> {
 }
 
 /// Two cluster daemons and a SQLite one, each with the owner's professional site, given the same hits.
-struct Setup {
-    _corner: Corner,
-    a: TestServer,
-    b: TestServer,
-    sqlite: TestServer,
-    token: String,
-    site: Value,
-    sqlite_token: String,
-    sqlite_site: Value,
+pub(crate) struct Setup {
+    pub _corner: Corner,
+    pub a: TestServer,
+    pub b: TestServer,
+    pub sqlite: TestServer,
+    pub token: String,
+    pub site: Value,
+    pub sqlite_token: String,
+    pub sqlite_site: Value,
 }
 
-async fn setup(pg: String, ch: String) -> Setup {
+pub(crate) async fn setup(pg: String, ch: String) -> Setup {
     let corner = Corner::new(pg, ch).await;
     let (a, b) = (corner.daemon().await, corner.daemon().await);
     let sqlite = TestServer::start().await;

@@ -7,6 +7,7 @@ mod auth;
 mod capture_util;
 mod cli;
 mod cluster;
+mod cluster_advanced;
 mod cluster_journeys;
 mod cluster_migrate;
 mod cluster_orgs;

@@ -22,7 +22,7 @@ pub const MODEL_MAX_AGE_MS: Millis = 15 * 60 * 1000;
 /// Most visits of a range that are scored, most recent first.
 pub const SCORE_LIMIT: i64 = 5_000;
 /// Top pages listed (spec part 2 §9).
-const TOP_PAGES: i64 = 5;
+pub(crate) const TOP_PAGES: i64 = 5;
 /// High intent from this score (spec part 2 §9: the high-intent list is 60 or more), medium from 40.
 pub const HIGH_INTENT: i64 = 60;
 pub const MEDIUM_INTENT: i64 = 40;
@@ -196,13 +196,24 @@ fn share(part: usize, whole: usize) -> f64 {
     percent(part as i64, whole as i64)
 }
 
-fn one_decimal(x: f64) -> f64 {
+pub(crate) fn one_decimal(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
 impl Analytics {
     /// The site's intent model: the cached one unless older than [`MODEL_MAX_AGE_MS`] or `refit` is asked.
     pub fn intent_model(&self, site: WebsiteId, refit: bool) -> Result<Arc<IntentModel>> {
+        self.cached_intent_model(site, refit, |now| self.db.read(|conn| intent::fit(conn, site, now)))
+    }
+
+    /// The site's model from this daemon's cache, or fitted by `fit(now)` and cached: SQLite's fit, or the
+    /// cluster's on ClickHouse (each daemon fits its own; the same visits give every daemon the same model).
+    pub fn cached_intent_model(
+        &self,
+        site: WebsiteId,
+        refit: bool,
+        fit: impl FnOnce(Millis) -> Result<IntentModel>,
+    ) -> Result<Arc<IntentModel>> {
         let now = now_ms();
         if !refit {
             let cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
@@ -212,7 +223,7 @@ impl Analytics {
                 return Ok(model.clone());
             }
         }
-        let model = Arc::new(self.db.read(|conn| intent::fit(conn, site, now))?);
+        let model = Arc::new(fit(now)?);
         self.intent_models.lock().unwrap_or_else(|e| e.into_inner()).insert(site, model.clone());
         Ok(model)
     }
@@ -261,19 +272,18 @@ impl Analytics {
         self.db.read(|conn| {
             store_finished_hours(conn, site, range, now)?;
             let (visits, live) = newest_scored(conn, site, range, &model, SCORE_LIMIT)?;
-            ai_intent(conn, site, &model, &visits, live)
+            ai_intent(&model, &visits, live, |missing| intent::load_features_of(conn, site, missing))
         })
     }
 }
 
 /// The AI intent answer from the range's scored visits (newest first); the listed ones' features are taken
-/// from `live` or loaded by id.
-fn ai_intent(
-    conn: &Connection,
-    site: WebsiteId,
+/// from `live` or loaded by `load_features_of` (visit id, returning).
+pub(crate) fn ai_intent(
     model: &IntentModel,
     visits: &[ScoredVisit],
     mut live: HashMap<i64, SessionFeatures>,
+    load_features_of: impl FnOnce(&[(i64, bool)]) -> Result<Vec<SessionFeatures>>,
 ) -> Result<AiIntent> {
     let n = visits.len();
     let count = |cat: &str| visits.iter().filter(|v| category(v.score) == cat).count();
@@ -303,7 +313,7 @@ fn ai_intent(
     ranked.truncate(TOP_SESSIONS);
     let missing: Vec<(i64, bool)> =
         ranked.iter().filter(|v| !live.contains_key(&v.id)).map(|v| (v.id, v.has(RETURNING))).collect();
-    for f in intent::load_features_of(conn, site, &missing)? {
+    for f in load_features_of(&missing)? {
         live.insert(f.session_id, f);
     }
     let top_intent_sessions = ranked
@@ -373,7 +383,7 @@ const HOUR_MS: Millis = 3_600_000;
 const DAY_MS: Millis = 86_400_000;
 
 /// Visits and converted visits.
-type Counts = (i64, i64);
+pub(crate) type Counts = (i64, i64);
 
 /// What the visits that started in some hours did: segment and page counts (a page counts a visit once).
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -407,7 +417,7 @@ struct Hour {
 }
 
 /// The segment label of a device as stored ("mobile" is "Mobile", "" is "Unknown Device").
-fn device_label(device: &str) -> String {
+pub(crate) fn device_label(device: &str) -> String {
     match device {
         "" => "Unknown Device".to_string(),
         d => {
@@ -554,7 +564,7 @@ fn stored_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) ->
 
 /// One of the range's visits scored under a model, as stored per hour: what the AI intent read counts.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct ScoredVisit {
+pub(crate) struct ScoredVisit {
     id: i64,
     score: i64,
     facts: u8,
@@ -574,7 +584,7 @@ const SOURCE_SHIFT: u8 = 5;
 const STORED_VISIT: usize = 10;
 
 impl ScoredVisit {
-    fn of(model: &IntentModel, f: &SessionFeatures) -> ScoredVisit {
+    pub(crate) fn of(model: &IntentModel, f: &SessionFeatures) -> ScoredVisit {
         let score = model.score_without_reasons(f);
         let source = SourceType::ALL.iter().position(|&s| s == f.source).unwrap_or(0) as u8;
         let first_key = model.info.key_pages.first().is_some_and(|k| f.pages.contains(&k.page));
@@ -778,7 +788,7 @@ fn top_pages(conn: &Connection, site: WebsiteId, range: TimeRange) -> Result<(Ve
 
 /// Visits of the range by visitor type, source type and device, each with the share that converted, in the
 /// order the screen lists them (devices by visits).
-fn segments(counts: &HashMap<(&'static str, String), Counts>) -> Vec<Segment> {
+pub(crate) fn segments(counts: &HashMap<(&'static str, String), Counts>) -> Vec<Segment> {
     let mut out: Vec<Segment> = Vec::new();
     let mut push = |group: &'static str, name: &str| {
         let (count, converted) = counts.get(&(group, name.to_string())).copied().unwrap_or_default();
@@ -1158,7 +1168,10 @@ mod tests {
                     let visits: Vec<ScoredVisit> = features.iter().map(|f| ScoredVisit::of(model, f)).collect();
                     let high = visits.iter().filter(|v| v.score >= HIGH_INTENT).count() as i64;
                     let all = features.into_iter().map(|f| (f.session_id, f)).collect();
-                    Ok(((visits.len() as i64, high), ai_intent(conn, site, model, &visits, all)?))
+                    Ok((
+                        (visits.len() as i64, high),
+                        ai_intent(model, &visits, all, |missing| intent::load_features_of(conn, site, missing))?,
+                    ))
                 })
                 .unwrap()
         };
@@ -1169,7 +1182,10 @@ mod tests {
                     store_finished_hours(conn, site, range, now)?;
                     let high = high_intent(conn, site, range, model, limit)?;
                     let (visits, live) = newest_scored(conn, site, range, model, limit)?;
-                    Ok((high, ai_intent(conn, site, model, &visits, live)?))
+                    Ok((
+                        high,
+                        ai_intent(model, &visits, live, |missing| intent::load_features_of(conn, site, missing))?,
+                    ))
                 })
                 .unwrap()
         };

@@ -1,7 +1,7 @@
 //! The read side: one module per question the dashboard asks, answered from rollups where possible.
 
 mod activity;
-mod advanced;
+pub(crate) mod advanced;
 mod breakdown;
 mod conversions;
 mod dimension;

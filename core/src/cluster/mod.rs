@@ -3,6 +3,7 @@
 //! SQLite in the data folder holds everything.
 
 mod activity;
+mod advanced;
 mod availability;
 mod breakdowns;
 pub mod clickhouse;
