@@ -1,11 +1,12 @@
 //! `Tracker`: the one door into the domain, opened from a `Config` by the daemon and the CLI alike.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::account::Account;
-use crate::analytics::journeys::JourneyPaths;
+use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{
     ActiveSession, ActivityEvent, Advanced, AiIntent, Analytics, Conversions, CountryCount, Dimension, DimensionCount,
     EventSummary, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SessionJourney,
@@ -359,6 +360,31 @@ impl Tracker {
             None => self.websites.list(user)?.into_iter().map(|w| w.id).collect(),
         };
         cluster.events.journey_paths(&sites, range)
+    }
+
+    /// The customer journeys of the user's sites, or of one of them, from ClickHouse in cluster mode (each
+    /// site's intent model fitted there and cached by this daemon).
+    pub fn customer_journeys(
+        &self,
+        user: UserId,
+        site: Option<WebsiteId>,
+        range: TimeRange,
+        filter: JourneyFilter,
+        now: Millis,
+    ) -> Result<CustomerJourneys> {
+        let Some(cluster) = &self.services.cluster else {
+            return self.analytics.customer_journeys(user, site, range, filter, now);
+        };
+        let sites = match site {
+            Some(site) => vec![self.websites.get(user, site)?.id],
+            None => self.websites.list(user)?.into_iter().map(|w| w.id).collect(),
+        };
+        let mut models = HashMap::new();
+        for &site in &sites {
+            let model = self.analytics.cached_intent_model(site, false, |now| cluster.events.fit_intent(site, now))?;
+            models.insert(site, model);
+        }
+        cluster.events.customer_journeys(&sites, range, filter, now, &models)
     }
 
     /// The live stream's sessions of a site (seen in the last five minutes), from ClickHouse in cluster mode.

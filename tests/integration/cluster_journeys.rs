@@ -1,4 +1,4 @@
-//! Part 2's journeys, sessions and identified visitors on a cluster end to end (issue 18): the corpus with
+//! Part 2's journeys (paths and customer journeys), sessions and identified visitors on a cluster end to end (issue 18): the corpus with
 //! identify() calls added, sent to a SQLite daemon and round-robin to two cluster daemons of a professional
 //! site, every read compared JSON-equal (ids aside), and another account's ids answering 404, bad ones 400.
 //! Without the harness's env the test returns at once.
@@ -144,6 +144,42 @@ async fn journeys_sessions_and_identified_visitors_answer_as_sqlite_on_the_same_
     }
     assert!(paths_seen > 20, "{paths_seen}");
 
+    // The customer journeys of each period and filter, of the site and of all the owner's sites; a visit
+    // replaced by a later one of its key is `key~id` on SQLite, the key as sent on the cluster.
+    let plain = |mut answer: Value| {
+        for journey in answer["journeys"].as_array_mut().unwrap() {
+            let key = journey["sessionId"].as_str().unwrap().to_string();
+            journey["sessionId"] = key.split('~').next().unwrap().into();
+        }
+        answer
+    };
+    let mut listed = 0;
+    for period in ["1d", "7d", "30d"] {
+        for filter in ["all", "converted", "abandoned", "active"] {
+            for of_site in [true, false] {
+                let path = |site: &Value| match of_site {
+                    true => {
+                        format!("/api/analytics/customer-journeys?period={period}&filter={filter}&website_id={site}")
+                    }
+                    false => format!("/api/analytics/customer-journeys?period={period}&filter={filter}"),
+                };
+                loop {
+                    let hour = tracker_core::model::now_ms() / 3_600_000;
+                    let expected = plain(read(&sqlite, &sqlite_token, &path(&sqlite_site["id"])).await);
+                    let got = [read(&a, &token, &path(&site["id"])).await, read(&b, &token, &path(&site["id"])).await];
+                    if tracker_core::model::now_ms() / 3_600_000 != hour {
+                        continue;
+                    }
+                    listed += expected["journeys"].as_array().unwrap().len();
+                    assert_eq!(plain(got[0].clone()), expected, "daemon A: {}", path(&site["id"]));
+                    assert_eq!(plain(got[1].clone()), expected, "daemon B: {}", path(&site["id"]));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(listed > 50, "{listed}");
+
     // Another account's site or session is a 404, a visit named with another site too; a site id that is not a
     // number a 400, a session id that is not one a 404; as on SQLite.
     let (stranger, _) = b.register("stranger@example.com").await;
@@ -182,6 +218,18 @@ async fn journeys_sessions_and_identified_visitors_answer_as_sqlite_on_the_same_
             format!("/api/analytics/journeys?website_id={}", sqlite_site["id"]),
             true,
             StatusCode::NOT_FOUND,
+        ),
+        (
+            format!("/api/analytics/customer-journeys?website_id={}", site["id"]),
+            format!("/api/analytics/customer-journeys?website_id={}", sqlite_site["id"]),
+            true,
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/analytics/customer-journeys?filter=lost".into(),
+            "/api/analytics/customer-journeys?filter=lost".into(),
+            false,
+            StatusCode::BAD_REQUEST,
         ),
         (
             "/api/analytics/journeys?period=2w".into(),

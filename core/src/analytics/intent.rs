@@ -449,6 +449,7 @@ impl IntentModel {
 
 /// A visit's row as the feature loaders read it (SQLite's `sessions` row, or a visit the cluster groups its
 /// hits into).
+#[derive(Debug, Clone)]
 pub(crate) struct VisitRow {
     pub id: i64,
     pub key: String,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::intent::{IntentModel, SessionFeatures, SourceType};
+use super::intent::{IntentModel, SessionFeatures, SourceType, VisitRow, visit_features};
 use super::visit_hours::{self, ClassTotals, JourneyTotals};
 use super::{Analytics, TimeRange};
 use crate::error::{Error, Result};
@@ -47,7 +47,7 @@ impl JourneyFilter {
     }
 
     /// The totals of the journeys this filter keeps.
-    fn totals(self, t: &JourneyTotals) -> ClassTotals {
+    pub(crate) fn totals(self, t: &JourneyTotals) -> ClassTotals {
         let mut out = match self {
             JourneyFilter::All | JourneyFilter::Converted => t.converted,
             JourneyFilter::Abandoned => t.abandoned,
@@ -230,7 +230,7 @@ impl Analytics {
                         },
                         steps: Vec::new(),
                     };
-                    let visit = Listed {
+                    let visit = VisitRow {
                         id: r.get(0)?,
                         key: journey.session_id.clone(),
                         first_seen,
@@ -326,18 +326,6 @@ fn owned(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
         .ok_or(Error::NotFound("website"))
 }
 
-/// A listed journey's visit, as its score needs it.
-struct Listed {
-    id: i64,
-    key: String,
-    first_seen: Millis,
-    last_seen: Millis,
-    converted: bool,
-    hash: i64,
-    source: SourceType,
-    organization: bool,
-}
-
 /// A visit's events in order: (ts, kind, name, path).
 fn events_of(conn: &Connection, session: i64) -> Result<Vec<(Millis, String, String, String)>> {
     let mut stmt =
@@ -349,7 +337,7 @@ fn events_of(conn: &Connection, session: i64) -> Result<Vec<(Millis, String, Str
 }
 
 /// A visit's touchpoints in order with the seconds spent on each.
-fn steps_of(events: &[(Millis, String, String, String)], last_seen: Millis) -> Vec<JourneyStep> {
+pub(crate) fn steps_of(events: &[(Millis, String, String, String)], last_seen: Millis) -> Vec<JourneyStep> {
     let touchpoints: Vec<&(Millis, String, String, String)> = events
         .iter()
         .filter(|e| matches!(e.1.as_str(), "pageview" | "custom" | "conversion" | "outbound" | "download"))
@@ -372,7 +360,7 @@ fn steps_of(events: &[(Millis, String, String, String)], last_seen: Millis) -> V
 
 /// Which listed visits had an earlier visit of the same visitor hash that day (the hash's salt rotates
 /// daily). One scan of the covering start index per day the list touches, up to its latest listed visit.
-fn returning_visits(conn: &Connection, listed: &[(Listed, CustomerJourney)]) -> Result<HashMap<i64, bool>> {
+fn returning_visits(conn: &Connection, listed: &[(VisitRow, CustomerJourney)]) -> Result<HashMap<i64, bool>> {
     const DAY: Millis = 86_400_000;
     let mut days: HashMap<(WebsiteId, i64), Millis> = HashMap::new();
     for (visit, journey) in listed {
@@ -404,53 +392,23 @@ fn returning_visits(conn: &Connection, listed: &[(Listed, CustomerJourney)]) -> 
 /// did up to its first conversion.
 fn features(
     conn: &Connection,
-    visit: &Listed,
+    visit: &VisitRow,
     events: &[(Millis, String, String, String)],
     returning: bool,
 ) -> Result<SessionFeatures> {
-    let cutoff = events.iter().find(|e| e.1 == "conversion").map_or(Millis::MAX, |e| e.0);
-    let mut page_views = 0;
-    let mut event_count = 0;
-    let mut last_ts = visit.first_seen;
-    let mut pages: Vec<String> = Vec::new();
-    for (ts, kind, _, path) in events.iter().filter(|e| e.0 < cutoff) {
-        last_ts = last_ts.max(*ts);
-        match kind.as_str() {
-            "pageview" => {
-                page_views += 1;
-                if !pages.contains(path) {
-                    pages.push(path.clone());
-                }
-            }
-            "conversion" | "identify" | "consent" => {}
-            _ => event_count += 1,
-        }
-    }
-    let end = if cutoff == Millis::MAX { visit.last_seen } else { cutoff.min(visit.last_seen).max(last_ts) };
-    let scroll_depth: i64 = conn
-        .prepare_cached("SELECT COALESCE(MAX(depth), 0) FROM scroll_depths WHERE session_id = ?1 AND ts < ?2")?
-        .query_row(params![visit.id, cutoff], |r| r.get(0))?;
-    Ok(SessionFeatures {
-        session_id: visit.id,
-        session_key: visit.key.clone(),
-        page_views,
-        duration_s: ((end - visit.first_seen) / 1000).max(0),
-        scroll_depth,
-        events: event_count,
-        returning,
-        source: visit.source,
-        organization: visit.organization,
-        pages,
-        converted: visit.converted,
-        first_seen: visit.first_seen,
+    let events = events.iter().map(|(ts, kind, _, path)| (*ts, kind.clone(), path.clone())).collect();
+    let mut scroll =
+        conn.prepare_cached("SELECT COALESCE(MAX(depth), 0) FROM scroll_depths WHERE session_id = ?1 AND ts < ?2")?;
+    visit_features(visit.clone(), events, returning, |id, cutoff| {
+        Ok(scroll.query_row(params![id, cutoff], |r| r.get(0))?)
     })
 }
 
-fn or(value: String, fallback: &str) -> String {
+pub(crate) fn or(value: String, fallback: &str) -> String {
     if value.is_empty() { fallback.to_string() } else { value }
 }
 
-fn source(utm_source: String, referrer_host: String) -> String {
+pub(crate) fn source(utm_source: String, referrer_host: String) -> String {
     if !utm_source.is_empty() {
         return utm_source;
     }

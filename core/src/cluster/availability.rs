@@ -52,6 +52,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/analytics/live-visitors"),
     ("GET", "/api/analytics/sessions/*"),
     ("GET", "/api/analytics/journeys"),
+    ("GET", "/api/analytics/customer-journeys"),
     ("GET", "/api/analytics/advanced"),
     ("GET", "/api/analytics/ai-intent"),
     ("GET", "/api/analytics/sessions/*/journey"),
@@ -152,6 +153,7 @@ mod tests {
             ("GET", "/api/analytics/live-visitors"),
             ("GET", "/api/analytics/sessions/5"),
             ("GET", "/api/analytics/journeys"),
+            ("GET", "/api/analytics/customer-journeys"),
             ("GET", "/api/analytics/advanced"),
             ("GET", "/api/analytics/ai-intent"),
             ("GET", "/api/analytics/sessions/5/journey"),
@@ -183,7 +185,7 @@ mod tests {
             ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
             ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
             ("GET", "/api/privacy/delete-visitor", "data deletion, exports and visitor requests"),
-            ("GET", "/api/analytics/customer-journeys", "this report"),
+            ("GET", "/api/analytics/heatmap/page", "this report"),
             ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");

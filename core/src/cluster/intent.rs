@@ -103,27 +103,50 @@ impl Events {
                 visit_hits[i].push((int(&r, 1)?, text(&r, 2)?, text(&r, 3)?));
             }
         }
-        // Scroll depth reports of these visits: SQLite keeps a page view's deepest report under the time of its
-        // latest, and counts it when that time is before the visit's cutoff; here the reports of a visit's page
-        // (path) are taken together the same way.
-        let mut page_depths: Vec<Vec<(Millis, i64)>> = vec![Vec::new(); rows.len()];
+        let mut reports: Vec<Vec<ScrollReport>> = vec![Vec::new(); rows.len()];
         for r in node.query(&format!(
-            "SELECT visit_id, max(ts), max(depth) FROM {db}.interactions
-             WHERE website_id = {site} AND kind = 'scroll' AND visit_id != 0 AND ts >= {earliest}
-             GROUP BY visit_id, path"
+            "SELECT visit_id, ts, path, depth FROM {db}.interactions
+             WHERE website_id = {site} AND kind = 'scroll' AND visit_id != 0 AND ts >= {earliest}"
         ))? {
             if let Some(&i) = index.get(&int(&r, 0)?) {
-                page_depths[i].push((int(&r, 1)?, int(&r, 2)?));
+                reports[i].push((int(&r, 1)?, text(&r, 2)?, int(&r, 3)?));
             }
         }
         let mut out = Vec::with_capacity(rows.len());
-        for ((row, hits), depths) in rows.into_iter().zip(visit_hits).zip(page_depths) {
+        for ((row, hits), reports) in rows.into_iter().zip(visit_hits).zip(reports) {
             let day = row.first_seen.div_euclid(DAY_MS);
             let first_today = first_of_day.get(&(row.hash, day)).copied().unwrap_or(row.first_seen);
             let returning = first_today < row.first_seen;
-            let deepest = |_, cutoff| Ok(depths.iter().filter(|(ts, _)| *ts < cutoff).map(|d| d.1).max().unwrap_or(0));
-            out.push(visit_features(row, hits, returning, deepest)?);
+            let depths = page_view_depths(&hits, reports);
+            out.push(visit_features(row, hits, returning, |_, cutoff| Ok(deepest_before(&depths, cutoff)))?);
         }
         Ok(out)
     }
+}
+
+/// A scroll depth report of a visit: (time, path, depth).
+pub(super) type ScrollReport = (Millis, String, i64);
+
+/// A visit's scroll depths as SQLite keeps them: each report raises the page view it belongs to (the latest
+/// page view of its path at its time; none, when there is none), and a page view keeps its deepest report
+/// under the time of its latest. `hits`: the visit's (time, kind, path) in time order. Returns (time, depth)
+/// per page view.
+pub(super) fn page_view_depths(
+    hits: &[(Millis, String, String)],
+    mut reports: Vec<ScrollReport>,
+) -> Vec<(Millis, i64)> {
+    reports.sort_by_key(|r| r.0);
+    let mut depths: HashMap<(String, Option<Millis>), (Millis, i64)> = HashMap::new();
+    for (ts, path, depth) in reports {
+        let viewed = hits.iter().rev().find(|(at, kind, p)| *at <= ts && kind == "pageview" && *p == path).map(|h| h.0);
+        let entry = depths.entry((path, viewed)).or_insert((ts, depth));
+        *entry = (ts, entry.1.max(depth));
+    }
+    depths.into_values().collect()
+}
+
+/// The deepest scroll of the page views whose latest report came before `cutoff` (SQLite's
+/// `MAX(depth) ... WHERE ts < cutoff`).
+pub(super) fn deepest_before(depths: &[(Millis, i64)], cutoff: Millis) -> i64 {
+    depths.iter().filter(|(ts, _)| *ts < cutoff).map(|d| d.1).max().unwrap_or(0)
 }

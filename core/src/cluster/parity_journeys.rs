@@ -230,3 +230,53 @@ fn journey_paths_equal_sqlites_on_the_same_hits() {
         assert_eq!(events.journey_paths(&[site, site + 1], range).unwrap(), expected, "{period}");
     }
 }
+
+#[test]
+fn customer_journeys_equal_sqlites_on_the_same_hits() {
+    use crate::analytics::journeys::{CustomerJourneys, JourneyFilter};
+    let Some(cluster) = fresh() else { return };
+    let fixture = one_site();
+    cluster.add_site(fixture.site);
+    let site = fixture.site;
+    let now = now_ms();
+    let hits = seeded_hits(site, now);
+    let reports = scroll_reports(&hits);
+    store_all_in_both(&fixture, &cluster, hits, reports);
+    let events = cluster.events();
+    // SQLite names a visit replaced by a later one of its key `key~id`; the cluster keeps the key as sent.
+    let plain = |mut journeys: CustomerJourneys| {
+        for journey in &mut journeys.journeys {
+            if let Some((key, _)) = journey.session_id.rsplit_once('~') {
+                journey.session_id = key.to_string();
+            }
+        }
+        journeys
+    };
+    // Both models fitted at the same moment (the visits finished by then are the training set): SQLite's
+    // into the cache its read uses.
+    let model = std::sync::Arc::new(events.fit_intent(site, now).unwrap());
+    let sqlite_model = fixture
+        .tracker
+        .analytics
+        .cached_intent_model(site, true, |_| fixture.tracker.db().read(|c| crate::analytics::intent::fit(c, site, now)))
+        .unwrap();
+    assert_eq!(sqlite_model.info.weights, model.info.weights);
+    let models = std::collections::HashMap::from([(site, model)]);
+    let mut scored = 0;
+    for period in ["1d", "7d", "90d"] {
+        let range = crate::analytics::TimeRange::parse(period, now).unwrap();
+        for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned, JourneyFilter::Active] {
+            let expected =
+                fixture.tracker.analytics.customer_journeys(fixture.user.id, Some(site), range, filter, now).unwrap();
+            scored += expected.journeys.iter().filter(|j| j.journey_score > 0 && !j.steps.is_empty()).count();
+            let got = events.customer_journeys(&[site], range, filter, now, &models).unwrap();
+            assert_eq!(plain(got), plain(expected), "{period} {filter:?}");
+        }
+    }
+    assert!(scored > 50, "the seed's journeys are listed with steps and scores: {scored}");
+    // Another site's visits are not listed.
+    let range = crate::analytics::TimeRange::parse("7d", now).unwrap();
+    assert!(
+        events.customer_journeys(&[site + 1], range, JourneyFilter::All, now, &models).unwrap().journeys.is_empty()
+    );
+}

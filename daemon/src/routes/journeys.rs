@@ -65,7 +65,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
     let filter = JourneyFilter::parse(query.filter.as_deref().unwrap_or("all")).map_err(reject)?;
-    let journeys = blocking(move || tracker.analytics.customer_journeys(user, site, range, filter, now_ms())).await?;
+    let journeys = blocking(move || tracker.customer_journeys(user, site, range, filter, now_ms())).await?;
     Ok(warp::reply::json(&journeys))
 }
 
