@@ -60,8 +60,9 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/privacy/consent-logs"),
     ("GET", "/api/privacy/visitor-data"),
     ("POST", "/api/privacy/delete-visitor"),
-    // Settings and retention changes and visitor requests are written to it in cluster mode: the other audited
-    // actions (data deletions, exports) still answer 503.
+    ("POST", "/api/privacy/delete-data"),
+    // Settings and retention changes, visitor requests and data deletions are written to it in cluster mode:
+    // exports still answer 503.
     ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/funnels"),
     ("POST", "/api/funnels"),
@@ -80,7 +81,7 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/user/export", "the account export"),
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
-    ("/api/privacy/", "data deletion, exports and visitor requests"),
+    ("/api/privacy/", "this privacy request"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
     ("/api/export/", "exports"),
@@ -163,6 +164,7 @@ mod tests {
             ("GET", "/api/funnels/4/drop-offs"),
             ("GET", "/api/privacy/visitor-data"),
             ("POST", "/api/privacy/delete-visitor"),
+            ("POST", "/api/privacy/delete-data"),
             ("POST", "/api/interactions"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
@@ -174,10 +176,9 @@ mod tests {
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/analytics/heatmap", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
-            ("POST", "/api/privacy/delete-data", "data deletion, exports and visitor requests"),
-            ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),
-            ("POST", "/api/privacy/retention", "data deletion, exports and visitor requests"),
-            ("GET", "/api/privacy/delete-visitor", "data deletion, exports and visitor requests"),
+            ("GET", "/api/privacy/export-data", "this privacy request"),
+            ("POST", "/api/privacy/retention", "this privacy request"),
+            ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/journeys", "this report"),
             ("POST", "/api/replay", "session replays"),
         ] {

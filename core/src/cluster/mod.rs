@@ -6,6 +6,7 @@ mod activity;
 mod availability;
 mod breakdowns;
 pub mod clickhouse;
+mod deletion;
 pub mod events;
 mod funnels;
 mod identified;
