@@ -26,7 +26,7 @@ use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
-use crate::privacy::{Privacy, RetentionReport, Right, VisitorDeletion};
+use crate::privacy::{DataType, DeletionReport, Privacy, RetentionReport, Right, VisitorDeletion};
 use crate::settings::Settings;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::funnels::{Figures, Funnels};
@@ -453,6 +453,15 @@ impl Tracker {
                 cluster.delete_visitor(self.privacy.meta.as_ref(), site, visitor)
             }
             None => self.privacy.delete_visitor(site, visitor),
+        }
+    }
+
+    /// Deletes a site's data of one type (callers check ownership first): in cluster mode on every shard,
+    /// awaited, before PostgreSQL (see `Cluster::delete_data`).
+    pub fn delete_data(&self, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.delete_data(site, data),
+            None => self.privacy.delete_data(site, data, None),
         }
     }
 

@@ -12,6 +12,7 @@ mod cluster_journeys;
 mod cluster_migrate;
 mod cluster_orgs;
 mod cluster_privacy;
+mod cluster_privacy2;
 mod contract;
 mod dashboard;
 mod dashboard_reads;

@@ -147,6 +147,14 @@ impl IngestState {
         })
     }
 
+    /// Forgets every open visit of a site (all its data deleted): a later hit starts a new visit.
+    pub fn forget_site(pg: &Pg, site: WebsiteId) -> Result<()> {
+        pg.with(|c| {
+            c.execute("DELETE FROM ingest_visits WHERE website_id = $1", &[&site])?;
+            Ok(())
+        })
+    }
+
     /// Once per UTC day of `now`: deletes salts older than yesterday and visits idle for a day.
     pub fn prune(&mut self, now: Millis) -> Result<()> {
         let today = now.div_euclid(DAY_MS);

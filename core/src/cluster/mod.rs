@@ -7,6 +7,7 @@ mod advanced;
 mod availability;
 mod breakdowns;
 pub mod clickhouse;
+mod deletion;
 pub mod events;
 mod funnels;
 mod identified;

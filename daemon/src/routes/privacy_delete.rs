@@ -1,5 +1,5 @@
 //! POST /api/privacy/delete-data {websiteId, dataType}: deletes a site's page views, events or all data
-//! (spec part 2) through the core deletion, the same as `tracker privacy delete`.
+//! (spec part 2) through the core deletion, the same as `tracker privacy delete`; on every shard in cluster mode.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -55,7 +55,7 @@ async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) ->
     let data = DataType::parse(body.data_type.as_deref().unwrap_or("")).map_err(reject)?;
     let report = blocking(move || {
         tracker.websites.get(user, site)?;
-        let report = tracker.privacy.delete_data(site, data, None)?;
+        let report = tracker.delete_data(site, data)?;
         tracker.privacy.record_audit(
             site,
             Actor::User(user),
