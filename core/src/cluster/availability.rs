@@ -45,8 +45,8 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/organizations"),
     ("PUT", "/api/websites/*/organizations/*"),
     ("GET", "/api/websites/*/identified-visitors"),
-    // The pages viewed; heatmap data is stored but not read in cluster mode yet.
     ("GET", "/api/analytics/urls"),
+    ("GET", "/api/analytics/heatmap"),
     ("POST", "/api/dashboard/live/ticket"),
     ("GET", "/api/dashboard/live"),
     ("GET", "/api/analytics/live-visitors"),
@@ -144,6 +144,7 @@ mod tests {
             ("PUT", "/api/websites/12/organizations/7"),
             ("GET", "/api/websites/12/identified-visitors"),
             ("GET", "/api/analytics/urls"),
+            ("GET", "/api/analytics/heatmap"),
             ("POST", "/api/dashboard/live/ticket"),
             ("GET", "/api/dashboard/live"),
             ("GET", "/api/analytics/live-visitors"),
@@ -171,7 +172,7 @@ mod tests {
         for (method, path, feature) in [
             ("GET", "/api/websites/12/breakdown", "this report"),
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
-            ("GET", "/api/analytics/heatmap", "this report"),
+            ("GET", "/api/analytics/heatmap/page", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
             ("POST", "/api/privacy/delete-data", "data deletion, exports and visitor requests"),
             ("GET", "/api/privacy/export-data", "data deletion, exports and visitor requests"),

@@ -8,6 +8,7 @@ mod breakdowns;
 pub mod clickhouse;
 pub mod events;
 mod funnels;
+mod heatmap;
 mod identified;
 pub mod ingest_state;
 mod live;
@@ -21,6 +22,8 @@ mod parity;
 mod parity_journeys;
 #[cfg(test)]
 mod parity_orgs;
+#[cfg(test)]
+mod parity_replays;
 pub mod pg;
 mod retention;
 mod sessions;
