@@ -11,6 +11,7 @@ mod cluster_journeys;
 mod cluster_migrate;
 mod cluster_orgs;
 mod cluster_privacy;
+mod cluster_replays3;
 mod contract;
 mod dashboard;
 mod dashboard_reads;
