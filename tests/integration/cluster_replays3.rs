@@ -39,7 +39,7 @@ fn interactions_body(visitor: u8, n: u8) -> Value {
         "fields": [
             {"event": "focus", "form": "#signup", "field": "#email", "filled": false},
             {"event": "change", "form": "#signup", "field": (["#email", "#name"][(visitor + n) as usize % 2]),
-             "filled": visitor % 3 != 0},
+             "filled": !visitor.is_multiple_of(3)},
         ],
         "scrollDepth": (15 * (v % 4) + 20 * n64).min(100),
     });

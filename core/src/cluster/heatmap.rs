@@ -22,6 +22,9 @@ const FRACTION_UNIT: &str = "1000000.";
 /// Time on a page is capped at the visit timeout (`page_hours`).
 const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
 
+/// A form-field event of a visit: time, place in its body, field, whether it left the field filled.
+type FieldRow = (Millis, i64, String, bool);
+
 /// SQLite's `ROUND(v)` of a float: half away from zero.
 fn sqlite_round(v: &str) -> String {
     format!("if(({v}) < 0, -floor(-({v}) + 0.5), floor(({v}) + 0.5))")
@@ -205,8 +208,8 @@ impl Events {
             self.database(),
             self.page_rows(site, path, range)
         ))?;
-        // Per visit and form: whether it was submitted, and its field events as (ts, seq, field, filled).
-        let mut forms: HashMap<(i64, String), (bool, Vec<(Millis, i64, String, bool)>)> = HashMap::new();
+        // Per visit and form: whether it was submitted, and its field events.
+        let mut forms: HashMap<(i64, String), (bool, Vec<FieldRow>)> = HashMap::new();
         for row in &rows {
             let form = forms.entry((int(row, 0)?, text(row, 1)?)).or_default();
             match int(row, 2)? {
@@ -217,7 +220,7 @@ impl Events {
         // Per (form, field): interactions, completions, drop-offs.
         let mut fields: BTreeMap<(String, String), (i64, i64, i64)> = BTreeMap::new();
         for ((_, form), (submitted, mut events)) in forms {
-            events.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+            events.sort_unstable_by_key(|e| (e.0, e.1));
             let mut last_of_field: HashMap<&str, bool> = HashMap::new();
             for (_, _, field, filled) in &events {
                 last_of_field.insert(field, *filled);
