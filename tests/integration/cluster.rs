@@ -209,9 +209,9 @@ async fn two_daemons_share_accounts_sites_and_hits_and_agree_with_sqlite() {
     }
 
     // A feature whose storage has not moved answers 503 with the JSON error, not a per-daemon answer.
-    let journeys = a.get(&format!("/api/analytics/customer-journeys?websiteId={}", site["id"]), &token_a).await;
-    assert_eq!(journeys.status, StatusCode::SERVICE_UNAVAILABLE, "{}", journeys.text);
-    assert_eq!(journeys.error_message(), "this report is not available in cluster mode yet");
+    let heatmap = a.get(&format!("/api/analytics/heatmap?website_id={}&url=/p1", site["id"]), &token_a).await;
+    assert_eq!(heatmap.status, StatusCode::SERVICE_UNAVAILABLE, "{}", heatmap.text);
+    assert_eq!(heatmap.error_message(), "this report is not available in cluster mode yet");
     // Ready: PostgreSQL and both shards answer.
     let ready = b.call(Method::GET, "/ready", None, None).await;
     assert_eq!(ready.status, StatusCode::OK, "{}", ready.text);
