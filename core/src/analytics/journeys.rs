@@ -71,6 +71,19 @@ impl JourneyFilter {
     }
 }
 
+impl JourneySummary {
+    /// The summary of the journeys a filter keeps: their number and their averages.
+    pub(crate) fn of(kept: ClassTotals) -> JourneySummary {
+        let per = |sum: f64| if kept.visits == 0 { 0.0 } else { sum / kept.visits as f64 };
+        JourneySummary {
+            total_journeys: kept.visits,
+            average_duration: per(kept.duration_s as f64),
+            average_touchpoints: per(kept.touchpoints as f64),
+            conversion_rate: per(kept.conversions as f64 * 100.0),
+        }
+    }
+}
+
 /// The answer of `GET /api/analytics/customer-journeys`.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -178,14 +191,7 @@ impl Analytics {
             let of_site = visit_hours::site_journeys(&self.db, site, range, now, false)?;
             totals.add(&of_site.totals);
         }
-        let kept = filter.totals(&totals);
-        let per = |sum: f64| if kept.visits == 0 { 0.0 } else { sum / kept.visits as f64 };
-        let summary = JourneySummary {
-            total_journeys: kept.visits,
-            average_duration: per(kept.duration_s as f64),
-            average_touchpoints: per(kept.touchpoints as f64),
-            conversion_rate: per(kept.conversions as f64 * 100.0),
-        };
+        let summary = JourneySummary::of(filter.totals(&totals));
         let mut models: HashMap<WebsiteId, Arc<IntentModel>> = HashMap::new();
         for &site in &sites {
             models.insert(site, self.intent_model(site, false)?);

@@ -85,15 +85,7 @@ impl Events {
         now: Millis,
         models: &HashMap<WebsiteId, Arc<IntentModel>>,
     ) -> Result<CustomerJourneys> {
-        let empty = CustomerJourneys {
-            summary: JourneySummary {
-                total_journeys: 0,
-                average_duration: 0.0,
-                average_touchpoints: 0.0,
-                conversion_rate: 0.0,
-            },
-            journeys: Vec::new(),
-        };
+        let empty = CustomerJourneys { summary: JourneySummary::of(ClassTotals::default()), journeys: Vec::new() };
         if sites.is_empty() {
             return Ok(empty);
         }
@@ -155,14 +147,7 @@ impl Events {
                 (false, false) => totals.abandoned.add(class),
             }
         }
-        let kept = filter.totals(&totals);
-        let per = |sum: f64| if kept.visits == 0 { 0.0 } else { sum / kept.visits as f64 };
-        let summary = JourneySummary {
-            total_journeys: kept.visits,
-            average_duration: per(kept.duration_s as f64),
-            average_touchpoints: per(kept.touchpoints as f64),
-            conversion_rate: per(kept.conversions as f64 * 100.0),
-        };
+        let summary = JourneySummary::of(filter.totals(&totals));
         if listed.is_empty() {
             return Ok(CustomerJourneys { summary, ..empty });
         }
