@@ -277,12 +277,19 @@ impl Tracker {
         }
     }
 
-    /// The pages viewed over the last 90 days (and, on SQLite, those with heatmap data), from ClickHouse in
-    /// cluster mode.
+    /// The pages viewed over the last 90 days and those with heatmap data, from ClickHouse in cluster mode.
     pub fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
         match &self.services.cluster {
             Some(cluster) => cluster.events.page_urls(site, crate::model::now_ms()),
             None => self.analytics.page_urls(site),
+        }
+    }
+
+    /// The heatmap of a page over a range, from ClickHouse in cluster mode.
+    pub fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<crate::analytics::Heatmap> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.heatmap(site, path, range),
+            None => self.analytics.heatmap(site, path, range),
         }
     }
 

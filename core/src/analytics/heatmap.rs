@@ -5,7 +5,9 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::overview::percent;
-use super::point_hours::{self, FRACTION_UNIT, PagePoints};
+pub(crate) use super::page_hours::PageFigures;
+pub(crate) use super::point_hours::PagePoints;
+use super::point_hours::{self, FRACTION_UNIT};
 use super::{Analytics, TimeRange, page_hours};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
@@ -18,7 +20,7 @@ pub const GRID: i64 = 10;
 pub const MAX_CELLS: i64 = 2_000;
 pub const MAX_MOVES: i64 = 1_000;
 /// Most form fields returned.
-const MAX_FIELDS: i64 = 20;
+pub(crate) const MAX_FIELDS: i64 = 20;
 /// Click offsets inside an element are grouped in steps of 1/OFFSET_STEPS of its box, page positions of
 /// clicks without an offset in steps of 1/PAGE_STEPS of the page.
 pub(crate) const OFFSET_STEPS: f64 = 20.0;
@@ -161,17 +163,42 @@ impl Analytics {
     pub fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
         self.db.read(|conn| {
             let (points, moves_since) = point_hours::page_points(conn, site, path, range, now_ms(), MAX_MOVES)?;
-            Ok(Heatmap {
-                clicks: click_cells(&points),
-                element_clicks: element_clicks(&points),
-                scroll_depth: scroll_reach(&points.deciles),
-                mouse_movements: moves(conn, site, path, moves_since, range.end)?,
-                page_metrics: page_metrics(conn, site, path, range)?,
-                form_interactions: form_fields(conn, site, path, range)?,
-                reference_width: REFERENCE_WIDTH,
-                reference_height: points.ref_height,
-            })
+            Ok(Heatmap::of(
+                &points,
+                moves(conn, site, path, moves_since, range.end)?,
+                page_hours::page_figures(conn, site, path, range, now_ms())?,
+                form_fields(conn, site, path, range)?,
+            ))
         })
+    }
+}
+
+impl Heatmap {
+    /// The heatmap of a page's point figures, its newest moves, its page figures and its form fields, as
+    /// either engine counts them.
+    pub(crate) fn of(
+        points: &PagePoints,
+        mouse_movements: Vec<Position>,
+        figures: PageFigures,
+        form_interactions: Vec<FormField>,
+    ) -> Heatmap {
+        Heatmap {
+            clicks: click_cells(points),
+            element_clicks: element_clicks(points),
+            scroll_depth: scroll_reach(&points.deciles),
+            mouse_movements,
+            page_metrics: page_metrics(figures),
+            form_interactions,
+            reference_width: REFERENCE_WIDTH,
+            reference_height: points.ref_height,
+        }
+    }
+}
+
+impl FormField {
+    pub(crate) fn new(element: String, form: String, interactions: i64, completions: i64, drop_offs: i64) -> Self {
+        let drop_off_rate = percent(drop_offs, interactions);
+        FormField { element, form, interactions, completions, drop_offs, drop_off_rate }
     }
 }
 
@@ -229,16 +256,15 @@ fn scroll_reach(per_decile: &[i64; 11]) -> Vec<ScrollReach> {
     reach
 }
 
-/// Page Performance over the visits that started in the range (stored hours plus the open ones).
-fn page_metrics(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange) -> Result<PageMetrics> {
-    let f = page_hours::page_figures(conn, site, path, range, now_ms())?;
+/// Page Performance over the visits that started in the range.
+fn page_metrics(f: PageFigures) -> PageMetrics {
     let average_ms = if f.timed_views == 0 { 0.0 } else { f.time_ms as f64 / f.timed_views as f64 };
-    Ok(PageMetrics {
+    PageMetrics {
         total_visitors: f.viewers,
         average_time_on_page: (average_ms / 100.0).round() / 10.0,
         bounce_rate: percent(f.bounces, f.entries),
         conversion_rate: percent(f.converted, f.viewers),
-    })
+    }
 }
 
 /// Per field, from its focus, blur and change events: a visit counts once per field; it completed the field
@@ -263,16 +289,7 @@ fn form_fields(conn: &Connection, site: WebsiteId, path: &str, range: TimeRange)
          GROUP BY t.form, t.field ORDER BY n DESC, t.form, t.field LIMIT ?5",
     )?;
     let rows = stmt.query_map(params![site, path, range.start, range.end, MAX_FIELDS], |r| {
-        let interactions: i64 = r.get(2)?;
-        let drop_offs: i64 = r.get(4)?;
-        Ok(FormField {
-            element: r.get(0)?,
-            form: r.get(1)?,
-            interactions,
-            completions: r.get(3)?,
-            drop_offs,
-            drop_off_rate: percent(drop_offs, interactions),
-        })
+        Ok(FormField::new(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

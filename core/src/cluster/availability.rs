@@ -46,8 +46,8 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/organizations"),
     ("PUT", "/api/websites/*/organizations/*"),
     ("GET", "/api/websites/*/identified-visitors"),
-    // The pages viewed; heatmap data is stored but not read in cluster mode yet.
     ("GET", "/api/analytics/urls"),
+    ("GET", "/api/analytics/heatmap"),
     ("POST", "/api/dashboard/live/ticket"),
     ("GET", "/api/dashboard/live"),
     ("GET", "/api/analytics/live-visitors"),
@@ -150,6 +150,7 @@ mod tests {
             ("PUT", "/api/websites/12/organizations/7"),
             ("GET", "/api/websites/12/identified-visitors"),
             ("GET", "/api/analytics/urls"),
+            ("GET", "/api/analytics/heatmap"),
             ("POST", "/api/dashboard/live/ticket"),
             ("GET", "/api/dashboard/live"),
             ("GET", "/api/analytics/live-visitors"),
@@ -182,7 +183,7 @@ mod tests {
         for (method, path, feature) in [
             ("GET", "/api/websites/12/breakdown", "this report"),
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
-            ("GET", "/api/analytics/heatmap", "this report"),
+            ("GET", "/api/analytics/heatmap/page", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
             ("GET", "/api/privacy/export-data", "this privacy request"),
             ("POST", "/api/privacy/retention", "this privacy request"),

@@ -44,14 +44,19 @@ impl Events {
     }
 
     /// `GET /api/analytics/urls` in cluster mode: the pages viewed over the last 90 UTC days, most viewed
-    /// first. Heatmap data is not stored in cluster mode yet, so no page is listed for it alone.
+    /// first, then those with heatmap points or scroll depths (of any time) alone, as SQLite lists them.
     pub fn page_urls(&self, site: WebsiteId, now: Millis) -> Result<Vec<String>> {
         let since = now.div_euclid(DAY_MS) * DAY_MS - URL_DAYS * DAY_MS;
+        let db = self.database();
         let rows = self.nodes()[0].query(&format!(
-            "SELECT path, count() AS n FROM {}.hits
-             WHERE website_id = {site} AND kind = 'pageview' AND ts >= {since}
-             GROUP BY path ORDER BY n DESC, path LIMIT {MAX_URLS}",
-            self.database()
+            "SELECT path, sum(views) AS n FROM (
+                SELECT path, count() AS views FROM {db}.hits
+                WHERE website_id = {site} AND kind = 'pageview' AND ts >= {since} GROUP BY path
+                UNION ALL
+                SELECT path, toUInt64(0) AS views FROM {db}.interactions
+                WHERE website_id = {site} AND kind IN ('click', 'move', 'submit', 'scroll') GROUP BY path
+             )
+             GROUP BY path ORDER BY n DESC, path LIMIT {MAX_URLS}"
         ))?;
         rows.iter().map(|row| text(row, 0)).collect()
     }

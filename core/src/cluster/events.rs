@@ -105,6 +105,13 @@ const SCHEMA: &[(&str, &str)] = &[
      CREATE TABLE IF NOT EXISTS {db}.interactions AS {db}.interactions_local
         ENGINE = Distributed({cluster}, {db}, interactions_local, visitor)",
     ),
+    (
+        "replays3_interaction_order",
+        // A row's place in its body (SQLite's row id order within it): the moves of a body share one time,
+        // and the newest moves and each field's last event are taken by time, then by this.
+        "ALTER TABLE {db}.interactions_local ADD COLUMN seq UInt32;
+     ALTER TABLE {db}.interactions ADD COLUMN seq UInt32",
+    ),
 ];
 
 /// How often a mutation's or a drop's end is polled for (18.16 has no `mutations_sync`).
@@ -192,6 +199,8 @@ pub struct InteractionRow {
     pub field: String,
     pub filled: u8,
     pub depth: i64,
+    /// The row's place in its interactions body.
+    pub seq: u32,
 }
 
 /// A row stored on its visitor's shard.
@@ -321,7 +330,11 @@ impl Events {
             }
             let sql = sql.replace("{db}", db).replace("{cluster}", &self.cluster);
             for statement in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                node.execute(statement)?;
+                match node.execute(statement) {
+                    // 18.16 has no `ADD COLUMN IF NOT EXISTS`: a daemon starting beside this one added it first.
+                    Err(e) if statement.starts_with("ALTER") && e.to_string().contains("already exists") => {}
+                    other => other?,
+                }
             }
             node.execute(&format!("INSERT INTO {db}.schema_migrations (name) VALUES ({})", quote(name)))?;
         }

@@ -10,6 +10,7 @@ pub mod clickhouse;
 mod deletion;
 pub mod events;
 mod funnels;
+mod heatmap;
 mod identified;
 pub mod ingest_state;
 mod intent;
@@ -27,6 +28,8 @@ mod parity_advanced;
 mod parity_journeys;
 #[cfg(test)]
 mod parity_orgs;
+#[cfg(test)]
+mod parity_replays;
 pub mod pg;
 mod retention;
 mod sessions;

@@ -288,7 +288,11 @@ fn interaction_rows(interactions: &Interactions, visit_id: i64, visitor: u64) ->
         ..base(f.ts, f.kind.as_str())
     });
     let scroll = interactions.scroll_depth.map(|depth| InteractionRow { depth, ..base(visit.ts, "scroll") });
-    points.chain(fields).chain(scroll).collect()
+    let mut rows: Vec<InteractionRow> = points.chain(fields).chain(scroll).collect();
+    for (seq, row) in rows.iter_mut().enumerate() {
+        row.seq = seq as u32;
+    }
+    rows
 }
 
 /// A hit as a row of `hits_local`.

@@ -68,7 +68,7 @@ pub(super) fn visit_rows(db: &str, sites: &[WebsiteId], from: Millis, to: Millis
 }
 
 /// How far before a range its visits that started earlier are looked for (see `visits_sql`).
-const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
+pub(super) const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
 
 /// A subquery of each visitor's first visit start per day, for visits of `sites` that started on the days
 /// from the one holding `from` to `to`: `website_id`, `first`. SQLite counts a visitor once per site and day,
