@@ -2,7 +2,8 @@
 //! websites, settings, definitions, funnels, organizations, logs) goes to PostgreSQL in one transaction with
 //! the ids it had, so links, tracking snippets and API scripts keep working; each site's events go to the
 //! shards in chunks, with how far each site got recorded in PostgreSQL (migration 0120), so an interrupted copy
-//! carries on where it stopped and never stores a row twice.
+//! carries on where it stopped and never stores a row twice. Heatmap data follows each site's events, with the
+//! `touch` rows that keep its visits as long as SQLite's sessions last.
 //!
 //! What SQLite keeps only as counts cannot become rows with visits: page views without analytics consent and
 //! what imported aggregates added are in its rollups alone. The first become anonymous page views (the rows the
@@ -16,7 +17,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::Cluster;
-use super::events::{HitRow, month_of};
+use super::events::{HitRow, InteractionRow, TOUCH, month_of};
 use super::sink::anonymous_row;
 use crate::db::Db;
 use crate::error::{Error, Result};
@@ -70,6 +71,8 @@ pub struct MigrationReport {
     pub events: u64,
     /// Anonymous page views stored by this run (page counts of visitors without analytics consent).
     pub anonymous_pageviews: u64,
+    /// Heatmap rows stored by this run: clicks, moves, submits, form-field events and page views' scroll depths.
+    pub heatmap_rows: u64,
     /// Events of a kind the cluster does not store, left out.
     pub skipped_events: u64,
     /// Imports whose history stays in the data folder (the cluster has no imported history).
@@ -151,9 +154,13 @@ fn copy(
             }
             set_site_state(cluster, source, site, through, true, false)?;
         }
-        // The anonymous page views go in one phase: a repeat deletes what an interrupted one stored.
-        delete_if_any(cluster, &format!("website_id = {site} AND visit_id = 0"))?;
+        // The anonymous page views, the heatmap data and the touches go in one phase: a repeat deletes what an
+        // interrupted one stored.
+        let stored_before = format!("website_id = {site} AND (visit_id = 0 OR kind IN ({}))", captured_kinds());
+        delete_if_any(cluster, &stored_before)?;
         report.anonymous_pageviews += anonymous_pageviews(&conn, site, &mut |rows| cluster.events.insert(rows))?;
+        report.heatmap_rows += heatmap_rows(&conn, site, &mut |rows| cluster.events.insert_interactions(rows))?;
+        touches(&conn, site, &mut |rows| cluster.events.insert(rows))?;
         let through = site_state(cluster, source, site)?.copied_through;
         set_site_state(cluster, source, site, through, true, true)?;
     }
@@ -337,14 +344,24 @@ fn pg_value(table: &str, column: &Column, value: Value) -> Result<Box<dyn ToSql 
 
 /// Deletes the rows matching `condition` on every shard, awaited, when there are any: a mutation rewrites the
 /// parts it touches, which a copy that was not interrupted need not pay for.
+/// Deletes the hits and heatmap rows where `condition`, when there are any (a deletion awaits the shards).
 fn delete_if_any(cluster: &Cluster, condition: &str) -> Result<()> {
-    let rows: u64 = cluster.events.nodes()[0]
-        .query_value(&format!("SELECT count() FROM {}.hits WHERE {condition}", cluster.events.database()))?;
-    if rows > 0 {
-        cluster.events.delete_where(condition)?;
+    let (db, node) = (cluster.events.database(), &cluster.events.nodes()[0]);
+    let hits: u64 = node.query_value(&format!("SELECT count() FROM {db}.hits WHERE {condition}"))?;
+    let heatmap: u64 = node.query_value(&format!("SELECT count() FROM {db}.interactions WHERE {condition}"))?;
+    if hits + heatmap > 0 {
+        cluster.events.delete_visits_where(condition)?;
     }
     Ok(())
 }
+
+/// The kinds of the rows of the last phase with a visit: heatmap rows and touches, quoted for an `IN`.
+fn captured_kinds() -> String {
+    [TOUCH].iter().chain(HEATMAP_KINDS.iter()).map(|kind| format!("'{kind}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// The kinds of `interactions` rows: SQLite's point and form-field kinds, and scroll.
+const HEATMAP_KINDS: [&str; 7] = ["click", "move", "submit", "focus", "blur", "change", "scroll"];
 
 /// How far a site's copy got.
 struct SiteState {
@@ -529,6 +546,141 @@ fn anonymous_pageviews(
     Ok(stored)
 }
 
+/// The site's heatmap points, form-field events and scroll depths as `interactions` rows, handed to `store`
+/// `CHUNK` at a time; the number of them. A row's place among the rows of its time is its SQLite row id (the
+/// order SQLite's reads take them in; the ids' low 32 bits, which keep that order below four billion rows). A
+/// page view's scroll depth is one report, at the time of the report that raised it last, which the cluster
+/// gives to the same page view (the visit's latest of the path before it).
+fn heatmap_rows(
+    conn: &Connection,
+    site: WebsiteId,
+    store: &mut dyn FnMut(&[InteractionRow]) -> Result<()>,
+) -> Result<u64> {
+    let mut stmt = conn.prepare(
+        "SELECT h.id, h.session_id, s.visitor_hash, s.session_key, h.path, h.ts, h.kind, h.x, h.y, h.page_w,
+                h.page_h, h.viewport_w, h.viewport_h, h.selector, h.offset_x, h.offset_y, '', '', 0, 0
+         FROM heatmap_points h JOIN sessions s ON s.id = h.session_id WHERE h.website_id = ?1
+         UNION ALL
+         SELECT f.id, f.session_id, s.visitor_hash, s.session_key, f.path, f.ts, f.kind, 0, 0, 0, 0, 0, 0, '',
+                NULL, NULL, f.form, f.field, f.filled, 0
+         FROM form_field_events f JOIN sessions s ON s.id = f.session_id WHERE f.website_id = ?1
+         UNION ALL
+         SELECT d.id, d.session_id, s.visitor_hash, s.session_key, d.path, d.ts, 'scroll', 0, 0, 0, 0, 0, 0, '',
+                NULL, NULL, '', '', 0, d.depth
+         FROM scroll_depths d JOIN sessions s ON s.id = d.session_id WHERE d.website_id = ?1",
+    )?;
+    let mut pending = Vec::with_capacity(CHUNK);
+    let mut stored = 0u64;
+    let mut rows = stmt.query([site])?;
+    while let Some(r) = rows.next()? {
+        let kind: String = r.get(6)?;
+        let Some(kind) = HEATMAP_KINDS.into_iter().find(|k| *k == kind) else {
+            return Err(Error::Internal(format!("a heatmap row of an unknown kind: {kind}")));
+        };
+        let ts: Millis = r.get(5)?;
+        pending.push(InteractionRow {
+            month: month_of(ts),
+            website_id: site,
+            ts,
+            visit_id: r.get(1)?,
+            visitor: r.get::<_, i64>(2)? as u64,
+            session_key: r.get(3)?,
+            path: r.get(4)?,
+            kind,
+            x: r.get(7)?,
+            y: r.get(8)?,
+            page_w: r.get(9)?,
+            page_h: r.get(10)?,
+            viewport_w: r.get(11)?,
+            viewport_h: r.get(12)?,
+            selector: r.get(13)?,
+            offset_x: r.get(14)?,
+            offset_y: r.get(15)?,
+            form: r.get(16)?,
+            field: r.get(17)?,
+            filled: r.get(18)?,
+            depth: r.get(19)?,
+            seq: r.get::<_, i64>(0)? as u32,
+        });
+        if pending.len() == CHUNK {
+            store(&pending)?;
+            stored += pending.len() as u64;
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        store(&pending)?;
+        stored += pending.len() as u64;
+    }
+    Ok(stored)
+}
+
+/// `touch` rows where a site's visit lasted beyond its events (SQLite's sessions are kept alive by heatmap data
+/// and recordings, and may be started by them): one at the visit's start when it came before its first event,
+/// one at its end when it came after its last, as the cluster's sink stores one for each body. A touch carries
+/// the visit's values (the cluster's reads take them from a visit's first row) and its entry or exit page.
+fn touches(conn: &Connection, site: WebsiteId, store: &mut dyn FnMut(&[HitRow]) -> Result<()>) -> Result<()> {
+    let mut stmt = conn.prepare(
+        "SELECT s.id, s.first_seen, s.last_seen, MIN(e.ts), MAX(e.ts), s.session_key, s.visitor_hash,
+                s.entry_page, s.exit_page, s.country, s.region, s.city, s.device, s.browser, s.os, s.screen,
+                COALESCE(s.ip_address, ''), COALESCE(o.asn, 0), COALESCE(o.name, ''), s.referrer_host, s.utm_source,
+                s.utm_medium, s.utm_campaign, s.utm_term, s.utm_content
+         FROM sessions s LEFT JOIN events e ON e.session_id = s.id
+         LEFT JOIN organizations o ON o.id = s.organization_id
+         WHERE s.website_id = ?1 GROUP BY s.id
+         HAVING MIN(e.ts) IS NULL OR s.first_seen < MIN(e.ts) OR s.last_seen > MAX(e.ts)",
+    )?;
+    let mut pending = Vec::with_capacity(CHUNK);
+    let mut rows = stmt.query([site])?;
+    while let Some(r) = rows.next()? {
+        let (first_seen, last_seen): (Millis, Millis) = (r.get(1)?, r.get(2)?);
+        let (first_event, last_event): (Option<Millis>, Option<Millis>) = (r.get(3)?, r.get(4)?);
+        let touch = |ts: Millis, path: String| -> rusqlite::Result<HitRow> {
+            Ok(HitRow {
+                month: month_of(ts),
+                website_id: site,
+                ts,
+                visit_id: r.get(0)?,
+                visitor: r.get::<_, i64>(6)? as u64,
+                session_key: r.get(5)?,
+                kind: TOUCH,
+                path,
+                country: r.get(9)?,
+                region: r.get(10)?,
+                city: r.get(11)?,
+                device: r.get(12)?,
+                browser: r.get(13)?,
+                os: r.get(14)?,
+                screen: r.get(15)?,
+                ip_address: r.get(16)?,
+                organization_asn: u32::try_from(r.get::<_, i64>(17)?).unwrap_or(0),
+                organization: r.get(18)?,
+                referrer_host: r.get(19)?,
+                utm_source: r.get(20)?,
+                utm_medium: r.get(21)?,
+                utm_campaign: r.get(22)?,
+                utm_term: r.get(23)?,
+                utm_content: r.get(24)?,
+                ..HitRow::default()
+            })
+        };
+        if first_event.is_none_or(|first| first_seen < first) {
+            pending.push(touch(first_seen, r.get(7)?)?);
+        }
+        if last_event.is_none_or(|last| last_seen > last) && (last_event.is_some() || last_seen > first_seen) {
+            pending.push(touch(last_seen, r.get(8)?)?);
+        }
+        if pending.len() >= CHUNK {
+            store(&pending)?;
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        store(&pending)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -536,7 +688,8 @@ mod tests {
     use super::*;
     use crate::analytics::TimeRange;
     use crate::cluster::parity::{assert_every_read_equal, comparable_funnel, funnel_input, seeded_hits};
-    use crate::cluster::testing::{TestCluster, fresh, store_in_sqlite};
+    use crate::cluster::parity_replays::seeded_bodies;
+    use crate::cluster::testing::{TestCluster, fresh, store_all_in_sqlite};
     use crate::ingest::Hit;
     use crate::store::funnels::{Figures, Funnels};
     use crate::store::websites::NewWebsite;
@@ -546,11 +699,12 @@ mod tests {
         Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None }
     }
 
-    /// A data folder with a day of seeded visits, page views without consent on two pages, a funnel and a
-    /// deleted second site (its id must not come back).
+    /// A data folder with a day of seeded visits and their heatmap data, page views without consent on two
+    /// pages, a funnel and a deleted second site (its id must not come back).
     fn seeded_folder(now: Millis) -> OneSite {
         let fixture = one_site();
         let mut hits = seeded_hits(fixture.site, now);
+        let bodies = seeded_bodies(&hits, now);
         for (i, path) in ["/p1", "/p1", "/private"].into_iter().enumerate() {
             hits.push(Hit {
                 website_id: fixture.site,
@@ -562,8 +716,7 @@ mod tests {
                 ..Hit::default()
             });
         }
-        hits.sort_by_key(|h| h.ts);
-        store_in_sqlite(&fixture, hits);
+        store_all_in_sqlite(&fixture, hits, bodies);
         let funnel = funnel_input(fixture.site, &[("/p1", None), ("/p2", None)]);
         fixture.tracker.funnels.create(fixture.user.id, funnel).unwrap();
         let new = NewWebsite { name: "Gone".into(), domain: "gone.example.com".into(), tracking_level: None };
@@ -578,6 +731,19 @@ mod tests {
             .db()
             .read(|c| Ok(c.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get::<_, i64>(0))?))
             .unwrap() as u64
+    }
+
+    /// Every page's heatmap (clicks, moves, form fields, scroll depths and time on page) over a day and a week.
+    fn assert_heatmaps_equal(fixture: &OneSite, cluster: &Cluster, now: Millis) {
+        let (sqlite, site) = (&fixture.tracker.analytics, fixture.site);
+        for name in ["24h", "7d"] {
+            let range = TimeRange::parse(name, now).unwrap();
+            for path in ["/p0", "/p1", "/p2", "/p3", "/p4", "/p5", "/p6"] {
+                let expected = sqlite.heatmap(site, path, range).unwrap();
+                assert_eq!(cluster.events.heatmap(site, path, range).unwrap(), expected, "{name} {path}");
+            }
+        }
+        assert_eq!(cluster.events.page_urls(site, now).unwrap(), sqlite.page_urls(site).unwrap());
     }
 
     #[test]
@@ -599,6 +765,10 @@ mod tests {
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
         let range = TimeRange::parse("24h", now).unwrap();
         assert!(fixture.tracker.analytics.totals(fixture.site, range).unwrap().pageviews > 3);
+        let heatmap_rows = ["heatmap_points", "form_field_events", "scroll_depths"].map(|t| count_sqlite(&fixture, t));
+        assert!(heatmap_rows.iter().all(|rows| *rows > 10), "{heatmap_rows:?}");
+        assert_eq!(report.heatmap_rows, heatmap_rows.iter().sum::<u64>());
+        assert_heatmaps_equal(&fixture, &cluster, now);
 
         let funnels = Funnels::new(test_cluster.meta(), Figures::Cluster(cluster.events.clone()));
         let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
@@ -648,8 +818,10 @@ mod tests {
         let second = copy(fixture.tracker.db(), &cluster, "folder", &mut |p| seen.push(p), 50, None).unwrap();
         assert!(second.resumed && second.metadata.is_empty(), "{second:?}");
         assert_eq!(first.events + second.events, events);
-        let stored = test_cluster.local_rows(0, "visit_id != 0") + test_cluster.local_rows(1, "visit_id != 0");
+        let stored = test_cluster.local_rows(0, "visit_id != 0 AND kind != 'touch'")
+            + test_cluster.local_rows(1, "visit_id != 0 AND kind != 'touch'");
         assert_eq!(stored, events, "each event once");
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_heatmaps_equal(&fixture, &cluster, now);
     }
 }

@@ -4,52 +4,21 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use tokio::sync::oneshot;
 
-use super::ingest_state::IngestState;
 use super::parity::seeded_hits;
-use super::sink::ClickHouseSink;
-use super::testing::{TestCluster, fresh};
+use super::testing::{fresh, store_all_in_both};
 use crate::analytics::TimeRange;
 use crate::ingest::interactions::{FieldEvent, FieldKind, Interactions, Point, PointKind};
-use crate::ingest::live::LiveHub;
-use crate::ingest::writer::{Job, Queued, spawn_sink};
-use crate::ingest::{EventKind, Hit, Submitted};
-use crate::metrics::Metrics;
+use crate::ingest::{EventKind, Hit};
 use crate::model::{Millis, now_ms};
-use crate::testing::{OneSite, one_site};
+use crate::testing::one_site;
 
-/// A hit or an interactions body, stored through either engine's writer.
-#[derive(Clone)]
-enum Item {
-    Hit(Hit),
-    Body(Interactions),
-}
-
-impl Item {
-    fn ts(&self) -> Millis {
-        match self {
-            Item::Hit(hit) => hit.ts,
-            Item::Body(body) => body.visit.ts,
-        }
-    }
-
-    fn job(&self) -> Job {
-        match self {
-            Item::Hit(hit) => Job::Hit(Box::new(hit.clone())),
-            Item::Body(body) => Job::Interactions(Box::new(body.clone())),
-        }
-    }
-}
-
-/// The seeded hits, and after some of their page views one to three interactions bodies of that page a few
-/// seconds apart (the scripts send one as the visitor scrolls on), in time order.
-fn seeded_items(fixture: &OneSite, now: Millis) -> Vec<Item> {
+/// After some of the page views among `hits`, one to three interactions bodies of that page a few seconds apart
+/// (the scripts send one as the visitor scrolls on), none after `now`.
+pub(super) fn seeded_bodies(hits: &[Hit], now: Millis) -> Vec<Interactions> {
     let mut rng = StdRng::seed_from_u64(1_818_003);
-    let hits = seeded_hits(fixture.site, now);
-    let mut items = Vec::new();
-    for hit in &hits {
-        items.push(Item::Hit(hit.clone()));
+    let mut bodies = Vec::new();
+    for hit in hits {
         if hit.kind != Some(EventKind::Pageview) || rng.random_range(0..3) == 0 {
             continue;
         }
@@ -104,43 +73,10 @@ fn seeded_items(fixture: &OneSite, now: Millis) -> Vec<Item> {
             depth = (depth + rng.random_range(0..30)).min(100);
             let visit = Hit { ts, kind: None, name: String::new(), value: None, currency: None, ..hit.clone() };
             let scroll_depth = (rng.random_range(0..4) != 0).then_some(depth);
-            items.push(Item::Body(Interactions { visit, viewport: (page.0, 900), page, points, fields, scroll_depth }));
+            bodies.push(Interactions { visit, viewport: (page.0, 900), page, points, fields, scroll_depth });
         }
     }
-    items.sort_by_key(Item::ts);
-    items
-}
-
-/// Stores `items` in order through SQLite's writer and through the cluster's sink.
-fn store_in_both(fixture: &OneSite, cluster: &TestCluster, items: &[Item]) {
-    for item in items {
-        match fixture.tracker.ingest.submit_job(item.job()).unwrap() {
-            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
-            Submitted::Ignored => panic!("a seeded item was ignored"),
-        }
-    }
-    let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
-    let sink = ClickHouseSink::new(
-        cluster.events(),
-        IngestState::new(cluster.pg()),
-        cluster.meta(),
-        LiveHub::default(),
-        metrics.clone(),
-    );
-    let (queue, writer) = spawn_sink(sink, metrics, 10_000, 64).unwrap();
-    let answers: Vec<_> = items
-        .iter()
-        .map(|item| {
-            let (done, answer) = oneshot::channel();
-            queue.send(Queued { job: item.job(), done }).unwrap();
-            answer
-        })
-        .collect();
-    for answer in answers {
-        answer.blocking_recv().unwrap().unwrap();
-    }
-    drop(queue);
-    drop(writer);
+    bodies
 }
 
 #[test]
@@ -149,8 +85,9 @@ fn heatmaps_equal_sqlites_on_the_same_hits_and_interactions() {
     let fixture = one_site();
     cluster.add_site(fixture.site);
     let now = now_ms();
-    let items = seeded_items(&fixture, now);
-    store_in_both(&fixture, &cluster, &items);
+    let hits = seeded_hits(fixture.site, now);
+    let bodies = seeded_bodies(&hits, now);
+    store_all_in_both(&fixture, &cluster, hits, bodies);
     let (sqlite, events, site) = (&fixture.tracker.analytics, cluster.events(), fixture.site);
     let mut seen = (0, 0, 0, 0, 0);
     for name in ["24h", "7d"] {

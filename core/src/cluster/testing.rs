@@ -132,16 +132,8 @@ pub(crate) fn store_all_in_both(
     hits: Vec<Hit>,
     interactions: Vec<Interactions>,
 ) {
-    let mut timed: Vec<(i64, u8, Job)> = hits.into_iter().map(|hit| (hit.ts, 0, Job::Hit(Box::new(hit)))).collect();
-    timed.extend(interactions.into_iter().map(|item| (item.visit.ts, 1, Job::Interactions(Box::new(item)))));
-    timed.sort_by_key(|(ts, order, _)| (*ts, *order));
-    let jobs: Vec<Job> = timed.into_iter().map(|(_, _, job)| job).collect();
-    for job in jobs.iter().map(copy_job) {
-        match fixture.tracker.ingest.submit_job(job).unwrap() {
-            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
-            Submitted::Ignored => panic!("a seeded hit was ignored"),
-        }
-    }
+    let jobs = in_time_order(hits, interactions);
+    submit_to_sqlite(fixture, jobs.iter().map(copy_job));
     let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
         cluster.events(),
@@ -164,6 +156,24 @@ pub(crate) fn store_all_in_both(
     }
     drop(queue);
     drop(writer);
+}
+
+/// Hits and heatmap data as jobs in time order, hits first at the same millisecond.
+fn in_time_order(hits: Vec<Hit>, interactions: Vec<Interactions>) -> Vec<Job> {
+    let mut timed: Vec<(i64, u8, Job)> = hits.into_iter().map(|hit| (hit.ts, 0, Job::Hit(Box::new(hit)))).collect();
+    timed.extend(interactions.into_iter().map(|item| (item.visit.ts, 1, Job::Interactions(Box::new(item)))));
+    timed.sort_by_key(|(ts, order, _)| (*ts, *order));
+    timed.into_iter().map(|(_, _, job)| job).collect()
+}
+
+/// Stores jobs in the fixture's SQLite through its real ingest queue and writer, each waited for.
+fn submit_to_sqlite(fixture: &OneSite, jobs: impl Iterator<Item = Job>) {
+    for job in jobs {
+        match fixture.tracker.ingest.submit_job(job).unwrap() {
+            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
+            Submitted::Ignored => panic!("a seeded hit was ignored"),
+        }
+    }
 }
 
 /// A copy of a seeded job (jobs are not `Clone`: the ingest path moves them).
@@ -197,14 +207,10 @@ pub(crate) fn scroll_reports(hits: &[Hit]) -> Vec<Interactions> {
     reports
 }
 
-/// Stores hits in the fixture's SQLite through its real ingest queue and writer, each waited for.
-pub(crate) fn store_in_sqlite(fixture: &OneSite, hits: Vec<Hit>) {
-    for hit in hits {
-        match fixture.tracker.ingest.submit_job(Job::Hit(Box::new(hit))).unwrap() {
-            Submitted::Queued(commit) => commit.wait_blocking().unwrap(),
-            Submitted::Ignored => panic!("a seeded hit was ignored"),
-        }
-    }
+/// Stores hits and heatmap data in time order (as [`store_all_in_both`]) in the fixture's SQLite, through its
+/// real ingest queue and writer, each waited for.
+pub(crate) fn store_all_in_sqlite(fixture: &OneSite, hits: Vec<Hit>, interactions: Vec<Interactions>) {
+    submit_to_sqlite(fixture, in_time_order(hits, interactions).into_iter());
 }
 
 impl Drop for TestCluster {
