@@ -861,6 +861,37 @@ pub(crate) async fn start_early_in_the_hour() {
     }
 }
 
+/// Two cluster daemons and a SQLite one, each with the owner's site of a tracking level, given the same hits
+/// (round-robin to the two cluster daemons).
+pub(crate) struct Setup {
+    pub corner: Corner,
+    pub a: TestServer,
+    pub b: TestServer,
+    pub sqlite: TestServer,
+    pub token: String,
+    pub site: Value,
+    pub sqlite_token: String,
+    pub sqlite_site: Value,
+}
+
+impl Setup {
+    pub(crate) async fn start(pg: String, ch: String, tracking_level: &str, hits: &[CorpusHit]) -> Setup {
+        let corner = Corner::new(pg, ch).await;
+        let (a, b) = (corner.daemon().await, corner.daemon().await);
+        let sqlite = TestServer::start().await;
+        let (token, _) = a.register("owner@example.com").await;
+        let site = a.create_site(&token, "Shop", tracking_level).await;
+        let (sqlite_token, _) = sqlite.register("owner@example.com").await;
+        let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", tracking_level).await;
+        let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
+        for (i, hit) in hits.iter().enumerate() {
+            send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
+            send_corpus_hit(&sqlite, sqlite_key, hit).await;
+        }
+        Setup { corner, a, b, sqlite, token, site, sqlite_token, sqlite_site }
+    }
+}
+
 /// The JSON of a read that must answer 200.
 pub(crate) async fn read(server: &TestServer, token: &str, path: &str) -> Value {
     let answer = server.get(path, token).await;

@@ -6,8 +6,8 @@
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::cluster::harness;
-use crate::cluster_journeys::{Setup, setup};
+use crate::cluster::{Setup, harness};
+use crate::cluster_journeys::setup;
 
 /// An answer with what differs by fit and engine taken out: when and how fast the model was fitted, and
 /// SQLite's retired visit keys (`key~id`) as sent.
@@ -28,7 +28,7 @@ fn comparable(mut answer: Value) -> Value {
 #[tokio::test]
 async fn the_advanced_screen_and_intent_scores_answer_as_sqlite_on_the_same_hits() {
     let Some((pg, ch)) = harness() else { return };
-    let Setup { _corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } = setup(pg, ch).await;
+    let Setup { corner: _corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } = setup(pg, ch).await;
 
     let mut scored = 0;
     for range in ["1d", "7d", "30d"] {

@@ -6,8 +6,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::cluster::{Corner, CorpusHit, corpus, harness, read, send_corpus_hit};
-use crate::util::TestServer;
+use crate::cluster::{CorpusHit, Setup, corpus, harness, read};
 
 /// The traits of the identify() calls added to the corpus: a company, a company name with an industry, a
 /// number, traits that name no company, and none at all.
@@ -39,39 +38,16 @@ fn corpus_with_identities(now: i64) -> Vec<CorpusHit> {
     hits
 }
 
-/// Two cluster daemons and a SQLite one, each with the owner's professional site, given the same hits.
-pub(crate) struct Setup {
-    pub _corner: Corner,
-    pub a: TestServer,
-    pub b: TestServer,
-    pub sqlite: TestServer,
-    pub token: String,
-    pub site: Value,
-    pub sqlite_token: String,
-    pub sqlite_site: Value,
-}
-
+/// Two cluster daemons and a SQLite one, each with the owner's professional site, given the corpus with
+/// identities.
 pub(crate) async fn setup(pg: String, ch: String) -> Setup {
-    let corner = Corner::new(pg, ch).await;
-    let (a, b) = (corner.daemon().await, corner.daemon().await);
-    let sqlite = TestServer::start().await;
-    let (token, _) = a.register("owner@example.com").await;
-    let site = a.create_site(&token, "Shop", "professional").await;
-    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
-    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "professional").await;
-    let hits = corpus_with_identities(tracker_core::model::now_ms());
-    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
-    for (i, hit) in hits.iter().enumerate() {
-        send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
-        send_corpus_hit(&sqlite, sqlite_key, hit).await;
-    }
-    Setup { _corner: corner, a, b, sqlite, token, site, sqlite_token, sqlite_site }
+    Setup::start(pg, ch, "professional", &corpus_with_identities(tracker_core::model::now_ms())).await
 }
 
 #[tokio::test]
 async fn journeys_sessions_and_identified_visitors_answer_as_sqlite_on_the_same_hits() {
     let Some((pg, ch)) = harness() else { return };
-    let Setup { _corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } = setup(pg, ch).await;
+    let Setup { corner: _corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } = setup(pg, ch).await;
 
     let identified = |id: &Value| format!("/api/websites/{id}/identified-visitors");
     let expected = read(&sqlite, &sqlite_token, &identified(&sqlite_site["id"])).await;

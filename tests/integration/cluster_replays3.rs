@@ -9,7 +9,7 @@ use tracker_core::cluster::clickhouse::Node;
 
 use crate::capture_util::visitor_post;
 use crate::cluster::{
-    Corner, CorpusHit, USER_AGENTS, address, corpus, harness, read, send_corpus_hit, start_early_in_the_hour,
+    Corner, CorpusHit, Setup, USER_AGENTS, address, corpus, harness, read, send_corpus_hit, start_early_in_the_hour,
 };
 use crate::util::TestServer;
 
@@ -93,21 +93,11 @@ fn shard_interactions(corner: &Corner, condition: &str) -> Vec<u64> {
 async fn heatmaps_answer_as_sqlite_on_the_same_interactions_and_go_with_their_site() {
     let Some((pg, ch)) = harness() else { return };
     start_early_in_the_hour().await;
-    let corner = Corner::new(pg, ch).await;
-    let (a, b) = (corner.daemon().await, corner.daemon().await);
-    let sqlite = TestServer::start().await;
-    let (token, _) = a.register("owner@example.com").await;
-    let site = a.create_site(&token, "Shop", "enhanced").await;
-    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
-    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "enhanced").await;
-    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
-
     let now = tracker_core::model::now_ms();
-    for (i, hit) in corpus(now, tracker_core::analytics::TimeRange::parse("24h", now).unwrap().start).iter().enumerate()
-    {
-        send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
-        send_corpus_hit(&sqlite, sqlite_key, hit).await;
-    }
+    let hits = corpus(now, tracker_core::analytics::TimeRange::parse("24h", now).unwrap().start);
+    let Setup { corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } =
+        Setup::start(pg, ch, "enhanced", &hits).await;
+    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
     send_recent_visits(|turn| if turn % 2 == 0 { &a } else { &b }, key).await;
     send_recent_visits(|_| &sqlite, sqlite_key).await;
 

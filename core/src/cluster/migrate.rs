@@ -498,6 +498,39 @@ fn read_chunk(
     Ok((rows, skipped, Some(last_ts)))
 }
 
+/// Rows handed to a store `CHUNK` at a time, counted.
+struct Chunks<'a, R> {
+    pending: Vec<R>,
+    store: &'a mut dyn FnMut(&[R]) -> Result<()>,
+    stored: u64,
+}
+
+impl<'a, R> Chunks<'a, R> {
+    fn new(store: &'a mut dyn FnMut(&[R]) -> Result<()>) -> Self {
+        Chunks { pending: Vec::with_capacity(CHUNK), store, stored: 0 }
+    }
+
+    fn push(&mut self, row: R) -> Result<()> {
+        self.pending.push(row);
+        if self.pending.len() >= CHUNK { self.flush() } else { Ok(()) }
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if !self.pending.is_empty() {
+            (self.store)(&self.pending)?;
+            self.stored += self.pending.len() as u64;
+            self.pending.clear();
+        }
+        Ok(())
+    }
+
+    /// Stores what is left; the number of rows stored in all.
+    fn finish(mut self) -> Result<u64> {
+        self.flush()?;
+        Ok(self.stored)
+    }
+}
+
 /// The page views SQLite's rollups count beyond the site's stored page views and imported aggregates: those of
 /// visitors without analytics consent (and of erased visitors, whose rollup counts SQLite keeps), one row per
 /// view at the start of its hour, handed to `store` `CHUNK` at a time; the number of them.
@@ -524,26 +557,16 @@ fn anonymous_pageviews(
         "SELECT bucket, value, pageviews FROM rollup_hours
          WHERE website_id = ?1 AND dim = 'page' AND pageviews > 0 ORDER BY bucket, value",
     )?;
-    let mut pending = Vec::with_capacity(CHUNK);
-    let mut stored = 0u64;
+    let mut chunks = Chunks::new(store);
     let mut rows = stmt.query([site])?;
     while let Some(r) = rows.next()? {
         let (bucket, path, views): (i64, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
         let beyond = views - tracked.get(&(bucket, path.clone())).copied().unwrap_or(0);
         for _ in 0..beyond.max(0) {
-            pending.push(anonymous_row(site, bucket * 1000, path.clone()));
-            if pending.len() == CHUNK {
-                store(&pending)?;
-                stored += pending.len() as u64;
-                pending.clear();
-            }
+            chunks.push(anonymous_row(site, bucket * 1000, path.clone()))?;
         }
     }
-    if !pending.is_empty() {
-        store(&pending)?;
-        stored += pending.len() as u64;
-    }
-    Ok(stored)
+    chunks.finish()
 }
 
 /// The site's heatmap points, form-field events and scroll depths as `interactions` rows, handed to `store`
@@ -569,8 +592,7 @@ fn heatmap_rows(
                 NULL, NULL, '', '', 0, d.depth
          FROM scroll_depths d JOIN sessions s ON s.id = d.session_id WHERE d.website_id = ?1",
     )?;
-    let mut pending = Vec::with_capacity(CHUNK);
-    let mut stored = 0u64;
+    let mut chunks = Chunks::new(store);
     let mut rows = stmt.query([site])?;
     while let Some(r) = rows.next()? {
         let kind: String = r.get(6)?;
@@ -578,7 +600,7 @@ fn heatmap_rows(
             return Err(Error::Internal(format!("a heatmap row of an unknown kind: {kind}")));
         };
         let ts: Millis = r.get(5)?;
-        pending.push(InteractionRow {
+        chunks.push(InteractionRow {
             month: month_of(ts),
             website_id: site,
             ts,
@@ -601,18 +623,9 @@ fn heatmap_rows(
             filled: r.get(18)?,
             depth: r.get(19)?,
             seq: r.get::<_, i64>(0)? as u32,
-        });
-        if pending.len() == CHUNK {
-            store(&pending)?;
-            stored += pending.len() as u64;
-            pending.clear();
-        }
+        })?;
     }
-    if !pending.is_empty() {
-        store(&pending)?;
-        stored += pending.len() as u64;
-    }
-    Ok(stored)
+    chunks.finish()
 }
 
 /// `touch` rows where a site's visit lasted beyond its events (SQLite's sessions are kept alive by heatmap data
@@ -630,7 +643,7 @@ fn touches(conn: &Connection, site: WebsiteId, store: &mut dyn FnMut(&[HitRow]) 
          WHERE s.website_id = ?1 GROUP BY s.id
          HAVING MIN(e.ts) IS NULL OR s.first_seen < MIN(e.ts) OR s.last_seen > MAX(e.ts)",
     )?;
-    let mut pending = Vec::with_capacity(CHUNK);
+    let mut chunks = Chunks::new(store);
     let mut rows = stmt.query([site])?;
     while let Some(r) = rows.next()? {
         let (first_seen, last_seen): (Millis, Millis) = (r.get(1)?, r.get(2)?);
@@ -665,20 +678,13 @@ fn touches(conn: &Connection, site: WebsiteId, store: &mut dyn FnMut(&[HitRow]) 
             })
         };
         if first_event.is_none_or(|first| first_seen < first) {
-            pending.push(touch(first_seen, r.get(7)?)?);
+            chunks.push(touch(first_seen, r.get(7)?)?)?;
         }
         if last_event.is_none_or(|last| last_seen > last) && (last_event.is_some() || last_seen > first_seen) {
-            pending.push(touch(last_seen, r.get(8)?)?);
-        }
-        if pending.len() >= CHUNK {
-            store(&pending)?;
-            pending.clear();
+            chunks.push(touch(last_seen, r.get(8)?)?)?;
         }
     }
-    if !pending.is_empty() {
-        store(&pending)?;
-    }
-    Ok(())
+    chunks.finish().map(|_| ())
 }
 
 #[cfg(test)]
