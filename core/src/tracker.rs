@@ -465,6 +465,29 @@ impl Tracker {
         }
     }
 
+    /// Writes a site's page views and events as an export (callers check ownership first): from every shard in
+    /// cluster mode (see `Events::write_export`); returns the number of rows written.
+    pub fn write_export<W: std::io::Write>(
+        &self,
+        query: &crate::export::ExportQuery,
+        format: crate::export::ExportFormat,
+        out: W,
+    ) -> Result<u64> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.write_export(query, format, out),
+            None => self.export.write(query, format, out, |_| {}),
+        }
+    }
+
+    /// Writes a site's visits as the privacy export's JSON array (callers check ownership first): from every
+    /// shard in cluster mode; returns how many.
+    pub fn export_sessions<W: std::io::Write>(&self, site: WebsiteId, out: W) -> Result<u64> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.export_sessions(site, out),
+            None => self.privacy.export_sessions(site, out),
+        }
+    }
+
     /// Applies every site's retention days now (serve's periodic job; see [`Tracker::apply_retention_at`]).
     pub fn apply_retention(&self) -> Result<RetentionReport> {
         self.apply_retention_at(now_ms())

@@ -65,8 +65,9 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/privacy/visitor-data"),
     ("POST", "/api/privacy/delete-visitor"),
     ("POST", "/api/privacy/delete-data"),
-    // Settings and retention changes, visitor requests and data deletions are written to it in cluster mode:
-    // exports still answer 503.
+    ("GET", "/api/privacy/export-data"),
+    ("GET", "/api/websites/*/export"),
+    // Every audited action is written to it in cluster mode.
     ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/funnels"),
     ("POST", "/api/funnels"),
@@ -80,7 +81,6 @@ const AVAILABLE: &[(&str, &str)] = &[
 /// The features not served yet, by path prefix, first match wins: what the 503 names.
 const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/websites/*/session-replays", "session replays"),
-    ("/api/websites/*/export", "website export"),
     ("/api/websites/*/", "this report"),
     ("/api/user/export", "the account export"),
     ("/api/analytics/", "this report"),
@@ -173,6 +173,8 @@ mod tests {
             ("GET", "/api/privacy/visitor-data"),
             ("POST", "/api/privacy/delete-visitor"),
             ("POST", "/api/privacy/delete-data"),
+            ("GET", "/api/privacy/export-data"),
+            ("GET", "/api/websites/12/export"),
             ("POST", "/api/interactions"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
@@ -184,11 +186,11 @@ mod tests {
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/analytics/heatmap", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
-            ("GET", "/api/privacy/export-data", "this privacy request"),
             ("POST", "/api/privacy/retention", "this privacy request"),
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/heatmap/page", "this report"),
             ("POST", "/api/replay", "session replays"),
+            ("GET", "/api/export/pageviews", "exports"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
         }

@@ -9,6 +9,7 @@ mod breakdowns;
 pub mod clickhouse;
 mod deletion;
 pub mod events;
+mod export;
 mod funnels;
 mod identified;
 pub mod ingest_state;
