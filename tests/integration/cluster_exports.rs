@@ -228,3 +228,29 @@ async fn the_privacy_and_website_exports_are_sqlites_files_without_touches_and_a
     let once: Vec<_> = got.iter().step_by(2).cloned().collect();
     assert_eq!(once, expected);
 }
+
+#[tokio::test]
+async fn the_typed_exports_are_sqlites_files_the_newest_rows_or_a_ranges() {
+    let Some(s) = sites().await else { return };
+    for path in [
+        "/api/export/pageviews?website_id={}",
+        "/api/export/events?website_id={}&format=json",
+        "/api/export/pageviews?website_id={}&range=24h&format=json",
+        "/api/export/events?website_id={}&range=7d",
+        "/api/export/pageviews?website_id={}&range=30d&format=csv",
+    ] {
+        s.assert_same_file(path).await;
+    }
+    let (stranger, _) = s.b.register("stranger@example.com").await;
+    for path in ["/api/export/pageviews?website_id={}", "/api/export/events?website_id={}&range=7d"] {
+        s.assert_not_found_for_strangers(&stranger, path).await;
+    }
+    for path in [
+        "/api/export/touches?website_id={}",
+        "/api/export/pageviews?website_id={}&format=xml",
+        "/api/export/events?website_id={}&range=1y",
+        "/api/export/events?website_id=x{}",
+    ] {
+        s.assert_refused_as_sqlite(path).await;
+    }
+}

@@ -67,6 +67,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/privacy/delete-data"),
     ("GET", "/api/privacy/export-data"),
     ("GET", "/api/websites/*/export"),
+    ("GET", "/api/export/*"),
     // Every audited action is written to it in cluster mode.
     ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/funnels"),
@@ -88,7 +89,6 @@ const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/privacy/", "this privacy request"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
-    ("/api/export/", "exports"),
 ];
 
 /// The feature a request names when cluster mode does not serve it yet, `None` when it is served (or is not an
@@ -175,6 +175,8 @@ mod tests {
             ("POST", "/api/privacy/delete-data"),
             ("GET", "/api/privacy/export-data"),
             ("GET", "/api/websites/12/export"),
+            ("GET", "/api/export/pageviews"),
+            ("GET", "/api/export/touches"),
             ("POST", "/api/interactions"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
@@ -190,7 +192,6 @@ mod tests {
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/heatmap/page", "this report"),
             ("POST", "/api/replay", "session replays"),
-            ("GET", "/api/export/pageviews", "exports"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
         }
