@@ -116,7 +116,7 @@ impl Tracker {
         let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone())),
-            account: Account::new(meta.clone(), db.clone(), settings.clone()),
+            account: Account::new(meta.clone(), settings.clone()),
             email: Email::new(db.clone(), settings.clone(), analytics.clone()),
             analytics,
             privacy,

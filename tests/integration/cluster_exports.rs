@@ -254,3 +254,92 @@ async fn the_typed_exports_are_sqlites_files_the_newest_rows_or_a_ranges() {
         s.assert_refused_as_sqlite(path).await;
     }
 }
+
+/// An account export with what differs between two stores holding the same account set aside: the time of
+/// the export, ids, tracking keys and the times rows were written.
+fn comparable_account(mut export: Value) -> Value {
+    fn mask(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map.iter_mut() {
+                    match key.as_str() {
+                        "exportedAt" | "createdAt" | "created_at" | "updated_at" | "id" | "website_id"
+                        | "trackingKey" => *value = json!("set aside"),
+                        _ => mask(value),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(mask),
+            _ => {}
+        }
+    }
+    mask(&mut export);
+    export
+}
+
+/// The same account made on `server` through `daemon(i)` in turn: two sites, one with event definitions,
+/// changed privacy settings and retention days, and a funnel; a changed profile.
+async fn account_on<'a>(daemon: impl Fn(usize) -> &'a TestServer, email: &str) -> String {
+    let (token, _) = daemon(0).register(email).await;
+    let shop = daemon(1).create_site(&token, "Shop", "professional").await;
+    daemon(0).create_site(&token, "Blog", "light").await;
+    let id = &shop["id"];
+    for (i, name) in ["play", "signup"].into_iter().enumerate() {
+        let created = daemon(i)
+            .post(
+                &format!("/api/websites/{id}/event-definitions"),
+                &token,
+                json!({"name": name, "displayName": name, "eventType": "custom", "isConversion": i == 1}),
+            )
+            .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    }
+    let steps = json!([{"name": "Home", "url": "/"}, {"name": "Pricing", "url": "/pricing"}]);
+    let funnel = daemon(1).post("/api/funnels", &token, json!({"name": "Buy", "websiteId": id, "steps": steps})).await;
+    assert_eq!(funnel.status, StatusCode::CREATED, "{}", funnel.text);
+    let privacy = json!({"websiteId": id, "cookieConsent": true, "anonymizeIPs": false, "consentMessage": "=Hi"});
+    let changed = daemon(0).put("/api/privacy/settings", &token, privacy).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    let changed = daemon(1).put("/api/privacy/retention", &token, json!({"websiteId": id, "events": 30})).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    let profile = json!({"name": "Ann", "company": "=Co", "timezone": "Europe/Paris"});
+    let changed = daemon(0).put("/api/user/profile", &token, profile).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    token
+}
+
+#[tokio::test]
+async fn the_account_export_is_sqlites_from_postgresql_on_either_daemon() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (corner.daemon().await, corner.daemon().await);
+    let sqlite = TestServer::start().await;
+    let token = account_on(|i| if i % 2 == 0 { &a } else { &b }, "owner@example.com").await;
+    let sqlite_token = account_on(|_| &sqlite, "owner@example.com").await;
+    // Another account's sites stay out of the file.
+    let stranger = account_on(|_| &b, "stranger@example.com").await;
+
+    let expected = sqlite.get("/api/user/export", &sqlite_token).await;
+    assert_eq!(expected.status, StatusCode::OK, "{}", expected.text);
+    for (list, n) in [("websites", 2), ("privacySettings", 1), ("eventDefinitions", 2), ("funnels", 1)] {
+        assert_eq!(expected.json[list].as_array().unwrap().len(), n, "{list}: {}", expected.text);
+    }
+    assert_eq!(expected.json["privacySettings"][0]["anonymize_ips"], 0, "{}", expected.text);
+    for (name, daemon) in [("A", &a), ("B", &b)] {
+        let got = daemon.get("/api/user/export", &token).await;
+        assert_eq!(got.status, StatusCode::OK, "{name}: {}", got.text);
+        assert_eq!(comparable_account(got.json.clone()), comparable_account(expected.json.clone()), "daemon {name}");
+        assert_eq!(got.headers.get("content-disposition"), expected.headers.get("content-disposition"));
+        let shop = got.json["websites"].as_array().unwrap().iter().find(|w| w["name"] == "Shop").unwrap().clone();
+        assert_eq!(got.json["privacySettings"][0]["website_id"], shop["id"], "{}", got.text);
+        assert_eq!(got.json["funnels"][0]["website_id"], shop["id"], "{}", got.text);
+    }
+    let theirs = a.get("/api/user/export", &stranger).await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
+    let ids = |export: &Value| -> Vec<Value> {
+        export["websites"].as_array().unwrap().iter().map(|w| w["id"].clone()).collect()
+    };
+    let (mine, theirs) = (ids(&a.get("/api/user/export", &token).await.json), ids(&theirs.json));
+    assert_eq!(theirs.len(), 2);
+    assert!(theirs.iter().all(|id| !mine.contains(id)), "{mine:?} {theirs:?}");
+}

@@ -20,6 +20,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("PUT", "/api/user/security"),
     ("PUT", "/api/user/password"),
     ("PUT", "/api/user/email"),
+    ("GET", "/api/user/export"),
     ("POST", "/api/user/two-factor/setup"),
     ("POST", "/api/user/two-factor/enable"),
     ("POST", "/api/user/two-factor/disable"),
@@ -83,7 +84,6 @@ const AVAILABLE: &[(&str, &str)] = &[
 const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/websites/*/session-replays", "session replays"),
     ("/api/websites/*/", "this report"),
-    ("/api/user/export", "the account export"),
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
     ("/api/privacy/", "this privacy request"),
@@ -135,6 +135,7 @@ mod tests {
             ("DELETE", "/api/websites/12"),
             ("DELETE", "/api/user/account"),
             ("PUT", "/api/user/email"),
+            ("GET", "/api/user/export"),
             ("DELETE", "/api/websites/12/event-definitions/3"),
             ("GET", "/api/dashboard/overview"),
             ("GET", "/api/dashboard/timeseries"),
