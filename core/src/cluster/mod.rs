@@ -25,6 +25,8 @@ mod parity;
 #[cfg(test)]
 mod parity_advanced;
 #[cfg(test)]
+mod parity_exports;
+#[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]
 mod parity_orgs;
