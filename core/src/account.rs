@@ -5,15 +5,13 @@
 use std::net::IpAddr;
 use std::str::FromStr;
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::ingest::anonymize_ip;
 use crate::model::{Millis, UserId, now_ms, ser_iso};
 use crate::settings::Settings;
-use crate::store::meta::Meta;
+use crate::store::meta::{Meta, text_json};
 
 /// Session timeout bounds and default, in minutes (spec part 2 §5, §9).
 pub const SESSION_TIMEOUT_MIN: i64 = 5;
@@ -94,15 +92,12 @@ pub struct AccountSettings {
 #[derive(Clone)]
 pub struct Account {
     meta: Meta,
-    /// The aggregates the export reads that have not moved behind the metadata boundary yet (privacy
-    /// settings, event definitions, funnels).
-    db: Db,
     settings: Settings,
 }
 
 impl Account {
-    pub(crate) fn new(meta: Meta, db: Db, settings: Settings) -> Account {
-        Account { meta, db, settings }
+    pub(crate) fn new(meta: Meta, settings: Settings) -> Account {
+        Account { meta, settings }
     }
 
     /// Everything the Settings screen shows for an account.
@@ -161,7 +156,8 @@ impl Account {
     }
 
     /// The account's own rows for its data export: settings, websites with their privacy settings, event
-    /// definitions, and funnels where that table exists. Secrets (password hash, TOTP secret, tokens) stay out.
+    /// definitions and funnels, all from the metadata store (PostgreSQL in cluster mode). Secrets (password
+    /// hash, TOTP secret, tokens) stay out.
     pub fn export(&self, user: UserId) -> Result<serde_json::Value> {
         let settings = self.settings(user)?;
         let created_at: Millis = self.meta.user(user)?.ok_or_else(gone)?.created_at;
@@ -204,37 +200,18 @@ impl Account {
                 })
             })
             .collect();
-        self.db.read(|conn| {
-            let privacy = rows_as_json(
-                conn,
-                "SELECT p.* FROM privacy_settings p JOIN websites w ON w.id = p.website_id
-                 WHERE w.user_id = ?1 ORDER BY p.website_id",
-                user,
-            )?;
-            let funnels = if table_exists(conn, "funnels")? {
-                let website_owned = column_exists(conn, "funnels", "website_id")?;
-                let sql = if website_owned {
-                    "SELECT f.* FROM funnels f JOIN websites w ON w.id = f.website_id WHERE w.user_id = ?1"
-                } else {
-                    "SELECT f.* FROM funnels f WHERE f.user_id = ?1"
-                };
-                rows_as_json(conn, sql, user)?
-            } else {
-                Vec::new()
-            };
-            Ok(serde_json::json!({
-                "exportedAt": crate::model::iso(now_ms()),
-                "account": { "createdAt": crate::model::iso(created_at) },
-                "profile": settings.profile,
-                "notifications": settings.notifications,
-                "security": settings.security,
-                "recentSignIns": settings.recent_sign_ins,
-                "websites": websites,
-                "privacySettings": privacy,
-                "eventDefinitions": definitions,
-                "funnels": funnels,
-            }))
-        })
+        Ok(serde_json::json!({
+            "exportedAt": crate::model::iso(now_ms()),
+            "account": { "createdAt": crate::model::iso(created_at) },
+            "profile": settings.profile,
+            "notifications": settings.notifications,
+            "security": settings.security,
+            "recentSignIns": settings.recent_sign_ins,
+            "websites": websites,
+            "privacySettings": self.meta.exported_privacy_settings(user)?,
+            "eventDefinitions": definitions,
+            "funnels": self.meta.exported_funnels(user)?,
+        }))
     }
 }
 
@@ -268,52 +245,6 @@ fn bounded_text(value: &str, field: &str) -> Result<String> {
 
 fn gone() -> Error {
     Error::Unauthorized("account no longer exists".into())
-}
-
-fn table_exists(conn: &Connection, table: &str) -> Result<bool> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
-        [table],
-        |r| r.get(0),
-    )?)
-}
-
-fn column_exists(conn: &Connection, table: &str, column: &str) -> Result<bool> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)", [table, column], |r| {
-        r.get(0)
-    })?)
-}
-
-/// Text as exported: JSON kept as text (funnel steps, settings) goes out as JSON, anything else as a string.
-fn text_json(text: &str) -> serde_json::Value {
-    match text.starts_with(['[', '{']).then(|| serde_json::from_str(text).ok()).flatten() {
-        Some(json) => json,
-        None => text.into(),
-    }
-}
-
-/// Rows of a query taking the user id as JSON objects keyed by column name (tables other features own, read
-/// without knowing their columns; blobs are left out).
-fn rows_as_json(conn: &Connection, sql: &str, user: UserId) -> Result<Vec<serde_json::Value>> {
-    let mut stmt = conn.prepare(sql)?;
-    let names: Vec<String> = stmt.column_names().map(|n| n.to_string()).collect();
-    let mut rows = stmt.query([user])?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        let mut object = serde_json::Map::new();
-        for (i, name) in names.iter().enumerate() {
-            let value = match row.get_ref(i)? {
-                rusqlite::types::ValueRef::Null => serde_json::Value::Null,
-                rusqlite::types::ValueRef::Integer(n) => n.into(),
-                rusqlite::types::ValueRef::Real(f) => f.into(),
-                rusqlite::types::ValueRef::Text(t) => text_json(&String::from_utf8_lossy(t)),
-                rusqlite::types::ValueRef::Blob(_) => continue,
-            };
-            object.insert(name.clone(), value);
-        }
-        out.push(serde_json::Value::Object(object));
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -352,7 +283,7 @@ mod tests {
             tracker.events.create(site, new).unwrap();
         }
         let export = tracker.account.export(user).unwrap();
-        let rows = |sql: &str| tracker.db().read(|conn| rows_as_json(conn, sql, user)).unwrap();
+        let rows = |sql: &str| tracker.db().read(|conn| crate::store::meta::rows_as_json(conn, sql, user)).unwrap();
         let websites = rows(
             "SELECT id, name, domain, tracking_key AS trackingKey, tracking_level AS trackingLevel,
              created_at AS createdAt FROM websites WHERE user_id = ?1 ORDER BY id",

@@ -116,7 +116,7 @@ impl Tracker {
         let analytics = Analytics::new(db.clone());
         let services = Services {
             auth: Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone())),
-            account: Account::new(meta.clone(), db.clone(), settings.clone()),
+            account: Account::new(meta.clone(), settings.clone()),
             email: Email::new(db.clone(), settings.clone(), analytics.clone()),
             analytics,
             privacy,
@@ -469,6 +469,29 @@ impl Tracker {
         match &self.services.cluster {
             Some(cluster) => cluster.delete_data(site, data),
             None => self.privacy.delete_data(site, data, None),
+        }
+    }
+
+    /// Writes a site's page views and events as an export (callers check ownership first): from every shard in
+    /// cluster mode (see `Events::write_export`); returns the number of rows written.
+    pub fn write_export<W: std::io::Write>(
+        &self,
+        query: &crate::export::ExportQuery,
+        format: crate::export::ExportFormat,
+        out: W,
+    ) -> Result<u64> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.write_export(query, format, out),
+            None => self.export.write(query, format, out, |_| {}),
+        }
+    }
+
+    /// Writes a site's visits as the privacy export's JSON array (callers check ownership first): from every
+    /// shard in cluster mode; returns how many.
+    pub fn export_sessions<W: std::io::Write>(&self, site: WebsiteId, out: W) -> Result<u64> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.events.export_sessions(site, out),
+            None => self.privacy.export_sessions(site, out),
         }
     }
 

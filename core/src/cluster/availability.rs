@@ -20,6 +20,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("PUT", "/api/user/security"),
     ("PUT", "/api/user/password"),
     ("PUT", "/api/user/email"),
+    ("GET", "/api/user/export"),
     ("POST", "/api/user/two-factor/setup"),
     ("POST", "/api/user/two-factor/enable"),
     ("POST", "/api/user/two-factor/disable"),
@@ -65,8 +66,10 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/privacy/visitor-data"),
     ("POST", "/api/privacy/delete-visitor"),
     ("POST", "/api/privacy/delete-data"),
-    // Settings and retention changes, visitor requests and data deletions are written to it in cluster mode:
-    // exports still answer 503.
+    ("GET", "/api/privacy/export-data"),
+    ("GET", "/api/websites/*/export"),
+    ("GET", "/api/export/*"),
+    // Every audited action is written to it in cluster mode.
     ("GET", "/api/privacy/audit-logs"),
     ("GET", "/api/funnels"),
     ("POST", "/api/funnels"),
@@ -80,15 +83,12 @@ const AVAILABLE: &[(&str, &str)] = &[
 /// The features not served yet, by path prefix, first match wins: what the 503 names.
 const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/websites/*/session-replays", "session replays"),
-    ("/api/websites/*/export", "website export"),
     ("/api/websites/*/", "this report"),
-    ("/api/user/export", "the account export"),
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
     ("/api/privacy/", "this privacy request"),
     ("/api/replays/", "session replays"),
     ("/api/replay", "session replays"),
-    ("/api/export/", "exports"),
 ];
 
 /// The feature a request names when cluster mode does not serve it yet, `None` when it is served (or is not an
@@ -135,6 +135,7 @@ mod tests {
             ("DELETE", "/api/websites/12"),
             ("DELETE", "/api/user/account"),
             ("PUT", "/api/user/email"),
+            ("GET", "/api/user/export"),
             ("DELETE", "/api/websites/12/event-definitions/3"),
             ("GET", "/api/dashboard/overview"),
             ("GET", "/api/dashboard/timeseries"),
@@ -174,6 +175,10 @@ mod tests {
             ("GET", "/api/privacy/visitor-data"),
             ("POST", "/api/privacy/delete-visitor"),
             ("POST", "/api/privacy/delete-data"),
+            ("GET", "/api/privacy/export-data"),
+            ("GET", "/api/websites/12/export"),
+            ("GET", "/api/export/pageviews"),
+            ("GET", "/api/export/touches"),
             ("POST", "/api/interactions"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
@@ -185,7 +190,6 @@ mod tests {
             ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/analytics/heatmap/page", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
-            ("GET", "/api/privacy/export-data", "this privacy request"),
             ("POST", "/api/privacy/retention", "this privacy request"),
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/heatmap/page", "this report"),

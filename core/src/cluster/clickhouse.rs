@@ -59,6 +59,32 @@ impl Node {
         Ok(answer.lines().map(|line| line.split('\t').map(unescape_tsv).collect()).collect())
     }
 
+    /// Runs a SELECT whose rows are read as they arrive (an export of any size costs a row at a time): each
+    /// item is a list of unescaped TSV fields, an error when the answer is cut short. No time limit but the
+    /// connection's: the reader takes the rows as fast as its client takes the export.
+    pub fn query_rows(&self, sql: &str) -> Result<RowStream> {
+        let mut request = self.agent.post(&self.url).config().timeout_global(None).build();
+        if let Some(authorization) = &self.authorization {
+            request = request.header("authorization", authorization);
+        }
+        let mut response = request
+            .content_type("text/plain; charset=utf-8")
+            .send(format!("{sql}\nFORMAT TabSeparated").as_bytes())
+            .map_err(|e| self.unreachable(e))?;
+        if response.status() != 200 {
+            let mut answer = String::new();
+            let _ = response.body_mut().as_reader().take(64 << 10).read_to_string(&mut answer);
+            let message = answer.lines().next().unwrap_or("").chars().take(500).collect::<String>();
+            return Err(Error::Internal(format!(
+                "ClickHouse at {} answered {}: {message}",
+                self.url,
+                response.status()
+            )));
+        }
+        let reader = std::io::BufReader::new(response.into_body().into_reader());
+        Ok(RowStream { lines: std::io::BufRead::lines(reader), url: self.url.clone() })
+    }
+
     /// The single value of a one-row, one-column SELECT, parsed.
     pub fn query_value<T: std::str::FromStr>(&self, sql: &str) -> Result<T> {
         let rows = self.query(sql)?;
@@ -103,6 +129,24 @@ impl Node {
 
     fn unreachable(&self, e: ureq::Error) -> Error {
         Error::Unavailable(format!("ClickHouse at {} is unreachable: {e}", self.url))
+    }
+}
+
+/// The rows of a SELECT as they arrive (see `Node::query_rows`).
+pub struct RowStream {
+    lines: std::io::Lines<std::io::BufReader<ureq::BodyReader<'static>>>,
+    url: String,
+}
+
+impl Iterator for RowStream {
+    type Item = Result<Vec<String>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let line = self.lines.next()?;
+        Some(
+            line.map(|line| line.split('\t').map(unescape_tsv).collect())
+                .map_err(|e| Error::Unavailable(format!("ClickHouse at {}: answer cut short: {e}", self.url))),
+        )
     }
 }
 

@@ -58,3 +58,68 @@ impl Cluster {
         Ok(report)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::events::{HitRow, month_of};
+    use crate::cluster::testing::fresh;
+
+    const SITE: WebsiteId = 7;
+    const OTHER: WebsiteId = 8;
+    /// 2026-11-10, 12:00 UTC.
+    const T: i64 = 1_794_312_000_000;
+
+    fn hit(site: WebsiteId, visit_id: i64, visitor: u64, ts: i64, kind: &'static str) -> HitRow {
+        HitRow {
+            month: month_of(ts),
+            website_id: site,
+            ts,
+            visit_id,
+            visitor,
+            session_key: format!("key-{visit_id}"),
+            kind,
+            path: "/".into(),
+            ..HitRow::default()
+        }
+    }
+
+    #[test]
+    fn a_deletion_counts_as_sqlite_and_deletes_nothing_until_every_shard_answers() {
+        let Some(test) = fresh() else { return };
+        test.add_site(SITE);
+        test.add_site(OTHER);
+        // Visit 1 (shard 0) has only page views, visit 2 (shard 1) a page view and an event, visit 3 (shard 1)
+        // only an event; the other site's visit 4 must stay.
+        test.events()
+            .insert(&[
+                hit(SITE, 1, 2, T, "pageview"),
+                hit(SITE, 1, 2, T + 1, "pageview"),
+                hit(SITE, 2, 3, T + 2, "pageview"),
+                hit(SITE, 2, 3, T + 3, "custom"),
+                hit(SITE, 3, 5, T + 4, "conversion"),
+                hit(OTHER, 4, 2, T + 5, "pageview"),
+            ])
+            .unwrap();
+        let cluster = |events: crate::cluster::events::Events| Cluster {
+            pg: std::sync::Arc::new(test.pg()),
+            events: std::sync::Arc::new(events),
+            notices: None,
+        };
+        let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
+
+        let down = cluster(test.events().with_nodes(&[test.ch_urls[0].clone(), "http://127.0.0.1:9".into()]));
+        let refused = down.delete_data(SITE, DataType::Pageviews);
+        assert!(matches!(refused, Err(Error::Unavailable(_))), "{refused:?}");
+        assert_eq!(rows("1"), 6, "nothing deleted");
+
+        let up = cluster(test.events());
+        let report = up.delete_data(SITE, DataType::Pageviews).unwrap();
+        assert_eq!(report, DeletionReport { pageviews: 3, events: 0, sessions: 1, rollup_rows: 0 });
+        assert_eq!(rows(&format!("website_id = {SITE}")), 2);
+        let report = up.delete_data(SITE, DataType::All).unwrap();
+        assert_eq!(report, DeletionReport { pageviews: 0, events: 2, sessions: 2, rollup_rows: 0 });
+        assert_eq!(rows(&format!("website_id = {SITE}")), 0);
+        assert_eq!(rows(&format!("website_id = {OTHER}")), 1, "the other site is intact");
+    }
+}

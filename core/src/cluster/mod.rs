@@ -9,6 +9,7 @@ mod breakdowns;
 pub mod clickhouse;
 mod deletion;
 pub mod events;
+mod export;
 mod funnels;
 mod heatmap;
 mod identified;
@@ -24,6 +25,8 @@ mod overview;
 mod parity;
 #[cfg(test)]
 mod parity_advanced;
+#[cfg(test)]
+mod parity_exports;
 #[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]

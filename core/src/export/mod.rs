@@ -145,24 +145,24 @@ impl ExportQuery {
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportRow {
-    timestamp: String,
+    pub(crate) timestamp: String,
     #[serde(rename = "type")]
-    kind: String,
-    name: String,
-    url: String,
-    path: String,
-    referrer: String,
-    session_id: String,
-    country: String,
-    device: String,
-    browser: String,
-    os: String,
-    utm_source: String,
-    utm_medium: String,
-    utm_campaign: String,
+    pub(crate) kind: String,
+    pub(crate) name: String,
+    pub(crate) url: String,
+    pub(crate) path: String,
+    pub(crate) referrer: String,
+    pub(crate) session_id: String,
+    pub(crate) country: String,
+    pub(crate) device: String,
+    pub(crate) browser: String,
+    pub(crate) os: String,
+    pub(crate) utm_source: String,
+    pub(crate) utm_medium: String,
+    pub(crate) utm_campaign: String,
     #[serde(skip)]
-    properties_raw: String,
-    properties: Option<Value>,
+    pub(crate) properties_raw: String,
+    pub(crate) properties: Option<Value>,
 }
 
 /// The export service.
@@ -274,15 +274,15 @@ fn bounds(query: &ExportQuery) -> (Millis, Millis) {
     (query.since.unwrap_or(i64::MIN), query.until.unwrap_or(i64::MAX))
 }
 
-/// Writes rows in one format.
-enum Sink<W: Write> {
+/// Writes rows in one format (SQLite's export and the cluster's).
+pub(crate) enum Sink<W: Write> {
     Csv(Box<csv::Writer<W>>),
     Json { out: W, first: bool },
     JsonLines(W),
 }
 
 impl<W: Write> Sink<W> {
-    fn start(format: ExportFormat, mut out: W) -> Result<Sink<W>> {
+    pub(crate) fn start(format: ExportFormat, mut out: W) -> Result<Sink<W>> {
         Ok(match format {
             ExportFormat::Csv => {
                 let mut writer = csv::Writer::from_writer(out);
@@ -297,7 +297,7 @@ impl<W: Write> Sink<W> {
         })
     }
 
-    fn row(&mut self, mut row: ExportRow) -> Result<()> {
+    pub(crate) fn row(&mut self, mut row: ExportRow) -> Result<()> {
         match self {
             Sink::Csv(writer) => {
                 let cells = [
@@ -336,7 +336,7 @@ impl<W: Write> Sink<W> {
         }
     }
 
-    fn finish(self) -> Result<()> {
+    pub(crate) fn finish(self) -> Result<()> {
         match self {
             Sink::Csv(mut writer) => writer.flush()?,
             Sink::Json { mut out, first } => {

@@ -4,7 +4,7 @@
 mod audit;
 mod consent;
 pub mod deletion;
-mod portability;
+pub(crate) mod portability;
 pub mod retention;
 mod settings;
 mod visitor;

@@ -15,27 +15,27 @@ use crate::model::{WebsiteId, iso};
 /// Rows read per page.
 const PAGE: i64 = 2_000;
 
-/// One exported visit.
+/// One exported visit (SQLite's and the cluster's).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct SessionRow {
-    session_id: String,
-    first_seen: String,
-    last_seen: String,
-    entry_page: String,
-    exit_page: String,
-    page_views: i64,
-    events: i64,
-    country: String,
-    device: String,
-    browser: String,
-    os: String,
-    referrer: String,
-    utm_source: String,
-    utm_medium: String,
-    utm_campaign: String,
-    is_converted: bool,
-    conversion_value: f64,
+pub(crate) struct SessionRow {
+    pub(crate) session_id: String,
+    pub(crate) first_seen: String,
+    pub(crate) last_seen: String,
+    pub(crate) entry_page: String,
+    pub(crate) exit_page: String,
+    pub(crate) page_views: i64,
+    pub(crate) events: i64,
+    pub(crate) country: String,
+    pub(crate) device: String,
+    pub(crate) browser: String,
+    pub(crate) os: String,
+    pub(crate) referrer: String,
+    pub(crate) utm_source: String,
+    pub(crate) utm_medium: String,
+    pub(crate) utm_campaign: String,
+    pub(crate) is_converted: bool,
+    pub(crate) conversion_value: f64,
 }
 
 impl Privacy {

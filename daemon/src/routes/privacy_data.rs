@@ -138,10 +138,10 @@ async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> 
     // is written before the body ends.
     let mut response = stream_body(site, move |out| {
         let rows = match data {
-            DataType::Sessions => tracker.privacy.export_sessions(site, &mut *out)?,
+            DataType::Sessions => tracker.export_sessions(site, &mut *out)?,
             DataType::Pageviews | DataType::Events => {
                 let kind = if matches!(data, DataType::Pageviews) { ExportKind::Pageviews } else { ExportKind::Events };
-                tracker.export.write(&ExportQuery::new(site, kind), ExportFormat::Json, &mut *out, |_| {})?
+                tracker.write_export(&ExportQuery::new(site, kind), ExportFormat::Json, &mut *out)?
             }
         };
         tracker.privacy.record_audit(

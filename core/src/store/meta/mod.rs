@@ -5,13 +5,14 @@
 //! what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
-//! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`]), each method
+//! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`], [`AccountExportStore`]), each method
 //! one unit of work (one statement or one transaction) so that no transaction spans a call; both engines
 //! implement each trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`]
 //! gathers the traits behind one object: a service takes the one handle and calls what it needs. Rules that
 //! are not storage (validation, token generation, the refresh-reuse decision) stay in the services or in
 //! engine-free functions here, so the two engines cannot drift apart on them.
 
+mod account_export;
 mod audit;
 mod consent;
 mod event_definitions;
@@ -25,6 +26,10 @@ mod websites;
 
 use std::sync::Arc;
 
+pub use account_export::AccountExportStore;
+#[cfg(test)]
+pub(crate) use account_export::rows_as_json;
+pub(crate) use account_export::text_json;
 pub use audit::AuditStore;
 pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
@@ -43,6 +48,7 @@ use crate::db::Db;
 /// Every metadata aggregate moved behind the boundary so far.
 pub trait Metadata:
     UserStore
+    + AccountExportStore
     + SessionStore
     + WebsiteStore
     + EventDefinitionStore
@@ -59,6 +65,7 @@ pub trait Metadata:
 
 impl<T> Metadata for T where
     T: UserStore
+        + AccountExportStore
         + SessionStore
         + WebsiteStore
         + EventDefinitionStore

@@ -29,7 +29,7 @@ fn services(engine: &Engine) -> Services {
     Services {
         auth: Auth::new(engine.meta.clone(), SECRET, settings.clone(), None),
         websites: Websites::new(engine.meta.clone()),
-        account: Account::new(engine.meta.clone(), engine.db.clone(), settings),
+        account: Account::new(engine.meta.clone(), settings),
         privacy: Privacy::new(engine.db.clone(), engine.meta.clone()),
     }
 }
