@@ -460,7 +460,7 @@ impl Tracker {
     /// awaited, before PostgreSQL (see `Cluster::delete_data`).
     pub fn delete_data(&self, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
         match &self.services.cluster {
-            Some(cluster) => cluster.delete_data(site, data),
+            Some(cluster) => cluster.delete_data(self.privacy.meta.as_ref(), site, data),
             None => self.privacy.delete_data(site, data, None),
         }
     }

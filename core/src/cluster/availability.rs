@@ -7,6 +7,8 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/track"),
     // Heatmap data is stored (ClickHouse `interactions`); its reads are not served yet.
     ("POST", "/api/interactions"),
+    // Recordings are stored (PostgreSQL `replays`); their reads are not served yet.
+    ("POST", "/api/replay"),
     ("GET", "/api/track/config"),
     ("POST", "/api/register"),
     ("GET", "/api/registration"),
@@ -174,6 +176,7 @@ mod tests {
             ("POST", "/api/privacy/delete-visitor"),
             ("POST", "/api/privacy/delete-data"),
             ("POST", "/api/interactions"),
+            ("POST", "/api/replay"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
@@ -188,7 +191,7 @@ mod tests {
             ("POST", "/api/privacy/retention", "this privacy request"),
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/heatmap/page", "this report"),
-            ("POST", "/api/replay", "session replays"),
+            ("GET", "/api/replays/3/events", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
         }

@@ -228,7 +228,7 @@ impl Cluster {
     }
 
     /// Erases one visitor of a site: their hits on every shard (a deletion sent to each shard's local table and
-    /// awaited), then their visits' ingest state and consent choices in PostgreSQL. Callers check ownership and
+    /// awaited), then their visits' recordings, ingest state and consent choices in PostgreSQL. Callers check ownership and
     /// the site's rights first. `NotFound` when nothing matches; `Unavailable` when a shard does not answer, with
     /// nothing deleted in PostgreSQL, so the request can be repeated.
     pub fn delete_visitor(&self, meta: &dyn Metadata, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
@@ -250,6 +250,8 @@ impl Cluster {
             // The visits' heatmap data goes with their hits.
             self.events.delete_visits_where(&conditions.join(" OR "))?;
         }
+        let visits: Vec<i64> = found.shards.iter().flat_map(|v| v.visit_ids.iter().copied()).collect();
+        report.recordings = meta.delete_visit_replays(site, &visits)?;
         IngestState::forget_visits(&self.pg, site, &found.keys)?;
         report.consent_logs = meta.delete_visitor_consents(site, &found.keys)?;
         Ok(report)
