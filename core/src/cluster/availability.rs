@@ -7,8 +7,11 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/track"),
     // Heatmap data is stored (ClickHouse `interactions`); its reads are not served yet.
     ("POST", "/api/interactions"),
-    // Recordings are stored (PostgreSQL `replays`); their reads are not served yet.
     ("POST", "/api/replay"),
+    ("GET", "/api/websites/*/session-replays"),
+    ("GET", "/api/websites/*/session-replays/stats"),
+    ("GET", "/api/replays/*"),
+    ("GET", "/api/replays/*/events"),
     ("GET", "/api/track/config"),
     ("POST", "/api/register"),
     ("GET", "/api/registration"),
@@ -81,15 +84,12 @@ const AVAILABLE: &[(&str, &str)] = &[
 
 /// The features not served yet, by path prefix, first match wins: what the 503 names.
 const UNAVAILABLE: &[(&str, &str)] = &[
-    ("/api/websites/*/session-replays", "session replays"),
     ("/api/websites/*/export", "website export"),
     ("/api/websites/*/", "this report"),
     ("/api/user/export", "the account export"),
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
     ("/api/privacy/", "this privacy request"),
-    ("/api/replays/", "session replays"),
-    ("/api/replay", "session replays"),
     ("/api/export/", "exports"),
 ];
 
@@ -177,6 +177,10 @@ mod tests {
             ("POST", "/api/privacy/delete-data"),
             ("POST", "/api/interactions"),
             ("POST", "/api/replay"),
+            ("GET", "/api/websites/12/session-replays"),
+            ("GET", "/api/websites/12/session-replays/stats"),
+            ("GET", "/api/replays/3"),
+            ("GET", "/api/replays/3/events"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
@@ -184,14 +188,12 @@ mod tests {
         }
         for (method, path, feature) in [
             ("GET", "/api/websites/12/breakdown", "this report"),
-            ("GET", "/api/websites/12/session-replays/stats", "session replays"),
             ("GET", "/api/analytics/heatmap", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
             ("GET", "/api/privacy/export-data", "this privacy request"),
             ("POST", "/api/privacy/retention", "this privacy request"),
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/heatmap/page", "this report"),
-            ("GET", "/api/replays/3/events", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
         }

@@ -28,6 +28,7 @@ mod parity_journeys;
 #[cfg(test)]
 mod parity_orgs;
 pub mod pg;
+mod replays;
 mod retention;
 mod sessions;
 pub mod sink;
