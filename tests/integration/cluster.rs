@@ -45,7 +45,7 @@ impl Corner {
     }
 
     /// The PostgreSQL URL of this corner's schema.
-    fn postgres_url(&self) -> String {
+    pub(crate) fn postgres_url(&self) -> String {
         let separator = if self.pg.contains('?') { '&' } else { '?' };
         format!("{}{separator}options=-csearch_path%3D{}", self.pg, self.name)
     }
@@ -700,7 +700,7 @@ async fn users_and_sites_commands_manage_the_clusters_accounts_and_websites() {
 
 /// User agents of the corpus: desktop Chrome on Windows, Firefox on Linux, Safari on an iPhone, Chrome on an
 /// Android phone and Safari on an iPad (devices, browsers and systems to break down by).
-const USER_AGENTS: [&str; 5] = [
+pub(crate) const USER_AGENTS: [&str; 5] = [
     BROWSER_UA,
     "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0",
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
@@ -710,7 +710,7 @@ const USER_AGENTS: [&str; 5] = [
 
 /// A visitor's address: its country comes from the embedded database (GB, US, AU, DE; documentation addresses
 /// are unknown).
-fn address(visitor: u8) -> String {
+pub(crate) fn address(visitor: u8) -> String {
     match visitor % 5 {
         0 => format!("81.2.69.{}", 100 + visitor),
         1 => format!("8.8.8.{}", visitor),
