@@ -42,7 +42,7 @@ fn chunks(visitor: u8, start: i64) -> Vec<(&'static str, Vec<u8>, bool)> {
     if visitor + 1 < VISITORS.end {
         let second = json!([{"type": 3, "data": {"source": 2, "type": 2, "id": 9, "x": 5, "y": 5},
                              "timestamp": start + 30_000}]);
-        chunks.push(("1", gzip(second.to_string().as_bytes()), visitor % 2 == 0));
+        chunks.push(("1", gzip(second.to_string().as_bytes()), visitor.is_multiple_of(2)));
     }
     chunks
 }
