@@ -9,8 +9,9 @@ use crate::account::Account;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{
     ActiveSession, ActivityEvent, Advanced, AiIntent, Analytics, Conversions, CountryCount, Dimension, DimensionCount,
-    EventSummary, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, SessionJourney,
-    SiteMetric, SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
+    EventSummary, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, ReferrerCount, ReplayDetail,
+    ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary, SessionJourney, SiteMetric, SitePeriods, StreamSession,
+    TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::auth::{self, Auth};
 use crate::cluster::Cluster;
@@ -358,6 +359,53 @@ impl Tracker {
         }
     }
 
+    /// A site's recordings with activity in a range that pass a filter, newest first: in cluster mode from
+    /// PostgreSQL, with their visits from ClickHouse.
+    pub fn replays(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filter: ReplayFilter,
+        limit: i64,
+    ) -> Result<Vec<ReplaySummary>> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                let known = self.organizations.known(site)?;
+                cluster.replays(self.privacy.meta.as_ref(), &known, site, range, filter, limit)
+            }
+            None => self.analytics.replays(site, range, filter, limit),
+        }
+    }
+
+    /// The Session Replays cards of a range: in cluster mode from PostgreSQL, with their visits from ClickHouse.
+    pub fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                let known = self.organizations.known(site)?;
+                cluster.replay_stats(self.privacy.meta.as_ref(), &known, site, range, filter)
+            }
+            None => self.analytics.replay_stats(site, range, filter),
+        }
+    }
+
+    /// One recording of one of `owner`'s sites (another user's is not found, as a missing one).
+    pub fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail> {
+        match &self.services.cluster {
+            Some(cluster) => {
+                cluster.replay(self.privacy.meta.as_ref(), owner, replay, |site| self.organizations.known(site))
+            }
+            None => self.analytics.replay(owner, replay),
+        }
+    }
+
+    /// A recording's events, read a chunk at a time from SQLite or, in cluster mode, PostgreSQL.
+    pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<ReplayEvents> {
+        match &self.services.cluster {
+            Some(_) => ReplayEvents::of(self.privacy.meta.clone(), owner, replay),
+            None => self.analytics.replay_events(owner, replay),
+        }
+    }
+
     /// The most common paths through the user's sites, or through one of them (another user's is not
     /// found), over a range: from ClickHouse in cluster mode.
     pub fn journey_paths(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<JourneyPaths> {
@@ -467,7 +515,7 @@ impl Tracker {
     /// awaited, before PostgreSQL (see `Cluster::delete_data`).
     pub fn delete_data(&self, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
         match &self.services.cluster {
-            Some(cluster) => cluster.delete_data(site, data),
+            Some(cluster) => cluster.delete_data(self.privacy.meta.as_ref(), site, data),
             None => self.privacy.delete_data(site, data, None),
         }
     }

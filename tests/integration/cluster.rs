@@ -45,7 +45,7 @@ impl Corner {
     }
 
     /// The PostgreSQL URL of this corner's schema.
-    fn postgres_url(&self) -> String {
+    pub(crate) fn postgres_url(&self) -> String {
         let separator = if self.pg.contains('?') { '&' } else { '?' };
         format!("{}{separator}options=-csearch_path%3D{}", self.pg, self.name)
     }

@@ -9,7 +9,7 @@ use crate::cluster::{Corner, CorpusHit, comparable, corpus, harness, send_corpus
 use crate::util::TestServer;
 
 /// An answer with every id set aside, the visit a hit belongs to (`session`) too.
-fn without_ids(value: Value) -> Value {
+pub(crate) fn without_ids(value: Value) -> Value {
     match comparable(value) {
         Value::Object(map) => Value::Object(
             map.into_iter().map(|(k, v)| if k == "session" { (k, Value::Null) } else { (k, without_ids(v)) }).collect(),

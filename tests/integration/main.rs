@@ -15,6 +15,7 @@ mod cluster_orgs;
 mod cluster_privacy;
 mod cluster_privacy2;
 mod cluster_replays3;
+mod cluster_replays4;
 mod contract;
 mod dashboard;
 mod dashboard_reads;

@@ -9,10 +9,10 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use super::{Analytics, TimeRange};
-use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::ingest::replay::MAX_INFLATED_BYTES;
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
+use crate::store::meta::Meta;
 
 /// A recording is complete once the script said so or no chunk came for this long.
 pub const REPLAY_QUIET_MS: Millis = 60_000;
@@ -41,6 +41,17 @@ impl ReplayFilter {
             "incomplete" => Ok(Self::Incomplete),
             "enterprise" => Ok(Self::Enterprise),
             _ => Err(Error::invalid("filter must be all, complete, incomplete or enterprise")),
+        }
+    }
+
+    /// Whether a recording, complete or not and of an enterprise visit or not, passes the filter (what
+    /// [`REPLAYS_MATCHING`] asks of SQLite's rows).
+    pub(crate) fn keeps(self, complete: bool, enterprise: bool) -> bool {
+        match self {
+            Self::All => true,
+            Self::Complete => complete,
+            Self::Incomplete => !complete,
+            Self::Enterprise => enterprise,
         }
     }
 
@@ -134,23 +145,39 @@ const SUMMARY_COLUMNS: &str = "r.id, s.session_key, r.started_at, r.ended_at, r.
      r.last_chunk_at, r.click_count, s.device, s.browser, s.os, s.country, s.ip_address, s.page_views, s.screen,
      o.name, o.industry, o.size";
 
+/// Whether a recording is complete at `now`: the script sent its last chunk, or nothing came for
+/// [`REPLAY_QUIET_MS`].
+pub(crate) fn is_complete(is_final: bool, last_chunk_at: Millis, now: Millis) -> bool {
+    is_final || now - last_chunk_at >= REPLAY_QUIET_MS
+}
+
+/// A recording's length in whole seconds, between its first and its last event.
+pub(crate) fn duration_seconds(started_at: Millis, ended_at: Millis) -> i64 {
+    (ended_at - started_at).max(0) / 1000
+}
+
+/// The screen the list shows: the recording's own, else its visit's.
+pub(crate) fn screen_resolution(recording: String, visit: String) -> Option<String> {
+    non_empty(recording).or_else(|| non_empty(visit))
+}
+
+/// A visit's organization as the list shows it: its name, and the owner's industry and size where set.
+pub(crate) fn replay_organization(name: String, industry: String, size: String) -> ReplayOrganization {
+    ReplayOrganization { organization_name: name, industry: non_empty(industry), size: non_empty(size) }
+}
+
 /// A row of [`SUMMARY_COLUMNS`] as a list item.
 fn summary(r: &rusqlite::Row, now: Millis) -> rusqlite::Result<ReplaySummary> {
     let started: Millis = r.get(2)?;
-    let ended: Millis = r.get(3)?;
-    let is_final: bool = r.get(6)?;
-    let last_chunk: Millis = r.get(7)?;
-    let screen: String = r.get(5)?;
-    let session_screen: String = r.get(15)?;
     let org_name: Option<String> = r.get(16)?;
     Ok(ReplaySummary {
         id: r.get(0)?,
         session_id: r.get(1)?,
         start_time: started,
-        duration: (ended - started).max(0) / 1000,
+        duration: duration_seconds(started, r.get(3)?),
         file_size: r.get(4)?,
-        screen_resolution: non_empty(screen).or_else(|| non_empty(session_screen)),
-        is_complete: is_final || now - last_chunk >= REPLAY_QUIET_MS,
+        screen_resolution: screen_resolution(r.get(5)?, r.get(15)?),
+        is_complete: is_complete(r.get(6)?, r.get(7)?, now),
         click_count: r.get(8)?,
         session: ReplaySession {
             device_type: r.get(9)?,
@@ -161,11 +188,11 @@ fn summary(r: &rusqlite::Row, now: Millis) -> rusqlite::Result<ReplaySummary> {
             page_view_count: r.get(14)?,
         },
         organization: match org_name {
-            Some(name) => Some(ReplayOrganization {
-                organization_name: name,
-                industry: r.get::<_, Option<String>>(17)?.and_then(non_empty),
-                size: r.get::<_, Option<String>>(18)?.and_then(non_empty),
-            }),
+            Some(name) => Some(replay_organization(
+                name,
+                r.get::<_, Option<String>>(17)?.unwrap_or_default(),
+                r.get::<_, Option<String>>(18)?.unwrap_or_default(),
+            )),
             None => None,
         },
     })
@@ -246,22 +273,7 @@ impl Analytics {
     /// The rrweb events of a recording of one of `owner`'s sites, in seq order, as pieces of one JSON array's
     /// items; another user's replay is `NotFound` exactly like a missing one.
     pub fn replay_events(&self, owner: UserId, replay: i64) -> Result<ReplayEvents> {
-        let seqs: Vec<i64> = self.db.read(|conn| {
-            let owned = conn
-                .prepare_cached(
-                    "SELECT 1 FROM replays r JOIN websites w ON w.id = r.website_id
-                     WHERE r.id = ?1 AND w.user_id = ?2",
-                )?
-                .query_row(params![replay, owner], |_| Ok(()))
-                .optional()?;
-            if owned.is_none() {
-                return Err(Error::NotFound("replay"));
-            }
-            let mut stmt = conn.prepare_cached("SELECT seq FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
-            let rows = stmt.query_map([replay], |r| r.get(0))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })?;
-        Ok(ReplayEvents { db: self.db.clone(), replay, seqs: seqs.into_iter(), chunk: None, any: false })
+        ReplayEvents::of(crate::store::meta::sqlite(self.db.clone()), owner, replay)
     }
 }
 
@@ -273,7 +285,8 @@ const PIECE_BYTES: usize = 64 * 1024;
 /// time and each is read in its own short read (a slow client holds no connection), so a reader costs a
 /// compressed chunk and a few pieces whatever the recording's size.
 pub struct ReplayEvents {
-    db: Db,
+    /// Where the chunks are: SQLite, or PostgreSQL in cluster mode.
+    store: Meta,
     replay: i64,
     seqs: std::vec::IntoIter<i64>,
     chunk: Option<ChunkItems>,
@@ -294,16 +307,21 @@ struct ChunkItems {
 }
 
 impl ReplayEvents {
+    /// The events of a recording of one of `owner`'s sites kept in `store`; another user's replay is
+    /// `NotFound` exactly like a missing one.
+    pub(crate) fn of(store: Meta, owner: UserId, replay: i64) -> Result<ReplayEvents> {
+        if store.owned_replay(owner, replay)?.is_none() {
+            return Err(Error::NotFound("replay"));
+        }
+        let seqs = store.replay_chunk_seqs(replay)?;
+        Ok(ReplayEvents { store, replay, seqs: seqs.into_iter(), chunk: None, any: false })
+    }
+
     /// The next stored chunk, or `None` at the end; a chunk deleted meanwhile (retention, the site's deletion)
     /// is skipped.
     fn open_next(&mut self) -> Result<Option<ChunkItems>> {
         for seq in self.seqs.by_ref() {
-            let gzip = self.db.read(|conn| {
-                Ok(conn
-                    .prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
-                    .query_row(params![self.replay, seq], |r| r.get::<_, Vec<u8>>(0))
-                    .optional()?)
-            })?;
+            let gzip = self.store.replay_chunk(self.replay, seq)?;
             if let Some(gzip) = gzip {
                 let gzip = MultiGzDecoder::new(std::io::Cursor::new(gzip)).take(MAX_INFLATED_BYTES);
                 return Ok(Some(ChunkItems { seq, gzip, opened: false, started: false, held: Vec::new() }));

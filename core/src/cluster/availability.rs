@@ -7,6 +7,11 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/track"),
     // Heatmap data is stored (ClickHouse `interactions`); its reads are not served yet.
     ("POST", "/api/interactions"),
+    ("POST", "/api/replay"),
+    ("GET", "/api/websites/*/session-replays"),
+    ("GET", "/api/websites/*/session-replays/stats"),
+    ("GET", "/api/replays/*"),
+    ("GET", "/api/replays/*/events"),
     ("GET", "/api/track/config"),
     ("POST", "/api/register"),
     ("GET", "/api/registration"),
@@ -82,13 +87,10 @@ const AVAILABLE: &[(&str, &str)] = &[
 
 /// The features not served yet, by path prefix, first match wins: what the 503 names.
 const UNAVAILABLE: &[(&str, &str)] = &[
-    ("/api/websites/*/session-replays", "session replays"),
     ("/api/websites/*/", "this report"),
     ("/api/analytics/", "this report"),
     ("/api/dashboard/", "this report"),
     ("/api/privacy/", "this privacy request"),
-    ("/api/replays/", "session replays"),
-    ("/api/replay", "session replays"),
 ];
 
 /// The feature a request names when cluster mode does not serve it yet, `None` when it is served (or is not an
@@ -180,6 +182,11 @@ mod tests {
             ("GET", "/api/export/pageviews"),
             ("GET", "/api/export/touches"),
             ("POST", "/api/interactions"),
+            ("POST", "/api/replay"),
+            ("GET", "/api/websites/12/session-replays"),
+            ("GET", "/api/websites/12/session-replays/stats"),
+            ("GET", "/api/replays/3"),
+            ("GET", "/api/replays/3/events"),
             ("GET", "/health"),
             ("OPTIONS", "/api/funnels"),
         ] {
@@ -187,13 +194,10 @@ mod tests {
         }
         for (method, path, feature) in [
             ("GET", "/api/websites/12/breakdown", "this report"),
-            ("GET", "/api/websites/12/session-replays/stats", "session replays"),
-            ("GET", "/api/analytics/heatmap/page", "this report"),
             ("GET", "/api/dashboard/journeys", "this report"),
             ("POST", "/api/privacy/retention", "this privacy request"),
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
             ("GET", "/api/analytics/heatmap/page", "this report"),
-            ("POST", "/api/replay", "session replays"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
         }

@@ -7,8 +7,9 @@ use super::Cluster;
 use super::ingest_state::IngestState;
 use super::visits::int;
 use crate::error::{Error, Result};
-use crate::model::WebsiteId;
+use crate::model::{Millis, WebsiteId};
 use crate::privacy::{DataType, DeletionReport};
+use crate::store::meta::Metadata;
 
 /// The hits a deletion removes, as a condition on `kind` (fixed text).
 fn kinds(data: DataType) -> &'static str {
@@ -24,8 +25,8 @@ impl Cluster {
     /// Deletes a site's data of one type on every shard; callers check ownership. The counts are SQLite's:
     /// hits by kind, and the visits left without any hit (for `all`, every visit). There are no rollups in
     /// ClickHouse, so `rollupRows` is 0. A shard that does not answer is `Unavailable` before anything is
-    /// deleted in PostgreSQL, and the request can be repeated.
-    pub fn delete_data(&self, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
+    /// deleted in PostgreSQL (recordings, in `meta`), and the request can be repeated.
+    pub fn delete_data(&self, meta: &dyn Metadata, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
         let db = self.events.database();
         let condition = format!("website_id = {site} AND {}", kinds(data));
         let mut report = DeletionReport::default();
@@ -52,6 +53,8 @@ impl Cluster {
             self.events.delete_where(&condition)?;
         }
         if data == DataType::All {
+            // Its recordings go with their visits, as SQLite's go with its emptied sessions.
+            meta.delete_replays_before(site, Millis::MAX)?;
             // Its open visits are gone: a later hit starts a new one, as on SQLite.
             IngestState::forget_site(&self.pg, site)?;
         }

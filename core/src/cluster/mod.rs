@@ -34,6 +34,7 @@ mod parity_orgs;
 #[cfg(test)]
 mod parity_replays;
 pub mod pg;
+mod replays;
 mod retention;
 mod sessions;
 pub mod sink;

@@ -18,6 +18,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0051_shared_auth_state", include_str!("../../migrations/postgres/0051_shared_auth_state.sql")),
     ("0060_funnels", include_str!("../../migrations/postgres/0060_funnels.sql")),
     ("0070_organizations", include_str!("../../migrations/postgres/0070_organizations.sql")),
+    ("0080_replays", include_str!("../../migrations/postgres/0080_replays.sql")),
     ("0120_migrated_from", include_str!("../../migrations/postgres/0120_migrated_from.sql")),
 ];
 

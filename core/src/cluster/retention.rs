@@ -16,14 +16,17 @@ const RETENTION_LOCK: i64 = 0x0074_7261_636b_7274;
 
 const DAY_MS: i64 = 86_400_000;
 
+/// The report's key of expired recordings (SQLite's rule's name).
+const RECORDINGS: &str = "recordings";
+
 impl Cluster {
     /// Applies every site's retention days (read from `meta`) as if it were `now`: what it deleted, or `None`
     /// when another daemon is running it (it holds the PostgreSQL advisory lock this takes, for the length of
     /// its run; a daemon that dies lets go of it with its connection). A failed run leaves some of the expired
     /// rows, which the next run deletes.
     ///
-    /// Expired heatmap data is deleted too (not counted in the report yet). Sessions and recordings are not
-    /// stored in the cluster: visits are made of their hits here, and recordings are not taken yet.
+    /// Expired heatmap data is deleted too (not counted in the report yet), and expired recordings in PostgreSQL.
+    /// Sessions are not stored in the cluster: visits are made of their hits here.
     pub fn apply_retention(&self, meta: &dyn Metadata, now: Millis) -> Result<Option<RetentionReport>> {
         self.pg.with(|lock| {
             let locked: bool = lock.query_one("SELECT pg_try_advisory_lock($1)", &[&RETENTION_LOCK])?.get(0);
@@ -40,8 +43,9 @@ impl Cluster {
     }
 
     fn expire(&self, meta: &dyn Metadata, now: Millis) -> Result<RetentionReport> {
-        let expiries: Vec<Expiry> = meta
-            .all_retention()?
+        let retention = meta.all_retention()?;
+        let recording_cutoffs: Vec<Millis> = retention.iter().map(|(_, days)| now - days.recordings * DAY_MS).collect();
+        let expiries: Vec<Expiry> = retention
             .into_iter()
             .map(|(website_id, days)| Expiry {
                 website_id,
@@ -55,12 +59,14 @@ impl Cluster {
         let expired = self.events.expired_rows(&expiries)?;
         self.events.expire(&expiries)?;
         let mut report = RetentionReport::default();
-        for data in TYPES {
+        for data in TYPES.into_iter().chain([RECORDINGS]) {
             report.total.insert(data, 0);
         }
-        for expiry in &expiries {
+        for (expiry, recording_cutoff) in expiries.iter().zip(recording_cutoffs) {
             let counts = expired.get(&expiry.website_id).copied().unwrap_or_default();
-            let deleted: BTreeMap<&'static str, u64> = TYPES.into_iter().zip(counts).collect();
+            let mut deleted: BTreeMap<&'static str, u64> = TYPES.into_iter().zip(counts).collect();
+            // Recordings (PostgreSQL) that got no chunk since their cutoff, as SQLite's rule takes them.
+            deleted.insert(RECORDINGS, meta.delete_replays_before(expiry.website_id, recording_cutoff)?);
             for (data, n) in &deleted {
                 *report.total.entry(data).or_default() += n;
             }
@@ -118,9 +124,30 @@ mod tests {
             events: Some(20),
             conversions: Some(30),
             heatmaps: Some(20),
+            recordings: Some(20),
             ..Default::default()
         };
         privacy.update_retention(short, days).unwrap();
+        // Each site: a recording whose last chunk came 25 days ago and one 5 days ago.
+        for (visit, site, age) in [(9001, short, 25), (9002, short, 5), (9003, default, 25), (9004, default, 5)] {
+            let chunk = crate::ingest::ReplayChunk {
+                visit: crate::ingest::Hit { website_id: site, ..Default::default() },
+                seq: 0,
+                data: vec![1, 2, 3],
+                is_final: true,
+                stats: Default::default(),
+            };
+            assert!(meta.append_replay_chunk(visit, &chunk, NOW - age * DAY_MS).unwrap());
+        }
+        let recordings = || -> Vec<i64> {
+            cluster
+                .pg()
+                .with(|c| Ok(c.query("SELECT visit_id FROM replays ORDER BY visit_id", &[])?))
+                .unwrap()
+                .iter()
+                .map(|r| r.get(0))
+                .collect()
+        };
 
         // Each site: for each kind, rows of 8 visitors (both shards) 5, 15, 25 and 40 days old.
         let mut rows = Vec::new();
@@ -173,7 +200,7 @@ mod tests {
 
         let report = second.apply_retention(meta.as_ref(), NOW).unwrap().expect("the lock is free");
         // Site `short`: page views older than 10 days, events older than 20, conversions older than 30 go.
-        let expected = [("conversions", 8), ("events", 16), ("pageviews", 24)];
+        let expected = [("conversions", 8), ("events", 16), ("pageviews", 24), ("recordings", 1)];
         assert_eq!(report.sites[0].website_id, short);
         assert_eq!(report.sites[0].deleted, expected.into_iter().collect(), "{report:?}");
         assert_eq!(report.sites[1].deleted.values().sum::<u64>(), 0, "90/90/365 days keep all: {report:?}");
@@ -196,13 +223,16 @@ mod tests {
             "30 days by default"
         );
         assert_eq!(clicks_left(&format!("website_id = {default}")), 24);
+        // Recordings by theirs (20 days here, 30 by default), in PostgreSQL.
+        assert_eq!(recordings(), [9002, 9003, 9004]);
 
         // A repeat finds nothing more; when every site has expired a month, its partition goes whole.
         let again = first.apply_retention(meta.as_ref(), NOW).unwrap().unwrap();
         assert_eq!(again.total.values().sum::<u64>(), 0, "{again:?}");
         let later = NOW + 400 * DAY_MS;
         let last = first.apply_retention(meta.as_ref(), later).unwrap().unwrap();
-        assert_eq!(last.total.values().sum::<u64>(), 48 + 96, "{last:?}");
+        assert_eq!(last.total.values().sum::<u64>(), 48 + 96 + 3, "{last:?}");
+        assert_eq!(recordings(), [0; 0]);
         assert_eq!(all("1"), 0);
         assert_eq!(clicks_left("1"), 0, "heatmap data past every cutoff is gone");
         let parts = |shard: usize| -> u64 {

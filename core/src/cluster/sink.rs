@@ -11,7 +11,7 @@ use super::notices;
 use crate::error::{Error, Result};
 use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS};
-use crate::ingest::{EventKind, Hit, Interactions};
+use crate::ingest::{EventKind, Hit, Interactions, ReplayChunk};
 use crate::metrics::Metrics;
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::privacy::ConsentRecord;
@@ -63,17 +63,15 @@ impl ClickHouseSink {
     /// A hit of a site that no longer exists (deleted through any daemon, whatever this daemon's site cache
     /// still holds) is answered as SQLite's writer answers a hit of a site deleted while it was queued.
     ///
-    /// Heatmap data (interactions) is kept as SQLite keeps it: for a visit that may be tracked in full, whose
-    /// visit it keeps alive, and dropped otherwise.
+    /// Heatmap data (interactions) and recording chunks are kept as SQLite keeps them: for a visit that may be
+    /// tracked in full, whose visit they keep alive, and dropped otherwise. Chunks are stored here, in
+    /// PostgreSQL (`store_chunk`).
     fn rows(&mut self, batch: &[Queued]) -> Result<(Vec<HitRow>, Vec<InteractionRow>, Vec<Outcome>)> {
         let visits: HashSet<(WebsiteId, String)> = batch
             .iter()
             .filter_map(|q| match &q.job {
                 Job::Hit(hit) => Some((hit.website_id, hit.session_key.clone())),
-                Job::Interactions(interactions) => {
-                    Some((interactions.visit.website_id, interactions.visit.session_key.clone()))
-                }
-                _ => None,
+                job => quiet_visit(job).map(|visit| (visit.website_id, visit.session_key.clone())),
             })
             .collect();
         let mut choices = self.meta.latest_analytics_choices(&visits.into_iter().collect::<Vec<_>>())?;
@@ -107,8 +105,8 @@ impl ClickHouseSink {
                         (false, _) => Outcome::Answered(Ok(())),
                     }
                 }
-                Job::Interactions(interactions) => {
-                    let visit = &interactions.visit;
+                Job::Interactions(_) | Job::Replay(_) => {
+                    let visit = quiet_visit(&queued.job).expect("heatmap data or a recording chunk");
                     let choice = choices.get(&(visit.website_id, visit.session_key.clone())).copied();
                     match choice.unwrap_or(!visit.consent_required) {
                         true => {
@@ -119,9 +117,6 @@ impl ClickHouseSink {
                         false => Outcome::Answered(Ok(())),
                     }
                 }
-                Job::Replay(_) => Outcome::Answered(Err(JobError::Refused(Error::Unavailable(
-                    "recordings are not stored in cluster mode yet".into(),
-                )))),
             };
             outcomes.push(outcome);
         }
@@ -152,6 +147,10 @@ impl ClickHouseSink {
                     interaction_rows.extend(self::interaction_rows(interactions, visit_id, visitor));
                     rows.push(touch_row(&interactions.visit, visit_id, visitor));
                 }
+                (Some((visit_id, visitor)), Job::Replay(chunk)) => match self.store_chunk(chunk, visit_id) {
+                    Ok(()) => rows.push(touch_row(&chunk.visit, visit_id, visitor)),
+                    Err(refused) => outcomes[position] = Outcome::Answered(Err(refused)),
+                },
                 (Some((visit_id, visitor)), _) => rows.push(row(hit, visit_id, visitor)),
                 (None, _) => outcomes[position] = Outcome::Answered(Err(JobError::SiteGone)),
             }
@@ -167,6 +166,18 @@ impl ClickHouseSink {
             }
         }
         Ok((rows, interaction_rows, outcomes))
+    }
+
+    /// Stores a recording chunk of a tracked visit in PostgreSQL (committed before its visit's touch row goes to
+    /// ClickHouse: a chunk answered 503 after that may be stored already, and its repetition changes nothing).
+    /// A chunk past its recording's limits is refused as SQLite's writer refuses it, and its visit not touched.
+    fn store_chunk(&self, chunk: &ReplayChunk, visit_id: i64) -> std::result::Result<(), JobError> {
+        match self.meta.append_replay_chunk(visit_id, chunk, now_ms()) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(JobError::SiteGone),
+            Err(refused @ Error::TooLarge(_)) => Err(JobError::Refused(refused)),
+            Err(e) => Err(JobError::Unavailable(e.to_string())),
+        }
     }
 
     /// Records in PostgreSQL the organizations (professional sites only) that tracked hits came from, those
@@ -242,6 +253,15 @@ impl ClickHouseSink {
             }
         }
         Ok(out)
+    }
+}
+
+/// The visit of a job that is neither a page view nor an event (heatmap data, a recording chunk).
+fn quiet_visit(job: &Job) -> Option<&Hit> {
+    match job {
+        Job::Interactions(interactions) => Some(&interactions.visit),
+        Job::Replay(chunk) => Some(&chunk.visit),
+        _ => None,
     }
 }
 
@@ -657,16 +677,42 @@ mod tests {
         assert_eq!(stored(shard, &format!("{in_visit} AND kind = 'scroll' AND depth = 50")), 1);
         assert_eq!(stored(0, "1") + stored(1, "1"), 3, "nothing of the declining visit");
 
-        // Recordings are not stored yet: refused, never acknowledged.
-        let chunk = crate::ingest::ReplayChunk {
-            visit: hit(site, 1, t0, "/"),
-            seq: 0,
-            data: Vec::new(),
-            is_final: false,
-            stats: Default::default(),
+        // Recordings are kept as heatmap data is: in PostgreSQL for the consenting visit (a repeated chunk
+        // changes nothing), dropped (still 2xx) for the declining one; a chunk past the recording's limit is
+        // refused (413) and touches nothing.
+        let chunk = |visitor: u8, seq: i64, bytes: usize| {
+            let mut visit = hit(site, visitor, t0 + 4_000, "/in-full");
+            visit.consent_required = true;
+            let stats = crate::ingest::replay::ChunkStats {
+                events: 3,
+                clicks: 1,
+                first_ts: Some(t0 + 3_500),
+                last_ts: Some(t0 + 3_900),
+                screen: Some("1280x720".into()),
+                inflated: 4_000,
+            };
+            Job::Replay(Box::new(ReplayChunk { visit, seq, data: vec![7; bytes], is_final: false, stats }))
         };
-        let refused = send_jobs(&a.queue, vec![Job::Replay(Box::new(chunk))]);
-        assert!(matches!(refused[..], [Err(JobError::Refused(Error::Unavailable(_)))]), "{refused:?}");
+        let answers = send_jobs(&a.queue, vec![chunk(1, 0, 1_000), chunk(1, 0, 1_000), chunk(2, 0, 1_000)]);
+        assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+        let in_pg = |sql: &str| -> i64 { cluster.pg().with(|c| Ok(c.query_one(sql, &[])?.get(0))).unwrap() };
+        assert_eq!(in_pg("SELECT count(*) FROM replay_chunks"), 1, "one chunk of the consenting visit");
+        assert_eq!(
+            in_pg(&format!(
+                "SELECT byte_size + click_count + event_count FROM replays WHERE visit_id = {visit_id}
+                 AND started_at = {} AND ended_at = {} AND screen = '1280x720'",
+                t0 + 3_500,
+                t0 + 3_900
+            )),
+            1_004
+        );
+        let touches = || cluster.local_rows(shard, &format!("visit_id = {visit_id} AND kind = 'touch'"));
+        let touched = touches();
+        let too_large = chunk(1, 1, crate::ingest::replay::MAX_RECORDING_BYTES as usize);
+        let refused = send_jobs(&a.queue, vec![too_large]);
+        assert!(matches!(refused[..], [Err(JobError::Refused(Error::TooLarge(_)))]), "{refused:?}");
+        assert_eq!(in_pg("SELECT count(*) FROM replay_chunks"), 1);
+        assert_eq!(touches(), touched, "a refused chunk keeps no visit alive");
     }
 
     #[test]

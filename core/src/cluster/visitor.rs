@@ -13,6 +13,7 @@ use super::ingest_state::IngestState;
 use super::visits::{float, int, text};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, iso};
+use crate::privacy::chunk_events;
 use crate::privacy::{ConsentLog, VisitorDeletion};
 use crate::store::meta::Metadata;
 
@@ -41,6 +42,11 @@ struct Found {
 impl Found {
     fn visit_count(&self) -> u64 {
         self.shards.iter().map(|s| s.visit_ids.len() as u64).sum()
+    }
+
+    /// Every visit's id, on whichever shard.
+    fn visit_ids(&self) -> Vec<i64> {
+        self.shards.iter().flat_map(|v| v.visit_ids.iter().copied()).collect()
     }
 }
 
@@ -123,8 +129,7 @@ impl Cluster {
     }
 
     /// Everything the cluster stores about one visitor of a site, as `Privacy::visitor_data` answers on SQLite
-    /// (visit and hit ids are the cluster's own; heatmaps and recordings are not stored in cluster mode, so
-    /// their lists are empty). Callers check ownership and the site's rights first. `NotFound` when nothing
+    /// (visit and hit ids are the cluster's own; heatmap data is not copied yet, so its lists are empty). Callers check ownership and the site's rights first. `NotFound` when nothing
     /// matches.
     pub fn visitor_data(&self, meta: &dyn Metadata, site: WebsiteId, visitor: &str) -> Result<Value> {
         let found = self.find(site, visitor)?;
@@ -222,13 +227,13 @@ impl Cluster {
             "interactions": [],
             "formFields": [],
             "scrollDepths": [],
-            "recordings": [],
+            "recordings": recordings(meta, site, &found)?,
             "consentLogs": consents.iter().map(consent_json).collect::<Vec<_>>(),
         }))
     }
 
     /// Erases one visitor of a site: their hits on every shard (a deletion sent to each shard's local table and
-    /// awaited), then their visits' ingest state and consent choices in PostgreSQL. Callers check ownership and
+    /// awaited), then their visits' recordings, ingest state and consent choices in PostgreSQL. Callers check ownership and
     /// the site's rights first. `NotFound` when nothing matches; `Unavailable` when a shard does not answer, with
     /// nothing deleted in PostgreSQL, so the request can be repeated.
     pub fn delete_visitor(&self, meta: &dyn Metadata, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
@@ -239,7 +244,10 @@ impl Cluster {
             let condition = visits.condition(site);
             report.events += self
                 .node(visits.shard)
-                .query_value::<u64>(&format!("SELECT count() FROM {db}.hits_local WHERE {condition}"))?;
+                // Touches (heatmap data or a recording keeping the visit alive) are no events: SQLite keeps no row.
+                .query_value::<u64>(&format!(
+                    "SELECT count() FROM {db}.hits_local WHERE {condition} AND kind != 'touch'"
+                ))?;
         }
         let consents = meta.visitor_consents(site, &found.keys)?.len() as u64;
         if report.sessions == 0 && consents == 0 {
@@ -250,10 +258,34 @@ impl Cluster {
             // The visits' heatmap data goes with their hits.
             self.events.delete_visits_where(&conditions.join(" OR "))?;
         }
+        report.recordings = meta.delete_visit_replays(site, &found.visit_ids())?;
         IngestState::forget_visits(&self.pg, site, &found.keys)?;
         report.consent_logs = meta.delete_visitor_consents(site, &found.keys)?;
         Ok(report)
     }
+}
+
+/// A visitor's recordings (PostgreSQL) with their rrweb events, as SQLite's copy lists them.
+fn recordings(meta: &dyn Metadata, site: WebsiteId, found: &Found) -> Result<Vec<Value>> {
+    let mut list = Vec::new();
+    for recording in meta.visit_replays(site, &found.visit_ids())? {
+        let mut events = Vec::new();
+        for seq in meta.replay_chunk_seqs(recording.id)? {
+            if let Some(gzip) = meta.replay_chunk(recording.id, seq)? {
+                events.extend(chunk_events(&gzip)?);
+            }
+        }
+        list.push(json!({
+            "id": recording.id,
+            "session": recording.visit,
+            "startedAt": iso(recording.started_at),
+            "endedAt": iso(recording.ended_at),
+            "screen": recording.screen,
+            "eventCount": recording.event_count,
+            "events": events,
+        }));
+    }
+    Ok(list)
 }
 
 #[cfg(test)]

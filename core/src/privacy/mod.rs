@@ -15,7 +15,7 @@ pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, Con
 pub use deletion::{DataType, DeletionReport};
 pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
-pub(crate) use visitor::Right;
+pub(crate) use visitor::{Right, chunk_events};
 pub use visitor::{VisitorDeletion, visitor_id};
 
 use std::collections::HashMap;

@@ -248,13 +248,20 @@ fn recordings(conn: &Connection, site: WebsiteId, visitor: &str) -> Result<Vec<V
         let mut events = Vec::new();
         let blobs = chunks.query_map([id], |r| r.get::<_, Vec<u8>>(0))?;
         for blob in blobs {
-            let mut text = Vec::new();
-            MultiGzDecoder::new(&blob?[..]).take(MAX_INFLATED_BYTES).read_to_end(&mut text)?;
-            if let Ok(Value::Array(items)) = serde_json::from_slice(&text) {
-                events.extend(items);
-            }
+            events.extend(chunk_events(&blob?)?);
         }
         recording["events"] = Value::Array(events);
     }
     Ok(list)
+}
+
+/// The rrweb events of one stored chunk for a visitor's copy (inflated to the upload cap at most; a chunk that
+/// is not an array gives none).
+pub(crate) fn chunk_events(gzip: &[u8]) -> Result<Vec<Value>> {
+    let mut text = Vec::new();
+    MultiGzDecoder::new(gzip).take(MAX_INFLATED_BYTES).read_to_end(&mut text)?;
+    match serde_json::from_slice(&text) {
+        Ok(Value::Array(items)) => Ok(items),
+        _ => Ok(Vec::new()),
+    }
 }

@@ -3,6 +3,7 @@
 //! metadata (`store::meta::FunnelStore`); the figures come from SQLite's events or, in cluster mode, from
 //! ClickHouse (`cluster/funnels.rs`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rusqlite::OptionalExtension;
@@ -199,7 +200,17 @@ impl Funnels {
         let limit = limit.min(MAX_DROP_OFFS);
         let found = match &self.figures {
             Figures::Sqlite(db) => sqlite_drop_offs(db, funnel.website_id, &patterns, range, limit, &dropped)?,
-            Figures::Cluster(events) => events.funnel_drop_offs(funnel.website_id, &patterns, range, limit)?,
+            Figures::Cluster(events) => {
+                let mut found = events.funnel_drop_offs(funnel.website_id, &patterns, range, limit)?;
+                // A visit's recording is in PostgreSQL: its id is the drop-off's `replayId`, as SQLite joins it.
+                let visits: Vec<i64> = found.iter().flatten().map(|v| v.id).collect();
+                let replays: HashMap<i64, i64> =
+                    self.meta.visit_replays(funnel.website_id, &visits)?.into_iter().map(|r| (r.visit, r.id)).collect();
+                for visit in found.iter_mut().flatten() {
+                    visit.replay_id = replays.get(&visit.id).copied();
+                }
+                found
+            }
         };
         let steps = found
             .into_iter()

@@ -144,7 +144,7 @@ fn apply_interactions(
 /// Appends a recording chunk of a visit that may be tracked in full; drops it otherwise.
 fn apply_replay(tx: &Connection, memory: &mut Memory, rollups: &mut Rollups, chunk: &ReplayChunk) -> Result<()> {
     match touch_quietly(tx, memory, rollups, &chunk.visit)? {
-        Some(session) => store::replays::append_chunk(tx, session, chunk, now_ms()),
+        Some(session) => store::meta::append_chunk(tx, session, chunk, now_ms()),
         None => Ok(()),
     }
 }

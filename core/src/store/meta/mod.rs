@@ -1,16 +1,17 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
-//! funnels, organizations, privacy settings, retention days, the consent log and the privacy audit log, kept in
-//! SQLite (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a
-//! [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one for
-//! what has not).
+//! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log and session
+//! recordings, kept in SQLite (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account`
+//! and `Websites` hold a [`Meta`] and never a connection of either engine for what has moved here (`Privacy`
+//! still holds one for what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
-//! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`], [`AccountExportStore`]), each method
-//! one unit of work (one statement or one transaction) so that no transaction spans a call; both engines
-//! implement each trait in the aggregate's file, their SQL side by side, values always bound. [`Metadata`]
-//! gathers the traits behind one object: a service takes the one handle and calls what it needs. Rules that
-//! are not storage (validation, token generation, the refresh-reuse decision) stay in the services or in
-//! engine-free functions here, so the two engines cannot drift apart on them.
+//! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
+//! [`AuditStore`], [`ReplayStore`],
+//! [`AccountExportStore`]), each method one unit of work (one statement or one transaction) so that no
+//! transaction spans a call; both engines implement each trait in the aggregate's file, their SQL side by side,
+//! values always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and
+//! calls what it needs. Rules that are not storage (validation, token generation, the refresh-reuse decision)
+//! stay in the services or in engine-free functions here, so the two engines cannot drift apart on them.
 
 mod account_export;
 mod audit;
@@ -19,6 +20,7 @@ mod event_definitions;
 mod funnels;
 mod organizations;
 mod privacy;
+mod replays;
 mod retention;
 mod sessions;
 mod users;
@@ -37,6 +39,8 @@ pub use event_definitions::{EventDefinitionStore, NewDefinition};
 pub use funnels::{FunnelChanges, FunnelRow, FunnelStepDef, FunnelStore, NewFunnel};
 pub use organizations::{ImportRow, KnownOrganization, OrganizationStore, OwnerChanges, SeenOrganization};
 pub use privacy::PrivacySettingsStore;
+pub(crate) use replays::append_chunk;
+pub use replays::{ReplayRow, ReplayStore};
 pub use retention::RetentionStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};
@@ -58,6 +62,7 @@ pub trait Metadata:
     + RetentionStore
     + ConsentStore
     + AuditStore
+    + ReplayStore
     + Send
     + Sync
 {
@@ -75,6 +80,7 @@ impl<T> Metadata for T where
         + RetentionStore
         + ConsentStore
         + AuditStore
+        + ReplayStore
         + Send
         + Sync
 {

@@ -1,0 +1,215 @@
+//! Session recordings read in cluster mode: the recordings in PostgreSQL (`ReplayStore`) with their visits'
+//! facts (device, country, page views, organization) from ClickHouse, as SQLite's list joins its sessions.
+
+use std::collections::{HashMap, HashSet};
+
+use super::Cluster;
+use super::clickhouse::quote;
+use super::events::Events;
+use super::visits::{int, text};
+use crate::analytics::replays::{ReplaySession, duration_seconds, is_complete, replay_organization, screen_resolution};
+use crate::analytics::{MAX_REPLAYS, ReplayDetail, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
+use crate::error::{Error, Result};
+use crate::model::{Millis, UserId, WebsiteId, now_ms};
+use crate::store::meta::{KnownOrganization, Metadata, ReplayRow};
+
+/// What the list shows of a recording's visit, as SQLite's `sessions` row gives it: its first hit's values,
+/// its page views and the first organization its hits came from.
+#[derive(Debug, Clone, Default)]
+struct ReplayVisit {
+    /// The session key, or `key~id` once a later visit of the key has replaced this one (as SQLite renames it).
+    session_id: String,
+    device: String,
+    browser: String,
+    os: String,
+    country: String,
+    ip_address: String,
+    page_views: i64,
+    screen: String,
+    /// 0 when none of its hits came from a known network.
+    organization_asn: i64,
+}
+
+impl Events {
+    /// The visits of a site's recordings, by visit id.
+    fn replay_visits(&self, site: WebsiteId, visits: &[i64]) -> Result<HashMap<i64, ReplayVisit>> {
+        if visits.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let (db, node) = (self.database(), &self.nodes()[0]);
+        let ids: Vec<String> = visits.iter().map(i64::to_string).collect();
+        let rows = node.query(&format!(
+            "SELECT visit_id, any(session_key), argMin(device, ts), argMin(browser, ts), argMin(os, ts),
+                argMin(country, ts), argMin(ip_address, ts), countIf(kind = 'pageview'), argMin(screen, ts),
+                argMinIf(organization_asn, ts, organization_asn != 0)
+             FROM {db}.hits WHERE website_id = {site} AND visit_id IN ({}) GROUP BY visit_id",
+            ids.join(", ")
+        ))?;
+        let mut found = HashMap::with_capacity(rows.len());
+        for row in &rows {
+            let visit = ReplayVisit {
+                session_id: text(row, 1)?,
+                device: text(row, 2)?,
+                browser: text(row, 3)?,
+                os: text(row, 4)?,
+                country: text(row, 5)?,
+                ip_address: text(row, 6)?,
+                page_views: int(row, 7)?,
+                screen: text(row, 8)?,
+                organization_asn: int(row, 9)?,
+            };
+            found.insert(int(row, 0)?, visit);
+        }
+        // The latest visit of each key keeps the key; SQLite renames the earlier ones `key~id`.
+        let keys: HashSet<String> = found.values().map(|v| quote(&v.session_id)).collect();
+        let latest = node.query(&format!(
+            "SELECT session_key, argMax(visit_id, ts) FROM {db}.hits
+             WHERE website_id = {site} AND session_key IN ({}) GROUP BY session_key",
+            keys.into_iter().collect::<Vec<_>>().join(", ")
+        ))?;
+        let latest: HashMap<String, i64> =
+            latest.iter().map(|row| Ok((text(row, 0)?, int(row, 1)?))).collect::<Result<_>>()?;
+        for (id, visit) in &mut found {
+            if latest.get(&visit.session_id).is_some_and(|current| current != id) {
+                visit.session_id = format!("{}~{id}", visit.session_id);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The first organization (ASN, 0 when none) each of a site's visits came from.
+    fn visit_organizations(&self, site: WebsiteId, visits: &[i64]) -> Result<HashMap<i64, i64>> {
+        if visits.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids: Vec<String> = visits.iter().map(i64::to_string).collect();
+        let rows = self.nodes()[0].query(&format!(
+            "SELECT visit_id, argMinIf(organization_asn, ts, organization_asn != 0) FROM {}.hits
+             WHERE website_id = {site} AND visit_id IN ({}) GROUP BY visit_id",
+            self.database(),
+            ids.join(", ")
+        ))?;
+        rows.iter().map(|row| Ok((int(row, 0)?, int(row, 1)?))).collect()
+    }
+}
+
+/// A recording of the list with its visit (empty facts when none of its visit's hits is left).
+fn summary(row: ReplayRow, visit: ReplayVisit, known: &[KnownOrganization], now: Millis) -> ReplaySummary {
+    let organization = known
+        .iter()
+        .find(|o| visit.organization_asn != 0 && o.asn == visit.organization_asn)
+        .map(|o| replay_organization(o.name.clone(), o.industry.clone(), o.size.clone()));
+    ReplaySummary {
+        id: row.id,
+        session_id: visit.session_id,
+        start_time: row.started_at,
+        duration: duration_seconds(row.started_at, row.ended_at),
+        file_size: row.byte_size,
+        screen_resolution: screen_resolution(row.screen, visit.screen),
+        is_complete: is_complete(row.is_final, row.last_chunk_at, now),
+        click_count: row.click_count,
+        session: ReplaySession {
+            device_type: visit.device,
+            browser: visit.browser,
+            os: visit.os,
+            country: visit.country,
+            ip_address: (!visit.ip_address.is_empty()).then_some(visit.ip_address),
+            page_view_count: visit.page_views,
+        },
+        organization,
+    }
+}
+
+impl Cluster {
+    /// A site's recordings with activity in `range` that pass `filter`, newest first, each with whether its
+    /// visit is of an organization its owner set to enterprise (`known`: the site's organizations).
+    fn matching_replays(
+        &self,
+        meta: &dyn Metadata,
+        known: &[KnownOrganization],
+        site: WebsiteId,
+        range: TimeRange,
+        filter: ReplayFilter,
+        now: Millis,
+    ) -> Result<Vec<(ReplayRow, bool)>> {
+        let rows = meta.replays_touching(site, range.start, range.end)?;
+        let enterprise: HashSet<i64> = known.iter().filter(|o| o.size == "enterprise").map(|o| o.asn).collect();
+        // Organizations are asked of ClickHouse only when one could be an enterprise.
+        let organizations = match enterprise.is_empty() {
+            true => HashMap::new(),
+            false => self.events.visit_organizations(site, &rows.iter().map(|r| r.visit).collect::<Vec<_>>())?,
+        };
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let of_enterprise = organizations.get(&row.visit).is_some_and(|asn| enterprise.contains(asn));
+                (row, of_enterprise)
+            })
+            .filter(|(row, of_enterprise)| {
+                filter.keeps(is_complete(row.is_final, row.last_chunk_at, now), *of_enterprise)
+            })
+            .collect())
+    }
+
+    /// `GET /api/websites/{id}/session-replays` in cluster mode, as `Analytics::replays` lists them.
+    pub fn replays(
+        &self,
+        meta: &dyn Metadata,
+        known: &[KnownOrganization],
+        site: WebsiteId,
+        range: TimeRange,
+        filter: ReplayFilter,
+        limit: i64,
+    ) -> Result<Vec<ReplaySummary>> {
+        let now = now_ms();
+        let mut rows = self.matching_replays(meta, known, site, range, filter, now)?;
+        rows.truncate(limit.clamp(1, MAX_REPLAYS) as usize);
+        let visits = self.events.replay_visits(site, &rows.iter().map(|(r, _)| r.visit).collect::<Vec<_>>())?;
+        Ok(rows
+            .into_iter()
+            .map(|(row, _)| {
+                let visit = visits.get(&row.visit).cloned().unwrap_or_default();
+                summary(row, visit, known, now)
+            })
+            .collect())
+    }
+
+    /// `GET /api/websites/{id}/session-replays/stats` in cluster mode, as `Analytics::replay_stats` counts them
+    /// (the average of whole seconds, as SQLite divides integers).
+    pub fn replay_stats(
+        &self,
+        meta: &dyn Metadata,
+        known: &[KnownOrganization],
+        site: WebsiteId,
+        range: TimeRange,
+        filter: ReplayFilter,
+    ) -> Result<ReplayStats> {
+        let now = now_ms();
+        let rows = self.matching_replays(meta, known, site, range, filter, now)?;
+        let total = rows.len() as i64;
+        let seconds: i64 = rows.iter().map(|(r, _)| duration_seconds(r.started_at, r.ended_at)).sum();
+        Ok(ReplayStats {
+            total,
+            complete: rows.iter().filter(|(r, _)| is_complete(r.is_final, r.last_chunk_at, now)).count() as i64,
+            average_duration: if total == 0 { 0.0 } else { seconds as f64 / total as f64 },
+            enterprise: rows.iter().filter(|(_, of_enterprise)| *of_enterprise).count() as i64,
+        })
+    }
+
+    /// `GET /api/replays/{id}` in cluster mode: one recording of one of `owner`'s sites as the list shows it,
+    /// with `known_of` giving its site's organizations; another user's is `NotFound` like a missing one.
+    pub fn replay(
+        &self,
+        meta: &dyn Metadata,
+        owner: UserId,
+        replay: i64,
+        known_of: impl FnOnce(WebsiteId) -> Result<Vec<KnownOrganization>>,
+    ) -> Result<ReplayDetail> {
+        let row = meta.owned_replay(owner, replay)?.ok_or(Error::NotFound("replay"))?;
+        let site = row.website_id;
+        let known = known_of(site)?;
+        let mut visits = self.events.replay_visits(site, &[row.visit])?;
+        let visit = visits.remove(&row.visit).unwrap_or_default();
+        Ok(ReplayDetail { website_id: site, replay: summary(row, visit, &known, now_ms()) })
+    }
+}

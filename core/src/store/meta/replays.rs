@@ -1,0 +1,510 @@
+//! Session recordings behind the metadata boundary: one recording per visit with what the replay list shows,
+//! and its chunks as uploaded (gzip JSON arrays of rrweb events), written by ingest (SQLite's writer inside its
+//! batch's transaction, the cluster's sink a chunk at a time) and deleted with their site, a visitor or their
+//! retention days.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{PgMeta, SqliteMeta};
+use crate::error::{Error, Result};
+use crate::ingest::replay::{MAX_RECORDING_BYTES, MAX_RECORDING_INFLATED_BYTES, ReplayChunk};
+use crate::model::{Millis, UserId, WebsiteId};
+
+/// Recordings: each method is one transaction.
+pub trait ReplayStore {
+    /// Adds a chunk to the recording of `visit` as [`append_chunk`] does; `false` when the chunk's site is gone.
+    fn append_replay_chunk(&self, visit: i64, chunk: &ReplayChunk, now: Millis) -> Result<bool>;
+    /// Deletes the recordings (and their chunks) of a site's `visits` (a visitor's erasure); how many went.
+    fn delete_visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<u64>;
+    /// Deletes a site's recordings that got no chunk since `cutoff` (their retention); how many went.
+    fn delete_replays_before(&self, site: WebsiteId, cutoff: Millis) -> Result<u64>;
+    /// A site's recordings with activity in [from, to) (a chunk at `from` or later, a start before `to`),
+    /// newest first.
+    fn replays_touching(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<Vec<ReplayRow>>;
+    /// The recordings of a site's `visits` (a visitor's copy of their data), oldest first.
+    fn visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<Vec<ReplayRow>>;
+    /// One recording of one of `owner`'s sites; `None` for another user's exactly as for a missing one.
+    fn owned_replay(&self, owner: UserId, replay: i64) -> Result<Option<ReplayRow>>;
+    /// The chunk numbers a recording holds, in order.
+    fn replay_chunk_seqs(&self, replay: i64) -> Result<Vec<i64>>;
+    /// One chunk as uploaded (gzip); `None` once deleted.
+    fn replay_chunk(&self, replay: i64, seq: i64) -> Result<Option<Vec<u8>>>;
+}
+
+/// A recording as stored (SQLite names its visit `session_id`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayRow {
+    pub id: i64,
+    pub website_id: WebsiteId,
+    pub visit: i64,
+    pub started_at: Millis,
+    pub ended_at: Millis,
+    pub byte_size: i64,
+    pub click_count: i64,
+    pub event_count: i64,
+    /// "WIDTHxHEIGHT" of the recording's first meta event, '' when none came.
+    pub screen: String,
+    pub is_final: bool,
+    pub last_chunk_at: Millis,
+}
+
+/// The columns [`ReplayRow`] is read from, in its order, on both engines (`visit` aliases each engine's).
+fn row_columns(visit: &str) -> String {
+    format!(
+        "r.id, r.website_id, r.{visit}, r.started_at, r.ended_at, r.byte_size, r.click_count, r.screen, r.is_final,
+         r.last_chunk_at, r.event_count"
+    )
+}
+
+fn sqlite_replay(r: &rusqlite::Row) -> rusqlite::Result<ReplayRow> {
+    Ok(ReplayRow {
+        id: r.get(0)?,
+        website_id: r.get(1)?,
+        visit: r.get(2)?,
+        started_at: r.get(3)?,
+        ended_at: r.get(4)?,
+        byte_size: r.get(5)?,
+        click_count: r.get(6)?,
+        screen: r.get(7)?,
+        is_final: r.get(8)?,
+        last_chunk_at: r.get(9)?,
+        event_count: r.get(10)?,
+    })
+}
+
+fn pg_replay(r: &postgres::Row) -> ReplayRow {
+    ReplayRow {
+        id: r.get(0),
+        website_id: r.get(1),
+        visit: r.get(2),
+        started_at: r.get(3),
+        ended_at: r.get(4),
+        byte_size: r.get(5),
+        click_count: r.get(6),
+        screen: r.get(7),
+        is_final: r.get(8),
+        last_chunk_at: r.get(9),
+        event_count: r.get(10),
+    }
+}
+
+/// A chunk that alone inflates past what a recording may hold.
+fn refuse_oversized_chunk(chunk: &ReplayChunk) -> Result<()> {
+    if chunk.stats.inflated > MAX_RECORDING_INFLATED_BYTES {
+        return Err(Error::TooLarge("this visit's recording has reached its 64 MiB inflated limit".into()));
+    }
+    Ok(())
+}
+
+/// A chunk that would take a recording already holding `bytes` (compressed) and `inflated` past its limits.
+fn refuse_past_limits(bytes: i64, inflated: i64, chunk: &ReplayChunk) -> Result<()> {
+    if bytes + chunk.data.len() as i64 > MAX_RECORDING_BYTES {
+        return Err(Error::TooLarge("this visit's recording has reached its 20 MiB limit".into()));
+    }
+    if inflated + chunk.stats.inflated > MAX_RECORDING_INFLATED_BYTES {
+        return Err(Error::TooLarge("this visit's recording has reached its 64 MiB inflated limit".into()));
+    }
+    Ok(())
+}
+
+/// Adds a chunk to the recording of visit `session`, creating the recording on its first chunk. A chunk
+/// number already stored changes nothing; a recording past 20 MiB, or past 64 MiB once inflated, is refused
+/// (`TooLarge`).
+pub(crate) fn append_chunk(tx: &Connection, session: i64, chunk: &ReplayChunk, now: Millis) -> Result<()> {
+    let size = chunk.data.len() as i64;
+    let stats = &chunk.stats;
+    refuse_oversized_chunk(chunk)?;
+    let existing: Option<(i64, i64, i64)> = tx
+        .prepare_cached("SELECT id, byte_size, inflated_size FROM replays WHERE session_id = ?1")?
+        .query_row([session], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let replay = match existing {
+        Some((id, bytes, inflated)) => {
+            let repeated = tx
+                .prepare_cached("SELECT 1 FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
+                .exists(params![id, chunk.seq])?;
+            if repeated {
+                return Ok(());
+            }
+            refuse_past_limits(bytes, inflated, chunk)?;
+            id
+        }
+        None => {
+            let start = stats.first_ts.unwrap_or(now);
+            tx.prepare_cached(
+                "INSERT INTO replays (website_id, session_id, started_at, ended_at, last_chunk_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                chunk.visit.website_id,
+                session,
+                start,
+                stats.last_ts.unwrap_or(start),
+                now
+            ])?;
+            tx.last_insert_rowid()
+        }
+    };
+    tx.prepare_cached("INSERT INTO replay_chunks (replay_id, seq, data) VALUES (?1, ?2, ?3)")?
+        .execute(params![replay, chunk.seq, chunk.data])?;
+    tx.prepare_cached(
+        "UPDATE replays SET
+            byte_size = byte_size + ?2,
+            inflated_size = inflated_size + ?10,
+            event_count = event_count + ?3,
+            click_count = click_count + ?4,
+            started_at = MIN(started_at, COALESCE(?5, started_at)),
+            ended_at = MAX(ended_at, COALESCE(?6, ended_at)),
+            screen = CASE WHEN screen = '' THEN COALESCE(?7, '') ELSE screen END,
+            is_final = ?8,
+            last_chunk_at = ?9
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        replay,
+        size,
+        stats.events,
+        stats.clicks,
+        stats.first_ts,
+        stats.last_ts,
+        stats.screen,
+        chunk.is_final,
+        now,
+        stats.inflated
+    ])?;
+    Ok(())
+}
+
+impl ReplayStore for SqliteMeta {
+    fn append_replay_chunk(&self, visit: i64, chunk: &ReplayChunk, now: Millis) -> Result<bool> {
+        self.db.write(|conn| {
+            let site_exists =
+                conn.prepare_cached("SELECT 1 FROM websites WHERE id = ?1")?.exists([chunk.visit.website_id])?;
+            if !site_exists {
+                return Ok(false);
+            }
+            let tx = conn.transaction()?;
+            append_chunk(&tx, visit, chunk, now)?;
+            tx.commit()?;
+            Ok(true)
+        })
+    }
+
+    fn delete_visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<u64> {
+        self.db.write(|conn| {
+            let mut deleted = 0;
+            let mut stmt = conn.prepare_cached("DELETE FROM replays WHERE website_id = ?1 AND session_id = ?2")?;
+            for visit in visits {
+                deleted += stmt.execute(params![site, visit])? as u64;
+            }
+            Ok(deleted)
+        })
+    }
+
+    fn delete_replays_before(&self, site: WebsiteId, cutoff: Millis) -> Result<u64> {
+        self.db.write(|conn| {
+            Ok(conn
+                .execute("DELETE FROM replays WHERE website_id = ?1 AND last_chunk_at < ?2", params![site, cutoff])?
+                as u64)
+        })
+    }
+
+    fn replays_touching(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<Vec<ReplayRow>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {} FROM replays r
+                 WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3 ORDER BY r.id DESC",
+                row_columns("session_id")
+            ))?;
+            let rows = stmt.query_map(params![site, from, to], sqlite_replay)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<Vec<ReplayRow>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {} FROM replays r WHERE r.website_id = ?1 AND r.session_id = ?2",
+                row_columns("session_id")
+            ))?;
+            let mut rows = Vec::new();
+            for visit in visits {
+                rows.extend(stmt.query_row(params![site, visit], sqlite_replay).optional()?);
+            }
+            rows.sort_by_key(|r: &ReplayRow| r.started_at);
+            Ok(rows)
+        })
+    }
+
+    fn owned_replay(&self, owner: UserId, replay: i64) -> Result<Option<ReplayRow>> {
+        self.db.read(|conn| {
+            Ok(conn
+                .prepare_cached(&format!(
+                    "SELECT {} FROM replays r JOIN websites w ON w.id = r.website_id WHERE r.id = ?1 AND w.user_id = ?2",
+                    row_columns("session_id")
+                ))?
+                .query_row(params![replay, owner], sqlite_replay)
+                .optional()?)
+        })
+    }
+
+    fn replay_chunk_seqs(&self, replay: i64) -> Result<Vec<i64>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached("SELECT seq FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
+            let rows = stmt.query_map([replay], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn replay_chunk(&self, replay: i64, seq: i64) -> Result<Option<Vec<u8>>> {
+        self.db.read(|conn| {
+            Ok(conn
+                .prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 AND seq = ?2")?
+                .query_row(params![replay, seq], |r| r.get::<_, Vec<u8>>(0))
+                .optional()?)
+        })
+    }
+}
+
+impl ReplayStore for PgMeta {
+    /// One transaction per chunk: the recording's row is created if missing and locked, so that chunks of one
+    /// visit arriving through different daemons add up under the limits one after the other.
+    fn append_replay_chunk(&self, visit: i64, chunk: &ReplayChunk, now: Millis) -> Result<bool> {
+        refuse_oversized_chunk(chunk)?;
+        let stats = &chunk.stats;
+        let start = stats.first_ts.unwrap_or(now);
+        let end = stats.last_ts.unwrap_or(start);
+        self.pg.with(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO replays (website_id, visit_id, started_at, ended_at, last_chunk_at)
+                 SELECT $1::BIGINT, $2::BIGINT, $3::BIGINT, $4::BIGINT, $5::BIGINT
+                 WHERE EXISTS (SELECT 1 FROM websites WHERE id = $1)
+                 ON CONFLICT (visit_id) DO NOTHING",
+                &[&chunk.visit.website_id, &visit, &start, &end, &now],
+            )?;
+            let Some(row) = tx.query_opt(
+                "SELECT id, byte_size, inflated_size,
+                    EXISTS (SELECT 1 FROM replay_chunks k WHERE k.replay_id = r.id AND k.seq = $2)
+                 FROM replays r WHERE visit_id = $1 FOR UPDATE",
+                &[&visit, &chunk.seq],
+            )?
+            else {
+                return Ok(false);
+            };
+            let (replay, bytes, inflated, repeated): (i64, i64, i64, bool) =
+                (row.get(0), row.get(1), row.get(2), row.get(3));
+            if repeated {
+                return Ok(true);
+            }
+            refuse_past_limits(bytes, inflated, chunk)?;
+            tx.execute(
+                "INSERT INTO replay_chunks (replay_id, seq, data) VALUES ($1, $2, $3)",
+                &[&replay, &chunk.seq, &chunk.data],
+            )?;
+            tx.execute(
+                "UPDATE replays SET
+                    byte_size = byte_size + $2,
+                    inflated_size = inflated_size + $10,
+                    event_count = event_count + $3,
+                    click_count = click_count + $4,
+                    started_at = LEAST(started_at, COALESCE($5, started_at)),
+                    ended_at = GREATEST(ended_at, COALESCE($6, ended_at)),
+                    screen = CASE WHEN screen = '' THEN COALESCE($7::TEXT, '') ELSE screen END,
+                    is_final = $8,
+                    last_chunk_at = $9
+                 WHERE id = $1",
+                &[
+                    &replay,
+                    &(chunk.data.len() as i64),
+                    &stats.events,
+                    &stats.clicks,
+                    &stats.first_ts,
+                    &stats.last_ts,
+                    &stats.screen,
+                    &chunk.is_final,
+                    &now,
+                    &stats.inflated,
+                ],
+            )?;
+            tx.commit()?;
+            Ok(true)
+        })
+    }
+
+    fn delete_visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<u64> {
+        self.pg.with(|c| {
+            Ok(c.execute("DELETE FROM replays WHERE website_id = $1 AND visit_id = ANY($2)", &[&site, &visits])?)
+        })
+    }
+
+    fn delete_replays_before(&self, site: WebsiteId, cutoff: Millis) -> Result<u64> {
+        self.pg.with(|c| {
+            Ok(c.execute("DELETE FROM replays WHERE website_id = $1 AND last_chunk_at < $2", &[&site, &cutoff])?)
+        })
+    }
+
+    fn replays_touching(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<Vec<ReplayRow>> {
+        self.pg.with(|c| {
+            let rows = c.query(
+                &format!(
+                    "SELECT {} FROM replays r
+                     WHERE r.website_id = $1 AND r.last_chunk_at >= $2 AND r.started_at < $3 ORDER BY r.id DESC",
+                    row_columns("visit_id")
+                ),
+                &[&site, &from, &to],
+            )?;
+            Ok(rows.iter().map(pg_replay).collect())
+        })
+    }
+
+    fn visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<Vec<ReplayRow>> {
+        self.pg.with(|c| {
+            let rows = c.query(
+                &format!(
+                    "SELECT {} FROM replays r WHERE r.website_id = $1 AND r.visit_id = ANY($2) ORDER BY r.started_at",
+                    row_columns("visit_id")
+                ),
+                &[&site, &visits],
+            )?;
+            Ok(rows.iter().map(pg_replay).collect())
+        })
+    }
+
+    fn owned_replay(&self, owner: UserId, replay: i64) -> Result<Option<ReplayRow>> {
+        self.pg.with(|c| {
+            let row = c.query_opt(
+                &format!(
+                    "SELECT {} FROM replays r JOIN websites w ON w.id = r.website_id WHERE r.id = $1 AND w.user_id = $2",
+                    row_columns("visit_id")
+                ),
+                &[&replay, &owner],
+            )?;
+            Ok(row.as_ref().map(pg_replay))
+        })
+    }
+
+    fn replay_chunk_seqs(&self, replay: i64) -> Result<Vec<i64>> {
+        self.pg.with(|c| {
+            let rows = c.query("SELECT seq FROM replay_chunks WHERE replay_id = $1 ORDER BY seq", &[&replay])?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn replay_chunk(&self, replay: i64, seq: i64) -> Result<Option<Vec<u8>>> {
+        self.pg.with(|c| {
+            let row =
+                c.query_opt("SELECT data FROM replay_chunks WHERE replay_id = $1 AND seq = $2", &[&replay, &seq])?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Engine, engines};
+    use super::*;
+    use crate::auth::Auth;
+    use crate::config::Config;
+    use crate::ingest::Hit;
+    use crate::ingest::replay::ChunkStats;
+    use crate::settings::Settings;
+    use crate::store::websites::{NewWebsite, Websites};
+
+    /// A visit of `site` to record: on SQLite its session row (recordings reference it), in PostgreSQL an id as
+    /// the shared ingest state hands them out.
+    fn visit(engine: &Engine, site: WebsiteId, key: &str, id: i64) -> i64 {
+        if engine.name != "sqlite" {
+            return id;
+        }
+        engine
+            .db
+            .write(|conn| {
+                conn.execute(
+                    "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page,
+                        exit_page) VALUES (?1, ?2, 0, 0, 0, '/', '/')",
+                    params![site, key],
+                )?;
+                Ok(conn.last_insert_rowid())
+            })
+            .unwrap()
+    }
+
+    fn chunk(site: WebsiteId, seq: i64, data: Vec<u8>, span: (Millis, Millis), last: bool) -> ReplayChunk {
+        let screen = (seq == 0).then(|| "1280x720".to_string());
+        let stats =
+            ChunkStats { events: 4, clicks: 1, first_ts: Some(span.0), last_ts: Some(span.1), screen, inflated: 50 };
+        ReplayChunk { visit: Hit { website_id: site, ..Hit::default() }, seq, data, is_final: last, stats }
+    }
+
+    #[test]
+    fn recordings_add_up_under_their_limits_and_go_with_their_visit_or_age_alike_on_each_engine() {
+        let mut seen = Vec::new();
+        for engine in engines() {
+            let (name, meta) = (engine.name, &engine.meta);
+            let auth = Auth::new(
+                meta.clone(),
+                b"a test signing secret of 32 bytes or more",
+                Settings::new(Config::default()),
+                None,
+            );
+            let owner = auth.create_user("owner@example.com", "secret1").unwrap().id;
+            let stranger = auth.create_user("stranger@example.com", "secret1").unwrap().id;
+            let new = NewWebsite { name: "Shop".into(), domain: "shop.example.com".into(), tracking_level: None };
+            let site = Websites::new(meta.clone()).create(owner, new).unwrap().id;
+            let (first, second) = (visit(&engine, site, "a", 101), visit(&engine, site, "b", 102));
+
+            // Chunks out of order widen the span; a repeated number changes nothing; the last says if final.
+            assert!(
+                meta.append_replay_chunk(first, &chunk(site, 1, vec![1; 10], (2_000, 3_000), true), 10_000).unwrap()
+            );
+            assert!(
+                meta.append_replay_chunk(first, &chunk(site, 0, vec![0; 20], (1_000, 1_500), false), 11_000).unwrap()
+            );
+            assert!(meta.append_replay_chunk(first, &chunk(site, 0, vec![9; 99], (0, 9_000), true), 12_000).unwrap());
+            let too_large = chunk(site, 2, vec![2; MAX_RECORDING_BYTES as usize - 29], (3_000, 4_000), true);
+            let refused = meta.append_replay_chunk(first, &too_large, 13_000);
+            assert!(matches!(refused, Err(Error::TooLarge(_))), "{name}: {refused:?}");
+            let gone = meta.append_replay_chunk(second, &chunk(site + 1_000, 0, vec![0], (0, 1), false), 13_000);
+            assert!(!gone.unwrap(), "{name}: a chunk of a missing site is not stored");
+            assert!(
+                meta.append_replay_chunk(second, &chunk(site, 0, vec![5; 5], (5_000, 6_000), false), 20_000).unwrap()
+            );
+
+            let rows = meta.replays_touching(site, 0, Millis::MAX).unwrap();
+            let [newest, oldest] = &rows[..] else { panic!("{name}: two recordings, {rows:?}") };
+            assert_eq!((newest.visit, oldest.visit), (second, first), "{name}: newest first");
+            let summary = |r: &ReplayRow| {
+                (
+                    r.started_at,
+                    r.ended_at,
+                    r.byte_size,
+                    r.click_count,
+                    r.event_count,
+                    r.screen.clone(),
+                    r.is_final,
+                    r.last_chunk_at,
+                )
+            };
+            assert_eq!(summary(oldest), (1_000, 3_000, 30, 2, 8, "1280x720".into(), false, 11_000), "{name}");
+            assert_eq!(meta.replays_touching(site, 11_001, Millis::MAX).unwrap().len(), 1, "{name}: by last chunk");
+            assert_eq!(meta.replays_touching(site, 0, 1_000).unwrap().len(), 0, "{name}: by start");
+            assert_eq!(meta.owned_replay(owner, oldest.id).unwrap().as_ref(), Some(oldest), "{name}");
+            assert_eq!(meta.owned_replay(stranger, oldest.id).unwrap(), None, "{name}: another user's");
+            assert_eq!(meta.replay_chunk_seqs(oldest.id).unwrap(), [0, 1], "{name}");
+            assert_eq!(meta.replay_chunk(oldest.id, 1).unwrap(), Some(vec![1; 10]), "{name}");
+            let by_visit: Vec<i64> =
+                meta.visit_replays(site, &[first, second]).unwrap().iter().map(|r| r.visit).collect();
+            assert_eq!(by_visit, [first, second], "{name}: oldest first");
+            seen.push(rows.iter().map(summary).collect::<Vec<_>>());
+
+            // Retention takes those quiet since the cutoff; an erasure the visitor's.
+            assert_eq!(meta.delete_replays_before(site, 11_000).unwrap(), 0, "{name}");
+            assert_eq!(meta.delete_replays_before(site, 11_001).unwrap(), 1, "{name}");
+            assert_eq!(meta.delete_visit_replays(site, &[first, second]).unwrap(), 1, "{name}");
+            assert!(meta.replays_touching(site, 0, Millis::MAX).unwrap().is_empty(), "{name}");
+            assert_eq!(meta.replay_chunk(oldest.id, 1).unwrap(), None, "{name}: chunks go with their recording");
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "the same recordings on each engine: {seen:?}");
+    }
+}
