@@ -112,15 +112,16 @@ mod tests {
         let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
 
         let down = cluster(test.events().with_nodes(&[test.ch_urls[0].clone(), "http://127.0.0.1:9".into()]));
-        let refused = down.delete_data(SITE, DataType::Pageviews);
+        let meta = test.meta();
+        let refused = down.delete_data(meta.as_ref(), SITE, DataType::Pageviews);
         assert!(matches!(refused, Err(Error::Unavailable(_))), "{refused:?}");
         assert_eq!(rows("1"), 6, "nothing deleted");
 
         let up = cluster(test.events());
-        let report = up.delete_data(SITE, DataType::Pageviews).unwrap();
+        let report = up.delete_data(meta.as_ref(), SITE, DataType::Pageviews).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 3, events: 0, sessions: 1, rollup_rows: 0 });
         assert_eq!(rows(&format!("website_id = {SITE}")), 2);
-        let report = up.delete_data(SITE, DataType::All).unwrap();
+        let report = up.delete_data(meta.as_ref(), SITE, DataType::All).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 0, events: 2, sessions: 2, rollup_rows: 0 });
         assert_eq!(rows(&format!("website_id = {SITE}")), 0);
         assert_eq!(rows(&format!("website_id = {OTHER}")), 1, "the other site is intact");
