@@ -359,6 +359,15 @@ impl Tracker {
         }
     }
 
+    /// The page under a heatmap, from the site's latest recording that viewed it: in cluster mode from
+    /// PostgreSQL's recordings and ClickHouse's page views.
+    pub fn page_snapshot(&self, site: WebsiteId, path: &str) -> Result<crate::analytics::PageRendering> {
+        match &self.services.cluster {
+            Some(cluster) => cluster.page_snapshot(self.privacy.meta.as_ref(), site, path),
+            None => self.analytics.page_snapshot(site, path),
+        }
+    }
+
     /// A site's recordings with activity in a range that pass a filter, newest first: in cluster mode from
     /// PostgreSQL, with their visits from ClickHouse.
     pub fn replays(

@@ -185,6 +185,32 @@ async fn recordings_upload_and_read_as_on_sqlite_and_leave_no_chunk_once_erased_
         }
     }
 
+    // The page under a heatmap: the same snapshot, from each engine's recording of the same visit (the newest
+    // that viewed the page); none of a page no recording holds a snapshot of.
+    let page = |site: &Value, path: &str| {
+        format!("/api/analytics/heatmap/page?website_id={site}&url=https%3A%2F%2Fshop.example.com{path}")
+    };
+    let session_of = |list: &Value, replay: &Value| {
+        list.as_array().unwrap().iter().find(|r| &r["id"] == replay).map(|r| r["sessionId"].clone())
+    };
+    for path in ["/", "/pricing"] {
+        let mut expected = raw(&sqlite, &sqlite_token, &page(sqlite_id, path)).await;
+        assert_eq!(expected["snapshot"]["node"].is_object(), path == "/", "{path}: {expected}");
+        let expected_session = session_of(&list, &expected["snapshot"]["replayId"]);
+        assert_eq!(expected_session.is_some(), path == "/", "{path}: {expected}");
+        if path == "/" {
+            expected["snapshot"]["replayId"] = Value::Null;
+        }
+        for (name, server) in [("A", &a), ("B", &b)] {
+            let mut got = raw(server, &token, &page(id, path)).await;
+            assert_eq!(session_of(&cluster_list, &got["snapshot"]["replayId"]), expected_session, "daemon {name}");
+            if path == "/" {
+                got["snapshot"]["replayId"] = Value::Null;
+            }
+            assert_eq!(got, expected, "daemon {name}: {path}");
+        }
+    }
+
     // A funnel's drop-off visits link their recordings as on SQLite (each engine's own recording of the visit).
     let (expected, expected_durations) = drop_offs(&sqlite, &sqlite_token, sqlite_id, &list).await;
     let (got, durations) = drop_offs(&a, &token, id, &cluster_list).await;

@@ -15,10 +15,10 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// Recordings looked into, newest first, before giving up: a visit's recording may lack the page's snapshot
 /// (it was cut by the size cap, or the page was reached by SPA navigation without a new snapshot).
-const MAX_RECORDINGS: i64 = 10;
+const MAX_RECORDINGS: usize = 10;
 /// Chunks inflated per recording at most, and bytes inflated per call at most: a call costs a bounded
 /// amount of work whatever visitors uploaded.
-const MAX_CHUNKS: i64 = 50;
+pub(crate) const MAX_CHUNKS: i64 = 50;
 const MAX_INFLATED_PER_CALL: u64 = 64 * 1024 * 1024;
 
 // rrweb event types (@rrweb/types).
@@ -75,72 +75,83 @@ impl Analytics {
                     SELECT 1 FROM events e WHERE e.session_id = r.session_id AND e.kind = 'pageview' AND e.path = ?2)
                  ORDER BY r.last_chunk_at DESC, r.id DESC LIMIT ?3",
             )?;
-            let rows = stmt.query_map(params![site, path, MAX_RECORDINGS], |r| r.get(0))?;
+            let rows = stmt.query_map(params![site, path, MAX_RECORDINGS as i64], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
-        let mut budget = MAX_INFLATED_PER_CALL;
-        for replay in replays {
-            if budget == 0 {
-                break;
-            }
-            if let Some(snapshot) = self.snapshot_in(replay, path, &mut budget)? {
-                return Ok(PageRendering { snapshot: Some(snapshot) });
-            }
-        }
-        Ok(PageRendering { snapshot: None })
+        latest_snapshot(replays, path, |replay| {
+            self.db.read(|conn| {
+                let mut stmt =
+                    conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq LIMIT ?2")?;
+                let rows = stmt.query_map(params![replay, MAX_CHUNKS], |r| r.get(0))?;
+                Ok(rows.collect::<rusqlite::Result<_>>()?)
+            })
+        })
     }
+}
 
-    /// The last full snapshot taken while the recording was on `path` (after a meta event naming it).
-    fn snapshot_in(&self, replay: i64, path: &str, budget: &mut u64) -> Result<Option<PageSnapshot>> {
-        let chunks: Vec<Vec<u8>> = self.db.read(|conn| {
-            let mut stmt =
-                conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq LIMIT ?2")?;
-            let rows = stmt.query_map(params![replay, MAX_CHUNKS], |r| r.get(0))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })?;
-        let mut meta: Option<(String, i64, i64)> = None;
-        let mut found = None;
-        for gzip in chunks {
-            if *budget == 0 {
-                break;
-            }
-            let mut text = Vec::new();
-            // A chunk that does not inflate or parse (stored as uploaded) is skipped, not an error.
-            let read = MultiGzDecoder::new(&gzip[..]).take(MAX_INFLATED_BYTES.min(*budget)).read_to_end(&mut text);
-            *budget = budget.saturating_sub(text.len() as u64);
-            if read.is_err() {
-                continue;
-            }
-            let Ok(events) = serde_json::from_slice::<Vec<RecordedEvent>>(&text) else { continue };
-            for event in events {
-                match event.kind {
-                    META => {
-                        let href = event.data.get("href").and_then(Value::as_str).unwrap_or("").to_string();
-                        let size = |k: &str| event.data.get(k).and_then(Value::as_i64).unwrap_or(0).clamp(0, 100_000);
-                        meta = Some((href, size("width"), size("height")));
-                    }
-                    FULL_SNAPSHOT => {
-                        let Some((href, width, height)) = &meta else { continue };
-                        if path_of(href).as_deref() != Some(path) {
-                            continue;
-                        }
-                        let mut data = event.data;
-                        let Some(node) = data.get_mut("node").filter(|n| n.is_object()).map(Value::take) else {
-                            continue;
-                        };
-                        found = Some(PageSnapshot {
-                            replay_id: replay,
-                            recorded_at: event.timestamp,
-                            href: href.clone(),
-                            width: *width,
-                            height: *height,
-                            node,
-                        });
-                    }
-                    _ => {}
+/// The latest full snapshot of `path` in `replays` (recordings whose visit viewed it, newest first; the first
+/// [`MAX_RECORDINGS`] looked into), each recording's first [`MAX_CHUNKS`] chunks as uploaded given by `chunks`.
+pub(crate) fn latest_snapshot(
+    replays: impl IntoIterator<Item = i64>,
+    path: &str,
+    mut chunks: impl FnMut(i64) -> Result<Vec<Vec<u8>>>,
+) -> Result<PageRendering> {
+    let mut budget = MAX_INFLATED_PER_CALL;
+    for replay in replays.into_iter().take(MAX_RECORDINGS) {
+        if budget == 0 {
+            break;
+        }
+        if let Some(snapshot) = snapshot_in(replay, path, chunks(replay)?, &mut budget) {
+            return Ok(PageRendering { snapshot: Some(snapshot) });
+        }
+    }
+    Ok(PageRendering { snapshot: None })
+}
+
+/// The last full snapshot taken while the recording was on `path` (after a meta event naming it).
+fn snapshot_in(replay: i64, path: &str, chunks: Vec<Vec<u8>>, budget: &mut u64) -> Option<PageSnapshot> {
+    let mut meta: Option<(String, i64, i64)> = None;
+    let mut found = None;
+    for gzip in chunks {
+        if *budget == 0 {
+            break;
+        }
+        let mut text = Vec::new();
+        // A chunk that does not inflate or parse (stored as uploaded) is skipped, not an error.
+        let read = MultiGzDecoder::new(&gzip[..]).take(MAX_INFLATED_BYTES.min(*budget)).read_to_end(&mut text);
+        *budget = budget.saturating_sub(text.len() as u64);
+        if read.is_err() {
+            continue;
+        }
+        let Ok(events) = serde_json::from_slice::<Vec<RecordedEvent>>(&text) else { continue };
+        for event in events {
+            match event.kind {
+                META => {
+                    let href = event.data.get("href").and_then(Value::as_str).unwrap_or("").to_string();
+                    let size = |k: &str| event.data.get(k).and_then(Value::as_i64).unwrap_or(0).clamp(0, 100_000);
+                    meta = Some((href, size("width"), size("height")));
                 }
+                FULL_SNAPSHOT => {
+                    let Some((href, width, height)) = &meta else { continue };
+                    if path_of(href).as_deref() != Some(path) {
+                        continue;
+                    }
+                    let mut data = event.data;
+                    let Some(node) = data.get_mut("node").filter(|n| n.is_object()).map(Value::take) else {
+                        continue;
+                    };
+                    found = Some(PageSnapshot {
+                        replay_id: replay,
+                        recorded_at: event.timestamp,
+                        href: href.clone(),
+                        width: *width,
+                        height: *height,
+                        node,
+                    });
+                }
+                _ => {}
             }
         }
-        Ok(found)
     }
+    found
 }

@@ -1,11 +1,10 @@
-//! What a daemon in cluster mode serves today: the one list of API routes whose storage has moved to
-//! PostgreSQL and ClickHouse. Every other dashboard API route answers 503 "... is not available in cluster mode
-//! yet" rather than reading or writing the daemon's own SQLite, which no other daemon sees.
+//! What a daemon in cluster mode serves: the one list of API routes whose storage is PostgreSQL and ClickHouse
+//! (every route of the API today). A route added without its cluster path answers 503 "... is not available in
+//! cluster mode yet" rather than reading or writing the daemon's own SQLite, which no other daemon sees.
 
 /// Routes served in cluster mode, as (method, path pattern); `*` matches one path segment.
 const AVAILABLE: &[(&str, &str)] = &[
     ("POST", "/api/track"),
-    // Heatmap data is stored (ClickHouse `interactions`); its reads are not served yet.
     ("POST", "/api/interactions"),
     ("POST", "/api/replay"),
     ("GET", "/api/websites/*/session-replays"),
@@ -54,6 +53,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/websites/*/identified-visitors"),
     ("GET", "/api/analytics/urls"),
     ("GET", "/api/analytics/heatmap"),
+    ("GET", "/api/analytics/heatmap/page"),
     ("POST", "/api/dashboard/live/ticket"),
     ("GET", "/api/dashboard/live"),
     ("GET", "/api/analytics/live-visitors"),
@@ -85,7 +85,7 @@ const AVAILABLE: &[(&str, &str)] = &[
     ("GET", "/api/openapi.json"),
 ];
 
-/// The features not served yet, by path prefix, first match wins: what the 503 names.
+/// The features of a route not on the list, by path prefix, first match wins: what the 503 names.
 const UNAVAILABLE: &[(&str, &str)] = &[
     ("/api/websites/*/", "this report"),
     ("/api/analytics/", "this report"),
@@ -154,6 +154,7 @@ mod tests {
             ("GET", "/api/websites/12/identified-visitors"),
             ("GET", "/api/analytics/urls"),
             ("GET", "/api/analytics/heatmap"),
+            ("GET", "/api/analytics/heatmap/page"),
             ("POST", "/api/dashboard/live/ticket"),
             ("GET", "/api/dashboard/live"),
             ("GET", "/api/analytics/live-visitors"),
@@ -197,7 +198,6 @@ mod tests {
             ("GET", "/api/dashboard/journeys", "this report"),
             ("POST", "/api/privacy/retention", "this privacy request"),
             ("GET", "/api/privacy/delete-visitor", "this privacy request"),
-            ("GET", "/api/analytics/heatmap/page", "this report"),
         ] {
             assert_eq!(unavailable_feature(method, path), Some(feature), "{method} {path}");
         }

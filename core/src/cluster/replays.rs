@@ -7,6 +7,7 @@ use super::Cluster;
 use super::clickhouse::quote;
 use super::events::Events;
 use super::visits::{int, text};
+use crate::analytics::page_snapshot::{MAX_CHUNKS, PageRendering, latest_snapshot};
 use crate::analytics::replays::{ReplaySession, duration_seconds, is_complete, replay_organization, screen_resolution};
 use crate::analytics::{MAX_REPLAYS, ReplayDetail, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
 use crate::error::{Error, Result};
@@ -91,6 +92,22 @@ impl Events {
         ))?;
         rows.iter().map(|row| Ok((int(row, 0)?, int(row, 1)?))).collect()
     }
+
+    /// Those of a site's `visits` with a page view of `path`.
+    fn visits_viewing(&self, site: WebsiteId, path: &str, visits: &[i64]) -> Result<HashSet<i64>> {
+        if visits.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let ids: Vec<String> = visits.iter().map(i64::to_string).collect();
+        let rows = self.nodes()[0].query(&format!(
+            "SELECT DISTINCT visit_id FROM {}.hits
+             WHERE website_id = {site} AND kind = 'pageview' AND path = {} AND visit_id IN ({})",
+            self.database(),
+            quote(path),
+            ids.join(", ")
+        ))?;
+        rows.iter().map(|row| int(row, 0)).collect()
+    }
 }
 
 /// A recording of the list with its visit (empty facts when none of its visit's hits is left).
@@ -121,6 +138,25 @@ fn summary(row: ReplayRow, visit: ReplayVisit, known: &[KnownOrganization], now:
 }
 
 impl Cluster {
+    /// `GET /api/analytics/heatmap/page` in cluster mode: SQLite's choice (the site's recordings whose visit
+    /// viewed the page, latest chunk first) of recordings in PostgreSQL and page views in ClickHouse.
+    pub fn page_snapshot(&self, meta: &dyn Metadata, site: WebsiteId, path: &str) -> Result<PageRendering> {
+        let mut rows = meta.replays_touching(site, Millis::MIN, Millis::MAX)?;
+        rows.sort_unstable_by_key(|row| std::cmp::Reverse((row.last_chunk_at, row.id)));
+        let viewed = self.events.visits_viewing(site, path, &rows.iter().map(|row| row.visit).collect::<Vec<_>>())?;
+        let replays = rows.iter().filter(|row| viewed.contains(&row.visit)).map(|row| row.id);
+        latest_snapshot(replays, path, |replay| {
+            let seqs = meta.replay_chunk_seqs(replay)?;
+            let first = seqs.into_iter().take(MAX_CHUNKS as usize);
+            Ok(first
+                .map(|seq| meta.replay_chunk(replay, seq))
+                .collect::<Result<Vec<_>>>()?
+                .into_iter()
+                .flatten()
+                .collect())
+        })
+    }
+
     /// A site's recordings with activity in `range` that pass `filter`, newest first, each with whether its
     /// visit is of an organization its owner set to enterprise (`known`: the site's organizations).
     fn matching_replays(

@@ -100,5 +100,5 @@ async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<
 async fn page(tracker: Tracker, user: UserId, query: PageQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.analytics.page_snapshot(site, &path)).await
+    site_json(tracker, user, site, move |tracker| tracker.page_snapshot(site, &path)).await
 }
