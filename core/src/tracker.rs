@@ -552,6 +552,15 @@ impl Tracker {
         }
     }
 
+    /// In cluster mode, rolls up the hours closed by now into ClickHouse's rollups (serve's warming job; one
+    /// daemon at a time). Nothing on SQLite, whose writer keeps its rollups as it writes.
+    pub fn roll_up(&self) -> Result<()> {
+        if let Some(cluster) = &self.services.cluster {
+            cluster.roll_up(now_ms())?;
+        }
+        Ok(())
+    }
+
     /// Applies every site's retention days now (serve's periodic job; see [`Tracker::apply_retention_at`]).
     pub fn apply_retention(&self) -> Result<RetentionReport> {
         self.apply_retention_at(now_ms())

@@ -4,7 +4,8 @@
 //! Those reads store an hour once its visits are over and count only the hours they lack; at ten million events
 //! a 90-day read with nothing stored takes tens of seconds (after an upgrade, a deletion or retention run, or a
 //! funnel edit). The daemon calls [`Tracker::warm_stored_hours`] shortly after start and then periodically, so
-//! a person opening those screens finds the hours stored.
+//! a person opening those screens finds the hours stored. In cluster mode the same job rolls up ClickHouse's
+//! closed hours (`cluster::rollups`).
 
 use rusqlite::params;
 
@@ -27,8 +28,13 @@ pub struct WarmReport {
 impl Tracker {
     /// Runs the funnels, journeys and Advanced Analytics reads of the last 90 days for every site, which
     /// stores the settled hours they lack, and stores the heatmap's page and point hours and its whole point days.
-    /// A site that fails is counted and skipped.
+    /// A site that fails is counted and skipped. In cluster mode, rolls up the closed hours into ClickHouse's
+    /// rollups instead (one daemon at a time), and reports no site.
     pub fn warm_stored_hours(&self) -> Result<WarmReport> {
+        if self.is_cluster() {
+            self.roll_up()?;
+            return Ok(WarmReport::default());
+        }
         let sites: Vec<(UserId, WebsiteId)> = self.db().read(|conn| {
             let mut stmt = conn.prepare("SELECT user_id, id FROM websites ORDER BY user_id, id")?;
             Ok(stmt.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?)

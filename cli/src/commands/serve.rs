@@ -114,11 +114,12 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             Some(path) => Some(watch_config(global.clone(), path, tracker.clone(), filter_handle)?),
             None => None,
         };
-        // In cluster mode retention deletes the cluster's expired hits (one daemon at a time); the others work
-        // on this daemon's SQLite, which in cluster mode holds nothing of the cluster's.
+        // In cluster mode retention deletes the cluster's expired hits and warming rolls up its closed hours (one
+        // daemon at a time); email works on this daemon's SQLite, which in cluster mode holds nothing of the
+        // cluster's.
         tokio::spawn(retention_schedule(tracker.clone()));
+        tokio::spawn(warm_schedule(tracker.clone()));
         if !tracker.is_cluster() {
-            tokio::spawn(warm_schedule(tracker.clone()));
             tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
         }
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use super::clickhouse::{join, quote};
 use super::events::Events;
+use super::rollups::EVENT_NAME;
 use super::visits::{float, int, text, visits_sql};
 use crate::analytics::{
     ActivityEvent, CONVERSIONS_LIMIT, Conversion, Conversions, EventSummary, TimeRange, check_activity_limit, percent,
@@ -92,12 +93,7 @@ impl Events {
                      ORDER BY ts DESC, id DESC LIMIT {CONVERSIONS_LIMIT}"
                 ))
             },
-            || {
-                node.query(&format!(
-                    "SELECT countIf(conversions > 0), count() FROM ({})",
-                    visits_sql(db, &[site], from, to)
-                ))
-            },
+            || self.converted_visits(site, range),
         )?;
         let conversions = conversions
             .iter()
@@ -113,8 +109,32 @@ impl Events {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let row = rate.first().map(Vec::as_slice).unwrap_or_default();
-        Ok(Conversions { conversions, conversion_rate: percent(int(row, 0)?, int(row, 1)?) })
+        let (converted, visits) = rate;
+        Ok(Conversions { conversions, conversion_rate: percent(converted, visits) })
+    }
+
+    /// The visits that started in a range which converted (whenever they did), and all of them.
+    fn converted_visits(&self, site: WebsiteId, range: TimeRange) -> Result<(i64, i64)> {
+        let db = self.database();
+        let (rolled, live) = self.split(range.start, range.end)?;
+        let mut parts = Vec::new();
+        if let Some((from, to)) = rolled {
+            parts.push(format!(
+                "SELECT sumIf(visits, dim = 'converted') AS converted, sumIf(visits, dim = '') AS started
+                 FROM {db}.rollup_hours
+                 WHERE website_id = {site} AND dim IN ('', 'converted') AND hour >= {from} AND hour < {to}"
+            ));
+        }
+        if let Some((from, to)) = live {
+            parts.push(format!(
+                "SELECT toInt64(countIf(conversions > 0)) AS converted, toInt64(count()) AS started FROM ({})",
+                visits_sql(db, &[site], from, to)
+            ));
+        }
+        let rows = self.nodes()[0]
+            .query(&format!("SELECT sum(converted), sum(started) FROM ({})", parts.join(" UNION ALL ")))?;
+        let row = rows.first().map(Vec::as_slice).unwrap_or_default();
+        Ok((int(row, 0)?, int(row, 1)?))
     }
 
     /// `GET /api/websites/{id}/events/summary` in cluster mode, with the site's event `definitions` (id, name)
@@ -126,16 +146,31 @@ impl Events {
         range: TimeRange,
         definitions: Vec<(i64, String)>,
     ) -> Result<EventSummary> {
-        let (from, to) = (range.start, range.end);
-        let rows = self.nodes()[0]
-            .query(&format!(
-                "SELECT if(kind != 'conversion' AND name = '', kind, name) AS event_name, count() AS n,
-                        countIf(kind = 'conversion')
-                 FROM {}.hits
+        let db = self.database();
+        let (rolled, live) = self.split(range.start, range.end)?;
+        let mut parts = Vec::new();
+        if let Some((from, to)) = rolled {
+            parts.push(format!(
+                "SELECT value AS event_name, sum(events + conversions) AS n, sum(conversions) AS converted
+                 FROM {db}.rollup_hours
+                 WHERE website_id = {site} AND dim = 'event' AND hour >= {from} AND hour < {to}
+                 GROUP BY event_name HAVING n != 0"
+            ));
+        }
+        if let Some((from, to)) = live {
+            parts.push(format!(
+                "SELECT {EVENT_NAME} AS event_name, toInt64(count()) AS n, toInt64(countIf(kind = 'conversion')) AS converted
+                 FROM {db}.hits
                  WHERE website_id = {site} AND kind IN ('custom', 'outbound', 'download', 'conversion')
                    AND ts >= {from} AND ts < {to}
-                 GROUP BY event_name ORDER BY n DESC, event_name",
-                self.database()
+                 GROUP BY event_name"
+            ));
+        }
+        let rows = self.nodes()[0]
+            .query(&format!(
+                "SELECT event_name, sum(n) AS total, sum(converted) FROM ({})
+                 GROUP BY event_name ORDER BY total DESC, event_name",
+                parts.join(" UNION ALL ")
             ))?
             .iter()
             .map(|row| Ok((text(row, 0)?, int(row, 1)?, int(row, 2)?)))

@@ -1,5 +1,6 @@
 //! Breakdowns read from ClickHouse: referrers, countries, any rollup dimension, traffic sources and the pages
-//! of the heatmap's page list, ordered as SQLite's rollups order them (most first, ties by value in byte order).
+//! of the heatmap's page list, ordered as SQLite's rollups order them (most first, ties by value in byte order);
+//! rolled-up hours from the rollups.
 
 use super::clickhouse::join;
 use super::events::Events;
@@ -48,21 +49,29 @@ impl Events {
     pub fn page_urls(&self, site: WebsiteId, now: Millis) -> Result<Vec<String>> {
         let since = now.div_euclid(DAY_MS) * DAY_MS - URL_DAYS * DAY_MS;
         let db = self.database();
+        let (rolled, live) = self.split(since, Millis::MAX)?;
+        let mut parts = vec![format!(
+            "SELECT path AS value, toInt64(0) AS n FROM {db}.interactions
+             WHERE website_id = {site} AND kind IN ('click', 'move', 'submit', 'scroll') GROUP BY value"
+        )];
+        if let Some(span) = rolled {
+            parts.push(self.rolled_values_sql(site, Dimension::Page.as_str(), "pageviews", span));
+        }
+        if let Some((from, _)) = live {
+            parts.push(format!(
+                "SELECT path AS value, toInt64(count()) AS n FROM {db}.hits
+                 WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} GROUP BY value"
+            ));
+        }
         let rows = self.nodes()[0].query(&format!(
-            "SELECT path, sum(views) AS n FROM (
-                SELECT path, count() AS views FROM {db}.hits
-                WHERE website_id = {site} AND kind = 'pageview' AND ts >= {since} GROUP BY path
-                UNION ALL
-                SELECT path, toUInt64(0) AS views FROM {db}.interactions
-                WHERE website_id = {site} AND kind IN ('click', 'move', 'submit', 'scroll') GROUP BY path
-             )
-             GROUP BY path ORDER BY n DESC, path LIMIT {MAX_URLS}"
+            "SELECT value, sum(n) AS views FROM ({}) GROUP BY value ORDER BY views DESC, value LIMIT {MAX_URLS}",
+            parts.join(" UNION ALL ")
         ))?;
         rows.iter().map(|row| text(row, 0)).collect()
     }
 
     /// The `limit` most frequent values of `dim` over a range: page views for pages (on their own time), visits
-    /// otherwise (on their start, under their first hit's value).
+    /// otherwise (on their start, under their first hit's value); rolled-up hours from the rollups.
     pub(super) fn top_values(
         &self,
         site: WebsiteId,
@@ -70,20 +79,35 @@ impl Events {
         dim: Dimension,
         limit: i64,
     ) -> Result<Vec<(String, i64)>> {
-        let (db, from, to) = (self.database(), range.start, range.end);
+        let db = self.database();
         let limit = limit.max(0);
-        let sql = match visit_dimension(dim) {
-            None => format!(
-                "SELECT path, count() AS n FROM {db}.hits
-                 WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
-                 GROUP BY path ORDER BY n DESC, path LIMIT {limit}"
-            ),
-            Some(value) => format!(
-                "SELECT {value} AS dim_value, count() AS n FROM ({})
-                 GROUP BY dim_value ORDER BY n DESC, dim_value LIMIT {limit}",
-                visits_sql(db, &[site], from, to)
-            ),
-        };
+        let (rolled, live) = self.split(range.start, range.end)?;
+        let mut parts = Vec::new();
+        if let Some(span) = rolled {
+            let counter = if dim == Dimension::Page { "pageviews" } else { "visits" };
+            parts.push(self.rolled_values_sql(site, dim.as_str(), counter, span));
+        }
+        if let Some((from, to)) = live {
+            parts.push(match visit_dimension(dim) {
+                None => format!(
+                    "SELECT path AS value, toInt64(count()) AS n FROM {db}.hits
+                     WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
+                     GROUP BY value"
+                ),
+                Some(value) => format!(
+                    "SELECT {value} AS value, toInt64(count()) AS n FROM ({}) GROUP BY value",
+                    visits_sql(db, &[site], from, to)
+                ),
+            });
+        }
+        if parts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT value, sum(n) AS total FROM ({}) GROUP BY value HAVING total > 0
+             ORDER BY total DESC, value LIMIT {limit}",
+            parts.join(" UNION ALL ")
+        );
         self.nodes()[0].query(&sql)?.iter().map(|row| Ok((text(row, 0)?, int(row, 1)?))).collect()
     }
 }

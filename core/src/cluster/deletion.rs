@@ -5,7 +5,7 @@
 
 use super::Cluster;
 use super::ingest_state::IngestState;
-use super::visits::int;
+use super::visits::{DAY_MS, int};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId};
 use crate::privacy::{DataType, DeletionReport};
@@ -23,23 +23,47 @@ fn kinds(data: DataType) -> &'static str {
 
 impl Cluster {
     /// Deletes a site's data of one type on every shard; callers check ownership. The counts are SQLite's:
-    /// hits by kind, and the visits left without any hit (for `all`, every visit). There are no rollups in
-    /// ClickHouse, so `rollupRows` is 0. A shard that does not answer is `Unavailable` before anything is
+    /// hits by kind, and the visits left without any hit (for `all`, every visit). The rollups of the days the
+    /// deleted rows touched are rebuilt from the hits left (for `all`, deleted), as on SQLite; `rollupRows`
+    /// (SQLite's count of its hourly and daily rows) is 0. A shard that does not answer is `Unavailable` before anything is
     /// deleted in PostgreSQL (recordings, in `meta`), and the request can be repeated.
     pub fn delete_data(&self, meta: &dyn Metadata, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
         let db = self.events.database();
         let condition = format!("website_id = {site} AND {}", kinds(data));
         let mut report = DeletionReport::default();
+        // The days to rebuild the rollups of, as SQLite's deletion finds them: from the start of the first visit
+        // that loses a row to the day of the last row deleted.
+        let (mut first, mut last) = (Millis::MAX, Millis::MIN);
         for node in self.events.nodes() {
+            let span = node.query(&format!(
+                "SELECT count(), min(ts), max(ts),
+                    (SELECT min(ts) FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0 AND visit_id IN
+                        (SELECT visit_id FROM {db}.hits_local WHERE {condition} AND visit_id != 0))
+                 FROM {db}.hits_local WHERE {condition} AND kind != 'touch'"
+            ))?;
+            let row = span.first().ok_or_else(|| Error::Internal("ClickHouse: no deletion span".into()))?;
+            if int(row, 0)? > 0 {
+                let visits_start = if int(row, 3)? == 0 { Millis::MAX } else { int(row, 3)? };
+                first = first.min(int(row, 1)?).min(visits_start);
+                last = last.max(int(row, 2)?);
+            }
             let totals = node.query(&format!(
                 "SELECT countIf(kind = 'pageview'), countIf(kind NOT IN ('pageview', 'touch')) FROM {db}.hits_local
                  WHERE {condition}"
             ))?;
             // A visit's hits are all on one shard: it is emptied when each of its hits goes.
+            // Every visit goes with `all`; otherwise those that lose every hit they had and hold no heatmap data
+            // or recording (touches), which keep a visit on SQLite too.
+            let deleted = format!("({}) AND kind != 'touch'", kinds(data));
+            let emptied = match data {
+                DataType::All => "1".to_string(),
+                _ => format!(
+                    "countIf({deleted}) > 0 AND countIf({deleted}) = countIf(kind != 'touch') AND countIf(kind = 'touch') = 0"
+                ),
+            };
             let emptied = node.query_value::<u64>(&format!(
                 "SELECT count() FROM (SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0
-                 GROUP BY visit_id HAVING countIf({}) = countIf(kind != 'touch'))",
-                kinds(data)
+                 GROUP BY visit_id HAVING {emptied})"
             ))?;
             let row = totals.first().ok_or_else(|| Error::Internal("ClickHouse: no deletion count".into()))?;
             report.pageviews += int(row, 0)? as u64;
@@ -47,10 +71,17 @@ impl Cluster {
             report.sessions += emptied;
         }
         if data == DataType::All {
-            // The site's heatmap data goes with everything else (even when it has no hit left).
-            self.events.delete_visits_where(&format!("website_id = {site}"))?;
+            // The site's heatmap data and rollups go with everything else (even when it has no hit left).
+            self.events.delete_site(site)?;
         } else if report.pageviews + report.events > 0 {
+            for node in self.events.nodes() {
+                node.execute(&span_touches_sql(db, site, kinds(data)))?;
+            }
             self.events.delete_where(&condition)?;
+            if first <= last {
+                let from = first.div_euclid(DAY_MS) * DAY_MS;
+                self.rebuild_rollups(site, from, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
+            }
         }
         if data == DataType::All {
             // Its recordings go with their visits, as SQLite's go with its emptied sessions.
@@ -61,6 +92,30 @@ impl Cluster {
         Ok(report)
     }
 }
+
+/// The statement, run on one shard, that keeps the span of each of a site's visits that loses some of its
+/// rows to `kinds` and keeps others: a `touch` copy of its first and last rows where those go, as SQLite keeps
+/// a visit's first and last seen times on its session row. A copy keeps what that row holds (its visit's
+/// source, place and device) but nothing of the deleted hit itself (its page, name, properties or value).
+fn span_touches_sql(db: &str, site: WebsiteId, kinds: &str) -> String {
+    let visits = format!("SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0");
+    format!(
+        "INSERT INTO {db}.hits_local ({HIT_COLUMNS})
+         SELECT month, website_id, ts, visit_id, visitor, session_key, 'touch', '', '', '', referrer, referrer_host,
+                utm_source, utm_medium, utm_campaign, utm_term, utm_content, '', NULL, '', screen, country, region,
+                city, device, browser, os, ip_address, organization_asn, organization
+         FROM {db}.hits_local
+         WHERE website_id = {site} AND ({kinds})
+           AND visit_id IN ({visits} GROUP BY visit_id HAVING countIf({kinds}) < countIf(kind != 'touch'))
+           AND ((visit_id, ts) IN (SELECT visit_id, min(ts) FROM {db}.hits_local WHERE website_id = {site} GROUP BY visit_id)
+             OR (visit_id, ts) IN (SELECT visit_id, max(ts) FROM {db}.hits_local WHERE website_id = {site} GROUP BY visit_id))"
+    )
+}
+
+/// The columns of `hits_local`, in order.
+const HIT_COLUMNS: &str = "month, website_id, ts, visit_id, visitor, session_key, kind, name, url, path, referrer,
+    referrer_host, utm_source, utm_medium, utm_campaign, utm_term, utm_content, properties, value, currency, screen,
+    country, region, city, device, browser, os, ip_address, organization_asn, organization";
 
 #[cfg(test)]
 mod tests {
@@ -120,7 +175,13 @@ mod tests {
         let up = cluster(test.events());
         let report = up.delete_data(meta.as_ref(), SITE, DataType::Pageviews).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 3, events: 0, sessions: 1, rollup_rows: 0 });
-        assert_eq!(rows(&format!("website_id = {SITE}")), 2);
+        assert_eq!(rows(&format!("website_id = {SITE} AND kind != 'touch'")), 2);
+        // Visit 2 keeps its span (its first row went): a touch at that time, without the page.
+        assert_eq!(
+            rows(&format!("website_id = {SITE} AND kind = 'touch' AND visit_id = 2 AND ts = {} AND path = ''", T + 2)),
+            1
+        );
+        assert_eq!(rows(&format!("website_id = {SITE} AND kind = 'touch'")), 1, "emptied visits keep no touch");
         let report = up.delete_data(meta.as_ref(), SITE, DataType::All).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 0, events: 2, sessions: 2, rollup_rows: 0 });
         assert_eq!(rows(&format!("website_id = {SITE}")), 0);

@@ -112,6 +112,37 @@ const SCHEMA: &[(&str, &str)] = &[
         "ALTER TABLE {db}.interactions_local ADD COLUMN seq UInt32;
      ALTER TABLE {db}.interactions ADD COLUMN seq UInt32",
     ),
+    (
+        "rollups_hours",
+        // The rollups of closed hours (see rollups.rs), each shard's from its own hits: SQLite's rollup_hours
+        // columns, `hour` in milliseconds. Summing: a shard's rows of one key add up, so a rebuild inserts the
+        // difference to what is stored and a row summing to zero goes at the next merge. Not partitioned by
+        // month: retention keeps rollups, as SQLite's does, and a deletion rebuilds them. Reads go through the
+        // Distributed table and sum the shards. `rollup_marks` holds each shard's progress: every hour before
+        // its greatest `through` is rolled up on that shard.
+        "CREATE TABLE IF NOT EXISTS {db}.rollup_hours_local (
+        website_id Int64,
+        dim String,
+        hour Int64,
+        value String,
+        pageviews Int64,
+        visits Int64,
+        visitors Int64,
+        events Int64,
+        conversions Int64,
+        bounces Int64,
+        duration_s Int64
+     ) ENGINE = SummingMergeTree()
+     ORDER BY (website_id, dim, hour, value)
+     SETTINGS index_granularity = 8192, old_parts_lifetime = 1, cleanup_delay_period = 1,
+        cleanup_delay_period_random_add = 0;
+     CREATE TABLE IF NOT EXISTS {db}.rollup_hours AS {db}.rollup_hours_local
+        ENGINE = Distributed({cluster}, {db}, rollup_hours_local, website_id);
+     CREATE TABLE IF NOT EXISTS {db}.rollup_marks_local (shard UInt32, through Int64, at Int64)
+        ENGINE = MergeTree() ORDER BY (shard, through);
+     CREATE TABLE IF NOT EXISTS {db}.rollup_marks AS {db}.rollup_marks_local
+        ENGINE = Distributed({cluster}, {db}, rollup_marks_local, shard)",
+    ),
 ];
 
 /// How often a mutation's or a drop's end is polled for (18.16 has no `mutations_sync`).
@@ -167,6 +198,9 @@ impl Expiry {
 
 /// The local tables of events, each deleted from with a site or an account.
 const LOCAL_TABLES: [&str; 2] = ["hits_local", "interactions_local"];
+
+/// Every local table holding a site's rows, its rollups included: what a site's deletion empties.
+const SITE_TABLES: [&str; 3] = ["hits_local", "interactions_local", "rollup_hours_local"];
 
 /// The kind of a hits row that only keeps its visit alive at its time (see `sink::touch_row`): every read
 /// that lists or counts hits by kind leaves it out.
@@ -268,6 +302,8 @@ pub struct Events {
     nodes: Vec<Node>,
     cluster: String,
     database: String,
+    /// The rollups' mark as last read, and when (see `rollups::Events::rolled_up_through`).
+    pub(super) mark: std::sync::Mutex<Option<(Instant, Millis)>>,
 }
 
 impl Events {
@@ -281,6 +317,7 @@ impl Events {
             nodes: urls.iter().map(|u| Node::new(u)).collect(),
             cluster: identifier(cluster)?.to_string(),
             database: identifier(database)?.to_string(),
+            mark: std::sync::Mutex::new(None),
         };
         for node in &events.nodes {
             events.migrate(node)?;
@@ -390,7 +427,7 @@ impl Events {
             return Ok(());
         }
         let ids: Vec<String> = sites.iter().map(i64::to_string).collect();
-        self.delete_in(&LOCAL_TABLES, &format!("website_id IN ({})", ids.join(", ")))
+        self.delete_in(&SITE_TABLES, &format!("website_id IN ({})", ids.join(", ")))
     }
 
     /// Deletes every row of a site's visitor (its visits under `session_key`, hits and heatmap data) on every

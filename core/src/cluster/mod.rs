@@ -36,6 +36,7 @@ mod parity_replays;
 pub mod pg;
 mod replays;
 mod retention;
+mod rollups;
 mod sessions;
 pub mod sink;
 #[cfg(test)]

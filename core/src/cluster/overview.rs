@@ -1,13 +1,17 @@
 //! The overview's totals read from ClickHouse (page views, visits, visitors, bounces, visit time), with the
 //! meaning SQLite's rollups give them: visits, visitors, bounces and time are counted on the range their visit
-//! started in, page views on their own time.
+//! started in, page views on their own time. Closed hours are read from the rollups.
 
 use super::clickhouse::join;
 use super::events::Events;
+use super::rollups::{self, Span};
 use super::visits::{first_visits_sql, visits_sql};
-use crate::analytics::{ACTIVE_WINDOW_MS, Overview, PageViews, TimeRange, Totals};
+use crate::analytics::{ACTIVE_WINDOW_MS, Dimension, Overview, PageViews, TimeRange, Totals};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
+
+/// Pages on the overview.
+const TOP_PAGES: i64 = 10;
 
 impl Events {
     /// `GET /api/dashboard/overview` in cluster mode: the figures SQLite's overview gives on the same hits.
@@ -21,32 +25,26 @@ impl Events {
             ))
         };
         // Top pages by page views, ties by path, as SQLite's page rollup orders them.
-        let top = || {
-            node.query(&format!(
-                "SELECT path, count() AS n FROM {db}.hits
-                 WHERE website_id = {site} AND kind = 'pageview' AND ts >= {} AND ts < {}
-                 GROUP BY path ORDER BY n DESC, path LIMIT 10",
-                range.start, range.end
-            ))
-        };
+        let top = || self.top_values(site, range, Dimension::Page, TOP_PAGES);
         let ((current, previous), (active_sessions, top_pages)) =
             join(|| join(|| self.totals(site, range), || self.totals(site, range.previous())), || join(active, top))?;
-        let top_pages = top_pages
-            .into_iter()
-            .map(|row| match row.as_slice() {
-                [url, views] => Ok(PageViews {
-                    url: url.clone(),
-                    views: views.parse().map_err(|_| Error::Internal("ClickHouse: unexpected count".into()))?,
-                }),
-                _ => Err(Error::Internal("ClickHouse: unexpected top pages row".into())),
-            })
-            .collect::<Result<_>>()?;
+        let top_pages = top_pages.into_iter().map(|(url, views)| PageViews { url, views }).collect();
         Ok(Overview::of(current, previous, active_sessions, top_pages, None))
     }
 
-    /// The totals of a site over a range, read through the Distributed table.
+    /// The totals of a site over a range: its rolled-up hours from the rollups, the others from the hits.
     pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
-        let (db, from, to) = (self.database(), range.start, range.end);
+        let (rolled, live) = self.split(range.start, range.end)?;
+        let (rolled, live) = join(
+            || rolled.map_or(Ok(Totals::default()), |span| self.rolled_totals(site, span)),
+            || live.map_or(Ok(Totals::default()), |span| self.hit_totals(site, span)),
+        )?;
+        Ok(rollups::add(rolled, live))
+    }
+
+    /// The totals of a site over [from, to) counted from its hits, read through the Distributed table.
+    fn hit_totals(&self, site: WebsiteId, (from, to): Span) -> Result<Totals> {
+        let db = self.database();
         let node = &self.nodes()[0];
         // Page views, events and conversions are counted on their own time, as SQLite's writer adds them to
         // the rollup hour of the hit; its `events` are custom events, outbound links and downloads.

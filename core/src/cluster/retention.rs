@@ -43,6 +43,9 @@ impl Cluster {
     }
 
     fn expire(&self, meta: &dyn Metadata, now: Millis) -> Result<RetentionReport> {
+        // Hours are rolled up before their hits go: the rollups keep them on the dashboard, as SQLite's do.
+        // A run "as if it were" later rolls up no hour that is open now.
+        self.roll_up(now.min(crate::model::now_ms()))?;
         let retention = meta.all_retention()?;
         let recording_cutoffs: Vec<Millis> = retention.iter().map(|(_, days)| now - days.recordings * DAY_MS).collect();
         let expiries: Vec<Expiry> = retention

@@ -1,10 +1,10 @@
 //! Traffic over time read from ClickHouse: the Traffic Overview chart's buckets and the All Sites table's
 //! periods, with the meanings SQLite's hourly and daily rollups give them (page views on their own time,
-//! visitors once per site and day, in the hour their first visit of the day started).
+//! visitors once per site and day, in the hour their first visit of the day started); rolled-up hours from the
+//! rollups.
 
 use std::collections::HashMap;
 
-use super::clickhouse::join;
 use super::events::Events;
 use super::visits::{DAY_MS, first_visits_sql, int, sites_condition};
 use crate::analytics::{SiteMetric, SitePeriods, TimeRange, Timeseries};
@@ -16,35 +16,42 @@ impl Events {
     /// first, as SQLite's rollups give them.
     pub fn timeseries(&self, site: WebsiteId, range: TimeRange) -> Result<Timeseries> {
         let (db, node) = (self.database(), &self.nodes()[0]);
-        let (from, to) = (range.start, range.end);
         let step_ms = range.grain.seconds() * 1000;
         let bucket = |column: &str| format!("intDiv({column}, {step_ms}) * {}", range.grain.seconds());
-        let mut buckets: HashMap<i64, (i64, i64)> = HashMap::new();
-        let (page_views, visitors) = join(
-            || {
-                node.query(&format!(
-                    "SELECT {} AS bucket, count() FROM {db}.hits
-                     WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
-                     GROUP BY bucket",
-                    bucket("ts")
-                ))
-            },
-            || {
-                node.query(&format!(
-                    "SELECT {} AS bucket, count() FROM ({}) WHERE first >= {from} GROUP BY bucket",
-                    bucket("first"),
-                    first_visits_sql(db, &[site], from, to)
-                ))
-            },
-        )?;
-        for row in page_views {
-            buckets.entry(int(&row, 0)?).or_default().1 = int(&row, 1)?;
+        let (rolled, live) = self.split(range.start, range.end)?;
+        // Rows of (bucket, visitors, page views), from the rollups and from the hits; a day may have both.
+        let mut parts = Vec::new();
+        if let Some((from, to)) = rolled {
+            parts.push(format!(
+                "SELECT {} AS bucket, sum(visitors) AS visitors, sum(pageviews) AS pageviews FROM {db}.rollup_hours
+                 WHERE website_id = {site} AND dim = '' AND hour >= {from} AND hour < {to} GROUP BY bucket",
+                bucket("hour")
+            ));
         }
-        for row in visitors {
-            buckets.entry(int(&row, 0)?).or_default().0 = int(&row, 1)?;
+        if let Some((from, to)) = live {
+            parts.push(format!(
+                "SELECT {} AS bucket, toInt64(0) AS visitors, toInt64(count()) AS pageviews FROM {db}.hits
+                 WHERE website_id = {site} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
+                 GROUP BY bucket",
+                bucket("ts")
+            ));
+            parts.push(format!(
+                "SELECT {} AS bucket, toInt64(count()) AS visitors, toInt64(0) AS pageviews FROM ({})
+                 WHERE first >= {from} GROUP BY bucket",
+                bucket("first"),
+                first_visits_sql(db, &[site], from, to)
+            ));
         }
-        let mut rows: Vec<(i64, i64, i64)> = buckets.into_iter().map(|(b, (v, p))| (b, v, p)).collect();
-        rows.sort_unstable();
+        let mut rows = Vec::new();
+        if !parts.is_empty() {
+            let sql = format!(
+                "SELECT bucket, sum(visitors), sum(pageviews) FROM ({}) GROUP BY bucket ORDER BY bucket",
+                parts.join(" UNION ALL ")
+            );
+            for row in node.query(&sql)? {
+                rows.push((int(&row, 0)?, int(&row, 1)?, int(&row, 2)?));
+            }
+        }
         Ok(Timeseries::of(range, rows))
     }
 
@@ -56,21 +63,40 @@ impl Events {
         }
         let (db, node) = (self.database(), &self.nodes()[0]);
         let today = now.div_euclid(DAY_MS) * DAY_MS;
-        let (from, to) = (today - 29 * DAY_MS, today + DAY_MS);
+        let (rolled, live) = self.split(today - 29 * DAY_MS, today + DAY_MS)?;
+        let day = |column: &str| format!("intDiv({column}, {DAY_MS}) * {DAY_MS}");
+        let in_sites = sites_condition(sites);
         // Per site and day: page views on their own day, visitors on the day their visit started.
-        let sql = match metric {
-            SiteMetric::Pageviews => format!(
-                "SELECT website_id, intDiv(ts, {DAY_MS}) * {DAY_MS} AS day, count() FROM {db}.hits
-                 WHERE {} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
-                 GROUP BY website_id, day",
-                sites_condition(sites)
-            ),
-            SiteMetric::Visitors => format!(
-                "SELECT website_id, intDiv(first, {DAY_MS}) * {DAY_MS} AS day, count() FROM ({})
-                 GROUP BY website_id, day",
-                first_visits_sql(db, sites, from, to)
-            ),
-        };
+        let mut parts = Vec::new();
+        if let Some((from, to)) = rolled {
+            let counter = match metric {
+                SiteMetric::Pageviews => "pageviews",
+                SiteMetric::Visitors => "visitors",
+            };
+            parts.push(format!(
+                "SELECT website_id, {} AS day, sum({counter}) AS n FROM {db}.rollup_hours
+                 WHERE {in_sites} AND dim = '' AND hour >= {from} AND hour < {to} GROUP BY website_id, day",
+                day("hour")
+            ));
+        }
+        if let Some((from, to)) = live {
+            parts.push(match metric {
+                SiteMetric::Pageviews => format!(
+                    "SELECT website_id, {} AS day, toInt64(count()) AS n FROM {db}.hits
+                     WHERE {in_sites} AND kind = 'pageview' AND ts >= {from} AND ts < {to}
+                     GROUP BY website_id, day",
+                    day("ts")
+                ),
+                SiteMetric::Visitors => format!(
+                    "SELECT website_id, {} AS day, toInt64(count()) AS n FROM ({}) WHERE first >= {from}
+                     GROUP BY website_id, day",
+                    day("first"),
+                    first_visits_sql(db, sites, from, to)
+                ),
+            });
+        }
+        let sql =
+            format!("SELECT website_id, day, sum(n) FROM ({}) GROUP BY website_id, day", parts.join(" UNION ALL "));
         let mut periods: HashMap<WebsiteId, SitePeriods> = HashMap::new();
         for row in node.query(&sql)? {
             let (website_id, day, n) = (int(&row, 0)?, int(&row, 1)?, int(&row, 2)?);

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::Cluster;
 use super::clickhouse::{Node, quote};
 use super::ingest_state::IngestState;
-use super::visits::{float, int, text};
+use super::visits::{DAY_MS, float, int, text};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, iso};
 use crate::privacy::chunk_events;
@@ -240,14 +240,22 @@ impl Cluster {
         let found = self.find(site, visitor)?;
         let mut report = VisitorDeletion { sessions: found.visit_count(), ..VisitorDeletion::default() };
         let db = self.events.database();
+        // The span of their visits, whose days' rollups are rebuilt once they are gone (as on SQLite).
+        let (mut first, mut last) = (Millis::MAX, Millis::MIN);
         for visits in &found.shards {
             let condition = visits.condition(site);
-            report.events += self
+            let counts = self
                 .node(visits.shard)
                 // Touches (heatmap data or a recording keeping the visit alive) are no events: SQLite keeps no row.
-                .query_value::<u64>(&format!(
-                    "SELECT count() FROM {db}.hits_local WHERE {condition} AND kind != 'touch'"
+                .query(&format!(
+                    "SELECT countIf(kind != 'touch'), count(), min(ts), max(ts) FROM {db}.hits_local WHERE {condition}"
                 ))?;
+            let row = counts.first().map(Vec::as_slice).unwrap_or_default();
+            report.events += int(row, 0)? as u64;
+            if int(row, 1)? > 0 {
+                first = first.min(int(row, 2)?);
+                last = last.max(int(row, 3)?);
+            }
         }
         let consents = meta.visitor_consents(site, &found.keys)?.len() as u64;
         if report.sessions == 0 && consents == 0 {
@@ -257,6 +265,9 @@ impl Cluster {
             let conditions: Vec<String> = found.shards.iter().map(|v| format!("({})", v.condition(site))).collect();
             // The visits' heatmap data goes with their hits.
             self.events.delete_visits_where(&conditions.join(" OR "))?;
+        }
+        if first <= last {
+            self.rebuild_rollups(site, first.div_euclid(DAY_MS) * DAY_MS, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
         }
         report.recordings = meta.delete_visit_replays(site, &found.visit_ids())?;
         IngestState::forget_visits(&self.pg, site, &found.keys)?;

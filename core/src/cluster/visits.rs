@@ -39,24 +39,33 @@ pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
 /// before that run was within the idle timeout of `from`, and that hit is the one. Later hits timed before
 /// `from` arrived after `from` too. Two days leave room for the queue and for daemons' clocks that differ.
 pub(super) fn visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
+    visits_in(db, "hits", &sites_condition(sites), from, to)
+}
+
+/// `visits_sql` reading `table` (`hits`, every shard, or `hits_local`, the shard asked alone: a visit's rows are
+/// on one shard) for the sites of the condition `sites` (on `website_id`, fixed text).
+pub(super) fn visits_in(db: &str, table: &str, sites: &str, from: Millis, to: Millis) -> String {
     format!(
         "SELECT website_id, visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
                 countIf(kind = 'pageview') AS page_views, countIf(kind = 'conversion') AS conversions,
                 argMin(referrer_host, ts) AS v_referrer_host, argMin(country, ts) AS v_country,
                 argMin(device, ts) AS v_device, argMin(browser, ts) AS v_browser, argMin(os, ts) AS v_os,
                 argMin(utm_source, ts) AS v_utm_source
-         FROM {db}.hits
+         FROM {db}.{table}
          WHERE {}
          GROUP BY website_id, visit_id
          HAVING start >= {from} AND start < {to}",
-        visit_rows(db, sites, from, to)
+        rows_of_visits(db, sites, from, to)
     )
 }
 
 /// The condition on `hits` of the rows of the visits that may have started in [from, to) (see `visits_sql`;
 /// a query grouping them by visit keeps those whose `min(ts)` is in the range).
 pub(super) fn visit_rows(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
-    let sites = sites_condition(sites);
+    rows_of_visits(db, &sites_condition(sites), from, to)
+}
+
+fn rows_of_visits(db: &str, sites: &str, from: Millis, to: Millis) -> String {
     let earlier = from - EARLIER_HITS_MS;
     format!(
         "{sites} AND ts >= {from}
@@ -75,11 +84,16 @@ pub(super) const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
 /// in the hour its first visit of the day started, so a range counts the visitors whose `first` is in it
 /// (a visitor seen earlier that day, before the range, is not counted in it).
 pub(super) fn first_visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
+    first_visits_in(db, "hits", &sites_condition(sites), from, to)
+}
+
+/// `first_visits_sql` reading `table` for the sites of the condition `sites` (as `visits_in`).
+pub(super) fn first_visits_in(db: &str, table: &str, sites: &str, from: Millis, to: Millis) -> String {
     let day_start = from.div_euclid(DAY_MS) * DAY_MS;
     format!(
         "SELECT website_id, min(start) AS first FROM ({})
          GROUP BY website_id, intDiv(start, {DAY_MS}), visitor",
-        visits_sql(db, sites, day_start, to)
+        visits_in(db, table, sites, day_start, to)
     )
 }
 

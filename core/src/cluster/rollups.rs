@@ -1,0 +1,413 @@
+//! ClickHouse's rollups, the cluster's counterpart of SQLite's `rollup_hours`: per site, hour, dimension and
+//! value, the counters SQLite's rebuild counts (`privacy::deletion::rebuild_rollups`), each shard's computed from
+//! its own hits once an hour is closed. Reads take a range's closed hours from here and its open hours from the
+//! hits, so a year's overview sums a few thousand rows instead of grouping millions of hits into visits.
+//!
+//! Closed hours are rolled up by one daemon at a time (serve's periodic job, under a PostgreSQL advisory lock)
+//! and rebuilt, under the same lock, for the days a deletion touched. Retention keeps them, as SQLite keeps its
+//! own, so history stays on the dashboard after its hits expire.
+
+use std::time::{Duration, Instant};
+
+use super::Cluster;
+use super::events::Events;
+use super::pg::Pg;
+use super::visits::{DAY_MS, first_visits_in, int, visits_in};
+use crate::analytics::{Dimension, Totals};
+use crate::error::Result;
+use crate::model::{Millis, WebsiteId};
+
+pub(super) const HOUR_MS: Millis = 3_600_000;
+
+/// How old an hour must be before it is rolled up. Live hits are timed at most a day before they arrive
+/// (`accept_timestamp`), and a visit's start is found from hits up to two days before a range
+/// (`visits::EARLIER_HITS_MS`): after three days no hit can still be added to an hour's page views, start a
+/// visit in it or join a visit that started in it, unless that visit has lasted days (a robot's), whose later
+/// hits then stay out of its rolled-up duration.
+pub(super) const CLOSED_AFTER_MS: Millis = 3 * DAY_MS;
+
+/// Hours rolled up per statement: a month of a shard's hits grouped into visits at a time, and the shard's
+/// mark moved after each, so a first roll-up of a year is resumable and bounded in memory.
+const STEP_MS: Millis = 30 * DAY_MS;
+
+/// How long a read keeps using the mark it read. An older mark is still a true one (marks only grow): it only
+/// leaves more of a range to the hits.
+const MARK_TTL: Duration = Duration::from_secs(10);
+
+/// The advisory lock key (any constant) held while rollups are written: a roll-up and a deletion's rebuild
+/// must not compute the same hours at once (each inserts the difference to what it read).
+const ROLLUP_LOCK: i64 = 0x0074_7261_636b_726f;
+
+/// The columns of a rollup row, in the tables' order.
+const COLUMNS: &str =
+    "website_id, dim, hour, value, pageviews, visits, visitors, events, conversions, bounces, duration_s";
+
+/// A half-open span of time in milliseconds.
+pub(super) type Span = (Millis, Millis);
+
+impl Cluster {
+    /// Rolls up every hour closed by `now` that a shard has not rolled up yet (all sites), unless another daemon
+    /// is doing so (`None`); the mark every shard has reached. A failed run is carried on by the next: what a
+    /// statement stores is the difference to what the shard holds, so repeating it adds nothing.
+    pub fn roll_up(&self, now: Millis) -> Result<Option<Millis>> {
+        let target = (now - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
+        let events = &self.events;
+        let mark = locked(&self.pg, false, || {
+            let db = events.database();
+            let marks = events.shard_marks()?;
+            for (shard, node) in events.nodes().iter().enumerate() {
+                let mut from = marks[shard];
+                if from >= target {
+                    continue;
+                }
+                if from == 0 {
+                    // Never rolled up: from the shard's first hit (none: nothing to do before the target).
+                    let first: Millis =
+                        node.query_value::<Millis>(&format!("SELECT ifNull(min(ts), {target}) FROM {db}.hits_local"))?;
+                    from = first.min(target).div_euclid(HOUR_MS) * HOUR_MS;
+                }
+                while from < target {
+                    let to = (from + STEP_MS).min(target);
+                    node.execute(&difference_sql(db, "1", from, to))?;
+                    node.execute(&format!(
+                        "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {to}, {now})"
+                    ))?;
+                    from = to;
+                }
+            }
+            events.forget_mark();
+            Ok(target)
+        })?;
+        Ok(mark)
+    }
+
+    /// Recomputes a site's rollups of the hours in [from, to) that are rolled up (on each shard, those before
+    /// its mark) from the hits left: after a deletion, as SQLite's `rebuild_rollups` does in the deletion's
+    /// transaction. Waits for a roll-up running elsewhere to finish.
+    pub fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+        rebuild(&self.pg, &self.events, site, from, to)
+    }
+}
+
+/// `Cluster::rebuild_rollups` on a pool and an events store.
+pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+    let from = from.div_euclid(HOUR_MS) * HOUR_MS;
+    locked(pg, true, || {
+        let marks = events.shard_marks()?;
+        for (node, mark) in events.nodes().iter().zip(marks) {
+            if from < to.min(mark) {
+                node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), from, to.min(mark)))?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// Runs `f` holding the rollups' advisory lock: `None` without running it when another daemon holds it and
+/// `wait` is false.
+fn locked<T>(pg: &Pg, wait: bool, f: impl FnOnce() -> Result<T>) -> Result<Option<T>> {
+    pg.with(|lock| {
+        if wait {
+            lock.execute("SELECT pg_advisory_lock($1)", &[&ROLLUP_LOCK])?;
+        } else if !lock.query_one("SELECT pg_try_advisory_lock($1)", &[&ROLLUP_LOCK])?.get::<_, bool>(0) {
+            return Ok(None);
+        }
+        let done = f();
+        // Let go even after a failure, so the next run (here or on another daemon) can take it.
+        let unlocked = lock.execute("SELECT pg_advisory_unlock($1)", &[&ROLLUP_LOCK]);
+        let done = done?;
+        unlocked?;
+        Ok(Some(done))
+    })
+}
+
+/// The statement, run on one shard, that brings its rollups of the sites of `sites` (a condition on
+/// `website_id`) over the hours of [from, to) to what its hits give: the rows its hits give, minus the rows it
+/// holds, summed per key and inserted where they differ.
+fn difference_sql(db: &str, sites: &str, from: Millis, to: Millis) -> String {
+    let held = format!(
+        "SELECT website_id, dim, hour, value, -pageviews, -visits, -visitors, -events, -conversions, -bounces,
+                -duration_s
+         FROM {db}.rollup_hours_local WHERE {sites} AND hour >= {from} AND hour < {to}"
+    );
+    format!(
+        "INSERT INTO {db}.rollup_hours_local ({COLUMNS})
+         SELECT website_id, dim, hour, value, sum(pageviews) AS p, sum(visits) AS v, sum(visitors) AS u,
+                sum(events) AS e, sum(conversions) AS c, sum(bounces) AS b, sum(duration_s) AS d
+         FROM ({} UNION ALL {held})
+         GROUP BY website_id, dim, hour, value
+         HAVING p != 0 OR v != 0 OR u != 0 OR e != 0 OR c != 0 OR b != 0 OR d != 0",
+        rows_sql(db, sites, from, to)
+    )
+}
+
+/// The rollup rows a shard's hits give over the hours of [from, to), with the meanings of SQLite's rebuild
+/// (and its writer): visits, bounces, visit time and visits with a conversion in the hour their visit started,
+/// under their first hit's dimensions; a visitor once a day, in the hour of their first visit that day; page
+/// views, events and conversions in the hour they happened, pages and event names as values.
+fn rows_sql(db: &str, sites: &str, from: Millis, to: Millis) -> String {
+    let hour = |column: &str| format!("intDiv({column}, {HOUR_MS}) * {HOUR_MS}");
+    let in_range = format!("{sites} AND ts >= {from} AND ts < {to}");
+    // One pass over the visits for every per-visit row: each visit fans out to its (dim, value) pairs.
+    let mut pairs = vec!["('', '')".to_string(), "('converted', '')".to_string()];
+    for dim in Dimension::PER_VISIT {
+        let value = super::visits::visit_dimension(dim).expect("per-visit dimensions have a visit value");
+        pairs.push(format!("('{}', {value})", dim.as_str()));
+    }
+    let zero = "toInt64(0)";
+    [
+        format!(
+            "SELECT website_id, tupleElement(pair, 1) AS dim, {} AS hour, tupleElement(pair, 2) AS value,
+                    {zero} AS pageviews, toInt64(count()) AS visits, {zero} AS visitors, {zero} AS events,
+                    {zero} AS conversions, toInt64(sumIf(page_views = 1, dim = '')) AS bounces,
+                    toInt64(sumIf(intDiv(last - start, 1000), dim = '')) AS duration_s
+             FROM (SELECT website_id, start, last, page_views, conversions AS converted, arrayJoin([{}]) AS pair
+                   FROM ({}))
+             WHERE tupleElement(pair, 1) != 'converted' OR converted > 0
+             GROUP BY website_id, dim, hour, value",
+            hour("start"),
+            pairs.join(", "),
+            visits_in(db, "hits_local", sites, from, to)
+        ),
+        format!(
+            "SELECT website_id, '', {} AS hour, '', {zero}, {zero}, toInt64(count()), {zero}, {zero}, {zero}, {zero}
+             FROM ({}) WHERE first >= {from}
+             GROUP BY website_id, hour",
+            hour("first"),
+            first_visits_in(db, "hits_local", sites, from, to)
+        ),
+        format!(
+            "SELECT website_id, '', {} AS hour, '', toInt64(countIf(kind = 'pageview')), {zero}, {zero},
+                    toInt64(countIf(kind IN ('custom', 'outbound', 'download'))), toInt64(countIf(kind = 'conversion')),
+                    {zero}, {zero}
+             FROM {db}.hits_local WHERE {in_range} GROUP BY website_id, hour",
+            hour("ts")
+        ),
+        format!(
+            "SELECT website_id, '{}', {} AS hour, path, toInt64(count()), {zero}, {zero}, {zero}, {zero}, {zero}, {zero}
+             FROM {db}.hits_local WHERE {in_range} AND kind = 'pageview' GROUP BY website_id, hour, path",
+            Dimension::Page.as_str(),
+            hour("ts")
+        ),
+        format!(
+            "SELECT website_id, 'event', {} AS hour, {EVENT_NAME} AS event_name, {zero}, {zero}, {zero},
+                    toInt64(countIf(kind != 'conversion')), toInt64(countIf(kind = 'conversion')), {zero}, {zero}
+             FROM {db}.hits_local WHERE {in_range} AND kind IN ('custom', 'outbound', 'download', 'conversion')
+             GROUP BY website_id, hour, event_name",
+            hour("ts")
+        ),
+    ]
+    .join(" UNION ALL ")
+}
+
+/// An event's name in the events summary and the `event` rollups: its name, or for an unnamed custom event,
+/// outbound link or download its kind (as SQLite's writer names them).
+pub(super) const EVENT_NAME: &str = "if(kind != 'conversion' AND name = '', kind, name)";
+
+impl Events {
+    /// Every hour before this is rolled up on every shard (0: none yet), as read at most `MARK_TTL` ago.
+    pub(super) fn rolled_up_through(&self) -> Result<Millis> {
+        if let Some((read, mark)) = *self.mark.lock().unwrap_or_else(|e| e.into_inner())
+            && read.elapsed() < MARK_TTL
+        {
+            return Ok(mark);
+        }
+        let mark = self.shard_marks()?.into_iter().min().unwrap_or(0);
+        *self.mark.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), mark));
+        Ok(mark)
+    }
+
+    /// Drops the mark read last (after a roll-up moved it).
+    pub(super) fn forget_mark(&self) {
+        *self.mark.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    /// Each shard's mark, in shard order: every hour before it is rolled up there (0: none).
+    fn shard_marks(&self) -> Result<Vec<Millis>> {
+        let mut marks = vec![0; self.nodes().len()];
+        let rows = self.nodes()[0]
+            .query(&format!("SELECT shard, max(through) FROM {}.rollup_marks GROUP BY shard", self.database()))?;
+        for row in rows {
+            if let Some(mark) = marks.get_mut(int(&row, 0)? as usize) {
+                *mark = int(&row, 1)?;
+            }
+        }
+        Ok(marks)
+    }
+
+    /// The part of [from, to) read from the rollups (its whole hours before the mark) and the part read from
+    /// the hits; either may be `None`. A range that does not start on an hour is read from the hits alone.
+    pub(super) fn split(&self, from: Millis, to: Millis) -> Result<(Option<Span>, Option<Span>)> {
+        if from.rem_euclid(HOUR_MS) != 0 || from >= to {
+            return Ok((None, (from < to).then_some((from, to))));
+        }
+        let mark = self.rolled_up_through()?.div_euclid(HOUR_MS) * HOUR_MS;
+        let rolled = (from < mark).then_some((from, to.min(mark)));
+        let live = (mark < to).then_some((from.max(mark), to));
+        Ok((rolled, live))
+    }
+
+    /// A site's totals over the rolled-up hours of `span`.
+    pub(super) fn rolled_totals(&self, site: WebsiteId, (from, to): Span) -> Result<Totals> {
+        let rows = self.nodes()[0].query(&format!(
+            "SELECT sum(pageviews), sum(visits), sum(visitors), sum(events), sum(conversions), sum(bounces),
+                    sum(duration_s)
+             FROM {}.rollup_hours WHERE website_id = {site} AND dim = '' AND hour >= {from} AND hour < {to}",
+            self.database()
+        ))?;
+        let row = rows.first().map(Vec::as_slice).unwrap_or_default();
+        Ok(Totals {
+            pageviews: int(row, 0)?,
+            visits: int(row, 1)?,
+            visitors: int(row, 2)?,
+            events: int(row, 3)?,
+            conversions: int(row, 4)?,
+            bounces: int(row, 5)?,
+            duration_s: int(row, 6)?,
+        })
+    }
+
+    /// SQL of `(value, n)` rows of one rollup dimension over the rolled-up hours of `span`: `counter` summed per
+    /// value, without the values a rebuild took to zero (no order, no limit; a caller adds the hits' rows and
+    /// orders).
+    pub(super) fn rolled_values_sql(&self, site: WebsiteId, dim: &str, counter: &str, (from, to): Span) -> String {
+        format!(
+            "SELECT value, sum({counter}) AS n FROM {}.rollup_hours
+             WHERE website_id = {site} AND dim = {} AND hour >= {from} AND hour < {to}
+             GROUP BY value HAVING n != 0",
+            self.database(),
+            super::clickhouse::quote(dim)
+        )
+    }
+}
+
+/// Adds two totals (a range's rolled-up and live parts).
+pub(super) fn add(a: Totals, b: Totals) -> Totals {
+    Totals {
+        pageviews: a.pageviews + b.pageviews,
+        visits: a.visits + b.visits,
+        visitors: a.visitors + b.visitors,
+        events: a.events + b.events,
+        conversions: a.conversions + b.conversions,
+        bounces: a.bounces + b.bounces,
+        duration_s: a.duration_s + b.duration_s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::analytics::TimeRange;
+    use crate::cluster::parity::{assert_every_read_equal, seeded_hits};
+    use crate::cluster::testing::{TestCluster, fresh, store_in_both};
+    use crate::model::now_ms;
+    use crate::privacy::DataType;
+    use crate::testing::{OneSite, one_site};
+
+    /// Parity's day of seeded visits, ending now, stored in SQLite and in a fresh cluster whose closed hours are
+    /// then rolled up as if it were `later` (hits older than a day are not sent through the live sink, whose
+    /// shared state forgets visits and salts a day old). Returns the cluster's mark.
+    fn seeded(later: Millis) -> Option<(TestCluster, OneSite, Cluster, Vec<crate::ingest::Hit>, Millis)> {
+        let test = fresh()?;
+        let fixture = one_site();
+        test.add_site(fixture.site);
+        let hits = seeded_hits(fixture.site, now_ms());
+        store_in_both(&fixture, &test, hits.clone());
+        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()), notices: None };
+        let target = (later - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
+        assert_eq!(cluster.roll_up(later).unwrap(), Some(target));
+        assert_eq!(cluster.events.rolled_up_through().unwrap(), target);
+        Some((test, fixture, cluster, hits, target))
+    }
+
+    /// The rollups summed over both shards: (rows, page views, visits, visitors).
+    fn stored(cluster: &Cluster) -> (i64, i64, i64, i64) {
+        let rows = cluster.events.nodes()[0]
+            .query(&format!(
+                "SELECT count(), sum(pageviews), sum(visits), sum(visitors) FROM {}.rollup_hours WHERE dim = ''",
+                cluster.events.database()
+            ))
+            .unwrap();
+        (int(&rows[0], 0).unwrap(), int(&rows[0], 1).unwrap(), int(&rows[0], 2).unwrap(), int(&rows[0], 3).unwrap())
+    }
+
+    /// The reads that rollups answer, compared on both engines.
+    fn assert_rolled_reads_equal(fixture: &OneSite, events: &Events, now: Millis) {
+        let (sqlite, site) = (&fixture.tracker.analytics, fixture.site);
+        for name in ["24h", "7d", "30d"] {
+            let range = TimeRange::parse(name, now).unwrap();
+            assert_eq!(events.totals(site, range).unwrap(), sqlite.totals(site, range).unwrap(), "totals {name}");
+            assert_eq!(events.timeseries(site, range).unwrap(), sqlite.timeseries(site, range).unwrap(), "{name}");
+            for dim in Dimension::ALL {
+                let expected = sqlite.breakdown(site, range, dim, 100).unwrap();
+                assert_eq!(events.breakdown(site, range, dim, 100).unwrap(), expected, "{} {name}", dim.as_str());
+            }
+            let sources = sqlite.traffic_sources(site, range).unwrap();
+            assert_eq!(events.traffic_sources(site, range).unwrap(), sources, "{name}");
+            let summary = sqlite.events_summary(site, range).unwrap();
+            assert_eq!(events.events_summary(site, range, Vec::new()).unwrap(), summary, "{name}");
+            let rate = sqlite.conversions(site, range).unwrap().conversion_rate;
+            assert_eq!(events.conversions(site, range).unwrap().conversion_rate, rate, "{name}");
+        }
+        for metric in [crate::analytics::SiteMetric::Pageviews, crate::analytics::SiteMetric::Visitors] {
+            let expected = sqlite.site_periods(&[site], metric, now).unwrap();
+            assert_eq!(events.site_periods(&[site], metric, now).unwrap(), expected);
+        }
+    }
+
+    /// A day of visits, rolled up as if three days and more had passed, is read from the rollups alone with
+    /// SQLite's answers, and stays so once its hits are gone (as after retention, which keeps rollups on both
+    /// engines); rolling up again adds nothing.
+    #[test]
+    fn closed_hours_are_read_from_rollups_with_sqlites_answers() {
+        let now = now_ms();
+        let Some((_test, fixture, cluster, _, _)) = seeded(now + CLOSED_AFTER_MS + DAY_MS) else { return };
+        let before = stored(&cluster);
+        assert!(before.0 > 20 && before.2 > 100, "rolled up: {before:?}");
+        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+
+        assert!(cluster.roll_up(now + CLOSED_AFTER_MS + DAY_MS).unwrap().is_some());
+        assert_eq!(stored(&cluster), before, "a repeated roll-up adds nothing");
+
+        cluster.events.delete_where(&format!("website_id = {}", fixture.site)).unwrap();
+        assert_rolled_reads_equal(&fixture, &cluster.events, now);
+    }
+
+    /// A day of visits across the mark: its closed hours come from the rollups, the rest from the hits, and
+    /// the sums are SQLite's. A visitor's erasure and a deletion of page views rebuild the rollups of the days
+    /// they touched, as SQLite's do.
+    #[test]
+    fn ranges_across_the_mark_and_deletions_give_sqlites_answers() {
+        let now = now_ms();
+        let Some((test, fixture, cluster, hits, mark)) = seeded(now + CLOSED_AFTER_MS - 8 * HOUR_MS) else { return };
+        let rolled = hits.iter().filter(|h| h.ts < mark).count();
+        assert!(rolled > 50 && rolled + 50 < hits.len(), "{rolled} of {} hits before the mark", hits.len());
+        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+
+        // A visitor of one visit (SQLite erases a key's latest visit, the cluster every visit of it), in
+        // rolled-up hours.
+        let key = (0..90)
+            .map(|v| format!("visitor-{v:03}"))
+            .find(|key| {
+                let theirs: Vec<Millis> = hits.iter().filter(|h| &h.session_key == key).map(|h| h.ts).collect();
+                let (first, last) = (theirs.iter().min(), theirs.iter().max());
+                theirs.len() > 2
+                    && last.is_some_and(|last| *last < mark - 2 * HOUR_MS)
+                    && first.zip(last).is_some_and(|(first, last)| last - first < 30 * 60_000)
+            })
+            .expect("a visitor before the mark");
+        let before = stored(&cluster);
+        fixture.tracker.privacy.delete_visitor(fixture.site, &key).unwrap();
+        cluster.delete_visitor(test.meta().as_ref(), fixture.site, &key).unwrap();
+        assert!(stored(&cluster).1 < before.1, "their page views left the rollups");
+        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+
+        fixture.tracker.privacy.delete_data(fixture.site, DataType::Pageviews, None).unwrap();
+        cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::Pageviews).unwrap();
+        assert_eq!(stored(&cluster).1, 0, "no page view left in the rollups");
+        assert_rolled_reads_equal(&fixture, &cluster.events, now);
+    }
+}
