@@ -161,6 +161,12 @@ fn copy(
         report.anonymous_pageviews += anonymous_pageviews(&conn, site, &mut |rows| cluster.events.insert(rows))?;
         report.heatmap_rows += heatmap_rows(&conn, site, &mut |rows| cluster.events.insert_interactions(rows))?;
         touches(&conn, site, &mut |rows| cluster.events.insert(rows))?;
+        // Hours the cluster has rolled up already get the copied hits in their rollups.
+        let first: Option<Millis> =
+            conn.query_row("SELECT MIN(ts) FROM events WHERE website_id = ?1", [site], |r| r.get(0))?;
+        if let Some(first) = first {
+            cluster.rebuild_rollups(site, first, Millis::MAX)?;
+        }
         let through = site_state(cluster, source, site)?.copied_through;
         set_site_state(cluster, source, site, through, true, true)?;
     }
@@ -758,8 +764,15 @@ mod tests {
         let now = now_ms();
         let fixture = seeded_folder(now);
         let cluster = open(&test_cluster);
+        // The cluster has rolled up hours the copied day falls in: the copy rebuilds their rollups.
+        let later = now + crate::cluster::rollups::CLOSED_AFTER_MS + 86_400_000;
+        assert!(cluster.roll_up(later).unwrap().is_some());
         let mut seen = Vec::new();
         let report = migrate_to_cluster(fixture.tracker.db(), &cluster, "folder-a", &mut |p| seen.push(p)).unwrap();
+        let rolled_up: u64 = cluster.events.nodes()[0]
+            .query_value(&format!("SELECT count() FROM {}.rollup_hours", cluster.events.database()))
+            .unwrap();
+        assert!(rolled_up > 50, "{rolled_up} rollup rows");
 
         let events = count_sqlite(&fixture, "events");
         assert_eq!((report.events, report.skipped_events, report.resumed), (events, 0, false), "{report:?}");

@@ -95,8 +95,11 @@ pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, t
     locked(pg, true, || {
         let marks = events.shard_marks()?;
         for (node, mark) in events.nodes().iter().zip(marks) {
-            if from < to.min(mark) {
-                node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), from, to.min(mark)))?;
+            let mut start = from;
+            while start < to.min(mark) {
+                let end = (start + STEP_MS).min(to).min(mark);
+                node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), start, end))?;
+                start = end;
             }
         }
         Ok(())
