@@ -441,7 +441,15 @@ async fn seeded_site(daemon: &Daemon) -> anyhow::Result<(String, i64)> {
 async fn query_cluster(tracker: PathBuf, data_dir: PathBuf, samples: usize, only: Vec<String>) -> anyhow::Result<()> {
     let tracker = tracker.canonicalize().with_context(|| format!("no tracker binary at {}", tracker.display()))?;
     let temp = tempfile::tempdir()?;
-    cluster::config(temp.path())?;
+    let config = cluster::config(temp.path())?;
+    // The seed's closed hours go into the cluster's rollups first, as the daemons' warming job would put them.
+    let started = Instant::now();
+    let settings = tracker_core::cluster::ClusterConfig::of(&config)?.context("no cluster configured")?;
+    let mark = tokio::task::spawn_blocking(move || {
+        tracker_core::cluster::Cluster::open(&settings)?.roll_up(tracker_core::model::now_ms())
+    })
+    .await??;
+    println!("rolled up the closed hours (mark {mark:?}) in {:.1} s", started.elapsed().as_secs_f64());
     let daemon = Daemon::start(&tracker, &data_dir)?;
     let (token, website_id) = seeded_site(&daemon).await?;
     let on_sqlite = query::run(&daemon.base, &token, website_id, samples, &only).await?;
