@@ -65,6 +65,7 @@ pub fn run(global: &GlobalArgs, _args: &MigrateArgs) -> anyhow::Result<()> {
     t.add_row(vec!["events".to_string(), report.events.to_string()]);
     t.add_row(vec!["anonymous page views".to_string(), report.anonymous_pageviews.to_string()]);
     t.add_row(vec!["heatmap rows".to_string(), report.heatmap_rows.to_string()]);
+    t.add_row(vec!["recordings".to_string(), report.recordings.to_string()]);
     println!("{t}");
     if report.skipped_events > 0 {
         eprintln!("left out {} events of a kind the cluster does not store", report.skipped_events);

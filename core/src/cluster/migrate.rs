@@ -73,6 +73,8 @@ pub struct MigrationReport {
     pub anonymous_pageviews: u64,
     /// Heatmap rows stored by this run: clicks, moves, submits, form-field events and page views' scroll depths.
     pub heatmap_rows: u64,
+    /// Session recordings stored in PostgreSQL by this run, with their chunks.
+    pub recordings: u64,
     /// Events of a kind the cluster does not store, left out.
     pub skipped_events: u64,
     /// Imports whose history stays in the data folder (the cluster has no imported history).
@@ -161,6 +163,7 @@ fn copy(
         report.anonymous_pageviews += anonymous_pageviews(&conn, site, &mut |rows| cluster.events.insert(rows))?;
         report.heatmap_rows += heatmap_rows(&conn, site, &mut |rows| cluster.events.insert_interactions(rows))?;
         touches(&conn, site, &mut |rows| cluster.events.insert(rows))?;
+        report.recordings += recordings(&conn, cluster, site)?;
         // Hours the cluster has rolled up already get the copied hits in their rollups.
         let first: Option<Millis> =
             conn.query_row("SELECT MIN(ts) FROM events WHERE website_id = ?1", [site], |r| r.get(0))?;
@@ -359,6 +362,99 @@ fn delete_if_any(cluster: &Cluster, condition: &str) -> Result<()> {
         cluster.events.delete_visits_where(condition)?;
     }
     Ok(())
+}
+
+/// Recordings per PostgreSQL transaction: a recording holds up to its size limit in chunks, so a site's
+/// recordings are not one transaction of gigabytes.
+const RECORDINGS_PER_TRANSACTION: usize = 20;
+
+/// Copies a site's session recordings and their chunks (as uploaded, gzip) into PostgreSQL, a few recordings per
+/// transaction; SQLite's session ids are the cluster's visit ids. Part of the site's last phase: a repeat first
+/// deletes the copied recordings an interrupted run stored (visit ids up to SQLite's highest session id; live
+/// ingest hands out higher ones). Returns how many were copied.
+fn recordings(conn: &Connection, cluster: &Cluster, site: WebsiteId) -> Result<u64> {
+    let highest_visit: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM sessions", [], |r| r.get(0))?;
+    cluster.pg.with(|c| {
+        c.execute("DELETE FROM replays WHERE website_id = $1 AND visit_id <= $2", &[&site, &highest_visit])?;
+        Ok(())
+    })?;
+    let mut listed = conn.prepare(
+        "SELECT id, session_id, started_at, ended_at, byte_size, inflated_size, event_count, click_count, screen,
+            is_final, last_chunk_at
+         FROM replays WHERE website_id = ?1 ORDER BY id",
+    )?;
+    let recordings: Vec<(i64, RecordingRow)> = listed
+        .query_map([site], |r| {
+            Ok((
+                r.get(0)?,
+                RecordingRow {
+                    visit_id: r.get(1)?,
+                    started_at: r.get(2)?,
+                    ended_at: r.get(3)?,
+                    byte_size: r.get(4)?,
+                    inflated_size: r.get(5)?,
+                    event_count: r.get(6)?,
+                    click_count: r.get(7)?,
+                    screen: r.get(8)?,
+                    is_final: r.get(9)?,
+                    last_chunk_at: r.get(10)?,
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut chunks = conn.prepare("SELECT seq, data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq")?;
+    for batch in recordings.chunks(RECORDINGS_PER_TRANSACTION) {
+        cluster.pg.with(|client| {
+            let mut tx = client.transaction()?;
+            for (sqlite_id, r) in batch {
+                let id: i64 = tx
+                    .query_one(
+                        "INSERT INTO replays (website_id, visit_id, started_at, ended_at, byte_size, inflated_size,
+                            event_count, click_count, screen, is_final, last_chunk_at)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                        &[
+                            &site,
+                            &r.visit_id,
+                            &r.started_at,
+                            &r.ended_at,
+                            &r.byte_size,
+                            &r.inflated_size,
+                            &r.event_count,
+                            &r.click_count,
+                            &r.screen,
+                            &r.is_final,
+                            &r.last_chunk_at,
+                        ],
+                    )?
+                    .get(0);
+                let mut rows = chunks.query([sqlite_id])?;
+                while let Some(row) = rows.next()? {
+                    let (seq, data): (i64, Vec<u8>) = (row.get(0)?, row.get(1)?);
+                    tx.execute(
+                        "INSERT INTO replay_chunks (replay_id, seq, data) VALUES ($1, $2, $3)",
+                        &[&id, &seq, &data],
+                    )?;
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })?;
+    }
+    Ok(recordings.len() as u64)
+}
+
+/// A SQLite recording's row as PostgreSQL stores it.
+struct RecordingRow {
+    visit_id: i64,
+    started_at: Millis,
+    ended_at: Millis,
+    byte_size: i64,
+    inflated_size: i64,
+    event_count: i64,
+    click_count: i64,
+    screen: String,
+    is_final: bool,
+    last_chunk_at: Millis,
 }
 
 /// The kinds of the rows of the last phase with a visit: heatmap rows and touches, quoted for an `IN`.
@@ -702,7 +798,8 @@ mod tests {
     use crate::cluster::parity::{assert_every_read_equal, comparable_funnel, funnel_input, seeded_hits};
     use crate::cluster::parity_replays::seeded_bodies;
     use crate::cluster::testing::{TestCluster, fresh, store_all_in_sqlite};
-    use crate::ingest::Hit;
+    use crate::ingest::replay::ChunkStats;
+    use crate::ingest::{Hit, ReplayChunk};
     use crate::store::funnels::{Figures, Funnels};
     use crate::store::websites::NewWebsite;
     use crate::testing::{OneSite, one_site};
@@ -729,6 +826,34 @@ mod tests {
             });
         }
         store_all_in_sqlite(&fixture, hits, bodies);
+        // Recordings of three visits, one of two chunks.
+        let visits: Vec<i64> = fixture
+            .tracker
+            .db()
+            .read(|c| {
+                let mut stmt = c.prepare("SELECT id FROM sessions WHERE website_id = ?1 ORDER BY id LIMIT 3")?;
+                Ok(stmt.query_map([fixture.site], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+            })
+            .unwrap();
+        for (i, visit) in visits.iter().enumerate() {
+            for seq in 0..=(i as i64 % 2) {
+                let chunk = ReplayChunk {
+                    visit: Hit { website_id: fixture.site, ..Hit::default() },
+                    seq,
+                    data: vec![i as u8, seq as u8, 0x1f, 0x8b],
+                    is_final: seq == 1,
+                    stats: ChunkStats {
+                        events: 3 + seq,
+                        clicks: seq,
+                        first_ts: Some(now - 600_000 + seq * 1_000),
+                        last_ts: Some(now - 500_000 + seq * 1_000),
+                        screen: Some("390x844".into()),
+                        inflated: 200,
+                    },
+                };
+                assert!(fixture.tracker.privacy.meta.append_replay_chunk(*visit, &chunk, now - 400_000).unwrap());
+            }
+        }
         let funnel = funnel_input(fixture.site, &[("/p1", None), ("/p2", None)]);
         fixture.tracker.funnels.create(fixture.user.id, funnel).unwrap();
         let new = NewWebsite { name: "Gone".into(), domain: "gone.example.com".into(), tracking_level: None };
@@ -746,6 +871,28 @@ mod tests {
     }
 
     /// Every page's heatmap (clicks, moves, form fields, scroll depths and time on page) over a day and a week.
+    /// The data folder's recordings, their chunks included, are in PostgreSQL under the same visits.
+    fn assert_recordings_equal(fixture: &OneSite, copied: &crate::store::meta::Meta) {
+        let visits: Vec<i64> = (1..10_000).collect();
+        let recordings = |meta: &crate::store::meta::Meta| {
+            let mut listed = Vec::new();
+            for mut recording in meta.visit_replays(fixture.site, &visits).unwrap() {
+                let chunks: Vec<Option<Vec<u8>>> = meta
+                    .replay_chunk_seqs(recording.id)
+                    .unwrap()
+                    .into_iter()
+                    .map(|seq| meta.replay_chunk(recording.id, seq).unwrap())
+                    .collect();
+                recording.id = 0;
+                listed.push((recording, chunks));
+            }
+            listed
+        };
+        let expected = recordings(&fixture.tracker.privacy.meta);
+        assert_eq!(expected.len(), 3);
+        assert_eq!(recordings(copied), expected);
+    }
+
     fn assert_heatmaps_equal(fixture: &OneSite, cluster: &Cluster, now: Millis) {
         let (sqlite, site) = (&fixture.tracker.analytics, fixture.site);
         for name in ["24h", "7d"] {
@@ -777,6 +924,7 @@ mod tests {
         let events = count_sqlite(&fixture, "events");
         assert_eq!((report.events, report.skipped_events, report.resumed), (events, 0, false), "{report:?}");
         assert_eq!(report.anonymous_pageviews, 3, "{report:?}");
+        assert_eq!(report.recordings, 3, "{report:?}");
         assert_eq!(seen.last(), Some(&Progress::Events { copied: events, total: events }));
         for (table, rows) in &report.metadata {
             assert_eq!(*rows, count_sqlite(&fixture, table), "{table}");
@@ -788,6 +936,7 @@ mod tests {
         assert!(heatmap_rows.iter().all(|rows| *rows > 10), "{heatmap_rows:?}");
         assert_eq!(report.heatmap_rows, heatmap_rows.iter().sum::<u64>());
         assert_heatmaps_equal(&fixture, &cluster, now);
+        assert_recordings_equal(&fixture, &test_cluster.meta());
 
         let funnels = Funnels::new(test_cluster.meta(), Figures::Cluster(cluster.events.clone()));
         let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
@@ -842,5 +991,6 @@ mod tests {
         assert_eq!(stored, events, "each event once");
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
         assert_heatmaps_equal(&fixture, &cluster, now);
+        assert_recordings_equal(&fixture, &test_cluster.meta());
     }
 }
