@@ -15,7 +15,7 @@ use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// Recordings looked into, newest first, before giving up: a visit's recording may lack the page's snapshot
 /// (it was cut by the size cap, or the page was reached by SPA navigation without a new snapshot).
-const MAX_RECORDINGS: usize = 10;
+pub(crate) const MAX_RECORDINGS: usize = 10;
 /// Chunks inflated per recording at most, and bytes inflated per call at most: a call costs a bounded
 /// amount of work whatever visitors uploaded.
 pub(crate) const MAX_CHUNKS: i64 = 50;
