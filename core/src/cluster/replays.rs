@@ -7,7 +7,7 @@ use super::Cluster;
 use super::clickhouse::quote;
 use super::events::Events;
 use super::visits::{int, text};
-use crate::analytics::page_snapshot::{MAX_CHUNKS, MAX_RECORDINGS, PageRendering, latest_snapshot};
+use crate::analytics::page_snapshot::{MAX_RECORDINGS, PageRendering, latest_snapshot};
 use crate::analytics::replays::{
     REPLAY_QUIET_MS, ReplaySession, duration_seconds, is_complete, replay_organization, screen_resolution,
 };
@@ -165,16 +165,7 @@ impl Cluster {
             }
             after = page.into_iter().last();
         }
-        latest_snapshot(replays, path, |replay| {
-            let seqs = meta.replay_chunk_seqs(replay)?;
-            let first = seqs.into_iter().take(MAX_CHUNKS as usize);
-            Ok(first
-                .map(|seq| meta.replay_chunk(replay, seq))
-                .collect::<Result<Vec<_>>>()?
-                .into_iter()
-                .flatten()
-                .collect())
-        })
+        latest_snapshot(meta, replays, path)
     }
 
     /// Calls `each` with the pages of a site's recordings that `query` keeps, newest first, each recording with
