@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::capture_util::visitor_post;
 use crate::cluster::{
-    Corner, CorpusHit, USER_AGENTS, address, comparable, corpus, harness, send_corpus_hit, shard_rows,
+    Corner, CorpusHit, Setup, USER_AGENTS, address, comparable, corpus, harness, send_corpus_hit, shard_rows,
 };
 use crate::util::{Answer, TestServer};
 
@@ -50,24 +50,16 @@ async fn send_interactions(server: &TestServer, key: &str, visitor: u8, path: &s
 /// round-robin to the two cluster daemons.
 async fn sites() -> Option<Sites> {
     let (pg, ch) = harness()?;
-    let corner = Corner::new(pg, ch).await;
-    let (a, b) = (corner.daemon().await, corner.daemon().await);
-    let sqlite = TestServer::start().await;
-    let (token, _) = a.register("owner@example.com").await;
-    let site = a.create_site(&token, "Shop", "professional").await;
-    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
-    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "professional").await;
-    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
     let now = tracker_core::model::now_ms();
+    let hits = corpus(now, tracker_core::analytics::TimeRange::parse("24h", now).unwrap().start);
+    let Setup { corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } =
+        Setup::start(pg, ch, "professional", &hits).await;
+    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
     let mut turn = 0;
     let mut daemon = || {
         turn += 1;
         if turn % 2 == 0 { &a } else { &b }
     };
-    for hit in corpus(now, tracker_core::analytics::TimeRange::parse("24h", now).unwrap().start) {
-        send_corpus_hit(daemon(), key, &hit).await;
-        send_corpus_hit(&sqlite, sqlite_key, &hit).await;
-    }
     // Two page views a second old when sent (no two share a time), then a heatmap body on the second page: the
     // body comes at least a second after the visit's last page view. SQLite's writer takes a page view older
     // than its visit's last activity as a late hit that moves no exit page, so the body comes last.

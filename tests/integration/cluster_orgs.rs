@@ -6,7 +6,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::cluster::{Corner, comparable, corpus, harness, read, send_corpus_hit};
+use crate::cluster::{Setup, comparable, corpus, harness, read};
 use crate::util::TestServer;
 
 /// The id of the first organization a site lists.
@@ -17,21 +17,10 @@ async fn first_org(server: &TestServer, token: &str, site: &serde_json::Value) -
 #[tokio::test]
 async fn organizations_answer_as_sqlite_on_the_same_hits_and_an_edit_on_one_daemon_shows_on_the_other() {
     let Some((pg, ch)) = harness() else { return };
-    let corner = Corner::new(pg, ch).await;
-    let (a, b) = (corner.daemon().await, corner.daemon().await);
-    let sqlite = TestServer::start().await;
-    let (token, _) = a.register("owner@example.com").await;
-    let site = a.create_site(&token, "Shop", "professional").await;
-    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
-    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "professional").await;
-
     let now = tracker_core::model::now_ms();
     let hits = corpus(now, tracker_core::analytics::TimeRange::parse("24h", now).unwrap().start);
-    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
-    for (i, hit) in hits.iter().enumerate() {
-        send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
-        send_corpus_hit(&sqlite, sqlite_key, hit).await;
-    }
+    let Setup { corner: _corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } =
+        Setup::start(pg, ch, "professional", &hits).await;
 
     let list = |id: &serde_json::Value| format!("/api/websites/{id}/organizations");
     let expected = read(&sqlite, &sqlite_token, &list(&sqlite_site["id"])).await;

@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::cluster::{Corner, CorpusHit, comparable, corpus, harness, send_corpus_hit, shard_rows};
+use crate::cluster::{CorpusHit, Setup, comparable, corpus, harness, shard_rows};
 use crate::util::TestServer;
 
 /// An answer with every id set aside, the visit a hit belongs to (`session`) too.
@@ -52,18 +52,8 @@ async fn audit_log(server: &TestServer, token: &str, site: &Value) -> Vec<(Value
 #[tokio::test]
 async fn a_visitors_access_and_erasure_answer_as_sqlite_and_leave_no_row_on_either_shard() {
     let Some((pg, ch)) = harness() else { return };
-    let corner = Corner::new(pg, ch).await;
-    let (a, b) = (corner.daemon().await, corner.daemon().await);
-    let sqlite = TestServer::start().await;
-    let (token, _) = a.register("owner@example.com").await;
-    let site = a.create_site(&token, "Shop", "professional").await;
-    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
-    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "professional").await;
-    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
-    for (i, hit) in corpus_with_a_known_visitor().iter().enumerate() {
-        send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
-        send_corpus_hit(&sqlite, sqlite_key, hit).await;
-    }
+    let Setup { corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } =
+        Setup::start(pg, ch, "professional", &corpus_with_a_known_visitor()).await;
     let (id, sqlite_id) = (&site["id"], &sqlite_site["id"]);
 
     // Access, by the identify() id and by the session id, on either daemon: SQLite's answer.

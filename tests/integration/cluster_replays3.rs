@@ -14,7 +14,7 @@ use crate::cluster::{
 use crate::util::TestServer;
 
 /// Sends an interactions body of visitor `visitor` on `path` from that visitor's browser and address.
-async fn send_interactions(server: &TestServer, key: &str, visitor: u8, path: &str, mut body: Value) {
+pub(crate) async fn send_interactions(server: &TestServer, key: &str, visitor: u8, path: &str, mut body: Value) {
     body["tracking_key"] = json!(key);
     body["session_id"] = json!(format!("visitor-{visitor:04}"));
     body["url"] = json!(format!("https://shop.example.com{path}"));

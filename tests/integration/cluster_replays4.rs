@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::capture_util::{gzip, rrweb_events};
-use crate::cluster::{Corner, CorpusHit, USER_AGENTS, address, comparable, harness, read, send_corpus_hit};
+use crate::cluster::{Corner, CorpusHit, Setup, USER_AGENTS, address, comparable, harness, read};
 use crate::cluster_privacy::without_ids;
 use crate::util::{Answer, TestServer, answer};
 
@@ -90,28 +90,20 @@ async fn drop_offs(server: &TestServer, token: &str, site: &Value, recordings: &
 #[tokio::test]
 async fn recordings_upload_and_read_as_on_sqlite_and_leave_no_chunk_once_erased_or_deleted() {
     let Some((pg, ch)) = harness() else { return };
-    let corner = Corner::new(pg, ch).await;
-    let (a, b) = (corner.daemon().await, corner.daemon().await);
-    let sqlite = TestServer::start().await;
-    let (token, _) = a.register("owner@example.com").await;
-    let site = a.create_site(&token, "Shop", "professional").await;
-    let (sqlite_token, _) = sqlite.register("owner@example.com").await;
-    let sqlite_site = sqlite.create_site(&sqlite_token, "Shop", "professional").await;
-    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
-    let (id, sqlite_id) = (&site["id"], &sqlite_site["id"]);
-
     // Each visitor views two pages a few minutes ago, through either daemon.
     let now = tracker_core::model::now_ms();
-    let mut sent = 0;
-    for visitor in VISITORS {
-        for (minutes, path) in [(6, "/"), (4, "/pricing")] {
-            let body = json!({"url": format!("https://shop.example.com{path}")});
-            let hit = CorpusHit { visitor, ts: now - minutes * 60_000 + visitor as i64, body };
-            send_corpus_hit(if sent % 2 == 0 { &a } else { &b }, key, &hit).await;
-            send_corpus_hit(&sqlite, sqlite_key, &hit).await;
-            sent += 1;
-        }
-    }
+    let hits: Vec<CorpusHit> = VISITORS
+        .flat_map(|visitor| {
+            [(6, "/"), (4, "/pricing")].map(|(minutes, path)| {
+                let body = json!({"url": format!("https://shop.example.com{path}")});
+                CorpusHit { visitor, ts: now - minutes * 60_000 + visitor as i64, body }
+            })
+        })
+        .collect();
+    let Setup { corner, a, b, sqlite, token, site, sqlite_token, sqlite_site } =
+        Setup::start(pg, ch, "professional", &hits).await;
+    let (key, sqlite_key) = (site["trackingKey"].as_str().unwrap(), sqlite_site["trackingKey"].as_str().unwrap());
+    let (id, sqlite_id) = (&site["id"], &sqlite_site["id"]);
     // The owner calls the first organization listed an enterprise, on both.
     let edit = json!({"size": "Enterprise"});
     let orgs = raw(&sqlite, &sqlite_token, &format!("/api/websites/{sqlite_id}/organizations")).await;

@@ -16,6 +16,7 @@ mod cluster_privacy;
 mod cluster_privacy2;
 mod cluster_replays3;
 mod cluster_replays4;
+mod cluster_tidy;
 mod contract;
 mod dashboard;
 mod dashboard_reads;

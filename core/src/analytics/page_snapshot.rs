@@ -12,13 +12,14 @@ use super::Analytics;
 use crate::error::Result;
 use crate::ingest::replay::MAX_INFLATED_BYTES;
 use crate::model::{Millis, WebsiteId, ser_iso};
+use crate::store::meta::ReplayStore;
 
 /// Recordings looked into, newest first, before giving up: a visit's recording may lack the page's snapshot
 /// (it was cut by the size cap, or the page was reached by SPA navigation without a new snapshot).
-const MAX_RECORDINGS: usize = 10;
+pub(crate) const MAX_RECORDINGS: usize = 10;
 /// Chunks inflated per recording at most, and bytes inflated per call at most: a call costs a bounded
 /// amount of work whatever visitors uploaded.
-pub(crate) const MAX_CHUNKS: i64 = 50;
+const MAX_CHUNKS: usize = 50;
 const MAX_INFLATED_PER_CALL: u64 = 64 * 1024 * 1024;
 
 // rrweb event types (@rrweb/types).
@@ -78,24 +79,23 @@ impl Analytics {
             let rows = stmt.query_map(params![site, path, MAX_RECORDINGS as i64], |r| r.get(0))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })?;
-        latest_snapshot(replays, path, |replay| {
-            self.db.read(|conn| {
-                let mut stmt =
-                    conn.prepare_cached("SELECT data FROM replay_chunks WHERE replay_id = ?1 ORDER BY seq LIMIT ?2")?;
-                let rows = stmt.query_map(params![replay, MAX_CHUNKS], |r| r.get(0))?;
-                Ok(rows.collect::<rusqlite::Result<_>>()?)
-            })
-        })
+        latest_snapshot(crate::store::meta::sqlite(self.db.clone()).as_ref(), replays, path)
     }
 }
 
 /// The latest full snapshot of `path` in `replays` (recordings whose visit viewed it, newest first; the first
-/// [`MAX_RECORDINGS`] looked into), each recording's first [`MAX_CHUNKS`] chunks as uploaded given by `chunks`.
+/// [`MAX_RECORDINGS`] looked into), each recording's first [`MAX_CHUNKS`] chunks read from `store` (SQLite's
+/// or PostgreSQL's).
 pub(crate) fn latest_snapshot(
+    store: &dyn ReplayStore,
     replays: impl IntoIterator<Item = i64>,
     path: &str,
-    mut chunks: impl FnMut(i64) -> Result<Vec<Vec<u8>>>,
 ) -> Result<PageRendering> {
+    let chunks = |replay: i64| -> Result<Vec<Vec<u8>>> {
+        let seqs = store.replay_chunk_seqs(replay)?;
+        let first = seqs.into_iter().take(MAX_CHUNKS).map(|seq| store.replay_chunk(replay, seq));
+        Ok(first.collect::<Result<Vec<_>>>()?.into_iter().flatten().collect())
+    };
     let mut budget = MAX_INFLATED_PER_CALL;
     for replay in replays.into_iter().take(MAX_RECORDINGS) {
         if budget == 0 {

@@ -44,17 +44,6 @@ impl ReplayFilter {
         }
     }
 
-    /// Whether a recording, complete or not and of an enterprise visit or not, passes the filter (what
-    /// [`REPLAYS_MATCHING`] asks of SQLite's rows).
-    pub(crate) fn keeps(self, complete: bool, enterprise: bool) -> bool {
-        match self {
-            Self::All => true,
-            Self::Complete => complete,
-            Self::Incomplete => !complete,
-            Self::Enterprise => enterprise,
-        }
-    }
-
     fn as_str(self) -> &'static str {
         match self {
             Self::All => "all",

@@ -129,12 +129,9 @@ pub(super) type ScrollReport = (Millis, String, i64);
 
 /// A visit's scroll depths as SQLite keeps them: each report raises the page view it belongs to (the latest
 /// page view of its path at its time; none, when there is none), and a page view keeps its deepest report
-/// under the time of its latest. `hits`: the visit's (time, kind, path) in time order. Returns (time, depth)
-/// per page view.
-pub(super) fn page_view_depths(
-    hits: &[(Millis, String, String)],
-    mut reports: Vec<ScrollReport>,
-) -> Vec<(Millis, i64)> {
+/// under the time of its latest. `hits`: the visit's (time, kind, path) in time order. Returns a (time of the
+/// latest report, path, deepest) row per page view, in time order.
+pub(super) fn page_view_depths(hits: &[(Millis, String, String)], mut reports: Vec<ScrollReport>) -> Vec<ScrollReport> {
     reports.sort_by_key(|r| r.0);
     let mut depths: HashMap<(String, Option<Millis>), (Millis, i64)> = HashMap::new();
     for (ts, path, depth) in reports {
@@ -142,11 +139,13 @@ pub(super) fn page_view_depths(
         let entry = depths.entry((path, viewed)).or_insert((ts, depth));
         *entry = (ts, entry.1.max(depth));
     }
-    depths.into_values().collect()
+    let mut rows: Vec<ScrollReport> = depths.into_iter().map(|((path, _), (ts, depth))| (ts, path, depth)).collect();
+    rows.sort_by_key(|r| r.0);
+    rows
 }
 
 /// The deepest scroll of the page views whose latest report came before `cutoff` (SQLite's
 /// `MAX(depth) ... WHERE ts < cutoff`).
-pub(super) fn deepest_before(depths: &[(Millis, i64)], cutoff: Millis) -> i64 {
-    depths.iter().filter(|(ts, _)| *ts < cutoff).map(|d| d.1).max().unwrap_or(0)
+pub(super) fn deepest_before(depths: &[ScrollReport], cutoff: Millis) -> i64 {
+    depths.iter().filter(|(ts, _, _)| *ts < cutoff).map(|d| d.2).max().unwrap_or(0)
 }

@@ -32,6 +32,8 @@ mod parity_journeys;
 #[cfg(test)]
 mod parity_orgs;
 #[cfg(test)]
+mod parity_replay_pages;
+#[cfg(test)]
 mod parity_replays;
 pub mod pg;
 mod replays;

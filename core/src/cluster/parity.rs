@@ -9,12 +9,12 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::events::Events;
-use super::testing::{fresh, scroll_reports, store_all_in_both, store_in_both};
+use super::testing::{TestCluster, fresh, scroll_reports, store_all_in_both, store_in_both};
 use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
 use crate::ingest::{EventKind, Hit, Utm};
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::store::funnels::{Figures, Funnel, FunnelDropOffs, FunnelInput, Funnels, StepInput};
-use crate::testing::one_site;
+use crate::testing::{OneSite, one_site};
 
 const HOUR: Millis = 3_600_000;
 const DAY: Millis = 24 * HOUR;
@@ -112,16 +112,24 @@ fn without_visit_id(session_id: &str) -> String {
     }
 }
 
-#[test]
-fn every_moved_read_equals_sqlites_on_the_same_hits() {
-    let Some(cluster) = fresh() else { return };
+/// A fresh cluster and a SQLite site holding the same [`seeded_hits`] with scroll reports among them (they keep
+/// visits alive on both engines, and the cluster stores a touch row for each), and the time they were seeded
+/// from; `None` without the harness.
+pub(super) fn seeded_site() -> Option<(TestCluster, OneSite, Millis)> {
+    let cluster = fresh()?;
     let fixture = one_site();
     cluster.add_site(fixture.site);
     let now = now_ms();
-    // With scroll reports among the hits: they keep visits alive on both engines (a visit's last activity).
     let hits = seeded_hits(fixture.site, now);
     let reports = scroll_reports(&hits);
+    assert!(!reports.is_empty(), "scroll reports among the hits");
     store_all_in_both(&fixture, &cluster, hits, reports);
+    Some((cluster, fixture, now))
+}
+
+#[test]
+fn every_moved_read_equals_sqlites_on_the_same_hits() {
+    let Some((cluster, fixture, now)) = seeded_site() else { return };
     assert_every_read_equal(&fixture.tracker.analytics, &cluster.events(), fixture.site, now);
 }
 

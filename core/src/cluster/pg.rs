@@ -19,6 +19,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0060_funnels", include_str!("../../migrations/postgres/0060_funnels.sql")),
     ("0070_organizations", include_str!("../../migrations/postgres/0070_organizations.sql")),
     ("0080_replays", include_str!("../../migrations/postgres/0080_replays.sql")),
+    ("0081_replay_pages", include_str!("../../migrations/postgres/0081_replay_pages.sql")),
     ("0120_migrated_from", include_str!("../../migrations/postgres/0120_migrated_from.sql")),
 ];
 

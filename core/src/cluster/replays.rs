@@ -7,12 +7,22 @@ use super::Cluster;
 use super::clickhouse::quote;
 use super::events::Events;
 use super::visits::{int, text};
-use crate::analytics::page_snapshot::{MAX_CHUNKS, PageRendering, latest_snapshot};
-use crate::analytics::replays::{ReplaySession, duration_seconds, is_complete, replay_organization, screen_resolution};
+use crate::analytics::page_snapshot::{MAX_RECORDINGS, PageRendering, latest_snapshot};
+use crate::analytics::replays::{
+    REPLAY_QUIET_MS, ReplaySession, duration_seconds, is_complete, replay_organization, screen_resolution,
+};
 use crate::analytics::{MAX_REPLAYS, ReplayDetail, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
 use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
-use crate::store::meta::{KnownOrganization, Metadata, ReplayRow};
+use crate::store::meta::{KnownOrganization, Metadata, ReplayOrder, ReplayQuery, ReplayRow, ReplayTotals};
+
+/// Recordings read from PostgreSQL at a time, their visit ids sent to ClickHouse in one `IN` list: a bounded
+/// query (about 20 KiB of ids, well below ClickHouse's 256 KiB) however many recordings a site holds.
+#[cfg(not(test))]
+const REPLAY_PAGE: i64 = 1_000;
+/// Small in core tests, so that a test site's recordings span several pages.
+#[cfg(test)]
+const REPLAY_PAGE: i64 = 3;
 
 /// What the list shows of a recording's visit, as SQLite's `sessions` row gives it: its first hit's values,
 /// its page views and the first organization its hits came from.
@@ -140,54 +150,57 @@ fn summary(row: ReplayRow, visit: ReplayVisit, known: &[KnownOrganization], now:
 impl Cluster {
     /// `GET /api/analytics/heatmap/page` in cluster mode: SQLite's choice (the site's recordings whose visit
     /// viewed the page, latest chunk first) of recordings in PostgreSQL and page views in ClickHouse.
+    /// The recordings are read a page at a time until enough viewed the page.
     pub fn page_snapshot(&self, meta: &dyn Metadata, site: WebsiteId, path: &str) -> Result<PageRendering> {
-        let mut rows = meta.replays_touching(site, Millis::MIN, Millis::MAX)?;
-        rows.sort_unstable_by_key(|row| std::cmp::Reverse((row.last_chunk_at, row.id)));
-        let viewed = self.events.visits_viewing(site, path, &rows.iter().map(|row| row.visit).collect::<Vec<_>>())?;
-        let replays = rows.iter().filter(|row| viewed.contains(&row.visit)).map(|row| row.id);
-        latest_snapshot(replays, path, |replay| {
-            let seqs = meta.replay_chunk_seqs(replay)?;
-            let first = seqs.into_iter().take(MAX_CHUNKS as usize);
-            Ok(first
-                .map(|seq| meta.replay_chunk(replay, seq))
-                .collect::<Result<Vec<_>>>()?
-                .into_iter()
-                .flatten()
-                .collect())
-        })
+        let mut replays = Vec::new();
+        let mut after: Option<ReplayRow> = None;
+        while replays.len() < MAX_RECORDINGS {
+            let page =
+                meta.replays_page(site, &ReplayQuery::all(), ReplayOrder::LatestChunk, after.as_ref(), REPLAY_PAGE)?;
+            let visits: Vec<i64> = page.iter().map(|row| row.visit).collect();
+            let viewed = self.events.visits_viewing(site, path, &visits)?;
+            replays.extend(page.iter().filter(|row| viewed.contains(&row.visit)).map(|row| row.id));
+            if (page.len() as i64) < REPLAY_PAGE {
+                break;
+            }
+            after = page.into_iter().last();
+        }
+        latest_snapshot(meta, replays, path)
     }
 
-    /// A site's recordings with activity in `range` that pass `filter`, newest first, each with whether its
-    /// visit is of an organization its owner set to enterprise (`known`: the site's organizations).
-    fn matching_replays(
+    /// Calls `each` with the pages of a site's recordings that `query` keeps, newest first, each recording with
+    /// whether its visit is of an organization its owner set to enterprise (`enterprise`: their ASNs, not
+    /// empty), until `each` answers false or no recording is left.
+    fn enterprise_pages(
         &self,
         meta: &dyn Metadata,
-        known: &[KnownOrganization],
+        enterprise: &HashSet<i64>,
         site: WebsiteId,
-        range: TimeRange,
-        filter: ReplayFilter,
-        now: Millis,
-    ) -> Result<Vec<(ReplayRow, bool)>> {
-        let rows = meta.replays_touching(site, range.start, range.end)?;
-        let enterprise: HashSet<i64> = known.iter().filter(|o| o.size == "enterprise").map(|o| o.asn).collect();
-        // Organizations are asked of ClickHouse only when one could be an enterprise.
-        let organizations = match enterprise.is_empty() {
-            true => HashMap::new(),
-            false => self.events.visit_organizations(site, &rows.iter().map(|r| r.visit).collect::<Vec<_>>())?,
-        };
-        Ok(rows
-            .into_iter()
-            .map(|row| {
-                let of_enterprise = organizations.get(&row.visit).is_some_and(|asn| enterprise.contains(asn));
-                (row, of_enterprise)
-            })
-            .filter(|(row, of_enterprise)| {
-                filter.keeps(is_complete(row.is_final, row.last_chunk_at, now), *of_enterprise)
-            })
-            .collect())
+        query: &ReplayQuery,
+        mut each: impl FnMut(Vec<(ReplayRow, bool)>) -> bool,
+    ) -> Result<()> {
+        let mut after: Option<ReplayRow> = None;
+        loop {
+            let page = meta.replays_page(site, query, ReplayOrder::Created, after.as_ref(), REPLAY_PAGE)?;
+            let full = page.len() as i64 == REPLAY_PAGE;
+            after = page.last().cloned();
+            let organizations =
+                self.events.visit_organizations(site, &page.iter().map(|r| r.visit).collect::<Vec<_>>())?;
+            let page = page
+                .into_iter()
+                .map(|row| {
+                    let of_enterprise = organizations.get(&row.visit).is_some_and(|asn| enterprise.contains(asn));
+                    (row, of_enterprise)
+                })
+                .collect();
+            if !each(page) || !full {
+                return Ok(());
+            }
+        }
     }
 
-    /// `GET /api/websites/{id}/session-replays` in cluster mode, as `Analytics::replays` lists them.
+    /// `GET /api/websites/{id}/session-replays` in cluster mode, as `Analytics::replays` lists them: read from
+    /// PostgreSQL, a page at a time for the enterprise filter until the list is full.
     pub fn replays(
         &self,
         meta: &dyn Metadata,
@@ -198,12 +211,27 @@ impl Cluster {
         limit: i64,
     ) -> Result<Vec<ReplaySummary>> {
         let now = now_ms();
-        let mut rows = self.matching_replays(meta, known, site, range, filter, now)?;
-        rows.truncate(limit.clamp(1, MAX_REPLAYS) as usize);
-        let visits = self.events.replay_visits(site, &rows.iter().map(|(r, _)| r.visit).collect::<Vec<_>>())?;
+        let limit = limit.clamp(1, MAX_REPLAYS);
+        let query = replay_query(range, filter, now);
+        let rows = match filter {
+            ReplayFilter::Enterprise => {
+                let mut rows = Vec::new();
+                let enterprise = enterprise_asns(known);
+                if !enterprise.is_empty() {
+                    self.enterprise_pages(meta, &enterprise, site, &query, |page| {
+                        rows.extend(page.into_iter().filter(|(_, of_enterprise)| *of_enterprise).map(|(row, _)| row));
+                        rows.len() < limit as usize
+                    })?;
+                }
+                rows.truncate(limit as usize);
+                rows
+            }
+            _ => meta.replays_page(site, &query, ReplayOrder::Created, None, limit)?,
+        };
+        let visits = self.events.replay_visits(site, &rows.iter().map(|r| r.visit).collect::<Vec<_>>())?;
         Ok(rows
             .into_iter()
-            .map(|(row, _)| {
+            .map(|row| {
                 let visit = visits.get(&row.visit).cloned().unwrap_or_default();
                 summary(row, visit, known, now)
             })
@@ -211,7 +239,8 @@ impl Cluster {
     }
 
     /// `GET /api/websites/{id}/session-replays/stats` in cluster mode, as `Analytics::replay_stats` counts them
-    /// (the average of whole seconds, as SQLite divides integers).
+    /// (the average of whole seconds, as SQLite divides integers): PostgreSQL counts the recordings, and only
+    /// when the site has enterprise organizations are they read a page at a time to ask ClickHouse which are.
     pub fn replay_stats(
         &self,
         meta: &dyn Metadata,
@@ -221,14 +250,38 @@ impl Cluster {
         filter: ReplayFilter,
     ) -> Result<ReplayStats> {
         let now = now_ms();
-        let rows = self.matching_replays(meta, known, site, range, filter, now)?;
-        let total = rows.len() as i64;
-        let seconds: i64 = rows.iter().map(|(r, _)| duration_seconds(r.started_at, r.ended_at)).sum();
+        let query = replay_query(range, filter, now);
+        let enterprise = enterprise_asns(known);
+        let (totals, of_enterprise) = match (filter, enterprise.is_empty()) {
+            (ReplayFilter::Enterprise, true) => (ReplayTotals::default(), 0),
+            (_, true) => (meta.replay_totals(site, &query)?, 0),
+            (ReplayFilter::Enterprise, false) => {
+                let mut totals = ReplayTotals::default();
+                self.enterprise_pages(meta, &enterprise, site, &query, |page| {
+                    for (row, _) in page.into_iter().filter(|(_, of_enterprise)| *of_enterprise) {
+                        totals.count += 1;
+                        totals.complete += i64::from(is_complete(row.is_final, row.last_chunk_at, now));
+                        totals.seconds += duration_seconds(row.started_at, row.ended_at);
+                    }
+                    true
+                })?;
+                (totals, totals.count)
+            }
+            (_, false) => {
+                let mut of_enterprise = 0;
+                self.enterprise_pages(meta, &enterprise, site, &query, |page| {
+                    of_enterprise += page.iter().filter(|(_, of_enterprise)| *of_enterprise).count() as i64;
+                    true
+                })?;
+                (meta.replay_totals(site, &query)?, of_enterprise)
+            }
+        };
+        let ReplayTotals { count, complete, seconds } = totals;
         Ok(ReplayStats {
-            total,
-            complete: rows.iter().filter(|(r, _)| is_complete(r.is_final, r.last_chunk_at, now)).count() as i64,
-            average_duration: if total == 0 { 0.0 } else { seconds as f64 / total as f64 },
-            enterprise: rows.iter().filter(|(_, of_enterprise)| *of_enterprise).count() as i64,
+            total: count,
+            complete,
+            average_duration: if count == 0 { 0.0 } else { seconds as f64 / count as f64 },
+            enterprise: of_enterprise,
         })
     }
 
@@ -248,4 +301,19 @@ impl Cluster {
         let visit = visits.remove(&row.visit).unwrap_or_default();
         Ok(ReplayDetail { website_id: site, replay: summary(row, visit, &known, now_ms()) })
     }
+}
+
+/// The recordings of `range` that `filter`'s completion keeps, as complete as they are at `now`.
+fn replay_query(range: TimeRange, filter: ReplayFilter, now: Millis) -> ReplayQuery {
+    let complete = match filter {
+        ReplayFilter::Complete => Some(true),
+        ReplayFilter::Incomplete => Some(false),
+        ReplayFilter::All | ReplayFilter::Enterprise => None,
+    };
+    ReplayQuery { from: range.start, to: range.end, complete, quiet_since: now - REPLAY_QUIET_MS }
+}
+
+/// The ASNs of the organizations the site's owner set to enterprise.
+fn enterprise_asns(known: &[KnownOrganization]) -> HashSet<i64> {
+    known.iter().filter(|o| o.size == "enterprise").map(|o| o.asn).collect()
 }

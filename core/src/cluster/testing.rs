@@ -132,7 +132,13 @@ pub(crate) fn store_all_in_both(
     hits: Vec<Hit>,
     interactions: Vec<Interactions>,
 ) {
-    let jobs = in_time_order(hits, interactions);
+    store_jobs_in_both(fixture, cluster, in_time_order(hits, interactions));
+}
+
+/// Stores the same ingest jobs (hits, heatmap data, recording chunks), in their order, in the fixture's SQLite
+/// through its real ingest queue and writer, then in the cluster through the ClickHouse sink on a writer thread,
+/// each waited for.
+pub(crate) fn store_jobs_in_both(fixture: &OneSite, cluster: &TestCluster, jobs: Vec<Job>) {
     submit_to_sqlite(fixture, jobs.iter().map(copy_job));
     let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
@@ -181,7 +187,8 @@ fn copy_job(job: &Job) -> Job {
     match job {
         Job::Hit(hit) => Job::Hit(hit.clone()),
         Job::Interactions(item) => Job::Interactions(item.clone()),
-        _ => unreachable!("only hits and heatmap data are seeded"),
+        Job::Replay(chunk) => Job::Replay(chunk.clone()),
+        _ => unreachable!("only hits, heatmap data and recording chunks are seeded"),
     }
 }
 

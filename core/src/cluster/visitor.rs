@@ -3,13 +3,14 @@
 //! gives, and erased on every shard (an awaited deletion) before their consent choices in PostgreSQL. Called by
 //! `Tracker::visitor_data` and `Tracker::delete_visitor`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Value, json};
 
 use super::Cluster;
 use super::clickhouse::{Node, quote};
 use super::ingest_state::IngestState;
+use super::intent::{ScrollReport, page_view_depths};
 use super::visits::{DAY_MS, float, int, text};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, iso};
@@ -129,8 +130,8 @@ impl Cluster {
     }
 
     /// Everything the cluster stores about one visitor of a site, as `Privacy::visitor_data` answers on SQLite
-    /// (visit and hit ids are the cluster's own; heatmap data is not copied yet, so its lists are empty). Callers check ownership and the site's rights first. `NotFound` when nothing
-    /// matches.
+    /// (visit and hit ids are the cluster's own). Callers check ownership and the site's rights first. `NotFound`
+    /// when nothing matches.
     pub fn visitor_data(&self, meta: &dyn Metadata, site: WebsiteId, visitor: &str) -> Result<Value> {
         let found = self.find(site, visitor)?;
         let consents = meta.visitor_consents(site, &found.keys)?;
@@ -140,6 +141,7 @@ impl Cluster {
         let db = self.events.database();
         let mut sessions: Vec<(Millis, Value)> = Vec::new();
         let mut events: Vec<(Millis, Value)> = Vec::new();
+        let mut heatmap = HeatmapData::default();
         for visits in &found.shards {
             let node = self.node(visits.shard);
             let condition = visits.condition(site);
@@ -196,8 +198,11 @@ impl Cluster {
                     currency
                  FROM {db}.hits_local WHERE {condition} AND kind != 'touch' ORDER BY ts"
             ))?;
+            // Each visit's hits in time order, to find the page view a scroll report belongs to.
+            let mut visit_hits: HashMap<i64, Vec<(Millis, String, String)>> = HashMap::new();
             for row in rows {
                 let ts = int(&row, 1)?;
+                visit_hits.entry(int(&row, 0)?).or_default().push((ts, text(&row, 2)?, text(&row, 5)?));
                 let value = if int(&row, 8)? == 1 { Value::Null } else { json!(float(&row, 9)?) };
                 events.push((
                     ts,
@@ -215,18 +220,24 @@ impl Cluster {
                     }),
                 ));
             }
+            heatmap.add(node, db, &condition, &visit_hits)?;
         }
         // Shard by shard, then in time order across them (a stable sort keeps each shard's order of ties).
         sessions.sort_by_key(|(first, _)| *first);
         events.sort_by_key(|(ts, _)| *ts);
+        let HeatmapData { mut interactions, mut form_fields, mut scroll_depths } = heatmap;
+        for list in [&mut interactions, &mut form_fields, &mut scroll_depths] {
+            list.sort_by_key(|(ts, _)| *ts);
+        }
+        let values = |list: Vec<(Millis, Value)>| list.into_iter().map(|(_, v)| v).collect::<Vec<_>>();
         Ok(json!({
             "websiteId": site,
             "visitorId": visitor,
-            "sessions": sessions.into_iter().map(|(_, s)| s).collect::<Vec<_>>(),
-            "events": events.into_iter().map(|(_, e)| e).collect::<Vec<_>>(),
-            "interactions": [],
-            "formFields": [],
-            "scrollDepths": [],
+            "sessions": values(sessions),
+            "events": values(events),
+            "interactions": values(interactions),
+            "formFields": values(form_fields),
+            "scrollDepths": values(scroll_depths),
             "recordings": recordings(meta, site, &found)?,
             "consentLogs": consents.iter().map(consent_json).collect::<Vec<_>>(),
         }))
@@ -273,6 +284,77 @@ impl Cluster {
         IngestState::forget_visits(&self.pg, site, &found.keys)?;
         report.consent_logs = meta.delete_visitor_consents(site, &found.keys)?;
         Ok(report)
+    }
+}
+
+/// A visitor's heatmap data as SQLite's copy lists it, each item with its time.
+#[derive(Default)]
+struct HeatmapData {
+    /// Clicks, moves and submits (SQLite's `heatmap_points`).
+    interactions: Vec<(Millis, Value)>,
+    form_fields: Vec<(Millis, Value)>,
+    /// One per page view: its deepest report, at the time of its latest (SQLite keeps no other).
+    scroll_depths: Vec<(Millis, Value)>,
+}
+
+impl HeatmapData {
+    /// Adds the heatmap rows of a shard's visits (`condition`), given each visit's hits as (time, kind, path) in
+    /// time order. Rows of a time keep their order in their body (`seq`), as SQLite's row ids do.
+    fn add(
+        &mut self,
+        node: &Node,
+        db: &str,
+        condition: &str,
+        visit_hits: &HashMap<i64, Vec<(Millis, String, String)>>,
+    ) -> Result<()> {
+        let rows = node.query(&format!(
+            "SELECT visit_id, ts, kind, path, x, y, page_w, page_h, viewport_w, viewport_h, selector, form, field,
+                filled, depth
+             FROM {db}.interactions_local WHERE {condition} ORDER BY ts, seq"
+        ))?;
+        let mut reports: HashMap<i64, Vec<ScrollReport>> = HashMap::new();
+        for row in rows {
+            let (visit, ts, kind) = (int(&row, 0)?, int(&row, 1)?, text(&row, 2)?);
+            match kind.as_str() {
+                "scroll" => reports.entry(visit).or_default().push((ts, text(&row, 3)?, int(&row, 14)?)),
+                "focus" | "blur" | "change" => self.form_fields.push((
+                    ts,
+                    json!({
+                        "session": visit,
+                        "timestamp": iso(ts),
+                        "type": kind,
+                        "path": text(&row, 3)?,
+                        "form": text(&row, 11)?,
+                        "field": text(&row, 12)?,
+                        "filled": int(&row, 13)?,
+                    }),
+                )),
+                _ => self.interactions.push((
+                    ts,
+                    json!({
+                        "session": visit,
+                        "timestamp": iso(ts),
+                        "type": kind,
+                        "path": text(&row, 3)?,
+                        "x": int(&row, 4)?,
+                        "y": int(&row, 5)?,
+                        "pageWidth": int(&row, 6)?,
+                        "pageHeight": int(&row, 7)?,
+                        "viewportWidth": int(&row, 8)?,
+                        "viewportHeight": int(&row, 9)?,
+                        "selector": text(&row, 10)?,
+                    }),
+                )),
+            }
+        }
+        for (visit, reports) in reports {
+            let hits = visit_hits.get(&visit).map(Vec::as_slice).unwrap_or_default();
+            for (ts, path, depth) in page_view_depths(hits, reports) {
+                let row = json!({"session": visit, "timestamp": iso(ts), "path": path, "depth": depth});
+                self.scroll_depths.push((ts, row));
+            }
+        }
+        Ok(())
     }
 }
 

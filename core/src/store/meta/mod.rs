@@ -40,7 +40,7 @@ pub use funnels::{FunnelChanges, FunnelRow, FunnelStepDef, FunnelStore, NewFunne
 pub use organizations::{ImportRow, KnownOrganization, OrganizationStore, OwnerChanges, SeenOrganization};
 pub use privacy::PrivacySettingsStore;
 pub(crate) use replays::append_chunk;
-pub use replays::{ReplayRow, ReplayStore};
+pub use replays::{ReplayOrder, ReplayQuery, ReplayRow, ReplayStore, ReplayTotals};
 pub use retention::RetentionStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};

@@ -18,9 +18,18 @@ pub trait ReplayStore {
     fn delete_visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<u64>;
     /// Deletes a site's recordings that got no chunk since `cutoff` (their retention); how many went.
     fn delete_replays_before(&self, site: WebsiteId, cutoff: Millis) -> Result<u64>;
-    /// A site's recordings with activity in [from, to) (a chunk at `from` or later, a start before `to`),
-    /// newest first.
-    fn replays_touching(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<Vec<ReplayRow>>;
+    /// Up to `limit` of a site's recordings that `query` keeps, in `order`, those after `after` (the last row of
+    /// the previous page) when given.
+    fn replays_page(
+        &self,
+        site: WebsiteId,
+        query: &ReplayQuery,
+        order: ReplayOrder,
+        after: Option<&ReplayRow>,
+        limit: i64,
+    ) -> Result<Vec<ReplayRow>>;
+    /// How many of a site's recordings `query` keeps, how many of them are complete and their lengths' sum.
+    fn replay_totals(&self, site: WebsiteId, query: &ReplayQuery) -> Result<ReplayTotals>;
     /// The recordings of a site's `visits` (a visitor's copy of their data), oldest first.
     fn visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<Vec<ReplayRow>>;
     /// One recording of one of `owner`'s sites; `None` for another user's exactly as for a missing one.
@@ -48,12 +57,85 @@ pub struct ReplayRow {
     pub last_chunk_at: Millis,
 }
 
+/// Which of a site's recordings a replay read takes: those with activity in [from, to) (a chunk at `from` or
+/// later, a start before `to`), complete or not as `complete` asks when given (complete: final, or no chunk
+/// since `quiet_since`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayQuery {
+    pub from: Millis,
+    pub to: Millis,
+    pub complete: Option<bool>,
+    pub quiet_since: Millis,
+}
+
+impl ReplayQuery {
+    /// Every recording of the site.
+    pub fn all() -> ReplayQuery {
+        ReplayQuery { from: Millis::MIN, to: Millis::MAX, complete: None, quiet_since: Millis::MIN }
+    }
+}
+
+/// The order of a page of recordings, newest first either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayOrder {
+    /// By id, as the list shows them.
+    Created,
+    /// By latest chunk, then id, as the page under a heatmap looks into them.
+    LatestChunk,
+}
+
+impl ReplayOrder {
+    /// The SQL condition of rows after the cursor (`{last_chunk_at}` and `{id}` stand for each engine's
+    /// placeholders) and the order, each a constant.
+    fn sql(self) -> (&'static str, &'static str) {
+        match self {
+            ReplayOrder::Created => ("r.id < {id}", "r.id DESC"),
+            ReplayOrder::LatestChunk => {
+                ("(r.last_chunk_at, r.id) < ({last_chunk_at}, {id})", "r.last_chunk_at DESC, r.id DESC")
+            }
+        }
+    }
+}
+
+/// A site's recordings counted as the Session Replays cards show them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayTotals {
+    pub count: i64,
+    pub complete: i64,
+    /// The sum of each recording's length in whole seconds.
+    pub seconds: i64,
+}
+
+/// The cursor of a page: past the previous page's last row, or before every row.
+fn cursor(after: Option<&ReplayRow>) -> (Millis, i64) {
+    after.map_or((Millis::MAX, i64::MAX), |row| (row.last_chunk_at, row.id))
+}
+
+/// The conditions of a [`ReplayQuery`] on `replays r`, with `$`/`?` placeholders numbered from 1: site, from,
+/// to, complete (NULL for either), quiet since.
+const MATCHING: &str = "r.website_id = {1} AND r.last_chunk_at >= {2} AND r.started_at < {3}
+    AND ({4} IS NULL OR (r.is_final OR r.last_chunk_at <= {5}) = {4})";
+
 /// The columns [`ReplayRow`] is read from, in its order, on both engines (`visit` aliases each engine's).
 fn row_columns(visit: &str) -> String {
     format!(
         "r.id, r.website_id, r.{visit}, r.started_at, r.ended_at, r.byte_size, r.click_count, r.screen, r.is_final,
          r.last_chunk_at, r.event_count"
     )
+}
+
+/// [`MATCHING`] with SQLite's placeholders.
+fn sqlite_placeholders(sql: &str) -> String {
+    (1..=5).fold(sql.to_string(), |sql, n| sql.replace(&format!("{{{n}}}"), &format!("?{n}")))
+}
+
+/// [`MATCHING`] with PostgreSQL's placeholders, typed where NULL may be bound.
+fn pg_placeholders(sql: &str) -> String {
+    let types = ["BIGINT", "BIGINT", "BIGINT", "BOOLEAN", "BIGINT"];
+    types
+        .iter()
+        .enumerate()
+        .fold(sql.to_string(), |sql, (i, ty)| sql.replace(&format!("{{{}}}", i + 1), &format!("${}::{ty}", i + 1)))
 }
 
 fn sqlite_replay(r: &rusqlite::Row) -> rusqlite::Result<ReplayRow> {
@@ -209,15 +291,42 @@ impl ReplayStore for SqliteMeta {
         })
     }
 
-    fn replays_touching(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<Vec<ReplayRow>> {
+    fn replays_page(
+        &self,
+        site: WebsiteId,
+        query: &ReplayQuery,
+        order: ReplayOrder,
+        after: Option<&ReplayRow>,
+        limit: i64,
+    ) -> Result<Vec<ReplayRow>> {
+        let (after_sql, order_sql) = order.sql();
+        let (last_chunk_at, id) = cursor(after);
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {} FROM replays r
-                 WHERE r.website_id = ?1 AND r.last_chunk_at >= ?2 AND r.started_at < ?3 ORDER BY r.id DESC",
-                row_columns("session_id")
+                "SELECT {} FROM replays r WHERE {} AND {} ORDER BY {order_sql} LIMIT ?8",
+                row_columns("session_id"),
+                sqlite_placeholders(MATCHING),
+                after_sql.replace("{last_chunk_at}", "?6").replace("{id}", "?7"),
             ))?;
-            let rows = stmt.query_map(params![site, from, to], sqlite_replay)?;
+            let q = query;
+            let args = params![site, q.from, q.to, q.complete, q.quiet_since, last_chunk_at, id, limit];
+            let rows = stmt.query_map(args, sqlite_replay)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn replay_totals(&self, site: WebsiteId, query: &ReplayQuery) -> Result<ReplayTotals> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT count(*), coalesce(sum(r.is_final OR r.last_chunk_at <= ?5), 0),
+                    coalesce(sum(max(r.ended_at - r.started_at, 0) / 1000), 0)
+                 FROM replays r WHERE {}",
+                sqlite_placeholders(MATCHING)
+            ))?;
+            let q = query;
+            Ok(stmt.query_row(params![site, q.from, q.to, q.complete, q.quiet_since], |r| {
+                Ok(ReplayTotals { count: r.get(0)?, complete: r.get(1)?, seconds: r.get(2)? })
+            })?)
         })
     }
 
@@ -344,17 +453,50 @@ impl ReplayStore for PgMeta {
         })
     }
 
-    fn replays_touching(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<Vec<ReplayRow>> {
+    fn replays_page(
+        &self,
+        site: WebsiteId,
+        query: &ReplayQuery,
+        order: ReplayOrder,
+        after: Option<&ReplayRow>,
+        limit: i64,
+    ) -> Result<Vec<ReplayRow>> {
+        let (after_sql, order_sql) = order.sql();
+        let (last_chunk_at, id) = cursor(after);
+        let q = query;
+        // PostgreSQL types every parameter it is given: the cursor's last chunk only where the order uses it.
+        let mut args: Vec<&(dyn postgres::types::ToSql + Sync)> =
+            vec![&site, &q.from, &q.to, &q.complete, &q.quiet_since, &limit, &id];
+        if order == ReplayOrder::LatestChunk {
+            args.push(&last_chunk_at);
+        }
         self.pg.with(|c| {
             let rows = c.query(
                 &format!(
-                    "SELECT {} FROM replays r
-                     WHERE r.website_id = $1 AND r.last_chunk_at >= $2 AND r.started_at < $3 ORDER BY r.id DESC",
-                    row_columns("visit_id")
+                    "SELECT {} FROM replays r WHERE {} AND {} ORDER BY {order_sql} LIMIT $6",
+                    row_columns("visit_id"),
+                    pg_placeholders(MATCHING),
+                    after_sql.replace("{last_chunk_at}", "$8::BIGINT").replace("{id}", "$7::BIGINT"),
                 ),
-                &[&site, &from, &to],
+                &args,
             )?;
             Ok(rows.iter().map(pg_replay).collect())
+        })
+    }
+
+    fn replay_totals(&self, site: WebsiteId, query: &ReplayQuery) -> Result<ReplayTotals> {
+        let q = query;
+        self.pg.with(|c| {
+            let row = c.query_one(
+                &format!(
+                    "SELECT count(*), count(*) FILTER (WHERE r.is_final OR r.last_chunk_at <= $5),
+                        coalesce(sum(GREATEST(r.ended_at - r.started_at, 0) / 1000), 0)::BIGINT
+                     FROM replays r WHERE {}",
+                    pg_placeholders(MATCHING)
+                ),
+                &[&site, &q.from, &q.to, &q.complete, &q.quiet_since],
+            )?;
+            Ok(ReplayTotals { count: row.get(0), complete: row.get(1), seconds: row.get(2) })
         })
     }
 
@@ -471,7 +613,11 @@ mod tests {
                 meta.append_replay_chunk(second, &chunk(site, 0, vec![5; 5], (5_000, 6_000), false), 20_000).unwrap()
             );
 
-            let rows = meta.replays_touching(site, 0, Millis::MAX).unwrap();
+            let touching = |from: Millis, to: Millis| {
+                let query = ReplayQuery { from, to, ..ReplayQuery::all() };
+                meta.replays_page(site, &query, ReplayOrder::Created, None, 10).unwrap()
+            };
+            let rows = touching(0, Millis::MAX);
             let [newest, oldest] = &rows[..] else { panic!("{name}: two recordings, {rows:?}") };
             assert_eq!((newest.visit, oldest.visit), (second, first), "{name}: newest first");
             let summary = |r: &ReplayRow| {
@@ -487,8 +633,8 @@ mod tests {
                 )
             };
             assert_eq!(summary(oldest), (1_000, 3_000, 30, 2, 8, "1280x720".into(), false, 11_000), "{name}");
-            assert_eq!(meta.replays_touching(site, 11_001, Millis::MAX).unwrap().len(), 1, "{name}: by last chunk");
-            assert_eq!(meta.replays_touching(site, 0, 1_000).unwrap().len(), 0, "{name}: by start");
+            assert_eq!(touching(11_001, Millis::MAX).len(), 1, "{name}: by last chunk");
+            assert_eq!(touching(0, 1_000).len(), 0, "{name}: by start");
             assert_eq!(meta.owned_replay(owner, oldest.id).unwrap().as_ref(), Some(oldest), "{name}");
             assert_eq!(meta.owned_replay(stranger, oldest.id).unwrap(), None, "{name}: another user's");
             assert_eq!(meta.replay_chunk_seqs(oldest.id).unwrap(), [0, 1], "{name}");
@@ -502,7 +648,7 @@ mod tests {
             assert_eq!(meta.delete_replays_before(site, 11_000).unwrap(), 0, "{name}");
             assert_eq!(meta.delete_replays_before(site, 11_001).unwrap(), 1, "{name}");
             assert_eq!(meta.delete_visit_replays(site, &[first, second]).unwrap(), 1, "{name}");
-            assert!(meta.replays_touching(site, 0, Millis::MAX).unwrap().is_empty(), "{name}");
+            assert!(touching(0, Millis::MAX).is_empty(), "{name}");
             assert_eq!(meta.replay_chunk(oldest.id, 1).unwrap(), None, "{name}: chunks go with their recording");
         }
         assert!(seen.windows(2).all(|w| w[0] == w[1]), "the same recordings on each engine: {seen:?}");
