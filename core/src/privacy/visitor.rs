@@ -19,8 +19,10 @@ use crate::model::{WebsiteId, iso};
 
 const DAY_MS: i64 = 86_400_000;
 
-/// The sessions of a visitor: by session id, or by the identify() id in the visit's latest traits.
+/// The sessions of a visitor: by session id (its current visit, and the earlier ones a later visit retired as
+/// `key~<row id>`), or by the identify() id in the visit's latest traits.
 const MATCH_SESSIONS: &str = "SELECT id FROM sessions WHERE website_id = ?1 AND (session_key = ?2
+    OR session_key = ?2 || '~' || id
     OR (traits IS NOT NULL AND json_valid(traits) AND ?2 IN (
         json_extract(traits, '$.id'), json_extract(traits, '$.userId'), json_extract(traits, '$.email'))))";
 
@@ -263,5 +265,40 @@ pub(crate) fn chunk_events(gzip: &[u8]) -> Result<Vec<Value>> {
     match serde_json::from_slice(&text) {
         Ok(Value::Array(items)) => Ok(items),
         _ => Ok(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::{EventKind, Hit};
+    use crate::model::now_ms;
+    use crate::testing::{one_site, rows, send};
+
+    /// A visitor who came back after the idle timeout has two visits under one key (the first retired as
+    /// `key~id`): the copy lists both and the erasure takes both, leaving another visitor's.
+    #[test]
+    fn a_visitors_copy_and_erasure_take_every_visit_of_their_key() {
+        let fixture = one_site();
+        let now = now_ms();
+        let hit = |key: &str, ts: i64| Hit {
+            website_id: fixture.site,
+            session_key: key.into(),
+            ts,
+            kind: Some(EventKind::Pageview),
+            url: "https://s.example.com/".into(),
+            path: "/".into(),
+            ..Hit::default()
+        };
+        send(
+            &fixture.tracker,
+            [hit("back", now - 7_200_000), hit("other", now - 7_000_000), hit("back", now - 60_000)],
+        );
+        assert_eq!(rows(&fixture.tracker, "sessions"), 3);
+
+        let copy = fixture.tracker.privacy.visitor_data(fixture.site, "back").unwrap();
+        assert_eq!(copy["sessions"].as_array().map(Vec::len), Some(2), "{copy}");
+        let erased = fixture.tracker.privacy.delete_visitor(fixture.site, "back").unwrap();
+        assert_eq!((erased.sessions, erased.events), (2, 2));
+        assert_eq!(rows(&fixture.tracker, "sessions"), 1, "the other visitor's visit stays");
     }
 }
