@@ -5,7 +5,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::testing::{fresh, store_in_both};
+use super::testing::{fresh, store_all_in_both, store_in_both};
 use crate::analytics::OrganizationSummary;
 use crate::ingest::enrich::Organization;
 use crate::ingest::{EventKind, Hit};
@@ -119,4 +119,41 @@ fn organizations_equal_sqlites_on_the_same_hits_and_keep_the_owners_edits() {
     for orgs in [sqlite_orgs, &cluster_orgs] {
         assert!(matches!(orgs.update(site + 1, other, edit()), Err(crate::Error::NotFound(_))));
     }
+}
+
+/// A visit that sent only heatmap data (no hit) from an organization's network is that organization's visit
+/// on both engines: SQLite's writer links any data of a visit to its organization, and the sink records it.
+#[test]
+fn a_visit_of_heatmap_data_alone_counts_for_its_organization_as_on_sqlite() {
+    let Some(cluster) = fresh() else { return };
+    let fixture = one_site();
+    cluster.add_site(fixture.site);
+    let now = now_ms();
+    let visit = Hit {
+        website_id: fixture.site,
+        session_key: "quiet-visitor".into(),
+        ts: now - 60_000,
+        kind: Some(EventKind::Pageview),
+        url: "https://s.example.com/".into(),
+        path: "/".into(),
+        country: "DE".into(),
+        organization: Some(Organization { asn: 64_512, name: "Quiet AG".into(), confidence: 80, is_isp: false }),
+        visitor_seed: [7; 32],
+        ..Hit::default()
+    };
+    let report = crate::ingest::Interactions {
+        visit,
+        viewport: (1280, 800),
+        page: (1280, 3000),
+        points: Vec::new(),
+        fields: Vec::new(),
+        scroll_depth: Some(40),
+    };
+    store_all_in_both(&fixture, &cluster, Vec::new(), vec![report]);
+
+    let expected = fixture.tracker.analytics.organizations(fixture.site).unwrap();
+    assert_eq!(expected.len(), 1, "{expected:?}");
+    let known = Organizations::new(cluster.meta()).known(fixture.site).unwrap();
+    let got = cluster.events().organizations(fixture.site, known).unwrap();
+    assert_eq!(without_ids(got), without_ids(expected));
 }

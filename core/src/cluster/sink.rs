@@ -121,15 +121,8 @@ impl ClickHouseSink {
             outcomes.push(outcome);
         }
         let visit_of_hit = self.visits(&tracked)?;
-        let is_hit = |position: usize| matches!(batch[position].job, Job::Hit(_));
-        self.record_organizations(
-            tracked
-                .iter()
-                .zip(&visit_of_hit)
-                .zip(&tracked_at)
-                .filter(|((_, v), position)| v.is_some() && is_hit(**position))
-                .map(|((h, _), _)| *h),
-        )?;
+        // Heatmap data and recording chunks count for their visit's organization too, as on SQLite.
+        self.record_organizations(tracked.iter().zip(&visit_of_hit).filter(|(_, v)| v.is_some()).map(|(h, _)| *h))?;
         let stored_sites = self.meta.insert_consents(&consents)?;
         for (queued, outcome) in batch.iter().zip(&mut outcomes) {
             if let Job::Consent(record) = &queued.job {
