@@ -103,10 +103,14 @@ async fn a_migrated_data_folder_answers_on_the_cluster_as_on_sqlite_under_the_sa
         assert!(got == expected, "{path}:\n{got}\n{expected}");
     }
 
-    // `tracker stats` and `tracker live` read the cluster given its settings, and print what they print for
-    // the data folder.
+    // `tracker stats`, `tracker live` and `tracker export` read the cluster given its settings, and print what
+    // they print for the data folder.
     let site_arg = id.to_string();
-    for args in [vec!["stats", "--site", &site_arg, "--range", "7d"], vec!["live", "--site", &site_arg, "--once"]] {
+    for args in [
+        vec!["stats", "--site", &site_arg, "--range", "7d"],
+        vec!["live", "--site", &site_arg, "--once"],
+        vec!["export", "--site", &site_arg, "--format", "json"],
+    ] {
         let owned: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let (folder, env) = (data.clone(), corner.env());
         let (from_folder, from_cluster) = tokio::task::spawn_blocking(move || {
@@ -121,6 +125,9 @@ async fn a_migrated_data_folder_answers_on_the_cluster_as_on_sqlite_under_the_sa
         .await
         .unwrap();
         assert_eq!(from_cluster, from_folder, "{args:?}");
+        if args[0] == "export" {
+            assert!(from_folder.as_array().is_some_and(|rows| rows.len() > 10), "{from_folder}");
+        }
     }
 
     // A second run has nothing to do and says so; the data stays as it was.

@@ -84,7 +84,8 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     {
         anyhow::bail!("--since must be before --until");
     }
-    let tracker = global.open()?;
+    // In cluster mode the rows come from every shard (as the dashboard's exports).
+    let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let query = ExportQuery { since, until, ..ExportQuery::new(site.id, kind) };
     let out: Box<dyn Write> = match &args.output {
@@ -93,14 +94,19 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     };
     // A bar only when it cannot mix with the data: stderr is a terminal and the rows go elsewhere.
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let bar = if to_terminal {
+    // The shards are not counted ahead: no bar in cluster mode.
+    let bar = if to_terminal || tracker.is_cluster() {
         indicatif::ProgressBar::hidden()
     } else {
         let total = tracker.export.count(&query)?;
         progress_bar(total, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)")
     };
     let out = BufWriter::with_capacity(256 * 1024, out);
-    let rows = tracker.export.write(&query, format, out, |n| bar.set_position(n)).context("export failed")?;
+    let rows = match tracker.is_cluster() {
+        true => tracker.write_export(&query, format, out),
+        false => tracker.export.write(&query, format, out, |n| bar.set_position(n)),
+    }
+    .context("export failed")?;
     bar.finish_and_clear();
     if let Some(path) = &args.output {
         if global.json {
