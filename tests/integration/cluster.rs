@@ -642,7 +642,7 @@ async fn login_failures_alternating_between_two_daemons_are_limited_as_on_one() 
 fn commands_whose_storage_has_not_moved_refuse_cluster_settings() {
     let dir = tempfile::tempdir().unwrap();
     let cli = Cli::new(&dir.path().join("data"));
-    let mut command = cli.command(&["export", "--site", "1"]);
+    let mut command = cli.command(&["demo", "--site", "1"]);
     command.env("TRACKER_POSTGRES_URL", "postgres://tracker@127.0.0.1:1/tracker");
     command.env("TRACKER_CLICKHOUSE_URL", "http://127.0.0.1:1");
     let out = command.output().unwrap();

@@ -96,10 +96,12 @@ impl Cluster {
         let mut keys = BTreeSet::new();
         for (shard, node) in self.events.nodes().iter().enumerate() {
             let mut visits = BTreeSet::new();
+            // Visits copied from a data folder keep the key SQLite gave a retired visit: `key~<its id>`.
             let by_key = node.query(&format!(
                 "SELECT DISTINCT visit_id FROM {db}.hits_local
-                 WHERE website_id = {site} AND visit_id != 0 AND session_key = {}",
-                quote(visitor)
+                 WHERE website_id = {site} AND visit_id != 0
+                   AND (session_key = {key} OR session_key = concat({key}, '~', toString(visit_id)))",
+                key = quote(visitor)
             ))?;
             for row in by_key {
                 visits.insert(int(&row, 0)?);

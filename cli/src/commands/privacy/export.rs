@@ -26,7 +26,8 @@ pub struct ExportArgs {
 
 pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     let visitor = visitor_id(&args.visitor).context("--visitor")?;
-    let tracker = global.open()?;
+    // In cluster mode the visitor's data is read from the shards and PostgreSQL.
+    let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let data = tracker.visitor_data(site.id, &visitor)?;
     tracker.privacy.record_audit(site.id, Actor::Cli, AuditAction::VisitorExported, json!({ "visitorId": visitor }))?;
