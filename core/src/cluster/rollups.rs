@@ -61,10 +61,17 @@ impl Cluster {
                     continue;
                 }
                 if from == 0 {
-                    // Never rolled up: from the shard's first hit (none: nothing to do before the target).
-                    let first: Millis =
-                        node.query_value::<Millis>(&format!("SELECT ifNull(min(ts), {target}) FROM {db}.hits_local"))?;
-                    from = first.min(target).div_euclid(HOUR_MS) * HOUR_MS;
+                    // Never rolled up: from the shard's first hit (none: nothing to do before the target; an
+                    // empty table's min is 0 in ClickHouse, not NULL).
+                    let rows = node.query(&format!("SELECT count(), min(ts) FROM {db}.hits_local"))?;
+                    let row = rows.first().map(Vec::as_slice).unwrap_or_default();
+                    let first = if int(row, 0)? == 0 { target } else { int(row, 1)?.min(target) };
+                    from = first.div_euclid(HOUR_MS) * HOUR_MS;
+                    if from >= target {
+                        node.execute(&format!(
+                            "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {target}, {now})"
+                        ))?;
+                    }
                 }
                 while from < target {
                     let to = (from + STEP_MS).min(target);
@@ -359,6 +366,21 @@ mod tests {
             let expected = sqlite.site_periods(&[site], metric, now).unwrap();
             assert_eq!(events.site_periods(&[site], metric, now).unwrap(), expected);
         }
+    }
+
+    /// A cluster without hits is rolled up at once: each shard's mark goes to the target in one row.
+    #[test]
+    fn an_empty_cluster_is_rolled_up_in_one_step() {
+        let Some(test) = fresh() else { return };
+        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()), notices: None };
+        let now = now_ms();
+        let target = (now - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
+        assert_eq!(cluster.roll_up(now).unwrap(), Some(target));
+        assert_eq!(cluster.events.rolled_up_through().unwrap(), target);
+        let marks: u64 = cluster.events.nodes()[0]
+            .query_value(&format!("SELECT count() FROM {}.rollup_marks", cluster.events.database()))
+            .unwrap();
+        assert_eq!(marks, 2, "one mark a shard");
     }
 
     /// A day of visits, rolled up as if three days and more had passed, is read from the rollups alone with
