@@ -35,25 +35,25 @@ impl Cluster {
         // that loses a row to the day of the last row deleted.
         let (mut first, mut last) = (Millis::MAX, Millis::MIN);
         for node in self.events.nodes() {
-            let span = node.query(&format!(
-                "SELECT count(), min(ts), max(ts),
+            // The rows' counts and span, and the start of the first visit losing one (not needed for `all`,
+            // whose rollups go whole).
+            let rows = node.query(&format!(
+                "SELECT countIf(kind = 'pageview'), countIf(kind != 'pageview'), count(), min(ts), max(ts),
                     (SELECT min(ts) FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0 AND visit_id IN
-                        (SELECT visit_id FROM {db}.hits_local WHERE {condition} AND visit_id != 0))
-                 FROM {db}.hits_local WHERE {condition} AND kind != 'touch'"
+                        (SELECT visit_id FROM {db}.hits_local WHERE {condition} AND visit_id != 0 AND {}))
+                 FROM {db}.hits_local WHERE {condition} AND kind != 'touch'",
+                if data == DataType::All { "0" } else { "1" }
             ))?;
-            let row = span.first().ok_or_else(|| Error::Internal("ClickHouse: no deletion span".into()))?;
-            if int(row, 0)? > 0 {
-                let visits_start = if int(row, 3)? == 0 { Millis::MAX } else { int(row, 3)? };
-                first = first.min(int(row, 1)?).min(visits_start);
-                last = last.max(int(row, 2)?);
+            let row = rows.first().ok_or_else(|| Error::Internal("ClickHouse: no deletion count".into()))?;
+            report.pageviews += int(row, 0)? as u64;
+            report.events += int(row, 1)? as u64;
+            if int(row, 2)? > 0 {
+                let visits_start = if int(row, 5)? == 0 { Millis::MAX } else { int(row, 5)? };
+                first = first.min(int(row, 3)?).min(visits_start);
+                last = last.max(int(row, 4)?);
             }
-            let totals = node.query(&format!(
-                "SELECT countIf(kind = 'pageview'), countIf(kind NOT IN ('pageview', 'touch')) FROM {db}.hits_local
-                 WHERE {condition}"
-            ))?;
-            // A visit's hits are all on one shard: it is emptied when each of its hits goes.
-            // Every visit goes with `all`; otherwise those that lose every hit they had and hold no heatmap data
-            // or recording (touches), which keep a visit on SQLite too.
+            // A visit's hits are all on one shard. Every visit goes with `all`; otherwise those that lose every
+            // hit they had and hold no heatmap data or recording (touches), which keep a visit on SQLite too.
             let deleted = format!("({}) AND kind != 'touch'", kinds(data));
             let emptied = match data {
                 DataType::All => "1".to_string(),
@@ -65,9 +65,6 @@ impl Cluster {
                 "SELECT count() FROM (SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0
                  GROUP BY visit_id HAVING {emptied})"
             ))?;
-            let row = totals.first().ok_or_else(|| Error::Internal("ClickHouse: no deletion count".into()))?;
-            report.pageviews += int(row, 0)? as u64;
-            report.events += int(row, 1)? as u64;
             report.sessions += emptied;
         }
         if data == DataType::All {
