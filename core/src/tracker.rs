@@ -520,12 +520,12 @@ impl Tracker {
         }
     }
 
-    /// Deletes a site's data of one type (callers check ownership first): in cluster mode on every shard,
-    /// awaited, before PostgreSQL (see `Cluster::delete_data`).
-    pub fn delete_data(&self, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
+    /// Deletes a site's data of one type, only rows before `before` when given (callers check ownership
+    /// first): in cluster mode on every shard, awaited, before PostgreSQL (see `Cluster::delete_data`).
+    pub fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
         match &self.services.cluster {
-            Some(cluster) => cluster.delete_data(self.privacy.meta.as_ref(), site, data),
-            None => self.privacy.delete_data(site, data, None),
+            Some(cluster) => cluster.delete_data(self.privacy.meta.as_ref(), site, data, before),
+            None => self.privacy.delete_data(site, data, before),
         }
     }
 

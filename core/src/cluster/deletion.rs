@@ -22,27 +22,37 @@ fn kinds(data: DataType) -> &'static str {
 }
 
 impl Cluster {
-    /// Deletes a site's data of one type on every shard; callers check ownership. The counts are SQLite's:
-    /// hits by kind, and the visits left without any hit (for `all`, every visit). The rollups of the days the
-    /// deleted rows touched are rebuilt from the hits left (for `all`, deleted), as on SQLite; `rollupRows`
-    /// (SQLite's count of its hourly and daily rows) is 0. A shard that does not answer is `Unavailable` before anything is
-    /// deleted in PostgreSQL (recordings, in `meta`), and the request can be repeated.
-    pub fn delete_data(&self, meta: &dyn Metadata, site: WebsiteId, data: DataType) -> Result<DeletionReport> {
+    /// Deletes a site's data of one type on every shard, only rows before `before` when given; callers check
+    /// ownership. The counts are SQLite's: hits by kind, and the visits left without any hit (for `all` without
+    /// a cut-off, every visit). The rollups of the days the deleted rows touched are rebuilt from the hits left
+    /// (for `all` without a cut-off, deleted), as on SQLite; `rollupRows` (SQLite's count of its hourly and
+    /// daily rows) is 0. A shard that does not answer is `Unavailable` before anything is deleted in PostgreSQL
+    /// (recordings, in `meta`), and the request can be repeated.
+    pub fn delete_data(
+        &self,
+        meta: &dyn Metadata,
+        site: WebsiteId,
+        data: DataType,
+        before: Option<Millis>,
+    ) -> Result<DeletionReport> {
         let db = self.events.database();
-        let condition = format!("website_id = {site} AND {}", kinds(data));
+        let whole_site = data == DataType::All && before.is_none();
+        // The rows that go (touches are no rows of SQLite's, and stay unless their visit goes).
+        let deleted = format!("({}) AND kind != 'touch' AND ts < {}", kinds(data), before.unwrap_or(i64::MAX));
+        let condition = format!("website_id = {site} AND {deleted}");
         let mut report = DeletionReport::default();
         // The days to rebuild the rollups of, as SQLite's deletion finds them: from the start of the first visit
         // that loses a row to the day of the last row deleted.
         let (mut first, mut last) = (Millis::MAX, Millis::MIN);
         for node in self.events.nodes() {
-            // The rows' counts and span, and the start of the first visit losing one (not needed for `all`,
-            // whose rollups go whole).
+            // The rows' counts and span, and the start of the first visit losing one (not needed when the site's
+            // rollups go whole).
             let rows = node.query(&format!(
                 "SELECT countIf(kind = 'pageview'), countIf(kind != 'pageview'), count(), min(ts), max(ts),
                     (SELECT min(ts) FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0 AND visit_id IN
                         (SELECT visit_id FROM {db}.hits_local WHERE {condition} AND visit_id != 0 AND {}))
-                 FROM {db}.hits_local WHERE {condition} AND kind != 'touch'",
-                if data == DataType::All { "0" } else { "1" }
+                 FROM {db}.hits_local WHERE {condition}",
+                if whole_site { "0" } else { "1" }
             ))?;
             let row = rows.first().ok_or_else(|| Error::Internal("ClickHouse: no deletion count".into()))?;
             report.pageviews += int(row, 0)? as u64;
@@ -52,58 +62,121 @@ impl Cluster {
                 first = first.min(int(row, 3)?).min(visits_start);
                 last = last.max(int(row, 4)?);
             }
-            // A visit's hits are all on one shard. Every visit goes with `all`; otherwise those that lose every
-            // hit they had and hold no heatmap data or recording (touches), which keep a visit on SQLite too.
-            let deleted = format!("({}) AND kind != 'touch'", kinds(data));
-            let emptied = match data {
-                DataType::All => "1".to_string(),
-                _ => format!(
-                    "countIf({deleted}) > 0 AND countIf({deleted}) = countIf(kind != 'touch') AND countIf(kind = 'touch') = 0"
-                ),
-            };
-            let emptied = node.query_value::<u64>(&format!(
-                "SELECT count() FROM (SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0
-                 GROUP BY visit_id HAVING {emptied})"
-            ))?;
-            report.sessions += emptied;
+            // A visit's hits are all on one shard.
+            let emptied = format!(
+                "{db}.hits_local WHERE website_id = {site} AND visit_id != 0 GROUP BY visit_id HAVING {}",
+                emptied(data, &deleted, whole_site)
+            );
+            report.sessions +=
+                node.query_value::<u64>(&format!("SELECT count() FROM (SELECT visit_id FROM {emptied})"))?;
         }
-        if data == DataType::All {
+        if whole_site {
             // The site's heatmap data and rollups go with everything else (even when it has no hit left).
             self.events.delete_site(site)?;
-        } else if report.pageviews + report.events > 0 {
-            for node in self.events.nodes() {
-                node.execute(&span_touches_sql(db, site, kinds(data)))?;
-            }
-            self.events.delete_where(&condition)?;
-            if first <= last {
-                let from = first.div_euclid(DAY_MS) * DAY_MS;
-                self.rebuild_rollups(site, from, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
-            }
-        }
-        if data == DataType::All {
             // Its recordings go with their visits, as SQLite's go with its emptied sessions.
             meta.delete_replays_before(site, Millis::MAX)?;
             // Its open visits are gone: a later hit starts a new one, as on SQLite.
             IngestState::forget_site(&self.pg, site)?;
+            return Ok(report);
+        }
+        if report.pageviews + report.events == 0 {
+            return Ok(report);
+        }
+        self.delete_rows(meta, site, data, &deleted)?;
+        if first <= last {
+            let from = first.div_euclid(DAY_MS) * DAY_MS;
+            self.rebuild_rollups(site, from, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
         }
         Ok(report)
     }
+
+    /// Deletes a site's rows matching `deleted` on every shard, with the visits it empties whole (their touches,
+    /// and for `all` their heatmap data and recordings, as SQLite's cascade from their sessions takes them);
+    /// the visits it cuts keep their span. The emptied visits are listed on their shard first (in
+    /// `deletion_marks_local`), so the awaited mutation deletes a fixed set rather than re-reading the hits it
+    /// changes part by part, and finds it again after a restart.
+    fn delete_rows(&self, meta: &dyn Metadata, site: WebsiteId, data: DataType, deleted: &str) -> Result<()> {
+        let db = self.events.database();
+        // Unique enough: two deletions of one site would have to start in the same nanosecond.
+        let deletion = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .as_nanos() as u64;
+        let marked = format!("SELECT visit_id FROM {db}.deletion_marks_local WHERE deletion = {deletion}");
+        let recent = crate::model::now_ms() - 2 * DAY_MS;
+        let (mut recorded, mut open) = (Vec::new(), Vec::new());
+        for node in self.events.nodes() {
+            node.execute(&format!(
+                "INSERT INTO {db}.deletion_marks_local
+                 SELECT {deletion}, visit_id, countIf(kind = 'touch' AND name != '{SPAN}') > 0, max(ts)
+                 FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0
+                 GROUP BY visit_id HAVING {}",
+                emptied(data, deleted, false)
+            ))?;
+            // Recordings and open visits are few beside the visits: they are looked up by id and key.
+            for row in node.query(&format!("{marked} AND touched"))? {
+                recorded.push(int(&row, 0)?);
+            }
+            open.extend(
+                node.query(&format!(
+                    "SELECT DISTINCT session_key FROM {db}.hits_local
+                     WHERE website_id = {site} AND visit_id IN ({marked} AND last >= {recent})"
+                ))?
+                .into_iter()
+                .filter_map(|row| row.into_iter().next()),
+            );
+            node.execute(&span_touches_sql(db, site, deleted))?;
+        }
+        let gone = format!("website_id = {site} AND visit_id IN ({marked})");
+        self.events.delete_where(&format!("website_id = {site} AND ({deleted} OR visit_id IN ({marked}))"))?;
+        if data == DataType::All {
+            self.events.delete_interactions_where(&gone)?;
+            for visits in recorded.chunks(10_000) {
+                meta.delete_visit_replays(site, visits)?;
+            }
+        }
+        IngestState::forget_visits(&self.pg, site, &open)?;
+        for node in self.events.nodes() {
+            // Done with: not awaited, nothing reads a finished deletion's marks.
+            node.execute(&format!("ALTER TABLE {db}.deletion_marks_local DELETE WHERE deletion = {deletion}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The `name` of the touch rows that keep the span of a visit a deletion cut (a visit's heatmap data and
+/// recordings touch it with an empty name): they hold no data a visit could be kept for.
+const SPAN: &str = "span";
+
+/// The HAVING condition on a visit's hits that says it is left without any (SQLite deletes its session): it loses
+/// some to `deleted` and keeps none; unless `all` goes, a visit holding heatmap data or a recording (touches)
+/// stays, as on SQLite. Every visit goes with the whole site.
+fn emptied(data: DataType, deleted: &str, whole_site: bool) -> String {
+    if whole_site {
+        return "1".to_string();
+    }
+    let kept = if data == DataType::All {
+        String::new()
+    } else {
+        format!(" AND countIf(kind = 'touch' AND name != '{SPAN}') = 0")
+    };
+    format!("countIf({deleted}) > 0 AND countIf({deleted}) = countIf(kind != 'touch'){kept}")
 }
 
 /// The statement, run on one shard, that keeps the span of each of a site's visits that loses some of its
 /// rows to `kinds` and keeps others: a `touch` copy of its first and last rows where those go, as SQLite keeps
 /// a visit's first and last seen times on its session row. A copy keeps what that row holds (its visit's
 /// source, place and device) but nothing of the deleted hit itself (its page, name, properties or value).
-fn span_touches_sql(db: &str, site: WebsiteId, kinds: &str) -> String {
+fn span_touches_sql(db: &str, site: WebsiteId, deleted: &str) -> String {
     let visits = format!("SELECT visit_id FROM {db}.hits_local WHERE website_id = {site} AND visit_id != 0");
     format!(
         "INSERT INTO {db}.hits_local ({HIT_COLUMNS})
-         SELECT month, website_id, ts, visit_id, visitor, session_key, 'touch', '', '', '', referrer, referrer_host,
+         SELECT month, website_id, ts, visit_id, visitor, session_key, 'touch', '{SPAN}', '', '', referrer, referrer_host,
                 utm_source, utm_medium, utm_campaign, utm_term, utm_content, '', NULL, '', screen, country, region,
                 city, device, browser, os, ip_address, organization_asn, organization
          FROM {db}.hits_local
-         WHERE website_id = {site} AND ({kinds})
-           AND visit_id IN ({visits} GROUP BY visit_id HAVING countIf({kinds}) < countIf(kind != 'touch'))
+         WHERE website_id = {site} AND ({deleted})
+           AND visit_id IN ({visits} GROUP BY visit_id HAVING countIf({deleted}) < countIf(kind != 'touch'))
            AND ((visit_id, ts) IN (SELECT visit_id, min(ts) FROM {db}.hits_local WHERE website_id = {site} GROUP BY visit_id)
              OR (visit_id, ts) IN (SELECT visit_id, max(ts) FROM {db}.hits_local WHERE website_id = {site} GROUP BY visit_id))"
     )
@@ -117,7 +190,7 @@ const HIT_COLUMNS: &str = "month, website_id, ts, visit_id, visitor, session_key
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::events::{HitRow, month_of};
+    use crate::cluster::events::{HitRow, InteractionRow, month_of};
     use crate::cluster::testing::fresh;
 
     const SITE: WebsiteId = 7;
@@ -165,12 +238,12 @@ mod tests {
 
         let down = cluster(test.events().with_nodes(&[test.ch_urls[0].clone(), "http://127.0.0.1:9".into()]));
         let meta = test.meta();
-        let refused = down.delete_data(meta.as_ref(), SITE, DataType::Pageviews);
+        let refused = down.delete_data(meta.as_ref(), SITE, DataType::Pageviews, None);
         assert!(matches!(refused, Err(Error::Unavailable(_))), "{refused:?}");
         assert_eq!(rows("1"), 6, "nothing deleted");
 
         let up = cluster(test.events());
-        let report = up.delete_data(meta.as_ref(), SITE, DataType::Pageviews).unwrap();
+        let report = up.delete_data(meta.as_ref(), SITE, DataType::Pageviews, None).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 3, events: 0, sessions: 1, rollup_rows: 0 });
         assert_eq!(rows(&format!("website_id = {SITE} AND kind != 'touch'")), 2);
         // Visit 2 keeps its span (its first row went): a touch at that time, without the page.
@@ -179,9 +252,61 @@ mod tests {
             1
         );
         assert_eq!(rows(&format!("website_id = {SITE} AND kind = 'touch'")), 1, "emptied visits keep no touch");
-        let report = up.delete_data(meta.as_ref(), SITE, DataType::All).unwrap();
+        let report = up.delete_data(meta.as_ref(), SITE, DataType::All, None).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 0, events: 2, sessions: 2, rollup_rows: 0 });
         assert_eq!(rows(&format!("website_id = {SITE}")), 0);
         assert_eq!(rows(&format!("website_id = {OTHER}")), 1, "the other site is intact");
+    }
+    /// A deletion of everything before a time takes the visits it empties whole (their touches and heatmap
+    /// data, as SQLite's cascade from their sessions), keeps a visit of heatmap data alone, and keeps the span of
+    /// a visit it cuts; the counts are SQLite's.
+    #[test]
+    fn a_deletion_before_a_time_takes_the_visits_it_empties_whole() {
+        let Some(test) = fresh() else { return };
+        test.add_site(SITE);
+        let touch = |visit_id, ts| HitRow { path: String::new(), ..hit(SITE, visit_id, 4, ts, "touch") };
+        // Visit 10 has a page view and heatmap data, visit 11 heatmap data alone, visit 12 a page view either
+        // side of the cut, visit 13 one after it.
+        test.events()
+            .insert(&[
+                hit(SITE, 10, 4, T, "pageview"),
+                touch(10, T + 200),
+                touch(11, T),
+                hit(SITE, 12, 4, T + 1, "pageview"),
+                hit(SITE, 12, 4, T + 100, "custom"),
+                hit(SITE, 13, 4, T + 100, "pageview"),
+            ])
+            .unwrap();
+        let point = |visit_id| InteractionRow {
+            month: month_of(T),
+            website_id: SITE,
+            ts: T,
+            visit_id,
+            visitor: 4,
+            session_key: format!("key-{visit_id}"),
+            path: "/".into(),
+            kind: "click",
+            ..InteractionRow::default()
+        };
+        test.events().insert_interactions(&[point(10), point(11)]).unwrap();
+        let cluster =
+            Cluster { pg: std::sync::Arc::new(test.pg()), events: std::sync::Arc::new(test.events()), notices: None };
+        let report = cluster.delete_data(test.meta().as_ref(), SITE, DataType::All, Some(T + 50)).unwrap();
+        assert_eq!(report, DeletionReport { pageviews: 2, events: 0, sessions: 1, rollup_rows: 0 });
+        let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
+        assert_eq!(rows("visit_id = 10"), 0, "the emptied visit goes whole");
+        assert_eq!(rows("visit_id = 11 AND kind = 'touch'"), 1, "heatmap data alone stays");
+        assert_eq!(rows("visit_id = 12 AND kind = 'custom'"), 1);
+        assert_eq!(rows(&format!("visit_id = 12 AND kind = 'touch' AND ts = {}", T + 1)), 1, "its span stays");
+        assert_eq!(rows("visit_id = 13"), 1);
+        let points = |visit_id: i64| -> u64 {
+            test.events().nodes()[0]
+                .query_value(&format!(
+                    "SELECT count() FROM {}.interactions WHERE visit_id = {visit_id}",
+                    test.events().database()
+                ))
+                .unwrap()
+        };
+        assert_eq!((points(10), points(11)), (0, 1), "the emptied visit's heatmap data goes with it");
     }
 }

@@ -143,6 +143,15 @@ const SCHEMA: &[(&str, &str)] = &[
      CREATE TABLE IF NOT EXISTS {db}.rollup_marks AS {db}.rollup_marks_local
         ENGINE = Distributed({cluster}, {db}, rollup_marks_local, shard)",
     ),
+    (
+        "deletions_marks",
+        // The visits a deletion before a date empties, listed on their shard before they are deleted: the
+        // deleting mutation reads this fixed list rather than the hits it changes part by part, and finds it
+        // again after a restart. A deletion's rows go once its mutation is done.
+        "CREATE TABLE IF NOT EXISTS {db}.deletion_marks_local (deletion UInt64, visit_id Int64, touched UInt8, last Int64)
+        ENGINE = MergeTree() ORDER BY (deletion, visit_id)
+        SETTINGS old_parts_lifetime = 1, cleanup_delay_period = 1, cleanup_delay_period_random_add = 0",
+    ),
 ];
 
 /// How often a mutation's or a drop's end is polled for (18.16 has no `mutations_sync`).
@@ -518,6 +527,11 @@ impl Events {
     /// `visit_id`, `session_key`) on every shard, awaited.
     pub(super) fn delete_visits_where(&self, condition: &str) -> Result<()> {
         self.delete_in(&LOCAL_TABLES, condition)
+    }
+
+    /// Deletes the heatmap data matching `condition` on every shard, awaited.
+    pub(super) fn delete_interactions_where(&self, condition: &str) -> Result<()> {
+        self.delete_in(&["interactions_local"], condition)
     }
 
     /// Sends a DELETE mutation to every shard's local tables (mutations through the Distributed table do not

@@ -314,7 +314,7 @@ mod tests {
     use crate::cluster::parity::{assert_every_read_equal, seeded_hits};
     use crate::cluster::testing::{TestCluster, fresh, store_in_both};
     use crate::model::now_ms;
-    use crate::privacy::DataType;
+    use crate::privacy::{DataType, DeletionReport};
     use crate::testing::{OneSite, one_site};
 
     /// Parity's day of seeded visits, ending now, stored in SQLite and in a fresh cluster whose closed hours are
@@ -431,8 +431,31 @@ mod tests {
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
 
         fixture.tracker.privacy.delete_data(fixture.site, DataType::Pageviews, None).unwrap();
-        cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::Pageviews).unwrap();
+        cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::Pageviews, None).unwrap();
         assert_eq!(stored(&cluster).1, 0, "no page view left in the rollups");
         assert_rolled_reads_equal(&fixture, &cluster.events, now);
+    }
+    /// Deletions before a time (events, page views, then everything) across the mark count what SQLite's
+    /// count and leave reads with SQLite's answers.
+    #[test]
+    fn deletions_before_a_time_give_sqlites_counts_and_answers() {
+        let now = now_ms();
+        let Some((test, fixture, cluster, _, mark)) = seeded(now + CLOSED_AFTER_MS - 8 * HOUR_MS) else { return };
+        for (data, cut) in [
+            (DataType::Events, mark + HOUR_MS),
+            (DataType::Pageviews, mark - 2 * HOUR_MS),
+            (DataType::All, mark + 3 * HOUR_MS),
+        ] {
+            let expected = fixture.tracker.privacy.delete_data(fixture.site, data, Some(cut)).unwrap();
+            let got = cluster.delete_data(test.meta().as_ref(), fixture.site, data, Some(cut)).unwrap();
+            assert!(expected.records_deleted() > 0, "{data:?}");
+            // SQLite counts the rollup rows it rebuilt; the cluster does not count its own.
+            assert_eq!(
+                DeletionReport { rollup_rows: 0, ..got },
+                DeletionReport { rollup_rows: 0, ..expected },
+                "{data:?}"
+            );
+            assert_rolled_reads_equal(&fixture, &cluster.events, now);
+        }
     }
 }

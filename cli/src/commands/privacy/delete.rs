@@ -57,9 +57,6 @@ pub fn run(global: &GlobalArgs, args: &DeleteArgs) -> anyhow::Result<()> {
     let before = args.before.as_deref().map(|b| parse_date("--before", b)).transpose()?;
     // In cluster mode the rows go on every shard (awaited), as the dashboard's deletion.
     let tracker = global.open_shared()?;
-    if tracker.is_cluster() && before.is_some() {
-        bail!("--before is not available in cluster mode yet: delete a type of data whole, or erase a visitor");
-    }
     let site = find_site(&tracker, &args.site)?;
     let what = format!(
         "{} of {} ({}, id {}){}",
@@ -74,10 +71,7 @@ pub fn run(global: &GlobalArgs, args: &DeleteArgs) -> anyhow::Result<()> {
         before.map(|b| format!(" before {}", iso(b))).unwrap_or_default()
     );
     confirm(args.yes, &what)?;
-    let report = match before {
-        Some(before) => tracker.privacy.delete_data(site.id, data, Some(before))?,
-        None => tracker.delete_data(site.id, data)?,
-    };
+    let report = tracker.delete_data(site.id, data, before)?;
     tracker.privacy.record_audit(
         site.id,
         Actor::Cli,
