@@ -354,6 +354,11 @@ fn row(hit: &Hit, visit_id: i64, visitor: u64) -> HitRow {
 impl EventSink for ClickHouseSink {
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
+        // Before the batch, not after: a prune forgets visits and salts a day old by the wall clock, which
+        // would include a batch of older hits (`tracker demo`'s history) and split its visits at the next batch.
+        if let Err(e) = self.state.prune(now_ms()) {
+            tracing::warn!(error = %e, "could not prune the shared ingest state");
+        }
         let mut insert_time = Duration::ZERO;
         let prepared = self.rows(&batch).map(|(rows, interaction_rows, outcomes)| {
             let insert = Instant::now();
@@ -362,9 +367,6 @@ impl EventSink for ClickHouseSink {
             (inserted, outcomes)
         });
         self.metrics.batch_committed(batch.len(), started.elapsed(), insert_time);
-        if let Err(e) = self.state.prune(now_ms()) {
-            tracing::warn!(error = %e, "could not prune the shared ingest state");
-        }
         let (inserted, outcomes) = match prepared {
             Ok(prepared) => prepared,
             Err(e) => {
