@@ -561,6 +561,16 @@ impl Tracker {
         Ok(())
     }
 
+    /// In cluster mode, recomputes a site's rollups of the rolled-up hours in [from, to) from its hits, for hits
+    /// written there after their hours were rolled up (`tracker demo`'s history). Nothing on SQLite, whose writer
+    /// keeps its rollups as it writes.
+    pub fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+        if let Some(cluster) = &self.services.cluster {
+            cluster.rebuild_rollups(site, from, to)?;
+        }
+        Ok(())
+    }
+
     /// Applies every site's retention days now (serve's periodic job; see [`Tracker::apply_retention_at`]).
     pub fn apply_retention(&self) -> Result<RetentionReport> {
         self.apply_retention_at(now_ms())

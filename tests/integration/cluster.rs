@@ -636,20 +636,21 @@ async fn login_failures_alternating_between_two_daemons_are_limited_as_on_one() 
     }
 }
 
-/// The commands whose storage has not moved work on the data folder's database, which holds none of a
-/// cluster's data: with cluster settings they refuse (before connecting anywhere) instead of answering from it.
+/// `tracker backup` copies a data folder's database, which holds none of a cluster's data: with cluster
+/// settings it refuses (before connecting anywhere) and names the engines' own tools.
 #[test]
-fn commands_whose_storage_has_not_moved_refuse_cluster_settings() {
+fn backup_refuses_cluster_settings_and_names_the_engines_tools() {
     let dir = tempfile::tempdir().unwrap();
     let cli = Cli::new(&dir.path().join("data"));
-    let mut command = cli.command(&["demo", "--site", "1"]);
+    let mut command = cli.command(&["backup", "--output", dir.path().join("copy.db").to_str().unwrap()]);
     command.env("TRACKER_POSTGRES_URL", "postgres://tracker@127.0.0.1:1/tracker");
     command.env("TRACKER_CLICKHOUSE_URL", "http://127.0.0.1:1");
     let out = command.output().unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("not available in cluster mode yet"), "{stderr}");
+    assert!(stderr.contains("pg_dump") && stderr.contains("FREEZE"), "{stderr}");
     assert!(!dir.path().join("data").join("tracker.db").exists(), "no database is made in the data folder");
+    assert!(!dir.path().join("copy.db").exists());
 }
 
 /// `tracker users` and `tracker sites` manage the cluster's accounts and websites: what the operator adds

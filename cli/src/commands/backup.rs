@@ -37,6 +37,12 @@ pub struct RestoreArgs {
 }
 
 pub fn run_backup(global: &GlobalArgs, args: &BackupArgs) -> anyhow::Result<()> {
+    if tracker_core::cluster::ClusterConfig::of(&global.config()?)?.is_some() {
+        anyhow::bail!(
+            "tracker backup copies a data folder's database; a cluster's data is in PostgreSQL and ClickHouse: back \
+             them up with their own tools (pg_dump; ALTER TABLE ... FREEZE on each shard), see README \"Scaling out\""
+        );
+    }
     let tracker = global.open()?;
     let info = tracker.backup(&args.output).with_context(|| format!("backup to {} failed", args.output.display()))?;
     report(global, "backed up", &args.output, &info)

@@ -282,7 +282,8 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     if args.days == 0 {
         anyhow::bail!("--days must be at least 1");
     }
-    let tracker = global.open()?;
+    // In cluster mode the hits go to the shards through the cluster's ingest, as a daemon's would.
+    let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let host = bare_host(&site.domain);
     let origin = format!("https://{host}");
@@ -401,6 +402,8 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
         }
     }
     submitter.finish()?;
+    // Hours the cluster had already rolled up hold the history just written only once rebuilt.
+    tracker.rebuild_rollups(site.id, start, now + 1).context("rolling up the demo's hours")?;
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     let per_second = (sent as f64 / seconds.max(1e-9)).round();
