@@ -9,6 +9,7 @@ mod cli;
 mod cluster;
 mod cluster_advanced;
 mod cluster_exports;
+mod cluster_imports;
 mod cluster_journeys;
 mod cluster_migrate;
 mod cluster_orgs;
