@@ -131,7 +131,10 @@ impl Tracker {
                     None => Figures::Sqlite(db.clone()),
                 },
             ),
-            imports: Imports::new(db.clone()),
+            imports: Imports::new(
+                db.clone(),
+                cluster.as_ref().map(|c| crate::cluster::imports::ClusterImports::new(c.pg.clone(), c.events.clone())),
+            ),
             settings,
             websites,
             ingest,
@@ -164,7 +167,10 @@ impl Tracker {
     /// The overview of a site over a range, from ClickHouse in cluster mode.
     pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
         match &self.services.cluster {
-            Some(cluster) => cluster.events.overview(site, range),
+            Some(cluster) => {
+                let overview = cluster.events.overview(site, range)?;
+                Ok(Overview { imported: self.imports.imported_within(site, range.start, range.end)?, ..overview })
+            }
             None => self.analytics.overview(site, range),
         }
     }

@@ -12,14 +12,14 @@ use crate::util::{TestServer, tracker_bin};
 const DAY_MS: i64 = 86_400_000;
 
 /// The fixtures' two days, moved to three and two days ago so the dashboard's 7-day range holds them.
-fn shifted_days() -> [(String, String); 2] {
+pub(crate) fn shifted_days() -> [(String, String); 2] {
     let today = chrono::Utc::now().timestamp_millis().div_euclid(DAY_MS) * DAY_MS;
     let day = |back: i64| chrono::DateTime::from_timestamp_millis(today - back * DAY_MS).unwrap().date_naive();
     [("2024-03-01".into(), day(3).to_string()), ("2024-03-02".into(), day(2).to_string())]
 }
 
 /// A fixture file or folder copied into `into` with its dates (in contents and names) moved to recent days.
-fn recent_copy(fixture: &str, into: &Path) -> PathBuf {
+pub(crate) fn recent_copy(fixture: &str, into: &Path) -> PathBuf {
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/import").join(fixture);
     let shift = |s: &str| {
         shifted_days().iter().fold(s.to_string(), |s, (old, new)| {
@@ -41,7 +41,7 @@ fn recent_copy(fixture: &str, into: &Path) -> PathBuf {
 }
 
 /// Runs `tracker import` on the daemon's data folder while the daemon runs.
-fn import(server: &TestServer, site: &str, from: &str, file: &Path, extra: &[&str]) -> Output {
+pub(crate) fn import(server: &TestServer, site: &str, from: &str, file: &Path, extra: &[&str]) -> Output {
     let mut command = Command::new(tracker_bin());
     command.arg("--data-dir").arg(server.dir.path().join("data"));
     command.args(["import", "--site", site, "--from", from]).args(extra).arg(file);
@@ -53,7 +53,7 @@ fn import(server: &TestServer, site: &str, from: &str, file: &Path, extra: &[&st
     command.stdin(Stdio::null()).output().expect("run tracker")
 }
 
-fn stderr(out: &Output) -> String {
+pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 

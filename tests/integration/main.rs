@@ -10,6 +10,7 @@ mod cluster;
 mod cluster_advanced;
 mod cluster_demo;
 mod cluster_exports;
+mod cluster_imports;
 mod cluster_journeys;
 mod cluster_migrate;
 mod cluster_orgs;

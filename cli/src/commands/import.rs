@@ -1,5 +1,6 @@
 //! `tracker import`: a site's history from another tool (Plausible CE's CSV export, Umami's event export,
-//! GoatCounter's CSV export) into the data folder, through core's `Imports`. The daemon may be running.
+//! GoatCounter's CSV export) into the data folder, or in cluster mode into the cluster, through core's
+//! `Imports`. The daemon may be running.
 
 use std::path::PathBuf;
 
@@ -62,7 +63,7 @@ impl From {
 
 pub fn run(global: &GlobalArgs, args: &ImportArgs) -> anyhow::Result<()> {
     let size = input_size(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let tracker = global.open()?;
+    let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let bar = progress_bar(size, "{elapsed_precise} [{bar:40}] {binary_bytes}/{binary_total_bytes} ({eta} left)");
     let options = ImportOptions { skip_bad_rows: args.skip_bad_rows, ..ImportOptions::default() };

@@ -77,6 +77,8 @@ impl Cluster {
             meta.delete_replays_before(site, Millis::MAX)?;
             // Its open visits are gone: a later hit starts a new one, as on SQLite.
             IngestState::forget_site(&self.pg, site)?;
+            // Imported history went with its rows, and may be imported again, as on SQLite.
+            self.pg.with(|c| Ok(c.execute("DELETE FROM imports WHERE website_id = $1", &[&site]).map(drop)?))?;
             return Ok(report);
         }
         if report.pageviews + report.events == 0 {

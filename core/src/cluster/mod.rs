@@ -13,6 +13,7 @@ mod export;
 mod funnels;
 mod heatmap;
 mod identified;
+pub(crate) mod imports;
 pub mod ingest_state;
 mod intent;
 mod journeys;

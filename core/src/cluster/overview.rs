@@ -15,7 +15,7 @@ const TOP_PAGES: i64 = 10;
 
 impl Events {
     /// `GET /api/dashboard/overview` in cluster mode: the figures SQLite's overview gives on the same hits.
-    /// Imported history is not in the cluster (`None`).
+    /// Its imported-history marker is PostgreSQL's (`None` here; `Tracker::overview` adds it).
     pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
         let (db, node) = (self.database(), &self.nodes()[0]);
         let active = || {

@@ -6,15 +6,17 @@
 mod files;
 mod goatcounter;
 mod plausible;
-mod staging;
-mod store;
+pub(crate) mod staging;
+pub(crate) mod store;
 mod umami;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
+use crate::cluster::imports::ClusterImports;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, now_ms};
@@ -183,15 +185,17 @@ impl Parsed {
     }
 }
 
-/// Imports of other tools' history, reached as `tracker.imports`.
+/// Imports of other tools' history, reached as `tracker.imports`: into the data folder, or in cluster mode
+/// into the cluster.
 #[derive(Clone)]
 pub struct Imports {
     db: Db,
+    cluster: Option<Arc<ClusterImports>>,
 }
 
 impl Imports {
-    pub fn new(db: Db) -> Imports {
-        Imports { db }
+    pub(crate) fn new(db: Db, cluster: Option<ClusterImports>) -> Imports {
+        Imports { db, cluster: cluster.map(Arc::new) }
     }
 
     /// Reads an export of `source` at `path` (a file, a folder or a zip as the tool writes it) and stores it
@@ -212,7 +216,10 @@ impl Imports {
     ) -> Result<ImportReport> {
         // Held to the end: a second import into the site would take the first's unfinished rows for an
         // interrupted import's and delete them.
-        let _running = self.lock(site)?;
+        let _running: Box<dyn std::any::Any> = match &self.cluster {
+            Some(cluster) => Box::new(cluster.lock(site)?),
+            None => Box::new(self.lock(site)?),
+        };
         let mut parsed = match source {
             Source::Plausible => plausible::parse(path, progress)?,
             Source::Umami => umami::parse(path, progress)?,
@@ -225,22 +232,48 @@ impl Imports {
             return Err(Error::invalid(format!("{} has no rows to import", path.display())));
         };
         let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let batch = options.batch_rows.max(1);
+        let (id, (pageviews, visits)) = match &self.cluster {
+            Some(cluster) => {
+                if parsed.staging.has_days()? {
+                    return Err(Error::invalid("Plausible's daily aggregates cannot be imported into a cluster yet"));
+                }
+                let id = cluster.begin(site, source.as_str(), &file_name, parsed.rows, first_day, last_day)?;
+                (id, cluster.store_hits(site, id, &parsed.staging, (first_day, last_day), batch)?)
+            }
+            None => self.store(site, source, &file_name, &parsed, (first_day, last_day), batch)?,
+        };
+        Ok(ImportReport {
+            id,
+            source: source.as_str(),
+            file_name,
+            rows: parsed.rows,
+            ignored: parsed.ignored,
+            bad_rows: parsed.bad,
+            first_day: day_string(first_day),
+            last_day: day_string(last_day),
+            pageviews,
+            visits,
+        })
+    }
+
+    /// Records the import in the data folder (after undoing interrupted ones and refusing repeated days) and
+    /// stores its rows there; its id, with (page views, visits).
+    fn store(
+        &self,
+        site: WebsiteId,
+        source: Source,
+        file_name: &str,
+        parsed: &Parsed,
+        (first_day, last_day): (Millis, Millis),
+        batch: usize,
+    ) -> Result<(i64, (i64, i64))> {
         let id = self.db.write(|conn| {
             // IMMEDIATE: the check for an earlier import and this one's row are one step for any other writer.
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             clear_incomplete(&tx, site)?;
             if let Some(earlier) = overlapping(&tx, site, first_day, last_day)? {
-                return Err(Error::Conflict(format!(
-                    "this site already has history imported from {} for {} to {} ({}, import {}); importing \
-                     {} to {} again would count those days twice",
-                    earlier.source,
-                    earlier.first_day,
-                    earlier.last_day,
-                    earlier.file_name,
-                    earlier.id,
-                    day_string(first_day),
-                    day_string(last_day)
-                )));
+                return Err(repeat_refused(&earlier, first_day, last_day));
             }
             tx.prepare_cached(
                 "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at, complete)
@@ -259,8 +292,7 @@ impl Imports {
             tx.commit()?;
             Ok(id)
         })?;
-        let batch = options.batch_rows.max(1);
-        let (pageviews, visits) = if parsed.staging.has_days()? {
+        let stored = if parsed.staging.has_days()? {
             store::store_days(&self.db, site, id, &parsed.staging, batch)?
         } else {
             let stored = store::store_hits(&self.db, site, id, &parsed.staging, batch)?;
@@ -270,18 +302,7 @@ impl Imports {
                 .write(|conn| Ok(crate::analytics::forget_stored_hours(conn, site, first_day, last_day + DAY_MS)?))?;
             stored
         };
-        Ok(ImportReport {
-            id,
-            source: source.as_str(),
-            file_name,
-            rows: parsed.rows,
-            ignored: parsed.ignored,
-            bad_rows: parsed.bad,
-            first_day: day_string(first_day),
-            last_day: day_string(last_day),
-            pageviews,
-            visits,
-        })
+        Ok((id, stored))
     }
 
     /// The site's import lock: an exclusive lock on `import-{site}.lock` in the data folder, which the system
@@ -304,6 +325,9 @@ impl Imports {
 
     /// A site's imports, oldest first.
     pub fn list(&self, site: WebsiteId) -> Result<Vec<ImportRecord>> {
+        if let Some(cluster) = &self.cluster {
+            return cluster.list(site);
+        }
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
@@ -312,6 +336,17 @@ impl Imports {
             let rows = stmt.query_map([site], record)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
+    }
+}
+
+impl Imports {
+    /// The imported history of `site` within `[start, end)`, for the overview's marker (SQLite's overview reads
+    /// it in its own read; the cluster's overview asks here).
+    pub fn imported_within(&self, site: WebsiteId, start: Millis, end: Millis) -> Result<Option<ImportedHistory>> {
+        match &self.cluster {
+            Some(cluster) => cluster.imported_within(site, start, end),
+            None => self.db.read(|conn| imported_within(conn, site, start, end)),
+        }
     }
 }
 
@@ -398,8 +433,23 @@ pub(crate) fn imported_within(
     }))
 }
 
+/// Why an import of `[first_day, last_day]` is refused: `earlier`, a complete import, holds some of its days.
+pub(crate) fn repeat_refused(earlier: &ImportRecord, first_day: Millis, last_day: Millis) -> Error {
+    Error::Conflict(format!(
+        "this site already has history imported from {} for {} to {} ({}, import {}); importing {} to {} again \
+         would count those days twice",
+        earlier.source,
+        earlier.first_day,
+        earlier.last_day,
+        earlier.file_name,
+        earlier.id,
+        day_string(first_day),
+        day_string(last_day)
+    ))
+}
+
 /// YYYY-MM-DD of a UTC instant.
-fn day_string(ms: Millis) -> String {
+pub(crate) fn day_string(ms: Millis) -> String {
     chrono::DateTime::from_timestamp_millis(ms).map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default()
 }
 

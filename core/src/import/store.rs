@@ -14,7 +14,7 @@ use crate::ingest::writer::rollups::Rollups;
 use crate::model::{Millis, WebsiteId};
 
 /// A visit ends after this long without a hit, as tracked visits do.
-const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
+pub(crate) const SESSION_TIMEOUT_MS: Millis = 30 * 60 * 1000;
 
 /// The `session_key` range of an import's visits, `[from, to)`: keys are `import-{id}-{n}`.
 pub(super) fn session_keys(import: i64) -> (String, String) {
@@ -255,7 +255,7 @@ fn days_in(tx: &Connection, site: WebsiteId, import: i64, days: &[DayRow]) -> Re
 }
 
 /// A stable visitor hash for an imported visitor id: the same id is one visitor across the import.
-fn visitor_hash(site: WebsiteId, visitor: &str) -> i64 {
+pub(crate) fn visitor_hash(site: WebsiteId, visitor: &str) -> i64 {
     let digest =
         Sha256::new().chain_update(b"import").chain_update(site.to_le_bytes()).chain_update(visitor).finalize();
     i64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))

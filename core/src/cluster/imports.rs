@@ -1,0 +1,271 @@
+//! `tracker import` on the cluster: the `imports` record in PostgreSQL (migration 0085), an export's hits on
+//! the shards as tracked visits' rows (each visit on its visitor's shard, keyed `import-{id}-{n}` as SQLite's
+//! sessions are), with the rollups of their days rebuilt; an interrupted import's rows deleted by the next.
+//! Parsing and staging are the engine-neutral part in `crate::import`.
+
+use std::sync::Arc;
+
+use postgres::{Client, NoTls};
+
+use super::clickhouse::quote;
+use super::events::{Events, HitRow, month_of};
+use super::pg::Pg;
+use super::rollups;
+use crate::error::{Error, Result};
+use crate::import::{ImportRecord, ImportedHistory, ImportedHit, day_string, repeat_refused, staging::Staging, store};
+use crate::model::{Millis, WebsiteId, now_ms};
+
+const DAY_MS: Millis = 86_400_000;
+
+/// The imports of a cluster, reached through `Imports` in cluster mode.
+pub(crate) struct ClusterImports {
+    pg: Arc<Pg>,
+    events: Arc<Events>,
+}
+
+/// A site's import lock on the cluster: a session-level advisory lock on a connection of its own, which
+/// PostgreSQL lets go when the connection ends, however the import ends.
+pub(crate) struct SiteLock {
+    _client: Client,
+}
+
+impl ClusterImports {
+    pub fn new(pg: Arc<Pg>, events: Arc<Events>) -> ClusterImports {
+        ClusterImports { pg, events }
+    }
+
+    /// Takes the site's import lock, or `Conflict` when another import into the site (from any machine) holds it.
+    pub fn lock(&self, site: WebsiteId) -> Result<SiteLock> {
+        let mut client = Client::connect(self.pg.url(), NoTls)
+            .map_err(|e| Error::Unavailable(format!("PostgreSQL is unreachable: {e}")))?;
+        let locked: bool =
+            client.query_one("SELECT pg_try_advisory_lock(hashtextextended('tracker import', $1))", &[&site])?.get(0);
+        if !locked {
+            return Err(Error::Conflict(
+                "another import into this website is running; run it again when that one has finished".into(),
+            ));
+        }
+        Ok(SiteLock { _client: client })
+    }
+
+    /// Undoes the site's interrupted imports, refuses days a complete import holds, and records this import
+    /// (incomplete until `complete`); its id. Callers hold the site's lock.
+    pub fn begin(
+        &self,
+        site: WebsiteId,
+        source: &str,
+        file_name: &str,
+        rows: u64,
+        first_day: Millis,
+        last_day: Millis,
+    ) -> Result<i64> {
+        self.clear_incomplete(site)?;
+        self.pg.with(|c| {
+            let earlier = c.query_opt(
+                "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
+                 WHERE website_id = $1 AND complete AND first_day <= $3 AND last_day >= $2 ORDER BY id LIMIT 1",
+                &[&site, &first_day, &last_day],
+            )?;
+            if let Some(earlier) = earlier {
+                return Err(repeat_refused(&record(&earlier), first_day, last_day));
+            }
+            Ok(c.query_one(
+                "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at, complete)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, FALSE) RETURNING id",
+                &[&site, &source, &file_name, &(rows as i64), &first_day, &last_day, &now_ms()],
+            )?
+            .get(0))
+        })
+    }
+
+    /// Deletes what the site's interrupted imports stored on the shards, rebuilds their days' rollups from
+    /// what remains, then forgets them.
+    fn clear_incomplete(&self, site: WebsiteId) -> Result<()> {
+        let incomplete: Vec<(i64, Millis, Millis)> = self.pg.with(|c| {
+            Ok(c.query("SELECT id, first_day, last_day FROM imports WHERE website_id = $1 AND NOT complete", &[&site])?
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
+                .collect())
+        })?;
+        for (id, first_day, last_day) in incomplete {
+            let condition = format!("website_id = {site} AND session_key LIKE {}", quote(&format!("import-{id}-%")));
+            let (db, node) = (self.events.database(), &self.events.nodes()[0]);
+            let stored: u64 = node.query_value(&format!("SELECT count() FROM {db}.hits WHERE {condition}"))?;
+            if stored > 0 {
+                self.events.delete_visits_where(&condition)?;
+            }
+            rollups::rebuild(&self.pg, &self.events, site, first_day, last_day + DAY_MS)?;
+            self.pg.with(|c| Ok(c.execute("DELETE FROM imports WHERE id = $1", &[&id]).map(drop)?))?;
+        }
+        Ok(())
+    }
+
+    /// Stores the staged hits on the shards as visits (split where idle as SQLite's import splits them), about
+    /// `batch` hits per insert, rebuilds the rollups of the import's days and marks it complete; returns (page
+    /// views, visits).
+    pub fn store_hits(
+        &self,
+        site: WebsiteId,
+        import: i64,
+        staging: &Staging,
+        (first_day, last_day): (Millis, Millis),
+        batch: usize,
+    ) -> Result<(i64, i64)> {
+        let domain: String =
+            self.pg.with(|c| Ok(c.query_one("SELECT domain FROM websites WHERE id = $1", &[&site])?.get(0)))?;
+        let mut written = Written { site, import, domain, visits: 0, pageviews: 0 };
+        let mut visit: Vec<ImportedHit> = Vec::new();
+        let mut pending: Vec<Vec<ImportedHit>> = Vec::new();
+        let mut pending_hits = 0;
+        staging.each_hit(|hit| {
+            if visit.last().is_some_and(|last| last.visit != hit.visit || hit.ts - last.ts > store::SESSION_TIMEOUT_MS)
+            {
+                pending_hits += visit.len();
+                pending.push(std::mem::take(&mut visit));
+                if pending_hits >= batch {
+                    self.insert_visits(&mut written, &pending)?;
+                    pending.clear();
+                    pending_hits = 0;
+                }
+            }
+            visit.push(hit);
+            Ok(())
+        })?;
+        if !visit.is_empty() {
+            pending.push(visit);
+        }
+        self.insert_visits(&mut written, &pending)?;
+        // Imported days are usually rolled up already: their rollups get the imported visits.
+        rollups::rebuild(&self.pg, &self.events, site, first_day, last_day + DAY_MS)?;
+        self.complete(import)?;
+        Ok((written.pageviews, written.visits))
+    }
+
+    /// Inserts `visits` (each a run of one visit's hits in time order) as hits rows, every row with its visit's
+    /// first-hit dimensions (as the cluster's reads take a visit's values from its first row), with visit ids
+    /// from the sequence live visits take theirs from.
+    fn insert_visits(&self, written: &mut Written, visits: &[Vec<ImportedHit>]) -> Result<()> {
+        if visits.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<i64> = self.pg.with(|c| {
+            Ok(c.query(
+                "SELECT nextval('ingest_visit_ids') FROM generate_series(1, $1::bigint)",
+                &[&(visits.len() as i64)],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+        })?;
+        let mut rows = Vec::new();
+        for (visit, visit_id) in visits.iter().zip(ids) {
+            let first = &visit[0];
+            let session_key = format!("import-{}-{}", written.import, written.visits);
+            let visitor = store::visitor_hash(written.site, &first.visitor) as u64;
+            for hit in visit {
+                let url = if hit.url.starts_with('/') {
+                    format!("https://{}{}", written.domain, hit.url)
+                } else {
+                    hit.url.clone()
+                };
+                let (kind, name) = match &hit.event {
+                    None => ("pageview", String::new()),
+                    Some(name) => ("custom", name.clone()),
+                };
+                written.pageviews += (kind == "pageview") as i64;
+                rows.push(HitRow {
+                    month: month_of(hit.ts),
+                    website_id: written.site,
+                    ts: hit.ts,
+                    visit_id,
+                    visitor,
+                    session_key: session_key.clone(),
+                    kind,
+                    name,
+                    url,
+                    path: hit.path.clone(),
+                    referrer: hit.referrer.clone(),
+                    referrer_host: first.referrer_host.clone(),
+                    utm_source: first.utm_source.clone(),
+                    utm_medium: first.utm_medium.clone(),
+                    utm_campaign: first.utm_campaign.clone(),
+                    screen: first.screen.clone(),
+                    country: first.country.clone(),
+                    region: first.region.clone(),
+                    city: first.city.clone(),
+                    device: first.device.clone(),
+                    browser: first.browser.clone(),
+                    os: first.os.clone(),
+                    ..HitRow::default()
+                });
+            }
+            written.visits += 1;
+        }
+        self.events.insert(&rows)
+    }
+
+    fn complete(&self, import: i64) -> Result<()> {
+        self.pg.with(|c| Ok(c.execute("UPDATE imports SET complete = TRUE WHERE id = $1", &[&import]).map(drop)?))
+    }
+
+    /// A site's complete imports, oldest first.
+    pub fn list(&self, site: WebsiteId) -> Result<Vec<ImportRecord>> {
+        self.pg.with(|c| {
+            Ok(c.query(
+                "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
+                 WHERE website_id = $1 AND complete ORDER BY id",
+                &[&site],
+            )?
+            .iter()
+            .map(record)
+            .collect())
+        })
+    }
+
+    /// The imported history of `site` within `[start, end)` (ms), for the overview's marker, as SQLite's
+    /// `imported_within` gives it.
+    pub fn imported_within(&self, site: WebsiteId, start: Millis, end: Millis) -> Result<Option<ImportedHistory>> {
+        let rows: Vec<(String, i64, i64)> = self.pg.with(|c| {
+            Ok(c.query(
+                "SELECT source, MIN(GREATEST(first_day, $2::bigint)), MAX(LEAST(last_day, $3::bigint - 1)) FROM imports
+                 WHERE website_id = $1 AND complete AND first_day < $3::bigint AND last_day + 86400000 > $2::bigint
+                 GROUP BY source ORDER BY source",
+                &[&site, &start, &end],
+            )?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
+        })?;
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let from = rows.iter().map(|r| r.1).min().unwrap_or(start);
+        let to = rows.iter().map(|r| r.2).max().unwrap_or(end);
+        Ok(Some(ImportedHistory {
+            sources: rows.into_iter().map(|r| r.0).collect(),
+            from: day_string(from),
+            to: day_string(to),
+        }))
+    }
+}
+
+/// What the inserts of one import have stored so far.
+struct Written {
+    site: WebsiteId,
+    import: i64,
+    domain: String,
+    visits: i64,
+    pageviews: i64,
+}
+
+fn record(r: &postgres::Row) -> ImportRecord {
+    ImportRecord {
+        id: r.get(0),
+        source: r.get(1),
+        file_name: r.get(2),
+        rows: r.get(3),
+        first_day: day_string(r.get(4)),
+        last_day: day_string(r.get(5)),
+        imported_at: r.get(6),
+    }
+}
