@@ -8,6 +8,7 @@ mod capture_util;
 mod cli;
 mod cluster;
 mod cluster_advanced;
+mod cluster_email;
 mod cluster_exports;
 mod cluster_journeys;
 mod cluster_migrate;
