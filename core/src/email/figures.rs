@@ -44,7 +44,7 @@ impl Figures {
 
     /// Page views in each of `windows` (start inclusive, end exclusive, not overlapping), or in the first alone
     /// when SQLite finds it below `enough`: there each window is an indexed count, and most sites most of the
-    /// time stop after the first. ClickHouse counts them all in one query, one scan of the span either way.
+    /// time stop after the first. ClickHouse counts them all in one query.
     pub(crate) fn page_views_in(&self, site: WebsiteId, windows: &[(Millis, Millis)], enough: i64) -> Result<Vec<i64>> {
         match self {
             Figures::Sqlite { db, .. } => db.read(|conn| {
