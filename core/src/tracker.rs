@@ -20,7 +20,7 @@ use crate::cluster::pg::Pg;
 use crate::cluster::sink::ClickHouseSink;
 use crate::config::Config;
 use crate::db::{self, Db};
-use crate::email::Email;
+use crate::email::{Email, Figures as EmailFigures};
 use crate::error::{Error, Result};
 use crate::export::Export;
 use crate::import::Imports;
@@ -118,7 +118,14 @@ impl Tracker {
         let services = Services {
             auth: Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone())),
             account: Account::new(meta.clone(), settings.clone()),
-            email: Email::new(db.clone(), settings.clone(), analytics.clone()),
+            email: Email::new(
+                meta.clone(),
+                settings.clone(),
+                match &cluster {
+                    Some(cluster) => EmailFigures::Cluster(cluster.events.clone()),
+                    None => EmailFigures::Sqlite { db: db.clone(), analytics: analytics.clone() },
+                },
+            ),
             analytics,
             privacy,
             export: Export::new(db.clone()),

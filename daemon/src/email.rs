@@ -1,6 +1,7 @@
 //! The email scheduler: every few minutes, sends the weekly reports and traffic alerts that are due
 //! (`tracker_core::email`). `tracker serve` runs it beside the daemon; what was sent is remembered in the
-//! database, so a restart neither loses nor repeats a report.
+//! database (PostgreSQL in cluster mode, where every daemon runs it and each email is claimed by one), so a
+//! restart neither loses nor repeats a report.
 
 use std::time::Duration;
 

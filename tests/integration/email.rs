@@ -25,7 +25,7 @@ const WEEK: i64 = 7 * DAY;
 const MARKER: &str = "marker@example.com";
 
 /// aiosmtpd listening on a loopback port; each message received is one JSON value on `messages`.
-struct SmtpSink {
+pub(crate) struct SmtpSink {
     port: u16,
     messages: tokio::sync::mpsc::UnboundedReceiver<Value>,
     child: Child,
@@ -57,7 +57,7 @@ fn sink_python() -> PathBuf {
 }
 
 impl SmtpSink {
-    fn start() -> SmtpSink {
+    pub(crate) fn start() -> SmtpSink {
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("integration/smtp_sink.py");
         let mut child = Command::new(sink_python())
             .arg(script)
@@ -77,12 +77,12 @@ impl SmtpSink {
         SmtpSink { port, messages, child }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("smtp://127.0.0.1:{}", self.port)
     }
 
     /// Every message received before the marker message, which `tracker` sends now.
-    async fn received(&mut self, tracker: &Tracker) -> Vec<Value> {
+    pub(crate) async fn received(&mut self, tracker: &Tracker) -> Vec<Value> {
         let marker = tracker.clone();
         let delivery = tokio::task::spawn_blocking(move || marker.email.send_test(MARKER)).await.unwrap().unwrap();
         assert_eq!(delivery, tracker_core::email::Delivery::Sent);
@@ -119,7 +119,7 @@ async fn server_mailing(sink: &SmtpSink) -> TestServer {
 }
 
 /// Runs the scheduler's work at `now`.
-async fn run_due(tracker: &Tracker, now: i64) -> RunReport {
+pub(crate) async fn run_due(tracker: &Tracker, now: i64) -> RunReport {
     let tracker = tracker.clone();
     tokio::task::spawn_blocking(move || tracker.email.run_due(now)).await.unwrap().unwrap()
 }

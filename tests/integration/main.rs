@@ -9,6 +9,7 @@ mod cli;
 mod cluster;
 mod cluster_advanced;
 mod cluster_demo;
+mod cluster_email;
 mod cluster_exports;
 mod cluster_imports;
 mod cluster_journeys;

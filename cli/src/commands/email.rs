@@ -51,7 +51,8 @@ tracker email report --site 1 --to me@example.com --week 2026-11-16")]
 }
 
 pub fn run(global: &GlobalArgs, args: &EmailArgs) -> anyhow::Result<()> {
-    let tracker = global.open()?;
+    // In cluster mode the recipients and the emails sent are in PostgreSQL and the figures in ClickHouse.
+    let tracker = global.open_shared()?;
     let delivery = match &args.command {
         EmailCommand::Test { to } => tracker.email.send_test(to)?,
         EmailCommand::Report { site, to, week } => {

@@ -115,13 +115,11 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             None => None,
         };
         // In cluster mode retention deletes the cluster's expired hits and warming rolls up its closed hours (one
-        // daemon at a time); email works on this daemon's SQLite, which in cluster mode holds nothing of the
-        // cluster's.
+        // daemon at a time); every daemon runs the email schedule, and each email's claim in PostgreSQL lets one
+        // of them send it.
         tokio::spawn(retention_schedule(tracker.clone()));
         tokio::spawn(warm_schedule(tracker.clone()));
-        if !tracker.is_cluster() {
-            tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
-        }
+        tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;
         tracing::info!("stopped");
         Ok(())

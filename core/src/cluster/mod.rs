@@ -8,6 +8,7 @@ mod availability;
 mod breakdowns;
 pub mod clickhouse;
 mod deletion;
+mod email;
 pub mod events;
 mod export;
 mod funnels;

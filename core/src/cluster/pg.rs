@@ -20,6 +20,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0070_organizations", include_str!("../../migrations/postgres/0070_organizations.sql")),
     ("0080_replays", include_str!("../../migrations/postgres/0080_replays.sql")),
     ("0081_replay_pages", include_str!("../../migrations/postgres/0081_replay_pages.sql")),
+    ("0082_emails_sent", include_str!("../../migrations/postgres/0082_emails_sent.sql")),
     ("0085_imports", include_str!("../../migrations/postgres/0085_imports.sql")),
     ("0120_migrated_from", include_str!("../../migrations/postgres/0120_migrated_from.sql")),
 ];

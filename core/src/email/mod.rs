@@ -1,8 +1,10 @@
 //! Email reports and alerts (issue 17 part 4): each site's weekly report to its owner while Weekly Reports are
 //! on, and a traffic-spike alert while Real-time Alerts are on, over SMTP (`smtp_url`). The daemon's scheduler
-//! calls [`Email::run_due`] every few minutes; what went out is remembered in `emails_sent`, so a restart sends
-//! nothing twice. Without `smtp_url` nothing is sent and the Settings screen says email is not configured.
+//! calls [`Email::run_due`] every few minutes; an email is claimed in `emails_sent` before it goes out (in
+//! PostgreSQL in cluster mode, where every daemon runs the scheduler), so neither a restart nor a second daemon
+//! sends it twice. Without `smtp_url` nothing is sent and the Settings screen says email is not configured.
 
+mod figures;
 mod mailer;
 mod spike;
 mod weekly;
@@ -13,14 +15,14 @@ pub use weekly::{Change, TopRow, WeeklyReport, week_start};
 
 use std::fmt::Write;
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::analytics::Analytics;
-use crate::db::Db;
+pub(crate) use figures::Figures;
+
 use crate::error::{Error, Result};
-use crate::model::{Millis, UserId, WebsiteId};
+use crate::model::{Millis, WebsiteId};
 use crate::settings::Settings;
+use crate::store::meta::{EmailClaim, EmailKind, EmailRecipient, Meta};
 use weekly::WEEK_MS;
 
 /// How long after its week a report may still go out: a daemon down on Monday sends it on Tuesday, one down
@@ -42,26 +44,17 @@ pub struct RunReport {
     pub refused: usize,
 }
 
-/// A site, its owner and the owner's address, as a run finds them.
-struct Recipient {
-    site: WebsiteId,
-    name: String,
-    domain: String,
-    user: UserId,
-    email: String,
-}
-
 /// The email service: reports, alerts, and the operator's test messages.
 #[derive(Clone)]
 pub struct Email {
-    db: Db,
+    meta: Meta,
     settings: Settings,
-    analytics: Analytics,
+    figures: Figures,
 }
 
 impl Email {
-    pub(crate) fn new(db: Db, settings: Settings, analytics: Analytics) -> Email {
-        Email { db, settings, analytics }
+    pub(crate) fn new(meta: Meta, settings: Settings, figures: Figures) -> Email {
+        Email { meta, settings, figures }
     }
 
     /// Whether `smtp_url` is set (the Settings screen's toggles say so when it is not).
@@ -103,12 +96,8 @@ impl Email {
     /// remembered, so the scheduled report still goes out).
     pub fn send_weekly_report(&self, site: WebsiteId, to: &str, week_of: Millis) -> Result<Delivery> {
         let mailer = self.mailer()?;
-        let (name, domain): (String, String) = self.db.read(|conn| {
-            conn.query_row("SELECT name, domain FROM websites WHERE id = ?1", [site], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?
-                .ok_or(Error::NotFound("website"))
-        })?;
-        let report = WeeklyReport::read(&self.analytics, site, &name, &domain, week_start(week_of))?;
+        let website = self.meta.website(site)?.ok_or(Error::NotFound("website"))?;
+        let report = WeeklyReport::read(&self.figures, site, &website.name, &website.domain, week_start(week_of))?;
         let dashboard = dashboard_link(&self.settings.read(|c| c.base_url()), site, "dashboard");
         mailer.send(&Outgoing {
             to: to.to_string(),
@@ -129,18 +118,8 @@ impl Email {
         if now >= week + WEEK_MS + REPORT_GRACE_MS {
             return Ok(());
         }
-        let due = self.db.read(|conn| {
-            recipients(
-                conn,
-                "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
-                 WHERE u.weekly_reports AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report'
-                   AND e.website_id = w.id AND e.user_id = u.id AND e.period = ?1)
-                 ORDER BY w.id",
-                week,
-            )
-        })?;
-        for due in due {
-            let weekly = WeeklyReport::read(&self.analytics, due.site, &due.name, &due.domain, week)?;
+        for due in self.meta.report_recipients(week)? {
+            let weekly = WeeklyReport::read(&self.figures, due.site, &due.name, &due.domain, week)?;
             if weekly.is_empty() {
                 continue;
             }
@@ -151,32 +130,20 @@ impl Email {
                 text: weekly.text(&dashboard),
                 html: weekly.html(&dashboard),
             };
-            let delivery = mailer.send(&mail)?;
-            self.remember("weekly_report", &due, week, now, &delivery, report)?;
+            let claim =
+                EmailClaim { kind: EmailKind::WeeklyReport, site: due.site, user: due.user, period: week, at: now };
+            self.send_once(mailer, &claim, None, &due, &mail, report)?;
         }
         Ok(())
     }
 
     /// An alert for every site spiking now whose owner has Real-time Alerts on, outside its quiet period.
     fn send_spike_alerts(&self, mailer: &Mailer, base: &str, now: Millis, report: &mut RunReport) -> Result<()> {
-        let spikes = self.db.read(|conn| {
-            let watched = recipients(
-                conn,
-                "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
-                 WHERE u.real_time_alerts AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert'
-                   AND e.website_id = w.id AND e.period > ?1)
-                 ORDER BY w.id",
-                now - SPIKE_QUIET_MS,
-            )?;
-            let mut spikes = Vec::new();
-            for due in watched {
-                if let Some(spike) = Spike::check(conn, due.site, &due.name, &due.domain, now)? {
-                    spikes.push((due, spike));
-                }
-            }
-            Ok(spikes)
-        })?;
-        for (due, spike) in spikes {
+        let quiet_since = now - SPIKE_QUIET_MS;
+        for due in self.meta.alert_recipients(quiet_since)? {
+            let Some(spike) = Spike::check(&self.figures, due.site, &due.name, &due.domain, now)? else {
+                continue;
+            };
             let live = dashboard_link(base, due.site, "live");
             let mail = Outgoing {
                 to: due.email.clone(),
@@ -184,54 +151,50 @@ impl Email {
                 text: spike.text(&live),
                 html: spike.html(&live),
             };
-            let delivery = mailer.send(&mail)?;
-            self.remember("spike_alert", &due, now, now, &delivery, report)?;
+            let claim =
+                EmailClaim { kind: EmailKind::SpikeAlert, site: due.site, user: due.user, period: now, at: now };
+            self.send_once(mailer, &claim, Some(quiet_since), &due, &mail, report)?;
         }
         Ok(())
     }
 
-    fn remember(
+    /// Sends `mail` if this run wins its claim (another daemon's run may have sent it since the recipients
+    /// were read). A refusal for good stays recorded; a server that cannot take it now gets the claim back, so
+    /// the next run tries again, and ends this run with its error.
+    fn send_once(
         &self,
-        kind: &str,
-        due: &Recipient,
-        period: Millis,
-        now: Millis,
-        delivery: &Delivery,
+        mailer: &Mailer,
+        claim: &EmailClaim,
+        quiet_since: Option<Millis>,
+        due: &EmailRecipient,
+        mail: &Outgoing,
         report: &mut RunReport,
     ) -> Result<()> {
-        let outcome = match delivery {
-            Delivery::Sent => {
-                if kind == "weekly_report" {
-                    report.reports_sent += 1;
-                } else {
-                    report.alerts_sent += 1;
-                }
-                "sent"
-            }
-            Delivery::Refused(reason) => {
+        if !self.meta.claim_email(claim, quiet_since)? {
+            return Ok(());
+        }
+        let kind = claim.kind.as_str();
+        match mailer.send(mail) {
+            Ok(Delivery::Sent) => match claim.kind {
+                EmailKind::WeeklyReport => report.reports_sent += 1,
+                EmailKind::SpikeAlert => report.alerts_sent += 1,
+            },
+            Ok(Delivery::Refused(reason)) => {
                 // The site and account ids only: the address is the account's, not for the log.
                 tracing::warn!(kind, site = due.site, user = due.user, reason = %reason, "email refused by the mail server");
                 report.refused += 1;
-                "refused"
+                self.meta.email_refused(claim)?;
             }
-        };
-        self.db.write(|conn| {
-            conn.execute(
-                "INSERT OR IGNORE INTO emails_sent (kind, website_id, user_id, period, sent_at, outcome)
-                 SELECT ?1, w.id, w.user_id, ?4, ?5, ?6 FROM websites w WHERE w.id = ?2 AND w.user_id = ?3",
-                params![kind, due.site, due.user, period, now, outcome],
-            )?;
-            Ok(())
-        })
+            Err(e) => {
+                if let Err(release) = self.meta.release_email(claim) {
+                    // Then the email is not tried again; the log says which one.
+                    tracing::error!(kind, site = due.site, user = due.user, error = %release, "could not release an unsent email's claim");
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
     }
-}
-
-fn recipients(conn: &Connection, sql: &str, bound: Millis) -> Result<Vec<Recipient>> {
-    let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map([bound], |r| {
-        Ok(Recipient { site: r.get(0)?, name: r.get(1)?, domain: r.get(2)?, user: r.get(3)?, email: r.get(4)? })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// A link to one of the dashboard's screens for a site.

@@ -5,9 +5,8 @@
 
 use std::fmt::Write;
 
-use rusqlite::{Connection, params};
-
 use super::escape;
+use super::figures::Figures;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
@@ -40,32 +39,28 @@ pub struct Spike {
 
 impl Spike {
     /// Checks the rule for a site at `now`; `None` when its traffic is not a spike.
-    pub fn check(
-        conn: &Connection,
+    pub(crate) fn check(
+        figures: &Figures,
         site: WebsiteId,
         site_name: &str,
         domain: &str,
         now: Millis,
     ) -> Result<Option<Spike>> {
-        let page_views = page_views_at(conn, site, now)?;
-        // The cheap test first: most sites most of the time stop here after one indexed count.
+        // The window, then the same window on each of the 7 days before.
+        let windows: Vec<(Millis, Millis)> =
+            (0..=7).map(|days| now - days * 86_400_000).map(|end| (end - SPIKE_WINDOW_MS, end)).collect();
+        let counts = figures.page_views_in(site, &windows, SPIKE_MIN_PAGE_VIEWS)?;
+        let page_views = counts[0];
         if page_views < SPIKE_MIN_PAGE_VIEWS {
             return Ok(None);
         }
-        let mut before =
-            (1..=7).map(|days| page_views_at(conn, site, now - days * 86_400_000)).collect::<Result<Vec<_>>>()?;
+        let mut before = counts[1..].to_vec();
         before.sort_unstable();
         let usual = before[3];
         if page_views < SPIKE_FACTOR * usual {
             return Ok(None);
         }
-        let mut stmt = conn.prepare_cached(
-            "SELECT path, COUNT(*) AS n FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview'
-             GROUP BY path ORDER BY n DESC, path LIMIT ?4",
-        )?;
-        let top_pages = stmt
-            .query_map(params![site, now - SPIKE_WINDOW_MS, now, TOP_PAGES], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+        let top_pages = figures.top_pages(site, now - SPIKE_WINDOW_MS, now, TOP_PAGES)?;
         Ok(Some(Spike {
             site_id: site,
             site_name: site_name.to_string(),
@@ -116,14 +111,6 @@ impl Spike {
         super::html_end(&mut out, "Watch it live", dashboard, super::ALERT_FOOTER);
         out
     }
-}
-
-fn page_views_at(conn: &Connection, site: WebsiteId, end: Millis) -> Result<i64> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT COUNT(*) FROM events WHERE website_id = ?1 AND ts >= ?2 AND ts < ?3 AND kind = 'pageview'",
-        )?
-        .query_row(params![site, end - SPIKE_WINDOW_MS, end], |r| r.get(0))?)
 }
 
 /// "2026-11-23 14:05 UTC".

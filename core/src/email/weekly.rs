@@ -1,11 +1,13 @@
 //! The weekly report of one site: visitors, page views, top pages and top sources of a UTC week (Monday to
-//! Sunday, as the dashboard's days are UTC) against the week before, read from the rollups the dashboard
-//! reads, and rendered as plain text and HTML. Only aggregates: nothing about any one visitor.
+//! Sunday, as the dashboard's days are UTC) against the week before, read as the dashboard reads them (SQLite's
+//! rollups, or ClickHouse's in cluster mode), and rendered as plain text and HTML. Only aggregates: nothing
+//! about any one visitor.
 
 use std::fmt::Write;
 
+use super::figures::Figures;
 use super::{escape, percent_change};
-use crate::analytics::{Analytics, Dimension, Grain, TimeRange};
+use crate::analytics::{Dimension, Grain, TimeRange};
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
@@ -55,8 +57,8 @@ pub struct WeeklyReport {
 
 impl WeeklyReport {
     /// Reads the report of the week starting `week_start` (a Monday 00:00 UTC).
-    pub fn read(
-        analytics: &Analytics,
+    pub(crate) fn read(
+        figures: &Figures,
         site: WebsiteId,
         site_name: &str,
         domain: &str,
@@ -64,10 +66,10 @@ impl WeeklyReport {
     ) -> Result<WeeklyReport> {
         let week = TimeRange { start: week_start, end: week_start + WEEK_MS, grain: Grain::Day };
         let before = week.previous();
-        let (now, then) = (analytics.totals(site, week)?, analytics.totals(site, before)?);
+        let (now, then) = (figures.totals(site, week)?, figures.totals(site, before)?);
         let top = |dim: Dimension| -> Result<Vec<TopRow>> {
-            let previous = analytics.breakdown(site, before, dim, 1_000)?;
-            Ok(analytics
+            let previous = figures.breakdown(site, before, dim, 1_000)?;
+            Ok(figures
                 .breakdown(site, week, dim, TOP)?
                 .into_iter()
                 .map(|row| TopRow {

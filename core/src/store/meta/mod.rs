@@ -1,12 +1,12 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
-//! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log and session
-//! recordings, kept in SQLite (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account`
-//! and `Websites` hold a [`Meta`] and never a connection of either engine for what has moved here (`Privacy`
-//! still holds one for what has not).
+//! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log, session
+//! recordings and the emails sent, kept in SQLite (the data folder's database) or, in cluster mode, in
+//! PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a connection of either engine for what
+//! has moved here (`Privacy` still holds one for what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
 //! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
-//! [`AuditStore`], [`ReplayStore`],
+//! [`AuditStore`], [`ReplayStore`], [`EmailStore`],
 //! [`AccountExportStore`]), each method one unit of work (one statement or one transaction) so that no
 //! transaction spans a call; both engines implement each trait in the aggregate's file, their SQL side by side,
 //! values always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and
@@ -16,6 +16,7 @@
 mod account_export;
 mod audit;
 mod consent;
+mod emails;
 mod event_definitions;
 mod funnels;
 mod organizations;
@@ -35,6 +36,7 @@ pub(crate) use account_export::text_json;
 pub use audit::AuditStore;
 pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
+pub use emails::{EmailClaim, EmailKind, EmailRecipient, EmailStore};
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
 pub use funnels::{FunnelChanges, FunnelRow, FunnelStepDef, FunnelStore, NewFunnel};
 pub use organizations::{ImportRow, KnownOrganization, OrganizationStore, OwnerChanges, SeenOrganization};
@@ -63,6 +65,7 @@ pub trait Metadata:
     + ConsentStore
     + AuditStore
     + ReplayStore
+    + EmailStore
     + Send
     + Sync
 {
@@ -81,6 +84,7 @@ impl<T> Metadata for T where
         + ConsentStore
         + AuditStore
         + ReplayStore
+        + EmailStore
         + Send
         + Sync
 {

@@ -1,0 +1,163 @@
+//! Email reports and alerts in cluster mode: `tracker email run` on the cluster sends the weekly report and
+//! the traffic-spike alert SQLite sends for the same hits (sent round-robin to two cluster daemons), and
+//! however many daemons run the schedule at once, each email goes out once.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use tracker_core::analytics::TimeRange;
+use tracker_core::email::{RunReport, week_start};
+use tracker_core::{Config, Tracker};
+
+use crate::cli::Cli;
+use crate::cluster::{Corner, CorpusHit, Setup, corpus, harness, send_corpus_hit};
+use crate::email::{SmtpSink, run_due};
+use crate::util::TestServer;
+
+const MINUTE: i64 = 60_000;
+const HOUR: i64 = 60 * MINUTE;
+const WEEK: i64 = 7 * 24 * HOUR;
+const PUBLIC_URL: &str = "https://stats.example.com";
+
+/// The corpus of the last 24 hours and a spike on top of it: 60 page views of /launch in the last 10 minutes,
+/// each its own visitor, in time order.
+fn hits_with_a_spike(now: i64) -> Vec<CorpusHit> {
+    let mut hits = corpus(now, TimeRange::parse("24h", now).unwrap().start);
+    for i in 0..60u8 {
+        let body = json!({"url": "https://shop.example.com/launch"});
+        hits.push(CorpusHit { visitor: 100 + i, ts: now - 10 * MINUTE + i as i64 * 1000, body });
+    }
+    hits.sort_by_key(|hit| hit.ts);
+    hits
+}
+
+/// `tracker email run --now NOW --json` on the data folder `data` with the settings `env`; its report.
+async fn email_run(data: &Path, env: &[(&'static str, String)], now: i64) -> Value {
+    let (cli, env) = (Cli::new(data), env.to_vec());
+    let now = chrono::DateTime::from_timestamp_millis(now).unwrap().to_rfc3339();
+    tokio::task::spawn_blocking(move || {
+        let mut command = cli.command(&["email", "run", "--now", &now, "--json"]);
+        let out = command.envs(env).output().unwrap();
+        assert!(out.status.success(), "tracker email run: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// A SQLite tracker of its own that sends the sink's marker message (the sink's `received` needs one).
+async fn marker_sender(sink: &SmtpSink, dir: &Path) -> Tracker {
+    let config = Config { data_dir: dir.to_path_buf(), smtp_url: Some(sink.url()), ..Config::default() };
+    tokio::task::spawn_blocking(move || Tracker::open(&config)).await.unwrap().unwrap()
+}
+
+/// Subject, text and HTML of each message, the site's id in its dashboard links set aside, by subject.
+fn comparable_messages(messages: &[Value], site: &Value) -> Vec<(String, String, String)> {
+    let id = format!("website={}&", site["id"]);
+    let mut out: Vec<_> = messages
+        .iter()
+        .map(|m| {
+            assert_eq!(m["to"], json!(["owner@example.com"]), "{m}");
+            let part = |name: &str| m[name].as_str().unwrap().replace(&id, "website=ID&");
+            (part("subject"), part("text"), part("html"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn the_cluster_sends_the_weekly_report_and_the_spike_alert_sqlite_sends_for_the_same_hits() {
+    let Some((pg, ch)) = harness() else { return };
+    let mut sink = SmtpSink::start();
+    let now = tracker_core::model::now_ms();
+    let setup = Setup::start(pg, ch, "light", &hits_with_a_spike(now)).await;
+    for (server, token) in [(&setup.a, &setup.token), (&setup.sqlite, &setup.sqlite_token)] {
+        let on = server.put("/api/user/notifications", token, json!({"realTimeAlerts": true})).await;
+        assert_eq!(on.json["realTimeAlerts"], true, "{}", on.text);
+    }
+    let mail = vec![("TRACKER_SMTP_URL", sink.url()), ("TRACKER_PUBLIC_URL", PUBLIC_URL.to_string())];
+    let cluster_env: Vec<_> = setup.corner.env().into_iter().chain(mail.clone()).collect();
+    let (cluster_data, marker_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let marker = marker_sender(&sink, marker_dir.path()).await;
+    // Now: the spike's alert. Monday after this week: this week's report (the corpus's hits) against the week
+    // before (the hits of the corpus before Monday, if any).
+    let monday = week_start(now) + WEEK + 6 * HOUR;
+
+    let sqlite_data = setup.sqlite.dir.path().join("data");
+    let sqlite_runs = [email_run(&sqlite_data, &mail, now).await, email_run(&sqlite_data, &mail, monday).await];
+    let sqlite_messages = sink.received(&marker).await;
+    let cluster_runs = [
+        email_run(cluster_data.path(), &cluster_env, now).await,
+        email_run(cluster_data.path(), &cluster_env, monday).await,
+    ];
+    let cluster_messages = sink.received(&marker).await;
+
+    // What SQLite sends is what the test must see: the alert, then the report.
+    assert_eq!(sqlite_runs[0]["alertsSent"], 1, "{sqlite_runs:?}");
+    assert_eq!(sqlite_runs[1]["reportsSent"], 1, "{sqlite_runs:?}");
+    let expected = comparable_messages(&sqlite_messages, &setup.sqlite_site);
+    assert!(expected.iter().any(|(subject, ..)| subject.starts_with("Traffic spike on Shop: ")), "{expected:#?}");
+    assert!(expected.iter().any(|(subject, ..)| subject.starts_with("Weekly report for Shop: ")), "{expected:#?}");
+    let alert = &expected.iter().find(|(subject, ..)| subject.starts_with("Traffic spike")).unwrap().1;
+    assert!(alert.lines().any(|l| l == "  /launch: 60"), "{alert}");
+    assert_eq!(cluster_runs, sqlite_runs);
+    assert_eq!(comparable_messages(&cluster_messages, &setup.site), expected);
+}
+
+/// A daemon of `corner` mailing to `sink`.
+async fn mailing_daemon(corner: &Corner, sink: &SmtpSink) -> TestServer {
+    let (postgres_url, ch, name, smtp) = (corner.postgres_url(), corner.ch.clone(), corner.name.clone(), sink.url());
+    TestServer::start_with(move |config| {
+        config.postgres_url = Some(postgres_url);
+        config.clickhouse_url = Some(ch);
+        config.clickhouse_database = Some(name);
+        config.smtp_url = Some(smtp);
+        config.public_url = Some(PUBLIC_URL.into());
+    })
+    .await
+}
+
+#[tokio::test]
+async fn daemons_running_the_schedule_at_the_same_time_send_each_email_once() {
+    let Some((pg, ch)) = harness() else { return };
+    let mut sink = SmtpSink::start();
+    let corner = Corner::new(pg, ch).await;
+    let (a, b) = (mailing_daemon(&corner, &sink).await, mailing_daemon(&corner, &sink).await);
+    let (token, _) = a.register("owner@example.com").await;
+    let site = a.create_site(&token, "Shop", "light").await;
+    let on = b.put("/api/user/notifications", &token, json!({"realTimeAlerts": true})).await;
+    assert_eq!(on.json["realTimeAlerts"], true, "{}", on.text);
+    let now = tracker_core::model::now_ms();
+    let key = site["trackingKey"].as_str().unwrap();
+    for (i, hit) in hits_with_a_spike(now).iter().enumerate() {
+        send_corpus_hit(if i % 2 == 0 { &a } else { &b }, key, hit).await;
+    }
+
+    // Four runs at once, two on each daemon, each at its own clock a second apart (alerts are keyed by their
+    // clock, so only the quiet period keeps the later ones out); then four at Monday's clock for the report.
+    let monday = week_start(now) + WEEK + 6 * HOUR;
+    let mut sent = RunReport::default();
+    for at in [now, monday] {
+        let runs =
+            [(&a, at), (&b, at + 1_000), (&a, at + 2_000), (&b, at + 3_000)].map(|(d, t)| run_due(&d.tracker, t));
+        for report in futures_util::future::join_all(runs).await {
+            sent.reports_sent += report.reports_sent;
+            sent.alerts_sent += report.alerts_sent;
+            sent.refused += report.refused;
+        }
+    }
+    // And the command from cron on top: nothing is left to send.
+    let cli_data = tempfile::tempdir().unwrap();
+    let mail = vec![("TRACKER_SMTP_URL", sink.url())];
+    let env: Vec<_> = corner.env().into_iter().chain(mail).collect();
+    let again = email_run(cli_data.path(), &env, monday + 4_000).await;
+    assert_eq!(again, json!({"reportsSent": 0, "alertsSent": 0, "refused": 0}));
+
+    assert_eq!(sent, RunReport { reports_sent: 1, alerts_sent: 1, refused: 0 });
+    let messages = sink.received(&a.tracker).await;
+    let subjects: Vec<&str> = messages.iter().map(|m| m["subject"].as_str().unwrap()).collect();
+    assert_eq!(subjects.len(), 2, "{subjects:?}");
+    assert!(subjects.iter().any(|s| s.starts_with("Traffic spike on Shop: ")), "{subjects:?}");
+    assert!(subjects.iter().any(|s| s.starts_with("Weekly report for Shop: ")), "{subjects:?}");
+}
