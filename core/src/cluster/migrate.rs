@@ -40,6 +40,7 @@ const METADATA_TABLES: &[&str] = &[
     "funnels",
     "funnel_steps",
     "organizations",
+    "emails_sent",
 ];
 
 /// Events read and stored at a time: a few MB of JSON per insert, one ClickHouse part per shard.
@@ -910,6 +911,18 @@ mod tests {
         let Some(test_cluster) = fresh() else { return };
         let now = now_ms();
         let fixture = seeded_folder(now);
+        // Last week's report went out from the folder: the cluster must not send it again.
+        fixture
+            .tracker
+            .db()
+            .write(|c| {
+                Ok(c.execute(
+                    "INSERT INTO emails_sent (kind, website_id, user_id, period, sent_at)
+                     VALUES ('weekly_report', ?1, ?2, 0, 0)",
+                    [fixture.site, fixture.user.id],
+                )?)
+            })
+            .unwrap();
         let cluster = open(&test_cluster);
         // The cluster has rolled up hours the copied day falls in: the copy rebuilds their rollups.
         let later = now + crate::cluster::rollups::CLOSED_AFTER_MS + 86_400_000;
@@ -929,6 +942,7 @@ mod tests {
         for (table, rows) in &report.metadata {
             assert_eq!(*rows, count_sqlite(&fixture, table), "{table}");
         }
+        assert!(report.metadata.contains(&("emails_sent".to_string(), 1)), "{:?}", report.metadata);
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
         let range = TimeRange::parse("24h", now).unwrap();
         assert!(fixture.tracker.analytics.totals(fixture.site, range).unwrap().pageviews > 3);
