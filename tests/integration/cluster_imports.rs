@@ -1,8 +1,8 @@
 //! `tracker import` on a cluster end to end (issue 18): each tool's sample export (moved to recent days, as
 //! imports.rs does) imported by the built binary into a SQLite daemon's data folder and, with the cluster's
 //! settings, into a cluster of two daemons; every dashboard read of the imported days then answers JSON-equal
-//! on both, a second import of the same days is refused on the cluster too, and a site's deletion leaves no
-//! imported row on either shard. Without the harness's env the tests return at once.
+//! on both (Plausible's daily aggregates too), a second import of the same days is refused on the cluster too,
+//! and a site's deletion leaves no imported row on either shard. Without the harness's env the tests return at once.
 
 use std::path::Path;
 use std::process::Output;
@@ -62,7 +62,9 @@ async fn imported_hits_answer_every_dashboard_read_as_on_sqlite_and_go_with_thei
 
     let tmp = tempfile::tempdir().unwrap();
     let mut sites = Vec::new();
-    for (tool, fixture) in [("umami", "umami-events.csv"), ("goatcounter", "goatcounter-export.csv")] {
+    for (tool, fixture) in
+        [("umami", "umami-events.csv"), ("goatcounter", "goatcounter-export.csv"), ("plausible", "plausible")]
+    {
         let file = recent_copy(fixture, tmp.path());
         let site = a.create_site(&token, tool, "light").await;
         let sqlite_site = sqlite.create_site(&sqlite_token, tool, "light").await;
@@ -101,6 +103,26 @@ async fn imported_hits_answer_every_dashboard_read_as_on_sqlite_and_go_with_thei
     assert_eq!(shard_rows(&corner, &format!("website_id = {}", site["id"])), [0, 0]);
     let (other, _) = &sites[1];
     assert!(shard_rows(&corner, &format!("website_id = {}", other["id"])).iter().sum::<u64>() > 0);
+    // Plausible's daily aggregates go with their site too.
+    let (plausible, _) = &sites[2];
+    let imported = |site: &Value| -> u64 {
+        corner
+            .ch
+            .split(',')
+            .map(|url| {
+                tracker_core::cluster::clickhouse::Node::new(url)
+                    .query_value::<u64>(&format!(
+                        "SELECT count() FROM {}.imported_hours_local WHERE website_id = {}",
+                        corner.name, site["id"]
+                    ))
+                    .unwrap()
+            })
+            .sum()
+    };
+    assert!(imported(plausible) > 10, "the aggregates are stored");
+    let deleted = b.delete(&format!("/api/websites/{}", plausible["id"]), &token).await;
+    assert!(deleted.status.is_success(), "{}", deleted.text);
+    assert_eq!(imported(plausible), 0);
     assert_eq!(a.get(&format!("/api/dashboard/overview?website_id={}", site["id"]), &token).await.status, {
         StatusCode::NOT_FOUND
     });

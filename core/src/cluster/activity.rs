@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::clickhouse::{join, quote};
 use super::events::Events;
-use super::rollups::EVENT_NAME;
+use super::rollups::{EVENT_NAME, hour_tables};
 use super::visits::{float, int, text, visits_sql};
 use crate::analytics::{
     ActivityEvent, CONVERSIONS_LIMIT, Conversion, Conversions, EventSummary, TimeRange, check_activity_limit, percent,
@@ -118,10 +118,10 @@ impl Events {
         let db = self.database();
         let (rolled, live) = self.split(range.start, range.end)?;
         let mut parts = Vec::new();
-        if let Some((from, to)) = rolled {
+        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end)) {
             parts.push(format!(
                 "SELECT sumIf(visits, dim = 'converted') AS converted, sumIf(visits, dim = '') AS started
-                 FROM {db}.rollup_hours
+                 FROM {db}.{table}
                  WHERE website_id = {site} AND dim IN ('', 'converted') AND hour >= {from} AND hour < {to}"
             ));
         }
@@ -149,10 +149,10 @@ impl Events {
         let db = self.database();
         let (rolled, live) = self.split(range.start, range.end)?;
         let mut parts = Vec::new();
-        if let Some((from, to)) = rolled {
+        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end)) {
             parts.push(format!(
                 "SELECT value AS event_name, sum(events + conversions) AS n, sum(conversions) AS converted
-                 FROM {db}.rollup_hours
+                 FROM {db}.{table}
                  WHERE website_id = {site} AND dim = 'event' AND hour >= {from} AND hour < {to}
                  GROUP BY event_name HAVING n != 0"
             ));

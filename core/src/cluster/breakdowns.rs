@@ -4,6 +4,7 @@
 
 use super::clickhouse::join;
 use super::events::Events;
+use super::rollups::hour_tables;
 use super::visits::{DAY_MS, int, text, visit_dimension, visits_sql};
 use crate::analytics::{
     BREAKDOWN_LIMIT, CountryCount, Dimension, DimensionCount, MAX_URLS, ReferrerCount, SOURCES_LIMIT, TimeRange,
@@ -54,8 +55,8 @@ impl Events {
             "SELECT path AS value, toInt64(0) AS n FROM {db}.interactions
              WHERE website_id = {site} AND kind IN ('click', 'move', 'submit', 'scroll') GROUP BY value"
         )];
-        if let Some(span) = rolled {
-            parts.push(self.rolled_values_sql(site, Dimension::Page.as_str(), "pageviews", span));
+        for table in hour_tables(rolled, (since, Millis::MAX)) {
+            parts.push(self.rolled_values_sql(site, Dimension::Page.as_str(), "pageviews", table));
         }
         if let Some((from, _)) = live {
             parts.push(format!(
@@ -83,9 +84,9 @@ impl Events {
         let limit = limit.max(0);
         let (rolled, live) = self.split(range.start, range.end)?;
         let mut parts = Vec::new();
-        if let Some(span) = rolled {
-            let counter = if dim == Dimension::Page { "pageviews" } else { "visits" };
-            parts.push(self.rolled_values_sql(site, dim.as_str(), counter, span));
+        let counter = if dim == Dimension::Page { "pageviews" } else { "visits" };
+        for table in hour_tables(rolled, (range.start, range.end)) {
+            parts.push(self.rolled_values_sql(site, dim.as_str(), counter, table));
         }
         if let Some((from, to)) = live {
             parts.push(match visit_dimension(dim) {

@@ -152,6 +152,33 @@ const SCHEMA: &[(&str, &str)] = &[
         ENGINE = MergeTree() ORDER BY (deletion, visit_id)
         SETTINGS old_parts_lifetime = 1, cleanup_delay_period = 1, cleanup_delay_period_random_add = 0",
     ),
+    (
+        "imports_hours",
+        // Daily aggregates imported from another tool (Plausible's export), as SQLite keeps them in
+        // `imported_rollups` and its rollups: rollup_hours' columns, `hour` the day's midnight in milliseconds,
+        // and the import they came from. A table of their own, since a rollup rebuild recomputes
+        // `rollup_hours_local` from hits; reads add these over the whole range asked. A site's rows are on one
+        // shard (by its id); reads go through the Distributed table.
+        "CREATE TABLE IF NOT EXISTS {db}.imported_hours_local (
+        import_id Int64,
+        website_id Int64,
+        dim String,
+        hour Int64,
+        value String,
+        pageviews Int64,
+        visits Int64,
+        visitors Int64,
+        events Int64,
+        conversions Int64,
+        bounces Int64,
+        duration_s Int64
+     ) ENGINE = MergeTree()
+     ORDER BY (website_id, dim, hour, value)
+     SETTINGS index_granularity = 8192, old_parts_lifetime = 1, cleanup_delay_period = 1,
+        cleanup_delay_period_random_add = 0;
+     CREATE TABLE IF NOT EXISTS {db}.imported_hours AS {db}.imported_hours_local
+        ENGINE = Distributed({cluster}, {db}, imported_hours_local, website_id)",
+    ),
 ];
 
 /// How often a mutation's or a drop's end is polled for (18.16 has no `mutations_sync`).
@@ -209,7 +236,7 @@ impl Expiry {
 const LOCAL_TABLES: [&str; 2] = ["hits_local", "interactions_local"];
 
 /// Every local table holding a site's rows, its rollups included: what a site's deletion empties.
-const SITE_TABLES: [&str; 3] = ["hits_local", "interactions_local", "rollup_hours_local"];
+const SITE_TABLES: [&str; 4] = ["hits_local", "interactions_local", "rollup_hours_local", "imported_hours_local"];
 
 /// The kind of a hits row that only keeps its visit alive at its time (see `sink::touch_row`): every read
 /// that lists or counts hits by kind leaves it out.
@@ -527,6 +554,25 @@ impl Events {
     /// `visit_id`, `session_key`) on every shard, awaited.
     pub(super) fn delete_visits_where(&self, condition: &str) -> Result<()> {
         self.delete_in(&LOCAL_TABLES, condition)
+    }
+
+    /// Stores a site's imported daily aggregates on the site's shard with one synchronous insert.
+    pub(super) fn insert_imported<R: Serialize>(&self, site: WebsiteId, rows: &[R]) -> Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut body = Vec::new();
+        for row in rows {
+            serde_json::to_writer(&mut body, row).map_err(|e| Error::Internal(e.to_string()))?;
+            body.push(b'\n');
+        }
+        let node = &self.nodes[site.rem_euclid(self.nodes.len() as i64) as usize];
+        node.insert_json_rows(&format!("{}.imported_hours_local", self.database), &body)
+    }
+
+    /// Deletes an import's daily aggregates on every shard, awaited.
+    pub(super) fn delete_imported(&self, import: i64) -> Result<()> {
+        self.delete_in(&["imported_hours_local"], &format!("import_id = {import}"))
     }
 
     /// Deletes the heatmap data matching `condition` on every shard, awaited.

@@ -94,6 +94,11 @@ impl ClusterImports {
             if stored > 0 {
                 self.events.delete_visits_where(&condition)?;
             }
+            let aggregates: u64 =
+                node.query_value(&format!("SELECT count() FROM {db}.imported_hours WHERE import_id = {id}"))?;
+            if aggregates > 0 {
+                self.events.delete_imported(id)?;
+            }
             rollups::rebuild(&self.pg, &self.events, site, first_day, last_day + DAY_MS)?;
             self.pg.with(|c| Ok(c.execute("DELETE FROM imports WHERE id = $1", &[&id]).map(drop)?))?;
         }
@@ -204,6 +209,41 @@ impl ClusterImports {
         self.events.insert(&rows)
     }
 
+    /// Stores the staged daily aggregates (Plausible's) on the site's shard, `batch` rows per insert, and marks
+    /// the import complete; returns (page views, visits) of the site totals, as SQLite's `store_days` does.
+    pub fn store_days(&self, site: WebsiteId, import: i64, staging: &Staging, batch: usize) -> Result<(i64, i64)> {
+        let (mut pageviews, mut visits) = (0, 0);
+        let mut pending: Vec<ImportedHourRow> = Vec::new();
+        staging.each_day(|row| {
+            if row.dim.is_empty() {
+                pageviews += row.pageviews;
+                visits += row.visits;
+            }
+            pending.push(ImportedHourRow {
+                import_id: import,
+                website_id: site,
+                dim: row.dim,
+                hour: row.day,
+                value: row.value,
+                pageviews: row.pageviews,
+                visits: row.visits,
+                visitors: row.visitors,
+                events: row.events,
+                conversions: 0,
+                bounces: row.bounces,
+                duration_s: row.duration_s,
+            });
+            if pending.len() >= batch {
+                self.events.insert_imported(site, &pending)?;
+                pending.clear();
+            }
+            Ok(())
+        })?;
+        self.events.insert_imported(site, &pending)?;
+        self.complete(import)?;
+        Ok((pageviews, visits))
+    }
+
     fn complete(&self, import: i64) -> Result<()> {
         self.pg.with(|c| Ok(c.execute("UPDATE imports SET complete = TRUE WHERE id = $1", &[&import]).map(drop)?))
     }
@@ -236,17 +276,26 @@ impl ClusterImports {
             .map(|r| (r.get(0), r.get(1), r.get(2)))
             .collect())
         })?;
-        if rows.is_empty() {
-            return Ok(None);
-        }
-        let from = rows.iter().map(|r| r.1).min().unwrap_or(start);
-        let to = rows.iter().map(|r| r.2).max().unwrap_or(end);
-        Ok(Some(ImportedHistory {
-            sources: rows.into_iter().map(|r| r.0).collect(),
-            from: day_string(from),
-            to: day_string(to),
-        }))
+        Ok(ImportedHistory::of(rows))
     }
+}
+
+/// A row of `imported_hours_local`: one day's aggregate of a dimension value (field names are its columns).
+#[derive(serde::Serialize)]
+struct ImportedHourRow {
+    import_id: i64,
+    website_id: WebsiteId,
+    dim: &'static str,
+    /// The day's midnight, in milliseconds.
+    hour: Millis,
+    value: String,
+    pageviews: i64,
+    visits: i64,
+    visitors: i64,
+    events: i64,
+    conversions: i64,
+    bounces: i64,
+    duration_s: i64,
 }
 
 /// What the inserts of one import have stored so far.
@@ -267,5 +316,66 @@ fn record(r: &postgres::Row) -> ImportRecord {
         first_day: day_string(r.get(4)),
         last_day: day_string(r.get(5)),
         imported_at: r.get(6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::testing::fresh;
+
+    const SITE: WebsiteId = 7;
+    /// 2026-11-10, midnight UTC.
+    const DAY: Millis = 1_794_268_800_000;
+
+    /// An import interrupted part way (its record incomplete, some of its visits on a shard) is undone by the
+    /// next import into the site: its rows leave both shards and its record goes, while tracked visits and a
+    /// complete import stay.
+    #[test]
+    fn the_next_import_undoes_an_interrupted_one() {
+        let Some(test) = fresh() else { return };
+        test.add_site(SITE);
+        let pg = test.pg();
+        let record = |complete: bool| -> i64 {
+            pg.with(|c| {
+                Ok(c.query_one(
+                    "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at, complete)
+                     VALUES ($1, 'umami', 'events.csv', 3, $2, $2, 0, $3) RETURNING id",
+                    &[&SITE, &DAY, &complete],
+                )?
+                .get(0))
+            })
+            .unwrap()
+        };
+        let (done, interrupted) = (record(true), record(false));
+        let hit = |key: String, visit_id: i64, visitor: u64| HitRow {
+            month: month_of(DAY),
+            website_id: SITE,
+            ts: DAY + 3_600_000,
+            visit_id,
+            visitor,
+            session_key: key,
+            kind: "pageview",
+            ..HitRow::default()
+        };
+        test.events()
+            .insert(&[
+                hit(format!("import-{interrupted}-0"), 1, 2),
+                hit(format!("import-{interrupted}-1"), 2, 3),
+                hit(format!("import-{done}-0"), 3, 2),
+                hit("tracked".into(), 4, 3),
+            ])
+            .unwrap();
+        let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
+        assert_eq!(rows(&format!("session_key LIKE 'import-{interrupted}-%'")), 2);
+
+        let imports = ClusterImports::new(Arc::new(test.pg()), Arc::new(test.events()));
+        let next = imports.begin(SITE, "goatcounter", "export.csv", 1, DAY + 5 * DAY_MS, DAY + 5 * DAY_MS).unwrap();
+        assert_eq!(rows(&format!("session_key LIKE 'import-{interrupted}-%'")), 0, "the interrupted rows are gone");
+        assert_eq!(rows(&format!("session_key = 'import-{done}-0' OR session_key = 'tracked'")), 2);
+        let ids: Vec<i64> = pg
+            .with(|c| Ok(c.query("SELECT id FROM imports ORDER BY id", &[])?.iter().map(|r| r.get(0)).collect()))
+            .unwrap();
+        assert_eq!(ids, [done, next]);
     }
 }

@@ -32,11 +32,13 @@ impl Events {
         Ok(Overview::of(current, previous, active_sessions, top_pages, None))
     }
 
-    /// The totals of a site over a range: its rolled-up hours from the rollups, the others from the hits.
+    /// The totals of a site over a range: its rolled-up hours from the rollups, the others from the hits, and
+    /// its imported days from their aggregates.
     pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
         let (rolled, live) = self.split(range.start, range.end)?;
+        let tables = rollups::hour_tables(rolled, (range.start, range.end));
         let (rolled, live) = join(
-            || rolled.map_or(Ok(Totals::default()), |span| self.rolled_totals(site, span)),
+            || if tables.is_empty() { Ok(Totals::default()) } else { self.rolled_totals(site, &tables) },
             || live.map_or(Ok(Totals::default()), |span| self.hit_totals(site, span)),
         )?;
         Ok(rollups::add(rolled, live))

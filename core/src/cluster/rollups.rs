@@ -258,13 +258,23 @@ impl Events {
         Ok((rolled, live))
     }
 
-    /// A site's totals over the rolled-up hours of `span`.
-    pub(super) fn rolled_totals(&self, site: WebsiteId, (from, to): Span) -> Result<Totals> {
+    /// A site's totals over the hours of `tables` (see `hour_tables`).
+    pub(super) fn rolled_totals(&self, site: WebsiteId, tables: &[(&str, Span)]) -> Result<Totals> {
+        let parts: Vec<String> = tables
+            .iter()
+            .map(|(table, (from, to))| {
+                format!(
+                    "SELECT pageviews, visits, visitors, events, conversions, bounces, duration_s FROM {}.{table}
+                     WHERE website_id = {site} AND dim = '' AND hour >= {from} AND hour < {to}",
+                    self.database()
+                )
+            })
+            .collect();
         let rows = self.nodes()[0].query(&format!(
             "SELECT sum(pageviews), sum(visits), sum(visitors), sum(events), sum(conversions), sum(bounces),
                     sum(duration_s)
-             FROM {}.rollup_hours WHERE website_id = {site} AND dim = '' AND hour >= {from} AND hour < {to}",
-            self.database()
+             FROM ({})",
+            parts.join(" UNION ALL ")
         ))?;
         let row = rows.first().map(Vec::as_slice).unwrap_or_default();
         Ok(Totals {
@@ -281,15 +291,35 @@ impl Events {
     /// SQL of `(value, n)` rows of one rollup dimension over the rolled-up hours of `span`: `counter` summed per
     /// value, without the values a rebuild took to zero (no order, no limit; a caller adds the hits' rows and
     /// orders).
-    pub(super) fn rolled_values_sql(&self, site: WebsiteId, dim: &str, counter: &str, (from, to): Span) -> String {
+    pub(super) fn rolled_values_sql(
+        &self,
+        site: WebsiteId,
+        dim: &str,
+        counter: &str,
+        (table, (from, to)): (&str, Span),
+    ) -> String {
         format!(
-            "SELECT value, sum({counter}) AS n FROM {}.rollup_hours
+            "SELECT value, sum({counter}) AS n FROM {}.{table}
              WHERE website_id = {site} AND dim = {} AND hour >= {from} AND hour < {to}
              GROUP BY value HAVING n != 0",
             self.database(),
             super::clickhouse::quote(dim)
         )
     }
+}
+
+/// The tables of hourly counts a read of `whole` adds to its hits, each with its span: the rollups over the
+/// rolled-up part (`rolled`, from `Events::split`), and the imported daily aggregates over the whole range, which
+/// have no hits to be read from instead. The same table may not be listed twice.
+pub(super) fn hour_tables(rolled: Option<Span>, whole: Span) -> Vec<(&'static str, Span)> {
+    let mut tables = Vec::with_capacity(2);
+    if let Some(span) = rolled {
+        tables.push(("rollup_hours", span));
+    }
+    if whole.0 < whole.1 {
+        tables.push(("imported_hours", whole));
+    }
+    tables
 }
 
 /// Adds two totals (a range's rolled-up and live parts).

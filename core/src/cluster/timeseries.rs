@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::events::Events;
+use super::rollups::hour_tables;
 use super::visits::{DAY_MS, first_visits_sql, int, sites_condition};
 use crate::analytics::{SiteMetric, SitePeriods, TimeRange, Timeseries};
 use crate::error::Result;
@@ -21,9 +22,9 @@ impl Events {
         let (rolled, live) = self.split(range.start, range.end)?;
         // Rows of (bucket, visitors, page views), from the rollups and from the hits; a day may have both.
         let mut parts = Vec::new();
-        if let Some((from, to)) = rolled {
+        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end)) {
             parts.push(format!(
-                "SELECT {} AS bucket, sum(visitors) AS visitors, sum(pageviews) AS pageviews FROM {db}.rollup_hours
+                "SELECT {} AS bucket, sum(visitors) AS visitors, sum(pageviews) AS pageviews FROM {db}.{table}
                  WHERE website_id = {site} AND dim = '' AND hour >= {from} AND hour < {to} GROUP BY bucket",
                 bucket("hour")
             ));
@@ -63,18 +64,19 @@ impl Events {
         }
         let (db, node) = (self.database(), &self.nodes()[0]);
         let today = now.div_euclid(DAY_MS) * DAY_MS;
-        let (rolled, live) = self.split(today - 29 * DAY_MS, today + DAY_MS)?;
+        let whole = (today - 29 * DAY_MS, today + DAY_MS);
+        let (rolled, live) = self.split(whole.0, whole.1)?;
         let day = |column: &str| format!("intDiv({column}, {DAY_MS}) * {DAY_MS}");
         let in_sites = sites_condition(sites);
         // Per site and day: page views on their own day, visitors on the day their visit started.
         let mut parts = Vec::new();
-        if let Some((from, to)) = rolled {
-            let counter = match metric {
-                SiteMetric::Pageviews => "pageviews",
-                SiteMetric::Visitors => "visitors",
-            };
+        let counter = match metric {
+            SiteMetric::Pageviews => "pageviews",
+            SiteMetric::Visitors => "visitors",
+        };
+        for (table, (from, to)) in hour_tables(rolled, whole) {
             parts.push(format!(
-                "SELECT website_id, {} AS day, sum({counter}) AS n FROM {db}.rollup_hours
+                "SELECT website_id, {} AS day, sum({counter}) AS n FROM {db}.{table}
                  WHERE {in_sites} AND dim = '' AND hour >= {from} AND hour < {to} GROUP BY website_id, day",
                 day("hour")
             ));

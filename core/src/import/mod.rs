@@ -131,6 +131,20 @@ pub struct ImportedHistory {
     pub to: String,
 }
 
+impl ImportedHistory {
+    /// The marker of a range from each source's first and last imported day in it (ms, by source); `None`
+    /// without any.
+    pub(crate) fn of(rows: Vec<(String, Millis, Millis)>) -> Option<ImportedHistory> {
+        let from = rows.iter().map(|r| r.1).min()?;
+        let to = rows.iter().map(|r| r.2).max()?;
+        Some(ImportedHistory {
+            sources: rows.into_iter().map(|r| r.0).collect(),
+            from: day_string(from),
+            to: day_string(to),
+        })
+    }
+}
+
 /// One hit of a per-hit export, normalised to tracker's values.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ImportedHit {
@@ -235,11 +249,13 @@ impl Imports {
         let batch = options.batch_rows.max(1);
         let (id, (pageviews, visits)) = match &self.cluster {
             Some(cluster) => {
-                if parsed.staging.has_days()? {
-                    return Err(Error::invalid("Plausible's daily aggregates cannot be imported into a cluster yet"));
-                }
                 let id = cluster.begin(site, source.as_str(), &file_name, parsed.rows, first_day, last_day)?;
-                (id, cluster.store_hits(site, id, &parsed.staging, (first_day, last_day), batch)?)
+                let stored = if parsed.staging.has_days()? {
+                    cluster.store_days(site, id, &parsed.staging, batch)?
+                } else {
+                    cluster.store_hits(site, id, &parsed.staging, (first_day, last_day), batch)?
+                };
+                (id, stored)
             }
             None => self.store(site, source, &file_name, &parsed, (first_day, last_day), batch)?,
         };
@@ -421,16 +437,7 @@ pub(crate) fn imported_within(
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    if rows.is_empty() {
-        return Ok(None);
-    }
-    let from = rows.iter().map(|r| r.1).min().unwrap_or(start);
-    let to = rows.iter().map(|r| r.2).max().unwrap_or(end);
-    Ok(Some(ImportedHistory {
-        sources: rows.into_iter().map(|r| r.0).collect(),
-        from: day_string(from),
-        to: day_string(to),
-    }))
+    Ok(ImportedHistory::of(rows))
 }
 
 /// Why an import of `[first_day, last_day]` is refused: `earlier`, a complete import, holds some of its days.
