@@ -33,6 +33,8 @@ pub struct VisitOf {
     pub visit_id: i64,
     /// The visit's visitor hash (from the salt of the day it started).
     pub visitor: i64,
+    /// When the visit started (its earliest hit so far, this segment's included).
+    pub start: Millis,
 }
 
 /// The shared ingest state, through a PostgreSQL pool.
@@ -130,12 +132,14 @@ impl IngestState {
                         THEN excluded.first_seen ELSE least(v.first_seen, excluded.first_seen) END,
                     last_seen = CASE WHEN excluded.first_seen - v.last_seen > $6
                         THEN excluded.last_seen ELSE greatest(v.last_seen, excluded.last_seen) END
-                 RETURNING website_id, session_key, visit_id, visitor",
+                 RETURNING website_id, session_key, visit_id, visitor, first_seen",
                 &[&sites, &keys, &visitors, &firsts, &lasts, &SESSION_TIMEOUT_MS],
             )?)
         })?;
-        let found: HashMap<(WebsiteId, String), VisitOf> =
-            rows.iter().map(|r| ((r.get(0), r.get(1)), VisitOf { visit_id: r.get(2), visitor: r.get(3) })).collect();
+        let found: HashMap<(WebsiteId, String), VisitOf> = rows
+            .iter()
+            .map(|r| ((r.get(0), r.get(1)), VisitOf { visit_id: r.get(2), visitor: r.get(3), start: r.get(4) }))
+            .collect();
         Ok(segments.iter().map(|s| found.get(&(s.website_id, s.session_key.clone())).copied()).collect())
     }
 

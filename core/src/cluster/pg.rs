@@ -22,6 +22,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0081_replay_pages", include_str!("../../migrations/postgres/0081_replay_pages.sql")),
     ("0082_emails_sent", include_str!("../../migrations/postgres/0082_emails_sent.sql")),
     ("0085_imports", include_str!("../../migrations/postgres/0085_imports.sql")),
+    ("0090_rollup_stale_visits", include_str!("../../migrations/postgres/0090_rollup_stale_visits.sql")),
     ("0120_migrated_from", include_str!("../../migrations/postgres/0120_migrated_from.sql")),
 ];
 

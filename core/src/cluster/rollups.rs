@@ -22,9 +22,14 @@ pub(super) const HOUR_MS: Millis = 3_600_000;
 /// How old an hour must be before it is rolled up. Live hits are timed at most a day before they arrive
 /// (`accept_timestamp`), and a visit's start is found from hits up to two days before a range
 /// (`visits::EARLIER_HITS_MS`): after three days no hit can still be added to an hour's page views, start a
-/// visit in it or join a visit that started in it, unless that visit has lasted days (a robot's), whose later
-/// hits then stay out of its rolled-up duration.
+/// visit in it or join a visit that started in it, unless that visit has lasted days (a robot's): the sink
+/// notes such a visit (`note_stale_visits`) and the next roll-up recomputes its site's rollups from its start.
 pub(super) const CLOSED_AFTER_MS: Millis = 3 * DAY_MS;
+
+/// How long a visit must have lasted (from its start to a hit the sink stores) before the sink notes it as
+/// one whose rolled-up hour may lack its later hits. A hit arrives at most a day after its time, and an hour is
+/// rolled up three days after it ends: a visit whose start is rolled up has lasted over two days.
+const OUTGROWN_AFTER_MS: Millis = CLOSED_AFTER_MS - DAY_MS;
 
 /// Hours rolled up per statement: a month of a shard's hits grouped into visits at a time, and the shard's
 /// mark moved after each, so a first roll-up of a year is resumable and bounded in memory.
@@ -83,6 +88,7 @@ impl Cluster {
                 }
             }
             events.forget_mark();
+            reroll_stale_visits(&self.pg, events)?;
             Ok(target)
         })?;
         Ok(mark)
@@ -98,19 +104,71 @@ impl Cluster {
 
 /// `Cluster::rebuild_rollups` on a pool and an events store.
 pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+    locked(pg, true, || rebuild_holding_lock(events, site, from, to))?;
+    Ok(())
+}
+
+/// `rebuild`, by a caller holding the rollups' lock.
+fn rebuild_holding_lock(events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
     let from = from.div_euclid(HOUR_MS) * HOUR_MS;
-    locked(pg, true, || {
-        let marks = events.shard_marks()?;
-        for (node, mark) in events.nodes().iter().zip(marks) {
-            let mut start = from;
-            while start < to.min(mark) {
-                let end = (start + STEP_MS).min(to).min(mark);
-                node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), start, end))?;
-                start = end;
-            }
+    let marks = events.shard_marks()?;
+    for (node, mark) in events.nodes().iter().zip(marks) {
+        let mut start = from;
+        while start < to.min(mark) {
+            let end = (start + STEP_MS).min(to).min(mark);
+            node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), start, end))?;
+            start = end;
         }
+    }
+    Ok(())
+}
+
+/// Whether a visit that started at `start` and has a hit at `latest` may have outgrown its rolled-up hour.
+pub(super) fn outgrown(start: Millis, latest: Millis) -> bool {
+    latest - start > OUTGROWN_AFTER_MS
+}
+
+/// Notes, per site, the earliest start of the visits of `visits` (site, start) whose rolled-up hours lack
+/// some of their stored hits (migration 0090); the next roll-up recomputes the site's rollups from there. Rare:
+/// most batches have none, and send nothing.
+pub(super) fn note_stale_visits(pg: &Pg, visits: &[(WebsiteId, Millis)]) -> Result<()> {
+    let mut earliest: std::collections::BTreeMap<WebsiteId, Millis> = std::collections::BTreeMap::new();
+    for (site, start) in visits {
+        let from = earliest.entry(*site).or_insert(*start);
+        *from = (*from).min(*start);
+    }
+    if earliest.is_empty() {
+        return Ok(());
+    }
+    let (sites, starts): (Vec<WebsiteId>, Vec<Millis>) = earliest.into_iter().unzip();
+    pg.with(|c| {
+        c.execute(
+            "INSERT INTO rollup_stale_visits AS s (website_id, from_ms, note)
+             SELECT w, f, nextval('rollup_stale_notes') FROM unnest($1::BIGINT[], $2::BIGINT[]) AS n(w, f)
+             ON CONFLICT (website_id) DO UPDATE SET from_ms = least(s.from_ms, excluded.from_ms), note = excluded.note",
+            &[&sites, &starts],
+        )?;
         Ok(())
+    })
+}
+
+/// Recomputes, holding the rollups' lock, the rollups of each site noted by `note_stale_visits` from its
+/// note's hour on, then deletes the notes it acted on (a note a batch renewed meanwhile stays for the next run:
+/// that batch's hits may have been stored after they were read).
+fn reroll_stale_visits(pg: &Pg, events: &Events) -> Result<()> {
+    let notes: Vec<(WebsiteId, Millis, Millis)> = pg.with(|c| {
+        Ok(c.query("SELECT website_id, from_ms, note FROM rollup_stale_visits", &[])?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
     })?;
+    for (site, from, note) in notes {
+        rebuild_holding_lock(events, site, from, Millis::MAX)?;
+        pg.with(|c| {
+            c.execute("DELETE FROM rollup_stale_visits WHERE website_id = $1 AND note = $2", &[&site, &note])?;
+            Ok(())
+        })?;
+    }
     Ok(())
 }
 
@@ -465,6 +523,54 @@ mod tests {
         assert_eq!(stored(&cluster).1, 0, "no page view left in the rollups");
         assert_rolled_reads_equal(&fixture, &cluster.events, now);
     }
+    /// A visit still going when its first hour is rolled up (a page view every 20 minutes for over two days)
+    /// is noted by the sink when its later hits are stored; until the next roll-up its rolled-up hour lacks
+    /// them, and that roll-up adds them, giving SQLite's answers, and takes the note.
+    #[test]
+    fn a_visit_that_outgrows_its_rolled_up_hour_is_rolled_up_again() {
+        let Some(test) = fresh() else { return };
+        let fixture = one_site();
+        test.add_site(fixture.site);
+        let now = now_ms() / 1000 * 1000;
+        let start = now - 2 * DAY_MS - 3 * HOUR_MS;
+        let page_view = |ts: Millis| crate::ingest::Hit {
+            website_id: fixture.site,
+            session_key: "robot".into(),
+            ts,
+            kind: Some(crate::ingest::EventKind::Pageview),
+            url: "https://s.example.com/status".into(),
+            path: "/status".into(),
+            visitor_seed: [7; 32],
+            ..crate::ingest::Hit::default()
+        };
+        let twenty_minutes = 20 * 60_000;
+        store_in_both(
+            &fixture,
+            &test,
+            (0..).map(|n| start + n * twenty_minutes).take_while(|ts| *ts <= now - HOUR_MS).map(page_view).collect(),
+        );
+        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()), notices: None };
+        // As if a day had passed: the visit's first hours are rolled up.
+        let later = start + CLOSED_AFTER_MS + 2 * HOUR_MS;
+        assert!(cluster.roll_up(later).unwrap().unwrap() > start);
+        let notes = || -> i64 {
+            cluster.pg.with(|c| Ok(c.query_one("SELECT count(*) FROM rollup_stale_visits", &[])?.get(0))).unwrap()
+        };
+        assert_eq!(notes(), 0, "none is left once the hours are rolled up");
+
+        store_in_both(&fixture, &test, vec![page_view(now - 2 * twenty_minutes), page_view(now - twenty_minutes)]);
+        assert_eq!(notes(), 1, "the sink noted the visit");
+        let week = TimeRange::parse("7d", now).unwrap();
+        let expected = fixture.tracker.analytics.totals(fixture.site, week).unwrap();
+        assert_eq!((expected.visits, expected.duration_s), (1, (now - twenty_minutes - start) / 1000));
+        let stale = cluster.events.totals(fixture.site, week).unwrap();
+        assert_eq!((stale.visits, stale.duration_s), (1, (now - HOUR_MS - start) / 1000), "the rolled-up hour");
+
+        cluster.roll_up(later).unwrap().unwrap();
+        assert_eq!(notes(), 0);
+        assert_rolled_reads_equal(&fixture, &cluster.events, now);
+    }
+
     /// Deletions before a time (events, page views, then everything) across the mark count what SQLite's
     /// count and leave reads with SQLite's answers.
     #[test]

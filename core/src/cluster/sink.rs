@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::events::{Events, HitRow, InteractionRow, TOUCH, month_of};
 use super::ingest_state::{IngestState, Segment};
 use super::notices;
+use super::rollups;
 use crate::error::{Error, Result};
 use crate::ingest::live::LiveHub;
 use crate::ingest::writer::{EventSink, Job, JobError, Queued, SESSION_TIMEOUT_MS};
@@ -27,6 +28,9 @@ pub struct ClickHouseSink {
     metrics: Metrics,
     /// The (site, ASN) pairs this sink has recorded in PostgreSQL: a batch sends only the others.
     recorded_organizations: HashSet<(WebsiteId, u32)>,
+    /// The batch's visits that have outgrown their rolled-up hour: (site, visit start), noted in PostgreSQL
+    /// once the batch is stored (`rollups::note_stale_visits`).
+    stale_visits: Vec<(WebsiteId, Millis)>,
 }
 
 /// Most (site, ASN) pairs a sink remembers as recorded before it starts afresh.
@@ -46,7 +50,15 @@ enum Outcome {
 impl ClickHouseSink {
     /// A sink writing to `events` with the visits and salts of `state` and the consent log of `meta`.
     pub fn new(events: Events, state: IngestState, meta: Meta, live: LiveHub, metrics: Metrics) -> ClickHouseSink {
-        ClickHouseSink { events, state, meta, live, metrics, recorded_organizations: HashSet::new() }
+        ClickHouseSink {
+            events,
+            state,
+            meta,
+            live,
+            metrics,
+            recorded_organizations: HashSet::new(),
+            stale_visits: Vec::new(),
+        }
     }
 
     /// The rows of the batch's storable hits and what becomes of each job, or why the batch cannot be stored.
@@ -240,6 +252,11 @@ impl ClickHouseSink {
             let segments: Vec<Segment> = in_round.iter().map(|r| runs[*r].0.clone()).collect();
             let visits = self.state.visits(&segments)?;
             for (r, visit) in in_round.into_iter().zip(visits) {
+                if let Some(visit) = visit
+                    && rollups::outgrown(visit.start, runs[r].0.last)
+                {
+                    self.stale_visits.push((runs[r].0.website_id, visit.start));
+                }
                 for i in &runs[r].1 {
                     out[*i] = visit.map(|visit| (visit.visit_id, visit.visitor as u64));
                 }
@@ -360,10 +377,19 @@ impl EventSink for ClickHouseSink {
             tracing::warn!(error = %e, "could not prune the shared ingest state");
         }
         let mut insert_time = Duration::ZERO;
+        self.stale_visits.clear();
         let prepared = self.rows(&batch).map(|(rows, interaction_rows, outcomes)| {
             let insert = Instant::now();
             let inserted = self.events.insert(&rows).and_then(|()| self.events.insert_interactions(&interaction_rows));
             insert_time = insert.elapsed();
+            // After the rows are stored, so the roll-up that reads a note finds its hits; before the answers, so
+            // every answered hit is noted. A failure leaves those rolled-up hours short of the visits' later hits
+            // (logged; the hits are stored and answered so).
+            if inserted.is_ok()
+                && let Err(e) = rollups::note_stale_visits(self.state.pg(), &self.stale_visits)
+            {
+                tracing::warn!(error = %e, "could not note visits that outgrew their rolled-up hours");
+            }
             (inserted, outcomes)
         });
         self.metrics.batch_committed(batch.len(), started.elapsed(), insert_time);
