@@ -1,12 +1,14 @@
 //! `tracker migrate --to-cluster` end to end: a SQLite daemon's data folder, with its account, site, definitions,
 //! funnel and a corpus of hits, copied by the built binary into a fresh cluster; a cluster daemon then signs the
-//! same account in and answers every read as the SQLite daemon does, under the same ids.
+//! same account in and answers every read as the SQLite daemon does, under the same ids. Imported history
+//! (Plausible's daily aggregates, Umami's hits) moves with the folder and answers as there.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::cli::Cli;
 use crate::cluster::{Corner, comparable, corpus, harness, read, send_corpus_hit, start_early_in_the_hour};
+use crate::imports::{import, recent_copy, stderr};
 use crate::util::TestServer;
 
 /// Runs `tracker migrate --to-cluster --json` on the data folder into the corner's cluster.
@@ -88,12 +90,8 @@ async fn a_migrated_data_folder_answers_on_the_cluster_as_on_sqlite_under_the_sa
         let got = cluster.get(path, &cluster_token).await;
         assert_eq!(got.status, StatusCode::OK, "{path}: {}", got.text);
         // Script addresses name the daemon that answers.
-        let mut got: Value = serde_json::from_str(&got.text.replace(&cluster.base, &sqlite.base)).unwrap();
+        let got: Value = serde_json::from_str(&got.text.replace(&cluster.base, &sqlite.base)).unwrap();
         let expected = expected.json;
-        if path.starts_with("/api/dashboard/overview") {
-            // Imported history is not part of the cluster; the SQLite daemon has none either.
-            got["imported"] = expected["imported"].clone();
-        }
         // Ids are kept: the answers are equal as they are, ids included, but for the ids of single hits, which
         // ClickHouse makes from the hit (it numbers no rows).
         let (got, expected) = match path.contains("recent-activity") || path.contains("conversions") {
@@ -181,4 +179,75 @@ fn migrating_a_folder_without_a_database_is_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no database at"), "{stderr}");
     assert!(!dir.path().join("nothing").join("tracker.db").exists());
+}
+
+/// A site's Plausible import and another's Umami import (the samples moved to recent days) are copied with the
+/// folder: the overview (its imported marker included), the page breakdown and `tracker stats` give the folder's
+/// figures, not zero, and importing the same days again is refused naming the same import (same id).
+#[tokio::test]
+async fn imported_history_moves_with_a_migrated_data_folder() {
+    let Some((pg, ch)) = harness() else { return };
+    start_early_in_the_hour().await;
+    let corner = Corner::new(pg, ch).await;
+    let sqlite = TestServer::start().await;
+    let (token, _) = sqlite.register("owner@example.com").await;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut sites = Vec::new();
+    for (tool, fixture) in [("plausible", "plausible"), ("umami", "umami-events.csv")] {
+        let site = sqlite.create_site(&token, tool, "light").await;
+        let file = recent_copy(fixture, tmp.path());
+        let imported = import(&sqlite, &site["id"].to_string(), tool, &file, &["--json"]);
+        assert!(imported.status.success(), "{tool}: {}", stderr(&imported));
+        sites.push((site["id"].to_string(), tool, file));
+    }
+
+    let data = sqlite.dir.path().join("data");
+    let out = migrate(data.clone(), corner.env()).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["imports"], 2, "{report}");
+    assert!(report["importedDays"].as_u64().unwrap() > 10, "{report}");
+    assert!(report["events"].as_u64().unwrap() > 0, "Umami's hits are events: {report}");
+
+    let cluster = corner.daemon().await;
+    let login = json!({"email": "owner@example.com", "password": "secret1"});
+    let signed_in = cluster.call(Method::POST, "/api/login", None, Some(login)).await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{}", signed_in.text);
+    let cluster_token = signed_in.json["accessToken"].as_str().unwrap().to_string();
+
+    for (id, tool, file) in sites {
+        for path in [
+            format!("/api/dashboard/overview?website_id={id}&range=7d"),
+            format!("/api/websites/{id}/breakdown/page?range=7d"),
+        ] {
+            let expected = read(&sqlite, &token, &path).await;
+            assert_eq!(read(&cluster, &cluster_token, &path).await, expected, "{tool}: {path}");
+            if path.contains("overview") {
+                assert!(expected["metrics"]["pageViews"].as_i64().unwrap() > 0, "{tool}: {expected}");
+                assert_eq!(expected["imported"]["sources"], json!([tool]), "{tool}: {expected}");
+            }
+        }
+        let (folder, env) = (data.clone(), corner.env());
+        tokio::task::spawn_blocking(move || {
+            let cli = Cli::new(&folder);
+            let on_cluster = |args: &[&str]| cli.command(args).envs(env.clone()).output().unwrap();
+            let stats = ["stats", "--site", &id, "--range", "7d", "--json"];
+            let expected = cli.json(&stats[..5]);
+            assert!(expected["pageViews"].as_i64().unwrap() > 0, "{tool}: {expected}");
+            let got = on_cluster(&stats);
+            assert!(got.status.success(), "{tool}: {}", stderr(&got));
+            assert_eq!(serde_json::from_slice::<Value>(&got.stdout).unwrap(), expected, "{tool}");
+
+            // The import is on record under its id in both: a repeat is refused naming it.
+            let mut again = vec!["import", "--site", &id, "--from", tool];
+            again.push(file.to_str().unwrap());
+            let (from_folder, from_cluster) = (cli.output(&again), on_cluster(&again));
+            assert!(!from_folder.status.success() && !from_cluster.status.success());
+            let refused = stderr(&from_folder);
+            assert!(refused.contains(&format!("already has history imported from {tool}")), "{refused}");
+            assert_eq!(stderr(&from_cluster), refused, "{tool}");
+        })
+        .await
+        .unwrap();
+    }
 }

@@ -15,11 +15,11 @@ use crate::output::{print_json, table};
 #[command(after_help = "The data folder (--data-dir) is the source; the cluster is the one postgres_url and\n\
 clickhouse_url name (config file or TRACKER_POSTGRES_URL, TRACKER_CLICKHOUSE_URL). The cluster must be empty:\n\
 ids are kept, so dashboard links, tracking snippets and API scripts go on working.\n\
-Accounts, websites, settings, event definitions, funnels, organizations and the consent and audit logs are\n\
-copied in one transaction; then each site's events, 20,000 at a time. Interrupted, the same command carries\n\
-on where it stopped and stores no event twice. Everyone signs in once more on the cluster.\n\
-Not copied: imported history (Plausible's aggregates), heatmaps and recordings. Page views SQLite counted\n\
-without analytics consent become the cluster's anonymous page views, at the start of their hour.\n\
+Accounts, websites, settings, event definitions, funnels, organizations, imports and the consent and audit\n\
+logs are copied in one transaction; then each site's events, 20,000 at a time, its heatmap data, recordings\n\
+and imported daily aggregates (Plausible's). Interrupted, the same command carries on where it stopped and\n\
+stores no row twice. Everyone signs in once more on the cluster. Page views SQLite counted without analytics\n\
+consent become the cluster's anonymous page views, at the start of their hour.\n\
 Stop the SQLite daemon first (or point the tracking snippets at the cluster): hits it takes after a site\n\
 was copied stay in the data folder.\n\n\
 Examples:\n  TRACKER_POSTGRES_URL=postgres://tracker@db/tracker TRACKER_CLICKHOUSE_URL=http://ch1:8123,http://ch2:8123 \\\n    \
@@ -66,15 +66,10 @@ pub fn run(global: &GlobalArgs, _args: &MigrateArgs) -> anyhow::Result<()> {
     t.add_row(vec!["anonymous page views".to_string(), report.anonymous_pageviews.to_string()]);
     t.add_row(vec!["heatmap rows".to_string(), report.heatmap_rows.to_string()]);
     t.add_row(vec!["recordings".to_string(), report.recordings.to_string()]);
+    t.add_row(vec!["imported day rows".to_string(), report.imported_days.to_string()]);
     println!("{t}");
     if report.skipped_events > 0 {
         eprintln!("left out {} events of a kind the cluster does not store", report.skipped_events);
-    }
-    if report.imports_left > 0 {
-        eprintln!(
-            "{} imports' history stays in the data folder (the cluster has no imported history)",
-            report.imports_left
-        );
     }
     println!("{source} is in the cluster: start `tracker serve` with the same postgres_url and clickhouse_url.");
     Ok(())

@@ -570,9 +570,9 @@ impl Events {
         node.insert_json_rows(&format!("{}.imported_hours_local", self.database), &body)
     }
 
-    /// Deletes an import's daily aggregates on every shard, awaited.
-    pub(super) fn delete_imported(&self, import: i64) -> Result<()> {
-        self.delete_in(&["imported_hours_local"], &format!("import_id = {import}"))
+    /// Deletes the imported daily aggregates matching `condition` on every shard, awaited.
+    pub(super) fn delete_imported_where(&self, condition: &str) -> Result<()> {
+        self.delete_in(&["imported_hours_local"], condition)
     }
 
     /// Deletes the heatmap data matching `condition` on every shard, awaited.

@@ -97,7 +97,7 @@ impl ClusterImports {
             let aggregates: u64 =
                 node.query_value(&format!("SELECT count() FROM {db}.imported_hours WHERE import_id = {id}"))?;
             if aggregates > 0 {
-                self.events.delete_imported(id)?;
+                self.events.delete_imported_where(&format!("import_id = {id}"))?;
             }
             rollups::rebuild(&self.pg, &self.events, site, first_day, last_day + DAY_MS)?;
             self.pg.with(|c| Ok(c.execute("DELETE FROM imports WHERE id = $1", &[&id]).map(drop)?))?;
@@ -222,7 +222,7 @@ impl ClusterImports {
             pending.push(ImportedHourRow {
                 import_id: import,
                 website_id: site,
-                dim: row.dim,
+                dim: row.dim.to_string(),
                 hour: row.day,
                 value: row.value,
                 pageviews: row.pageviews,
@@ -281,21 +281,22 @@ impl ClusterImports {
 }
 
 /// A row of `imported_hours_local`: one day's aggregate of a dimension value (field names are its columns).
+/// Written by an import and by `tracker migrate --to-cluster`, which copies SQLite's `imported_rollups`.
 #[derive(serde::Serialize)]
-struct ImportedHourRow {
-    import_id: i64,
-    website_id: WebsiteId,
-    dim: &'static str,
+pub(super) struct ImportedHourRow {
+    pub import_id: i64,
+    pub website_id: WebsiteId,
+    pub dim: String,
     /// The day's midnight, in milliseconds.
-    hour: Millis,
-    value: String,
-    pageviews: i64,
-    visits: i64,
-    visitors: i64,
-    events: i64,
-    conversions: i64,
-    bounces: i64,
-    duration_s: i64,
+    pub hour: Millis,
+    pub value: String,
+    pub pageviews: i64,
+    pub visits: i64,
+    pub visitors: i64,
+    pub events: i64,
+    pub conversions: i64,
+    pub bounces: i64,
+    pub duration_s: i64,
 }
 
 /// What the inserts of one import have stored so far.

@@ -1,13 +1,17 @@
 //! `tracker migrate --to-cluster`: copies a SQLite data folder into an empty cluster. Metadata (accounts,
-//! websites, settings, definitions, funnels, organizations, logs) goes to PostgreSQL in one transaction with
-//! the ids it had, so links, tracking snippets and API scripts keep working; each site's events go to the
+//! websites, settings, definitions, funnels, organizations, imports, logs) goes to PostgreSQL in one transaction
+//! with the ids it had, so links, tracking snippets and API scripts keep working; each site's events go to the
 //! shards in chunks, with how far each site got recorded in PostgreSQL (migration 0120), so an interrupted copy
 //! carries on where it stopped and never stores a row twice. Heatmap data follows each site's events, with the
 //! `touch` rows that keep its visits as long as SQLite's sessions last.
 //!
-//! What SQLite keeps only as counts cannot become rows with visits: page views without analytics consent and
-//! what imported aggregates added are in its rollups alone. The first become anonymous page views (the rows the
-//! cluster keeps for them, timed at the start of their hour); imported history stays in the data folder.
+//! Imported history comes along: the import records go with the metadata (ids kept, so the hits of Umami's and
+//! GoatCounter's imports, copied as events, keep the `import-{id}-{n}` visit keys that name their import), and
+//! each site's Plausible daily aggregates (`imported_rollups`) go to `imported_hours_local` on its shard.
+//!
+//! What SQLite keeps only as counts cannot become rows with visits: page views without analytics consent are in
+//! its rollups alone. They become anonymous page views (the rows the cluster keeps for them, timed at the start
+//! of their hour).
 
 use std::collections::HashMap;
 
@@ -18,6 +22,7 @@ use serde::Serialize;
 
 use super::Cluster;
 use super::events::{HitRow, InteractionRow, TOUCH, month_of};
+use super::imports::ImportedHourRow;
 use super::sink::anonymous_row;
 use crate::db::Db;
 use crate::error::{Error, Result};
@@ -40,6 +45,9 @@ const METADATA_TABLES: &[&str] = &[
     "funnels",
     "funnel_steps",
     "organizations",
+    // Interrupted imports too: their rows are copied with the rest (hits as events, aggregates in
+    // `imported_days`), and the site's next import undoes them on the cluster as it would in the data folder.
+    "imports",
     "emails_sent",
 ];
 
@@ -78,8 +86,12 @@ pub struct MigrationReport {
     pub recordings: u64,
     /// Events of a kind the cluster does not store, left out.
     pub skipped_events: u64,
-    /// Imports whose history stays in the data folder (the cluster has no imported history).
-    pub imports_left: u64,
+    /// Complete imports (those the site's import list shows) copied into PostgreSQL by this run, with the
+    /// metadata; their hits are among the events.
+    pub imports: u64,
+    /// Imported daily aggregate rows (Plausible's, one per day, dimension and value) stored on the shards by
+    /// this run.
+    pub imported_days: u64,
 }
 
 /// Copies the SQLite database `db` into `cluster`, or carries on an interrupted copy of it. `source` names the
@@ -122,9 +134,10 @@ fn copy(
         None => {
             refuse_unless_empty(cluster, &sites)?;
             report.metadata = copy_metadata(&conn, cluster, source, progress)?;
+            report.imports =
+                conn.query_row("SELECT COUNT(*) FROM imports WHERE complete = 1", [], |r| r.get::<_, i64>(0))? as u64;
         }
     }
-    report.imports_left = conn.query_row("SELECT COUNT(*) FROM imports", [], |r| r.get::<_, i64>(0))? as u64;
     let total = conn.query_row("SELECT COUNT(*) FROM events", [], |r| r.get::<_, i64>(0))? as u64;
     // Sites whose events an earlier run copied count fully in the progress.
     let mut copied = done_events(&conn, cluster, source)?;
@@ -157,13 +170,14 @@ fn copy(
             }
             set_site_state(cluster, source, site, through, true, false)?;
         }
-        // The anonymous page views, the heatmap data and the touches go in one phase: a repeat deletes what an
-        // interrupted one stored.
+        // The anonymous page views, the heatmap data, the touches and the imported aggregates go in one phase: a
+        // repeat deletes what an interrupted one stored.
         let stored_before = format!("website_id = {site} AND (visit_id = 0 OR kind IN ({}))", captured_kinds());
         delete_if_any(cluster, &stored_before)?;
         report.anonymous_pageviews += anonymous_pageviews(&conn, site, &mut |rows| cluster.events.insert(rows))?;
         report.heatmap_rows += heatmap_rows(&conn, site, &mut |rows| cluster.events.insert_interactions(rows))?;
         touches(&conn, site, &mut |rows| cluster.events.insert(rows))?;
+        report.imported_days += imported_days(&conn, cluster, site)?;
         report.recordings += recordings(&conn, cluster, site)?;
         // Hours the cluster has rolled up already get the copied hits in their rollups.
         let first: Option<Millis> =
@@ -363,6 +377,46 @@ fn delete_if_any(cluster: &Cluster, condition: &str) -> Result<()> {
         cluster.events.delete_visits_where(condition)?;
     }
     Ok(())
+}
+
+/// Copies a site's imported daily aggregates (`imported_rollups`, bucketed in seconds) into
+/// `imported_hours_local` on its shard (the hour in milliseconds), `CHUNK` rows per insert; the number of rows.
+/// Part of the site's last phase: a repeat first deletes what an interrupted one stored (imports up to SQLite's
+/// highest import id; the cluster's own imports take higher ones, as copy_metadata moved the sequence).
+fn imported_days(conn: &Connection, cluster: &Cluster, site: WebsiteId) -> Result<u64> {
+    let highest: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM imports", [], |r| r.get(0))?;
+    let stored_before = format!("website_id = {site} AND import_id <= {highest}");
+    let stored: u64 = cluster.events.nodes()[0].query_value(&format!(
+        "SELECT count() FROM {}.imported_hours WHERE {stored_before}",
+        cluster.events.database()
+    ))?;
+    if stored > 0 {
+        cluster.events.delete_imported_where(&stored_before)?;
+    }
+    let mut stmt = conn.prepare(
+        "SELECT import_id, dim, bucket, value, pageviews, visits, visitors, events, bounces, duration_s
+         FROM imported_rollups WHERE website_id = ?1 ORDER BY import_id, bucket, dim, value",
+    )?;
+    let mut store = |rows: &[ImportedHourRow]| cluster.events.insert_imported(site, rows);
+    let mut chunks = Chunks::new(&mut store);
+    let mut rows = stmt.query([site])?;
+    while let Some(r) = rows.next()? {
+        chunks.push(ImportedHourRow {
+            import_id: r.get(0)?,
+            website_id: site,
+            dim: r.get(1)?,
+            hour: r.get::<_, i64>(2)? * 1000,
+            value: r.get(3)?,
+            pageviews: r.get(4)?,
+            visits: r.get(5)?,
+            visitors: r.get(6)?,
+            events: r.get(7)?,
+            conversions: 0,
+            bounces: r.get(8)?,
+            duration_s: r.get(9)?,
+        })?;
+    }
+    chunks.finish()
 }
 
 /// Recordings per PostgreSQL transaction: a recording holds up to its size limit in chunks, so a site's
@@ -795,10 +849,12 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::analytics::TimeRange;
+    use crate::analytics::{Dimension, TimeRange};
+    use crate::cluster::imports::ClusterImports;
     use crate::cluster::parity::{assert_every_read_equal, comparable_funnel, funnel_input, seeded_hits};
     use crate::cluster::parity_replays::seeded_bodies;
     use crate::cluster::testing::{TestCluster, fresh, store_all_in_sqlite};
+    use crate::import::{ImportOptions, Source};
     use crate::ingest::replay::ChunkStats;
     use crate::ingest::{Hit, ReplayChunk};
     use crate::store::funnels::{Figures, Funnels};
@@ -863,6 +919,53 @@ mod tests {
         fixture
     }
 
+    /// Imported history in the folder: the Plausible sample export's daily aggregates into the seeded site, and
+    /// the Umami sample's hits into a second site (the two cover the same days, which one site refuses); the
+    /// second site's id.
+    fn import_history(fixture: &OneSite) -> WebsiteId {
+        let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/import");
+        let new = NewWebsite { name: "Umami".into(), domain: "u.example.com".into(), tracking_level: None };
+        let umami = fixture.tracker.websites.create(fixture.user.id, new).unwrap().id;
+        for (site, source, file) in
+            [(fixture.site, Source::Plausible, "plausible"), (umami, Source::Umami, "umami-events.csv")]
+        {
+            let options = ImportOptions::default();
+            fixture.tracker.imports.import(site, source, &samples.join(file), options, &|_| {}).unwrap();
+        }
+        umami
+    }
+
+    /// The imported days of the samples (2024-03-01 and 02), with the day after.
+    fn imported_days_range() -> TimeRange {
+        let start = 1_709_251_200_000;
+        TimeRange { start, end: start + 3 * 86_400_000, grain: crate::analytics::Grain::Day }
+    }
+
+    /// Both sites' imports are listed and marked as in the folder, under the same ids, and the imported days'
+    /// totals, timeseries and page breakdown are the folder's (not zero); each aggregate row is stored once.
+    fn assert_imports_equal(fixture: &OneSite, cluster: &Cluster, umami: WebsiteId) {
+        let imports = ClusterImports::new(cluster.pg.clone(), cluster.events.clone());
+        let (sqlite, range) = (&fixture.tracker.analytics, imported_days_range());
+        for site in [fixture.site, umami] {
+            let listed = fixture.tracker.imports.list(site).unwrap();
+            assert_eq!(listed.len(), 1);
+            assert_eq!(imports.list(site).unwrap(), listed);
+            let marker = fixture.tracker.imports.imported_within(site, range.start, range.end).unwrap();
+            assert!(marker.is_some());
+            assert_eq!(imports.imported_within(site, range.start, range.end).unwrap(), marker);
+            let totals = sqlite.totals(site, range).unwrap();
+            assert!(totals.pageviews > 0 && totals.visits > 0, "{totals:?}");
+            assert_eq!(cluster.events.totals(site, range).unwrap(), totals, "site {site}");
+            assert_eq!(cluster.events.timeseries(site, range).unwrap(), sqlite.timeseries(site, range).unwrap());
+            let pages = sqlite.breakdown(site, range, Dimension::Page, 100).unwrap();
+            assert_eq!(cluster.events.breakdown(site, range, Dimension::Page, 100).unwrap(), pages);
+        }
+        let stored: u64 = cluster.events.nodes()[0]
+            .query_value(&format!("SELECT count() FROM {}.imported_hours", cluster.events.database()))
+            .unwrap();
+        assert_eq!(stored, count_sqlite(fixture, "imported_rollups"));
+    }
+
     fn count_sqlite(fixture: &OneSite, table: &str) -> u64 {
         fixture
             .tracker
@@ -923,6 +1026,7 @@ mod tests {
                 )?)
             })
             .unwrap();
+        let umami = import_history(&fixture);
         let cluster = open(&test_cluster);
         // The cluster has rolled up hours the copied day falls in: the copy rebuilds their rollups.
         let later = now + crate::cluster::rollups::CLOSED_AFTER_MS + 86_400_000;
@@ -938,6 +1042,10 @@ mod tests {
         assert_eq!((report.events, report.skipped_events, report.resumed), (events, 0, false), "{report:?}");
         assert_eq!(report.anonymous_pageviews, 3, "{report:?}");
         assert_eq!(report.recordings, 3, "{report:?}");
+        assert_eq!(report.imports, 2, "{report:?}");
+        let imported_days = count_sqlite(&fixture, "imported_rollups");
+        assert!(imported_days > 10, "{imported_days}");
+        assert_eq!(report.imported_days, imported_days, "{report:?}");
         assert_eq!(seen.last(), Some(&Progress::Events { copied: events, total: events }));
         for (table, rows) in &report.metadata {
             assert_eq!(*rows, count_sqlite(&fixture, table), "{table}");
@@ -951,6 +1059,7 @@ mod tests {
         assert_eq!(report.heatmap_rows, heatmap_rows.iter().sum::<u64>());
         assert_heatmaps_equal(&fixture, &cluster, now);
         assert_recordings_equal(&fixture, &test_cluster.meta());
+        assert_imports_equal(&fixture, &cluster, umami);
 
         let funnels = Funnels::new(test_cluster.meta(), Figures::Cluster(cluster.events.clone()));
         let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
@@ -988,6 +1097,7 @@ mod tests {
         let Some(test_cluster) = fresh() else { return };
         let now = now_ms();
         let fixture = seeded_folder(now);
+        let umami = import_history(&fixture);
         let cluster = open(&test_cluster);
         let events = count_sqlite(&fixture, "events");
         // Interrupted after storing its third chunk of 50 and before recording it.
@@ -1006,5 +1116,23 @@ mod tests {
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
         assert_heatmaps_equal(&fixture, &cluster, now);
         assert_recordings_equal(&fixture, &test_cluster.meta());
+        assert_imports_equal(&fixture, &cluster, umami);
+
+        // Interrupted in a site's last phase, after it stored the imported aggregates: the repeat stores each
+        // once. The first run copied the import records; the second the aggregates.
+        assert_eq!((first.imports, second.imports, first.imported_days), (2, 0, 0), "{first:?} {second:?}");
+        assert_eq!(second.imported_days, count_sqlite(&fixture, "imported_rollups"));
+        cluster
+            .pg
+            .with(|c| {
+                c.execute("UPDATE migrated_sites SET done = FALSE WHERE website_id = $1", &[&fixture.site])?;
+                c.execute("UPDATE migrated_from SET finished_at = NULL", &[])?;
+                Ok(())
+            })
+            .unwrap();
+        let third = copy(fixture.tracker.db(), &cluster, "folder", &mut |_| {}, 50, None).unwrap();
+        assert!(third.imported_days > 0, "{third:?}");
+        assert_imports_equal(&fixture, &cluster, umami);
+        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
     }
 }
