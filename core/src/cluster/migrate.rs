@@ -366,9 +366,8 @@ fn pg_value(table: &str, column: &Column, value: Value) -> Result<Box<dyn ToSql 
     })
 }
 
-/// Deletes the rows matching `condition` on every shard, awaited, when there are any: a mutation rewrites the
-/// parts it touches, which a copy that was not interrupted need not pay for.
-/// Deletes the hits and heatmap rows where `condition`, when there are any (a deletion awaits the shards).
+/// Deletes the hits and heatmap rows matching `condition` on every shard, awaited, when there are any: a
+/// mutation rewrites the parts it touches, which a copy that was not interrupted need not pay for.
 fn delete_if_any(cluster: &Cluster, condition: &str) -> Result<()> {
     let (db, node) = (cluster.events.database(), &cluster.events.nodes()[0]);
     let hits: u64 = node.query_value(&format!("SELECT count() FROM {db}.hits WHERE {condition}"))?;
