@@ -119,27 +119,7 @@ impl ClusterImports {
         let domain: String =
             self.pg.with(|c| Ok(c.query_one("SELECT domain FROM websites WHERE id = $1", &[&site])?.get(0)))?;
         let mut written = Written { site, import, domain, visits: 0, pageviews: 0 };
-        let mut visit: Vec<ImportedHit> = Vec::new();
-        let mut pending: Vec<Vec<ImportedHit>> = Vec::new();
-        let mut pending_hits = 0;
-        staging.each_hit(|hit| {
-            if visit.last().is_some_and(|last| last.visit != hit.visit || hit.ts - last.ts > store::SESSION_TIMEOUT_MS)
-            {
-                pending_hits += visit.len();
-                pending.push(std::mem::take(&mut visit));
-                if pending_hits >= batch {
-                    self.insert_visits(&mut written, &pending)?;
-                    pending.clear();
-                    pending_hits = 0;
-                }
-            }
-            visit.push(hit);
-            Ok(())
-        })?;
-        if !visit.is_empty() {
-            pending.push(visit);
-        }
-        self.insert_visits(&mut written, &pending)?;
+        staging.each_visit_batch(batch, |visits, _| self.insert_visits(&mut written, visits))?;
         // Imported days are usually rolled up already: their rollups get the imported visits.
         rollups::rebuild(&self.pg, &self.events, site, first_day, last_day + DAY_MS)?;
         self.complete(import)?;

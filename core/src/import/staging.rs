@@ -4,6 +4,7 @@
 
 use rusqlite::{Connection, params};
 
+use super::store::SESSION_TIMEOUT_MS;
 use super::{DAY_MS, DayRow, ImportedHit};
 use crate::analytics::Dimension;
 use crate::error::Result;
@@ -115,6 +116,36 @@ impl Staging {
     /// Whether daily aggregates (Plausible) were staged rather than hits.
     pub fn has_days(&self) -> Result<bool> {
         Ok(self.conn.query_row("SELECT EXISTS (SELECT 1 FROM days)", [], |r| r.get(0))?)
+    }
+
+    /// The staged hits cut into visits (by the source's visit and time, a source visit cut where it idles past
+    /// the timeout, as tracked visits end), given to `each` about `batch` hits at a time and then once more with
+    /// the rest, which may be none, and `last` true.
+    pub fn each_visit_batch(
+        &self,
+        batch: usize,
+        mut each: impl FnMut(&[Vec<ImportedHit>], bool) -> Result<()>,
+    ) -> Result<()> {
+        let mut visit: Vec<ImportedHit> = Vec::new();
+        let mut pending: Vec<Vec<ImportedHit>> = Vec::new();
+        let mut pending_hits = 0;
+        self.each_hit(|hit| {
+            if visit.last().is_some_and(|last| last.visit != hit.visit || hit.ts - last.ts > SESSION_TIMEOUT_MS) {
+                pending_hits += visit.len();
+                pending.push(std::mem::take(&mut visit));
+                if pending_hits >= batch {
+                    each(&pending, false)?;
+                    pending.clear();
+                    pending_hits = 0;
+                }
+            }
+            visit.push(hit);
+            Ok(())
+        })?;
+        if !visit.is_empty() {
+            pending.push(visit);
+        }
+        each(&pending, true)
     }
 
     /// Every staged hit, by visit and time (file order among equal times), one at a time.

@@ -28,36 +28,16 @@ pub(super) fn store_hits(db: &Db, site: WebsiteId, import: i64, staging: &Stagin
     let domain: String =
         db.read(|c| Ok(c.query_row("SELECT domain FROM websites WHERE id = ?1", [site], |r| r.get(0))?))?;
     let mut written = Written { site, import, domain, visits: 0, pageviews: 0 };
-    // Hits come by visit and time; a source visit is cut where it idles past the timeout.
-    let mut visit: Vec<ImportedHit> = Vec::new();
-    let mut pending: Vec<Vec<ImportedHit>> = Vec::new();
-    let mut pending_hits = 0;
-    staging.each_hit(|hit| {
-        if visit.last().is_some_and(|last| last.visit != hit.visit || hit.ts - last.ts > SESSION_TIMEOUT_MS) {
-            pending_hits += visit.len();
-            pending.push(std::mem::take(&mut visit));
-            if pending_hits >= batch {
-                db.write(|conn| {
-                    let tx = conn.transaction()?;
-                    written.visits_in(&tx, &pending)?;
-                    Ok(tx.commit()?)
-                })?;
-                pending.clear();
-                pending_hits = 0;
+    staging.each_visit_batch(batch, |visits, last| {
+        db.write(|conn| {
+            let tx = conn.transaction()?;
+            written.visits_in(&tx, visits)?;
+            if last {
+                visitors(&tx, site, import)?;
+                complete(&tx, import)?;
             }
-        }
-        visit.push(hit);
-        Ok(())
-    })?;
-    if !visit.is_empty() {
-        pending.push(visit);
-    }
-    db.write(|conn| {
-        let tx = conn.transaction()?;
-        written.visits_in(&tx, &pending)?;
-        visitors(&tx, site, import)?;
-        complete(&tx, import)?;
-        Ok(tx.commit()?)
+            Ok(tx.commit()?)
+        })
     })?;
     Ok((written.pageviews, written.visits))
 }
