@@ -1,8 +1,10 @@
 //! Email reports and alerts in cluster mode: `tracker email run` on the cluster sends the weekly report and
 //! the traffic-spike alert SQLite sends for the same hits (sent round-robin to two cluster daemons), and
-//! however many daemons run the schedule at once, each email goes out once.
+//! however many daemons run the schedule at once, each email goes out once; `tracker email report` and
+//! `tracker email test` send from the cluster what they send from a data folder.
 
 use std::path::Path;
+use std::process::Output;
 
 use serde_json::{Value, json};
 use tracker_core::analytics::TimeRange;
@@ -31,18 +33,24 @@ fn hits_with_a_spike(now: i64) -> Vec<CorpusHit> {
     hits
 }
 
-/// `tracker email run --now NOW --json` on the data folder `data` with the settings `env`; its report.
-async fn email_run(data: &Path, env: &[(&'static str, String)], now: i64) -> Value {
+/// `tracker email ARGS` on the data folder `data` with the settings `env`: how it ended.
+async fn email_cli(data: &Path, env: &[(&'static str, String)], args: &[&str]) -> Output {
     let (cli, env) = (Cli::new(data), env.to_vec());
-    let now = chrono::DateTime::from_timestamp_millis(now).unwrap().to_rfc3339();
+    let args: Vec<String> = ["email"].iter().chain(args).map(|arg| arg.to_string()).collect();
     tokio::task::spawn_blocking(move || {
-        let mut command = cli.command(&["email", "run", "--now", &now, "--json"]);
-        let out = command.envs(env).output().unwrap();
-        assert!(out.status.success(), "tracker email run: {}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).unwrap()
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        cli.command(&args).envs(env).output().unwrap()
     })
     .await
     .unwrap()
+}
+
+/// `tracker email run --now NOW --json` on the data folder `data` with the settings `env`; its report.
+async fn email_run(data: &Path, env: &[(&'static str, String)], now: i64) -> Value {
+    let now = chrono::DateTime::from_timestamp_millis(now).unwrap().to_rfc3339();
+    let out = email_cli(data, env, &["run", "--now", &now, "--json"]).await;
+    assert!(out.status.success(), "tracker email run: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// A SQLite tracker of its own that sends the sink's marker message (the sink's `received` needs one).
@@ -53,17 +61,24 @@ async fn marker_sender(sink: &SmtpSink, dir: &Path) -> Tracker {
 
 /// Subject, text and HTML of each message, the site's id in its dashboard links set aside, by subject.
 fn comparable_messages(messages: &[Value], site: &Value) -> Vec<(String, String, String)> {
-    let id = format!("website={}&", site["id"]);
     let mut out: Vec<_> = messages
         .iter()
         .map(|m| {
             assert_eq!(m["to"], json!(["owner@example.com"]), "{m}");
-            let part = |name: &str| m[name].as_str().unwrap().replace(&id, "website=ID&");
-            (part("subject"), part("text"), part("html"))
+            let (_, subject, text, html) = comparable_message(m, site);
+            (subject, text, html)
         })
         .collect();
     out.sort();
     out
+}
+
+/// Recipients, subject, text and HTML of a message, the site's id in its dashboard links set aside (each store
+/// numbers its sites its own way).
+fn comparable_message(message: &Value, site: &Value) -> (Value, String, String, String) {
+    let id = format!("website={}&", site["id"]);
+    let part = |name: &str| message[name].as_str().unwrap().replace(&id, "website=ID&");
+    (message["to"].clone(), part("subject"), part("text"), part("html"))
 }
 
 #[tokio::test]
@@ -103,6 +118,85 @@ async fn the_cluster_sends_the_weekly_report_and_the_spike_alert_sqlite_sends_fo
     assert!(alert.lines().any(|l| l == "  /launch: 60"), "{alert}");
     assert_eq!(cluster_runs, sqlite_runs);
     assert_eq!(comparable_messages(&cluster_messages, &setup.site), expected);
+}
+
+/// The count a report's text part gives on the line starting with `label` ("Page views: 12 (previous ...").
+fn figure(text: &str, label: &str) -> i64 {
+    let line = text.lines().find_map(|l| l.strip_prefix(label)).unwrap_or_else(|| panic!("no {label:?} in {text}"));
+    line.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{label:?}: {line}"))
+}
+
+#[tokio::test]
+async fn the_report_and_test_commands_send_from_the_cluster_what_they_send_from_a_data_folder() {
+    let Some((pg, ch)) = harness() else { return };
+    let mut sink = SmtpSink::start();
+    let now = tracker_core::model::now_ms();
+    let hits = corpus(now, TimeRange::parse("24h", now).unwrap().start);
+    let setup = Setup::start(pg, ch, "light", &hits).await;
+    let mail = vec![("TRACKER_SMTP_URL", sink.url()), ("TRACKER_PUBLIC_URL", PUBLIC_URL.to_string())];
+    let cluster_env: Vec<_> = setup.corner.env().into_iter().chain(mail.clone()).collect();
+    let (cluster_data, marker_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let marker = marker_sender(&sink, marker_dir.path()).await;
+    let sqlite_data = setup.sqlite.dir.path().join("data");
+    // A day of the week holding most of the corpus (should its day cross a Monday, the rest is the week before,
+    // which the report compares with).
+    let middle = chrono::DateTime::from_timestamp_millis(hits[hits.len() / 2].ts).unwrap();
+    let week = middle.format("%Y-%m-%d").to_string();
+    let next_week = (middle + chrono::Duration::days(7)).format("%Y-%m-%d").to_string();
+
+    let (mut sent, mut refusals) = (Vec::new(), Vec::new());
+    for (data, env, site) in
+        [(sqlite_data.as_path(), &mail, &setup.sqlite_site), (cluster_data.path(), &cluster_env, &setup.site)]
+    {
+        // A site that is not there: by id and by domain. Before the others, so that a message it sent by
+        // mistake would be among those compared below.
+        let mut refused = Vec::new();
+        for missing in ["999999", "nowhere.example.com"] {
+            let out = email_cli(data, env, &["report", "--site", missing, "--to", "ops@example.com"]).await;
+            refused.push((out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()));
+        }
+        refusals.push(refused);
+        let id = site["id"].to_string();
+        for args in [
+            vec!["report", "--site", &id, "--to", "ops@example.com", "--week", &week],
+            // Compared with that week.
+            vec!["report", "--site", &id, "--to", "ops@example.com", "--week", &next_week],
+            // By domain, and last week (the default).
+            vec!["report", "--site", "shop.example.com", "--to", "ops@example.com"],
+            vec!["test", "--to", "ops@example.com"],
+        ] {
+            let out = email_cli(data, env, &args).await;
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "sent\n", "{args:?}");
+        }
+        let messages = sink.received(&marker).await;
+        sent.push(messages.iter().map(|m| comparable_message(m, site)).collect::<Vec<_>>());
+    }
+
+    // What the data folder sends is what the test must see: the week's report with its figures, the next
+    // week's with them as the week before, last week's, and the test message, each to the address given.
+    let expected = &sent[0];
+    assert_eq!(expected.len(), 4, "{expected:#?}");
+    assert!(expected.iter().all(|(to, ..)| *to == json!(["ops@example.com"])), "{expected:#?}");
+    let (_, subject, text, _) = &expected[0];
+    let (visitors, page_views) = (figure(text, "Visitors: "), figure(text, "Page views: "));
+    assert!(subject.starts_with(&format!("Weekly report for Shop: {visitors} visitors")), "{subject}");
+    assert!(visitors > 0 && page_views > 0, "{text}");
+    assert!(!text.contains("none this week"), "top pages and sources: {text}");
+    let next = &expected[1].2;
+    assert!(next.contains(&format!("\nVisitors: 0 (previous week {visitors}, -100%)")), "{next}");
+    assert!(next.contains(&format!("\nPage views: 0 (previous week {page_views}, -100%)")), "{next}");
+    assert!(expected[2].1.starts_with("Weekly report for Shop: "), "{expected:#?}");
+    assert_eq!(expected[3].1, "tracker test message");
+    assert_eq!(sent[1], *expected);
+
+    // The same clear error on both: exit code and message.
+    for ((code, stderr), missing) in refusals[0].iter().zip(["999999", "nowhere.example.com"]) {
+        assert_eq!(*code, Some(1), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: unknown site '{missing}'")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    assert_eq!(refusals[1], refusals[0]);
 }
 
 /// A daemon of `corner` mailing to `sink`.

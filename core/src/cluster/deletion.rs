@@ -25,8 +25,9 @@ impl Cluster {
     /// Deletes a site's data of one type on every shard, only rows before `before` when given; callers check
     /// ownership. The counts are SQLite's: hits by kind, and the visits left without any hit (for `all` without
     /// a cut-off, every visit). The rollups of the days the deleted rows touched are rebuilt from the hits left
-    /// (for `all` without a cut-off, deleted), as on SQLite; `rollupRows` (SQLite's count of its hourly and
-    /// daily rows) is 0. A shard that does not answer is `Unavailable` before anything is deleted in PostgreSQL
+    /// (for `all` without a cut-off, deleted), as on SQLite; `rollup_rows` counts the cluster's own rollup keys
+    /// (`Events::rollup_keys`): those of the rebuilt hours after the rebuild, or the site's before they are
+    /// deleted. A shard that does not answer is `Unavailable` before anything is deleted in PostgreSQL
     /// (recordings, in `meta`), and the request can be repeated.
     pub fn delete_data(
         &self,
@@ -71,6 +72,7 @@ impl Cluster {
                 node.query_value::<u64>(&format!("SELECT count() FROM (SELECT visit_id FROM {emptied})"))?;
         }
         if whole_site {
+            report.rollup_rows = self.events.rollup_keys(site, None)?;
             // The site's heatmap data and rollups go with everything else (even when it has no hit left).
             self.events.delete_site(site)?;
             // Its recordings go with their visits, as SQLite's go with its emptied sessions.
@@ -87,7 +89,7 @@ impl Cluster {
         self.delete_rows(meta, site, data, &deleted)?;
         if first <= last {
             let from = first.div_euclid(DAY_MS) * DAY_MS;
-            self.rebuild_rollups(site, from, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
+            report.rollup_rows = self.rebuild_rollups(site, from, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
         }
         Ok(report)
     }
@@ -245,6 +247,7 @@ mod tests {
         assert_eq!(rows("1"), 6, "nothing deleted");
 
         let up = cluster(test.events());
+        // Nothing is rolled up here: no rollup row to rebuild or delete (rollups.rs tests those).
         let report = up.delete_data(meta.as_ref(), SITE, DataType::Pageviews, None).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 3, events: 0, sessions: 1, rollup_rows: 0 });
         assert_eq!(rows(&format!("website_id = {SITE} AND kind != 'touch'")), 2);

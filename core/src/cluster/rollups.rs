@@ -96,22 +96,30 @@ impl Cluster {
 
     /// Recomputes a site's rollups of the hours in [from, to) that are rolled up (on each shard, those before
     /// its mark) from the hits left: after a deletion, as SQLite's `rebuild_rollups` does in the deletion's
-    /// transaction. Waits for a roll-up running elsewhere to finish.
-    pub fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+    /// transaction. Waits for a roll-up running elsewhere to finish. Returns the rollup keys of the rebuilt
+    /// hours afterwards (see `Events::rollup_keys`), the cluster's count of the rows it rebuilt.
+    pub fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
         rebuild(&self.pg, &self.events, site, from, to)
     }
 }
 
 /// `Cluster::rebuild_rollups` on a pool and an events store.
-pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
-    locked(pg, true, || rebuild_holding_lock(events, site, from, to))?;
-    Ok(())
+pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
+    let keys = locked(pg, true, || {
+        let (from, rebuilt_to) = rebuild_holding_lock(events, site, from, to)?;
+        // Counted under the lock, before a roll-up elsewhere adds later hours. A shard holds no rollup of an
+        // hour past its own mark, so the hours up to the furthest mark are each shard's rebuilt hours.
+        if rebuilt_to > from { events.rollup_keys(site, Some((from, rebuilt_to))) } else { Ok(0) }
+    })?;
+    Ok(keys.unwrap_or(0))
 }
 
-/// `rebuild`, by a caller holding the rollups' lock.
-fn rebuild_holding_lock(events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+/// `rebuild`, by a caller holding the rollups' lock; the span of hours it rebuilt on some shard (empty when
+/// none: every shard's mark is before `from`).
+fn rebuild_holding_lock(events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<Span> {
     let from = from.div_euclid(HOUR_MS) * HOUR_MS;
     let marks = events.shard_marks()?;
+    let mut rebuilt_to = from;
     for (node, mark) in events.nodes().iter().zip(marks) {
         let mut start = from;
         while start < to.min(mark) {
@@ -119,8 +127,9 @@ fn rebuild_holding_lock(events: &Events, site: WebsiteId, from: Millis, to: Mill
             node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), start, end))?;
             start = end;
         }
+        rebuilt_to = rebuilt_to.max(to.min(mark));
     }
-    Ok(())
+    Ok((from, rebuilt_to))
 }
 
 /// Whether a visit that started at `start` and has a hit at `latest` may have outgrown its rolled-up hour.
@@ -286,6 +295,22 @@ impl Events {
         Ok(mark)
     }
 
+    /// A site's rollup keys, over the hours of `hours` or all of them: its distinct (dim, hour, value) with a
+    /// counter that is not zero, summed over the shards. The table takes difference inserts (and sums them at
+    /// merges), so its raw rows are no count of what it holds.
+    pub(super) fn rollup_keys(&self, site: WebsiteId, hours: Option<Span>) -> Result<u64> {
+        let within = hours.map(|(from, to)| format!(" AND hour >= {from} AND hour < {to}")).unwrap_or_default();
+        self.nodes()[0].query_value(&format!(
+            "SELECT count() FROM (
+                SELECT sum(pageviews) AS p, sum(visits) AS v, sum(visitors) AS u, sum(events) AS e,
+                       sum(conversions) AS c, sum(bounces) AS b, sum(duration_s) AS d
+                FROM {}.rollup_hours WHERE website_id = {site}{within}
+                GROUP BY dim, hour, value
+                HAVING p != 0 OR v != 0 OR u != 0 OR e != 0 OR c != 0 OR b != 0 OR d != 0)",
+            self.database()
+        ))
+    }
+
     /// Drops the mark read last (after a roll-up moved it).
     pub(super) fn forget_mark(&self) {
         *self.mark.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -395,6 +420,7 @@ pub(super) fn add(a: Totals, b: Totals) -> Totals {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
     use std::sync::Arc;
 
     use super::*;
@@ -430,6 +456,28 @@ mod tests {
             ))
             .unwrap();
         (int(&rows[0], 0).unwrap(), int(&rows[0], 1).unwrap(), int(&rows[0], 2).unwrap(), int(&rows[0], 3).unwrap())
+    }
+
+    /// A site's rollup keys as each shard holds them (its rows summed per key, those summing to zero left out),
+    /// united over the shards: what a deletion's `rollup_rows` counts, found another way.
+    fn keys_held(cluster: &Cluster, site: WebsiteId) -> HashSet<(String, Millis, String)> {
+        let mut keys = HashSet::new();
+        for node in cluster.events.nodes() {
+            let rows = node
+                .query(&format!(
+                    "SELECT dim, hour, value, sum(pageviews), sum(visits), sum(visitors), sum(events),
+                            sum(conversions), sum(bounces), sum(duration_s)
+                     FROM {}.rollup_hours_local WHERE website_id = {site} GROUP BY dim, hour, value",
+                    cluster.events.database()
+                ))
+                .unwrap();
+            for row in rows {
+                if (3..10).any(|i| int(&row, i).unwrap() != 0) {
+                    keys.insert((row[0].clone(), int(&row, 1).unwrap(), row[2].clone()));
+                }
+            }
+        }
+        keys
     }
 
     /// The reads that rollups answer, compared on both engines.
@@ -491,7 +539,7 @@ mod tests {
 
     /// A day of visits across the mark: its closed hours come from the rollups, the rest from the hits, and
     /// the sums are SQLite's. A visitor's erasure and a deletion of page views rebuild the rollups of the days
-    /// they touched, as SQLite's do.
+    /// they touched, as SQLite's do; the deletions count the rollup keys they rebuilt, or deleted.
     #[test]
     fn ranges_across_the_mark_and_deletions_give_sqlites_answers() {
         let now = now_ms();
@@ -519,9 +567,18 @@ mod tests {
         assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
 
         fixture.tracker.privacy.delete_data(fixture.site, DataType::Pageviews, None).unwrap();
-        cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::Pageviews, None).unwrap();
+        let report = cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::Pageviews, None).unwrap();
         assert_eq!(stored(&cluster).1, 0, "no page view left in the rollups");
         assert_rolled_reads_equal(&fixture, &cluster.events, now);
+        // The rebuilt hours are the rolled-up hours of the days with page views: keys of the visits, visitors
+        // and events left there, which are (nearly always all) the keys the site still has.
+        let held = keys_held(&cluster, fixture.site);
+        assert!(report.rollup_rows > 0 && report.rollup_rows <= held.len() as u64, "{report:?}, {}", held.len());
+
+        // Everything: the keys the site had.
+        let report = cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::All, None).unwrap();
+        assert_eq!(report.rollup_rows, held.len() as u64, "{report:?}");
+        assert!(keys_held(&cluster, fixture.site).is_empty());
     }
     /// A visit still going when its first hour is rolled up (a page view every 20 minutes for over two days)
     /// is noted by the sink when its later hits are stored; until the next roll-up its rolled-up hour lacks
@@ -585,7 +642,11 @@ mod tests {
             let expected = fixture.tracker.privacy.delete_data(fixture.site, data, Some(cut)).unwrap();
             let got = cluster.delete_data(test.meta().as_ref(), fixture.site, data, Some(cut)).unwrap();
             assert!(expected.records_deleted() > 0, "{data:?}");
-            // SQLite counts the rollup rows it rebuilt; the cluster does not count its own.
+            // Events, then page views, go from rolled-up hours that keep other rows: their rebuilt keys count.
+            if data != DataType::All {
+                assert!(got.rollup_rows > 0, "{data:?}: {got:?}");
+            }
+            // Each engine counts the rollup rows of its own layout (`DeletionReport::rollup_rows`).
             assert_eq!(
                 DeletionReport { rollup_rows: 0, ..got },
                 DeletionReport { rollup_rows: 0, ..expected },

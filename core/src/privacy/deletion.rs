@@ -68,7 +68,10 @@ pub struct DeletionReport {
     pub events: u64,
     /// Rows of `sessions` (visits left without any page view or event, or all of them for `all`).
     pub sessions: u64,
-    /// Rollup rows removed (`all` without cut-off) or rebuilt (otherwise).
+    /// Rollup rows removed (`all` without cut-off) or rebuilt (otherwise), in the engine's own rollup layout,
+    /// so the two engines give different numbers for the same data: SQLite counts its hourly and daily rows
+    /// (rebuilt: of the whole days touched), a cluster its hourly (dimension, hour, value) keys with a non-zero
+    /// count (rebuilt: of the hours it had rolled up).
     pub rollup_rows: u64,
 }
 

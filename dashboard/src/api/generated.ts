@@ -1420,7 +1420,10 @@ export interface components {
             sessions: number;
             /**
              * Format: int64
-             * @description Rollup rows removed (`all` without cut-off) or rebuilt (otherwise).
+             * @description Rollup rows removed (`all` without cut-off) or rebuilt (otherwise), in the engine's own rollup layout,
+             *     so the two engines give different numbers for the same data: SQLite counts its hourly and daily rows
+             *     (rebuilt: of the whole days touched), a cluster its hourly (dimension, hour, value) keys with a non-zero
+             *     count (rebuilt: of the hours it had rolled up).
              */
             rollupRows: number;
         };
