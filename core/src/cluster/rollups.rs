@@ -39,9 +39,11 @@ const STEP_MS: Millis = 30 * DAY_MS;
 /// leaves more of a range to the hits.
 const MARK_TTL: Duration = Duration::from_secs(10);
 
-/// The advisory lock key (any constant) held while rollups are written: a roll-up and a deletion's rebuild
-/// must not compute the same hours at once (each inserts the difference to what it read).
-const ROLLUP_LOCK: i64 = 0x0074_7261_636b_726f;
+/// The advisory lock held while rollups are written: a roll-up and a deletion's rebuild must not compute the
+/// same hours at once (each inserts the difference to what it read). Its first key is this constant, its second
+/// the hash of the metadata's schema: advisory locks are the database's, and clusters whose metadata shares a
+/// PostgreSQL database in schemas of their own (the tests' do) have rollups of their own.
+const ROLLUP_LOCK: i32 = 0x726f_6c6c;
 
 /// The columns of a rollup row, in the tables' order.
 const COLUMNS: &str =
@@ -186,13 +188,16 @@ fn reroll_stale_visits(pg: &Pg, events: &Events) -> Result<()> {
 fn locked<T>(pg: &Pg, wait: bool, f: impl FnOnce() -> Result<T>) -> Result<Option<T>> {
     pg.with(|lock| {
         if wait {
-            lock.execute("SELECT pg_advisory_lock($1)", &[&ROLLUP_LOCK])?;
-        } else if !lock.query_one("SELECT pg_try_advisory_lock($1)", &[&ROLLUP_LOCK])?.get::<_, bool>(0) {
+            lock.execute("SELECT pg_advisory_lock($1, hashtext(current_schema()))", &[&ROLLUP_LOCK])?;
+        } else if !lock
+            .query_one("SELECT pg_try_advisory_lock($1, hashtext(current_schema()))", &[&ROLLUP_LOCK])?
+            .get::<_, bool>(0)
+        {
             return Ok(None);
         }
         let done = f();
         // Let go even after a failure, so the next run (here or on another daemon) can take it.
-        let unlocked = lock.execute("SELECT pg_advisory_unlock($1)", &[&ROLLUP_LOCK]);
+        let unlocked = lock.execute("SELECT pg_advisory_unlock($1, hashtext(current_schema()))", &[&ROLLUP_LOCK]);
         let done = done?;
         unlocked?;
         Ok(Some(done))
