@@ -514,7 +514,11 @@ impl Events {
         self.drop_months_before("interactions_local", month_of(earliest))?;
         for chunk in expiries.chunks(EXPIRIES_PER_STATEMENT) {
             let condition = chunk.iter().map(Expiry::interactions_condition).collect::<Vec<_>>().join(" OR ");
-            self.delete_interactions_where(&condition)?;
+            let left: u64 = self.nodes[0]
+                .query_value(&format!("SELECT count() FROM {}.interactions WHERE {condition}", self.database))?;
+            if left > 0 {
+                self.delete_in(&["interactions_local"], &condition)?;
+            }
         }
         Ok(())
     }
@@ -576,35 +580,31 @@ impl Events {
         self.delete_in(&["interactions_local"], condition)
     }
 
-    /// Sends a DELETE mutation to each shard's local tables that hold a row matching `condition` (mutations
-    /// through the Distributed table do not work on 18.16), then waits until each shard reports them done and
-    /// their old parts removed. The mutation takes ~0.1 s; the removal waits for the server's background pool,
-    /// which sleeps up to 10 s between rounds, so a deletion takes about 10 s (measured on 18.16); the tables'
-    /// mutations run at the same time. A table without such a row is left alone: a deletion of nothing (a
-    /// repeated copy, a type the site never stored) costs a count, not those seconds.
+    /// Sends a DELETE mutation to every shard's local tables (mutations through the Distributed table do not
+    /// work on 18.16), then waits until each shard reports them done and their old parts removed. The mutation
+    /// takes ~0.1 s; the removal waits for the server's background pool, which sleeps up to 10 s between rounds,
+    /// so a deletion takes about 10 s (measured on 18.16); the tables' mutations run at the same time.
     fn delete_in(&self, local_tables: &[&str], condition: &str) -> Result<()> {
         let db = &self.database;
-        let mut mutated = Vec::new();
         for node in &self.nodes {
             for table in local_tables {
-                if node.query_value::<u64>(&format!("SELECT count() FROM {db}.{table} WHERE {condition}"))? > 0 {
-                    node.execute(&format!("ALTER TABLE {db}.{table} DELETE WHERE {condition}"))?;
-                    mutated.push((node, *table));
-                }
+                node.execute(&format!("ALTER TABLE {db}.{table} DELETE WHERE {condition}"))?;
             }
         }
-        for (node, table) in mutated {
-            self.await_until(
-                node,
-                "deletion",
-                &format!(
-                    "SELECT count() FROM system.mutations WHERE database = {} AND table = {} AND is_done = 0",
-                    quote(db),
-                    quote(table)
-                ),
-            )?;
-            // The parts the mutation replaced hold the deleted rows until removed.
-            self.await_gone(node, table, "NOT active")?;
+        for node in &self.nodes {
+            for table in local_tables {
+                self.await_until(
+                    node,
+                    "deletion",
+                    &format!(
+                        "SELECT count() FROM system.mutations WHERE database = {} AND table = {} AND is_done = 0",
+                        quote(db),
+                        quote(table)
+                    ),
+                )?;
+                // The parts the mutation replaced hold the deleted rows until removed.
+                self.await_gone(node, table, "NOT active")?;
+            }
         }
         Ok(())
     }

@@ -89,8 +89,16 @@ impl ClusterImports {
         })?;
         for (id, first_day, last_day) in incomplete {
             let condition = format!("website_id = {site} AND session_key LIKE {}", quote(&format!("import-{id}-%")));
-            self.events.delete_visits_where(&condition)?;
-            self.events.delete_imported_where(&format!("import_id = {id}"))?;
+            let (db, node) = (self.events.database(), &self.events.nodes()[0]);
+            let stored: u64 = node.query_value(&format!("SELECT count() FROM {db}.hits WHERE {condition}"))?;
+            if stored > 0 {
+                self.events.delete_visits_where(&condition)?;
+            }
+            let aggregates: u64 =
+                node.query_value(&format!("SELECT count() FROM {db}.imported_hours WHERE import_id = {id}"))?;
+            if aggregates > 0 {
+                self.events.delete_imported_where(&format!("import_id = {id}"))?;
+            }
             rollups::rebuild(&self.pg, &self.events, site, first_day, last_day + DAY_MS)?;
             self.pg.with(|c| Ok(c.execute("DELETE FROM imports WHERE id = $1", &[&id]).map(drop)?))?;
         }

@@ -152,7 +152,7 @@ fn copy(
         if !state.events_done {
             let mut through = state.copied_through;
             // What an interrupted chunk may have stored after the last recorded one goes before carrying on.
-            cluster.events.delete_visits_where(&format!("website_id = {site} AND visit_id != 0 AND ts > {through}"))?;
+            delete_if_any(cluster, &format!("website_id = {site} AND visit_id != 0 AND ts > {through}"))?;
             loop {
                 let (rows, skipped, last) = read_chunk(&conn, site, through, chunk)?;
                 let Some(last) = last else { break };
@@ -173,7 +173,7 @@ fn copy(
         // The anonymous page views, the heatmap data, the touches and the imported aggregates go in one phase: a
         // repeat deletes what an interrupted one stored.
         let stored_before = format!("website_id = {site} AND (visit_id = 0 OR kind IN ({}))", captured_kinds());
-        cluster.events.delete_visits_where(&stored_before)?;
+        delete_if_any(cluster, &stored_before)?;
         report.anonymous_pageviews += anonymous_pageviews(&conn, site, &mut |rows| cluster.events.insert(rows))?;
         report.heatmap_rows += heatmap_rows(&conn, site, &mut |rows| cluster.events.insert_interactions(rows))?;
         touches(&conn, site, &mut |rows| cluster.events.insert(rows))?;
@@ -366,13 +366,32 @@ fn pg_value(table: &str, column: &Column, value: Value) -> Result<Box<dyn ToSql 
     })
 }
 
+/// Deletes the hits and heatmap rows matching `condition` on every shard, awaited, when there are any: a
+/// mutation rewrites the parts it touches, which a copy that was not interrupted need not pay for.
+fn delete_if_any(cluster: &Cluster, condition: &str) -> Result<()> {
+    let (db, node) = (cluster.events.database(), &cluster.events.nodes()[0]);
+    let hits: u64 = node.query_value(&format!("SELECT count() FROM {db}.hits WHERE {condition}"))?;
+    let heatmap: u64 = node.query_value(&format!("SELECT count() FROM {db}.interactions WHERE {condition}"))?;
+    if hits + heatmap > 0 {
+        cluster.events.delete_visits_where(condition)?;
+    }
+    Ok(())
+}
+
 /// Copies a site's imported daily aggregates (`imported_rollups`, bucketed in seconds) into
 /// `imported_hours_local` on its shard (the hour in milliseconds), `CHUNK` rows per insert; the number of rows.
 /// Part of the site's last phase: a repeat first deletes what an interrupted one stored (imports up to SQLite's
 /// highest import id; the cluster's own imports take higher ones, as copy_metadata moved the sequence).
 fn imported_days(conn: &Connection, cluster: &Cluster, site: WebsiteId) -> Result<u64> {
     let highest: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM imports", [], |r| r.get(0))?;
-    cluster.events.delete_imported_where(&format!("website_id = {site} AND import_id <= {highest}"))?;
+    let stored_before = format!("website_id = {site} AND import_id <= {highest}");
+    let stored: u64 = cluster.events.nodes()[0].query_value(&format!(
+        "SELECT count() FROM {}.imported_hours WHERE {stored_before}",
+        cluster.events.database()
+    ))?;
+    if stored > 0 {
+        cluster.events.delete_imported_where(&stored_before)?;
+    }
     let mut stmt = conn.prepare(
         "SELECT import_id, dim, bucket, value, pageviews, visits, visitors, events, bounces, duration_s
          FROM imported_rollups WHERE website_id = ?1 ORDER BY import_id, bucket, dim, value",
