@@ -1,5 +1,7 @@
 //! `tracker completions`: shell completion scripts generated from the command definitions.
 
+use std::io::Write;
+
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
@@ -15,6 +17,12 @@ pub struct CompletionsArgs {
 
 pub fn run(args: &CompletionsArgs) -> anyhow::Result<()> {
     let mut command = Cli::command();
-    clap_complete::generate(args.shell, &mut command, "tracker", &mut std::io::stdout());
+    // Generated into memory first: clap_complete panics when its writer fails, and a reader that closes the
+    // pipe early (`tracker completions zsh | head`) is no failure; main ends quietly on a broken pipe error.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "tracker", &mut script);
+    let mut out = std::io::stdout().lock();
+    out.write_all(&script)?;
+    out.flush()?;
     Ok(())
 }
