@@ -38,9 +38,12 @@ pub struct ExportArgs {
     /// File format
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,
-    /// Write to this file instead of standard output
+    /// Write to this file instead of standard output ("-" is standard output); an existing file needs --force
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Overwrite the --output file if it exists
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Which rows an export holds.
@@ -88,12 +91,14 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let query = ExportQuery { since, until, ..ExportQuery::new(site.id, kind) };
-    let out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(File::create(path).with_context(|| format!("cannot write {}", path.display()))?),
+    // "-" is standard output, as for most Unix tools.
+    let output = args.output.as_ref().filter(|path| path.as_os_str() != "-");
+    let out: Box<dyn Write> = match output {
+        Some(path) => Box::new(create_output(path, args.force)?),
         None => Box::new(std::io::stdout().lock()),
     };
     // A bar only when it cannot mix with the data: stderr is a terminal and the rows go elsewhere.
-    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let to_terminal = output.is_none() && std::io::stdout().is_terminal();
     // The shards are not counted ahead: no bar in cluster mode.
     let bar = if to_terminal || tracker.is_cluster() {
         indicatif::ProgressBar::hidden()
@@ -108,7 +113,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     }
     .context("export failed")?;
     bar.finish_and_clear();
-    if let Some(path) = &args.output {
+    if let Some(path) = output {
         if global.json {
             print_json(&serde_json::json!({ "rows": rows, "output": path }))?;
         } else {
@@ -116,4 +121,16 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Creates the export file; an existing one is kept unless `force` (an export run twice must not silently
+/// replace last month's file).
+fn create_output(path: &std::path::Path, force: bool) -> anyhow::Result<File> {
+    let created = if force { File::create(path) } else { File::create_new(path) };
+    created.map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            anyhow::anyhow!("{} exists: add --force to overwrite it", path.display())
+        }
+        _ => anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+    })
 }
