@@ -317,6 +317,8 @@ async fn without_smtp_url_the_notification_settings_say_email_is_not_configured(
 async fn the_email_test_command_reaches_the_smtp_server() {
     let mut sink = SmtpSink::start();
     let data = tempfile::tempdir().unwrap();
+    // A data folder, as `tracker serve` or `tracker users add` leave it (other commands refuse a folder without one).
+    drop(Tracker::open(&Config { data_dir: data.path().to_path_buf(), ..Config::default() }).unwrap());
     let tracker = |smtp: Option<&str>| {
         let mut command = Command::new(tracker_bin());
         command.arg("--data-dir").arg(data.path()).args(["email", "test", "--to", "ops@example.com"]);

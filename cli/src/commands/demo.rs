@@ -283,7 +283,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
         anyhow::bail!("--days must be at least 1");
     }
     // In cluster mode the hits go to the shards through the cluster's ingest, as a daemon's would.
-    let tracker = global.open_shared()?;
+    let tracker = global.open_or_create()?;
     let site = find_site(&tracker, &args.site)?;
     let host = bare_host(&site.domain);
     let origin = format!("https://{host}");

@@ -3,6 +3,7 @@
 pub mod backup;
 pub mod completions;
 pub mod config;
+pub mod daemon_url;
 pub mod demo;
 pub mod email;
 pub mod export;
@@ -139,8 +140,23 @@ impl GlobalArgs {
         self.config.clone().or_else(|| std::env::var_os("TRACKER_CONFIG").map(PathBuf::from))
     }
 
-    /// Opens the tracker on the configured data folder (the daemon may be running: SQLite WAL allows it).
+    /// Opens the tracker on the configured data folder (the daemon may be running: SQLite WAL allows it). A folder
+    /// without a database is an error: a mistyped --data-dir must not answer with a new, empty database.
     pub fn open(&self) -> anyhow::Result<Tracker> {
+        self.open_folder(false)
+    }
+
+    /// Opens the tracker for the commands that may start a data folder (`users add`, `demo`): a folder without a
+    /// database gets a new one. In cluster mode the cluster, as `open_shared`.
+    pub fn open_or_create(&self) -> anyhow::Result<Tracker> {
+        let config = self.config()?;
+        if tracker_core::cluster::ClusterConfig::of(&config)?.is_some() {
+            return self.open_shared();
+        }
+        self.open_folder(true)
+    }
+
+    fn open_folder(&self, create: bool) -> anyhow::Result<Tracker> {
         let config = self.config()?;
         // The commands read and write the data folder's database, which in cluster mode holds none of the
         // cluster's data: refused rather than answering from (or writing to) the wrong store.
@@ -148,6 +164,13 @@ impl GlobalArgs {
             anyhow::bail!(
                 "this command is not available in cluster mode yet (postgres_url and clickhouse_url are set); \
                  see README \"Scaling out\""
+            );
+        }
+        if !create && !config.database_path().exists() {
+            anyhow::bail!(
+                "no tracker database in {} (is --data-dir or TRACKER_DATA_DIR right?); `tracker serve` or \
+                 `tracker users add` starts a data folder",
+                config.data_dir.display()
             );
         }
         Tracker::open(&config).with_context(|| format!("cannot open data folder {}", config.data_dir.display()))

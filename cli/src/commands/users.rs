@@ -55,7 +55,7 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
                 (None, true) => read_password()?,
                 (None, false) => bail!("give a password with --password or --password-stdin"),
             };
-            let tracker = global.open_shared()?;
+            let tracker = global.open_or_create()?;
             let user = tracker.auth.create_user(email, &password)?;
             if global.json {
                 print_json(&user)
