@@ -100,6 +100,8 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             Some(url) => format!("{}/", url.trim_end_matches('/')),
             None => format!("http://{local}/"),
         };
+        // Noted before the address is printed, so whoever waits for that line finds the note.
+        super::daemon_url::record(&config.data_dir, &format!("http://{local}"));
         println!("tracker {} listening on {local}", env!("CARGO_PKG_VERSION"));
         println!("Dashboard: {url}");
         tracing::info!(data_dir = %config.data_dir.display(), registration = config.registration.as_str(), "serving");
@@ -121,6 +123,7 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         tokio::spawn(warm_schedule(tracker.clone()));
         tokio::spawn(tracker_daemon::email_schedule(tracker.clone()));
         tracker_daemon::serve(tracker, listener, shutdown_signal()).await;
+        super::daemon_url::forget(&config.data_dir);
         tracing::info!("stopped");
         Ok(())
     })

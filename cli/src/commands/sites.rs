@@ -2,6 +2,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
+use tracker_core::Tracker;
 use tracker_core::model::{TrackingLevel, Website};
 use tracker_core::store::websites::{NewWebsite, WebsiteChanges};
 
@@ -102,7 +103,20 @@ impl From<Level> for TrackingLevel {
 
 pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
     let tracker = global.open_shared()?;
-    let base = tracker.settings.get().base_url();
+    let (base, guessed) = super::daemon_url::base_url(&tracker.settings.get());
+    let shows_snippet =
+        matches!(args.command, SitesCommand::Add { .. } | SitesCommand::Edit { .. } | SitesCommand::Snippet { .. });
+    run_command(global, args, &tracker, &base)?;
+    if guessed && shows_snippet {
+        eprintln!(
+            "note: no public_url is set and no daemon is running on this data folder, so the script URL's {base} is a \
+             guess: set public_url (or start `tracker serve`) for the address visitors' browsers reach"
+        );
+    }
+    Ok(())
+}
+
+fn run_command(global: &GlobalArgs, args: &SitesArgs, tracker: &Tracker, base: &str) -> anyhow::Result<()> {
     let script_url = |site: &Website| format!("{base}/tracking/{}.js", site.tracking_key);
     let owner_email = |site: &Website| -> String {
         tracker
@@ -167,7 +181,7 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             Ok(())
         }
         SitesCommand::Edit { site, name, domain, level, domain_only } => {
-            let current = super::find_site(&tracker, site)?;
+            let current = super::find_site(tracker, site)?;
             let changes = WebsiteChanges {
                 name: name.clone(),
                 domain: domain.clone(),
@@ -177,7 +191,7 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             show(tracker.websites.update(current.user_id, current.id, changes)?)
         }
         SitesCommand::Rm { site, yes } => {
-            let current = super::find_site(&tracker, site)?;
+            let current = super::find_site(tracker, site)?;
             if !yes {
                 anyhow::bail!(
                     "deleting {} ({}, id {}) removes all its data: add --yes to confirm",
@@ -195,7 +209,7 @@ pub fn run(global: &GlobalArgs, args: &SitesArgs) -> anyhow::Result<()> {
             }
         }
         SitesCommand::Snippet { site } => {
-            let site = super::find_site(&tracker, site)?;
+            let site = super::find_site(tracker, site)?;
             let url = script_url(&site);
             if global.json {
                 print_json(&serde_json::json!({ "scriptUrl": url, "snippet": snippet(&url) }))
