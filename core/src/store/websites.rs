@@ -52,6 +52,7 @@ impl Websites {
     pub fn create(&self, owner: UserId, new: NewWebsite) -> Result<Website> {
         let name = validate_name(&new.name)?;
         let domain = validate_domain(&new.domain)?;
+        self.refuse_same_domain(owner, None, &domain)?;
         let level = new.tracking_level.unwrap_or_default();
         let created_at: Millis = now_ms();
         // 16 random bytes: a collision is practically impossible, but the UNIQUE index has the last word.
@@ -121,6 +122,7 @@ impl Websites {
         }
         if let Some(domain) = changes.domain {
             site.domain = validate_domain(&domain)?;
+            self.refuse_same_domain(owner, Some(id), &site.domain)?;
         }
         if let Some(level) = changes.tracking_level {
             site.tracking_level = level;
@@ -133,6 +135,19 @@ impl Websites {
         }
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(site)
+    }
+
+    /// One account tracks a domain once: `https://blog.example.com` from the dashboard and `blog.example.com` from
+    /// the CLI are the same site, and a second one would split its figures and make the domain ambiguous in every
+    /// command naming it. Other accounts may track the same domain (refusing would tell them it is tracked here).
+    fn refuse_same_domain(&self, owner: UserId, except: Option<WebsiteId>, domain: &str) -> Result<()> {
+        let host = site_host(domain);
+        match self.list(owner)?.into_iter().find(|s| Some(s.id) != except && site_host(&s.domain) == host) {
+            Some(same) => {
+                Err(Error::Conflict(format!("You already have a website for {host}: {} (id {})", same.name, same.id)))
+            }
+            None => Ok(()),
+        }
     }
 
     /// Deletes a website of `owner` and, by cascade, all of its data in SQLite (in cluster mode
@@ -194,9 +209,26 @@ pub fn bare_host(domain: &str) -> String {
     without_scheme.split(['/', '?', '#']).next().unwrap_or("").to_ascii_lowercase()
 }
 
+/// The host a domain names, as compared between sites: lowercase, without scheme, path, a trailing dot or a
+/// leading "www." ("https://WWW.Example.com./" and "example.com" are one site).
+fn site_host(domain: &str) -> String {
+    let host = bare_host(domain);
+    let host = host.trim_end_matches('.');
+    host.strip_prefix("www.").unwrap_or(host).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_domain_typed_several_ways_is_one_host() {
+        for typed in ["https://WWW.Example.com./", "example.com", "http://example.com/shop?x=1", " www.example.com "] {
+            assert_eq!(site_host(typed), "example.com", "{typed}");
+        }
+        assert_ne!(site_host("blog.example.com"), site_host("example.com"));
+        assert_ne!(site_host("example.com:8443"), site_host("example.com"));
+    }
 
     #[test]
     fn domains_must_be_urls() {

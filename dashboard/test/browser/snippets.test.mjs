@@ -96,7 +96,7 @@ describe("tracking snippet variants", () => {
 
   for (const variant of VARIANTS) {
     it(`${variant.tab}: its page view and custom event are counted`, async () => {
-      const site = await api("POST", "/api/websites", { name: `Variant ${variant.tab}`, domain: "https://acme.example", trackingLevel: "light" });
+      const site = await api("POST", "/api/websites", { name: `Variant ${variant.tab}`, domain: `https://${variant.tab.toLowerCase()}.acme.example`, trackingLevel: "light" });
       const text = await copySnippet(site, variant.tab);
       assert.match(text, variant.pattern);
       assert.ok(text.includes(site.trackingKey) && text.includes(daemon.url), text);
@@ -123,7 +123,7 @@ describe("tracking snippet variants", () => {
   }
 
   it("Legacy: with consent required, the id is written only after the visitor consents", async () => {
-    const site = await api("POST", "/api/websites", { name: "Variant Consent", domain: "https://acme.example", trackingLevel: "light" });
+    const site = await api("POST", "/api/websites", { name: "Variant Consent", domain: "https://consent.acme.example", trackingLevel: "light" });
     await api("PUT", "/api/privacy/settings", { websiteId: site.id, cookieConsent: true });
     const text = await copySnippet(site, "Legacy");
     const { context, visitor } = await visit(text);

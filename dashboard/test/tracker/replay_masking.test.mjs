@@ -39,9 +39,14 @@ after(async () => {
   await daemon?.stop();
 });
 
+/** Sites made so far: each gets a domain of its own, as one account tracks a domain once. */
+let sitesMade = 0;
+
 /** Records one visit of the page on a new site of `level`, typing and inserting markers; its rrweb events. */
 async function recordVisit(level, privacy) {
-  const website = await api.post("/api/websites", { name: `Masking ${level}`, domain: "https://acme.example", trackingLevel: level });
+  sitesMade += 1;
+  const domain = `https://site${sitesMade}.acme.example`;
+  const website = await api.post("/api/websites", { name: `Masking ${level}`, domain, trackingLevel: level });
   if (privacy) await api.put("/api/privacy/settings", { websiteId: website.id, ...privacy });
   const { context } = await newContext(browser);
   const tab = await context.newPage();
