@@ -6,6 +6,7 @@ mod advanced;
 mod auth;
 mod capture_util;
 mod cli;
+mod cli_newcomer;
 mod cluster;
 mod cluster_advanced;
 mod cluster_demo;
