@@ -22,8 +22,8 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
-echo "== dashboard: npm install, type check (dashboard and tracking scripts), lint, build, unit tests"
-(cd dashboard && npm install --no-audit --no-fund --loglevel=error && npm run typecheck && npm run lint && npm run build && npm test)
+echo "== dashboard: npm ci, type check (dashboard and tracking scripts), lint, build, unit tests"
+(cd dashboard && npm ci --no-audit --no-fund --loglevel=error && npm run typecheck && npm run lint && npm run build && npm test)
 lap "dashboard install, checks, build and unit tests"
 
 echo "== rust: format, lints, unused dependencies"
