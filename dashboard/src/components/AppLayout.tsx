@@ -4,6 +4,7 @@
 import { Suspense, useEffect, useState } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { useUser } from "../hooks/auth";
+import { useDocumentTitle } from "../hooks/title";
 import { Sidebar } from "./Sidebar";
 import { IconActivity, IconMenu } from "./ui/icons";
 import { FullPageSpinner } from "./ui/primitives";
@@ -12,6 +13,7 @@ export function ProtectedLayout() {
   const user = useUser();
   const location = useLocation();
   const [navOpen, setNavOpen] = useState(false);
+  useDocumentTitle();
   // Following a link in the slid-in navigation closes it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path change is the trigger, not a value read
   useEffect(() => setNavOpen(false), [location.pathname]);

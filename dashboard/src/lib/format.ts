@@ -7,6 +7,11 @@ export function formatNumber(n: number | null | undefined): string {
   return integer.format(n);
 }
 
+/** A count with its noun, singular for one: "1 touchpoint", "3 touchpoints", "1,204 triggers". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? singular : plural}`;
+}
+
 /** "12.5%" with one decimal. */
 export function formatPercent(n: number): string {
   return `${(Number.isFinite(n) ? n : 0).toFixed(1)}%`;

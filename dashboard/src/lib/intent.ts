@@ -66,3 +66,8 @@ export function shortDuration(seconds: number): string {
   if (s < 60) return `${s}s`;
   return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
 }
+
+/** The model card's note after its "Prior weights" label: the API's note starts with those words too. */
+export function modelNote(source: string, note: string): string {
+  return source === "fitted" ? note : note.replace(/^Prior weights:\s*/i, "");
+}

@@ -97,6 +97,9 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
       </Card>
 
       {overview.error ? <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /> : null}
+      <p className="text-sm text-gray-400" data-testid="dashboard-period">
+        Last 30 days · Active Now counts the last 5 minutes
+      </p>
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption="Unique sessions" />
         <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live visitors" trend="live" />
@@ -218,7 +221,7 @@ function TrafficTab({ websiteId }: { websiteId: number }) {
 function ConversionsTab({ websiteId }: { websiteId: number }) {
   const conversions = useConversions(websiteId);
   return (
-    <Panel title="Conversions" description="Goals completed by your visitors">
+    <Panel title="Conversions" description="Goals completed by your visitors in the last 30 days, newest first">
       <QueryState query={conversions}>
         {(data) => {
           const list = data.conversions.slice(0, LIMITS.conversions);
@@ -238,7 +241,7 @@ function ConversionsTab({ websiteId }: { websiteId: number }) {
                     <li key={c.id} className="flex items-center justify-between gap-3 py-3">
                       <div className="flex items-center gap-3">
                         <Badge tone="green">{c.goalName}</Badge>
-                        <span className="text-sm font-medium text-gray-100">{formatValue(c.value)}</span>
+                        <span className="text-sm font-medium text-gray-100">{formatValue(c.value, c.currency ?? undefined)}</span>
                       </div>
                       <span className="text-xs text-gray-500" title={formatDateTime(c.timestamp)}>
                         {formatDate(c.timestamp)}

@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { Navigate, useNavigate } from "react-router-dom";
 import { useLogin, useRegister, useRegistration, useUser } from "../hooks/auth";
+import { useDocumentTitle } from "../hooks/title";
 import { useToast } from "../components/toast/toast";
 import { IconActivity, IconChart, IconUsers, IconZap } from "../components/ui/icons";
 import { Button, FullPageSpinner, Input, Label } from "../components/ui/primitives";
@@ -12,6 +13,7 @@ import { serverMessage } from "../lib/errors";
 type Tab = "signin" | "signup";
 
 export default function AuthPage() {
+  useDocumentTitle();
   const user = useUser();
   const [tab, setTab] = useState<Tab>("signin");
   if (user.isPending) return <FullPageSpinner />;

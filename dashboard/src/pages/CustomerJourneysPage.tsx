@@ -10,7 +10,7 @@ import { IconActivity, IconClock, IconRoute, IconTarget } from "../components/ui
 import { Badge, Card, CardBody, CardHeader, Select, Skeleton, cx } from "../components/ui/primitives";
 import { useParamState } from "../hooks/selection";
 import { useCustomerJourneys, useJourneyPaths } from "../hooks/journeys";
-import { formatNumber, formatPercent } from "../lib/format";
+import { countOf, formatNumber, formatPercent } from "../lib/format";
 import { CLASS_TONE, classifyJourney, formatJourneyDuration } from "../lib/journeys";
 import { relativeTime } from "../lib/time";
 
@@ -133,7 +133,7 @@ function JourneyRow({ journey, selected, onSelect }: { journey: CustomerJourney;
           </p>
         </div>
         <div className="flex shrink-0 gap-4 text-xs tabular-nums text-gray-400">
-          <span>{journey.touchpoints} touchpoints</span>
+          <span>{countOf(journey.touchpoints, "touchpoint")}</span>
           <span>{formatJourneyDuration(journey.totalDuration)}</span>
           <span>{journey.journeyScore}%</span>
         </div>

@@ -15,7 +15,7 @@ import { Badge, Button, Card, CardBody, CardHeader } from "../components/ui/prim
 import { useDeleteEventDefinition, useEventDefinitions, useEventSummary, useUpdateEventDefinition } from "../hooks/events";
 import { serverMessage } from "../lib/errors";
 import { triggersById } from "../lib/events";
-import { formatNumber } from "../lib/format";
+import { countOf, formatNumber } from "../lib/format";
 import { relativeTime } from "../lib/time";
 
 const RANGES = {
@@ -92,7 +92,7 @@ function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: Ev
                     <li key={e.name} className="flex items-center gap-3 text-sm" data-testid="top-event">
                       <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-gray-800 text-xs text-gray-300">{i + 1}</span>
                       <span className="min-w-0 flex-1 truncate font-medium text-gray-100">{e.name}</span>
-                      <span className="shrink-0 text-gray-400">{formatNumber(e.count)} triggers</span>
+                      <span className="shrink-0 text-gray-400">{countOf(e.count, "trigger")}</span>
                     </li>
                   ))}
                 </ol>
@@ -131,7 +131,7 @@ function DefinitionRow({ websiteId, def, triggers, onEdit }: { websiteId: number
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-gray-500">
           <code className="max-w-full break-all rounded bg-gray-800 px-1.5 py-0.5 font-mono text-gray-300">{def.selector || def.name}</code>
           <span>Created {relativeTime(def.createdAt)}</span>
-          {triggers !== undefined && <span data-testid="definition-triggers">{formatNumber(triggers)} triggers</span>}
+          {triggers !== undefined && <span data-testid="definition-triggers">{countOf(triggers, "trigger")}</span>}
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-2">

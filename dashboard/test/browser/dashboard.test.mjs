@@ -43,6 +43,8 @@ describe("dashboard in a browser", () => {
     const res = await page.goto("/no-such-page");
     assert.equal(res.status(), 404);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    assert.equal(await page.title(), "Page Not Found · tracker");
+    assert.equal(await page.getByText("404", { exact: true }).count(), 0, "404 is said once, in the heading");
     await screenshot(page, "02-not-found");
   });
 
@@ -120,6 +122,8 @@ describe("dashboard in a browser", () => {
     websiteId = Number(new URL(page.url()).searchParams.get("website"));
     await page.getByRole("heading", { name: "Analytics Dashboard" }).waitFor();
     await waitForText(page.getByTestId("site-card"), "Acme Coffee");
+    await waitForText(page.getByTestId("dashboard-period"), "Last 30 days");
+    await page.waitForFunction(() => document.title === "Analytics Dashboard · Acme Coffee · tracker");
     await page.getByText("No page data available").waitFor();
     await page.getByText("No referrer data available").waitFor();
     await screenshot(page, "08-analytics-overview-tab");
@@ -222,6 +226,7 @@ describe("dashboard in a browser", () => {
     await page.getByRole("link", { name: "Live Visitors" }).click();
     await page.waitForURL("**/live*");
     await waitForText(page.getByTestId("live-status"), "Real-time");
+    await page.waitForFunction(() => document.title === "Live Visitors · Acme Coffee · tracker");
     await waitForText(page.getByTestId("live-visitors"), /Session \S{8}/);
     await screenshot(page, "13-live");
   });

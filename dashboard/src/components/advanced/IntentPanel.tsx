@@ -10,6 +10,7 @@ import {
   highIntentVisitors,
   intentLabel,
   intentTone,
+  modelNote,
   shortDuration,
   shortVisitorId,
   visitorAdvice,
@@ -86,7 +87,7 @@ function IntentView({ data }: { data: AiIntent }) {
       <Card className="px-5 py-3 text-sm text-gray-400" data-testid="model-info">
         <span className="font-medium text-gray-200">{m.source === "fitted" ? "Model fitted on this site" : "Prior weights"}</span>
         {" · "}
-        {m.note}
+        {modelNote(m.source, m.note)}
         {m.auc !== null && (
           <>
             {" · "}
