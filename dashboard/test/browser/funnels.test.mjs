@@ -80,6 +80,12 @@ describe("funnels and journeys in a browser", () => {
     await dialog.waitFor();
     const steps = dialog.getByTestId("funnel-step-input");
     assert.equal(await steps.count(), 4);
+    // At 1400x900 the dialog's own button stays in view without scrolling, with a step more than the default
+    // (the steps scroll, the footer stays).
+    await dialog.getByRole("button", { name: "Add Step" }).click();
+    const create = await dialog.getByRole("button", { name: "Create Funnel" }).boundingBox();
+    assert.ok(create && create.y >= 0 && create.y + create.height <= 900, `Create Funnel at ${JSON.stringify(create)}`);
+    await dialog.getByRole("button", { name: "Remove step 5" }).click();
     const expected = [
       ["Landing Page", "/", ""],
       ["Product Page", "/product", ""],

@@ -36,7 +36,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
             }}
             onKeyDown={onKeyDown}
             className={cx(
-              "pointer-events-auto relative max-h-[90vh] w-full overflow-y-auto rounded-2xl border border-gray-800 bg-gray-900 shadow-2xl shadow-black/60 outline-none",
+              "pointer-events-auto relative flex max-h-[90vh] w-full flex-col overflow-hidden rounded-2xl border border-gray-800 bg-gray-900 shadow-2xl shadow-black/60 outline-none",
               size === "xl" ? "max-w-7xl" : size === "lg" ? "max-w-2xl" : "max-w-md",
             )}
           >
@@ -47,7 +47,8 @@ export function Dialog({ open, onClose, title, description, children, footer, si
             <RadixDialog.Close aria-label="Close dialog" className="absolute right-4 top-4 rounded-md p-1 text-gray-400 hover:bg-gray-800 hover:text-white">
               <IconX className="h-4 w-4" />
             </RadixDialog.Close>
-            <div className="px-6 py-5">{children}</div>
+            {/* Only the body scrolls: the title and the footer's buttons stay in view however long the form. */}
+            <div className="min-h-0 flex-1 overflow-y-auto px-6 py-5">{children}</div>
             {footer && <div className="flex justify-end gap-2 border-t border-gray-800 px-6 py-4">{footer}</div>}
           </RadixDialog.Content>
         </div>
