@@ -1,15 +1,16 @@
 //! Customer Journeys (/customer-journeys, spec part 2): period and filter (kept in the URL and sent), four
 //! summary cards of real totals, the journeys list with a detail panel (overview, visitor info, journey
 //! path), and the site's most common paths drawn as a flow.
-import { Suspense, lazy, useState } from "react";
+import { Fragment, Suspense, lazy, useState } from "react";
 import type { CustomerJourney, JourneyFilter, JourneyPeriod } from "../api/funnels";
 import { MetricCard } from "../components/MetricCard";
 import { EmptyText, QueryState, SkeletonRows } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
 import { IconActivity, IconClock, IconRoute, IconTarget } from "../components/ui/icons";
-import { Badge, Card, CardBody, CardHeader, Select, Skeleton, cx } from "../components/ui/primitives";
+import { Badge, Button, Card, CardBody, CardHeader, Select, Skeleton, cx } from "../components/ui/primitives";
 import { useParamState } from "../hooks/selection";
 import { useCustomerJourneys, useJourneyPaths } from "../hooks/journeys";
+import { useMediaQuery } from "../hooks/media";
 import { countOf, formatNumber, formatPercent } from "../lib/format";
 import { CLASS_TONE, classifyJourney, formatJourneyDuration } from "../lib/journeys";
 import { relativeTime } from "../lib/time";
@@ -48,17 +49,26 @@ export default function CustomerJourneysPage() {
         </Select>
       )}
     >
-      {({ website, range }) => <Journeys key={website.id} site={website.id} period={range} filter={filter} />}
+      {({ website, range }) => <Journeys key={`${website.id}-${range}-${filter}`} site={website.id} period={range} filter={filter} />}
     </SitePage>
   );
 }
 
+/** Journeys listed a page at a time: the whole list made the screen 7,400 px tall and buried Common Paths. */
+const JOURNEYS_PAGE = 10;
+
 function Journeys({ site, period, filter }: { site: number; period: JourneyPeriod; filter: JourneyFilter }) {
   const journeys = useCustomerJourneys(site, period, filter);
   const [selected, setSelected] = useState<string | null>(null);
+  const [page, setPage] = useState(0);
+  // Side by side from `lg`; on narrower screens a tapped journey's details open under its row, not below the list.
+  const wide = useMediaQuery("(min-width: 1024px)");
   const data = journeys.data;
   const summary = data?.summary;
-  const current = data?.journeys.find((j) => j.sessionId === selected) ?? data?.journeys[0];
+  const pages = Math.max(1, Math.ceil((data?.journeys.length ?? 0) / JOURNEYS_PAGE));
+  const shownPage = Math.min(page, pages - 1);
+  const shown = data?.journeys.slice(shownPage * JOURNEYS_PAGE, (shownPage + 1) * JOURNEYS_PAGE) ?? [];
+  const current = data?.journeys.find((j) => j.sessionId === selected) ?? (wide ? shown[0] : undefined);
   return (
     <div className={cx("space-y-6", journeys.isPlaceholderData && "opacity-70")} aria-busy={journeys.isFetching}>
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -95,16 +105,48 @@ function Journeys({ site, period, filter }: { site: number; period: JourneyPerio
               empty={<EmptyText>No journeys in this period.</EmptyText>}
             >
               {(d) => (
-                <ul className="divide-y divide-gray-800" data-testid="journey-list">
-                  {d.journeys.map((j) => (
-                    <JourneyRow key={j.sessionId} journey={j} selected={j.sessionId === current?.sessionId} onSelect={() => setSelected(j.sessionId)} />
-                  ))}
-                </ul>
+                <>
+                  <ul className="divide-y divide-gray-800" data-testid="journey-list">
+                    {shown.map((j) => (
+                      <Fragment key={j.sessionId}>
+                        <JourneyRow
+                          journey={j}
+                          selected={j.sessionId === current?.sessionId}
+                          onSelect={() => setSelected(!wide && j.sessionId === selected ? null : j.sessionId)}
+                        />
+                        {!wide && j.sessionId === current?.sessionId && (
+                          <li className="bg-gray-950/40 p-3">
+                            <JourneyDetail journey={j} />
+                          </li>
+                        )}
+                      </Fragment>
+                    ))}
+                  </ul>
+                  {pages > 1 && (
+                    <div className="flex items-center justify-between gap-3 border-t border-gray-800 px-5 py-3 text-sm text-gray-400" data-testid="journey-pages">
+                      <span>
+                        {shownPage * JOURNEYS_PAGE + 1}-{shownPage * JOURNEYS_PAGE + shown.length} of {formatNumber(d.journeys.length)}
+                      </span>
+                      <div className="flex gap-2">
+                        <Button variant="outline" size="sm" disabled={shownPage === 0} onClick={() => setPage(shownPage - 1)}>
+                          Previous
+                        </Button>
+                        <Button variant="outline" size="sm" disabled={shownPage >= pages - 1} onClick={() => setPage(shownPage + 1)}>
+                          Next
+                        </Button>
+                      </div>
+                    </div>
+                  )}
+                </>
               )}
             </QueryState>
           </CardBody>
         </Card>
-        <div className="lg:col-span-2">{current ? <JourneyDetail journey={current} /> : data ? null : <Skeleton className="h-96 w-full" />}</div>
+        {wide && (
+          <div className="lg:sticky lg:top-6 lg:col-span-2 lg:self-start">
+            {current ? <JourneyDetail journey={current} /> : data ? null : <Skeleton className="h-96 w-full" />}
+          </div>
+        )}
       </div>
 
       <CommonPaths site={site} period={period} />

@@ -304,16 +304,50 @@ describe("funnels and journeys in a browser", () => {
     await page.getByTestId("journey-flow").waitFor();
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByTestId("journey-detail").waitFor();
-    // Cards, list and detail stack into one column.
+    // Cards stack into one column; a tapped journey's details open under its row, in view.
     const cards = [];
     for (const title of ["Total Journeys", "Avg Duration", "Avg Touchpoints", "Conversion Rate"]) {
       cards.push(Math.round((await page.getByTestId(`metric-${title}`).boundingBox()).x));
     }
     assert.equal(new Set(cards).size, 1, `summary cards in one column: ${cards}`);
-    const list = await page.getByTestId("journey-list").boundingBox();
+    await page.getByTestId("journey-detail").waitFor({ state: "detached" });
+    const row = page.getByTestId("journey-row").nth(1);
+    await row.click();
     const panel = await page.getByTestId("journey-detail").boundingBox();
-    assert.ok(panel.y >= list.y + list.height, "the detail panel sits below the list");
+    const tapped = await row.boundingBox();
+    assert.ok(Math.abs(panel.y - (tapped.y + tapped.height)) < 20, `details under the tapped row: ${panel.y} vs ${tapped.y + tapped.height}`);
+    assert.ok(panel.y < 844, "the details start in view");
     await screenshot(page, "journeys-02-all-390");
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  it("the journeys list is paged, and Common Paths stays near the top", async () => {
+    const key = (await call("POST", "/api/websites", { name: "Many Journeys", domain: "many.example.com" })).trackingKey;
+    const site = (await call("GET", "/api/websites")).find((w) => w.name === "Many Journeys").id;
+    const t0 = Date.now() - 3 * 3600_000;
+    for (let i = 0; i < 23; i++) {
+      const visitor = `v${String(i).padStart(3, "0")}-many-visits`;
+      await track(key, visitor, "/", { timestamp: t0 + i * 60_000 });
+      await track(key, visitor, "/pricing", { timestamp: t0 + i * 60_000 + 10_000 });
+    }
+    await page.goto(`/customer-journeys?website=${site}`);
+    await waitForText(page.getByTestId("metric-Total Journeys").getByTestId("metric-value"), /^23$/);
+    const pages = page.getByTestId("journey-pages");
+    await waitForText(pages, "1-10 of 23");
+    assert.equal(await page.getByTestId("journey-row").count(), 10);
+    const first = await page.getByTestId("journey-row").first().textContent();
+    await pages.getByRole("button", { name: "Next" }).click();
+    await waitForText(pages, "11-20 of 23");
+    assert.notEqual(await page.getByTestId("journey-row").first().textContent(), first);
+    await pages.getByRole("button", { name: "Next" }).click();
+    await waitForText(pages, "21-23 of 23");
+    assert.equal(await page.getByTestId("journey-row").count(), 3);
+    assert.ok(await pages.getByRole("button", { name: "Next" }).isDisabled());
+    // The common paths begin within two screens of the top, not thousands of pixels down.
+    const paths = await page.getByTestId("journey-paths").boundingBox();
+    assert.ok(paths.y < 1800, `Common Paths at ${paths.y}px`);
+    // The details column stays beside the list while the page scrolls.
+    await page.mouse.wheel(0, 600);
+    await page.getByTestId("journey-detail").waitFor();
   });
 });
