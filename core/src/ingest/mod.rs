@@ -247,6 +247,26 @@ impl Ingest {
         self.submit(self.enrich(hit, client))
     }
 
+    /// Queues heatmap data validated at the caller's own clock (the CLI's demo); the caller checks the site's
+    /// level, as `interactions` does for a script's body.
+    pub fn track_interactions(&self, mut interactions: Interactions, client: &Client) -> Result<Submitted> {
+        if self.enricher.is_bot(&client.user_agent) || interactions.is_empty() {
+            return Ok(Submitted::Ignored);
+        }
+        interactions.visit = self.enrich(interactions.visit, client);
+        self.submit_job(Job::Interactions(Box::new(interactions)))
+    }
+
+    /// Queues a recording chunk validated at the caller's own clock (the CLI's demo); the caller checks the
+    /// site's level, as `replay` does for a script's upload.
+    pub fn track_replay(&self, mut chunk: ReplayChunk, client: &Client) -> Result<Submitted> {
+        if self.enricher.is_bot(&client.user_agent) {
+            return Ok(Submitted::Ignored);
+        }
+        chunk.visit = self.enrich(chunk.visit, client);
+        self.submit_job(Job::Replay(Box::new(chunk)))
+    }
+
     /// Whether a hit for this tracking key would be handled from memory alone (the site and its privacy
     /// settings are cached), so the caller may run it on an async thread instead of a blocking one.
     pub fn is_warm(&self, tracking_key: &str) -> bool {
