@@ -25,6 +25,7 @@ mod contract;
 mod dashboard;
 mod dashboard_reads;
 mod delivery;
+mod demo;
 mod deploy;
 mod durability;
 mod email;

@@ -38,7 +38,7 @@ pub fn base_url(config: &Config) -> (String, bool) {
 }
 
 /// The recorded address, if a daemon still answers there (a killed daemon leaves its file behind).
-fn running(data_dir: &Path) -> Option<String> {
+pub fn running(data_dir: &Path) -> Option<String> {
     let url = std::fs::read_to_string(file(data_dir)).ok()?.trim().to_string();
     let host_port = url.strip_prefix("http://")?.trim_end_matches('/');
     let addr = host_port.to_socket_addrs().ok()?.next()?;

@@ -1,14 +1,21 @@
 //! `tracker demo`: realistic traffic for demos and benchmarks, submitted through the real ingest path without
 //! waiting for each commit: each hit is a script's request (`TrackRequest`) validated and normalised by
 //! `Hit::from_request` as the daemon's are, stamped with the demo's clock, then queued by `Ingest::track_hit`.
+//! Sites at the enhanced level also get heatmap data and recordings (`page_data`), professional ones the
+//! organizations of business visitors and identified visitors; `--live` then keeps a few visitors browsing
+//! through the running daemon (`live`).
 //!
 //! Visitors come from the 198.18.0.0/15 benchmarking range (RFC 2544: never geolocated), so their
 //! country is set on the hit directly and kept by ingest; devices and browsers come from real user
 //! agents parsed by ingest as any hit's would be.
 
+mod data;
+mod live;
+mod page_data;
+
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
@@ -16,10 +23,16 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Map, Value, json};
 use tracker_core::Error;
+use tracker_core::ingest::enrich::Organization;
 use tracker_core::ingest::{Client, Commit, Hit, Submitted, TrackRequest};
-use tracker_core::model::{Millis, Website, now_ms};
+use tracker_core::model::{Millis, TrackingLevel, Website, now_ms};
 use tracker_core::store::websites::bare_host;
 
+use self::data::{
+    AGENTS, BUSINESS_SHARE, CAMPAIGNS, COUNTRIES, CUSTOM_EVENTS, IDENTIFY_SHARE, ORGANIZATIONS, PAGES, PURCHASES,
+    REFERRERS, Visitor, Weighted,
+};
+use self::page_data::PageView;
 use super::{GlobalArgs, find_site, progress_bar};
 use crate::output::print_json;
 
@@ -27,7 +40,8 @@ use crate::output::print_json;
 #[command(after_help = "Every hit goes through the ingest writer (group commit, rollups, live updates), so the\n\
 dashboard, `tracker stats` and `tracker export` see the traffic like real traffic.\n\n\
 Examples:\n  tracker demo --site blog.example.com --events 10000\n  \
-tracker demo --site 1 --events 1000000 --days 90 --seed 42")]
+tracker demo --site 1 --events 1000000 --days 90 --seed 42\n  \
+tracker sites edit 1 --level professional && tracker demo --site 1 --live   # every screen, and visitors now")]
 pub struct DemoArgs {
     /// Website id or domain
     #[arg(long)]
@@ -41,208 +55,33 @@ pub struct DemoArgs {
     /// Random seed, for repeatable traffic
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Then keep a few visitors browsing through the daemon running on this data folder, for SECONDS (until
+    /// interrupted without a number), so the live screens show them
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "0")]
+    pub live: Option<u64>,
 }
+
+/// Share of an enhanced site's visits recorded (the recorder samples; every page view sends heatmap data).
+const RECORDED_SHARE: f64 = 0.1;
+/// Recordings and heatmap data cover this many days back (a script sends them only as they happen).
+const PAGE_DATA_DAYS: i64 = 14;
 
 const HOUR_MS: i64 = 3_600_000;
 
 /// Hits submitted but not yet known to be committed; past this the oldest is waited for.
 const WINDOW: usize = 16_384;
 
-const PAGES: &[&str] = &[
-    "/",
-    "/pricing",
-    "/blog",
-    "/docs",
-    "/features",
-    "/blog/launch-week",
-    "/signup",
-    "/docs/getting-started",
-    "/about",
-    "/blog/privacy-first-analytics",
-    "/contact",
-    "/docs/api",
-    "/blog/self-hosting-guide",
-    "/customers",
-    "/changelog",
-    "/docs/tracking-script",
-    "/careers",
-    "/blog/sqlite-at-scale",
-    "/integrations",
-    "/docs/events",
-    "/security",
-    "/blog/core-web-vitals",
-    "/legal/privacy",
-    "/docs/faq",
-    "/legal/terms",
-    "/blog/utm-campaigns",
-    "/partners",
-    "/docs/retention",
-    "/status",
-    "/blog/2025-in-review",
-];
-
-const REFERRERS: &[(&str, f64)] = &[
-    ("", 40.0),
-    ("https://www.google.com/", 24.0),
-    ("https://www.bing.com/", 4.0),
-    ("https://duckduckgo.com/", 3.0),
-    ("https://t.co/", 4.0),
-    ("https://www.facebook.com/", 3.0),
-    ("https://www.linkedin.com/feed/", 3.0),
-    ("https://www.reddit.com/r/selfhosted/", 3.0),
-    ("https://news.ycombinator.com/", 4.0),
-    ("https://github.com/", 3.0),
-    ("https://www.producthunt.com/", 1.5),
-    ("https://search.brave.com/", 1.0),
-    ("https://dev.to/", 1.5),
-];
-
-/// (utm_source, utm_medium, utm_campaign); chosen for about one visit in ten.
-const CAMPAIGNS: &[(&str, &str, &str)] = &[
-    ("newsletter", "email", "spring_sale"),
-    ("twitter", "social", "launch_week"),
-    ("google", "cpc", "brand"),
-    ("linkedin", "social", "b2b_q2"),
-    ("producthunt", "referral", "launch"),
-];
-
-const COUNTRIES: &[(&str, f64)] = &[
-    ("US", 30.0),
-    ("DE", 9.0),
-    ("GB", 8.0),
-    ("FR", 6.0),
-    ("IN", 6.0),
-    ("CA", 4.0),
-    ("NL", 3.0),
-    ("BR", 3.0),
-    ("JP", 3.0),
-    ("ES", 3.0),
-    ("IT", 3.0),
-    ("AU", 2.5),
-    ("SE", 2.0),
-    ("PL", 2.0),
-    ("CH", 1.5),
-    ("MX", 1.5),
-    ("KR", 1.5),
-    ("SG", 1.0),
-    ("IE", 1.0),
-    ("AT", 1.0),
-    ("BE", 1.0),
-    ("DK", 1.0),
-    ("NO", 1.0),
-    ("FI", 1.0),
-    ("ZA", 0.8),
-    ("AR", 0.8),
-    ("NG", 0.6),
-    ("", 1.0),
-];
-
-/// Real user agents with their share and screen size.
-const AGENTS: &[(&str, f64, &str)] = &[
-    (
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-        28.0,
-        "1920x1080",
-    ),
-    (
-        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-        10.0,
-        "1440x900",
-    ),
-    (
-        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
-        8.0,
-        "1512x982",
-    ),
-    (
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
-        16.0,
-        "393x852",
-    ),
-    (
-        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
-        12.0,
-        "412x915",
-    ),
-    (
-        "Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36",
-        5.0,
-        "360x780",
-    ),
-    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0", 6.0, "1920x1080"),
-    ("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0", 3.0, "2560x1440"),
-    (
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
-        7.0,
-        "1536x864",
-    ),
-    (
-        "Mozilla/5.0 (iPad; CPU OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
-        3.0,
-        "820x1180",
-    ),
-    (
-        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-        2.0,
-        "1920x1200",
-    ),
-];
-
-/// Custom events: (name, chance per page view, a property key and its values).
-const CUSTOM_EVENTS: &[(&str, f64, &str, &[&str])] = &[
-    ("cta_click", 0.05, "location", &["header", "hero", "footer"]),
-    ("play_video", 0.02, "video", &["intro", "demo", "customer-story"]),
-    ("newsletter_subscribe", 0.01, "form", &["footer", "blog"]),
-    ("copy_snippet", 0.015, "language", &["html", "react", "vue"]),
-];
-
-const PURCHASES: &[(f64, &str)] = &[(19.0, "USD"), (49.0, "USD"), (99.0, "EUR"), (199.0, "USD"), (9.0, "GBP")];
-
-/// Picks by weight from `(item, weight)` pairs.
-struct Weighted<T> {
-    items: Vec<T>,
-    cumulative: Vec<f64>,
-}
-
-impl<T: Copy> Weighted<T> {
-    fn new(pairs: impl IntoIterator<Item = (T, f64)>) -> Weighted<T> {
-        let mut items = Vec::new();
-        let mut cumulative = Vec::new();
-        let mut sum = 0.0;
-        for (item, weight) in pairs {
-            sum += weight;
-            items.push(item);
-            cumulative.push(sum);
-        }
-        Weighted { items, cumulative }
-    }
-
-    fn pick(&self, rng: &mut impl Rng) -> T {
-        let x = rng.random::<f64>() * self.cumulative.last().copied().unwrap_or(0.0);
-        let i = self.cumulative.partition_point(|&c| c <= x).min(self.items.len() - 1);
-        self.items[i]
-    }
-}
-
-/// A returning visitor: an address, a browser and a country.
-#[derive(Clone, Copy)]
-struct Visitor {
-    ip: IpAddr,
-    agent: usize,
-    country: &'static str,
-}
-
 /// Submits hits keeping at most `WINDOW` commits pending; on a full ingest queue, waits for the oldest.
-struct Submitter<'a> {
-    tracker: &'a tracker_core::Tracker,
+struct Submitter {
     pending: VecDeque<Commit>,
 }
 
-impl Submitter<'_> {
-    fn submit(&mut self, hit: Hit, client: &Client) -> anyhow::Result<()> {
+impl Submitter {
+    /// Queues what `send` submits (a hit, heatmap data, a recording chunk); `send` is called again after room
+    /// is made when the queue is full, as a refused item is consumed.
+    fn submit(&mut self, send: impl Fn() -> tracker_core::Result<Submitted>) -> anyhow::Result<()> {
         loop {
-            // A refused hit is consumed, so a copy goes in; retried after room is made.
-            match self.tracker.ingest.track_hit(hit.clone(), client) {
+            match send() {
                 Ok(Submitted::Queued(commit)) => {
                     self.pending.push_back(commit);
                     if self.pending.len() > WINDOW {
@@ -256,7 +95,7 @@ impl Submitter<'_> {
                         std::thread::sleep(std::time::Duration::from_millis(5));
                     }
                 }
-                Err(e) => return Err(e).context("ingest refused a hit"),
+                Err(e) => return Err(e).context("ingest refused the demo's data"),
             }
         }
     }
@@ -285,6 +124,13 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     // In cluster mode the hits go to the shards through the cluster's ingest, as a daemon's would.
     let tracker = global.open_or_create()?;
     let site = find_site(&tracker, &args.site)?;
+    // Checked before the history is written: --live needs the daemon serving this data folder.
+    let daemon = match args.live {
+        Some(_) => Some(super::daemon_url::running(&tracker.settings.get().data_dir).context(
+            "--live sends visitors through the running daemon, and none runs on this data folder: start `tracker serve`",
+        )?),
+        None => None,
+    };
     let host = bare_host(&site.domain);
     let origin = format!("https://{host}");
     let mut rng = match args.seed {
@@ -301,16 +147,20 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
             ip: IpAddr::V4(Ipv4Addr::from(u32::from(Ipv4Addr::new(198, 18, 0, 0)) + i as u32)),
             agent: agents.pick(&mut rng),
             country: countries.pick(&mut rng),
+            organization: (rng.random::<f64>() < BUSINESS_SHARE).then(|| rng.random_range(0..ORGANIZATIONS.len())),
         })
         .collect();
+    let enhanced = site.tracking_level >= TrackingLevel::Enhanced;
+    let professional = site.tracking_level == TrackingLevel::Professional;
 
     let now = now_ms();
     let start = now - i64::from(args.days) * 86_400_000;
+    let page_data_since = now - PAGE_DATA_DAYS * 86_400_000;
     let bar =
         progress_bar(args.events, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} hits ({per_sec}, {eta} left)");
-    let mut submitter = Submitter { tracker: &tracker, pending: VecDeque::new() };
+    let mut submitter = Submitter { pending: VecDeque::new() };
     let began = Instant::now();
-    let (mut sent, mut sessions) = (0u64, 0u64);
+    let (mut sent, mut sessions, mut heatmap_pages, mut recordings) = (0u64, 0u64, 0u64, 0u64);
     // Visits start in time order, as real traffic arrives: inserts land at the end of the time indexes
     // instead of all over them (random order made 1M hits several times slower). The hour-by-hour
     // schedule follows a daily curve: quiet at night (UTC), busy in the afternoon.
@@ -322,9 +172,11 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
         cumulative += 0.65 + ((hour - 15.0) / 24.0 * std::f64::consts::TAU).cos().max(-0.3);
         schedule.push(cumulative);
     }
-    // About 2.5 hits a visit on average (measured); visits past the estimate crowd into the last minutes.
-    let expected_visits = (args.events as f64 / 2.5).max(1.0);
     while sent < args.events {
+        // Hits per visit as measured so far (2.5 to begin with), so that the last visits arrive in the last
+        // minutes: a fixed guess left the traffic stopping hours before now when visits ran longer.
+        let per_visit = if sessions >= 64 { sent as f64 / sessions as f64 } else { 2.5 };
+        let expected_visits = (args.events as f64 / per_visit).max(1.0);
         let visitor = visitors[rng.random_range(0..visitors.len())];
         let (agent, _, screen) = AGENTS[visitor.agent];
         let client = Client { ip: visitor.ip, user_agent: agent.to_string(), do_not_track: false };
@@ -351,7 +203,20 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 views += 1;
             }
         }
-        let visit = DemoVisit { site: &site, session_id: session_key, screen, country: visitor.country };
+        let organization = visitor.organization.filter(|_| professional).map(|i| ORGANIZATIONS[i]);
+        let visit = DemoVisit {
+            site: &site,
+            session_id: session_key,
+            screen,
+            country: visitor.country,
+            organization: organization.map(|(name, _, asn)| Organization {
+                asn,
+                name: name.to_string(),
+                confidence: 80,
+                is_isp: false,
+            }),
+        };
+        let recorded = enhanced && ts >= page_data_since && rng.random::<f64>() < RECORDED_SHARE;
         sessions += 1;
         let mut previous_url = referrer.to_string();
         for view in 0..views {
@@ -364,37 +229,62 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
                 }
                 _ => format!("{origin}{}", pages.pick(&mut rng)),
             };
-            submitter.submit(visit.hit(ts, &url, &previous_url, "pageview", "", None)?, &client)?;
+            // Reading time: mostly under a minute, sometimes several.
+            let dwell = 4_000 + (-(1.0 - rng.random::<f64>()).ln() * 50_000.0) as i64;
+            let hit = visit.hit(ts, &url, &previous_url, "pageview", "", None)?;
+            submitter.submit(|| tracker.ingest.track_hit(hit.clone(), &client))?;
             sent += 1;
+            if let Some((company, industry, _)) =
+                organization.filter(|_| view == 0 && rng.random::<f64>() < IDENTIFY_SHARE)
+            {
+                let traits = properties(json!({ "company": company, "industry": industry }));
+                let hit = visit.hit(ts + 500, &url, "", "identify", "", traits)?;
+                submitter.submit(|| tracker.ingest.track_hit(hit.clone(), &client))?;
+            }
+            let page = PageView { site: &site, session_id: &visit.session_id, url: &url, screen, at: ts, dwell };
+            if enhanced && ts >= page_data_since {
+                let interactions = page.interactions(&mut rng)?;
+                submitter.submit(|| tracker.ingest.track_interactions(interactions.clone(), &client))?;
+                heatmap_pages += 1;
+            }
+            if recorded {
+                let last = view + 1 == views || sent >= args.events || ts + dwell > now;
+                let chunk = page.recording(view as i64, last, &mut rng)?;
+                submitter.submit(|| tracker.ingest.track_replay(chunk.clone(), &client))?;
+            }
+            let mut event_ts = ts;
             // Custom events and outbound clicks happen a few seconds into the page.
             for (name, chance, key, values) in CUSTOM_EVENTS {
                 if sent < args.events && rng.random::<f64>() < *chance {
-                    ts += rng.random_range(2_000..20_000);
+                    event_ts += rng.random_range(2_000..20_000);
                     let value = values[rng.random_range(0..values.len())];
                     let properties = properties(json!({ *key: value }));
-                    submitter.submit(visit.hit(ts, &url, "", "custom", name, properties)?, &client)?;
+                    let hit = visit.hit(event_ts, &url, "", "custom", name, properties)?;
+                    submitter.submit(|| tracker.ingest.track_hit(hit.clone(), &client))?;
                     sent += 1;
                 }
             }
             if sent < args.events && rng.random::<f64>() < 0.03 {
-                ts += rng.random_range(1_000..30_000);
+                event_ts += rng.random_range(1_000..30_000);
                 let href =
                     ["https://github.com/example/project", "https://twitter.com/example", "https://docs.example.org/"]
                         [rng.random_range(0..3)];
                 let properties = properties(json!({ "href": href }));
-                submitter.submit(visit.hit(ts, &url, "", "outbound", "", properties)?, &client)?;
+                let hit = visit.hit(event_ts, &url, "", "outbound", "", properties)?;
+                submitter.submit(|| tracker.ingest.track_hit(hit.clone(), &client))?;
                 sent += 1;
             }
             previous_url = url;
-            // Reading time: mostly under a minute, sometimes several.
-            ts += 4_000 + (-(1.0 - rng.random::<f64>()).ln() * 50_000.0) as i64;
+            ts += dwell.max(event_ts - ts + 1_000);
         }
+        recordings += u64::from(recorded);
         // About 3% of visits convert.
         if sent < args.events && views > 1 && rng.random::<f64>() < 0.06 && ts <= now {
             let (value, currency) = PURCHASES[rng.random_range(0..PURCHASES.len())];
             let properties = properties(json!({ "value": value, "currency": currency }));
             let url = format!("{origin}/checkout/complete");
-            submitter.submit(visit.hit(ts, &url, "", "conversion", "purchase", properties)?, &client)?;
+            let hit = visit.hit(ts, &url, "", "conversion", "purchase", properties)?;
+            submitter.submit(|| tracker.ingest.track_hit(hit.clone(), &client))?;
             sent += 1;
         }
         if sessions % 256 == 0 {
@@ -408,19 +298,40 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     let seconds = began.elapsed().as_secs_f64();
     let per_second = (sent as f64 / seconds.max(1e-9)).round();
     if global.json {
-        return print_json(&serde_json::json!({
+        print_json(&serde_json::json!({
             "websiteId": site.id,
             "events": sent,
             "sessions": sessions,
             "days": args.days,
+            "heatmapPages": heatmap_pages,
+            "recordings": recordings,
             "seconds": (seconds * 1000.0).round() / 1000.0,
             "perSecond": per_second,
-        }));
+        }))?;
+    } else {
+        println!(
+            "generated {sent} hits in {sessions} visits over {} days for {} in {seconds:.1}s ({per_second} hits/s)",
+            args.days, site.domain
+        );
+        if !enhanced {
+            println!(
+                "no heatmaps, recordings or organizations at the {} level: `tracker sites edit {} --level professional` \
+                 before the demo fills those screens too",
+                site.tracking_level.as_str(),
+                site.id
+            );
+        }
     }
-    println!(
-        "generated {sent} hits in {sessions} visits over {} days for {} in {seconds:.1}s ({per_second} hits/s)",
-        args.days, site.domain
-    );
+    if let (Some(seconds), Some(daemon)) = (args.live, daemon) {
+        let duration = (seconds > 0).then(|| Duration::from_secs(seconds));
+        if !global.json {
+            eprintln!("live: visitors browsing {} through {daemon} (Ctrl-C to stop)", site.domain);
+        }
+        let views = live::run(&daemon, &site, &origin, duration)?;
+        if !global.json {
+            eprintln!("live: {views} page views sent");
+        }
+    }
     Ok(())
 }
 
@@ -431,6 +342,8 @@ struct DemoVisit<'a> {
     screen: &'static str,
     /// Set on each hit: the demo's addresses are never geolocated, and ingest keeps a country it cannot find.
     country: &'static str,
+    /// The business the visitor browses from, on professional sites (the demo's addresses are in no AS database).
+    organization: Option<Organization>,
 }
 
 impl DemoVisit<'_> {
@@ -458,6 +371,7 @@ impl DemoVisit<'_> {
         };
         let mut hit = Hit::from_request(request, self.site, ts).context("demo hit")?;
         hit.country = self.country.to_string();
+        hit.organization = self.organization.clone();
         Ok(hit)
     }
 }
