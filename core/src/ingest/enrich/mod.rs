@@ -93,6 +93,9 @@ impl Enricher {
             .map_err(|e| Error::Internal(format!("embedded country database: {e}")))?;
         let mut bots = isbot::Bots::default();
         bots.append(EXTRA_BOTS);
+        // A download manager's token in a real browser's UA (QQ's, in Internet Explorer) made its visitors
+        // bots: the browser still loaded the page and ran the script.
+        bots.remove(&["qqdownload"]);
         Ok(Enricher {
             inner: Arc::new(Inner {
                 bots,
@@ -184,5 +187,7 @@ fn is_documentation_v6(ip: Ipv6Addr) -> bool {
     s[0] == 0x2001 && s[1] == 0xdb8
 }
 
+#[cfg(test)]
+mod corpus_tests;
 #[cfg(test)]
 mod tests;
