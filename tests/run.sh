@@ -49,6 +49,10 @@ bash tests/cluster/cluster.sh up "$cluster_dir"
 set -a && . "$cluster_dir/env" && set +a
 lap "test cluster up"
 
+echo "== the user-agent corpus the enrichment tests measure device classes on (Matomo's fixtures, from PyPI)"
+[ -f target/ua-corpus/device_detector-6.5.1-py3-none-any.whl ] ||
+  python3 -m pip download -q --no-deps --only-binary=:all: device_detector==6.5.1 -d target/ua-corpus
+
 echo "== rust: unit and integration tests (release profile: they reuse the release build's compiled crates)"
 cargo test --locked --release --workspace
 lap "unit and integration tests"

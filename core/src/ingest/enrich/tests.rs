@@ -353,3 +353,50 @@ fn a_missing_or_unreadable_city_database_is_an_error() {
     std::fs::write(&junk, b"not an mmdb").unwrap();
     assert!(Enricher::with_city_db(Some(&junk)).is_err());
 }
+
+/// The cases a review found misclassified (issue 34): a Windows desktop with the "Tablet PC" pen token, desktop
+/// Linux distributions uap does not name, Android tablets whose browser says "Mobile", Chromebooks, and an
+/// Internet Explorer carrying QQ's download manager token (it was dropped as a bot).
+#[test]
+fn device_classes_of_the_cases_a_review_found() {
+    for (ua, device) in [
+        (
+            "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; Tablet PC 2.0; .NET CLR 3.5.30729)",
+            "desktop",
+        ),
+        ("Mozilla/5.0 (X11; U; Gentoo x86_64; de-DE) Firefox/26.0", "desktop"),
+        (
+            "Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.30 (KHTML, like Gecko) Slackware/Chrome/12.0.742.100 Safari/534.30",
+            "desktop",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 11; SM-T225N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/97.0.4692.87 Mobile Safari/537.36",
+            "tablet",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 5.0.1; TB3-710F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/91.0.4472.101 Mobile Safari/537.36",
+            "tablet",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 9; Acer Chromebook 15 (CB3-532)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Safari/537.36",
+            "desktop",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 12; SM-F936U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/102.0.0.0 Safari/537.36",
+            "mobile",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+            "mobile",
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+            "tablet",
+        ),
+    ] {
+        assert_eq!(enricher().user_agent(ua).device, device, "{ua}");
+    }
+    let ie7 =
+        "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4.0; QQDownload 691; SLCC2; .NET CLR 2.0.50727)";
+    assert!(!enricher().is_bot(ie7), "{ie7}");
+}

@@ -113,24 +113,89 @@ fn os_name(family: &str) -> String {
 }
 
 /// desktop / mobile / tablet from the OS and the UA's tokens. Android tablets are the Android UAs
-/// without "Mobile" (the convention Google documents for Chrome); iPadOS 13+ by default sends a Mac UA
-/// and counts as desktop, as every UA-based tracker does.
+/// without "Mobile" (the convention Google documents for Chrome), or with a tablet's model or marker even with
+/// it; Android UAs naming a laptop are desktops. iPadOS 13+ by default sends a Mac UA and counts as desktop, as
+/// every UA-based tracker does. Whatever names no phone or tablet is a desktop: the script runs in a browser,
+/// and the desktop systems are many more than those uap names (Gentoo, Slackware, BeOS, AmigaOS, ...).
+/// Measured on an independent corpus in `corpus_tests`.
 fn device_class(ua: &str, os: &str) -> &'static str {
-    const TABLET_TOKENS: [&str; 5] = ["iPad", "Tablet", "Kindle", "Silk/", "PlayBook"];
-    const MOBILE_TOKENS: [&str; 6] = ["Mobi", "iPhone", "iPod", "Opera Mini", "MIDP", "Windows Phone"];
+    // "Tablet PC" is a Windows desktop's pen-input token, not a tablet.
+    const TABLET_TOKENS: [&str; 7] = ["iPad", "Tablet;", "Tablet)", "Kindle", "Silk/", "PlayBook", "/apad"];
+    const MOBILE_TOKENS: [&str; 7] = ["Mobi", "iPhone", "iPod", "Opera Mini", "MIDP", "Windows Phone", "Lumia"];
+    if ua.is_empty() {
+        return "";
+    }
+    if os == "Android" && android_desktop(ua) {
+        return "desktop";
+    }
     if TABLET_TOKENS.iter().any(|t| ua.contains(t)) {
         return "tablet";
     }
     match os {
-        "Android" if ua.contains("Mobile") => "mobile",
+        "Android" if android_tablet_model(ua) => "tablet",
+        "Android" if ua.contains("Mobile") || android_foldable(ua) => "mobile",
         "Android" => "tablet",
         "iOS" => "mobile",
         _ if MOBILE_TOKENS.iter().any(|t| ua.contains(t)) => "mobile",
-        "Windows" | "macOS" | "Linux" | "ChromeOS" | "Ubuntu" | "Fedora" | "Debian" | "FreeBSD" | "OpenBSD" => {
-            "desktop"
-        }
-        _ => "",
+        _ => "desktop",
     }
+}
+
+/// The model in an Android UA: the part of its parenthesis after the Android version ("SM-T225N").
+fn android_model(ua: &str) -> &str {
+    let Some(start) = ua.find("Android") else { return "" };
+    let rest = &ua[start..];
+    let rest = &rest[..rest.find(')').unwrap_or(rest.len())];
+    let model = rest.split(';').nth(1).unwrap_or("").trim();
+    // "en-us; Nexus 7" and "arm_64; Android 11; SM-T220": skip a locale or an ABI before the model.
+    let model = if model.len() <= 6 && model.contains('-') && !model.chars().any(|c| c.is_ascii_digit()) {
+        rest.split(';').nth(2).unwrap_or("").trim()
+    } else {
+        model
+    };
+    model.split(" Build").next().unwrap_or(model)
+}
+
+/// Android laptops and all-in-ones: Chromebooks and the PC lines that run Android apps.
+fn android_desktop(ua: &str) -> bool {
+    const DESKTOPS: [&str; 9] =
+        ["Chromebook", "Pixelbook", "Inspiron", "Vostro", "TravelMate", "Latitude", "ThinkPad", "AIO", " PC"];
+    let model = android_model(ua);
+    DESKTOPS.iter().any(|d| model.contains(d))
+}
+
+/// Tablets whose browser still says "Mobile": by the model's series (Samsung Galaxy Tab SM-T/SM-X/SM-P and
+/// GT-P, Lenovo TB, Huawei AGS and BAH, Amazon's KF, BQ's 7 to 10 inch lines) or a word in the model ("Pad",
+/// "Tab").
+fn android_tablet_model(ua: &str) -> bool {
+    const PREFIXES: [&str; 18] = [
+        "SM-T",
+        "SM-X",
+        "SM-P",
+        "GT-P",
+        "GT-N5",
+        "TB-",
+        "TB2-",
+        "TB3-",
+        "Lenovo TB",
+        "KF",
+        "AGS",
+        "BAH",
+        "MID",
+        "Nexus 7",
+        "BQ-7",
+        "BQ-8",
+        "BQ-10",
+        "BQru-7",
+    ];
+    const WORDS: [&str; 6] = ["Pad", "PAD", "Tab", "TAB", "Nexus 9", "Nexus 10"];
+    let model = android_model(ua);
+    PREFIXES.iter().any(|p| model.starts_with(p)) || WORDS.iter().any(|w| model.contains(w))
+}
+
+/// Samsung's foldable phones send no "Mobile" (their browser asks for the desktop-width layout).
+fn android_foldable(ua: &str) -> bool {
+    android_model(ua).starts_with("SM-F")
 }
 
 fn truncate(s: &str, max: usize) -> &str {
