@@ -118,6 +118,7 @@ test("a visit through three pages: every page's clicks on its heatmap, one recor
       return found.every(Boolean) ? h : [path, clicks, h.clicks, log.slice(-5)];
     });
     assert.equal(heat.clicks.reduce((n, c) => n + c.count, 0), 2, `${path}: ${JSON.stringify(heat.clicks)}`);
+    assert.ok(heat.scrollDepth.some((d) => d.visitors >= 1), `${path}: the scroll depth, ${JSON.stringify(heat.scrollDepth)}`);
   }
 
   // The recording: one for the visit, holding the three pages, each with its snapshot and both its clicks.
