@@ -2,7 +2,8 @@
 // clicks through three pages of an ordinary site (full navigations, a few seconds on each, pages the size of
 // a real site's, with a real stylesheet) in headless Chromium with the professional snippet, against the real
 // daemon. Each page's clicks, the one on the link that leaves it included, must be on that page's heatmap, and
-// the visit's one recording must hold all three pages up to their last click.
+// the visit's one recording must hold all three pages up to their last click; what a leaving page cannot send
+// within the browser's keepalive budget must reach that recording through the visit's next page.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
@@ -46,6 +47,18 @@ function pageHtml(path, snippet) {
     ${sections}
     <table>${rows}</table>
   </main>
+  <script>
+    // With ?big=1, leaving by the link first adds 120 KB that do not compress (a widget's data, say): more
+    // than a leaving page may send with keepalive.
+    document.getElementById("next").addEventListener("click", () => {
+      if (!location.search.includes("big=1")) return;
+      let text = "";
+      for (let i = 0; i < 2; i++) for (const b of crypto.getRandomValues(new Uint8Array(45000))) text += String.fromCharCode(b);
+      const div = document.createElement("div");
+      div.setAttribute("data-blob", "BLOB-MARKER-" + btoa(text));
+      document.body.appendChild(div);
+    });
+  </script>
 </body></html>`;
 }
 
@@ -65,7 +78,8 @@ before(async () => {
     if (PAGES[url.pathname]) {
       // Links keep the key, as a real site's pages all carry the same snippet.
       const html = pageHtml(url.pathname, `<script async src="${daemon.url}/tracking/${key}.js"></script>`);
-      return send("text/html; charset=utf-8", html.replace(/href="(\/[a-z]*)"/g, `href="$1?k=${key}"`));
+      const big = url.searchParams.get("big") == "1" ? "&big=1" : "";
+      return send("text/html; charset=utf-8", html.replace(/href="(\/[a-z]*)"/g, `href="$1?k=${key}${big}"`));
     }
     send("text/html; charset=utf-8", "<!doctype html><title>Bye</title><p>Off the tracked site.</p>");
   });
@@ -138,6 +152,30 @@ test("a visit through three pages: every page's clicks on its heatmap, one recor
     Object.keys(PAGES),
   );
   assert.equal(replay.clickCount, 6);
+  await context.close();
+});
+
+test("what a leaving page cannot send with keepalive reaches the recording through the visit's next page", async () => {
+  const website = await api.post("/api/websites", { name: "Acme big leave", domain: "https://acme.example", trackingLevel: "enhanced" });
+  const { context, log, requests } = await newContext(browser);
+  const tab = await context.newPage();
+  await tab.goto(`${site.url}/?k=${website.trackingKey}&big=1`);
+  await tab.waitForFunction(() => window.tracker?._?.r);
+  const sid = await tab.evaluate(() => window.tracker._.s);
+  await tab.waitForTimeout(1000);
+  await Promise.all([tab.waitForURL((u) => u.pathname == "/pricing"), tab.click("#next")]);
+  await tab.waitForFunction(() => window.tracker?._?.r);
+  const { events } = await until("the recording with the first page's last mutation", async () => {
+    const list = await api.get(`/api/websites/${website.id}/session-replays?limit=100`);
+    const replay = list.find((r) => r.sessionId == sid);
+    if (!replay) return list;
+    const { events } = await api.get(`/api/replays/${replay.id}/events`);
+    return JSON.stringify(events).includes("BLOB-MARKER-") ? { events } : [pagesOf(events).map((p) => [p.path, p.snapshots]), log, requests.filter((u) => u.includes("replay")).map((u) => u.slice(-40))];
+  });
+  // In order: the added element belongs to the first page, before the second page's snapshot.
+  const at = events.findIndex((e) => JSON.stringify(e).includes("BLOB-MARKER-"));
+  const second = events.findIndex((e) => e.type == 4 && new URL(e.data.href).pathname == "/pricing");
+  assert.ok(at >= 0 && second > at, `the mutation at ${at}, the second page from ${second}`);
   await context.close();
 });
 
