@@ -12,9 +12,13 @@ pub enum Error {
     /// The thing already exists (e.g. an email already registered).
     #[error("{0}")]
     Conflict(String),
-    /// Missing, expired or forged credentials.
+    /// Missing or wrong credentials (a wrong password or two-factor code, no bearer token).
     #[error("{0}")]
     Unauthorized(String),
+    /// An access token that no longer opens anything: expired, forged, or its sign-in ended. Unlike
+    /// `Unauthorized`, a client may refresh its token and try again (HTTP: `error="invalid_token"`).
+    #[error("{0}")]
+    InvalidToken(String),
     /// Authenticated, or not needing to be, but not allowed (e.g. sign-up closed, a hit from another domain).
     #[error("{0}")]
     Forbidden(String),

@@ -31,7 +31,7 @@ fn status_of(e: &Error) -> (StatusCode, String) {
         Error::Invalid(_) => (StatusCode::BAD_REQUEST, e.to_string()),
         Error::NotFound(_) => (StatusCode::NOT_FOUND, e.to_string()),
         Error::Conflict(_) => (StatusCode::CONFLICT, e.to_string()),
-        Error::Unauthorized(_) => (StatusCode::UNAUTHORIZED, e.to_string()),
+        Error::Unauthorized(_) | Error::InvalidToken(_) => (StatusCode::UNAUTHORIZED, e.to_string()),
         Error::Forbidden(_) => (StatusCode::FORBIDDEN, e.to_string()),
         Error::RateLimited => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
         Error::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
@@ -74,15 +74,21 @@ pub fn error_response(status: StatusCode, message: &str) -> warp::reply::Respons
 }
 
 /// A core error as a JSON response, for routes that answer errors themselves (visitor routes add CORS).
+/// A token that no longer stands says so in `WWW-Authenticate` (RFC 6750 `invalid_token`): the one answer
+/// on which a client refreshes its token and sends again, where a wrong password or code must not be resent.
 pub fn error_reply(e: &Error) -> warp::reply::Response {
     let (status, message) = status_of(e);
-    error_response(status, &message)
+    let mut response = error_response(status, &message);
+    if matches!(e, Error::InvalidToken(_)) {
+        response.headers_mut().insert("www-authenticate", HeaderValue::from_static(r#"Bearer error="invalid_token""#));
+    }
+    response
 }
 
 /// Turns any rejection into a JSON error; installed once at the top of the route table.
 pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infallible> {
     let (status, message) = if let Some(ApiError(e)) = rejection.find::<ApiError>() {
-        status_of(e)
+        return Ok(error_reply(e));
     } else if rejection.is_not_found() {
         (StatusCode::NOT_FOUND, "not found".to_string())
     } else if let Some(e) = rejection.find::<warp::filters::body::BodyDeserializeError>() {

@@ -2,7 +2,8 @@
 // or recordings or has CSS-selector event definitions; it loads recorder.js when recordings are on. Collects clicks
 // (page-relative coordinates, CSS selector, the place inside the clicked element as fractions of its box), the
 // deepest scroll of each page view and sampled mouse movement, batched to POST /api/interactions every
-// few seconds and on pagehide, with form submits and form-field focus/blur/change (whether the field is
+// few seconds, at once on a click on a link or a form submit (either usually leaves the page), and on pagehide in
+// bodies small enough for the browser's keepalive budget, with form submits and form-field focus/blur/change (whether the field is
 // filled, never its value); fires the site's event definitions as custom or conversion events.
 import type { Ctx, Definition } from "./types";
 
@@ -96,23 +97,26 @@ function run(c: Ctx) {
     const d = Math.min(100, Math.round(((scrollY + innerHeight) / Math.max(1, doc.scrollHeight)) * 100));
     if (d > depth) depth = d;
   };
-  const flush = () => {
+  // small: the page is going away, and its last bodies must fit the browser's keepalive budget (64 KiB in flight,
+  // shared with the recorder), so they go in several small bodies rather than one of up to 160 KiB.
+  const flush = (small?: unknown) => {
     if (!cfg.heatmaps || !c.o() || (!clicks.length && !moves.length && !submits.length && !fields.length && depth == sentDepth)) return;
     sentDepth = depth;
+    const share = small ? 8 : 1;
     const body = {
       tracking_key: c.k,
       session_id: c.s,
       url,
       viewport: { w: innerWidth, h: innerHeight },
       page: { w: doc.scrollWidth, h: doc.scrollHeight },
-      clicks: clicks.splice(0, MAX_CLICKS),
-      moves: moves.splice(0, MAX_MOVES),
-      submits: submits.splice(0, MAX_SUBMITS),
-      fields: fields.splice(0, MAX_FIELDS),
+      clicks: clicks.splice(0, MAX_CLICKS / share),
+      moves: moves.splice(0, MAX_MOVES / share),
+      submits: submits.splice(0, MAX_SUBMITS / share),
+      fields: fields.splice(0, MAX_FIELDS / share),
       scrollDepth: depth,
     };
     c.p(c.e + "/api/interactions", JSON.stringify(body));
-    if (clicks.length || moves.length || submits.length || fields.length) flush();
+    if (clicks.length || moves.length || submits.length || fields.length) flush(small);
   };
 
   const fire = (d: Definition) =>
@@ -137,7 +141,8 @@ function run(c: Ctx) {
       // Where inside the element: the panel places the click on that element in a page of another width.
       const frac = (v: number, size: number) => (size > 0 ? Math.min(1, Math.max(0, Math.round((v / size) * 1000) / 1000)) : 0.5);
       clicks.push({ x: Math.round(e.pageX), y: Math.round(e.pageY), selector: selectorOf(el), ox: frac(e.clientX - r.left, r.width), oy: frac(e.clientY - r.top, r.height), t: Date.now() });
-      if (clicks.length >= MAX_CLICKS) flush();
+      // A click on a link usually leaves the page: its batch goes now, while the page still runs.
+      if (clicks.length >= MAX_CLICKS || el.closest?.("a[href]")) flush();
     });
     on("mousemove", (e) => {
       const now = Date.now();
@@ -149,6 +154,7 @@ function run(c: Ctx) {
     // Form submits (with the clicks on fields) give the heatmap's form interactions and completions.
     on("submit", (e) => {
       submits.push({ selector: selectorOf(e.target as Element), t: Date.now() });
+      flush(); // a submit usually leaves the page too
     });
     // Form fields: focus, blur and change, with whether the field is filled (never the value).
     const field = (e: Event) => {
@@ -164,9 +170,9 @@ function run(c: Ctx) {
     on("scroll", measure);
     addEventListener("resize", measure, { passive: true });
     measure();
-    setInterval(flush, FLUSH_EVERY_MS);
-    addEventListener("pagehide", flush);
-    on("visibilitychange", () => document.visibilityState == "hidden" && flush());
+    setInterval(() => flush(), FLUSH_EVERY_MS);
+    addEventListener("pagehide", () => flush(1));
+    on("visibilitychange", () => document.visibilityState == "hidden" && flush(1));
   }
   on("click", (e) => matching("click", (d) => !!(e.target as Element).closest(d.selector)));
   on("submit", (e) => matching("submit", (d) => !!(e.target as Element).closest(d.selector)));

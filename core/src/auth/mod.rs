@@ -37,7 +37,8 @@ pub const MIN_PASSWORD_LEN: usize = 6;
 /// Longest password accepted; argon2 work is bounded by it.
 pub const MAX_PASSWORD_LEN: usize = 1024;
 /// How long after its rotation a refresh token may be presented again without counting as stolen (as long
-/// as its successor is unused): two tabs of one browser refreshing at the same moment both present it.
+/// as its successor is unused): two tabs of one browser refreshing at the same moment both present it, and
+/// both get the same successor.
 pub const REFRESH_REUSE_GRACE_MS: i64 = 10_000;
 
 /// Failed password checks per account are counted over this window (per client network: one minute).
@@ -294,13 +295,15 @@ impl Auth {
         }
     }
 
-    /// Exchanges a refresh token for a new pair; the presented token is used up. Presenting a used one again
-    /// (after a short grace for two tabs refreshing at once) revokes its whole sign-in: someone holds a copy.
+    /// Exchanges a refresh token for a new pair; the presented token is used up. Presented again within a short
+    /// grace while its successor is unused (two tabs, or a reload, refreshing at once), it answers that same
+    /// successor, so one sign-in keeps one line of tokens; presented again later, or once the successor was
+    /// used, it revokes its whole sign-in: someone holds a copy.
     pub fn refresh(&self, refresh_token: &str) -> Result<RefreshedTokens> {
         let hash = tokens::hash_token(refresh_token);
         let now = now_ms();
         let rejected = || Error::Unauthorized("invalid or expired refresh token".into());
-        let (refresh_token, new_hash) = tokens::new_secret_token();
+        let (refresh_token, new_hash) = self.keys.successor(refresh_token);
         let expires_at = now + REFRESH_TOKEN_TTL_DAYS * 86_400_000;
         match self.meta.rotate_refresh_token(&hash, &new_hash, now, expires_at)? {
             Rotation::Rotated { user, session, version } => {
@@ -347,7 +350,7 @@ impl Auth {
     /// (a live stream re-checks with this).
     pub fn still_valid(&self, principal: Principal) -> Result<()> {
         if chrono::Utc::now().timestamp() >= principal.expires_at {
-            return Err(Error::Unauthorized("token expired".into()));
+            return Err(Error::InvalidToken("token expired".into()));
         }
         self.check_session(principal)
     }
@@ -366,14 +369,14 @@ impl Auth {
             {
                 // The session timeout counts from the last request of the sign-in, not only its last refresh.
                 if now - state.last_used_at >= crate::account::session_timeout_ms(state.session_timeout) {
-                    return Err(Error::Unauthorized("session timed out, please sign in again".into()));
+                    return Err(Error::InvalidToken("session timed out, please sign in again".into()));
                 }
                 if now - state.last_used_at >= TOUCH_EVERY_MS {
                     self.meta.touch_session(principal.session, now)?;
                 }
                 Ok(())
             }
-            _ => Err(revoked()),
+            _ => Err(Error::InvalidToken(SESSION_ENDED.into())),
         }
     }
 
@@ -467,8 +470,10 @@ fn bad_credentials() -> Error {
     Error::Unauthorized("invalid email or password".into())
 }
 
+const SESSION_ENDED: &str = "session ended, please sign in again";
+
 fn revoked() -> Error {
-    Error::Unauthorized("session ended, please sign in again".into())
+    Error::Unauthorized(SESSION_ENDED.into())
 }
 
 fn closed() -> Error {

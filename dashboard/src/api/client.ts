@@ -1,6 +1,9 @@
-//! The one HTTP client of the dashboard: bearer header, JSON bodies, one token refresh and one retry on
-//! 401/403, errors as Error("STATUS: body"). Hooks call it; components never call fetch. The server
-//! rotates the refresh token on every refresh (API.md), so the client stores the new one it is given.
+//! The one HTTP client of the dashboard: bearer header, JSON bodies, one token refresh and one retry when the
+//! server says the access token is no longer good (401 with `WWW-Authenticate: Bearer error="invalid_token"`;
+//! a 401 for a wrong password or code is the answer, not a reason to send it again), errors as
+//! Error("STATUS: body"). Hooks call it; components never call fetch. The server rotates the refresh token on
+//! every refresh (API.md), so the client stores the new one it is given; a page on its way out starts no
+//! refresh, as it could not store the new token.
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -28,7 +31,7 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Yield null instead of failing when the answer (after the refresh attempt) is 401. */
+  /** Yield null instead of failing when the answer (after any refresh attempt) is 401. */
   nullOn401?: boolean;
 }
 
@@ -36,6 +39,27 @@ export interface ApiClientOptions {
   fetch?: FetchLike;
   storage?: TokenStorage;
   baseUrl?: string;
+  /** Whether the page is being left (pagehide seen); by default the browser's own page events say. */
+  leaving?: () => boolean;
+}
+
+/** Whether an answer says the access token is expired, revoked or invalid (RFC 6750 `invalid_token`). */
+export function tokenRejected(res: Response): boolean {
+  return res.status === 401 && /error="?invalid_token/.test(res.headers.get("WWW-Authenticate") ?? "");
+}
+
+/** Whether this page is being left: set at pagehide, cleared when a page comes back from the back/forward cache. */
+function pageLeaving(): () => boolean {
+  let leaving = false;
+  if (typeof window !== "undefined" && typeof window.addEventListener === "function") {
+    window.addEventListener("pagehide", () => {
+      leaving = true;
+    });
+    window.addEventListener("pageshow", () => {
+      leaving = false;
+    });
+  }
+  return () => leaving;
 }
 
 export interface ApiClient {
@@ -46,7 +70,8 @@ export interface ApiClient {
   del<T = void>(path: string): Promise<T>;
   /** GET returning the raw body text (CSV export). */
   text(path: string): Promise<string>;
-  /** One POST /api/refresh; true when a new access token was stored. Concurrent callers share it. */
+  /** One POST /api/refresh; true when a new access token was stored. Concurrent callers share it; none starts
+   * while the page is being left (the rotated token would be lost with the page). */
   refresh(): Promise<boolean>;
   /** Ends the sign-in on the server (POST /api/logout) as far as it can, then forgets both tokens. */
   logout(): Promise<void>;
@@ -59,6 +84,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const storage: TokenStorage = options.storage ?? globalThis.localStorage;
   const base = options.baseUrl ?? "";
+  const leaving = options.leaving ?? pageLeaving();
   let refreshing: Promise<boolean> | null = null;
 
   function headers(hasBody: boolean): Record<string, string> {
@@ -92,6 +118,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   }
 
   function refresh(): Promise<boolean> {
+    if (leaving()) return Promise.resolve(false);
     if (!refreshing) {
       refreshing = refreshOnce().finally(() => {
         refreshing = null;
@@ -109,7 +136,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         body: hasBody ? JSON.stringify(body) : undefined,
       });
     const first = await attempt();
-    if (first.status !== 401 && first.status !== 403) return first;
+    if (!tokenRejected(first)) return first;
     if (!(await refresh())) return first;
     return attempt();
   }

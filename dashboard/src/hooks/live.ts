@@ -1,7 +1,9 @@
 //! The live feed: an EventSource on /api/dashboard/live, opened with a single-use stream ticket (the access
-//! token never goes into a URL). Connected on open (Real-time), Disconnected on error; on error one token
-//! refresh and, if it succeeds, a new stream with a new ticket. The server ends a stream when its token
-//! expires or its sign-in is revoked, which is such an error.
+//! token never goes into a URL). Connected on open (Real-time), Disconnected on error; on error a new stream
+//! with a new ticket after a back-off. The server ends a stream when its token expires or its sign-in is
+//! revoked, which is such an error: the ticket request then answers 401 invalid_token and the API client
+//! refreshes the token once. The stream is never what starts a refresh: it errors too when the page unloads,
+//! and a refresh then would rotate the token with no page left to store the new one.
 import { useEffect, useState } from "react";
 import { api } from "../api";
 import type { ActiveSession } from "../api/types";
@@ -50,12 +52,9 @@ export function useLiveSessions(websiteId: number | undefined) {
         if (cancelled) return;
         setStatus("disconnected");
         failures += 1;
-        void api.refresh().then((ok) => {
-          if (!ok || cancelled) return;
-          // Back off when the stream keeps failing even with fresh tokens.
-          const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
-          retryTimer = window.setTimeout(() => void open(), delay);
-        });
+        // Back off when the stream keeps failing even with fresh tokens.
+        const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+        retryTimer = window.setTimeout(() => void open(), delay);
       };
     };
     void open();

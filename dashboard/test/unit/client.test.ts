@@ -37,6 +37,9 @@ function fakeFetch(answers: ((call: Call) => Response)[]) {
 }
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+/** The daemon's answer to an expired, revoked or invalid access token (RFC 6750). */
+const tokenRejected = (body = "", statusText?: string) =>
+  new Response(body, { status: 401, statusText, headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
 
 function setup(answers: ((call: Call) => Response)[]) {
   const storage = new MemoryStorage();
@@ -57,9 +60,9 @@ test("bearer header on every call, JSON content type only with a body", async ()
   assert.equal(calls[1].body, '{"name":"a"}');
 });
 
-test("401: one refresh with the stored refresh token, then one retry with the new token", async () => {
+test("401 invalid_token: one refresh with the stored refresh token, then one retry with the new token", async () => {
   const { client, calls, storage } = setup([
-    () => new Response("expired", { status: 401 }),
+    () => tokenRejected("expired"),
     () => json(200, { accessToken: "new-access", refreshToken: "next-refresh" }),
     () => json(200, { ok: true }),
   ]);
@@ -82,19 +85,49 @@ test("logout sends the refresh token to /api/logout and forgets both tokens", as
   assert.equal(storage.getItem("refreshToken"), null);
 });
 
-test("403 also triggers the refresh; a second failure is raised, not retried again", async () => {
+test("a second token failure after the refresh is raised, not retried again", async () => {
   const { client, calls } = setup([
-    () => new Response("no", { status: 403 }),
+    () => tokenRejected("no"),
     () => json(200, { accessToken: "new-access" }),
-    () => new Response("still no", { status: 403, statusText: "Forbidden" }),
+    () => tokenRejected("still no"),
   ]);
-  await assert.rejects(client.get("/api/x"), (e: Error) => e instanceof ApiError && e.message === "403: still no");
+  await assert.rejects(client.get("/api/x"), (e: Error) => e instanceof ApiError && e.message === "401: still no");
   assert.equal(calls.length, 3);
+});
+
+test("a 401 for a wrong password or code, and a 403, are answers: sent once, no refresh", async () => {
+  const { client, calls } = setup([
+    () => new Response('{"error":{"message":"current password is incorrect"}}', { status: 401, headers: { "WWW-Authenticate": "Bearer" } }),
+    () => new Response('{"error":{"message":"invalid two-factor code"}}', { status: 401 }),
+    () => new Response("no", { status: 403 }),
+  ]);
+  await assert.rejects(client.put("/api/user/password", { currentPassword: "x" }), { message: '401: {"error":{"message":"current password is incorrect"}}' });
+  await assert.rejects(client.post("/api/user/2fa/enable", { code: "1" }), { message: '401: {"error":{"message":"invalid two-factor code"}}' });
+  await assert.rejects(client.get("/api/x"), { message: "403: no" });
+  assert.deepEqual(
+    calls.map((c) => c.url),
+    ["/api/user/password", "/api/user/2fa/enable", "/api/x"],
+  );
+});
+
+test("no refresh starts while the page is being left: the rotated token would be lost with it", async () => {
+  const storage = new MemoryStorage();
+  storage.setItem("accessToken", "old-access");
+  storage.setItem("refreshToken", "the-refresh");
+  const fake = fakeFetch([() => tokenRejected("expired")]);
+  const client = createApiClient({ fetch: fake.fn, storage, leaving: () => true });
+  assert.equal(await client.refresh(), false);
+  await assert.rejects(client.get("/api/x"), { message: "401: expired" });
+  assert.deepEqual(
+    fake.calls.map((c) => c.url),
+    ["/api/x"],
+  );
+  assert.equal(storage.getItem("refreshToken"), "the-refresh");
 });
 
 test("failed refresh raises the original error response", async () => {
   const { client, calls, storage } = setup([
-    () => new Response('{"error":{"message":"token expired"}}', { status: 401 }),
+    () => tokenRejected('{"error":{"message":"token expired"}}'),
     () => new Response("bad refresh", { status: 401 }),
   ]);
   await assert.rejects(client.get("/api/x"), { message: '401: {"error":{"message":"token expired"}}' });
@@ -103,13 +136,13 @@ test("failed refresh raises the original error response", async () => {
 });
 
 test("a refresh answer without accessToken counts as failed", async () => {
-  const { client, calls } = setup([() => new Response("", { status: 401, statusText: "Unauthorized" }), () => json(200, {})]);
+  const { client, calls } = setup([() => tokenRejected("", "Unauthorized"), () => json(200, {})]);
   await assert.rejects(client.get("/api/x"), { message: "401: Unauthorized" });
   assert.equal(calls.length, 2);
 });
 
 test("nullOn401 yields null after the refresh attempt fails", async () => {
-  const { client } = setup([() => new Response("", { status: 401 }), () => new Response("", { status: 401 })]);
+  const { client } = setup([() => tokenRejected(), () => new Response("", { status: 401 })]);
   assert.equal(await client.get("/api/user", { nullOn401: true }), null);
 });
 
@@ -138,7 +171,7 @@ test("concurrent 401s share one refresh", async () => {
         return json(200, { accessToken: "new" });
       }
       const auth = (init?.headers as Record<string, string>).Authorization;
-      return auth === "Bearer new" ? json(200, { url }) : new Response("", { status: 401 });
+      return auth === "Bearer new" ? json(200, { url }) : tokenRejected();
     },
   });
   const [a, b] = await Promise.all([client.get("/a"), client.get("/b")]);

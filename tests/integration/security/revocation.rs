@@ -42,6 +42,65 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_sign_in() {
     assert_eq!(server.get("/api/websites", &access).await.status, StatusCode::UNAUTHORIZED);
 }
 
+/// Issue 34: two tabs, or a page and its reload, refreshing with one token at the same moment. Both get in,
+/// with the same successor, and the sign-in goes on: nothing of it is revoked.
+#[tokio::test]
+async fn two_concurrent_refreshes_with_one_token_both_succeed_and_the_sign_in_survives() {
+    let server = TestServer::start().await;
+    let (_, first) = server.register("a@example.com").await;
+    let r1 = first["refreshToken"].clone();
+    let (a, b) = tokio::join!(refresh(&server, &r1), refresh(&server, &r1));
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert_eq!(b.status, StatusCode::OK, "{}", b.text);
+    assert_eq!(a.json["refreshToken"], b.json["refreshToken"], "one successor, whichever tab stores its answer last");
+    for answer in [&a, &b] {
+        let access = answer.json["accessToken"].as_str().unwrap();
+        assert_eq!(server.get("/api/websites", access).await.status, StatusCode::OK);
+    }
+    // The sign-in goes on with the successor they share, and the access tokens of both refreshes still work.
+    let next = refresh(&server, &a.json["refreshToken"]).await;
+    assert_eq!(next.status, StatusCode::OK, "{}", next.text);
+    for answer in [&a, &b, &next] {
+        let access = answer.json["accessToken"].as_str().unwrap();
+        assert_eq!(server.get("/api/websites", access).await.status, StatusCode::OK);
+    }
+    assert_eq!(refresh(&server, &next.json["refreshToken"]).await.status, StatusCode::OK);
+}
+
+/// Issue 34: only a token failure invites a refresh. A wrong password is a 401 the client must not answer by
+/// refreshing and sending the password again; an expired, forged or revoked access token says `invalid_token`.
+#[tokio::test]
+async fn only_token_failures_say_invalid_token() {
+    let server = TestServer::start().await;
+    let (token, session) = server.register("a@example.com").await;
+    let invalid = r#"Bearer error="invalid_token""#;
+    let www = |answer: &Answer| answer.headers.get("www-authenticate").map(|v| v.to_str().unwrap().to_string());
+    let wrong = server
+        .put("/api/user/password", &token, json!({"currentPassword": "not-mine", "newPassword": "secret2"}))
+        .await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.text);
+    assert_eq!(wrong.error_message(), "current password is incorrect");
+    assert_eq!(www(&wrong).as_deref(), Some("Bearer"));
+    let deletion =
+        server.call(Method::DELETE, "/api/user/account", Some(&token), Some(json!({"password": "nope1"}))).await;
+    assert_eq!(deletion.status, StatusCode::UNAUTHORIZED, "{}", deletion.text);
+    assert_eq!(www(&deletion).as_deref(), Some("Bearer"));
+    let login = server.call(Method::POST, "/api/login", None, Some(json!({"email": "a@example.com", "password": "x"})));
+    let login = login.await;
+    assert_eq!((login.status, www(&login).as_deref()), (StatusCode::UNAUTHORIZED, Some("Bearer")));
+    let missing = server.call(Method::GET, "/api/websites", None, None).await;
+    assert_eq!((missing.status, www(&missing).as_deref()), (StatusCode::UNAUTHORIZED, Some("Bearer")));
+
+    let forged = server.get("/api/websites", &format!("{token}x")).await;
+    assert_eq!((forged.status, www(&forged).as_deref()), (StatusCode::UNAUTHORIZED, Some(invalid)));
+    let out =
+        server.call(Method::POST, "/api/logout", None, Some(json!({"refreshToken": session["refreshToken"]}))).await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT);
+    let revoked = server.get("/api/websites", &token).await;
+    assert_eq!((revoked.status, www(&revoked).as_deref()), (StatusCode::UNAUTHORIZED, Some(invalid)));
+    assert_eq!(revoked.error_message(), "session ended, please sign in again");
+}
+
 #[tokio::test]
 async fn logout_revokes_the_refresh_token_and_its_access_tokens() {
     let server = TestServer::start().await;

@@ -78,8 +78,9 @@ pub trait SessionStore {
         expires_at: Millis,
         token_hash: &[u8],
     ) -> Result<Option<(i64, i64)>>;
-    /// Presents a refresh token: on `Rotated`, `new_hash` is stored as its successor and the sign-in is
-    /// extended to `expires_at`.
+    /// Presents a refresh token: on `Rotated`, `new_hash` is stored as its successor (kept as it is when the
+    /// token was rotated before: the successor is the same each time) and the sign-in is extended to
+    /// `expires_at`.
     fn rotate_refresh_token(&self, hash: &[u8], new_hash: &[u8], now: Millis, expires_at: Millis) -> Result<Rotation>;
     /// Ends the sign-in a refresh token belongs to; false if no sign-in has that token.
     fn revoke_by_token(&self, hash: &[u8], now: Millis) -> Result<bool>;
@@ -162,7 +163,12 @@ impl SessionStore for SqliteMeta {
                     if mark_used {
                         tx.execute("UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2", params![now, hash])?;
                     }
-                    insert_token(&tx, new_hash, row.session, now)?;
+                    // Presented again within the grace, the token's successor is there already.
+                    tx.execute(
+                        "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?1, ?2, ?3)
+                         ON CONFLICT (token_hash) DO NOTHING",
+                        params![new_hash, row.session, now],
+                    )?;
                     tx.execute(
                         "UPDATE auth_sessions SET last_used_at = ?1, expires_at = ?2 WHERE id = ?3",
                         params![now, expires_at, row.session],
@@ -327,8 +333,10 @@ impl SessionStore for PgMeta {
                     if mark_used {
                         tx.execute("UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2", &[&now, &hash])?;
                     }
+                    // Presented again within the grace, the token's successor is there already.
                     tx.execute(
-                        "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES ($1, $2, $3)",
+                        "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES ($1, $2, $3)
+                         ON CONFLICT (token_hash) DO NOTHING",
                         &[&new_hash, &row.session, &now],
                     )?;
                     tx.execute(

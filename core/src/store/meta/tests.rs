@@ -74,7 +74,7 @@ fn a_deleted_accounts_tokens_no_longer_refresh_on_each_engine() {
         let refused = s.auth.refresh(&refreshed.refresh_token);
         assert!(matches!(refused, Err(Error::Unauthorized(_))), "{}: {refused:?}", engine.name);
         let refused = s.auth.authenticate(&refreshed.access_token);
-        assert!(matches!(refused, Err(Error::Unauthorized(_))), "{}: {refused:?}", engine.name);
+        assert!(matches!(refused, Err(Error::InvalidToken(_))), "{}: {refused:?}", engine.name);
     }
 }
 
@@ -101,6 +101,38 @@ fn a_rotated_token_presented_again_ends_its_sign_in_on_each_engine() {
         assert!(s.auth.refresh(&kept.refresh_token).is_err(), "{}", engine.name);
         s.auth.authenticate(&fresh.access_token).unwrap();
         assert!(matches!(s.auth.login("rot@example.com", "secret1", None, CLIENT), Err(Error::Unauthorized(_))));
+    }
+}
+
+#[test]
+fn a_token_presented_again_gets_its_one_successor_within_the_grace_and_revokes_past_it_on_each_engine() {
+    use sha2::Digest;
+    for engine in engines() {
+        let s = services(&engine);
+        let name = engine.name;
+        s.auth.create_user("tabs@example.com", "secret1").unwrap();
+        // Two tabs (or a page and its reload) refreshing with one token: the same successor for both, new
+        // access tokens that work, and the sign-in goes on with that one successor.
+        let first = session(&s.auth, "tabs@example.com", "secret1");
+        let a = s.auth.refresh(&first.refresh_token).unwrap();
+        let b = s.auth.refresh(&first.refresh_token).unwrap();
+        assert_eq!(a.refresh_token, b.refresh_token, "{name}: one successor");
+        s.auth.authenticate(&a.access_token).unwrap();
+        s.auth.authenticate(&b.access_token).unwrap();
+        let next = s.auth.refresh(&b.refresh_token).unwrap();
+        s.auth.authenticate(&next.access_token).unwrap();
+        s.auth.authenticate(&a.access_token).unwrap();
+        // Past the grace a used token is a copy in other hands, even while its successor is unused.
+        let other = session(&s.auth, "tabs@example.com", "secret1");
+        let successor = s.auth.refresh(&other.refresh_token).unwrap();
+        let late = crate::model::now_ms() + crate::auth::REFRESH_REUSE_GRACE_MS + 1_000;
+        let hash = sha2::Sha256::digest(other.refresh_token.as_bytes()).to_vec();
+        let rotation = engine.meta.rotate_refresh_token(&hash, &[7; 32], late, late + 86_400_000).unwrap();
+        assert!(matches!(rotation, super::Rotation::Revoked { .. }), "{name}: {rotation:?}");
+        assert!(s.auth.refresh(&successor.refresh_token).is_err(), "{name}: the sign-in is revoked");
+        assert!(s.auth.authenticate(&successor.access_token).is_err(), "{name}");
+        // The other sign-in is untouched.
+        s.auth.authenticate(&next.access_token).unwrap();
     }
 }
 
