@@ -23,6 +23,9 @@ use crate::testing::OneSite;
 /// so no test meets a shard that is down (tests of this binary run in parallel threads).
 pub(crate) static SHARDS: RwLock<()> = RwLock::new(());
 
+/// The visitor-salt key of every test's sinks (the daemons of one cluster share theirs, as these do).
+pub(crate) const SALT_KEY: &[u8] = b"test visitor salt key, 32 bytes or more";
+
 /// A private corner of the harness for one test.
 pub(crate) struct TestCluster {
     pub pg_url: String,
@@ -143,7 +146,7 @@ pub(crate) fn store_jobs_in_both(fixture: &OneSite, cluster: &TestCluster, jobs:
     let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
         cluster.events(),
-        IngestState::new(cluster.pg()),
+        IngestState::new(cluster.pg(), crate::cluster::testing::SALT_KEY),
         cluster.meta(),
         LiveHub::default(),
         metrics.clone(),
