@@ -1,6 +1,5 @@
 //! `Tracker`: the one door into the domain, opened from a `Config` by the daemon and the CLI alike.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -441,8 +440,9 @@ impl Tracker {
         cluster.events.journey_paths(&sites, range)
     }
 
-    /// The customer journeys of the user's sites, or of one of them, from ClickHouse in cluster mode (each
-    /// site's intent model fitted there and cached by this daemon).
+    /// The customer journeys of the user's sites, or of one of them, from ClickHouse in cluster mode (the
+    /// sites' intent models fitted there together and cached by this daemon), in a number of queries that does
+    /// not grow with the number of sites.
     pub fn customer_journeys(
         &self,
         user: UserId,
@@ -458,11 +458,9 @@ impl Tracker {
             Some(site) => vec![self.websites.get(user, site)?.id],
             None => self.websites.list(user)?.into_iter().map(|w| w.id).collect(),
         };
-        let mut models = HashMap::new();
-        for &site in &sites {
-            let model = self.analytics.cached_intent_model(site, false, |now| cluster.events.fit_intent(site, now))?;
-            models.insert(site, model);
-        }
+        // The models missing from this daemon's cache fitted in one read of all their sites, not one per site.
+        let models =
+            self.analytics.cached_intent_models(&sites, |stale, now| cluster.events.fit_intents(stale, now))?;
         cluster.events.customer_journeys(&sites, range, filter, now, &models)
     }
 

@@ -45,6 +45,11 @@ pub(crate) fn shards_up() -> RwLockReadGuard<'static, ()> {
     SHARDS.read().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Statements `events` has sent to its shards so far: tests bound the queries of one read with it.
+pub(crate) fn statements(events: &Events) -> u64 {
+    events.nodes().iter().map(Node::statements_sent).sum()
+}
+
 /// A fresh schema and database on the harness, or `None` when it is not running.
 pub(crate) fn fresh() -> Option<TestCluster> {
     let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
