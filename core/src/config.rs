@@ -18,8 +18,16 @@ pub struct Config {
     pub addr: SocketAddr,
     /// Public base URL of this instance, used in script URLs; defaults to http://{addr}.
     pub public_url: Option<String>,
-    /// JWT signing secret; generated into the data folder when absent.
+    /// JWT signing secret (at least 32 characters); generated into the data folder when absent, except in
+    /// cluster mode, which requires it (or `jwt_secret_file`), the same on every daemon. Read at start.
     pub jwt_secret: Option<String>,
+    /// A file holding the signing secret instead of `jwt_secret` (its content, a final line break ignored).
+    pub jwt_secret_file: Option<PathBuf>,
+    /// Cluster mode: the key every daemon derives each day's visitor-hash salt from (at least 32 characters,
+    /// the same on every daemon; required there), or `visitor_salt_key_file`. Read at start.
+    pub visitor_salt_key: Option<String>,
+    /// A file holding `visitor_salt_key` (its content, a final line break ignored).
+    pub visitor_salt_key_file: Option<PathBuf>,
     /// Peers whose X-Forwarded-For header is believed (reloadable).
     pub trusted_proxies: Vec<IpNet>,
     /// Log filter such as "info" or "tracker=debug" (reloadable).
@@ -71,6 +79,9 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             public_url: None,
             jwt_secret: None,
+            jwt_secret_file: None,
+            visitor_salt_key: None,
+            visitor_salt_key_file: None,
             trusted_proxies: vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()],
             log_level: "info".into(),
             log_format: LogFormat::Text,
@@ -120,7 +131,14 @@ impl Config {
             "TRACKER_DATA_DIR" => self.data_dir = PathBuf::from(value),
             "TRACKER_ADDR" => self.addr = value.parse().map_err(|_| bad("address"))?,
             "TRACKER_PUBLIC_URL" => self.public_url = Some(value.to_string()),
-            "TRACKER_JWT_SECRET" => self.jwt_secret = Some(value.to_string()),
+            "TRACKER_JWT_SECRET" => self.jwt_secret = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_JWT_SECRET_FILE" => {
+                self.jwt_secret_file = Some(PathBuf::from(value)).filter(|p| !p.as_os_str().is_empty())
+            }
+            "TRACKER_VISITOR_SALT_KEY" => self.visitor_salt_key = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "TRACKER_VISITOR_SALT_KEY_FILE" => {
+                self.visitor_salt_key_file = Some(PathBuf::from(value)).filter(|p| !p.as_os_str().is_empty())
+            }
             "TRACKER_LOG_LEVEL" => self.log_level = value.to_string(),
             "TRACKER_LOG_FORMAT" => self.log_format = LogFormat::parse(value).ok_or_else(|| bad("log format"))?,
             "TRACKER_TRUSTED_PROXIES" => {
@@ -161,6 +179,18 @@ impl Config {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The configured signing secret (`jwt_secret` or the content of `jwt_secret_file`), `None` when neither
+    /// is set; an error when both are, or when it is shorter than 32 bytes or the file cannot be read.
+    pub fn signing_secret(&self) -> Result<Option<Vec<u8>>> {
+        configured_key("jwt_secret", self.jwt_secret.as_deref(), self.jwt_secret_file.as_deref())
+    }
+
+    /// The configured visitor-salt key (`visitor_salt_key` or the content of `visitor_salt_key_file`), checked
+    /// as `signing_secret` checks its own.
+    pub fn visitor_salt_key(&self) -> Result<Option<Vec<u8>>> {
+        configured_key("visitor_salt_key", self.visitor_salt_key.as_deref(), self.visitor_salt_key_file.as_deref())
     }
 
     /// Path of the SQLite database inside the data folder.
@@ -236,6 +266,33 @@ impl LogFormat {
     }
 }
 
+/// Shortest secret or key accepted from configuration.
+pub const MIN_KEY_BYTES: usize = 32;
+
+/// A key given inline as `key` or as the content of the file `key`_file (one final line break dropped: an
+/// editor or `echo` adds one).
+fn configured_key(key: &str, inline: Option<&str>, file: Option<&Path>) -> Result<Option<Vec<u8>>> {
+    let value = match (inline, file) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(_)) => return Err(Error::invalid(format!("set {key} or {key}_file, not both"))),
+        (Some(value), None) => value.as_bytes().to_vec(),
+        (None, Some(path)) => {
+            let mut bytes = std::fs::read(path)
+                .map_err(|e| Error::invalid(format!("{key}_file: cannot read {}: {e}", path.display())))?;
+            for end in [b'\n', b'\r'] {
+                if bytes.last() == Some(&end) {
+                    bytes.pop();
+                }
+            }
+            bytes
+        }
+    };
+    if value.len() < MIN_KEY_BYTES {
+        return Err(Error::invalid(format!("{key} must be at least {MIN_KEY_BYTES} characters")));
+    }
+    Ok(Some(value))
+}
+
 /// Accepts a CIDR network or a bare address (taken as a single-host network).
 fn parse_net(s: &str) -> Option<IpNet> {
     s.parse::<IpNet>().ok().or_else(|| s.parse::<IpAddr>().ok().map(IpNet::from))
@@ -274,5 +331,25 @@ mod tests {
         assert!(config.is_trusted_proxy("10.0.0.1".parse().unwrap()));
         assert!(config.is_trusted_proxy("192.168.3.4".parse().unwrap()));
         assert!(!config.is_trusted_proxy("127.0.0.1".parse().unwrap()));
+    }
+
+    #[test]
+    fn keys_come_inline_or_from_a_file_and_are_long_enough() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("jwt_secret");
+        std::fs::write(&file, format!("{}\n", "k".repeat(40))).unwrap();
+        let env =
+            |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let config = Config::load(None, env(&[("TRACKER_JWT_SECRET_FILE", file.to_str().unwrap())])).unwrap();
+        assert_eq!(config.signing_secret().unwrap(), Some(vec![b'k'; 40]), "the file's final line break is dropped");
+        assert_eq!(config.visitor_salt_key().unwrap(), None);
+        let config = Config::load(None, env(&[("TRACKER_VISITOR_SALT_KEY", &"s".repeat(32))])).unwrap();
+        assert_eq!(config.visitor_salt_key().unwrap(), Some(vec![b's'; 32]));
+        let short = Config::load(None, env(&[("TRACKER_VISITOR_SALT_KEY", "short")])).unwrap();
+        assert!(short.visitor_salt_key().unwrap_err().to_string().contains("at least 32"));
+        let both = Config { jwt_secret: Some("j".repeat(32)), jwt_secret_file: Some(file), ..Config::default() };
+        assert!(both.signing_secret().unwrap_err().to_string().contains("not both"));
+        let missing = Config { jwt_secret_file: Some(dir.path().join("none")), ..Config::default() };
+        assert!(missing.signing_secret().unwrap_err().to_string().contains("cannot read"));
     }
 }

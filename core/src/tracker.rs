@@ -1,6 +1,5 @@
 //! `Tracker`: the one door into the domain, opened from a `Config` by the daemon and the CLI alike.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -14,10 +13,10 @@ use crate::analytics::{
     TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::auth::{self, Auth};
-use crate::cluster::Cluster;
 use crate::cluster::ingest_state::IngestState;
 use crate::cluster::pg::Pg;
 use crate::cluster::sink::ClickHouseSink;
+use crate::cluster::{Cluster, ClusterKeys};
 use crate::config::Config;
 use crate::db::{self, Db};
 use crate::email::{Email, Figures as EmailFigures};
@@ -69,9 +68,12 @@ pub struct Services {
 impl Tracker {
     /// Creates the data folder if needed (owner-only, as its files), opens and migrates the database, loads the
     /// signing secret and starts the ingest writer. With `postgres_url` and `clickhouse_url` set (cluster mode),
-    /// metadata lives in PostgreSQL, hits go to ClickHouse, and the signing secret is shared through PostgreSQL.
+    /// metadata lives in PostgreSQL and hits go to ClickHouse; the signing secret and the visitor-salt key then
+    /// come from configuration only (the same on every daemon), never from a database.
     pub fn open(config: &Config) -> Result<Tracker> {
         let cluster_config = crate::cluster::ClusterConfig::of(config)?;
+        // Before anything is made or connected: a cluster daemon without its keys says which to set.
+        let cluster_keys = cluster_config.as_ref().map(|_| ClusterKeys::of(config)).transpose()?;
         db::secure_folder(&config.data_dir)?;
         // In cluster mode this is a transitional database of this daemon's own: the services whose storage has
         // not moved still need one to be built, but their routes answer 503 (`cluster::unavailable_feature`)
@@ -80,35 +82,34 @@ impl Tracker {
         let settings = Settings::new(config.clone());
         let live = LiveHub::default();
         let metrics = Metrics::new(db.path(), config.ingest_queue.max(1));
-        let (meta, secret, cluster) = match &cluster_config {
-            None => {
-                let secret = auth::load_or_create_secret(config.jwt_secret.as_deref(), &config.data_dir)?;
+        let (meta, secret, cluster) = match (&cluster_config, &cluster_keys) {
+            (Some(cluster_config), Some(keys)) => {
+                let cluster = Cluster::open(cluster_config)?;
+                let meta = crate::store::meta::postgres(cluster.pg.clone());
+                (meta, keys.signing_secret.clone(), Some(cluster))
+            }
+            _ => {
+                let secret = auth::load_or_create_secret(config.signing_secret()?, &config.data_dir)?;
                 // Created 0600; one made by hand or copied in may not be.
                 db::secure_file(&config.data_dir.join("secret.key"))?;
                 (crate::store::meta::sqlite(db.clone()), secret, None)
             }
-            Some(cluster_config) => {
-                let cluster = Cluster::open(cluster_config)?;
-                let secret = cluster.signing_secret(config.jwt_secret.as_deref())?;
-                let meta = crate::store::meta::postgres(cluster.pg.clone());
-                (meta, secret, Some(cluster))
-            }
         };
         let privacy = Privacy::new(db.clone(), meta.clone());
         let websites = Websites::new(meta.clone());
-        let ingest = match &cluster_config {
-            None => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
-            Some(cluster_config) => {
+        let ingest = match (&cluster_config, &cluster_keys) {
+            (Some(cluster_config), Some(keys)) => {
                 // The writer's own pool and shard clients: a batch's upsert and inserts never wait for a read.
                 let sink = ClickHouseSink::new(
                     crate::cluster::open_events(cluster_config)?,
-                    IngestState::new(Pg::open(&cluster_config.postgres_url)?),
+                    IngestState::new(Pg::open(&cluster_config.postgres_url)?, &keys.visitor_salt_key),
                     meta.clone(),
                     live.clone(),
                     metrics.clone(),
                 );
                 Ingest::start_with_sink(sink, websites.clone(), privacy.clone(), metrics.clone(), config)?
             }
+            _ => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
         };
         let mut cluster = cluster;
         if let Some(cluster) = &mut cluster {
@@ -439,8 +440,9 @@ impl Tracker {
         cluster.events.journey_paths(&sites, range)
     }
 
-    /// The customer journeys of the user's sites, or of one of them, from ClickHouse in cluster mode (each
-    /// site's intent model fitted there and cached by this daemon).
+    /// The customer journeys of the user's sites, or of one of them, from ClickHouse in cluster mode (the
+    /// sites' intent models fitted there together and cached by this daemon), in a number of queries that does
+    /// not grow with the number of sites.
     pub fn customer_journeys(
         &self,
         user: UserId,
@@ -456,11 +458,9 @@ impl Tracker {
             Some(site) => vec![self.websites.get(user, site)?.id],
             None => self.websites.list(user)?.into_iter().map(|w| w.id).collect(),
         };
-        let mut models = HashMap::new();
-        for &site in &sites {
-            let model = self.analytics.cached_intent_model(site, false, |now| cluster.events.fit_intent(site, now))?;
-            models.insert(site, model);
-        }
+        // The models missing from this daemon's cache fitted in one read of all their sites, not one per site.
+        let models =
+            self.analytics.cached_intent_models(&sites, |stale, now| cluster.events.fit_intents(stale, now))?;
         cluster.events.customer_journeys(&sites, range, filter, now, &models)
     }
 

@@ -14,6 +14,18 @@ use crate::cli::Cli;
 use crate::reads::next_message_within;
 use crate::util::{Answer, BROWSER_UA, TestServer, answer};
 
+/// The signing secret every daemon of a test cluster is configured with (cluster mode requires one, the same on
+/// every daemon; none is kept in a database).
+pub(crate) const CLUSTER_JWT_SECRET: &str = "cluster-test-secret-cluster-test-secret-0001";
+/// The visitor-salt key every daemon of a test cluster is configured with.
+pub(crate) const CLUSTER_SALT_KEY: &str = "cluster-test-salt-key-cluster-test-salt-0001";
+
+/// Gives `config` the keys of a test cluster's daemons.
+pub(crate) fn cluster_keys(config: &mut tracker_core::Config) {
+    config.jwt_secret = Some(CLUSTER_JWT_SECRET.into());
+    config.visitor_salt_key = Some(CLUSTER_SALT_KEY.into());
+}
+
 /// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip.
 pub(crate) fn harness() -> Option<(String, String)> {
     let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
@@ -44,6 +56,11 @@ impl Corner {
         Corner { pg, ch, name }
     }
 
+    /// The harness's PostgreSQL URL, outside this corner's schema.
+    pub(crate) fn base_postgres_url(&self) -> String {
+        self.pg.clone()
+    }
+
     /// The PostgreSQL URL of this corner's schema.
     pub(crate) fn postgres_url(&self) -> String {
         let separator = if self.pg.contains('?') { '&' } else { '?' };
@@ -56,6 +73,8 @@ impl Corner {
             ("TRACKER_POSTGRES_URL", self.postgres_url()),
             ("TRACKER_CLICKHOUSE_URL", self.ch.clone()),
             ("TRACKER_CLICKHOUSE_DATABASE", self.name.clone()),
+            ("TRACKER_JWT_SECRET", CLUSTER_JWT_SECRET.into()),
+            ("TRACKER_VISITOR_SALT_KEY", CLUSTER_SALT_KEY.into()),
         ]
     }
 
@@ -67,6 +86,7 @@ impl Corner {
             config.postgres_url = Some(postgres_url);
             config.clickhouse_url = Some(ch);
             config.clickhouse_database = Some(name);
+            cluster_keys(config);
         })
         .await
     }

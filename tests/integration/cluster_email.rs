@@ -208,6 +208,7 @@ async fn mailing_daemon(corner: &Corner, sink: &SmtpSink) -> TestServer {
         config.clickhouse_database = Some(name);
         config.smtp_url = Some(smtp);
         config.public_url = Some(PUBLIC_URL.into());
+        crate::cluster::cluster_keys(config);
     })
     .await
 }

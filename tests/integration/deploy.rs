@@ -101,6 +101,8 @@ fn cluster_sample_is_two_daemons_behind_the_proxy_on_the_shards_clickhouse_knows
     let config = Config::load(Some(&dir.join("tracker.toml")), std::iter::empty::<(String, String)>())
         .expect("examples/deploy/cluster/tracker.toml loads");
     let cluster = ClusterConfig::of(&config).unwrap().expect("the sample configures a cluster");
+    // The keys cluster mode requires come from files, the same on every daemon.
+    assert!(config.jwt_secret_file.is_some() && config.visitor_salt_key_file.is_some(), "{config:?}");
     assert!(config.is_trusted_proxy("10.0.0.10".parse().unwrap()));
     assert!(!config.is_trusted_proxy("203.0.113.7".parse().unwrap()));
     // The proxy sends to this daemon and one more.

@@ -228,6 +228,39 @@ impl Analytics {
         Ok(model)
     }
 
+    /// The models of `sites` from this daemon's cache, those missing or stale fitted together by
+    /// `fit(stale sites, now)` and cached: one fit for all of an account's sites (the cluster's grouped read).
+    pub fn cached_intent_models(
+        &self,
+        sites: &[WebsiteId],
+        fit: impl FnOnce(&[WebsiteId], Millis) -> Result<HashMap<WebsiteId, IntentModel>>,
+    ) -> Result<HashMap<WebsiteId, Arc<IntentModel>>> {
+        let now = now_ms();
+        let mut models = HashMap::with_capacity(sites.len());
+        let mut stale = Vec::new();
+        {
+            let cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
+            for &site in sites {
+                match cache.get(&site) {
+                    Some(model) if now - model.info.fitted_at < MODEL_MAX_AGE_MS => {
+                        models.insert(site, model.clone());
+                    }
+                    _ => stale.push(site),
+                }
+            }
+        }
+        if !stale.is_empty() {
+            let fitted = fit(&stale, now)?;
+            let mut cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
+            for (site, model) in fitted {
+                let model = Arc::new(model);
+                cache.insert(site, model.clone());
+                models.insert(site, model);
+            }
+        }
+        Ok(models)
+    }
+
     /// `GET /api/analytics/advanced`: the range's figures, real-time metrics, top pages and segments.
     pub fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
         let model = self.intent_model(site, false)?;

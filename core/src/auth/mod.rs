@@ -480,13 +480,11 @@ fn closed() -> Error {
     Error::Forbidden("sign-up is closed on this server: ask its operator to create your account".into())
 }
 
-/// Loads the signing secret from the config, or from `secret.key` in the data folder (creating it, mode 0600).
-pub(crate) fn load_or_create_secret(configured: Option<&str>, data_dir: &Path) -> Result<Vec<u8>> {
+/// The configured signing secret (`Config::signing_secret`), or the one in `secret.key` in the data folder
+/// (creating it, mode 0600): single-machine mode only, cluster mode requires a configured one.
+pub(crate) fn load_or_create_secret(configured: Option<Vec<u8>>, data_dir: &Path) -> Result<Vec<u8>> {
     if let Some(secret) = configured {
-        if secret.len() < 32 {
-            return Err(Error::invalid("jwt_secret must be at least 32 characters"));
-        }
-        return Ok(secret.as_bytes().to_vec());
+        return Ok(secret);
     }
     let path = data_dir.join("secret.key");
     match std::fs::read(&path) {

@@ -5,6 +5,7 @@
 //! identifiers (database, table and cluster names) come from our constants or a config checked by `identifier`.
 
 use std::io::Read;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
@@ -26,6 +27,8 @@ pub struct Node {
     /// `Basic ...` for the user and password the configured URL carried, if any.
     authorization: Option<String>,
     agent: ureq::Agent,
+    /// Statements sent so far: what tests count to bound the queries of one request.
+    sent: AtomicU64,
 }
 
 impl Node {
@@ -40,7 +43,12 @@ impl Node {
             .build()
             .into();
         let (url, authorization) = split_credentials(url);
-        Node { url: url.trim_end_matches('/').to_string(), authorization, agent }
+        Node { url: url.trim_end_matches('/').to_string(), authorization, agent, sent: AtomicU64::new(0) }
+    }
+
+    /// How many statements this client has sent to its server.
+    pub fn statements_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
     }
 
     /// The server's URL, without the password (and user) it was configured with.
@@ -63,6 +71,7 @@ impl Node {
     /// item is a list of unescaped TSV fields, an error when the answer is cut short. No time limit but the
     /// connection's: the reader takes the rows as fast as its client takes the export.
     pub fn query_rows(&self, sql: &str) -> Result<RowStream> {
+        self.sent.fetch_add(1, Ordering::Relaxed);
         let mut request = self.agent.post(&self.url).config().timeout_global(None).build();
         if let Some(authorization) = &self.authorization {
             request = request.header("authorization", authorization);
@@ -103,6 +112,7 @@ impl Node {
 
     /// POSTs `body` (the statement, or the rows of the statement in `query`); the answer's text when 200.
     fn send(&self, query: Option<&str>, body: &[u8]) -> Result<String> {
+        self.sent.fetch_add(1, Ordering::Relaxed);
         let mut request = self.agent.post(&self.url);
         if let Some(authorization) = &self.authorization {
             request = request.header("authorization", authorization);

@@ -1,10 +1,12 @@
-//! What the ingest writers of several daemons must agree on, kept in PostgreSQL (migration 0010): the daily salt
-//! of the visitor hash and the visit each hit belongs to (the 30-minute idle rule). Called by the ClickHouse
-//! sink once per batch; SQLite mode keeps both in the writer's memory instead.
+//! What the ingest writers of several daemons must agree on: the daily salt of the visitor hash, derived from the
+//! configured `visitor_salt_key` (never stored), and the visit each hit belongs to (the 30-minute idle rule),
+//! kept in PostgreSQL (migration 0010). Called by the ClickHouse sink once per batch; SQLite mode keeps both in
+//! the writer's memory instead.
 
 use std::collections::{HashMap, HashSet};
 
-use rand::RngCore;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
 
 use super::pg::Pg;
 use crate::error::Result;
@@ -37,44 +39,36 @@ pub struct VisitOf {
     pub start: Millis,
 }
 
+/// The salt of the visitor hash for UTC day `day` (days since 1970-01-01): HMAC-SHA256 of the day under the
+/// configured key, cut to 16 bytes. Every daemon with the key gets the same salt without asking anyone, and
+/// nothing per day is stored, so a copy of the databases holds nothing to try addresses against.
+pub fn day_salt(key: &[u8], day: i64) -> [u8; 16] {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(b"tracker visitor salt v1\0");
+    mac.update(&day.to_le_bytes());
+    let digest = mac.finalize().into_bytes();
+    digest[..16].try_into().expect("a SHA-256 digest is 32 bytes")
+}
+
 /// The shared ingest state, through a PostgreSQL pool.
 pub struct IngestState {
     pg: Pg,
-    /// Salts read from (or written to) the database; a day's salt never changes once stored.
-    salts: HashMap<i64, [u8; 16]>,
+    /// The configured `visitor_salt_key`.
+    salt_key: Vec<u8>,
     /// The UTC day `prune` last ran.
     pruned_day: i64,
 }
 
 impl IngestState {
-    /// The state in the database `pg` points at (its migrations applied by `Pg::open`).
-    pub fn new(pg: Pg) -> IngestState {
-        IngestState { pg, salts: HashMap::new(), pruned_day: i64::MIN }
+    /// The state in the database `pg` points at (its migrations applied by `Pg::open`), hashing visitors with
+    /// salts derived from `salt_key`.
+    pub fn new(pg: Pg, salt_key: &[u8]) -> IngestState {
+        IngestState { pg, salt_key: salt_key.to_vec(), pruned_day: i64::MIN }
     }
 
-    /// The salt of the UTC day holding `ts`, made by whichever daemon asks first. One statement: the insert
-    /// of a new salt, or on conflict the stored one, returned either way.
-    pub fn salt(&mut self, ts: Millis) -> Result<[u8; 16]> {
-        let day = ts.div_euclid(DAY_MS);
-        if let Some(salt) = self.salts.get(&day) {
-            return Ok(*salt);
-        }
-        let mut fresh = [0u8; 16];
-        rand::rng().fill_bytes(&mut fresh);
-        let stored: Vec<u8> = self.pg.with(|c| {
-            Ok(c.query_one(
-                "INSERT INTO ingest_salts (day, salt) VALUES ($1, $2)
-                 ON CONFLICT (day) DO UPDATE SET day = excluded.day
-                 RETURNING salt",
-                &[&day, &fresh.as_slice()],
-            )?
-            .get(0))
-        })?;
-        let salt: [u8; 16] = stored
-            .try_into()
-            .map_err(|_| crate::error::Error::Internal("ingest_salts holds a salt of the wrong length".into()))?;
-        self.salts.insert(day, salt);
-        Ok(salt)
+    /// The salt of the UTC day holding `ts` (see `day_salt`).
+    pub fn salt(&self, ts: Millis) -> [u8; 16] {
+        day_salt(&self.salt_key, ts.div_euclid(DAY_MS))
     }
 
     /// The pool, for the notices a batch sends.
@@ -108,7 +102,7 @@ impl IngestState {
         let mut lasts = Vec::with_capacity(segments.len());
         for segment in segments {
             // The visitor hash the visit gets if it is new.
-            let salt = self.salt(segment.first)?;
+            let salt = self.salt(segment.first);
             sites.push(segment.website_id);
             keys.push(segment.session_key.as_str());
             visitors.push(visitor_hash(&salt, segment.website_id, &segment.seed));
@@ -159,19 +153,30 @@ impl IngestState {
         })
     }
 
-    /// Once per UTC day of `now`: deletes salts older than yesterday and visits idle for a day.
+    /// Once per UTC day of `now`: deletes visits idle for a day.
     pub fn prune(&mut self, now: Millis) -> Result<()> {
         let today = now.div_euclid(DAY_MS);
         if self.pruned_day == today {
             return Ok(());
         }
         self.pg.with(|c| {
-            c.execute("DELETE FROM ingest_salts WHERE day < $1", &[&(today - 1)])?;
             c.execute("DELETE FROM ingest_visits WHERE last_seen < $1", &[&(now - FORGET_VISITS_AFTER_MS)])?;
             Ok(())
         })?;
-        self.salts.retain(|day, _| *day >= today - 1);
         self.pruned_day = today;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_day_has_its_own_salt_from_the_key_alone() {
+        let key = b"a visitor salt key of 32 bytes or more";
+        assert_eq!(day_salt(key, 20_000), day_salt(key, 20_000), "every daemon with the key gets the same salt");
+        assert_ne!(day_salt(key, 20_000), day_salt(key, 20_001));
+        assert_ne!(day_salt(key, 20_000), day_salt(b"another key of 32 bytes or more....", 20_000));
     }
 }

@@ -18,9 +18,19 @@ impl Events {
     /// The intent model of a site fitted on its finished visits of the last [`HISTORY_MS`] in ClickHouse, as
     /// `intent::fit` fits it on SQLite's.
     pub fn fit_intent(&self, site: WebsiteId, now: Millis) -> Result<IntentModel> {
+        Ok(self.fit_intents(&[site], now)?.remove(&site).unwrap_or_else(|| fit_features(&[], now, Instant::now())))
+    }
+
+    /// The intent model of each of `sites`, as `fit_intent` fits one, from one read of all their visits (the
+    /// same few queries however many sites: the customer journeys of an account with hundreds).
+    pub fn fit_intents(&self, sites: &[WebsiteId], now: Millis) -> Result<HashMap<WebsiteId, IntentModel>> {
         let started = Instant::now();
-        let history = self.intent_features(site, now - HISTORY_MS, now, TRAIN_LIMIT, Some(now - FINISHED_AFTER_MS))?;
-        Ok(fit_features(&history, now, started))
+        let finished = Some(now - FINISHED_AFTER_MS);
+        let mut history = self.intent_features_of(sites, now - HISTORY_MS, now, TRAIN_LIMIT, finished)?;
+        Ok(sites
+            .iter()
+            .map(|&site| (site, fit_features(&history.remove(&site).unwrap_or_default(), now, started)))
+            .collect())
     }
 
     /// The features of a site's visits that started in [from, to), most recent first, at most `limit`, as
@@ -33,6 +43,21 @@ impl Events {
         limit: i64,
         finished_before: Option<Millis>,
     ) -> Result<Vec<SessionFeatures>> {
+        Ok(self.intent_features_of(&[site], from, to, limit, finished_before)?.remove(&site).unwrap_or_default())
+    }
+
+    /// `intent_features` of each of `sites` (at most `limit` visits each), read for all of them at once.
+    fn intent_features_of(
+        &self,
+        sites: &[WebsiteId],
+        from: Millis,
+        to: Millis,
+        limit: i64,
+        finished_before: Option<Millis>,
+    ) -> Result<HashMap<WebsiteId, Vec<SessionFeatures>>> {
+        if sites.is_empty() {
+            return Ok(HashMap::new());
+        }
         let db = self.database();
         let node = &self.nodes()[0];
         let finished = match finished_before {
@@ -40,64 +65,88 @@ impl Events {
             None => String::new(),
         };
         // A visit's source and organization as SQLite's session row keeps them: the first hit's referrer and
-        // campaign, converted on any conversion, linked to an organization by any of its hits.
+        // campaign, converted on any conversion, linked to an organization by any of its hits. Each site's
+        // newest `limit` visits (`LIMIT ... BY`), in the order SQLite loads them.
         let visits = node.query(&format!(
-            "SELECT visit_id, session_key, toInt64(visitor), start, last, is_converted, referrer_host, utm_source,
-                    utm_medium, utm_campaign, has_organization
+            "SELECT website_id, visit_id, session_key, toInt64(visitor), start, last, is_converted, referrer_host,
+                    utm_source, utm_medium, utm_campaign, has_organization
              FROM (
-                SELECT visit_id, argMin(session_key, ts) AS session_key, any(visitor) AS visitor,
+                SELECT website_id, visit_id, argMin(session_key, ts) AS session_key, any(visitor) AS visitor,
                        min(ts) AS start, max(ts) AS last, countIf(kind = 'conversion') > 0 AS is_converted,
                        argMin(referrer_host, ts) AS referrer_host, argMin(utm_source, ts) AS utm_source,
                        argMin(utm_medium, ts) AS utm_medium, argMin(utm_campaign, ts) AS utm_campaign,
                        max(organization_asn != 0) AS has_organization
                 FROM {db}.hits
                 WHERE {}
-                GROUP BY visit_id
+                GROUP BY website_id, visit_id
                 HAVING start >= {from} AND start < {to}
              )
              {finished}
-             ORDER BY start DESC, session_key
-             LIMIT {limit}",
-            visit_rows(db, &[site], from, to)
+             ORDER BY website_id, start DESC, session_key
+             LIMIT {limit} BY website_id",
+            visit_rows(db, sites, from, to)
         ))?;
-        let rows = visits
-            .iter()
-            .map(|r| {
-                Ok(VisitRow {
-                    id: int(r, 0)?,
-                    key: text(r, 1)?,
-                    hash: int(r, 2)?,
-                    first_seen: int(r, 3)?,
-                    last_seen: int(r, 4)?,
-                    converted: int(r, 5)? != 0,
-                    source: SourceType::classify(&text(r, 6)?, &text(r, 7)?, &text(r, 8)?, &text(r, 9)?),
-                    organization: int(r, 10)? != 0,
-                })
-            })
-            .collect::<Result<Vec<VisitRow>>>()?;
-        let Some(earliest) = rows.iter().map(|r| r.first_seen).min() else {
-            return Ok(Vec::new());
-        };
-        let latest_start = rows.iter().map(|r| r.first_seen).max().unwrap_or(earliest);
-        // Each visitor's first visit start per day, from the earliest visit's day: a visit is returning when
-        // the visitor had an earlier one that day (the visitor hash changes daily).
-        let day_start = earliest.div_euclid(DAY_MS) * DAY_MS;
-        let mut first_of_day: HashMap<(i64, i64), Millis> = HashMap::new();
-        for r in node.query(&format!(
-            "SELECT toInt64(visitor), intDiv(start, {DAY_MS}), min(start) FROM ({}) GROUP BY visitor, intDiv(start, {DAY_MS})",
-            visits_sql(db, &[site], day_start, latest_start + 1)
-        ))? {
-            first_of_day.insert((int(&r, 0)?, int(&r, 1)?), int(&r, 2)?);
+        let mut rows: Vec<(WebsiteId, VisitRow)> = Vec::with_capacity(visits.len());
+        for r in &visits {
+            let row = VisitRow {
+                id: int(r, 1)?,
+                key: text(r, 2)?,
+                hash: int(r, 3)?,
+                first_seen: int(r, 4)?,
+                last_seen: int(r, 5)?,
+                converted: int(r, 6)? != 0,
+                source: SourceType::classify(&text(r, 7)?, &text(r, 8)?, &text(r, 9)?, &text(r, 10)?),
+                organization: int(r, 11)? != 0,
+            };
+            rows.push((int(r, 0)?, row));
         }
-        // The hits of these visits lie between the earliest start and the latest activity among them: one read of
-        // the site's hits in that span, in time order, those of other visits skipped (as SQLite's loader does).
-        let latest = rows.iter().map(|r| r.last_seen).max().unwrap_or(earliest);
-        let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+        // Per site: the earliest start, the latest start and the latest activity among its visits.
+        let mut spans: HashMap<WebsiteId, (Millis, Millis, Millis)> = HashMap::new();
+        for (site, row) in &rows {
+            let span = spans.entry(*site).or_insert((row.first_seen, row.first_seen, row.last_seen));
+            *span = (span.0.min(row.first_seen), span.1.max(row.first_seen), span.2.max(row.last_seen));
+        }
+        if spans.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let (earliest, latest_start) =
+            spans.values().fold((Millis::MAX, Millis::MIN), |(e, l), s| (e.min(s.0), l.max(s.1)));
+        // Each visitor's first visit start per site and day, from the earliest visit's day: a visit is returning
+        // when the visitor had an earlier one that day (the visitor hash changes daily).
+        let day_start = earliest.div_euclid(DAY_MS) * DAY_MS;
+        let mut first_of_day: HashMap<(WebsiteId, i64, i64), Millis> = HashMap::new();
+        for r in node.query(&format!(
+            "SELECT website_id, toInt64(visitor), intDiv(start, {DAY_MS}), min(start) FROM ({})
+             GROUP BY website_id, visitor, intDiv(start, {DAY_MS})",
+            visits_sql(db, &spans.keys().copied().collect::<Vec<_>>(), day_start, latest_start + 1)
+        ))? {
+            first_of_day.insert((int(&r, 0)?, int(&r, 1)?, int(&r, 2)?), int(&r, 3)?);
+        }
+        // The hits of a site's visits lie between its earliest start and its latest activity: one read of each
+        // site's hits in its span, in time order, those of other visits skipped (as SQLite's loader does).
+        let mut site_ids: Vec<WebsiteId> = spans.keys().copied().collect();
+        site_ids.sort_unstable();
+        let in_span = |end: bool| {
+            site_ids
+                .iter()
+                .map(|site| {
+                    let (earliest, _, latest) = spans[site];
+                    if end {
+                        format!("(website_id = {site} AND ts >= {earliest} AND ts <= {latest})")
+                    } else {
+                        format!("(website_id = {site} AND ts >= {earliest})")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" OR ")
+        };
+        let index: HashMap<i64, usize> = rows.iter().enumerate().map(|(i, (_, r))| (r.id, i)).collect();
         let mut visit_hits: Vec<Vec<(Millis, String, String)>> = vec![Vec::new(); rows.len()];
         for r in node.query(&format!(
             "SELECT visit_id, ts, kind, path FROM {db}.hits
-             WHERE website_id = {site} AND visit_id != 0 AND kind != 'touch' AND ts >= {earliest} AND ts <= {latest}
-             ORDER BY ts"
+             WHERE ({}) AND visit_id != 0 AND kind != 'touch'
+             ORDER BY ts",
+            in_span(true)
         ))? {
             if let Some(&i) = index.get(&int(&r, 0)?) {
                 visit_hits[i].push((int(&r, 1)?, text(&r, 2)?, text(&r, 3)?));
@@ -106,19 +155,21 @@ impl Events {
         let mut reports: Vec<Vec<ScrollReport>> = vec![Vec::new(); rows.len()];
         for r in node.query(&format!(
             "SELECT visit_id, ts, path, depth FROM {db}.interactions
-             WHERE website_id = {site} AND kind = 'scroll' AND visit_id != 0 AND ts >= {earliest}"
+             WHERE ({}) AND kind = 'scroll' AND visit_id != 0",
+            in_span(false)
         ))? {
             if let Some(&i) = index.get(&int(&r, 0)?) {
                 reports[i].push((int(&r, 1)?, text(&r, 2)?, int(&r, 3)?));
             }
         }
-        let mut out = Vec::with_capacity(rows.len());
-        for ((row, hits), reports) in rows.into_iter().zip(visit_hits).zip(reports) {
+        let mut out: HashMap<WebsiteId, Vec<SessionFeatures>> = HashMap::new();
+        for (((site, row), hits), reports) in rows.into_iter().zip(visit_hits).zip(reports) {
             let day = row.first_seen.div_euclid(DAY_MS);
-            let first_today = first_of_day.get(&(row.hash, day)).copied().unwrap_or(row.first_seen);
+            let first_today = first_of_day.get(&(site, row.hash, day)).copied().unwrap_or(row.first_seen);
             let returning = first_today < row.first_seen;
             let depths = page_view_depths(&hits, reports);
-            out.push(visit_features(row, hits, returning, |_, cutoff| Ok(deepest_before(&depths, cutoff)))?);
+            let features = visit_features(row, hits, returning, |_, cutoff| Ok(deepest_before(&depths, cutoff)))?;
+            out.entry(site).or_default().push(features);
         }
         Ok(out)
     }

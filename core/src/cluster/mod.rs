@@ -154,24 +154,36 @@ impl Cluster {
         }
         Ok(())
     }
+}
 
-    /// The key that signs sign-in tokens, the same on every daemon: `configured` (jwt_secret) if set, else the
-    /// one stored in PostgreSQL, made by whichever daemon starts first (an insert that loses the race keeps
-    /// the winner's).
-    pub fn signing_secret(&self, configured: Option<&str>) -> Result<Vec<u8>> {
-        if let Some(secret) = configured {
-            if secret.len() < 32 {
-                return Err(Error::invalid("jwt_secret must be at least 32 characters"));
-            }
-            return Ok(secret.as_bytes().to_vec());
-        }
-        let fresh = crate::auth::tokens_random(48).into_bytes();
-        self.pg.with(|client| {
-            client.execute(
-                "INSERT INTO signing_secret (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
-                &[&fresh],
-            )?;
-            Ok(client.query_one("SELECT secret FROM signing_secret WHERE id = 1", &[])?.get(0))
+/// The keys every daemon of a cluster is configured with, the same on each, and never stored in either
+/// database: a copy of PostgreSQL and ClickHouse then forges no sign-in, opens no two-factor secret and
+/// recomputes no visitor's address.
+pub struct ClusterKeys {
+    /// Signs and checks sign-in tokens; the two-factor seal key derives from it.
+    pub signing_secret: Vec<u8>,
+    /// Each UTC day's visitor-hash salt derives from it (`ingest_state::day_salt`).
+    pub visitor_salt_key: Vec<u8>,
+}
+
+impl ClusterKeys {
+    /// The keys `config` sets, or an error naming the setting a cluster daemon lacks.
+    pub fn of(config: &Config) -> Result<ClusterKeys> {
+        let missing = |key: &str, what: &str| {
+            Error::invalid(format!(
+                "cluster mode needs {key} (or {key}_file, or TRACKER_{}): {what}, a random string of at least {} \
+                 characters, the same on every daemon (README \"Scaling out\")",
+                key.to_uppercase(),
+                crate::config::MIN_KEY_BYTES
+            ))
+        };
+        Ok(ClusterKeys {
+            signing_secret: config
+                .signing_secret()?
+                .ok_or_else(|| missing("jwt_secret", "the secret that signs sign-in tokens"))?,
+            visitor_salt_key: config
+                .visitor_salt_key()?
+                .ok_or_else(|| missing("visitor_salt_key", "the key of the daily salt of visitor hashes"))?,
         })
     }
 }
@@ -201,5 +213,17 @@ mod tests {
             .unwrap();
         assert_eq!(cluster.clickhouse_urls, ["http://a:8123", "http://b:8123"]);
         assert_eq!(cluster.clickhouse_cluster, "tracker");
+    }
+
+    #[test]
+    fn a_cluster_daemon_needs_both_keys_and_says_which_is_missing() {
+        let mut config = config(Some("postgres://u@h/db"), Some("http://h:8123"));
+        let missing = |config: &Config| ClusterKeys::of(config).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(missing(&config).contains("needs jwt_secret"), "{}", missing(&config));
+        config.jwt_secret = Some("j".repeat(32));
+        assert!(missing(&config).contains("needs visitor_salt_key"), "{}", missing(&config));
+        config.visitor_salt_key = Some("s".repeat(32));
+        let keys = ClusterKeys::of(&config).unwrap();
+        assert_eq!((keys.signing_secret.len(), keys.visitor_salt_key.len()), (32, 32));
     }
 }

@@ -5,7 +5,7 @@
 use super::clickhouse::join;
 use super::events::Events;
 use super::rollups::{self, Span};
-use super::visits::{first_visits_sql, visits_sql};
+use super::visits::{first_visits_sql, sites_condition, visits_sql};
 use crate::analytics::{ACTIVE_WINDOW_MS, Dimension, Overview, PageViews, TimeRange, Totals};
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
@@ -35,17 +35,27 @@ impl Events {
     /// The totals of a site over a range: its rolled-up hours from the rollups, the others from the hits, and
     /// its imported days from their aggregates.
     pub fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
+        self.totals_of(&[site], range)
+    }
+
+    /// The totals of `sites` together over a range, each site's figures added (a visitor is a site's own, so
+    /// visitors add up too), in as many queries as one site's: the live summary of a caller's sites.
+    pub fn totals_of(&self, sites: &[WebsiteId], range: TimeRange) -> Result<Totals> {
+        if sites.is_empty() {
+            return Ok(Totals::default());
+        }
         let (rolled, live) = self.split(range.start, range.end)?;
         let tables = rollups::hour_tables(rolled, (range.start, range.end));
         let (rolled, live) = join(
-            || if tables.is_empty() { Ok(Totals::default()) } else { self.rolled_totals(site, &tables) },
-            || live.map_or(Ok(Totals::default()), |span| self.hit_totals(site, span)),
+            || if tables.is_empty() { Ok(Totals::default()) } else { self.rolled_totals(sites, &tables) },
+            || live.map_or(Ok(Totals::default()), |span| self.hit_totals(sites, span)),
         )?;
         Ok(rollups::add(rolled, live))
     }
 
-    /// The totals of a site over [from, to) counted from its hits, read through the Distributed table.
-    fn hit_totals(&self, site: WebsiteId, (from, to): Span) -> Result<Totals> {
+    /// The totals of `sites` over [from, to) counted from their hits, read through the Distributed table.
+    fn hit_totals(&self, sites: &[WebsiteId], (from, to): Span) -> Result<Totals> {
+        let condition = sites_condition(sites);
         let db = self.database();
         let node = &self.nodes()[0];
         // Page views, events and conversions are counted on their own time, as SQLite's writer adds them to
@@ -55,19 +65,19 @@ impl Events {
                 "SELECT countIf(kind = 'pageview'), countIf(kind IN ('custom', 'outbound', 'download')),
                         countIf(kind = 'conversion')
                  FROM {db}.hits
-                 WHERE website_id = {site} AND ts >= {from} AND ts < {to}"
+                 WHERE {condition} AND ts >= {from} AND ts < {to}"
             ))
         };
         let visits = || {
             node.query(&format!(
                 "SELECT count(), sum(page_views = 1), sum(intDiv(last - start, 1000)) FROM ({})",
-                visits_sql(db, &[site], from, to)
+                visits_sql(db, sites, from, to)
             ))
         };
         let visitors = || {
             node.query(&format!(
                 "SELECT count() FROM ({}) WHERE first >= {from}",
-                first_visits_sql(db, &[site], from, to)
+                first_visits_sql(db, sites, from, to)
             ))
         };
         let (counts, (rows, visitors)) = join(counts, || join(visits, visitors))?;

@@ -6,7 +6,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::testing::{fresh, scroll_reports, store_all_in_both};
+use super::testing::{fresh, scroll_reports, statements, store_all_in_both};
 use crate::analytics::IdentifiedVisitor;
 use crate::ingest::enrich::Organization;
 use crate::ingest::{EventKind, Hit};
@@ -279,4 +279,78 @@ fn customer_journeys_equal_sqlites_on_the_same_hits() {
     assert!(
         events.customer_journeys(&[site + 1], range, JourneyFilter::All, now, &models).unwrap().journeys.is_empty()
     );
+}
+
+/// Finding 6 of issue 33: the customer journeys of an account's sites fitted each site's intent model with
+/// queries of its own (four a site). Over many sites they are still SQLite's, and the models of all the sites
+/// are fitted in one grouped read: the queries of the journeys do not grow with the number of sites.
+#[test]
+fn customer_journeys_of_many_sites_equal_sqlites_in_a_fixed_number_of_queries() {
+    use crate::analytics::journeys::{CustomerJourneys, JourneyFilter};
+    let Some(cluster) = fresh() else { return };
+    let fixture = one_site();
+    let mut sites = vec![fixture.site];
+    for n in 1..4 {
+        let new = crate::store::websites::NewWebsite {
+            name: format!("S{n}"),
+            domain: format!("s{n}.example.com"),
+            tracking_level: None,
+        };
+        sites.push(fixture.tracker.websites.create(fixture.user.id, new).unwrap().id);
+    }
+    let now = now_ms();
+    let mut hits = Vec::new();
+    for (n, &site) in sites.iter().enumerate() {
+        cluster.add_site(site);
+        // Each site's hits a few hundred milliseconds off the others': no two visits start at the same time.
+        hits.extend(seeded_hits(site, now).into_iter().map(|hit| Hit { ts: hit.ts - n as i64 * 100, ..hit }));
+    }
+    hits.sort_by_key(|h| h.ts);
+    let reports = scroll_reports(&hits);
+    store_all_in_both(&fixture, &cluster, hits, reports);
+    let events = cluster.events();
+
+    // The grouped fit gives each site the model its own fit gives, and SQLite's (cached for its reads).
+    let before = statements(&events);
+    let models = events.fit_intents(&sites, now).unwrap();
+    let fit_all = statements(&events) - before;
+    let before = statements(&events);
+    events.fit_intents(&sites[..1], now).unwrap();
+    assert_eq!(fit_all, statements(&events) - before, "a fit of {} sites and of one", sites.len());
+    for &site in &sites {
+        let alone = events.fit_intent(site, now).unwrap();
+        assert_eq!(models[&site].info.weights, alone.info.weights, "site {site}");
+        let sqlite = fixture
+            .tracker
+            .analytics
+            .cached_intent_model(site, true, |_| {
+                fixture.tracker.db().read(|c| crate::analytics::intent::fit(c, site, now))
+            })
+            .unwrap();
+        assert_eq!(sqlite.info.weights, alone.info.weights, "site {site}");
+    }
+    let models: std::collections::HashMap<_, _> =
+        models.into_iter().map(|(site, model)| (site, std::sync::Arc::new(model))).collect();
+
+    let plain = |mut journeys: CustomerJourneys| {
+        for journey in &mut journeys.journeys {
+            if let Some((key, _)) = journey.session_id.rsplit_once('~') {
+                journey.session_id = key.to_string();
+            }
+        }
+        journeys
+    };
+    let range = crate::analytics::TimeRange::parse("7d", now).unwrap();
+    for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned] {
+        let expected = fixture.tracker.analytics.customer_journeys(fixture.user.id, None, range, filter, now).unwrap();
+        let listed: std::collections::HashSet<_> = expected.journeys.iter().map(|j| j.website_id).collect();
+        assert!(listed.len() > 1, "journeys of several sites are listed: {listed:?}");
+        let before = statements(&events);
+        let got = events.customer_journeys(&sites, range, filter, now, &models).unwrap();
+        let for_all = statements(&events) - before;
+        assert_eq!(plain(got), plain(expected), "{filter:?}");
+        let before = statements(&events);
+        events.customer_journeys(&sites[..1], range, filter, now, &models).unwrap();
+        assert_eq!(for_all, statements(&events) - before, "{filter:?}: queries for {} sites and for one", sites.len());
+    }
 }

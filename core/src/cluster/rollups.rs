@@ -346,14 +346,15 @@ impl Events {
         Ok((rolled, live))
     }
 
-    /// A site's totals over the hours of `tables` (see `hour_tables`).
-    pub(super) fn rolled_totals(&self, site: WebsiteId, tables: &[(&str, Span)]) -> Result<Totals> {
+    /// The totals of `sites` together over the hours of `tables` (see `hour_tables`).
+    pub(super) fn rolled_totals(&self, sites: &[WebsiteId], tables: &[(&str, Span)]) -> Result<Totals> {
+        let sites = super::visits::sites_condition(sites);
         let parts: Vec<String> = tables
             .iter()
             .map(|(table, (from, to))| {
                 format!(
                     "SELECT pageviews, visits, visitors, events, conversions, bounces, duration_s FROM {}.{table}
-                     WHERE website_id = {site} AND dim = '' AND hour >= {from} AND hour < {to}",
+                     WHERE {sites} AND dim = '' AND hour >= {from} AND hour < {to}",
                     self.database()
                 )
             })

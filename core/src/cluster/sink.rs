@@ -475,7 +475,7 @@ mod tests {
         let metrics = Metrics::new(&dir.path().join("none.sqlite"), 10_000);
         let sink = ClickHouseSink::new(
             events,
-            IngestState::new(cluster.pg()),
+            IngestState::new(cluster.pg(), crate::cluster::testing::SALT_KEY),
             cluster.meta(),
             LiveHub::default(),
             metrics.clone(),

@@ -23,6 +23,9 @@ use crate::testing::OneSite;
 /// so no test meets a shard that is down (tests of this binary run in parallel threads).
 pub(crate) static SHARDS: RwLock<()> = RwLock::new(());
 
+/// The visitor-salt key of every test's sinks (the daemons of one cluster share theirs, as these do).
+pub(crate) const SALT_KEY: &[u8] = b"test visitor salt key, 32 bytes or more";
+
 /// A private corner of the harness for one test.
 pub(crate) struct TestCluster {
     pub pg_url: String,
@@ -40,6 +43,11 @@ pub(crate) fn clickhouse_urls() -> Option<Vec<String>> {
 /// A shared hold on the shards (see `SHARDS`).
 pub(crate) fn shards_up() -> RwLockReadGuard<'static, ()> {
     SHARDS.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Statements `events` has sent to its shards so far: tests bound the queries of one read with it.
+pub(crate) fn statements(events: &Events) -> u64 {
+    events.nodes().iter().map(Node::statements_sent).sum()
 }
 
 /// A fresh schema and database on the harness, or `None` when it is not running.
@@ -143,7 +151,7 @@ pub(crate) fn store_jobs_in_both(fixture: &OneSite, cluster: &TestCluster, jobs:
     let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
         cluster.events(),
-        IngestState::new(cluster.pg()),
+        IngestState::new(cluster.pg(), crate::cluster::testing::SALT_KEY),
         cluster.meta(),
         LiveHub::default(),
         metrics.clone(),

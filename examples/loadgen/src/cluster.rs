@@ -13,16 +13,28 @@ use tracker_core::store::websites::NewWebsite;
 const SETTINGS: [&str; 4] =
     ["TRACKER_POSTGRES_URL", "TRACKER_CLICKHOUSE_URL", "TRACKER_CLICKHOUSE_CLUSTER", "TRACKER_CLICKHOUSE_DATABASE"];
 
+/// The visitor-salt key of the benchmarks' cluster daemons when the environment sets none (cluster mode
+/// requires one, the same on every daemon; the signing secret is `daemon::JWT_SECRET`).
+const VISITOR_SALT_KEY: &str = "loadgen-salt-key-loadgen-salt-key-loadgen";
+
 /// This process's cluster settings, as (variable, value): what a cluster daemon is given and a SQLite one
-/// is started without.
+/// is started without; with them the visitor-salt key (the environment's, or the benchmarks' own).
 pub fn settings() -> Vec<(&'static str, String)> {
-    SETTINGS.iter().filter_map(|&name| std::env::var(name).ok().map(|value| (name, value))).collect()
+    let mut settings: Vec<(&'static str, String)> =
+        SETTINGS.iter().filter_map(|&name| std::env::var(name).ok().map(|value| (name, value))).collect();
+    if !settings.is_empty() {
+        let key = std::env::var("TRACKER_VISITOR_SALT_KEY").unwrap_or_else(|_| VISITOR_SALT_KEY.into());
+        settings.push(("TRACKER_VISITOR_SALT_KEY", key));
+    }
+    settings
 }
 
 /// The core's configuration for a data folder on this process's cluster; an error when none is set.
 pub fn config(data_dir: &Path) -> anyhow::Result<Config> {
     let env = settings().into_iter().map(|(name, value)| (name.to_string(), value));
-    let config = Config { data_dir: data_dir.to_path_buf(), ..Config::load(None, env)? };
+    let mut config = Config { data_dir: data_dir.to_path_buf(), ..Config::load(None, env)? };
+    // The secret the benchmarks' daemons are started with (`Daemon::spawn`).
+    config.jwt_secret.get_or_insert_with(|| crate::daemon::JWT_SECRET.into());
     if ClusterConfig::of(&config)?.is_none() {
         bail!(
             "--cluster needs TRACKER_POSTGRES_URL and TRACKER_CLICKHOUSE_URL in the environment (README \"Scaling out\")"

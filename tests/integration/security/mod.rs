@@ -1,8 +1,12 @@
-//! Security regressions: one module per finding of the attack review (issue 12), each test named after it and
-//! run against the real daemon on a loopback port and a real SQLite file.
+//! Security regressions: one module per finding of the attack reviews (issues 12 and 33), each test named after
+//! it and run against the real daemon on a loopback port and a real SQLite file, or for cluster-only findings
+//! (`cluster_*`) on two daemons of the harness cluster (tests/cluster/cluster.sh).
 
 mod account_ids;
 mod client_address;
+mod cluster_loot;
+mod cluster_signing_secret;
+mod cluster_visitor_salt;
 mod csv_formulas;
 mod data_at_rest;
 mod http_surface;

@@ -15,10 +15,10 @@ use sha2::{Digest, Sha256};
 
 use crate::util::{TestServer, answer};
 
-const VISITOR_UA: &str =
+pub(super) const VISITOR_UA: &str =
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.6668.58 Safari/537.36";
-const VISITOR_V4: &str = "203.0.113.77";
-const VISITOR_V6: &str = "2001:db8:4d2:17:a1b2:c3d4:e5f6:1234";
+pub(super) const VISITOR_V4: &str = "203.0.113.77";
+pub(super) const VISITOR_V6: &str = "2001:db8:4d2:17:a1b2:c3d4:e5f6:1234";
 
 /// Everything an attacker can read in a data folder: the files' bytes and every value of every table.
 struct Loot {
@@ -65,7 +65,7 @@ fn loot(data: &Path) -> Loot {
 }
 
 /// The per-visitor seed as ingest makes it (address, a zero byte, user agent).
-fn seed(ip: IpAddr) -> [u8; 32] {
+pub(super) fn seed(ip: IpAddr) -> [u8; 32] {
     let mut hasher = Sha256::new();
     hasher.update(ip.to_string().as_bytes());
     hasher.update([0]);
@@ -74,7 +74,7 @@ fn seed(ip: IpAddr) -> [u8; 32] {
 }
 
 /// The visitor hashes `salt` would give, in the writer's order of inputs and in the other plausible ones.
-fn hashes(salt: &[u8], site: i64, seed: &[u8; 32]) -> [i64; 3] {
+pub(super) fn hashes(salt: &[u8], site: i64, seed: &[u8; 32]) -> [i64; 3] {
     let digest = |parts: &[&[u8]]| {
         let mut hasher = Sha256::new();
         for part in parts {
@@ -105,7 +105,7 @@ fn salt_candidates(loot: &Loot) -> Vec<Vec<u8>> {
 
 /// The addresses an attacker would try: the whole /24, or for IPv6 the exact address, the /48 itself and a
 /// sample of it (all of its 2^80 addresses are out of reach anyway).
-fn candidates(stored: &str, exact: IpAddr) -> Vec<IpAddr> {
+pub(super) fn candidates(stored: &str, exact: IpAddr) -> Vec<IpAddr> {
     match stored.parse::<IpAddr>().unwrap() {
         IpAddr::V4(net) => {
             let [a, b, c, _] = net.octets();
@@ -120,7 +120,7 @@ fn candidates(stored: &str, exact: IpAddr) -> Vec<IpAddr> {
     }
 }
 
-async fn visit_from(server: &TestServer, key: &str, ip: &str, session: &str) {
+pub(super) async fn visit_from(server: &TestServer, key: &str, ip: &str, session: &str) {
     let body = json!({"tracking_key": key, "session_id": session, "url": "https://salted.example.com/"});
     let response = server
         .client
