@@ -26,6 +26,9 @@ pub const MAX_STEPS: usize = 20;
 pub const MAX_FUNNELS: i64 = 200;
 const MAX_NAME_CHARS: usize = 200;
 const MAX_URL_CHARS: usize = 2000;
+/// The longest path pattern a step keeps (what is left of its URL). Matching is linear in it (and it goes into
+/// ClickHouse's SQL once per step), but no page needs more.
+pub const MAX_PATTERN_CHARS: usize = 500;
 
 /// The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
 /// `websiteId` may be a number or numeric text.
@@ -482,13 +485,18 @@ fn step_url(raw: &str) -> Result<String> {
         return Err(Error::invalid("URL must be a path such as /checkout (at most 2000 characters, no spaces)"));
     }
     let lower = raw.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
+    let pattern = if lower.starts_with("http://") || lower.starts_with("https://") {
         // `*` is not valid in a host, so only the path of a full URL may carry wildcards.
         let parsed = url::Url::parse(raw).map_err(|_| Error::invalid("URL must be a path such as /checkout"))?;
-        return Ok(parsed.path().to_string());
+        parsed.path().to_string()
+    } else {
+        let path = raw.split(['?', '#']).next().unwrap_or("");
+        if path.starts_with('/') || path.starts_with('*') { path.to_string() } else { format!("/{path}") }
+    };
+    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        return Err(Error::invalid("URL path must be at most 500 characters"));
     }
-    let path = raw.split(['?', '#']).next().unwrap_or("");
-    Ok(if path.starts_with('/') || path.starts_with('*') { path.to_string() } else { format!("/{path}") })
+    Ok(pattern)
 }
 
 /// active or paused; absent is active.
@@ -534,6 +542,10 @@ mod tests {
         assert_eq!(step_url("*").unwrap(), "*");
         assert_eq!(step_url("/a?b").unwrap(), "/a");
         assert!(step_url("/a b").is_err());
+        assert!(step_url(&format!("/{}", "a".repeat(499))).is_ok());
+        let long = step_url(&format!("/{}", "a".repeat(500))).unwrap_err().to_string();
+        assert_eq!(long, "URL path must be at most 500 characters");
+        assert!(step_url(&format!("https://x.example.com/a?{}", "q".repeat(1900))).is_ok(), "the query goes");
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod account_ids;
 mod client_address;
 mod csv_formulas;
 mod data_at_rest;
+mod funnel_patterns;
 mod http_surface;
 mod long_funnels;
 mod registration;
