@@ -7,6 +7,7 @@ mod csv_formulas;
 mod data_at_rest;
 mod funnel_patterns;
 mod http_surface;
+mod import_bad_rows;
 mod long_funnels;
 mod registration;
 mod replay_bomb;
