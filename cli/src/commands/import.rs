@@ -84,14 +84,15 @@ pub fn run(global: &GlobalArgs, args: &ImportArgs) -> anyhow::Result<()> {
         report.pageviews.to_string(),
         report.visits.to_string(),
         report.ignored.to_string(),
-        report.bad_rows.len().to_string(),
+        report.bad_rows.to_string(),
     ]);
     println!("Imported {} history into {}:\n{t}", args.from.source().as_str(), site.domain);
-    for bad in report.bad_rows.iter().take(20) {
+    for bad in &report.first_bad_rows {
         eprintln!("skipped {} line {}: {}", bad.file, bad.line, bad.reason);
     }
-    if report.bad_rows.len() > 20 {
-        eprintln!("... and {} more bad rows", report.bad_rows.len() - 20);
+    let more = report.bad_rows - report.first_bad_rows.len() as u64;
+    if more > 0 {
+        eprintln!("... and {more} more bad rows");
     }
     Ok(())
 }

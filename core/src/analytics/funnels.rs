@@ -28,27 +28,26 @@ pub fn normalize_path(path: &str) -> &str {
     if trimmed.is_empty() && path.starts_with('/') { "/" } else { trimmed }
 }
 
-/// `*` matches any run of characters (slashes included); everything else matches itself.
+/// `*` matches any run of characters (slashes included); everything else matches itself. Linear in the two
+/// lengths, whatever the pattern: the text must start with what comes before the first `*` and end with what
+/// follows the last, and each piece between stars is found at its first place after the piece before
+/// (the leftmost place leaves the most text for the rest, so it never misses a match) by `str::find`, a
+/// Two-Way search that never backtracks. A backtracking matcher took about 1 ms per 2,000-character path
+/// against a crafted pattern, on every event of a funnel's range.
 fn glob(pattern: &str, text: &str) -> bool {
-    let (p, t) = (pattern.as_bytes(), text.as_bytes());
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && p[pi] == b'*' {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if pi < p.len() && p[pi] == t[ti] {
-            pi += 1;
-            ti += 1;
-        } else if let Some((sp, st)) = star {
-            pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
+    let mut pieces = pattern.split('*');
+    let head = pieces.next().unwrap_or_default();
+    let Some(rest) = text.strip_prefix(head) else { return false };
+    let mut middle: Vec<&str> = pieces.collect();
+    let Some(tail) = middle.pop() else { return rest.is_empty() };
+    let Some(mut rest) = rest.strip_suffix(tail) else { return false };
+    for piece in middle {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
         }
     }
-    p[pi..].iter().all(|&c| c == b'*')
+    true
 }
 
 #[cfg(test)]
@@ -71,6 +70,34 @@ mod tests {
         assert!(!glob("/a*b*c", "/aXXbYY"));
         assert!(page("/shop/").matches("pageview", "", "/shop"));
         assert!(page("/").matches("pageview", "", "/"));
+        assert!(glob("*", ""));
+        assert!(glob("/a*", "/a"));
+        assert!(!glob("/ab*ba", "/aba"), "the head and the tail do not share characters");
+        assert!(glob("/ab*ba", "/abba"));
+        assert!(glob("/a**b", "/ab"));
+        assert!(glob("*a*a*", "/aa"));
+        assert!(!glob("*a*a*", "/a"));
+        assert!(glob("/é*ü", "/éxyü"));
+    }
+
+    /// Crafted patterns over a long text: a backtracking matcher goes back to its star at every character
+    /// (5·10^7 × 500 comparisons here: minutes), a linear one reads the text about once. On a thread, so
+    /// that a backtracking matcher fails the test rather than hangs it.
+    #[test]
+    fn crafted_patterns_over_a_long_text_match_in_linear_time() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let text = format!("/{}", "a".repeat(50_000_000));
+            let ending_in_b = format!("{}b", &text[..text.len() - 1]);
+            let near = format!("/*{}b", "a".repeat(497));
+            let absent = format!("/*{}c*", "a".repeat(496));
+            let split = format!("/*{}*{}b", "a".repeat(248), "a".repeat(248));
+            let answers =
+                [glob(&near, &text), glob(&near, &ending_in_b), glob(&absent, &text), glob(&split, &ending_in_b)];
+            done.send(answers).ok();
+        });
+        let answers = finished.recv_timeout(std::time::Duration::from_secs(30)).expect("matched in linear time");
+        assert_eq!(answers, [false, true, false, true]);
     }
 
     #[test]

@@ -119,20 +119,24 @@ impl Events {
             .enumerate()
             .map(|(k, step)| format!("if({}, {}, 0)", step_condition(step), 1u32 << k))
             .collect();
-        // p_k: the position of the hit that reached step k, after p_(k-1); 0 when it was not reached.
-        let mut positions = vec!["arrayFirstIndex(m -> bitAnd(m, 1) != 0, masks) AS p1".to_string()];
-        for k in 1..steps.len() {
-            positions.push(format!(
-                "if(p{k} = 0, 0, arrayFirstIndex((m, i) -> i > p{k} AND bitAnd(m, {}) != 0, masks, \
-                 arrayEnumerate(masks))) AS p{}",
-                1u32 << k,
-                k + 1
-            ));
-        }
-        let reached: Vec<String> = (1..=steps.len()).map(|k| format!("(p{k} > 0)")).collect();
+        // p_k: the position of the hit that reached step k, the first after p_(k-1) that matches it; n + 1 (past
+        // every hit) when it was not reached, so no later step finds a hit after it. Each p_k names p_(k-1)
+        // once: 18.16 inlines aliases, and two mentions doubled the expression per step ("AST is too big" at
+        // 13 steps). `(x + n) % (n + 1) + 1` maps arrayFirstIndex's 0 (none) to n + 1 and keeps 1..n.
+        let positions: Vec<String> = (1..=steps.len())
+            .map(|k| {
+                format!(
+                    "(arrayFirstIndex((m, i) -> i > p{} AND bitAnd(m, {}) != 0, masks, arrayEnumerate(masks)) \
+                     + hit_count) % (hit_count + 1) + 1 AS p{k}",
+                    k - 1,
+                    1u32 << (k - 1),
+                )
+            })
+            .collect();
+        let reached: Vec<String> = (1..=steps.len()).map(|k| format!("(p{k} <= hit_count)")).collect();
         let extra = if extra.is_empty() { String::new() } else { format!(", {extra}") };
         format!(
-            "SELECT *, {positions}, {reached} AS reached FROM (
+            "SELECT *, length(masks) AS hit_count, 0 AS p0, {positions}, {reached} AS reached FROM (
                 SELECT visit_id, min(ts) AS start,
                        arrayMap(x -> x.2, arraySort(groupArray((ts, {mask})))) AS masks{extra}
                 FROM {db}.hits

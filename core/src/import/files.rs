@@ -140,6 +140,9 @@ pub(super) fn for_each_row<R: Read>(
 ) -> Result<()> {
     let mut row = StringRecord::new();
     loop {
+        if parsed.bad.stop() {
+            return Ok(());
+        }
         match reader.read_record(&mut row) {
             Ok(false) => return Ok(()),
             Ok(true) => {

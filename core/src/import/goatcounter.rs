@@ -5,13 +5,13 @@
 use std::path::Path;
 
 use super::files::{Columns, capped, csv_reader, for_each_row, headers, open_maybe_gz, parse_time};
-use super::{ImportedHit, Parsed, Source};
+use super::{ImportOptions, ImportedHit, Parsed, Source};
 use crate::error::{Error, Result};
 use crate::ingest::hit::MAX_URL_LEN;
 
 const REQUIRED: [&str; 4] = ["path", "event", "session", "date"];
 
-pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
+pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64)) -> Result<Parsed> {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut reader = csv_reader(open_maybe_gz(path, progress)?);
     let mut header = headers(&mut reader, &file)?;
@@ -29,7 +29,7 @@ pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
         reader.set_headers(header.clone());
     }
     let cols = Columns::new(&header, &REQUIRED, &file, Source::Goatcounter)?;
-    let mut parsed = Parsed::new()?;
+    let mut parsed = Parsed::new(options)?;
     for_each_row(&mut reader, &file, &mut parsed, |row, parsed| {
         let get = |name: &str| cols.get(row, name);
         let ts = parse_time(get("date")).ok_or_else(|| format!("Date: not a time: '{}'", get("date")))?;

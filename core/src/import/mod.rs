@@ -100,7 +100,9 @@ pub struct ImportReport {
     /// Rows left out on purpose (bots, as the source flagged them).
     pub ignored: u64,
     /// Rows that could not be read (only with `skip_bad_rows`; otherwise the import fails).
-    pub bad_rows: Vec<BadRow>,
+    pub bad_rows: u64,
+    /// The first of them (at most [`BadRows::KEPT`]).
+    pub first_bad_rows: Vec<BadRow>,
     /// First and last imported day, YYYY-MM-DD (UTC).
     pub first_day: String,
     pub last_day: String,
@@ -190,12 +192,43 @@ pub(crate) struct Parsed {
     pub staging: staging::Staging,
     pub rows: u64,
     pub ignored: u64,
-    pub bad: Vec<BadRow>,
+    pub bad: BadRows,
 }
 
 impl Parsed {
-    fn new() -> Result<Parsed> {
-        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: 0, bad: Vec::new() })
+    fn new(options: ImportOptions) -> Result<Parsed> {
+        let bad = BadRows { count: 0, first: Vec::new(), stop_at: (!options.skip_bad_rows).then_some(BadRows::SHOWN) };
+        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: 0, bad })
+    }
+}
+
+/// The rows an export could not read: how many, and the first few with their lines. Only those few are kept,
+/// whatever the count (a small gzip of millions of bad rows once held them all, 1.7 GB); an import that does
+/// not skip bad rows stops reading at the first [`BadRows::SHOWN`], since it writes nothing anyway.
+pub(crate) struct BadRows {
+    pub count: u64,
+    pub first: Vec<BadRow>,
+    /// Stop reading at this many bad rows (`None`: read on, skipping them).
+    stop_at: Option<usize>,
+}
+
+impl BadRows {
+    /// The bad rows kept for the report.
+    pub const KEPT: usize = 20;
+    /// The bad rows an import that does not skip them reads before it stops, and its error names.
+    pub const SHOWN: usize = 10;
+
+    /// Counts a bad row, keeping it when it is among the first.
+    pub fn push(&mut self, row: BadRow) {
+        self.count += 1;
+        if self.first.len() < Self::KEPT {
+            self.first.push(row);
+        }
+    }
+
+    /// Whether reading stops here: the import will fail and has found enough to say why.
+    pub fn stop(&self) -> bool {
+        self.stop_at.is_some_and(|at| self.count >= at as u64)
     }
 }
 
@@ -235,11 +268,11 @@ impl Imports {
             None => Box::new(self.lock(site)?),
         };
         let mut parsed = match source {
-            Source::Plausible => plausible::parse(path, progress)?,
-            Source::Umami => umami::parse(path, progress)?,
-            Source::Goatcounter => goatcounter::parse(path, progress)?,
+            Source::Plausible => plausible::parse(path, options, progress)?,
+            Source::Umami => umami::parse(path, options, progress)?,
+            Source::Goatcounter => goatcounter::parse(path, options, progress)?,
         };
-        if !parsed.bad.is_empty() && !options.skip_bad_rows {
+        if parsed.bad.count > 0 && !options.skip_bad_rows {
             return Err(Error::invalid(bad_rows_message(&parsed.bad)));
         }
         let Some((first_day, last_day)) = parsed.staging.finish()? else {
@@ -265,7 +298,8 @@ impl Imports {
             file_name,
             rows: parsed.rows,
             ignored: parsed.ignored,
-            bad_rows: parsed.bad,
+            bad_rows: parsed.bad.count,
+            first_bad_rows: parsed.bad.first,
             first_day: day_string(first_day),
             last_day: day_string(last_day),
             pageviews,
@@ -460,19 +494,24 @@ pub(crate) fn day_string(ms: Millis) -> String {
     chrono::DateTime::from_timestamp_millis(ms).map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default()
 }
 
-/// The message of an import stopped by bad rows: how many, and the first few with their lines.
-fn bad_rows_message(bad: &[BadRow]) -> String {
-    const SHOWN: usize = 10;
-    let mut msg = format!(
-        "{} row{} could not be read, nothing was imported (fix them, or pass --skip-bad-rows to import the rest):",
-        bad.len(),
-        if bad.len() == 1 { "" } else { "s" }
-    );
-    for row in bad.iter().take(SHOWN) {
+/// The message of an import stopped by bad rows: how many (or that it stopped reading at the first few), and
+/// those with their lines.
+fn bad_rows_message(bad: &BadRows) -> String {
+    let mut msg = if bad.stop() {
+        format!(
+            "stopped at the first {} rows that could not be read, nothing was imported (fix them, or pass \
+             --skip-bad-rows to import the readable rows):",
+            bad.count
+        )
+    } else {
+        format!(
+            "{} row{} could not be read, nothing was imported (fix them, or pass --skip-bad-rows to import the rest):",
+            bad.count,
+            if bad.count == 1 { "" } else { "s" }
+        )
+    };
+    for row in bad.first.iter().take(BadRows::SHOWN) {
         msg.push_str(&format!("\n  {} line {}: {}", row.file, row.line, row.reason));
-    }
-    if bad.len() > SHOWN {
-        msg.push_str(&format!("\n  ... and {} more", bad.len() - SHOWN));
     }
     msg
 }

@@ -16,7 +16,7 @@ use super::files::{
     Columns, Counting, capped, count, csv_reader, for_each_row, headers, is_zip, open_zip, parse_day, referrer_host,
     zip_error,
 };
-use super::{DayRow, Parsed, Source};
+use super::{DayRow, ImportOptions, Parsed, Source};
 use crate::analytics::Dimension;
 use crate::error::{Error, Result};
 
@@ -73,8 +73,8 @@ impl Table {
     }
 }
 
-pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
-    let mut parsed = Parsed::new()?;
+pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64)) -> Result<Parsed> {
+    let mut parsed = Parsed::new(options)?;
     let mut seen = Vec::new();
     let mut read = |name: &str, input: &mut dyn Read, parsed: &mut Parsed| -> Result<()> {
         if let Some(table) = Table::of_file(name) {

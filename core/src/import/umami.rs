@@ -6,17 +6,17 @@
 use std::path::Path;
 
 use super::files::{Columns, capped, csv_reader, for_each_row, headers, open_maybe_gz, parse_time, utm_of_query};
-use super::{ImportedHit, Parsed, Source};
+use super::{ImportOptions, ImportedHit, Parsed, Source};
 use crate::error::Result;
 use crate::ingest::hit::MAX_URL_LEN;
 
 const REQUIRED: [&str; 4] = ["session_id", "created_at", "url_path", "event_type"];
 
-pub(super) fn parse(path: &Path, progress: &dyn Fn(u64)) -> Result<Parsed> {
+pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64)) -> Result<Parsed> {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut reader = csv_reader(open_maybe_gz(path, progress)?);
     let cols = Columns::new(&headers(&mut reader, &file)?, &REQUIRED, &file, Source::Umami)?;
-    let mut parsed = Parsed::new()?;
+    let mut parsed = Parsed::new(options)?;
     for_each_row(&mut reader, &file, &mut parsed, |row, parsed| {
         let get = |name: &str| cols.get(row, name);
         let session = get("session_id");

@@ -26,6 +26,9 @@ pub const MAX_STEPS: usize = 20;
 pub const MAX_FUNNELS: i64 = 200;
 const MAX_NAME_CHARS: usize = 200;
 const MAX_URL_CHARS: usize = 2000;
+/// The longest path pattern a step keeps (what is left of its URL). Matching is linear in it (and it goes into
+/// ClickHouse's SQL once per step), but no page needs more.
+pub const MAX_PATTERN_CHARS: usize = 500;
 
 /// The body of `POST /api/funnels` and `PUT /api/funnels/{id}` (on PUT an absent field keeps its value).
 /// `websiteId` may be a number or numeric text.
@@ -173,11 +176,9 @@ impl Funnels {
 
     /// One of the user's funnels with figures for `range`; another user's is not found.
     pub fn get(&self, user: UserId, id: i64, range: TimeRange) -> Result<Funnel> {
-        let rows = self.meta.funnels(user, None, Some(id))?;
-        if rows.is_empty() {
-            return Err(Error::NotFound("funnel"));
-        }
-        Ok(self.with_figures(rows, range)?.remove(0))
+        let row = self.meta.funnels(user, None, Some(id))?.pop().ok_or(Error::NotFound("funnel"))?;
+        let counts = self.counted(std::slice::from_ref(&row), range)?.pop().unwrap_or_default();
+        Ok(funnel(row, &counts))
     }
 
     /// One of the user's funnels as defined, its figures pending (see [`Funnel::figures_pending`]); another
@@ -235,6 +236,17 @@ impl Funnels {
         self.meta.insert_funnel(user, new, MAX_FUNNELS)
     }
 
+    /// Validates and stores a new funnel and answers it with its figures for `range`, as one unit: when the
+    /// figures cannot be counted the funnel is deleted again and the error answered, so a create that fails
+    /// leaves no funnel behind.
+    pub fn create_and_read(&self, user: UserId, input: FunnelInput, range: TimeRange) -> Result<Funnel> {
+        let id = self.create(user, input)?;
+        self.get(user, id, range).or_else(|e| {
+            self.meta.delete_funnel(user, id)?;
+            Err(e)
+        })
+    }
+
     /// Changes the fields present in `input` (same rules as on create); another user's funnel, or a site of
     /// another user named in the body, is not found. True when the figures went with the old steps or site
     /// (counting them again reads the range's raw events).
@@ -262,37 +274,62 @@ impl Funnels {
         self.meta.delete_funnel(user, id)
     }
 
-    /// Adds the figures, counted once per site for all of its funnels.
+    /// Adds the figures, counted once per site for all of its funnels. A funnel whose figures cannot be
+    /// counted is answered with them pending (and the cause logged) rather than failing the whole list.
     fn with_figures(&self, rows: Vec<FunnelRow>, range: TimeRange) -> Result<Vec<Funnel>> {
-        let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
-        sites.sort_unstable();
-        sites.dedup();
         let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
-        for site in sites {
-            let of_site: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].website_id == site).collect();
-            let patterns: Vec<(i64, Vec<StepPattern>)> = of_site
-                .iter()
-                .map(|&i| {
-                    let steps = rows[i]
-                        .steps
-                        .iter()
-                        .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
-                        .collect();
-                    (rows[i].id, steps)
-                })
-                .collect();
-            let counts = match &self.figures {
-                Figures::Sqlite(db) => visit_hours::funnel_counts(db, site, &patterns, range, now_ms())?,
-                Figures::Cluster(events) => {
-                    patterns.iter().map(|(_, steps)| events.funnel_counts(site, steps, range)).collect::<Result<_>>()?
+        for (site, of_site) in by_site(&rows) {
+            let group: Vec<FunnelRow> = of_site.iter().map(|&i| rows[i].clone()).collect();
+            match self.counted(&group, range) {
+                Ok(counts) => of_site.iter().zip(counts).for_each(|(&i, c)| figures[i] = Some(c)),
+                // One funnel's failure is kept to that funnel: the others of the site are counted alone.
+                Err(e) => {
+                    tracing::error!(site, error = %e, "funnel figures of a site failed; counting each alone");
+                    for &i in &of_site {
+                        match self.counted(std::slice::from_ref(&rows[i]), range) {
+                            Ok(mut counts) => figures[i] = counts.pop(),
+                            Err(e) => tracing::error!(funnel = rows[i].id, error = %e, "funnel figures failed"),
+                        }
+                    }
                 }
-            };
-            for (counts, &i) in counts.into_iter().zip(&of_site) {
-                figures[i] = Some(counts);
             }
         }
-        Ok(rows.into_iter().zip(figures).map(|(row, counts)| funnel(row, &counts.unwrap_or_default())).collect())
+        Ok(rows
+            .into_iter()
+            .zip(figures)
+            .map(|(row, counts)| match counts {
+                Some(counts) => funnel(row, &counts),
+                None => Funnel { figures_pending: true, ..funnel(row, &[]) },
+            })
+            .collect())
     }
+
+    /// The figures of funnels of one site over `range`, in their order.
+    fn counted(&self, rows: &[FunnelRow], range: TimeRange) -> Result<Vec<Vec<u64>>> {
+        let Some(site) = rows.first().map(|r| r.website_id) else { return Ok(Vec::new()) };
+        let patterns: Vec<(i64, Vec<StepPattern>)> = rows
+            .iter()
+            .map(|row| {
+                let steps =
+                    row.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() });
+                (row.id, steps.collect())
+            })
+            .collect();
+        match &self.figures {
+            Figures::Sqlite(db) => visit_hours::funnel_counts(db, site, &patterns, range, now_ms()),
+            Figures::Cluster(events) => {
+                patterns.iter().map(|(_, steps)| events.funnel_counts(site, steps, range)).collect()
+            }
+        }
+    }
+}
+
+/// The funnels' indexes grouped by site, sites in ascending order.
+fn by_site(rows: &[FunnelRow]) -> Vec<(WebsiteId, Vec<usize>)> {
+    let mut sites: Vec<WebsiteId> = rows.iter().map(|r| r.website_id).collect();
+    sites.sort_unstable();
+    sites.dedup();
+    sites.into_iter().map(|site| (site, (0..rows.len()).filter(|&i| rows[i].website_id == site).collect())).collect()
 }
 
 /// The drop-off visits of SQLite's events, with what the list shows of each visit.
@@ -448,13 +485,18 @@ fn step_url(raw: &str) -> Result<String> {
         return Err(Error::invalid("URL must be a path such as /checkout (at most 2000 characters, no spaces)"));
     }
     let lower = raw.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
+    let pattern = if lower.starts_with("http://") || lower.starts_with("https://") {
         // `*` is not valid in a host, so only the path of a full URL may carry wildcards.
         let parsed = url::Url::parse(raw).map_err(|_| Error::invalid("URL must be a path such as /checkout"))?;
-        return Ok(parsed.path().to_string());
+        parsed.path().to_string()
+    } else {
+        let path = raw.split(['?', '#']).next().unwrap_or("");
+        if path.starts_with('/') || path.starts_with('*') { path.to_string() } else { format!("/{path}") }
+    };
+    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        return Err(Error::invalid("URL path must be at most 500 characters"));
     }
-    let path = raw.split(['?', '#']).next().unwrap_or("");
-    Ok(if path.starts_with('/') || path.starts_with('*') { path.to_string() } else { format!("/{path}") })
+    Ok(pattern)
 }
 
 /// active or paused; absent is active.
@@ -500,6 +542,10 @@ mod tests {
         assert_eq!(step_url("*").unwrap(), "*");
         assert_eq!(step_url("/a?b").unwrap(), "/a");
         assert!(step_url("/a b").is_err());
+        assert!(step_url(&format!("/{}", "a".repeat(499))).is_ok());
+        let long = step_url(&format!("/{}", "a".repeat(500))).unwrap_err().to_string();
+        assert_eq!(long, "URL path must be at most 500 characters");
+        assert!(step_url(&format!("https://x.example.com/a?{}", "q".repeat(1900))).is_ok(), "the query goes");
     }
 
     #[test]

@@ -114,11 +114,7 @@ async fn list(tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl
 )]
 async fn create(tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
     let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
-    let funnel = blocking(move || {
-        let id = tracker.funnels.create(user, body)?;
-        tracker.funnels.get(user, id, range)
-    })
-    .await?;
+    let funnel = blocking(move || tracker.funnels.create_and_read(user, body, range)).await?;
     Ok(warp::reply::with_status(warp::reply::json(&funnel), StatusCode::CREATED))
 }
 
