@@ -41,6 +41,7 @@ mod privacy_data;
 mod reads;
 mod replays;
 mod robustness;
+mod same_figures;
 mod security;
 mod settings;
 mod track;

@@ -398,7 +398,7 @@ fn real_time(conn: &Connection, site: WebsiteId, now: Millis) -> Result<RealTime
     let day_start = now.div_euclid(86_400_000) * 86_400_000;
     Ok(conn
         .prepare_cached(
-            "SELECT COUNT(DISTINCT s.visitor_hash),
+            "SELECT COUNT(*),
                 COUNT(DISTINCT CASE WHEN NOT EXISTS (
                     SELECT 1 FROM sessions p WHERE p.website_id = s.website_id AND p.first_seen >= ?3
                       AND p.first_seen < s.first_seen AND p.visitor_hash = s.visitor_hash) THEN s.visitor_hash END),

@@ -183,18 +183,18 @@ impl Events {
         for row in &first_starts {
             first_today.insert(text(row, 0)?, int(row, 1)?);
         }
-        let (mut active_visitors, mut new_visitors) = (HashSet::new(), HashSet::new());
+        let mut new_visitors = HashSet::new();
         let mut conversions = 0;
         for row in &visits {
             let (visitor, start) = (text(row, 1)?, int(row, 2)?);
             if first_today.get(&visitor).is_none_or(|first| *first >= start) {
                 new_visitors.insert(visitor.clone());
             }
-            active_visitors.insert(visitor);
             conversions += int(row, 3)?;
         }
         Ok(RealTimeMetrics {
-            active_visitors: active_visitors.len() as i64,
+            // Active visitors are active visits (see `LiveVisitors::total_active_visitors`).
+            active_visitors: visits.len() as i64,
             new_visitors: new_visitors.len() as i64,
             conversions,
         })

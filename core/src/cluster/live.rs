@@ -100,11 +100,11 @@ impl Events {
         // The sites' day totals and the three lists, at once: a fixed number of queries however many sites the
         // caller has (each reads them all, grouped), so one account's many sites cost another tenant nothing more.
         let day_totals = || self.totals_of(sites, today);
-        // A visitor hash is a site's own, so distinct (site, visitor) pairs add up each site's distinct visitors.
-        let active = || node.query_value::<i64>(&format!("SELECT uniqExact(site, visitor) FROM ({visits})"));
+        // Active visitors are active visits, one row each (see `LiveVisitors::total_active_visitors`).
+        let active = || node.query_value::<i64>(&format!("SELECT count() FROM ({visits})"));
         let pages = || {
             node.query(&format!(
-                "SELECT exit_page, uniqExact(site, visitor) AS n FROM ({visits})
+                "SELECT exit_page, count() AS n FROM ({visits})
                  GROUP BY exit_page ORDER BY n DESC, exit_page LIMIT {TOP_PAGES}"
             ))
         };
