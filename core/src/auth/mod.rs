@@ -212,52 +212,6 @@ impl Auth {
         Ok(Login::Session(self.sign_in(user)?))
     }
 
-    /// Checks a second-factor code through the per-account limit (`TWO_FACTOR_ATTEMPTS` wrong codes per
-    /// window); recovery codes count only where `recovery` is allowed (login), and are used up.
-    fn limited_code_check(&self, user: UserId, code: &str, recovery: bool) -> Result<()> {
-        if !self.limits.code_failures.try_acquire(&user, TWO_FACTOR_ATTEMPTS)? {
-            return Err(Error::RateLimited);
-        }
-        let meta = self.meta.as_ref();
-        let accepted = two_factor::check_code(meta, &self.seal, user, code)?
-            || (recovery && two_factor::use_recovery_code(meta, user, code)?);
-        if accepted {
-            self.limits.code_failures.refund(&user);
-            Ok(())
-        } else {
-            Err(Error::Unauthorized("invalid two-factor code".into()))
-        }
-    }
-
-    /// Starts two-factor enrolment: a new secret, its otpauth URI and QR code; not asked at login until
-    /// [`Self::enable_two_factor`] confirms it with a code.
-    pub fn begin_two_factor(&self, principal: Principal) -> Result<TwoFactorSetup> {
-        two_factor::begin(self.meta.as_ref(), &self.seal, principal.user)
-    }
-
-    /// Confirms enrolment with a code from the app; answers the recovery codes (shown once).
-    pub fn enable_two_factor(&self, principal: Principal, code: &str) -> Result<Vec<String>> {
-        let row = self.meta.two_factor(principal.user)?.ok_or_else(revoked)?;
-        match (row.enabled, row.secret.is_some()) {
-            (true, _) => return Err(Error::Conflict("two-factor authentication is already on".into())),
-            (false, false) => return Err(Error::invalid("start the two-factor setup first")),
-            _ => {}
-        }
-        self.limited_code_check(principal.user, code, false)?;
-        two_factor::enable(self.meta.as_ref(), principal.user)
-    }
-
-    /// Turns two-factor authentication off after checking the password.
-    pub fn disable_two_factor(&self, principal: Principal, password: &str, client: IpAddr) -> Result<()> {
-        self.check_password(principal.user, password, client)?;
-        self.meta.disable_two_factor(principal.user)
-    }
-
-    /// Unused recovery codes of an account.
-    pub fn recovery_codes_left(&self, user: UserId) -> Result<i64> {
-        self.meta.recovery_codes_left(user)
-    }
-
     /// Changes the account's email after checking the current password; answers the new address.
     pub fn change_email(
         &self,

@@ -1,4 +1,4 @@
-//! Security regressions: one module per finding of the attack review (issue 12), each test named after it and
+//! Security regressions: one module per finding of the attack reviews (issues 12 and 33), each test named after it and
 //! run against the real daemon on a loopback port and a real SQLite file.
 
 mod account_ids;
@@ -9,4 +9,5 @@ mod http_surface;
 mod registration;
 mod replay_bomb;
 mod revocation;
+mod two_factor_takeover;
 mod visitor_salt;
