@@ -194,6 +194,8 @@ impl Auth {
     /// second factor too (a TOTP code or an unused recovery code), or answers that one is needed.
     pub fn login(&self, email: &str, password: &str, code: Option<&str>, client: IpAddr) -> Result<Login> {
         let account = email.trim().to_lowercase();
+        // No address holds one, and in cluster mode the attempt counters key PostgreSQL rows by it.
+        crate::model::check_line("email", &account)?;
         let found = self.meta.credentials_by_email(&account)?;
         let (user, hash) = match found {
             Some((user, hash)) => (Some(user), hash),
@@ -489,7 +491,7 @@ pub fn validate_password(password: &str) -> Result<()> {
     if password.len() > MAX_PASSWORD_LEN {
         return Err(Error::invalid("password must be at most 1024 characters"));
     }
-    Ok(())
+    crate::model::check_line("password", password)
 }
 
 fn hash_password(password: &str) -> Result<String> {

@@ -154,6 +154,7 @@ fn validate_name(name: &str) -> Result<String> {
     if name.chars().count() > 100 {
         return Err(Error::invalid("Website name must be at most 100 characters"));
     }
+    crate::model::check_line("Website name", name)?;
     Ok(name.to_string())
 }
 
@@ -163,7 +164,7 @@ fn validate_domain(domain: &str) -> Result<String> {
     if domain.is_empty() {
         return Err(Error::invalid("Domain is required"));
     }
-    if domain.len() > 253 + 8 {
+    if domain.len() > 253 + 8 || domain.chars().any(char::is_control) {
         return Err(Error::invalid("Please enter a valid URL"));
     }
     let with_scheme = if domain.contains("://") { domain.to_string() } else { format!("https://{domain}") };

@@ -6,6 +6,7 @@ mod client_address;
 mod csv_formulas;
 mod data_at_rest;
 mod http_surface;
+mod nul_bytes;
 mod registration;
 mod replay_bomb;
 mod revocation;

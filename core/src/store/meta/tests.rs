@@ -519,3 +519,15 @@ fn funnels_are_their_owners_alone_on_each_engine() {
         assert!(matches!(funnels.get(ann.id, id, range), Err(Error::NotFound(_))), "{}", engine.name);
     }
 }
+
+/// PostgreSQL refuses U+0000 in text (SQLSTATE 22021): should validation ever let one through, the error says
+/// what the server said (not a bare "db error") and is known for the input's fault, which the daemon answers 400.
+#[test]
+fn a_nul_byte_refused_by_postgresql_is_the_inputs_fault_and_says_why() {
+    for engine in engines().into_iter().filter(|e| e.name == "postgres") {
+        let refused = engine.meta.insert_user("nul\0@example.com", "hash", 1, false).unwrap_err();
+        assert!(refused.is_refused_text(), "{refused:?}");
+        let shown = refused.to_string();
+        assert!(shown.contains("22021") && shown.contains("0x00"), "{shown}");
+    }
+}
