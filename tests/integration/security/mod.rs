@@ -3,6 +3,7 @@
 
 mod account_ids;
 mod client_address;
+mod config_secrets;
 mod csv_formulas;
 mod data_at_rest;
 mod http_surface;
