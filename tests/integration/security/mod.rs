@@ -11,5 +11,6 @@ mod nul_bytes;
 mod registration;
 mod replay_bomb;
 mod revocation;
+mod smtp_clear_text;
 mod two_factor_takeover;
 mod visitor_salt;
