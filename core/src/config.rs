@@ -32,6 +32,8 @@ pub struct Config {
     pub registration: RegistrationMode,
     /// Accounts one client network may create through the API per hour (reloadable).
     pub registrations_per_hour: u32,
+    /// Websites one account may have, through the API and the CLI alike (reloadable).
+    pub max_sites_per_account: u32,
     /// Hits waiting for the writer before ingest answers 503.
     pub ingest_queue: usize,
     /// Most hits the writer commits in one transaction.
@@ -77,6 +79,7 @@ impl Default for Config {
             login_attempts_per_minute: 20,
             registration: RegistrationMode::FirstUser,
             registrations_per_hour: 5,
+            max_sites_per_account: 100,
             ingest_queue: 50_000,
             ingest_batch: 4_096,
             retention_interval_hours: 24,
@@ -141,6 +144,7 @@ impl Config {
             "TRACKER_REGISTRATIONS_PER_HOUR" => {
                 self.registrations_per_hour = value.parse().map_err(|_| bad("number"))?
             }
+            "TRACKER_MAX_SITES_PER_ACCOUNT" => self.max_sites_per_account = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {

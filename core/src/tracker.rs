@@ -95,7 +95,7 @@ impl Tracker {
             }
         };
         let privacy = Privacy::new(db.clone(), meta.clone());
-        let websites = Websites::new(meta.clone());
+        let websites = Websites::new(meta.clone()).limited_by(settings.clone());
         let ingest = match &cluster_config {
             None => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
             Some(cluster_config) => {

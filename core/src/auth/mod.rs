@@ -464,20 +464,33 @@ pub(crate) fn load_or_create_secret(configured: Option<&str>, data_dir: &Path) -
     }
 }
 
-/// Normalises and checks an email address: something@domain.tld, no spaces, at most 254 characters.
+/// Normalises and checks an email address: one `@` between a local part (at most 64 characters, dots not at
+/// its ends nor doubled) and a domain of two or more labels (letters, digits and inner hyphens), no spaces,
+/// quotes or control characters, at most 254 characters. Quoted local parts, legal but never a real
+/// person's address, are refused with the rest: a report must not go to `x@@example.com`.
 pub fn validate_email(email: &str) -> Result<String> {
     let email = email.trim();
     let bad = || Error::invalid("please enter a valid email address");
     if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(bad());
     }
-    let (local, domain) = email.rsplit_once('@').ok_or_else(bad)?;
-    let domain_ok = domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains("..")
-        && !domain.contains('@');
-    if local.is_empty() || !domain_ok {
+    let (local, domain) = email.split_once('@').ok_or_else(bad)?;
+    let local_ok = !local.is_empty()
+        && local.chars().count() <= 64
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && !local.contains("..")
+        && !local.chars().any(|c| matches!(c, '"' | '(' | ')' | ',' | ':' | ';' | '<' | '>' | '[' | ']' | '\\'));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label.chars().count() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        });
+    if !local_ok || !domain_ok {
         return Err(bad());
     }
     Ok(email.to_string())
@@ -512,7 +525,33 @@ mod tests {
     #[test]
     fn emails_are_checked() {
         assert_eq!(validate_email(" a@b.co ").unwrap(), "a@b.co");
-        for bad in ["", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@.co", "a@b.co."] {
+        assert_eq!(
+            validate_email("first.last+tag@mail.example-1.co.uk").unwrap(),
+            "first.last+tag@mail.example-1.co.uk"
+        );
+        assert!(validate_email("ünï@exämple.de").is_ok(), "international addresses");
+        for bad in [
+            "",
+            "a",
+            "a@",
+            "@b.co",
+            "a@b",
+            "a b@c.de",
+            "a@.co",
+            "a@b.co.",
+            "x@@example.com",
+            "x@y@example.com",
+            ".x@example.com",
+            "x.@example.com",
+            "x..y@example.com",
+            "\"x\"@example.com",
+            "x@-example.com",
+            "x@example-.com",
+            "x@exa_mple.com",
+            "x@example..com",
+            "<x>@example.com",
+            "x@[127.0.0.1]",
+        ] {
             assert!(validate_email(bad).is_err(), "{bad}");
         }
     }

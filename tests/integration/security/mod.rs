@@ -13,4 +13,5 @@ mod replay_bomb;
 mod revocation;
 mod smtp_clear_text;
 mod two_factor_takeover;
+mod unverified_mail;
 mod visitor_salt;
