@@ -40,6 +40,8 @@ pub struct Config {
     pub registration: RegistrationMode,
     /// Accounts one client network may create through the API per hour (reloadable).
     pub registrations_per_hour: u32,
+    /// Websites one account may have, through the API and the CLI alike (reloadable).
+    pub max_sites_per_account: u32,
     /// Hits waiting for the writer before ingest answers 503.
     pub ingest_queue: usize,
     /// Most hits the writer commits in one transaction.
@@ -88,6 +90,7 @@ impl Default for Config {
             login_attempts_per_minute: 20,
             registration: RegistrationMode::FirstUser,
             registrations_per_hour: 5,
+            max_sites_per_account: 100,
             ingest_queue: 50_000,
             ingest_batch: 4_096,
             retention_interval_hours: 24,
@@ -159,6 +162,7 @@ impl Config {
             "TRACKER_REGISTRATIONS_PER_HOUR" => {
                 self.registrations_per_hour = value.parse().map_err(|_| bad("number"))?
             }
+            "TRACKER_MAX_SITES_PER_ACCOUNT" => self.max_sites_per_account = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {
@@ -294,6 +298,60 @@ fn configured_key(key: &str, inline: Option<&str>, file: Option<&Path>) -> Resul
 }
 
 /// Accepts a CIDR network or a bare address (taken as a single-host network).
+/// What hides a secret in the configuration shown to an operator.
+const HIDDEN: &str = "(hidden)";
+
+impl Config {
+    /// These settings as `tracker config show` prints them: the signing secret, the metrics token and the
+    /// password of every URL (SMTP, PostgreSQL, each ClickHouse shard) hidden, so the output can be pasted
+    /// into a ticket or shown on a screen.
+    pub fn shown(&self) -> Config {
+        let hide = |secret: &Option<String>| secret.as_ref().map(|_| HIDDEN.to_string());
+        Config {
+            jwt_secret: hide(&self.jwt_secret),
+            visitor_salt_key: hide(&self.visitor_salt_key),
+            metrics_token: hide(&self.metrics_token),
+            smtp_url: self.smtp_url.as_deref().map(redacted_url),
+            postgres_url: self.postgres_url.as_deref().map(redacted_url),
+            clickhouse_url: self
+                .clickhouse_url
+                .as_deref()
+                .map(|urls| urls.split(',').map(|url| redacted_url(url.trim())).collect::<Vec<_>>().join(",")),
+            ..self.clone()
+        }
+    }
+}
+
+/// `url` with its password hidden: the password of its authority (`scheme://user:password@host`), a
+/// `password` query parameter, or a `password=` pair of PostgreSQL's `key=value` form.
+pub fn redacted_url(url: &str) -> String {
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        // PostgreSQL's other form: `host=db user=tracker password=s3cret`.
+        return url
+            .split_whitespace()
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}={HIDDEN}"),
+                _ => pair.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+    };
+    if parsed.password().is_some() {
+        let _ = parsed.set_password(Some(HIDDEN));
+    }
+    if parsed.query_pairs().any(|(key, _)| key.eq_ignore_ascii_case("password")) {
+        let pairs: Vec<(String, String)> = parsed
+            .query_pairs()
+            .map(|(key, value)| {
+                let value = if key.eq_ignore_ascii_case("password") { HIDDEN.to_string() } else { value.into_owned() };
+                (key.into_owned(), value)
+            })
+            .collect();
+        parsed.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    parsed.to_string()
+}
+
 fn parse_net(s: &str) -> Option<IpNet> {
     s.parse::<IpNet>().ok().or_else(|| s.parse::<IpAddr>().ok().map(IpNet::from))
 }
@@ -322,6 +380,31 @@ mod tests {
         assert!(Config::load(Some(&path), vec![]).is_err());
         let env = vec![("TRACKER_ADDR".to_string(), "nowhere".to_string())];
         assert!(Config::load(None, env).is_err());
+    }
+
+    #[test]
+    fn the_shown_settings_hide_every_password() {
+        let config = Config {
+            jwt_secret: Some("a signing secret of thirty-two characters".into()),
+            smtp_url: Some("smtps://me:s3cret@mail.example.com".into()),
+            postgres_url: Some("postgres://tracker:pg-s3cret@db:5432/tracker?sslmode=disable".into()),
+            clickhouse_url: Some("http://default:ch-s3cret@ch1:8123, http://ch2:8123?password=ch-s3cret".into()),
+            ..Config::default()
+        };
+        let shown = config.shown();
+        let text = serde_json::to_string(&shown).unwrap();
+        for secret in ["s3cret", "thirty-two"] {
+            assert!(!text.contains(secret), "{secret} shown: {text}");
+        }
+        assert_eq!(shown.smtp_url.as_deref(), Some("smtps://me:(hidden)@mail.example.com"));
+        assert_eq!(shown.postgres_url.as_deref(), Some("postgres://tracker:(hidden)@db:5432/tracker?sslmode=disable"));
+        assert_eq!(
+            shown.clickhouse_url.as_deref(),
+            Some("http://default:(hidden)@ch1:8123/,http://ch2:8123/?password=%28hidden%29")
+        );
+        assert_eq!(redacted_url("host=db user=tracker password=s3cret"), "host=db user=tracker password=(hidden)");
+        assert_eq!(redacted_url("smtp://127.0.0.1:25"), "smtp://127.0.0.1:25");
+        assert_eq!(Config::default().shown(), Config::default(), "nothing to hide, nothing changed");
     }
 
     #[test]

@@ -42,7 +42,8 @@ pub enum Error {
     NotInCluster(&'static str),
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
-    #[error("PostgreSQL error: {0}")]
+    /// Shown with the server's own words (SQLSTATE, message, detail), never postgres' bare "db error".
+    #[error("PostgreSQL error: {}", postgres_detail(.0))]
     Postgres(#[from] postgres::Error),
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
@@ -57,4 +58,27 @@ impl Error {
     pub fn invalid(msg: impl Into<String>) -> Self {
         Error::Invalid(msg.into())
     }
+
+    /// Whether PostgreSQL refused a value's characters (SQLSTATE 22021, such as U+0000 in text): the input's
+    /// fault, which validation should have caught, so a 400 rather than a 500.
+    pub fn is_refused_text(&self) -> bool {
+        matches!(self, Error::Postgres(e) if e.code() == Some(&postgres::error::SqlState::CHARACTER_NOT_IN_REPERTOIRE))
+    }
+}
+
+/// What the server said (severity, SQLSTATE, message, detail, hint), or the client's own error.
+fn postgres_detail(e: &postgres::Error) -> String {
+    let Some(db) = e.as_db_error() else {
+        return match std::error::Error::source(e) {
+            Some(source) => format!("{e}: {source}"),
+            None => e.to_string(),
+        };
+    };
+    let mut text = format!("{} {}: {}", db.severity(), db.code().code(), db.message());
+    for (label, part) in [("detail", db.detail()), ("hint", db.hint()), ("where", db.where_())] {
+        if let Some(part) = part {
+            text.push_str(&format!(" ({label}: {part})"));
+        }
+    }
+    text
 }

@@ -97,3 +97,20 @@ pub fn ser_iso_opt<S: serde::Serializer>(ms: &Option<Millis>, s: S) -> std::resu
         None => s.serialize_none(),
     }
 }
+
+/// Refuses a control character (U+0000 to U+001F, U+007F to U+009F) in one-line text: a name, an address, a
+/// key. PostgreSQL refuses U+0000 in any text, and none of them has a place in a line someone reads.
+pub fn check_line(field: &str, text: &str) -> Result<()> {
+    if text.chars().any(char::is_control) {
+        return Err(Error::invalid(format!("{field} must not contain control characters")));
+    }
+    Ok(())
+}
+
+/// Refuses a control character other than a line break or a tab in free text (a message, a description).
+pub fn check_text(field: &str, text: &str) -> Result<()> {
+    if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
+        return Err(Error::invalid(format!("{field} must not contain control characters")));
+    }
+    Ok(())
+}

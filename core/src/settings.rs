@@ -47,6 +47,10 @@ impl Settings {
             current.registrations_per_hour = new.registrations_per_hour;
             changed.push("registrations_per_hour");
         }
+        if current.max_sites_per_account != new.max_sites_per_account {
+            current.max_sites_per_account = new.max_sites_per_account;
+            changed.push("max_sites_per_account");
+        }
         if current.retention_interval_hours != new.retention_interval_hours {
             current.retention_interval_hours = new.retention_interval_hours;
             changed.push("retention_interval_hours");

@@ -96,7 +96,7 @@ impl Tracker {
             }
         };
         let privacy = Privacy::new(db.clone(), meta.clone());
-        let websites = Websites::new(meta.clone());
+        let websites = Websites::new(meta.clone()).limited_by(settings.clone());
         let ingest = match (&cluster_config, &cluster_keys) {
             (Some(cluster_config), Some(keys)) => {
                 // The writer's own pool and shard clients: a batch's upsert and inserts never wait for a read.

@@ -41,6 +41,11 @@ fn status_of(e: &Error) -> (StatusCode, String) {
             tracing::warn!(error = %e, "unavailable");
             (StatusCode::SERVICE_UNAVAILABLE, e.to_string())
         }
+        // Input that validation let through and PostgreSQL refused (U+0000): logged, since validation missed it.
+        Error::Postgres(_) if e.is_refused_text() => {
+            tracing::warn!(error = %e, "PostgreSQL refused a value's characters");
+            (StatusCode::BAD_REQUEST, "text must not contain NUL or other control characters".to_string())
+        }
         Error::Db(_) | Error::Postgres(_) | Error::Io(_) | Error::Internal(_) => {
             tracing::error!(error = %e, "request failed");
             (StatusCode::INTERNAL_SERVER_ERROR, "internal server error".to_string())

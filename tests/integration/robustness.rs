@@ -14,7 +14,7 @@ const SKIPPED: &[(&str, &str)] = &[
 /// Every operation of the API contract (GET /api/openapi.json, built from the route annotations) plus the
 /// per-site tracking script: `{id}` where a website id goes (path ids and `website_id`), `{q}` for every other
 /// path and query parameter. A route missing from the contract fails `contract::every_route_is_in_the_contract`.
-fn routes() -> Vec<(String, String)> {
+pub(crate) fn routes() -> Vec<(String, String)> {
     let document = serde_json::to_value(tracker_daemon::openapi()).expect("the document serialises");
     let mut routes = vec![("GET".to_string(), "/tracking/{q}.js".to_string())];
     for (path, item) in document["paths"].as_object().expect("paths") {

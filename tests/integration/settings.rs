@@ -252,7 +252,7 @@ async fn two_factor_is_enrolled_with_a_code_and_then_asked_at_login() {
     let server = TestServer::start().await;
     let (token, _) = server.register("tfa@example.com").await;
     let credentials = json!({"email": "tfa@example.com", "password": "secret1"});
-    let setup = server.call(Method::POST, "/api/user/two-factor/setup", Some(&token), None).await;
+    let setup = server.post("/api/user/two-factor/setup", &token, json!({"password": "secret1"})).await;
     assert_eq!(setup.status, StatusCode::OK, "{}", setup.text);
     let url = setup.json["otpauthUrl"].as_str().unwrap();
     assert!(url.starts_with("otpauth://totp/tracker:tfa%40example.com?"), "{url}");
@@ -262,17 +262,20 @@ async fn two_factor_is_enrolled_with_a_code_and_then_asked_at_login() {
     assert!(login(&server, credentials.clone()).await.json["accessToken"].is_string());
 
     let code = current_code(&setup.json);
-    let wrong = server.post("/api/user/two-factor/enable", &token, json!({"code": wrong_code(&code)})).await;
+    let wrong = server
+        .post("/api/user/two-factor/enable", &token, json!({"password": "secret1", "code": wrong_code(&code)}))
+        .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.text);
     assert_eq!(wrong.error_message(), "invalid two-factor code");
-    let enabled = server.post("/api/user/two-factor/enable", &token, json!({"code": code})).await;
+    let enabled =
+        server.post("/api/user/two-factor/enable", &token, json!({"password": "secret1", "code": code})).await;
     assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text);
     let recovery: Vec<String> =
         enabled.json["recoveryCodes"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
     assert_eq!(recovery.len(), 10);
     let settings = server.get("/api/user/settings", &token).await;
     assert_eq!(settings.json["security"]["twoFactorEnabled"], true);
-    let again = server.call(Method::POST, "/api/user/two-factor/setup", Some(&token), None).await;
+    let again = server.post("/api/user/two-factor/setup", &token, json!({"password": "secret1"})).await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
 
     // The password alone now only earns the question.
@@ -294,10 +297,12 @@ async fn two_factor_is_enrolled_with_a_code_and_then_asked_at_login() {
     let reused = login(&server, json!({"email": "tfa@example.com", "password": "secret1", "code": recovery[0]})).await;
     assert_eq!(reused.status, StatusCode::UNAUTHORIZED, "{}", reused.text);
 
-    // Off with the password (a wrong one is refused), then the password is enough again.
-    let refused = server.post("/api/user/two-factor/disable", &token, json!({"password": "wrong!"})).await;
+    // Off with the password (a wrong one is refused) and a recovery code, then the password is enough again.
+    let refused =
+        server.post("/api/user/two-factor/disable", &token, json!({"password": "wrong!", "code": recovery[1]})).await;
     assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.text);
-    let off = server.post("/api/user/two-factor/disable", &token, json!({"password": "secret1"})).await;
+    let off =
+        server.post("/api/user/two-factor/disable", &token, json!({"password": "secret1", "code": recovery[1]})).await;
     assert_eq!(off.status, StatusCode::OK, "{}", off.text);
     assert!(login(&server, credentials).await.json["accessToken"].is_string());
 }
@@ -306,9 +311,10 @@ async fn two_factor_is_enrolled_with_a_code_and_then_asked_at_login() {
 async fn wrong_two_factor_codes_are_limited_per_account() {
     let server = TestServer::start().await;
     let (token, _) = server.register("guess@example.com").await;
-    let setup = server.call(Method::POST, "/api/user/two-factor/setup", Some(&token), None).await;
+    let setup = server.post("/api/user/two-factor/setup", &token, json!({"password": "secret1"})).await;
     let code = current_code(&setup.json);
-    let enabled = server.post("/api/user/two-factor/enable", &token, json!({"code": code})).await;
+    let enabled =
+        server.post("/api/user/two-factor/enable", &token, json!({"password": "secret1", "code": code})).await;
     assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text);
     let recovery = enabled.json["recoveryCodes"][0].as_str().unwrap().to_string();
     for attempt in 0..5 {
@@ -336,7 +342,7 @@ async fn a_deleted_accounts_token_opens_none_of_the_settings_routes() {
         (Method::PUT, "/api/user/security", Some(json!({"sessionTimeout": 60}))),
         (Method::PUT, "/api/user/email", Some(json!({"newEmail": "x@example.com", "currentPassword": "secret1"}))),
         (Method::GET, "/api/user/export", None),
-        (Method::POST, "/api/user/two-factor/setup", None),
+        (Method::POST, "/api/user/two-factor/setup", Some(json!({"password": "secret1"}))),
         (Method::POST, "/api/user/two-factor/disable", Some(json!({"password": "secret1"}))),
     ];
     for (method, path, body) in calls {

@@ -46,17 +46,7 @@ pub fn run(global: &GlobalArgs, args: &ConfigArgs) -> anyhow::Result<()> {
             }
         }
         ConfigCommand::Show => {
-            let mut config = global.config()?;
-            if config.jwt_secret.is_some() {
-                config.jwt_secret = Some("(hidden)".into());
-            }
-            if config.visitor_salt_key.is_some() {
-                config.visitor_salt_key = Some("(hidden)".into());
-            }
-            config.smtp_url = config.smtp_url.as_deref().map(tracker_core::email::redacted_url);
-            if config.metrics_token.is_some() {
-                config.metrics_token = Some("(hidden)".into());
-            }
+            let config = global.config()?.shown();
             if global.json {
                 print_json(&config)
             } else {

@@ -1,4 +1,4 @@
-//! `tracker users`: add, list and remove accounts, and set a password.
+//! `tracker users`: add, list and remove accounts, set a password, and reset two-factor sign-in.
 
 use std::io::Read;
 
@@ -11,7 +11,8 @@ use crate::output::{date, print_json, table};
 #[derive(Args)]
 #[command(after_help = "Examples:\n  tracker users add alice@example.com --password 's3cret!'\n  \
 echo 's3cret!' | tracker users add bob@example.com --password-stdin\n  tracker users list --json\n  \
-echo 'n3w-s3cret!' | tracker users passwd bob@example.com\n  tracker users rm bob@example.com --yes")]
+echo 'n3w-s3cret!' | tracker users passwd bob@example.com\n  tracker users 2fa-reset bob@example.com\n  \
+tracker users rm bob@example.com --yes")]
 pub struct UsersArgs {
     #[command(subcommand)]
     command: UsersCommand,
@@ -34,6 +35,14 @@ enum UsersCommand {
     List,
     /// Set an account's password, read from standard input; every sign-in of the account ends
     Passwd {
+        /// Email address of the account
+        email: String,
+    },
+    /// Turn two-factor sign-in off for an account that lost its authenticator (or had one enrolled by someone
+    /// else): its secret and recovery codes are forgotten, every sign-in of the account ends, and the reset
+    /// is recorded in the account's audit log
+    #[command(name = "2fa-reset")]
+    TwoFactorReset {
         /// Email address of the account
         email: String,
     },
@@ -86,6 +95,20 @@ pub fn run(global: &GlobalArgs, args: &UsersArgs) -> anyhow::Result<()> {
                 print_json(&serde_json::json!({ "updated": user.id }))
             } else {
                 println!("changed the password of {} (id {}); its sign-ins have ended", user.email, user.id);
+                Ok(())
+            }
+        }
+        UsersCommand::TwoFactorReset { email } => {
+            let tracker = global.open_shared()?;
+            let user = tracker.auth.find_user(email).with_context(|| format!("unknown user '{email}'"))?;
+            let ended = tracker.auth.reset_two_factor(user.id)?;
+            if global.json {
+                print_json(&serde_json::json!({ "reset": user.id, "signInsEnded": ended }))
+            } else {
+                println!(
+                    "turned two-factor sign-in off for {} (id {}); {ended} sign-in(s) ended, recorded in its audit log",
+                    user.email, user.id
+                );
                 Ok(())
             }
         }

@@ -195,6 +195,8 @@ impl Auth {
     /// second factor too (a TOTP code or an unused recovery code), or answers that one is needed.
     pub fn login(&self, email: &str, password: &str, code: Option<&str>, client: IpAddr) -> Result<Login> {
         let account = email.trim().to_lowercase();
+        // No address holds one, and in cluster mode the attempt counters key PostgreSQL rows by it.
+        crate::model::check_line("email", &account)?;
         let found = self.meta.credentials_by_email(&account)?;
         let (user, hash) = match found {
             Some((user, hash)) => (Some(user), hash),
@@ -211,52 +213,6 @@ impl Auth {
             }
         }
         Ok(Login::Session(self.sign_in(user)?))
-    }
-
-    /// Checks a second-factor code through the per-account limit (`TWO_FACTOR_ATTEMPTS` wrong codes per
-    /// window); recovery codes count only where `recovery` is allowed (login), and are used up.
-    fn limited_code_check(&self, user: UserId, code: &str, recovery: bool) -> Result<()> {
-        if !self.limits.code_failures.try_acquire(&user, TWO_FACTOR_ATTEMPTS)? {
-            return Err(Error::RateLimited);
-        }
-        let meta = self.meta.as_ref();
-        let accepted = two_factor::check_code(meta, &self.seal, user, code)?
-            || (recovery && two_factor::use_recovery_code(meta, user, code)?);
-        if accepted {
-            self.limits.code_failures.refund(&user);
-            Ok(())
-        } else {
-            Err(Error::Unauthorized("invalid two-factor code".into()))
-        }
-    }
-
-    /// Starts two-factor enrolment: a new secret, its otpauth URI and QR code; not asked at login until
-    /// [`Self::enable_two_factor`] confirms it with a code.
-    pub fn begin_two_factor(&self, principal: Principal) -> Result<TwoFactorSetup> {
-        two_factor::begin(self.meta.as_ref(), &self.seal, principal.user)
-    }
-
-    /// Confirms enrolment with a code from the app; answers the recovery codes (shown once).
-    pub fn enable_two_factor(&self, principal: Principal, code: &str) -> Result<Vec<String>> {
-        let row = self.meta.two_factor(principal.user)?.ok_or_else(revoked)?;
-        match (row.enabled, row.secret.is_some()) {
-            (true, _) => return Err(Error::Conflict("two-factor authentication is already on".into())),
-            (false, false) => return Err(Error::invalid("start the two-factor setup first")),
-            _ => {}
-        }
-        self.limited_code_check(principal.user, code, false)?;
-        two_factor::enable(self.meta.as_ref(), principal.user)
-    }
-
-    /// Turns two-factor authentication off after checking the password.
-    pub fn disable_two_factor(&self, principal: Principal, password: &str, client: IpAddr) -> Result<()> {
-        self.check_password(principal.user, password, client)?;
-        self.meta.disable_two_factor(principal.user)
-    }
-
-    /// Unused recovery codes of an account.
-    pub fn recovery_codes_left(&self, user: UserId) -> Result<i64> {
-        self.meta.recovery_codes_left(user)
     }
 
     /// Changes the account's email after checking the current password; answers the new address.
@@ -511,20 +467,33 @@ pub(crate) fn load_or_create_secret(configured: Option<Vec<u8>>, data_dir: &Path
     }
 }
 
-/// Normalises and checks an email address: something@domain.tld, no spaces, at most 254 characters.
+/// Normalises and checks an email address: one `@` between a local part (at most 64 characters, dots not at
+/// its ends nor doubled) and a domain of two or more labels (letters, digits and inner hyphens), no spaces,
+/// quotes or control characters, at most 254 characters. Quoted local parts, legal but never a real
+/// person's address, are refused with the rest: a report must not go to `x@@example.com`.
 pub fn validate_email(email: &str) -> Result<String> {
     let email = email.trim();
     let bad = || Error::invalid("please enter a valid email address");
     if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(bad());
     }
-    let (local, domain) = email.rsplit_once('@').ok_or_else(bad)?;
-    let domain_ok = domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains("..")
-        && !domain.contains('@');
-    if local.is_empty() || !domain_ok {
+    let (local, domain) = email.split_once('@').ok_or_else(bad)?;
+    let local_ok = !local.is_empty()
+        && local.chars().count() <= 64
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && !local.contains("..")
+        && !local.chars().any(|c| matches!(c, '"' | '(' | ')' | ',' | ':' | ';' | '<' | '>' | '[' | ']' | '\\'));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label.chars().count() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        });
+    if !local_ok || !domain_ok {
         return Err(bad());
     }
     Ok(email.to_string())
@@ -538,7 +507,7 @@ pub fn validate_password(password: &str) -> Result<()> {
     if password.len() > MAX_PASSWORD_LEN {
         return Err(Error::invalid("password must be at most 1024 characters"));
     }
-    Ok(())
+    crate::model::check_line("password", password)
 }
 
 fn hash_password(password: &str) -> Result<String> {
@@ -559,7 +528,33 @@ mod tests {
     #[test]
     fn emails_are_checked() {
         assert_eq!(validate_email(" a@b.co ").unwrap(), "a@b.co");
-        for bad in ["", "a", "a@", "@b.co", "a@b", "a b@c.de", "a@.co", "a@b.co."] {
+        assert_eq!(
+            validate_email("first.last+tag@mail.example-1.co.uk").unwrap(),
+            "first.last+tag@mail.example-1.co.uk"
+        );
+        assert!(validate_email("ünï@exämple.de").is_ok(), "international addresses");
+        for bad in [
+            "",
+            "a",
+            "a@",
+            "@b.co",
+            "a@b",
+            "a b@c.de",
+            "a@.co",
+            "a@b.co.",
+            "x@@example.com",
+            "x@y@example.com",
+            ".x@example.com",
+            "x.@example.com",
+            "x..y@example.com",
+            "\"x\"@example.com",
+            "x@-example.com",
+            "x@example-.com",
+            "x@exa_mple.com",
+            "x@example..com",
+            "<x>@example.com",
+            "x@[127.0.0.1]",
+        ] {
             assert!(validate_email(bad).is_err(), "{bad}");
         }
     }

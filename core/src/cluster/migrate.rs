@@ -36,6 +36,7 @@ use crate::model::{Millis, WebsiteId, now_ms};
 const METADATA_TABLES: &[&str] = &[
     "users",
     "recovery_codes",
+    "account_audit",
     "sign_ins",
     "websites",
     "event_definitions",

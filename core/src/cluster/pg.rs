@@ -24,6 +24,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0085_imports", include_str!("../../migrations/postgres/0085_imports.sql")),
     ("0090_rollup_stale_visits", include_str!("../../migrations/postgres/0090_rollup_stale_visits.sql")),
     ("0120_migrated_from", include_str!("../../migrations/postgres/0120_migrated_from.sql")),
+    ("0130_account_audit", include_str!("../../migrations/postgres/0130_account_audit.sql")),
     ("0140_keys_from_configuration", include_str!("../../migrations/postgres/0140_keys_from_configuration.sql")),
 ];
 

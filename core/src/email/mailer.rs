@@ -42,6 +42,7 @@ impl Mailer {
         let Some(url) = smtp_url(config) else {
             return Ok(None);
         };
+        refuse_clear_text_credentials(url)?;
         // lettre's errors name neither the URL nor its password.
         let transport = SmtpTransport::from_url(url)
             .map_err(|e| Error::invalid(format!("smtp_url: {e} (use smtp://host:port, smtp://user:pass@host:587?tls=required or smtps://user:pass@host)")))?
@@ -82,16 +83,33 @@ pub fn validate(config: &Config) -> Result<()> {
     Mailer::from_config(config).map(|_| ())
 }
 
-/// `smtp_url` with its password replaced, for showing the configuration.
-pub fn redacted_url(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) if parsed.password().is_some() => {
-            let _ = parsed.set_password(Some("(hidden)"));
-            parsed.to_string()
+/// Refuses a user or password on a connection that may stay unencrypted: plain `smtp://` (lettre then
+/// authenticates in clear text) or `?tls=opportunistic` (a man in the middle strips STARTTLS), unless the
+/// server is on this machine. Credentials go over `smtps://` or `smtp://...?tls=required` (STARTTLS required).
+fn refuse_clear_text_credentials(url: &str) -> Result<()> {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return Ok(()); // lettre's own check says what is wrong with it
+    };
+    let has_credentials = !parsed.username().is_empty() || parsed.password().is_some();
+    let tls_required =
+        parsed.scheme() == "smtps" || parsed.query_pairs().any(|(key, value)| key == "tls" && value == "required");
+    let loopback = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        // smtp:// is not a scheme the URL parser knows, so an IPv4 address comes back as a name.
+        Some(url::Host::Domain(name)) => {
+            name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
         }
-        Ok(_) => url.to_string(),
-        Err(_) => "(not a URL)".to_string(),
+        None => false,
+    };
+    if has_credentials && !tls_required && !loopback {
+        return Err(Error::invalid(
+            "smtp_url: a user and password over a connection without TLS would cross the network in clear text: \
+             use smtps://user:pass@host or smtp://user:pass@host:587?tls=required (plain smtp:// with credentials \
+             is accepted only for a server on this machine)",
+        ));
     }
+    Ok(())
 }
 
 fn smtp_url(config: &Config) -> Option<&str> {
@@ -141,14 +159,19 @@ mod tests {
             let error = validate(&config(Some(bad), None)).unwrap_err().to_string();
             assert!(error.starts_with("smtp_url:"), "{bad}: {error}");
         }
+        // Credentials only where they cannot cross the network in clear text.
+        for plain in ["smtp://u:p@mail.example.com:587", "smtp://u@mail.example.com", "smtp://u:p@h?tls=opportunistic"]
+        {
+            let error = validate(&config(Some(plain), None)).unwrap_err().to_string();
+            assert!(error.starts_with("smtp_url:") && error.contains("clear text"), "{plain}: {error}");
+        }
+        for kept in
+            ["smtp://u:p@127.0.0.1:2525", "smtp://u:p@[::1]:25", "smtp://u:p@localhost", "smtp://mail.example.com"]
+        {
+            assert!(validate(&config(Some(kept), None)).is_ok(), "{kept}");
+        }
         assert!(validate(&config(Some("smtp://h"), Some("Reports <reports@example.com>"))).is_ok());
         let error = validate(&config(Some("smtp://h"), Some("not an address"))).unwrap_err().to_string();
         assert!(error.starts_with("smtp_from:"), "{error}");
-    }
-
-    #[test]
-    fn the_shown_url_hides_the_password() {
-        assert_eq!(redacted_url("smtps://me:s3cret@mail.example.com"), "smtps://me:(hidden)@mail.example.com");
-        assert_eq!(redacted_url("smtp://127.0.0.1:25"), "smtp://127.0.0.1:25");
     }
 }

@@ -9,7 +9,7 @@ mod mailer;
 mod spike;
 mod weekly;
 
-pub use mailer::{Delivery, Mailer, Outgoing, is_configured, redacted_url, validate};
+pub use mailer::{Delivery, Mailer, Outgoing, is_configured, validate};
 pub use spike::{SPIKE_FACTOR, SPIKE_MIN_PAGE_VIEWS, SPIKE_QUIET_MS, SPIKE_WINDOW_MS, Spike};
 pub use weekly::{Change, TopRow, WeeklyReport, week_start};
 

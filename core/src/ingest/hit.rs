@@ -143,6 +143,7 @@ impl Hit {
         if name.chars().count() > MAX_EVENT_NAME_LEN {
             return Err(Error::invalid("event_name must be at most 200 characters"));
         }
+        crate::model::check_line("event_name", &name)?;
         if matches!(kind, EventKind::Custom | EventKind::Conversion) && name.is_empty() {
             return Err(Error::invalid("event_name is required for custom events and conversions"));
         }
@@ -169,6 +170,7 @@ impl Hit {
         if screen.len() > 20 {
             return Err(Error::invalid("screen must be at most 20 characters"));
         }
+        crate::model::check_line("screen", &screen)?;
         Ok(Hit {
             website_id: site.id,
             session_key,
@@ -221,10 +223,12 @@ fn validate_properties(properties: &Map<String, Value>) -> Result<()> {
         if key.is_empty() || key.chars().count() > MAX_PROPERTY_KEY_LEN {
             return Err(Error::invalid("event_properties keys must be 1 to 100 characters"));
         }
+        crate::model::check_line("event_properties keys", key)?;
         match value {
             Value::String(s) if s.chars().count() > MAX_PROPERTY_VALUE_LEN => {
                 return Err(Error::invalid("event_properties values must be at most 1000 characters"));
             }
+            Value::String(s) => crate::model::check_text("event_properties values", s)?,
             Value::Array(_) | Value::Object(_) => {
                 return Err(Error::invalid("event_properties values must be strings, numbers, booleans or null"));
             }

@@ -280,7 +280,9 @@ impl Ingest {
 
     /// The website behind a tracking key, from a short-lived cache.
     pub fn site(&self, tracking_key: &str) -> Result<Website> {
-        if tracking_key.is_empty() || tracking_key.len() > 64 {
+        // No key holds anything but these (and PostgreSQL refuses some others, U+0000, outright).
+        let key_chars = tracking_key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if tracking_key.is_empty() || tracking_key.len() > 64 || !key_chars {
             return Err(Error::NotFound("website"));
         }
         let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());

@@ -142,12 +142,16 @@ impl Privacy {
             if message.chars().count() > 1000 {
                 return Err(Error::invalid("consentMessage must be at most 1000 characters"));
             }
+            crate::model::check_text("consentMessage", &message)?;
             s.consent_message = message;
         }
         if let Some(url) = update.privacy_policy_url {
             let url = url.trim().to_string();
+            // Kept as typed, so a control character the parser would drop must not pass.
             let valid = url.is_empty()
-                || (url.len() <= 2000 && url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")));
+                || (url.len() <= 2000
+                    && !url.chars().any(char::is_control)
+                    && url::Url::parse(&url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")));
             if !valid {
                 return Err(Error::invalid("privacyPolicyUrl must be an http or https URL"));
             }

@@ -61,6 +61,7 @@ pub fn visitor_id(raw: &str) -> Result<String> {
     if id.chars().count() > 200 {
         return Err(Error::invalid("visitorId must be at most 200 characters"));
     }
+    crate::model::check_line("visitorId", id)?;
     Ok(id.to_string())
 }
 

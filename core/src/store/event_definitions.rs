@@ -152,10 +152,12 @@ fn validate(new: NewEventDefinition) -> Result<EventDefinition> {
     if display_name.chars().count() > 200 {
         return Err(Error::invalid("displayName must be at most 200 characters"));
     }
+    crate::model::check_line("displayName", &display_name)?;
     let description = new.description.unwrap_or_default().trim().to_string();
     if description.chars().count() > 1000 {
         return Err(Error::invalid("description must be at most 1000 characters"));
     }
+    crate::model::check_text("description", &description)?;
     let event_type = new.event_type.unwrap_or_else(|| "custom".into());
     if !matches!(event_type.as_str(), "click" | "submit" | "pageview" | "custom") {
         return Err(Error::invalid("eventType must be click, submit, pageview or custom"));

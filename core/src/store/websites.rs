@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::auth::tokens_random;
 use crate::error::{Error, Result};
 use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId, now_ms};
+use crate::settings::Settings;
 use crate::store::meta::Meta;
 
 /// Fields of a new website.
@@ -31,11 +32,18 @@ pub struct Websites {
     meta: Meta,
     /// Bumped on every update or deletion, so caches in this process drop what they hold at once.
     generation: Arc<AtomicU64>,
+    /// Where `max_sites_per_account` is read (the tracker's running settings; none in some unit tests).
+    settings: Option<Settings>,
 }
 
 impl Websites {
     pub(crate) fn new(meta: Meta) -> Websites {
-        Websites { meta, generation: Arc::default() }
+        Websites { meta, generation: Arc::default(), settings: None }
+    }
+
+    /// The same, refusing a site beyond `max_sites_per_account` of these settings.
+    pub(crate) fn limited_by(self, settings: Settings) -> Websites {
+        Websites { settings: Some(settings), ..self }
     }
 
     /// Changes whenever a website of this process is updated or deleted.
@@ -54,6 +62,15 @@ impl Websites {
         let domain = validate_domain(&new.domain)?;
         self.refuse_same_domain(owner, None, &domain)?;
         let level = new.tracking_level.unwrap_or_default();
+        if let Some(cap) = self.settings.as_ref().map(|s| s.read(|c| c.max_sites_per_account)) {
+            // Counted before the insert: two creations racing may pass one over, which a cap against abuse
+            // (an account making sites by the thousand) can allow.
+            if self.meta.websites_of(owner)?.len() >= cap as usize {
+                return Err(Error::Conflict(format!(
+                    "an account may have at most {cap} websites (max_sites_per_account): delete one first"
+                )));
+            }
+        }
         let created_at: Millis = now_ms();
         // 16 random bytes: a collision is practically impossible, but the UNIQUE index has the last word.
         let tracking_key = tokens_random(16);
@@ -169,6 +186,7 @@ fn validate_name(name: &str) -> Result<String> {
     if name.chars().count() > 100 {
         return Err(Error::invalid("Website name must be at most 100 characters"));
     }
+    crate::model::check_line("Website name", name)?;
     Ok(name.to_string())
 }
 
@@ -178,7 +196,7 @@ fn validate_domain(domain: &str) -> Result<String> {
     if domain.is_empty() {
         return Err(Error::invalid("Domain is required"));
     }
-    if domain.len() > 253 + 8 {
+    if domain.len() > 253 + 8 || domain.chars().any(char::is_control) {
         return Err(Error::invalid("Please enter a valid URL"));
     }
     let with_scheme = if domain.contains("://") { domain.to_string() } else { format!("https://{domain}") };

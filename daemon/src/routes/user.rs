@@ -63,14 +63,28 @@ struct EmailChange {
     current_password: String,
 }
 
+/// The current password, asked before two-factor enrolment starts.
 #[derive(Deserialize, utoipa::ToSchema)]
-struct CodeBody {
+#[serde(deny_unknown_fields)]
+struct TwoFactorSetupRequest {
+    password: String,
+}
+
+/// The current password and a code from the authenticator app.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct TwoFactorEnableRequest {
+    password: String,
     code: String,
 }
 
+/// The current password and, while two-factor is on, a code from the app or an unused recovery code.
 #[derive(Deserialize, utoipa::ToSchema)]
-struct PasswordBody {
+#[serde(deny_unknown_fields)]
+struct TwoFactorDisableRequest {
     password: String,
+    #[serde(default)]
+    code: String,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -87,9 +101,18 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(api_body())
         .and_then(email);
     let export = warp::path!("user" / "export").and(warp::get()).and(me()).and_then(export);
-    let setup = warp::path!("user" / "two-factor" / "setup").and(warp::post()).and(me()).and_then(two_factor_setup);
-    let enable =
-        warp::path!("user" / "two-factor" / "enable").and(warp::post()).and(me()).and(api_body()).and_then(enable);
+    let setup = warp::path!("user" / "two-factor" / "setup")
+        .and(warp::post())
+        .and(me())
+        .and(client(tracker.clone()))
+        .and(api_body())
+        .and_then(two_factor_setup);
+    let enable = warp::path!("user" / "two-factor" / "enable")
+        .and(warp::post())
+        .and(me())
+        .and(client(tracker.clone()))
+        .and(api_body())
+        .and_then(enable);
     let disable = warp::path!("user" / "two-factor" / "disable")
         .and(warp::post())
         .and(me())
@@ -214,41 +237,54 @@ async fn export(tracker: Tracker, principal: Principal) -> Result<impl Reply, Re
     Ok(response)
 }
 
-/// A new pending TOTP secret with its otpauth URI and QR code.
+/// A new pending TOTP secret with its otpauth URI and QR code, once the current password is confirmed.
 #[utoipa::path(
     post,
     path = "/api/user/two-factor/setup",
     tag = "settings",
     operation_id = "twoFactorSetup",
+    request_body(content = TwoFactorSetupRequest, content_type = "application/json"),
     responses((status = 200, description = "A pending TOTP secret with its otpauth URI and QR code", body = TwoFactorSetup), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn two_factor_setup(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
-    let setup = blocking(move || tracker.auth.begin_two_factor(principal)).await?;
+async fn two_factor_setup(
+    tracker: Tracker,
+    principal: Principal,
+    client: Client,
+    body: TwoFactorSetupRequest,
+) -> Result<impl Reply, Rejection> {
+    let setup = blocking(move || tracker.auth.begin_two_factor(principal, &body.password, client.ip)).await?;
     Ok(warp::reply::json(&setup))
 }
 
-/// Confirms enrolment with a code; answers the recovery codes, shown once.
+/// Confirms enrolment with the current password and a code; other sign-ins end. Answers the recovery codes, once.
 #[utoipa::path(
     post,
     path = "/api/user/two-factor/enable",
     tag = "settings",
     operation_id = "twoFactorEnable",
-    request_body(content = CodeBody, content_type = "application/json"),
+    request_body(content = TwoFactorEnableRequest, content_type = "application/json"),
     responses((status = 200, description = "Two-factor sign-in is on; the recovery codes", body = RecoveryCodes), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn enable(tracker: Tracker, principal: Principal, body: CodeBody) -> Result<impl Reply, Rejection> {
-    let codes = blocking(move || tracker.auth.enable_two_factor(principal, &body.code)).await?;
+async fn enable(
+    tracker: Tracker,
+    principal: Principal,
+    client: Client,
+    body: TwoFactorEnableRequest,
+) -> Result<impl Reply, Rejection> {
+    let codes =
+        blocking(move || tracker.auth.enable_two_factor(principal, &body.password, &body.code, client.ip)).await?;
     Ok(warp::reply::json(&RecoveryCodes { recovery_codes: codes }))
 }
 
+/// Turns two-factor sign-in off with the current password and a code from the app or a recovery code.
 #[utoipa::path(
     post,
     path = "/api/user/two-factor/disable",
     tag = "settings",
     operation_id = "twoFactorDisable",
-    request_body(content = PasswordBody, content_type = "application/json"),
+    request_body(content = TwoFactorDisableRequest, content_type = "application/json"),
     responses((status = 200, description = "Two-factor sign-in is off", body = Done), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
@@ -256,8 +292,8 @@ async fn disable(
     tracker: Tracker,
     principal: Principal,
     client: Client,
-    body: PasswordBody,
+    body: TwoFactorDisableRequest,
 ) -> Result<impl Reply, Rejection> {
-    blocking(move || tracker.auth.disable_two_factor(principal, &body.password, client.ip)).await?;
+    blocking(move || tracker.auth.disable_two_factor(principal, &body.password, &body.code, client.ip)).await?;
     Ok(warp::reply::json(&Done { ok: true }))
 }

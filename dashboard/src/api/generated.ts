@@ -827,6 +827,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Turns two-factor sign-in off with the current password and a code from the app or a recovery code. */
         post: operations["twoFactorDisable"];
         delete?: never;
         options?: never;
@@ -843,7 +844,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirms enrolment with a code; answers the recovery codes, shown once. */
+        /** Confirms enrolment with the current password and a code; other sign-ins end. Answers the recovery codes, once. */
         post: operations["twoFactorEnable"];
         delete?: never;
         options?: never;
@@ -860,7 +861,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new pending TOTP secret with its otpauth URI and QR code. */
+        /** A new pending TOTP secret with its otpauth URI and QR code, once the current password is confirmed. */
         post: operations["twoFactorSetup"];
         delete?: never;
         options?: never;
@@ -1270,9 +1271,6 @@ export interface components {
             oy?: number | null;
             /** Format: int64 */
             t?: number | null;
-        };
-        CodeBody: {
-            code: string;
         };
         /** @description The choice itself (spec part 2 §3 consentData). */
         ConsentData: {
@@ -1861,7 +1859,7 @@ export interface components {
              */
             lift: number;
         };
-        /** @description A page of the live summary and how many active visitors are on it. */
+        /** @description A page of the live summary and how many active visitors (visits) are on it. */
         LivePage: {
             page: string;
             /** Format: int64 */
@@ -1871,7 +1869,9 @@ export interface components {
         LiveVisitors: {
             /**
              * Format: int64
-             * @description Distinct visitors with a session seen in the last five minutes.
+             * @description Active visitors: visits seen in the last five minutes (`ACTIVE_WINDOW_MS`), the one definition every
+             *     screen and the CLI count, so the figure equals the sessions listed. Distinct visitor hashes would merge
+             *     people behind one address with the same browser, while the list shows each of them.
              */
             totalActiveVisitors: number;
             /**
@@ -2078,9 +2078,6 @@ export interface components {
             url: string;
             /** Format: int64 */
             views: number;
-        };
-        PasswordBody: {
-            password: string;
         };
         PasswordChange: {
             currentPassword: string;
@@ -2579,6 +2576,16 @@ export interface components {
              */
             percentage: number;
         };
+        /** @description The current password and, while two-factor is on, a code from the app or an unused recovery code. */
+        TwoFactorDisableRequest: {
+            password: string;
+            code?: string;
+        };
+        /** @description The current password and a code from the authenticator app. */
+        TwoFactorEnableRequest: {
+            password: string;
+            code: string;
+        };
         /** @description What the Settings screen shows to enrol an authenticator app. */
         TwoFactorSetup: {
             /** @description The secret in base32, for typing into an app by hand. */
@@ -2586,6 +2593,10 @@ export interface components {
             otpauthUrl: string;
             /** @description The otpauth URI as a QR code (SVG markup). */
             qrSvg: string;
+        };
+        /** @description The current password, asked before two-factor enrolment starts. */
+        TwoFactorSetupRequest: {
+            password: string;
         };
         UpdateWebsite: {
             name?: string | null;
@@ -4437,7 +4448,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PasswordBody"];
+                "application/json": components["schemas"]["TwoFactorDisableRequest"];
             };
         };
         responses: {
@@ -4470,7 +4481,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CodeBody"];
+                "application/json": components["schemas"]["TwoFactorEnableRequest"];
             };
         };
         responses: {
@@ -4501,7 +4512,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorSetupRequest"];
+            };
+        };
         responses: {
             /** @description A pending TOTP secret with its otpauth URI and QR code */
             200: {

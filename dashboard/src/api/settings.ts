@@ -1,5 +1,6 @@
 //! The Settings screen's types and calls (/api/user/*, spec part 2 §7 and API.md).
 import { api } from ".";
+import type { components } from "./generated";
 import type { AuthResponse } from "./types";
 
 export interface Profile {
@@ -49,6 +50,11 @@ export interface TwoFactorSetup {
   qrSvg: string;
 }
 
+export type TwoFactorSetupRequest = components["schemas"]["TwoFactorSetupRequest"];
+export type TwoFactorEnableRequest = components["schemas"]["TwoFactorEnableRequest"];
+/** `code`: a code from the app or an unused recovery code (needed while two-factor is on). */
+export type TwoFactorDisableRequest = components["schemas"]["TwoFactorDisableRequest"];
+
 export const settingsApi = {
   get: () => api.get<AccountSettings>("/api/user/settings"),
   profile: (p: { name: string; company: string; timezone: string }) => api.put<Profile>("/api/user/profile", p),
@@ -59,7 +65,8 @@ export const settingsApi = {
   deleteAccount: (password: string) => api.request<void>("DELETE", "/api/user/account", { body: { password } }),
   /** The account's data as JSON text (downloaded by the page). */
   exportData: () => api.text("/api/user/export"),
-  twoFactorSetup: () => api.post<TwoFactorSetup>("/api/user/two-factor/setup"),
-  twoFactorEnable: (code: string) => api.post<{ recoveryCodes: string[] }>("/api/user/two-factor/enable", { code }),
-  twoFactorDisable: (password: string) => api.post<{ ok: boolean }>("/api/user/two-factor/disable", { password }),
+  /** Setup, enable and disable all ask for the current password: a stolen token alone cannot change two-factor. */
+  twoFactorSetup: (b: TwoFactorSetupRequest) => api.post<TwoFactorSetup>("/api/user/two-factor/setup", b),
+  twoFactorEnable: (b: TwoFactorEnableRequest) => api.post<{ recoveryCodes: string[] }>("/api/user/two-factor/enable", b),
+  twoFactorDisable: (b: TwoFactorDisableRequest) => api.post<{ ok: boolean }>("/api/user/two-factor/disable", b),
 };

@@ -1,5 +1,5 @@
 // The Settings screen in headless Chromium against the real daemon: each tab, each dialog with each of its
-// validation messages and toasts, two-factor enrolment and a sign-in with a recovery code, the account
+// validation messages and toasts, two-factor enrolment (password first) and a sign-in with a recovery code, the account
 // export download, account deletion, and the layout at 390 px and 1400 px.
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -205,10 +205,17 @@ describe("settings in a browser", () => {
     assert.equal(await page.locator("#profile-email").inputValue(), "renamed@example.com");
   });
 
-  it("Two-factor: enrol with a code, sign in with a recovery code, turn off with the password", async () => {
+  it("Two-factor: enrol with the password and a code, sign in with a recovery code, turn off with the password and a recovery code", async () => {
     await page.getByRole("tab", { name: "Security" }).click();
     await page.locator("#security-2fa").click();
     const dialog = page.getByRole("dialog");
+    // The password comes first: a wrong one is refused before any secret is shown.
+    await dialog.locator("#two-factor-setup-password").fill("not-the-password");
+    await dialog.getByRole("button", { name: "Continue" }).click();
+    await dialog.getByText("current password is incorrect").waitFor();
+    assert.equal(await dialog.getByTestId("two-factor-qr").count(), 0);
+    await dialog.locator("#two-factor-setup-password").fill(password);
+    await dialog.getByRole("button", { name: "Continue" }).click();
     await dialog.getByTestId("two-factor-qr").waitFor();
     const secret = (await dialog.getByTestId("two-factor-secret").textContent()).trim();
     const right = totp(secret);
@@ -222,6 +229,7 @@ describe("settings in a browser", () => {
     await codes.first().waitFor();
     assert.equal(await codes.count(), 10);
     const recovery = (await codes.first().textContent()).trim();
+    const another = (await codes.nth(1).textContent()).trim();
     await dialog.getByRole("button", { name: "Done" }).click();
     await page.waitForFunction(() => document.querySelector("#security-2fa")?.getAttribute("aria-checked") === "true");
 
@@ -239,6 +247,7 @@ describe("settings in a browser", () => {
     await page.locator("#security-2fa").click();
     const off = page.getByRole("dialog");
     await off.locator("#two-factor-password").fill(password);
+    await off.locator("#two-factor-disable-code").fill(another);
     await off.getByRole("button", { name: "Disable" }).click();
     await expectToast(page, "Two-Factor Disabled", "Sign-ins no longer ask for a code.");
     assert.equal((await api("GET", "/api/user/settings")).json.security.twoFactorEnabled, false);

@@ -138,7 +138,7 @@ async fn deleted_hits_leave_no_bytes_in_the_data_folder() {
 async fn two_factor_secrets_are_not_in_the_data_folder_in_plain_form() {
     let server = TestServer::start().await;
     let (token, _) = server.register("sealed@example.com").await;
-    let setup = server.call(reqwest::Method::POST, "/api/user/two-factor/setup", Some(&token), None).await;
+    let setup = server.post("/api/user/two-factor/setup", &token, json!({"password": "secret1"})).await;
     assert_eq!(setup.status, StatusCode::OK, "{}", setup.text);
     let encoded = setup.json["secret"].as_str().unwrap().to_string();
     let secret = totp_rs::Secret::Encoded(encoded.clone()).to_bytes().unwrap();
@@ -147,7 +147,8 @@ async fn two_factor_secrets_are_not_in_the_data_folder_in_plain_form() {
         .generate_current()
         .unwrap();
     // Sealed, the secret still checks codes: enrolment needs one.
-    let enabled = server.post("/api/user/two-factor/enable", &token, json!({"code": code})).await;
+    let enabled =
+        server.post("/api/user/two-factor/enable", &token, json!({"password": "secret1", "code": code})).await;
     assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text);
     let data = server.dir.path().join("data");
     let mut holding = Vec::new();

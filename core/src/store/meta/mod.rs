@@ -33,7 +33,7 @@ pub use account_export::AccountExportStore;
 #[cfg(test)]
 pub(crate) use account_export::rows_as_json;
 pub(crate) use account_export::text_json;
-pub use audit::AuditStore;
+pub use audit::{AccountAuditEntry, AuditStore};
 pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
 pub use emails::{EmailClaim, EmailKind, EmailRecipient, EmailStore};

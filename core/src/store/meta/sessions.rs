@@ -86,6 +86,9 @@ pub trait SessionStore {
     fn revoke_by_token(&self, hash: &[u8], now: Millis) -> Result<bool>;
     /// Ends one sign-in of `user`.
     fn end_session(&self, user: UserId, session: i64, now: Millis) -> Result<()>;
+    /// Ends every sign-in of `user` but `keep` (all of them when `None`): their refresh tokens are forgotten and
+    /// their access tokens stop working. Answers how many ended.
+    fn end_other_sessions(&self, user: UserId, keep: Option<i64>, now: Millis) -> Result<u64>;
     /// The sign-in `session` of `user` and its account, if both exist.
     fn session_state(&self, user: UserId, session: i64) -> Result<Option<SessionState>>;
     /// Records a use of the sign-in (never moving its last use back).
@@ -204,6 +207,23 @@ impl SessionStore for SqliteMeta {
             tx.execute("DELETE FROM refresh_tokens WHERE session_id = ?1", [session])?;
             tx.commit()?;
             Ok(())
+        })
+    }
+
+    fn end_other_sessions(&self, user: UserId, keep: Option<i64>, now: Millis) -> Result<u64> {
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            tx.execute(
+                "DELETE FROM refresh_tokens WHERE session_id IN
+                 (SELECT id FROM auth_sessions WHERE user_id = ?1 AND id IS NOT ?2)",
+                params![user, keep],
+            )?;
+            let ended = tx.execute(
+                "UPDATE auth_sessions SET revoked_at = ?1 WHERE user_id = ?2 AND id IS NOT ?3 AND revoked_at IS NULL",
+                params![now, user, keep],
+            )?;
+            tx.commit()?;
+            Ok(ended as u64)
         })
     }
 
@@ -374,6 +394,24 @@ impl SessionStore for PgMeta {
             tx.execute("DELETE FROM refresh_tokens WHERE session_id = $1", &[&session])?;
             tx.commit()?;
             Ok(())
+        })
+    }
+
+    fn end_other_sessions(&self, user: UserId, keep: Option<i64>, now: Millis) -> Result<u64> {
+        self.pg.with(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "DELETE FROM refresh_tokens WHERE session_id IN
+                 (SELECT id FROM auth_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2)",
+                &[&user, &keep],
+            )?;
+            let ended = tx.execute(
+                "UPDATE auth_sessions SET revoked_at = $1
+                 WHERE user_id = $2 AND id IS DISTINCT FROM $3 AND revoked_at IS NULL",
+                &[&now, &user, &keep],
+            )?;
+            tx.commit()?;
+            Ok(ended)
         })
     }
 

@@ -218,12 +218,21 @@ fn two_factor_codes_are_used_once_on_each_engine() {
         let name = engine.name;
         s.auth.create_user("tf@example.com", "secret1").unwrap();
         let principal = s.auth.authenticate(&session(&s.auth, "tf@example.com", "secret1").access_token).unwrap();
-        let setup = s.auth.begin_two_factor(principal).unwrap();
+        let other = session(&s.auth, "tf@example.com", "secret1");
+        let wrong = s.auth.begin_two_factor(principal, "guess!!", CLIENT);
+        assert!(matches!(wrong, Err(Error::Unauthorized(_))), "{name}: {wrong:?}");
+        let setup = s.auth.begin_two_factor(principal, "secret1", CLIENT).unwrap();
         let secret = totp_rs::Secret::Encoded(setup.secret).to_bytes().unwrap();
         let totp = totp_rs::TOTP::new(totp_rs::Algorithm::SHA1, 6, 1, 30, secret, None, String::new()).unwrap();
         let code = totp.generate_current().unwrap();
-        let codes = s.auth.enable_two_factor(principal, &code).unwrap();
+        let wrong = s.auth.enable_two_factor(principal, "guess!!", &code, CLIENT);
+        assert!(matches!(wrong, Err(Error::Unauthorized(_))), "{name}: {wrong:?}");
+        let codes = s.auth.enable_two_factor(principal, "secret1", &code, CLIENT).unwrap();
         assert_eq!(s.auth.recovery_codes_left(principal.user).unwrap(), codes.len() as i64, "{name}");
+        // Every other sign-in ended with it; the caller's goes on.
+        assert!(s.auth.authenticate(&other.access_token).is_err(), "{name}");
+        assert!(s.auth.refresh(&other.refresh_token).is_err(), "{name}");
+        s.auth.still_valid(principal).unwrap();
         let asked = s.auth.login("tf@example.com", "secret1", None, CLIENT).unwrap();
         assert!(matches!(asked, Login::CodeRequired { .. }), "{name}");
         // The code that enabled it was used: the same step is refused; a recovery code works once.
@@ -233,8 +242,14 @@ fn two_factor_codes_are_used_once_on_each_engine() {
         assert!(s.auth.login("tf@example.com", "secret1", Some(&codes[0]), CLIENT).is_err(), "{name}");
         assert_eq!(s.auth.recovery_codes_left(principal.user).unwrap(), codes.len() as i64 - 1, "{name}");
         assert!(engine.meta.plain_secrets(b"tk1").unwrap().is_empty(), "{name}: the secret is stored sealed");
-        s.auth.disable_two_factor(principal, "secret1", CLIENT).unwrap();
+        let no_code = s.auth.disable_two_factor(principal, "secret1", "", CLIENT);
+        assert!(matches!(no_code, Err(Error::Invalid(_))), "{name}: {no_code:?}");
+        s.auth.disable_two_factor(principal, "secret1", &codes[1], CLIENT).unwrap();
         assert!(matches!(s.auth.login("tf@example.com", "secret1", None, CLIENT), Ok(Login::Session(_))));
+        let audit = s.auth.account_audit(principal.user).unwrap();
+        let actions: Vec<(&str, &str)> = audit.iter().map(|e| (e.actor.as_str(), e.action.as_str())).collect();
+        assert_eq!(actions, [("tf@example.com", "two_factor_disabled"), ("tf@example.com", "two_factor_enabled")]);
+        assert_eq!(audit[1].detail, serde_json::json!({"signInsEnded": 1}), "{name}");
         // A secret stored in plain form (as before sealing) is found, and resealed only while still plain.
         engine.meta.set_pending_secret(principal.user, b"plain secret").unwrap();
         assert_eq!(engine.meta.plain_secrets(b"tk1").unwrap(), vec![(principal.user, b"plain secret".to_vec())]);
@@ -243,6 +258,13 @@ fn two_factor_codes_are_used_once_on_each_engine() {
         assert!(engine.meta.plain_secrets(b"tk1").unwrap().is_empty(), "{name}");
         let stored = engine.meta.two_factor(principal.user).unwrap().unwrap().secret;
         assert_eq!(stored.as_deref(), Some(&b"tk1 sealed"[..]), "{name}");
+        // The operator's reset clears the (pending) secret, ends every sign-in and is recorded.
+        assert_eq!(s.auth.reset_two_factor(principal.user).unwrap(), 3, "{name}: the caller's and two later logins");
+        assert!(engine.meta.two_factor(principal.user).unwrap().unwrap().secret.is_none(), "{name}");
+        assert!(s.auth.still_valid(principal).is_err(), "{name}");
+        let latest = &s.auth.account_audit(principal.user).unwrap()[0];
+        assert_eq!((latest.actor.as_str(), latest.action.as_str()), ("cli", "two_factor_reset"), "{name}");
+        assert!(matches!(s.auth.reset_two_factor(principal.user), Err(Error::Conflict(_))), "{name}");
     }
 }
 
@@ -527,5 +549,17 @@ fn funnels_are_their_owners_alone_on_each_engine() {
         assert_eq!(refused, "At least 2 steps are required", "{}", engine.name);
         funnels.delete(ann.id, id).unwrap();
         assert!(matches!(funnels.get(ann.id, id, range), Err(Error::NotFound(_))), "{}", engine.name);
+    }
+}
+
+/// PostgreSQL refuses U+0000 in text (SQLSTATE 22021): should validation ever let one through, the error says
+/// what the server said (not a bare "db error") and is known for the input's fault, which the daemon answers 400.
+#[test]
+fn a_nul_byte_refused_by_postgresql_is_the_inputs_fault_and_says_why() {
+    for engine in engines().into_iter().filter(|e| e.name == "postgres") {
+        let refused = engine.meta.insert_user("nul\0@example.com", "hash", 1, false).unwrap_err();
+        assert!(refused.is_refused_text(), "{refused:?}");
+        let shown = refused.to_string();
+        assert!(shown.contains("22021") && shown.contains("0x00"), "{shown}");
     }
 }

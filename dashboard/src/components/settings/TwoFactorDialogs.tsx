@@ -1,5 +1,7 @@
-//! Two-factor authentication: enrol (QR code of the otpauth URI, or the secret typed by hand; a code from the
-//! app confirms; recovery codes shown once) and turn off with the password.
+//! Two-factor authentication: enrol (the current password first, then the QR code of the otpauth URI or the
+//! secret typed by hand; a code from the app confirms; recovery codes shown once; other sign-ins end) and turn
+//! off with the password and a code or a recovery code. The server asks for the password at each step, so a
+//! stolen token alone cannot enrol an authenticator of its own.
 import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import { useTwoFactorDisable, useTwoFactorEnable, useTwoFactorSetup } from "../../hooks/settings";
@@ -7,23 +9,30 @@ import { serverMessage } from "../../lib/errors";
 import { CopyButton } from "../CopyButton";
 import { useToast } from "../toast/toast";
 import { Dialog } from "../ui/Dialog";
-import { Button, ErrorNote, Input, Label, Spinner } from "../ui/primitives";
+import { Button, FieldError, Input, Label, Spinner } from "../ui/primitives";
 
 export function TwoFactorEnableDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const setup = useTwoFactorSetup();
   const enable = useTwoFactorEnable();
   const { toast } = useToast();
+  const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [recovery, setRecovery] = useState<string[] | null>(null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new secret each time the dialog opens
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh start each time the dialog opens
   useEffect(() => {
     if (!open) return;
+    setPassword("");
     setCode("");
     setRecovery(null);
     enable.reset();
-    setup.mutate();
+    setup.reset();
   }, [open]);
+
+  function start(e: FormEvent) {
+    e.preventDefault();
+    setup.mutate({ password });
+  }
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -31,10 +40,10 @@ export function TwoFactorEnableDialog({ open, onClose }: { open: boolean; onClos
       toast({ title: "Invalid code", description: "Enter the 6-digit code shown by your authenticator app.", variant: "destructive" });
       return;
     }
-    enable.mutate(code.trim(), {
+    enable.mutate({ password, code: code.trim() }, {
       onSuccess: (data) => {
         setRecovery(data.recoveryCodes);
-        toast({ title: "Two-Factor Enabled", description: "Sign-ins now ask for a code from your app.", variant: "success" });
+        toast({ title: "Two-Factor Enabled", description: "Sign-ins now ask for a code from your app; your other sign-ins have ended.", variant: "success" });
       },
       onError: (err) => toast({ title: "Error", description: serverMessage(err), variant: "destructive" }),
     });
@@ -59,13 +68,27 @@ export function TwoFactorEnableDialog({ open, onClose }: { open: boolean; onClos
   }
 
   return (
-    <Dialog open={open} onClose={onClose} title="Enable Two-Factor Authentication" description="Scan the QR code with an authenticator app, then enter the code it shows.">
-      {setup.error ? (
-        <ErrorNote error={setup.error} onRetry={() => setup.mutate()} />
-      ) : !setup.data ? (
+    <Dialog open={open} onClose={onClose} title="Enable Two-Factor Authentication" description={setup.data ? "Scan the QR code with an authenticator app, then enter the code it shows." : "Enter your password to start."}>
+      {setup.isPending ? (
         <div className="flex justify-center py-8">
           <Spinner />
         </div>
+      ) : !setup.data ? (
+        <form onSubmit={start} className="space-y-4" aria-label="Confirm your password">
+          <div>
+            <Label htmlFor="two-factor-setup-password">Password</Label>
+            <Input id="two-factor-setup-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <FieldError>{setup.error ? serverMessage(setup.error) : null}</FieldError>
+          </div>
+          <div className="flex justify-end gap-2">
+            <Button variant="ghost" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!password}>
+              Continue
+            </Button>
+          </div>
+        </form>
       ) : (
         <form onSubmit={submit} className="space-y-4" aria-label="Enable Two-Factor Authentication">
           <div className="flex flex-col items-center gap-3">
@@ -101,13 +124,16 @@ export function TwoFactorDisableDialog({ open, onClose }: { open: boolean; onClo
   const disable = useTwoFactorDisable();
   const { toast } = useToast();
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
   useEffect(() => {
-    if (open) setPassword("");
+    if (!open) return;
+    setPassword("");
+    setCode("");
   }, [open]);
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    disable.mutate(password, {
+    disable.mutate({ password, code: code.trim() }, {
       onSuccess: () => {
         onClose();
         toast({ title: "Two-Factor Disabled", description: "Sign-ins no longer ask for a code.", variant: "success" });
@@ -117,17 +143,21 @@ export function TwoFactorDisableDialog({ open, onClose }: { open: boolean; onClo
   }
 
   return (
-    <Dialog open={open} onClose={onClose} title="Disable Two-Factor Authentication" description="Enter your password to turn two-factor authentication off.">
+    <Dialog open={open} onClose={onClose} title="Disable Two-Factor Authentication" description="Enter your password and a code from your authenticator app (or a recovery code) to turn two-factor authentication off.">
       <form onSubmit={submit} className="space-y-4" aria-label="Disable Two-Factor Authentication">
         <div>
           <Label htmlFor="two-factor-password">Password</Label>
           <Input id="two-factor-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
         </div>
+        <div>
+          <Label htmlFor="two-factor-disable-code">Code or recovery code</Label>
+          <Input id="two-factor-disable-code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="123456" />
+        </div>
         <div className="flex justify-end gap-2">
           <Button variant="ghost" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" variant="danger" disabled={!password || disable.isPending}>
+          <Button type="submit" variant="danger" disabled={!password || !code.trim() || disable.isPending}>
             Disable
           </Button>
         </div>
