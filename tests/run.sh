@@ -47,6 +47,8 @@ cluster_dir=$(mktemp -d)
 trap 'bash tests/cluster/cluster.sh down "$cluster_dir" >/dev/null 2>&1 || true; rm -rf "$cluster_dir"' EXIT
 bash tests/cluster/cluster.sh up "$cluster_dir"
 set -a && . "$cluster_dir/env" && set +a
+# Every cluster test must then run: with this set, a test that finds no harness fails instead of skipping.
+export TRACKER_TEST_REQUIRE_CLUSTER=1
 lap "test cluster up"
 
 echo "== the user-agent corpus the enrichment tests measure device classes on (Matomo's fixtures, from PyPI)"

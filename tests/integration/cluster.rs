@@ -26,11 +26,22 @@ pub(crate) fn cluster_keys(config: &mut tracker_core::Config) {
     config.visitor_salt_key = Some(CLUSTER_SALT_KEY.into());
 }
 
-/// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip.
+/// The harness's PostgreSQL URL and ClickHouse shard URLs, or `None` to skip (said on stderr). With
+/// `TRACKER_TEST_REQUIRE_CLUSTER=1` (tests/run.sh sets it) a missing harness fails the test instead.
 pub(crate) fn harness() -> Option<(String, String)> {
-    let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
-    let ch = std::env::var("TRACKER_TEST_CLICKHOUSE_URLS").ok().filter(|u| !u.is_empty())?;
-    Some((pg, ch))
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    match (var("TRACKER_TEST_POSTGRES_URL"), var("TRACKER_TEST_CLICKHOUSE_URLS")) {
+        (Some(pg), Some(ch)) => Some((pg, ch)),
+        _ => {
+            assert!(
+                var("TRACKER_TEST_REQUIRE_CLUSTER").as_deref() != Some("1"),
+                "TRACKER_TEST_REQUIRE_CLUSTER=1 but the cluster harness is not running: start it \
+                 (tests/cluster/cluster.sh up DIR) and source DIR/env"
+            );
+            eprintln!("skipped: the cluster harness is not running");
+            None
+        }
+    }
 }
 
 /// A fresh PostgreSQL schema and ClickHouse database name for this test, dropped with it.

@@ -119,7 +119,7 @@ mod tests {
 
     /// The harness's PostgreSQL (tests/cluster/cluster.sh up DIR; source DIR/env), or `None` to skip.
     pub(crate) fn test_url() -> Option<String> {
-        std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())
+        crate::cluster::testing::harness_var("TRACKER_TEST_POSTGRES_URL")
     }
 
     #[test]

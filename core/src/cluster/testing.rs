@@ -34,9 +34,25 @@ pub(crate) struct TestCluster {
     shards: Option<RwLockReadGuard<'static, ()>>,
 }
 
+/// A variable of the harness's env file (tests/cluster/cluster.sh), or `None` when the harness is not running:
+/// the test then returns early, saying so on stderr. With `TRACKER_TEST_REQUIRE_CLUSTER=1` (tests/run.sh sets it)
+/// a missing harness fails the test instead, so a run that should cover the cluster never passes without it.
+pub(crate) fn harness_var(name: &str) -> Option<String> {
+    let value = std::env::var(name).ok().filter(|v| !v.is_empty());
+    if value.is_none() {
+        assert!(
+            std::env::var("TRACKER_TEST_REQUIRE_CLUSTER").as_deref() != Ok("1"),
+            "TRACKER_TEST_REQUIRE_CLUSTER=1 but {name} is not set: start the harness (tests/cluster/cluster.sh up DIR) \
+             and source DIR/env"
+        );
+        eprintln!("skipped: the cluster harness is not running ({name} is not set)");
+    }
+    value
+}
+
 /// The harness's ClickHouse shard URLs, or `None` to skip.
 pub(crate) fn clickhouse_urls() -> Option<Vec<String>> {
-    let urls = std::env::var("TRACKER_TEST_CLICKHOUSE_URLS").ok().filter(|u| !u.is_empty())?;
+    let urls = harness_var("TRACKER_TEST_CLICKHOUSE_URLS")?;
     Some(urls.split(',').map(str::to_string).collect())
 }
 
@@ -52,7 +68,7 @@ pub(crate) fn statements(events: &Events) -> u64 {
 
 /// A fresh schema and database on the harness, or `None` when it is not running.
 pub(crate) fn fresh() -> Option<TestCluster> {
-    let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
+    let pg = harness_var("TRACKER_TEST_POSTGRES_URL")?;
     let ch_urls = clickhouse_urls()?;
     let name = format!("t_{:016x}", rand::rng().random::<u64>());
     let mut client = postgres::Client::connect(&pg, postgres::NoTls).unwrap();
@@ -65,7 +81,7 @@ pub(crate) fn fresh() -> Option<TestCluster> {
 /// A pool on a fresh schema of the harness's PostgreSQL and the URL it connects with (the schema in its
 /// options), or `None` when the harness is not running.
 pub(crate) fn fresh_pg() -> Option<(String, Pg)> {
-    let pg = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())?;
+    let pg = harness_var("TRACKER_TEST_POSTGRES_URL")?;
     let name = format!("t_{:016x}", rand::rng().random::<u64>());
     let mut client = postgres::Client::connect(&pg, postgres::NoTls).unwrap();
     client.batch_execute(&format!("CREATE SCHEMA {name}")).unwrap();

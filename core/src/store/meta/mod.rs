@@ -153,7 +153,7 @@ pub(crate) mod testing {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("tracker.db")).unwrap();
         let mut engines = vec![Engine { name: "sqlite", meta: sqlite(db.clone()), db, _dir: dir, schema: None }];
-        if let Some(url) = std::env::var("TRACKER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) {
+        if let Some(url) = crate::cluster::testing::harness_var("TRACKER_TEST_POSTGRES_URL") {
             let dir = tempfile::tempdir().unwrap();
             let db = Db::open(&dir.path().join("tracker.db")).unwrap();
             let schema = fresh_schema(&url);
