@@ -99,7 +99,7 @@ const center = async (tab, selector) => {
 };
 
 test("a visit through three pages: every page's clicks on its heatmap, one recording of all three pages", async () => {
-  const website = await api.post("/api/websites", { name: "Acme multi-page", domain: "https://acme.example", trackingLevel: "professional" });
+  const website = await api.post("/api/websites", { name: "Acme multi-page", domain: "https://multi.acme.example", trackingLevel: "professional" });
   const { context, log } = await newContext(browser);
   const tab = await context.newPage();
   const expected = {}; // path -> the page-relative places clicked
@@ -156,7 +156,7 @@ test("a visit through three pages: every page's clicks on its heatmap, one recor
 });
 
 test("what a leaving page cannot send with keepalive reaches the recording through the visit's next page", async () => {
-  const website = await api.post("/api/websites", { name: "Acme big leave", domain: "https://acme.example", trackingLevel: "enhanced" });
+  const website = await api.post("/api/websites", { name: "Acme big leave", domain: "https://leave.acme.example", trackingLevel: "enhanced" });
   const { context, log, requests } = await newContext(browser);
   const tab = await context.newPage();
   await tab.goto(`${site.url}/?k=${website.trackingKey}&big=1`);
