@@ -60,12 +60,14 @@ impl Websites {
     pub fn create(&self, owner: UserId, new: NewWebsite) -> Result<Website> {
         let name = validate_name(&new.name)?;
         let domain = validate_domain(&new.domain)?;
-        self.refuse_same_domain(owner, None, &domain)?;
+        // One read of the account's sites serves both checks.
+        let theirs = self.meta.websites_of(owner)?;
+        refuse_same_domain(&theirs, None, &domain)?;
         let level = new.tracking_level.unwrap_or_default();
         if let Some(cap) = self.settings.as_ref().map(|s| s.read(|c| c.max_sites_per_account)) {
             // Counted before the insert: two creations racing may pass one over, which a cap against abuse
             // (an account making sites by the thousand) can allow.
-            if self.meta.websites_of(owner)?.len() >= cap as usize {
+            if theirs.len() >= cap as usize {
                 return Err(Error::Conflict(format!(
                     "an account may have at most {cap} websites (max_sites_per_account): delete one first"
                 )));
@@ -139,7 +141,7 @@ impl Websites {
         }
         if let Some(domain) = changes.domain {
             site.domain = validate_domain(&domain)?;
-            self.refuse_same_domain(owner, Some(id), &site.domain)?;
+            refuse_same_domain(&self.list(owner)?, Some(id), &site.domain)?;
         }
         if let Some(level) = changes.tracking_level {
             site.tracking_level = level;
@@ -154,19 +156,6 @@ impl Websites {
         Ok(site)
     }
 
-    /// One account tracks a domain once: `https://blog.example.com` from the dashboard and `blog.example.com` from
-    /// the CLI are the same site, and a second one would split its figures and make the domain ambiguous in every
-    /// command naming it. Other accounts may track the same domain (refusing would tell them it is tracked here).
-    fn refuse_same_domain(&self, owner: UserId, except: Option<WebsiteId>, domain: &str) -> Result<()> {
-        let host = site_host(domain);
-        match self.list(owner)?.into_iter().find(|s| Some(s.id) != except && site_host(&s.domain) == host) {
-            Some(same) => {
-                Err(Error::Conflict(format!("You already have a website for {host}: {} (id {})", same.name, same.id)))
-            }
-            None => Ok(()),
-        }
-    }
-
     /// Deletes a website of `owner` and, by cascade, all of its data in SQLite (in cluster mode
     /// `Tracker::delete_website` deletes its events first).
     pub fn delete(&self, owner: UserId, id: WebsiteId) -> Result<()> {
@@ -175,6 +164,19 @@ impl Websites {
         }
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(())
+    }
+}
+
+/// One account tracks a domain once: `https://blog.example.com` from the dashboard and `blog.example.com` from
+/// the CLI are the same site, and a second one would split its figures and make the domain ambiguous in every
+/// command naming it. Other accounts may track the same domain (refusing would tell them it is tracked here).
+fn refuse_same_domain(theirs: &[Website], except: Option<WebsiteId>, domain: &str) -> Result<()> {
+    let host = site_host(domain);
+    match theirs.iter().find(|s| Some(s.id) != except && site_host(&s.domain) == host) {
+        Some(same) => {
+            Err(Error::Conflict(format!("You already have a website for {host}: {} (id {})", same.name, same.id)))
+        }
+        None => Ok(()),
     }
 }
 
