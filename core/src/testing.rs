@@ -29,6 +29,18 @@ pub(crate) fn one_site() -> OneSite {
     OneSite { dir, tracker, user, site }
 }
 
+impl OneSite {
+    /// The fixture's site and `more` sites of the same account ("S1", "s1.example.com", ...), in that order.
+    pub fn with_more_sites(&self, more: usize) -> Vec<WebsiteId> {
+        let mut sites = vec![self.site];
+        for n in 1..=more {
+            let new = NewWebsite { name: format!("S{n}"), domain: format!("s{n}.example.com"), tracking_level: None };
+            sites.push(self.tracker.websites.create(self.user.id, new).unwrap().id);
+        }
+        sites
+    }
+}
+
 /// A desktop browser at 198.18.0.9: the visitor of hits sent without their own.
 pub(crate) fn browser() -> Client {
     client("198.18.0.9", "Mozilla/5.0 Chrome/1")

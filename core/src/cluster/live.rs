@@ -264,15 +264,7 @@ mod tests {
     fn live_visitors_of_many_sites_equal_sqlites_in_a_fixed_number_of_queries() {
         let Some(cluster) = fresh() else { return };
         let fixture = one_site();
-        let mut sites = vec![fixture.site];
-        for n in 1..12 {
-            let new = crate::store::websites::NewWebsite {
-                name: format!("S{n}"),
-                domain: format!("s{n}.example.com"),
-                tracking_level: None,
-            };
-            sites.push(fixture.tracker.websites.create(fixture.user.id, new).unwrap().id);
-        }
+        let sites = fixture.with_more_sites(11);
         let now = now_ms();
         let mut hits = Vec::new();
         for (n, &site) in sites.iter().enumerate() {
