@@ -280,7 +280,7 @@ mod tests {
                 conversion_value: Some(serde_json::json!("49.99")),
                 ..NewEventDefinition::default()
             };
-            tracker.events.create(site, new).unwrap();
+            tracker.definitions.create(site, new).unwrap();
         }
         let export = tracker.account.export(user).unwrap();
         let rows = |sql: &str| tracker.db().read(|conn| crate::store::meta::rows_as_json(conn, sql, user)).unwrap();

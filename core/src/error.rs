@@ -37,9 +37,6 @@ pub enum Error {
     /// The instance cannot take its work now (the readiness check failed); the message says why.
     #[error("not ready: {0}")]
     Unavailable(String),
-    /// Cluster mode does not serve this feature yet (its storage has not moved to the cluster); 503.
-    #[error("{0} is not available in cluster mode yet")]
-    NotInCluster(&'static str),
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
     /// Shown with the server's own words (SQLSTATE, message, detail), never postgres' bare "db error".

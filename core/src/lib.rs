@@ -9,6 +9,7 @@ pub mod config;
 pub mod db;
 pub mod email;
 pub mod error;
+pub mod events;
 pub mod export;
 pub mod import;
 pub mod ingest;

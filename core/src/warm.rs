@@ -7,15 +7,11 @@
 //! a person opening those screens finds the hours stored. In cluster mode the same job rolls up ClickHouse's
 //! closed hours (`cluster::rollups`).
 
-use rusqlite::params;
-
-use crate::analytics::TimeRange;
 use crate::error::Result;
-use crate::model::{UserId, WebsiteId, now_ms};
 use crate::tracker::Tracker;
 
 /// The longest range the screens read: warming covers it.
-const WARMED_RANGE: &str = "90d";
+pub(crate) const WARMED_RANGE: &str = "90d";
 
 /// What one warming pass did.
 #[derive(Debug, Default, PartialEq)]
@@ -27,34 +23,11 @@ pub struct WarmReport {
 
 impl Tracker {
     /// Runs the funnels, journeys and Advanced Analytics reads of the last 90 days for every site, which
-    /// stores the settled hours they lack, and stores the heatmap's page and point hours and its whole point days.
-    /// A site that fails is counted and skipped. In cluster mode, rolls up the closed hours into ClickHouse's
-    /// rollups instead (one daemon at a time), and reports no site.
+    /// stores the settled hours they lack, and stores the heatmap's page and point hours and its whole point days
+    /// (SQLite's `Upkeep::warm`). A site that fails is counted and skipped. In cluster mode, rolls up the closed
+    /// hours into ClickHouse's rollups instead (one daemon at a time), and reports no site.
     pub fn warm_stored_hours(&self) -> Result<WarmReport> {
-        if self.is_cluster() {
-            self.roll_up()?;
-            return Ok(WarmReport::default());
-        }
-        let sites: Vec<(UserId, WebsiteId)> = self.db().read(|conn| {
-            let mut stmt = conn.prepare("SELECT user_id, id FROM websites ORDER BY user_id, id")?;
-            Ok(stmt.query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?)
-        })?;
-        let mut report = WarmReport::default();
-        for (user, site) in sites {
-            let range = TimeRange::parse(WARMED_RANGE, now_ms())?;
-            let warmed = self
-                .funnels
-                .list(user, Some(site), range)
-                .and_then(|_| self.analytics.journey_paths(user, Some(site), range))
-                .and_then(|_| self.analytics.advanced(site, range))
-                .and_then(|_| self.analytics.store_page_hours(site, range));
-            report.sites += 1;
-            if let Err(e) = warmed {
-                tracing::warn!(website_id = site, error = %e, "warming the stored hours failed");
-                report.failed += 1;
-            }
-        }
-        Ok(report)
+        self.events.warm()
     }
 }
 
@@ -62,6 +35,7 @@ impl Tracker {
 mod tests {
     use super::*;
     use crate::ingest::{EventKind, Hit};
+    use crate::model::now_ms;
     use crate::testing::{rows, send};
 
     fn stored(tracker: &Tracker) -> (i64, i64, i64, i64) {

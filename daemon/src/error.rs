@@ -36,7 +36,7 @@ fn status_of(e: &Error) -> (StatusCode, String) {
         Error::RateLimited => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
         Error::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
         Error::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string()),
-        Error::Busy | Error::NotInCluster(_) => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
         Error::Unavailable(_) => {
             tracing::warn!(error = %e, "unavailable");
             (StatusCode::SERVICE_UNAVAILABLE, e.to_string())

@@ -281,7 +281,7 @@ async fn export_matches_the_api_row_for_row_while_the_daemon_runs() {
 
 /// Page views and events of a site, counted from the raw rows.
 fn raw_counts(tracker: &Tracker, site: i64) -> (u64, u64) {
-    let count = |kind| tracker.export.count(&ExportQuery::new(site, kind)).unwrap();
+    let count = |kind| tracker.events.export_row_count(&ExportQuery::new(site, kind)).unwrap().unwrap();
     (count(ExportKind::Pageviews), count(ExportKind::Events))
 }
 
@@ -320,8 +320,9 @@ async fn deletion_removes_exactly_what_it_reports() {
     let cut = chrono::Utc::now().date_naive() - chrono::Duration::days(3);
     let cut_ms = cut.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis();
     let old_views = tracker
-        .export
-        .count(&ExportQuery { until: Some(cut_ms), ..ExportQuery::new(id, ExportKind::Pageviews) })
+        .events
+        .export_row_count(&ExportQuery { until: Some(cut_ms), ..ExportQuery::new(id, ExportKind::Pageviews) })
+        .unwrap()
         .unwrap();
     assert!(old_views > 0);
     let report = run(vec![
@@ -369,11 +370,12 @@ async fn deletion_removes_exactly_what_it_reports() {
         .update_retention(id, RetentionUpdate { pageviews: Some(1), sessions: Some(1), ..Default::default() })
         .unwrap();
     let day_ago = tracker
-        .export
-        .count(&ExportQuery {
+        .events
+        .export_row_count(&ExportQuery {
             until: Some(now_ms() - 86_400_000 - 60_000),
             ..ExportQuery::new(id, ExportKind::Pageviews)
         })
+        .unwrap()
         .unwrap();
     let retention = run(vec!["retention".into(), "run".into()]).await.unwrap();
     let removed = retention["total"]["pageviews"].as_u64().unwrap();

@@ -73,9 +73,9 @@ async fn a_large_export_streams_every_row_and_a_dropped_download_stops_the_write
     assert!(rows >= 20_000, "{rows}");
     let count = server
         .tracker
-        .export
-        .count(&tracker_core::export::ExportQuery::new(site, tracker_core::export::ExportKind::All));
-    assert_eq!(rows as u64, count.unwrap());
+        .events
+        .export_row_count(&tracker_core::export::ExportQuery::new(site, tracker_core::export::ExportKind::All));
+    assert_eq!(Some(rows as u64), count.unwrap());
 
     // A client that reads the head and hangs up: the daemon stays healthy and answers the next call.
     let response = server

@@ -99,19 +99,20 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     };
     // A bar only when it cannot mix with the data: stderr is a terminal and the rows go elsewhere.
     let to_terminal = output.is_none() && std::io::stdout().is_terminal();
-    // The shards are not counted ahead: no bar in cluster mode.
-    let bar = if to_terminal || tracker.is_cluster() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let total = tracker.export.count(&query)?;
-        progress_bar(total, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)")
+    // An engine that does not count ahead (the cluster's shards) gets no bar.
+    let total = if to_terminal { None } else { tracker.events.export_row_count(&query)? };
+    let bar = match total {
+        Some(total) => {
+            progress_bar(total, "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)")
+        }
+        None => indicatif::ProgressBar::hidden(),
     };
-    let out = BufWriter::with_capacity(256 * 1024, out);
-    let rows = match tracker.is_cluster() {
-        true => tracker.write_export(&query, format, out),
-        false => tracker.export.write(&query, format, out, |n| bar.set_position(n)),
-    }
-    .context("export failed")?;
+    let mut out = BufWriter::with_capacity(256 * 1024, out);
+    let rows = tracker
+        .events
+        .write_export(&query, format, &mut out, &mut |n| bar.set_position(n))
+        .and_then(|rows| Ok(out.flush().map(|_| rows)?))
+        .context("export failed")?;
     bar.finish_and_clear();
     if let Some(path) = output {
         if global.json {

@@ -31,7 +31,7 @@ pub fn run(global: &GlobalArgs, args: &LiveArgs) -> anyhow::Result<()> {
     let site = find_site(&tracker, &args.site)?;
     let redraw = !args.once && !global.json && std::io::IsTerminal::is_terminal(&std::io::stdout());
     loop {
-        let sessions = tracker.active_sessions(site.id)?;
+        let sessions = tracker.events.active_sessions(site.id)?;
         if global.json {
             if args.once {
                 print_json(&sessions)?;

@@ -26,7 +26,7 @@ pub fn run(global: &GlobalArgs, args: &RetentionArgs) -> anyhow::Result<()> {
         RetentionCommand::Run => {
             // In cluster mode the run is the daemons' (one at a time across the cluster), on the shards.
             let tracker = global.open_shared()?;
-            let report = tracker.apply_retention()?;
+            let report = tracker.events.apply_retention_at(tracker_core::model::now_ms())?;
             if global.json {
                 return print_json(&report);
             }

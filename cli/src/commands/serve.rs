@@ -270,24 +270,27 @@ async fn retention_schedule(tracker: Tracker) {
         let run_at = tokio::time::Instant::now();
         let worker = tracker.clone();
         let worker_metrics = tracker.metrics.clone();
-        let succeeded = match tokio::task::spawn_blocking(move || worker.apply_retention()).await {
-            Ok(Ok(report)) => {
-                for (data, rows) in &report.total {
-                    worker_metrics.retention_deleted(data, *rows);
+        let succeeded =
+            match tokio::task::spawn_blocking(move || worker.events.apply_retention_at(tracker_core::model::now_ms()))
+                .await
+            {
+                Ok(Ok(report)) => {
+                    for (data, rows) in &report.total {
+                        worker_metrics.retention_deleted(data, *rows);
+                    }
+                    let total: u64 = report.total.values().sum();
+                    tracing::info!(deleted = total, detail = ?report.total, "retention applied");
+                    true
                 }
-                let total: u64 = report.total.values().sum();
-                tracing::info!(deleted = total, detail = ?report.total, "retention applied");
-                true
-            }
-            Ok(Err(e)) => {
-                tracing::error!(error = %e, retry_in = ?RETENTION_RETRY, "retention failed");
-                false
-            }
-            Err(e) => {
-                tracing::error!(error = %e, retry_in = ?RETENTION_RETRY, "retention task failed");
-                false
-            }
-        };
+                Ok(Err(e)) => {
+                    tracing::error!(error = %e, retry_in = ?RETENTION_RETRY, "retention failed");
+                    false
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, retry_in = ?RETENTION_RETRY, "retention task failed");
+                    false
+                }
+            };
         last_run = Some((run_at, succeeded));
     }
 }

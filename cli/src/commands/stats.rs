@@ -78,11 +78,11 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
     // Reads the cluster's shards in cluster mode, as the dashboard does.
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
-    let overview = tracker.overview(site.id, range)?;
-    let totals = tracker.totals(site.id, range)?;
+    let overview = tracker.events.overview(site.id, range)?;
+    let totals = tracker.events.totals(site.id, range)?;
     let mut breakdowns = BTreeMap::new();
     for dim in Dimension::ALL {
-        breakdowns.insert(dim.as_str(), tracker.breakdown(site.id, range, dim, args.limit)?);
+        breakdowns.insert(dim.as_str(), tracker.events.breakdown(site.id, range, dim, args.limit)?);
     }
     let m = &overview.metrics;
     let out = StatsOutput {

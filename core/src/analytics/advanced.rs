@@ -203,62 +203,7 @@ pub(crate) fn one_decimal(x: f64) -> f64 {
 impl Analytics {
     /// The site's intent model: the cached one unless older than [`MODEL_MAX_AGE_MS`] or `refit` is asked.
     pub fn intent_model(&self, site: WebsiteId, refit: bool) -> Result<Arc<IntentModel>> {
-        self.cached_intent_model(site, refit, |now| self.db.read(|conn| intent::fit(conn, site, now)))
-    }
-
-    /// The site's model from this daemon's cache, or fitted by `fit(now)` and cached: SQLite's fit, or the
-    /// cluster's on ClickHouse (each daemon fits its own; the same visits give every daemon the same model).
-    pub fn cached_intent_model(
-        &self,
-        site: WebsiteId,
-        refit: bool,
-        fit: impl FnOnce(Millis) -> Result<IntentModel>,
-    ) -> Result<Arc<IntentModel>> {
-        let now = now_ms();
-        if !refit {
-            let cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(model) = cache.get(&site)
-                && now - model.info.fitted_at < MODEL_MAX_AGE_MS
-            {
-                return Ok(model.clone());
-            }
-        }
-        let model = Arc::new(fit(now)?);
-        self.intent_models.lock().unwrap_or_else(|e| e.into_inner()).insert(site, model.clone());
-        Ok(model)
-    }
-
-    /// The models of `sites` from this daemon's cache, those missing or stale fitted together by
-    /// `fit(stale sites, now)` and cached: one fit for all of an account's sites (the cluster's grouped read).
-    pub fn cached_intent_models(
-        &self,
-        sites: &[WebsiteId],
-        fit: impl FnOnce(&[WebsiteId], Millis) -> Result<HashMap<WebsiteId, IntentModel>>,
-    ) -> Result<HashMap<WebsiteId, Arc<IntentModel>>> {
-        let now = now_ms();
-        let mut models = HashMap::with_capacity(sites.len());
-        let mut stale = Vec::new();
-        {
-            let cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
-            for &site in sites {
-                match cache.get(&site) {
-                    Some(model) if now - model.info.fitted_at < MODEL_MAX_AGE_MS => {
-                        models.insert(site, model.clone());
-                    }
-                    _ => stale.push(site),
-                }
-            }
-        }
-        if !stale.is_empty() {
-            let fitted = fit(&stale, now)?;
-            let mut cache = self.intent_models.lock().unwrap_or_else(|e| e.into_inner());
-            for (site, model) in fitted {
-                let model = Arc::new(model);
-                cache.insert(site, model.clone());
-                models.insert(site, model);
-            }
-        }
-        Ok(models)
+        self.intent_models.cached(site, refit, |now| self.db.read(|conn| intent::fit(conn, site, now)))
     }
 
     /// `GET /api/analytics/advanced`: the range's figures, real-time metrics, top pages and segments.
@@ -1048,7 +993,7 @@ mod tests {
     fn check(tracker: &Tracker, site: WebsiteId, name: &str) -> Advanced {
         let now = now_ms();
         let range = TimeRange::parse(name, now).unwrap();
-        let fast = tracker.analytics.advanced(site, range).unwrap();
+        let fast = tracker.analytics().advanced(site, range).unwrap();
         let pages: Vec<String> = fast.top_pages.iter().map(|p| p.url.clone()).collect();
         let (segments, rates) = tracker.db().read(|conn| Ok(raw(conn, site, range, &pages))).unwrap();
         assert_eq!(fast.visitor_segments, segments, "{name}");

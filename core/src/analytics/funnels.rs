@@ -12,6 +12,11 @@ pub struct StepPattern {
 }
 
 impl StepPattern {
+    /// What a stored funnel step matches.
+    pub fn of(step: &crate::store::meta::FunnelStepDef) -> StepPattern {
+        StepPattern { url: step.url.clone(), event_name: step.event_name.clone() }
+    }
+
     /// Whether one stored event (kind, name, path) reaches this step.
     pub fn matches(&self, kind: &str, name: &str, path: &str) -> bool {
         let kind_ok = match &self.event_name {

@@ -323,7 +323,7 @@ mod tests {
         for name in ["7d", "90d"] {
             let range = TimeRange::parse(name, now_ms()).unwrap();
             let started = Instant::now();
-            tracker.analytics.heatmap(site, "/pricing", range).unwrap();
+            tracker.analytics().heatmap(site, "/pricing", range).unwrap();
             println!("{name}: first call {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
             let (mut points, mut reads, mut shapes) = (Vec::new(), Vec::new(), Vec::new());
             let mut bytes = 0;
@@ -333,7 +333,7 @@ mod tests {
                 tracker.db().read(page).unwrap();
                 points.push(started.elapsed().as_secs_f64() * 1000.0);
                 let started = Instant::now();
-                let heatmap = tracker.analytics.heatmap(site, "/pricing", range).unwrap();
+                let heatmap = tracker.analytics().heatmap(site, "/pricing", range).unwrap();
                 reads.push(started.elapsed().as_secs_f64() * 1000.0);
                 let started = Instant::now();
                 bytes = serde_json::to_vec(&heatmap).unwrap().len();

@@ -12,7 +12,7 @@ use super::intent::{IntentModel, SessionFeatures, SourceType, VisitRow, visit_fe
 use super::visit_hours::{self, ClassTotals, JourneyTotals};
 use super::{Analytics, TimeRange};
 use crate::error::{Error, Result};
-use crate::model::{Millis, UserId, WebsiteId, ser_iso};
+use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// A visit idle this long is over (the ingest writer's visit timeout): its journey is completed.
 pub const JOURNEY_IDLE_MS: Millis = 30 * 60 * 1000;
@@ -175,25 +175,23 @@ pub struct JourneyPath {
 }
 
 impl Analytics {
-    /// The journeys (visits started in `range`) of the user's sites, or of one of them; totals over all of
-    /// them, the newest [`JOURNEY_LIST_LIMIT`] listed with their paths. Another user's site is not found.
+    /// The journeys (visits started in `range`) of `sites`; totals over all of them, the newest
+    /// [`JOURNEY_LIST_LIMIT`] listed with their paths.
     pub fn customer_journeys(
         &self,
-        user: UserId,
-        site: Option<WebsiteId>,
+        sites: &[WebsiteId],
         range: TimeRange,
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
-        let sites = self.db.read(|conn| user_sites(conn, user, site))?;
         let mut totals = JourneyTotals::default();
-        for &site in &sites {
+        for &site in sites {
             let of_site = visit_hours::site_journeys(&self.db, site, range, now, false)?;
             totals.add(&of_site.totals);
         }
         let summary = JourneySummary::of(filter.totals(&totals));
         let mut models: HashMap<WebsiteId, Arc<IntentModel>> = HashMap::new();
-        for &site in &sites {
+        for &site in sites {
             models.insert(site, self.intent_model(site, false)?);
         }
         self.db.read(|conn| {
@@ -209,7 +207,7 @@ impl Analytics {
                    AND {condition} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?5"
             ))?;
             let mut sessions = Vec::new();
-            for &site in &sites {
+            for &site in sites {
                 let rows = stmt.query_map(params![site, range.start, range.end, cut, JOURNEY_LIST_LIMIT], |r| {
                     let page_views = r.get::<_, i64>(5)? as u64;
                     let events = r.get::<_, i64>(6)? as u64;
@@ -276,9 +274,8 @@ impl Analytics {
     }
 
     /// The most common page sequences (entry to exit, cut at [`PATH_DEPTH`] pages) of the visits started in
-    /// `range` on the user's sites, or on one of them, with how many visits took each and how many converted.
-    pub fn journey_paths(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<JourneyPaths> {
-        let sites = self.db.read(|conn| user_sites(conn, user, site))?;
+    /// `range` on `sites`, with how many visits took each and how many converted.
+    pub fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
         let mut attempts = 0;
         let (top, total_sessions) = loop {
             let now = crate::model::now_ms();
@@ -310,26 +307,6 @@ impl Analytics {
             .collect();
         Ok(JourneyPaths { total_sessions, paths })
     }
-}
-
-/// The user's sites, or the one named (another user's is not found).
-fn user_sites(conn: &Connection, user: UserId, site: Option<WebsiteId>) -> Result<Vec<WebsiteId>> {
-    match site {
-        Some(site) => {
-            owned(conn, user, site)?;
-            Ok(vec![site])
-        }
-        None => Ok(conn
-            .prepare_cached("SELECT id FROM websites WHERE user_id = ?1 ORDER BY id")?
-            .query_map([user], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?),
-    }
-}
-
-fn owned(conn: &Connection, user: UserId, site: WebsiteId) -> Result<()> {
-    conn.query_row("SELECT 1 FROM websites WHERE id = ?1 AND user_id = ?2", params![site, user], |_| Ok(()))
-        .optional()?
-        .ok_or(Error::NotFound("website"))
 }
 
 /// A visit's events in order: (ts, kind, name, path).
@@ -434,7 +411,7 @@ mod tests {
     /// journeyScore is the intent model's score of the same features the model itself loads for the visit.
     #[test]
     fn journey_scores_are_the_intent_models() {
-        let crate::testing::OneSite { dir: _dir, tracker, user, site } = crate::testing::one_site();
+        let crate::testing::OneSite { dir: _dir, tracker, site, .. } = crate::testing::one_site();
         let now = now_ms();
         let mut hits = Vec::new();
         for v in 0..60i64 {
@@ -465,9 +442,9 @@ mod tests {
         }
         send_from(&tracker, hits);
         let range = TimeRange::parse("1d", now).unwrap();
-        let listed = tracker.analytics.customer_journeys(user.id, Some(site), range, JourneyFilter::All, now).unwrap();
+        let listed = tracker.analytics().customer_journeys(&[site], range, JourneyFilter::All, now).unwrap();
         assert_eq!(listed.journeys.len(), 60);
-        let model = tracker.analytics.intent_model(site, false).unwrap();
+        let model = tracker.analytics().intent_model(site, false).unwrap();
         let features = tracker
             .db()
             .read(|c| super::super::intent::load_features(c, site, range.start, range.end, 1000, None))

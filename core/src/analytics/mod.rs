@@ -10,6 +10,7 @@ pub mod funnels;
 pub mod heatmap;
 mod identified;
 pub mod intent;
+pub mod intent_cache;
 pub mod journeys;
 mod live;
 mod organizations;
@@ -55,22 +56,18 @@ pub use timeseries::{TimePoint, Timeseries};
 pub(crate) use traffic_sources::SOURCES_LIMIT;
 pub use traffic_sources::TrafficSource;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
 use crate::db::Db;
-use crate::model::WebsiteId;
 
 /// Analytics queries over one database.
 #[derive(Clone)]
 pub struct Analytics {
     db: Db,
-    /// Each site's intent model, fitted on first use and refitted when stale (`advanced.rs`).
-    intent_models: Arc<Mutex<HashMap<WebsiteId, Arc<intent::IntentModel>>>>,
+    /// Each site's intent model, fitted on first use and refitted when stale.
+    pub(crate) intent_models: intent_cache::IntentModels,
 }
 
 impl Analytics {
     pub(crate) fn new(db: Db) -> Analytics {
-        Analytics { db, intent_models: Arc::default() }
+        Analytics { db, intent_models: intent_cache::IntentModels::default() }
     }
 }

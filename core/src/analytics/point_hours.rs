@@ -694,7 +694,7 @@ mod tests {
                 // Twice: the first read may store hours, the second reads them.
                 for _ in 0..2 {
                     let Heatmap { clicks, element_clicks, scroll_depth, mouse_movements, reference_height, .. } =
-                        tracker.analytics.heatmap(site, path, range).unwrap();
+                        tracker.analytics().heatmap(site, path, range).unwrap();
                     let (cells, elements, deciles, height, moves) =
                         tracker.db().read(|c| Ok(raw(c, site, path, range))).unwrap();
                     assert_eq!(clicks, cells, "{what}, {name}, {path}: click cells");
@@ -761,7 +761,7 @@ mod tests {
         let now = now_ms();
         send(tracker, (0..60).map(|v| body(key, v, now - 23 * HOUR_MS + v * 22 * 60_000)));
         let range = TimeRange::parse("1d", now).unwrap();
-        tracker.analytics.heatmap(site, PAGES[0], range).unwrap();
+        tracker.analytics().heatmap(site, PAGES[0], range).unwrap();
         let stored_from = |from: Millis| -> Vec<Millis> {
             let sql = "SELECT hour FROM point_hours_stored WHERE website_id = ?1 AND hour >= ?2 ORDER BY hour";
             tracker

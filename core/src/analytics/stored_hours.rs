@@ -179,11 +179,11 @@ mod tests {
     /// The figures of the reads that store hours: Advanced Analytics, and each page's heatmap metrics.
     fn answers(tracker: &Tracker, site: WebsiteId, now: Millis) -> (Advanced, Vec<PageMetrics>) {
         let range = TimeRange::parse("7d", now).unwrap();
-        let mut advanced = tracker.analytics.advanced(site, range).unwrap();
+        let mut advanced = tracker.analytics().advanced(site, range).unwrap();
         // Scored live from the newest visits and the clock, never stored: not what this test is about.
         advanced.real_time_metrics.active_visitors = 0;
         advanced.high_intent_visitors = 0;
-        let pages = PAGES.iter().map(|p| tracker.analytics.heatmap(site, p, range).unwrap().page_metrics).collect();
+        let pages = PAGES.iter().map(|p| tracker.analytics().heatmap(site, p, range).unwrap().page_metrics).collect();
         (advanced, pages)
     }
 

@@ -759,16 +759,15 @@ mod tests {
                     (JourneyFilter::Abandoned, totals.abandoned),
                     (JourneyFilter::Active, totals.active),
                 ] {
-                    let answer = tracker.analytics.customer_journeys(user, Some(site), range, filter, now).unwrap();
+                    let answer = tracker.analytics().customer_journeys(&[site], range, filter, now).unwrap();
                     assert_eq!(answer.summary.total_journeys, class.visits, "{what}, {period}: {filter:?}");
                     let average = if class.visits == 0 { 0.0 } else { class.duration_s as f64 / class.visits as f64 };
                     assert!((answer.summary.average_duration - average).abs() < 1e-9, "{what}, {period}: {filter:?}");
                 }
-                let all =
-                    tracker.analytics.customer_journeys(user, Some(site), range, JourneyFilter::All, now).unwrap();
+                let all = tracker.analytics().customer_journeys(&[site], range, JourneyFilter::All, now).unwrap();
                 let everyone = totals.converted.visits + totals.abandoned.visits + totals.active.visits;
                 assert_eq!(all.summary.total_journeys, everyone, "{what}, {period}");
-                let fast_paths = tracker.analytics.journey_paths(user, Some(site), range).unwrap();
+                let fast_paths = tracker.analytics().journey_paths(&[site], range).unwrap();
                 assert_eq!(fast_paths.total_sessions, visits, "{what}, {period}: visits with a page view");
                 let fast_list: Vec<(Vec<String>, u64, u64)> =
                     fast_paths.paths.into_iter().map(|p| (p.pages, p.sessions, p.conversions)).collect();

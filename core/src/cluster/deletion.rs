@@ -236,7 +236,6 @@ mod tests {
         let cluster = |events: crate::cluster::events::Events| Cluster {
             pg: std::sync::Arc::new(test.pg()),
             events: std::sync::Arc::new(events),
-            notices: None,
         };
         let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
 
@@ -294,8 +293,7 @@ mod tests {
             ..InteractionRow::default()
         };
         test.events().insert_interactions(&[point(10), point(11)]).unwrap();
-        let cluster =
-            Cluster { pg: std::sync::Arc::new(test.pg()), events: std::sync::Arc::new(test.events()), notices: None };
+        let cluster = Cluster { pg: std::sync::Arc::new(test.pg()), events: std::sync::Arc::new(test.events()) };
         let report = cluster.delete_data(test.meta().as_ref(), SITE, DataType::All, Some(T + 50)).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 2, events: 0, sessions: 1, rollup_rows: 0 });
         let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();

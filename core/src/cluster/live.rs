@@ -238,7 +238,7 @@ mod tests {
 
         // Ids are each store's own numbering; everything else must be equal.
         let events = cluster.events();
-        let mut sqlite = fixture.tracker.analytics.active_sessions(fixture.site).unwrap();
+        let mut sqlite = fixture.tracker.analytics().active_sessions(fixture.site).unwrap();
         let mut clickhouse = events.active_sessions(fixture.site).unwrap();
         assert!(sqlite.len() >= 3 && sqlite.len() < 16, "some visits are in the window, some not: {sqlite:?}");
         for list in [&mut sqlite, &mut clickhouse] {
@@ -247,7 +247,7 @@ mod tests {
         }
         assert_eq!(clickhouse, sqlite);
 
-        let mut sqlite = fixture.tracker.analytics.live_visitors(&[fixture.site]).unwrap();
+        let mut sqlite = fixture.tracker.analytics().live_visitors(&[fixture.site]).unwrap();
         let mut clickhouse = events.live_visitors(&[fixture.site]).unwrap();
         assert!(sqlite.conversions_today > 0 && sqlite.total_active_visitors > 0, "{sqlite:?}");
         assert!(sqlite.recent_sessions.iter().any(|s| !s.current_activity.activity.is_empty()), "{sqlite:?}");
@@ -283,7 +283,7 @@ mod tests {
             live.recent_sessions.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then(a.website_id.cmp(&b.website_id)));
             live
         };
-        let sqlite = plain(fixture.tracker.analytics.live_visitors(&sites).unwrap());
+        let sqlite = plain(fixture.tracker.analytics().live_visitors(&sites).unwrap());
         let one = events.live_visitors(&sites[..1]).unwrap();
         assert!(sqlite.total_active_visitors > one.total_active_visitors && sqlite.conversions_today > 0, "{sqlite:?}");
         assert!(sqlite.recent_sessions.iter().map(|s| s.website_id).collect::<HashSet<_>>().len() > 1, "{sqlite:?}");

@@ -857,12 +857,12 @@ mod tests {
     use crate::import::{ImportOptions, Source};
     use crate::ingest::replay::ChunkStats;
     use crate::ingest::{Hit, ReplayChunk};
-    use crate::store::funnels::{Figures, Funnels};
+    use crate::store::funnels::Funnels;
     use crate::store::websites::NewWebsite;
     use crate::testing::{OneSite, one_site};
 
     fn open(cluster: &TestCluster) -> Cluster {
-        Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None }
+        Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()) }
     }
 
     /// A data folder with a day of seeded visits and their heatmap data, page views without consent on two
@@ -945,7 +945,7 @@ mod tests {
     /// totals, timeseries and page breakdown are the folder's (not zero); each aggregate row is stored once.
     fn assert_imports_equal(fixture: &OneSite, cluster: &Cluster, umami: WebsiteId) {
         let imports = ClusterImports::new(cluster.pg.clone(), cluster.events.clone());
-        let (sqlite, range) = (&fixture.tracker.analytics, imported_days_range());
+        let (sqlite, range) = (&fixture.tracker.analytics(), imported_days_range());
         for site in [fixture.site, umami] {
             let listed = fixture.tracker.imports.list(site).unwrap();
             assert_eq!(listed.len(), 1);
@@ -998,7 +998,7 @@ mod tests {
     }
 
     fn assert_heatmaps_equal(fixture: &OneSite, cluster: &Cluster, now: Millis) {
-        let (sqlite, site) = (&fixture.tracker.analytics, fixture.site);
+        let (sqlite, site) = (&fixture.tracker.analytics(), fixture.site);
         for name in ["24h", "7d"] {
             let range = TimeRange::parse(name, now).unwrap();
             for path in ["/p0", "/p1", "/p2", "/p3", "/p4", "/p5", "/p6"] {
@@ -1051,9 +1051,9 @@ mod tests {
             assert_eq!(*rows, count_sqlite(&fixture, table), "{table}");
         }
         assert!(report.metadata.contains(&("emails_sent".to_string(), 1)), "{:?}", report.metadata);
-        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
         let range = TimeRange::parse("24h", now).unwrap();
-        assert!(fixture.tracker.analytics.totals(fixture.site, range).unwrap().pageviews > 3);
+        assert!(fixture.tracker.analytics().totals(fixture.site, range).unwrap().pageviews > 3);
         let heatmap_rows = ["heatmap_points", "form_field_events", "scroll_depths"].map(|t| count_sqlite(&fixture, t));
         assert!(heatmap_rows.iter().all(|rows| *rows > 10), "{heatmap_rows:?}");
         assert_eq!(report.heatmap_rows, heatmap_rows.iter().sum::<u64>());
@@ -1061,7 +1061,8 @@ mod tests {
         assert_recordings_equal(&fixture, &test_cluster.meta());
         assert_imports_equal(&fixture, &cluster, umami);
 
-        let funnels = Funnels::new(test_cluster.meta(), Figures::Cluster(cluster.events.clone()));
+        let funnels =
+            Funnels::new(test_cluster.meta(), crate::events::clickhouse_engine(&test_cluster, fixture.tracker.db()));
         let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
         let expected = listed(fixture.tracker.funnels.list(fixture.user.id, None, range).unwrap());
         assert!(expected[0].total_visitors > 0, "{expected:?}");
@@ -1113,7 +1114,7 @@ mod tests {
         let stored = test_cluster.local_rows(0, "visit_id != 0 AND kind != 'touch'")
             + test_cluster.local_rows(1, "visit_id != 0 AND kind != 'touch'");
         assert_eq!(stored, events, "each event once");
-        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
         assert_heatmaps_equal(&fixture, &cluster, now);
         assert_recordings_equal(&fixture, &test_cluster.meta());
         assert_imports_equal(&fixture, &cluster, umami);
@@ -1133,6 +1134,6 @@ mod tests {
         let third = copy(fixture.tracker.db(), &cluster, "folder", &mut |_| {}, 50, None).unwrap();
         assert!(third.imported_days > 0, "{third:?}");
         assert_imports_equal(&fixture, &cluster, umami);
-        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
     }
 }

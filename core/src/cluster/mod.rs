@@ -4,7 +4,6 @@
 
 mod activity;
 mod advanced;
-mod availability;
 mod breakdowns;
 pub mod clickhouse;
 mod deletion;
@@ -51,7 +50,6 @@ mod visits;
 
 use std::sync::Arc;
 
-pub use availability::unavailable_feature;
 use events::Events;
 use pg::Pg;
 
@@ -122,24 +120,19 @@ impl ClusterConfig {
     }
 }
 
-/// The shared stores of a daemon in cluster mode, held by its `Tracker`.
+/// The shared stores of a daemon in cluster mode, held by its events engine (`events::ClickHouseEvents`).
+#[derive(Clone)]
 pub struct Cluster {
     /// The metadata database's pool (the metadata services hold it too).
     pub pg: Arc<Pg>,
-    /// The events store, for the reads served from ClickHouse (shared with the funnels service).
+    /// The ClickHouse shards.
     pub events: Arc<Events>,
-    /// This daemon's listener of the other daemons' notices, once `Tracker::open` has started it.
-    pub notices: Option<notices::Listener>,
 }
 
 impl Cluster {
     /// Connects to PostgreSQL and every ClickHouse shard, applying the migrations each lacks.
     pub fn open(config: &ClusterConfig) -> Result<Cluster> {
-        Ok(Cluster {
-            pg: Arc::new(Pg::open(&config.postgres_url)?),
-            events: Arc::new(open_events(config)?),
-            notices: None,
-        })
+        Ok(Cluster { pg: Arc::new(Pg::open(&config.postgres_url)?), events: Arc::new(open_events(config)?) })
     }
 
     /// Ready when PostgreSQL and every ClickHouse shard answer; `Unavailable` names the first that does not.

@@ -163,7 +163,7 @@ mod tests {
         let events = cluster.events();
         for range in ["24h", "7d"] {
             let range = TimeRange::parse(range, now).unwrap();
-            let sqlite = fixture.tracker.analytics.totals(fixture.site, range).unwrap();
+            let sqlite = fixture.tracker.analytics().totals(fixture.site, range).unwrap();
             let clickhouse = events.totals(fixture.site, range).unwrap();
             assert!(sqlite.visits > 60 && sqlite.bounces > 0, "{sqlite:?}");
             assert!(sqlite.conversions > 0 && sqlite.events > 0, "{sqlite:?}");

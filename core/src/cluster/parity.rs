@@ -3,8 +3,6 @@
 //! range, visits across midnight, a visit's later hits with other dimensions than its first, visits started by
 //! an event, conversions with and without values), and funnels' figures and drop-off visits on them.
 
-use std::sync::Arc;
-
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -13,7 +11,7 @@ use super::testing::{TestCluster, fresh, scroll_reports, store_all_in_both, stor
 use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
 use crate::ingest::{EventKind, Hit, Utm};
 use crate::model::{Millis, WebsiteId, now_ms};
-use crate::store::funnels::{Figures, Funnel, FunnelDropOffs, FunnelInput, Funnels, StepInput};
+use crate::store::funnels::{Funnel, FunnelDropOffs, FunnelInput, Funnels, StepInput};
 use crate::testing::{OneSite, one_site};
 
 const HOUR: Millis = 3_600_000;
@@ -130,7 +128,7 @@ pub(super) fn seeded_site() -> Option<(TestCluster, OneSite, Millis)> {
 #[test]
 fn every_moved_read_equals_sqlites_on_the_same_hits() {
     let Some((cluster, fixture, now)) = seeded_site() else { return };
-    assert_every_read_equal(&fixture.tracker.analytics, &cluster.events(), fixture.site, now);
+    assert_every_read_equal(fixture.tracker.analytics(), &cluster.events(), fixture.site, now);
 }
 
 /// Asserts that every read moved to ClickHouse answers as SQLite's on a site holding `seeded_hits`.
@@ -232,7 +230,7 @@ fn funnel_figures_and_drop_offs_equal_sqlites_on_the_same_hits() {
     let owner: i64 =
         cluster.pg().with(|c| Ok(c.query_one("SELECT user_id FROM websites WHERE id = $1", &[&site])?.get(0))).unwrap();
     let sqlite = &fixture.tracker.funnels;
-    let clickhouse = Funnels::new(cluster.meta(), Figures::Cluster(Arc::new(cluster.events())));
+    let clickhouse = Funnels::new(cluster.meta(), crate::events::clickhouse_engine(&cluster, fixture.tracker.db()));
     let funnels: &[&[(&str, Option<&str>)]] = &[
         &[("/p1", None), ("/p2", None), ("/p3", None)],
         // One hit reaches one step at most: a visit needs three views of /p1.

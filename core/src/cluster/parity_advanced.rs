@@ -201,14 +201,14 @@ fn the_advanced_screen_and_intent_scores_equal_sqlites_on_the_same_hits() {
 
     for name in ["24h", "7d"] {
         let range = crate::analytics::TimeRange::parse(name, now).unwrap();
-        let expected = fixture.tracker.analytics.advanced(site, range).unwrap();
+        let expected = fixture.tracker.analytics().advanced(site, range).unwrap();
         assert!(expected.high_intent_visitors > 0 && expected.top_pages.len() == 5, "{expected:?}");
         assert_eq!(expected.real_time_metrics.active_visitors, 3, "{expected:?}");
         assert_eq!(expected.real_time_metrics.conversions, 1, "{expected:?}");
         let got = events.advanced(site, range, &model, now_ms()).unwrap();
         assert_eq!(comparable(&got), comparable(&expected), "{name}");
 
-        let expected = fixture.tracker.analytics.ai_intent(site, range, false).unwrap();
+        let expected = fixture.tracker.analytics().ai_intent(site, range, false).unwrap();
         assert!(expected.top_intent_sessions.len() == 20, "{expected:?}");
         let got = events.ai_intent(site, range, &model).unwrap();
         assert_eq!(comparable(&got), comparable(&expected), "{name}");

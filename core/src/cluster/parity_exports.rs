@@ -40,7 +40,7 @@ fn every_export_equals_sqlites_on_the_same_hits() {
     for query in queries {
         for format in [ExportFormat::Csv, ExportFormat::Json, ExportFormat::JsonLines] {
             let mut expected = Vec::new();
-            let rows = fixture.tracker.export.write(&query, format, &mut expected, |_| {}).unwrap();
+            let rows = fixture.tracker.events.write_export(&query, format, &mut expected, &mut |_| {}).unwrap();
             assert!(rows > 5, "{query:?}: {rows} rows");
             if let Some(limit) = query.limit {
                 assert_eq!(rows, limit, "{query:?}");

@@ -126,7 +126,7 @@ fn identified_visitors_equal_sqlites_on_the_same_hits() {
     let events = cluster.events();
     let known = crate::store::organizations::Organizations::new(cluster.meta()).known(site).unwrap();
 
-    let expected = fixture.tracker.analytics.identified_visitors(site).unwrap();
+    let expected = fixture.tracker.analytics().identified_visitors(site).unwrap();
     // The seed reaches what the list must get right.
     let names: Vec<&str> = expected.iter().map(|v| v.company_name.as_str()).collect();
     for name in ["Acme", "Beta Ltd", "Gamma", "42", "1", "Acme GmbH", "Google LLC"] {
@@ -182,7 +182,7 @@ fn sessions_and_their_journeys_equal_sqlites_on_the_same_hits() {
     let events = cluster.events();
     let pairs = visit_pairs(&fixture, &events);
     assert!(pairs.len() > 100, "{}", pairs.len());
-    let analytics = &fixture.tracker.analytics;
+    let analytics = &fixture.tracker.analytics();
     let (mut with_events, mut started_by_event) = (0, 0);
     for &(id, visit) in &pairs {
         assert_eq!(events.session_site(&[site + 1, site], visit).unwrap(), site);
@@ -220,7 +220,7 @@ fn journey_paths_equal_sqlites_on_the_same_hits() {
     let events = cluster.events();
     for period in ["1d", "7d", "30d", "90d"] {
         let range = crate::analytics::TimeRange::parse(period, now).unwrap();
-        let expected = fixture.tracker.analytics.journey_paths(fixture.user.id, Some(site), range).unwrap();
+        let expected = fixture.tracker.analytics().journey_paths(&[site], range).unwrap();
         // The seed reaches what the list must get right: folded repeats, paths cut, ties, conversions.
         assert!(expected.paths.len() == crate::analytics::journeys::TOP_PATHS, "{expected:?}");
         assert!(expected.paths.iter().any(|p| p.conversions > 0 && p.conversions < p.sessions), "{expected:?}");
@@ -257,8 +257,9 @@ fn customer_journeys_equal_sqlites_on_the_same_hits() {
     let model = std::sync::Arc::new(events.fit_intent(site, now).unwrap());
     let sqlite_model = fixture
         .tracker
-        .analytics
-        .cached_intent_model(site, true, |_| fixture.tracker.db().read(|c| crate::analytics::intent::fit(c, site, now)))
+        .analytics()
+        .intent_models
+        .cached(site, true, |_| fixture.tracker.db().read(|c| crate::analytics::intent::fit(c, site, now)))
         .unwrap();
     assert_eq!(sqlite_model.info.weights, model.info.weights);
     let models = std::collections::HashMap::from([(site, model)]);
@@ -266,8 +267,7 @@ fn customer_journeys_equal_sqlites_on_the_same_hits() {
     for period in ["1d", "7d", "90d"] {
         let range = crate::analytics::TimeRange::parse(period, now).unwrap();
         for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned, JourneyFilter::Active] {
-            let expected =
-                fixture.tracker.analytics.customer_journeys(fixture.user.id, Some(site), range, filter, now).unwrap();
+            let expected = fixture.tracker.analytics().customer_journeys(&[site], range, filter, now).unwrap();
             scored += expected.journeys.iter().filter(|j| j.journey_score > 0 && !j.steps.is_empty()).count();
             let got = events.customer_journeys(&[site], range, filter, now, &models).unwrap();
             assert_eq!(plain(got), plain(expected), "{period} {filter:?}");
@@ -314,10 +314,9 @@ fn customer_journeys_of_many_sites_equal_sqlites_in_a_fixed_number_of_queries() 
         assert_eq!(models[&site].info.weights, alone.info.weights, "site {site}");
         let sqlite = fixture
             .tracker
-            .analytics
-            .cached_intent_model(site, true, |_| {
-                fixture.tracker.db().read(|c| crate::analytics::intent::fit(c, site, now))
-            })
+            .analytics()
+            .intent_models
+            .cached(site, true, |_| fixture.tracker.db().read(|c| crate::analytics::intent::fit(c, site, now)))
             .unwrap();
         assert_eq!(sqlite.info.weights, alone.info.weights, "site {site}");
     }
@@ -334,7 +333,7 @@ fn customer_journeys_of_many_sites_equal_sqlites_in_a_fixed_number_of_queries() 
     };
     let range = crate::analytics::TimeRange::parse("7d", now).unwrap();
     for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned] {
-        let expected = fixture.tracker.analytics.customer_journeys(fixture.user.id, None, range, filter, now).unwrap();
+        let expected = fixture.tracker.analytics().customer_journeys(&sites, range, filter, now).unwrap();
         let listed: std::collections::HashSet<_> = expected.journeys.iter().map(|j| j.website_id).collect();
         assert!(listed.len() > 1, "journeys of several sites are listed: {listed:?}");
         let before = statements(&events);

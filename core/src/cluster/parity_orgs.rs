@@ -88,7 +88,7 @@ fn organizations_equal_sqlites_on_the_same_hits_and_keep_the_owners_edits() {
     let events = cluster.events();
     let (sqlite_orgs, cluster_orgs) = (&fixture.tracker.organizations, Organizations::new(cluster.meta()));
 
-    let expected = fixture.tracker.analytics.organizations(site).unwrap();
+    let expected = fixture.tracker.analytics().organizations(site).unwrap();
     assert_eq!(expected.len(), NETWORKS.len(), "{expected:?}");
     assert!(expected.iter().all(|o| o.session_count > 1 && !o.location.is_empty()), "{expected:?}");
     let got = events.organizations(site, cluster_orgs.known(site).unwrap()).unwrap();
@@ -103,12 +103,12 @@ fn organizations_equal_sqlites_on_the_same_hits_and_keep_the_owners_edits() {
         size: Some("Small".into()),
     };
     let sqlite_known = sqlite_orgs.update(site, id_of(&expected, "Acme GmbH"), edit()).unwrap();
-    let expected_edit = fixture.tracker.analytics.organization(site, sqlite_known.id).unwrap();
+    let expected_edit = fixture.tracker.analytics().organization(site, sqlite_known.id).unwrap();
     let known = cluster_orgs.update(site, id_of(&got, "Acme GmbH"), edit()).unwrap();
     assert_eq!((known.domain.as_str(), known.size.as_str()), ("acme.example", "small"));
     let got_edit = events.organization(site, known).unwrap();
     assert_eq!(without_ids(vec![got_edit]), without_ids(vec![expected_edit]));
-    let expected = fixture.tracker.analytics.organizations(site).unwrap();
+    let expected = fixture.tracker.analytics().organizations(site).unwrap();
     assert_eq!(
         without_ids(events.organizations(site, cluster_orgs.known(site).unwrap()).unwrap()),
         without_ids(expected)
@@ -151,7 +151,7 @@ fn a_visit_of_heatmap_data_alone_counts_for_its_organization_as_on_sqlite() {
     };
     store_all_in_both(&fixture, &cluster, Vec::new(), vec![report]);
 
-    let expected = fixture.tracker.analytics.organizations(fixture.site).unwrap();
+    let expected = fixture.tracker.analytics().organizations(fixture.site).unwrap();
     assert_eq!(expected.len(), 1, "{expected:?}");
     let known = Organizations::new(cluster.meta()).known(fixture.site).unwrap();
     let got = cluster.events().organizations(fixture.site, known).unwrap();

@@ -90,23 +90,23 @@ fn replay_reads_paging_through_many_recordings_equal_sqlites() {
     jobs.extend(chunks);
     store_jobs_in_both(&fixture, &cluster, jobs);
     let meta = cluster.meta();
-    let engine = Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None };
+    let engine = Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()) };
     let range = TimeRange::parse("24h", now_ms()).unwrap();
     let filters = [ReplayFilter::All, ReplayFilter::Complete, ReplayFilter::Incomplete, ReplayFilter::Enterprise];
 
     let compare = |enterprise: bool| {
         let known = Organizations::new(meta.clone()).known(site).unwrap();
         for filter in filters {
-            let expected = fixture.tracker.analytics.replay_stats(site, range, filter).unwrap();
+            let expected = fixture.tracker.analytics().replay_stats(site, range, filter).unwrap();
             let got = engine.replay_stats(meta.as_ref(), &known, site, range, filter).unwrap();
             assert_eq!(got, expected, "{filter:?}");
             for limit in [2, 5, 100] {
-                let expected = fixture.tracker.analytics.replays(site, range, filter, limit).unwrap();
+                let expected = fixture.tracker.analytics().replays(site, range, filter, limit).unwrap();
                 let got = engine.replays(meta.as_ref(), &known, site, range, filter, limit).unwrap();
                 assert_eq!(without_ids(got), without_ids(expected), "{filter:?}, {limit}");
             }
         }
-        let stats = fixture.tracker.analytics.replay_stats(site, range, ReplayFilter::All).unwrap();
+        let stats = fixture.tracker.analytics().replay_stats(site, range, ReplayFilter::All).unwrap();
         assert_eq!((stats.total, stats.complete, stats.enterprise), (8, 4, if enterprise { 3 } else { 0 }));
     };
     // No enterprise yet: PostgreSQL's counts alone.
@@ -122,7 +122,7 @@ fn replay_reads_paging_through_many_recordings_equal_sqlites() {
 
     // The page under a heatmap: /p only from the two oldest recordings, past two pages of others.
     for path in ["/p", "/", "/none"] {
-        let mut expected = fixture.tracker.analytics.page_snapshot(site, path).unwrap();
+        let mut expected = fixture.tracker.analytics().page_snapshot(site, path).unwrap();
         let mut got = engine.page_snapshot(meta.as_ref(), site, path).unwrap();
         let visitor = |rendering: &crate::analytics::page_snapshot::PageRendering| {
             rendering.snapshot.as_ref().map(|s| s.node["visitor"].clone())

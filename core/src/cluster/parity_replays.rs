@@ -88,7 +88,7 @@ fn heatmaps_equal_sqlites_on_the_same_hits_and_interactions() {
     let hits = seeded_hits(fixture.site, now);
     let bodies = seeded_bodies(&hits, now);
     store_all_in_both(&fixture, &cluster, hits, bodies);
-    let (sqlite, events, site) = (&fixture.tracker.analytics, cluster.events(), fixture.site);
+    let (sqlite, events, site) = (&fixture.tracker.analytics(), cluster.events(), fixture.site);
     let mut seen = (0, 0, 0, 0, 0);
     for name in ["24h", "7d"] {
         let range = TimeRange::parse(name, now).unwrap();

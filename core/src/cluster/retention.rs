@@ -190,7 +190,7 @@ mod tests {
                 })
                 .sum()
         };
-        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()), notices: None };
+        let cluster_of = || Cluster { pg: Arc::new(cluster.pg()), events: Arc::new(cluster.events()) };
         let (first, second) = (cluster_of(), cluster_of());
 
         // While another daemon holds the lock, a run does nothing.

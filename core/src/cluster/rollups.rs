@@ -446,7 +446,7 @@ mod tests {
         test.add_site(fixture.site);
         let hits = seeded_hits(fixture.site, now_ms());
         store_in_both(&fixture, &test, hits.clone());
-        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()), notices: None };
+        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()) };
         let target = (later - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
         assert_eq!(cluster.roll_up(later).unwrap(), Some(target));
         assert_eq!(cluster.events.rolled_up_through().unwrap(), target);
@@ -488,7 +488,7 @@ mod tests {
 
     /// The reads that rollups answer, compared on both engines.
     fn assert_rolled_reads_equal(fixture: &OneSite, events: &Events, now: Millis) {
-        let (sqlite, site) = (&fixture.tracker.analytics, fixture.site);
+        let (sqlite, site) = (&fixture.tracker.analytics(), fixture.site);
         for name in ["24h", "7d", "30d"] {
             let range = TimeRange::parse(name, now).unwrap();
             assert_eq!(events.totals(site, range).unwrap(), sqlite.totals(site, range).unwrap(), "totals {name}");
@@ -514,7 +514,7 @@ mod tests {
     #[test]
     fn an_empty_cluster_is_rolled_up_in_one_step() {
         let Some(test) = fresh() else { return };
-        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()), notices: None };
+        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()) };
         let now = now_ms();
         let target = (now - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
         assert_eq!(cluster.roll_up(now).unwrap(), Some(target));
@@ -534,7 +534,7 @@ mod tests {
         let Some((_test, fixture, cluster, _, _)) = seeded(now + CLOSED_AFTER_MS + DAY_MS) else { return };
         let before = stored(&cluster);
         assert!(before.0 > 20 && before.2 > 100, "rolled up: {before:?}");
-        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
 
         assert!(cluster.roll_up(now + CLOSED_AFTER_MS + DAY_MS).unwrap().is_some());
         assert_eq!(stored(&cluster), before, "a repeated roll-up adds nothing");
@@ -552,7 +552,7 @@ mod tests {
         let Some((test, fixture, cluster, hits, mark)) = seeded(now + CLOSED_AFTER_MS - 8 * HOUR_MS) else { return };
         let rolled = hits.iter().filter(|h| h.ts < mark).count();
         assert!(rolled > 50 && rolled + 50 < hits.len(), "{rolled} of {} hits before the mark", hits.len());
-        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
 
         // A visitor of one visit (SQLite erases a key's latest visit, the cluster every visit of it), in
         // rolled-up hours.
@@ -570,7 +570,7 @@ mod tests {
         fixture.tracker.privacy.delete_visitor(fixture.site, &key).unwrap();
         cluster.delete_visitor(test.meta().as_ref(), fixture.site, &key).unwrap();
         assert!(stored(&cluster).1 < before.1, "their page views left the rollups");
-        assert_every_read_equal(&fixture.tracker.analytics, &cluster.events, fixture.site, now);
+        assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
 
         fixture.tracker.privacy.delete_data(fixture.site, DataType::Pageviews, None).unwrap();
         let report = cluster.delete_data(test.meta().as_ref(), fixture.site, DataType::Pageviews, None).unwrap();
@@ -612,7 +612,7 @@ mod tests {
             &test,
             (0..).map(|n| start + n * twenty_minutes).take_while(|ts| *ts <= now - HOUR_MS).map(page_view).collect(),
         );
-        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()), notices: None };
+        let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()) };
         // As if a day had passed: the visit's first hours are rolled up.
         let later = start + CLOSED_AFTER_MS + 2 * HOUR_MS;
         assert!(cluster.roll_up(later).unwrap().unwrap() > start);
@@ -624,7 +624,7 @@ mod tests {
         store_in_both(&fixture, &test, vec![page_view(now - 2 * twenty_minutes), page_view(now - twenty_minutes)]);
         assert_eq!(notes(), 1, "the sink noted the visit");
         let week = TimeRange::parse("7d", now).unwrap();
-        let expected = fixture.tracker.analytics.totals(fixture.site, week).unwrap();
+        let expected = fixture.tracker.analytics().totals(fixture.site, week).unwrap();
         assert_eq!((expected.visits, expected.duration_s), (1, (now - twenty_minutes - start) / 1000));
         let stale = cluster.events.totals(fixture.site, week).unwrap();
         assert_eq!((stale.visits, stale.duration_s), (1, (now - HOUR_MS - start) / 1000), "the rolled-up hour");

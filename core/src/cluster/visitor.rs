@@ -437,7 +437,6 @@ mod tests {
         let cluster = |events: super::super::events::Events| Cluster {
             pg: std::sync::Arc::new(test.pg()),
             events: std::sync::Arc::new(events),
-            notices: None,
         };
 
         let data = cluster(test.events()).visitor_data(meta.as_ref(), SITE, "erase-me").unwrap();

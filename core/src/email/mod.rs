@@ -4,7 +4,6 @@
 //! PostgreSQL in cluster mode, where every daemon runs the scheduler), so neither a restart nor a second daemon
 //! sends it twice. Without `smtp_url` nothing is sent and the Settings screen says email is not configured.
 
-mod figures;
 mod mailer;
 mod spike;
 mod weekly;
@@ -17,9 +16,8 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-pub(crate) use figures::Figures;
-
 use crate::error::{Error, Result};
+use crate::events::Events;
 use crate::model::{Millis, WebsiteId};
 use crate::settings::Settings;
 use crate::store::meta::{EmailClaim, EmailKind, EmailRecipient, Meta};
@@ -49,11 +47,12 @@ pub struct RunReport {
 pub struct Email {
     meta: Meta,
     settings: Settings,
-    figures: Figures,
+    /// Where reports and alerts read their figures: the dashboard's own reads, so both say the same.
+    figures: Events,
 }
 
 impl Email {
-    pub(crate) fn new(meta: Meta, settings: Settings, figures: Figures) -> Email {
+    pub(crate) fn new(meta: Meta, settings: Settings, figures: Events) -> Email {
         Email { meta, settings, figures }
     }
 

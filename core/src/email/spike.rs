@@ -6,8 +6,8 @@
 use std::fmt::Write;
 
 use super::escape;
-use super::figures::Figures;
 use crate::error::Result;
+use crate::events::Events;
 use crate::model::{Millis, WebsiteId};
 
 /// The window compared.
@@ -40,7 +40,7 @@ pub struct Spike {
 impl Spike {
     /// Checks the rule for a site at `now`; `None` when its traffic is not a spike.
     pub(crate) fn check(
-        figures: &Figures,
+        figures: &Events,
         site: WebsiteId,
         site_name: &str,
         domain: &str,

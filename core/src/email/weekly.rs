@@ -5,10 +5,10 @@
 
 use std::fmt::Write;
 
-use super::figures::Figures;
 use super::{escape, percent_change};
 use crate::analytics::{Dimension, Grain, TimeRange};
 use crate::error::Result;
+use crate::events::Events;
 use crate::model::{Millis, WebsiteId};
 
 pub(crate) const DAY_MS: Millis = 86_400_000;
@@ -58,7 +58,7 @@ pub struct WeeklyReport {
 impl WeeklyReport {
     /// Reads the report of the week starting `week_start` (a Monday 00:00 UTC).
     pub(crate) fn read(
-        figures: &Figures,
+        figures: &Events,
         site: WebsiteId,
         site_name: &str,
         domain: &str,

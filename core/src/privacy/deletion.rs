@@ -84,7 +84,12 @@ impl DeletionReport {
 
 impl Privacy {
     /// Deletes a site's data of one type, optionally only rows before `before`; callers check ownership.
-    pub fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
+    pub(crate) fn delete_data(
+        &self,
+        site: WebsiteId,
+        data: DataType,
+        before: Option<Millis>,
+    ) -> Result<DeletionReport> {
         // A connection of its own: a big deletion must not hold the shared write connection's mutex.
         let mut conn = self.db.connect()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;

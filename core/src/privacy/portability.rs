@@ -48,7 +48,7 @@ impl Privacy {
     }
 
     /// Writes a site's visits, oldest first, as a JSON array; returns how many (callers check ownership).
-    pub fn export_sessions<W: Write>(&self, site: WebsiteId, mut out: W) -> Result<u64> {
+    pub(crate) fn export_sessions<W: Write>(&self, site: WebsiteId, mut out: W) -> Result<u64> {
         out.write_all(b"[")?;
         let mut after = i64::MIN;
         let mut written = 0u64;

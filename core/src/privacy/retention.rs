@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::Privacy;
 use super::settings::Retention;
 use crate::error::Result;
-use crate::model::{Millis, WebsiteId, now_ms};
+use crate::model::{Millis, WebsiteId};
 
 /// One type of data under retention: which rows of which table, aged by which column, kept how long.
 struct Rule {
@@ -89,13 +89,8 @@ pub struct SiteRetention {
 }
 
 impl Privacy {
-    /// Applies every site's retention now.
-    pub fn apply_retention(&self) -> Result<RetentionReport> {
-        self.apply_retention_at(now_ms())
-    }
-
     /// Applies every site's retention as if it were `now` (tests pass their own clock).
-    pub fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
+    pub(crate) fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
         let conn = self.db.connect()?;
         let mut report = RetentionReport::default();
         for (site, retention) in self.meta.all_retention()? {

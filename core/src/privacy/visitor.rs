@@ -85,7 +85,7 @@ impl Privacy {
 
     /// Everything stored about one visitor of a site, as one JSON document (callers check ownership first).
     /// `NotFound` when nothing matches.
-    pub fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<Value> {
+    pub(crate) fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<Value> {
         self.check_right(site, Right::Access)?;
         self.db.read(|conn| {
             let sessions = rows(
@@ -149,7 +149,7 @@ impl Privacy {
 
     /// Deletes everything stored about one visitor of a site and recomputes the rollups of the days their
     /// visits touched (callers check ownership first). `NotFound` when nothing matches.
-    pub fn delete_visitor(&self, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
+    pub(crate) fn delete_visitor(&self, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
         self.check_right(site, Right::Erasure)?;
         // A connection of its own, as the site-wide deletion: the writer notices and drops its mirrors.
         let mut conn = self.db.connect()?;

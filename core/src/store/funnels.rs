@@ -1,20 +1,13 @@
 //! Conversion funnels: a site owner's named, ordered steps (spec part 2 "Conversion Funnels", §3, §5) and
 //! their per-step figures for a time range. Called by the daemon's /api/funnels routes. The definitions are
-//! metadata (`store::meta::FunnelStore`); the figures come from SQLite's events or, in cluster mode, from
-//! ClickHouse (`cluster/funnels.rs`).
+//! metadata (`store::meta::FunnelStore`); the figures come from the events store (`events::PathReads`).
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 
 use crate::analytics::TimeRange;
 use crate::analytics::funnels::StepPattern;
-use crate::analytics::visit_hours;
-use crate::cluster::events::Events;
-use crate::db::Db;
 use crate::error::{Error, Result};
+use crate::events::Events;
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
 use crate::store::meta::{FunnelChanges, FunnelRow, FunnelStepDef, Meta, NewFunnel};
 
@@ -147,24 +140,17 @@ pub struct DropOffVisit {
     pub replay_id: Option<i64>,
 }
 
-/// Where a funnel's figures are counted: SQLite's events (through its stored hours) or, in cluster mode,
-/// ClickHouse's hits.
-#[derive(Clone)]
-pub(crate) enum Figures {
-    Sqlite(Db),
-    Cluster(Arc<Events>),
-}
-
 /// Funnels of all accounts; every call names the user and sees only that user's funnels.
 #[derive(Clone)]
 pub struct Funnels {
     meta: Meta,
-    figures: Figures,
+    /// Where the figures are counted.
+    events: Events,
 }
 
 impl Funnels {
-    pub(crate) fn new(meta: Meta, figures: Figures) -> Funnels {
-        Funnels { meta, figures }
+    pub(crate) fn new(meta: Meta, events: Events) -> Funnels {
+        Funnels { meta, events }
     }
 
     /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
@@ -199,20 +185,7 @@ impl Funnels {
             funnel.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() }).collect();
         let dropped: Vec<u64> = funnel.steps.iter().map(|s| s.visitors - s.conversions).collect();
         let limit = limit.min(MAX_DROP_OFFS);
-        let found = match &self.figures {
-            Figures::Sqlite(db) => sqlite_drop_offs(db, funnel.website_id, &patterns, range, limit, &dropped)?,
-            Figures::Cluster(events) => {
-                let mut found = events.funnel_drop_offs(funnel.website_id, &patterns, range, limit)?;
-                // A visit's recording is in PostgreSQL: its id is the drop-off's `replayId`, as SQLite joins it.
-                let visits: Vec<i64> = found.iter().flatten().map(|v| v.id).collect();
-                let replays: HashMap<i64, i64> =
-                    self.meta.visit_replays(funnel.website_id, &visits)?.into_iter().map(|r| (r.visit, r.id)).collect();
-                for visit in found.iter_mut().flatten() {
-                    visit.replay_id = replays.get(&visit.id).copied();
-                }
-                found
-            }
-        };
+        let found = self.events.funnel_drop_offs(funnel.website_id, &patterns, range, limit, &dropped)?;
         let steps = found
             .into_iter()
             .enumerate()
@@ -307,20 +280,9 @@ impl Funnels {
     /// The figures of funnels of one site over `range`, in their order.
     fn counted(&self, rows: &[FunnelRow], range: TimeRange) -> Result<Vec<Vec<u64>>> {
         let Some(site) = rows.first().map(|r| r.website_id) else { return Ok(Vec::new()) };
-        let patterns: Vec<(i64, Vec<StepPattern>)> = rows
-            .iter()
-            .map(|row| {
-                let steps =
-                    row.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() });
-                (row.id, steps.collect())
-            })
-            .collect();
-        match &self.figures {
-            Figures::Sqlite(db) => visit_hours::funnel_counts(db, site, &patterns, range, now_ms()),
-            Figures::Cluster(events) => {
-                patterns.iter().map(|(_, steps)| events.funnel_counts(site, steps, range)).collect()
-            }
-        }
+        let patterns: Vec<(i64, Vec<StepPattern>)> =
+            rows.iter().map(|row| (row.id, row.steps.iter().map(StepPattern::of).collect())).collect();
+        self.events.funnel_counts(site, &patterns, range)
     }
 }
 
@@ -330,51 +292,6 @@ fn by_site(rows: &[FunnelRow]) -> Vec<(WebsiteId, Vec<usize>)> {
     sites.sort_unstable();
     sites.dedup();
     sites.into_iter().map(|site| (site, (0..rows.len()).filter(|&i| rows[i].website_id == site).collect())).collect()
-}
-
-/// The drop-off visits of SQLite's events, with what the list shows of each visit.
-fn sqlite_drop_offs(
-    db: &Db,
-    site: WebsiteId,
-    patterns: &[StepPattern],
-    range: TimeRange,
-    limit: usize,
-    dropped: &[u64],
-) -> Result<Vec<Vec<DropOffVisit>>> {
-    db.read(|conn| {
-        let found = visit_hours::drop_offs(conn, site, patterns, range, limit, dropped)?;
-        let mut visit = conn.prepare_cached(
-            "SELECT s.session_key, s.first_seen, s.last_seen, s.page_views, s.exit_page, s.country, s.device, r.id
-             FROM sessions s LEFT JOIN replays r ON r.session_id = s.id WHERE s.id = ?1",
-        )?;
-        let mut steps = Vec::with_capacity(found.len());
-        for visits in found {
-            let visits = visits
-                .into_iter()
-                .filter_map(|d| {
-                    visit
-                        .query_row([d.session], |r| {
-                            let (first, last): (Millis, Millis) = (r.get(1)?, r.get(2)?);
-                            Ok(DropOffVisit {
-                                id: d.session,
-                                session_id: r.get(0)?,
-                                started_at: first,
-                                duration: (last - first) / 1000,
-                                page_views: r.get(3)?,
-                                exit_page: r.get(4)?,
-                                country: r.get(5)?,
-                                device: r.get(6)?,
-                                replay_id: r.get(7)?,
-                            })
-                        })
-                        .optional()
-                        .transpose()
-                })
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            steps.push(visits);
-        }
-        Ok(steps)
-    })
 }
 
 /// Builds the answer from step definitions and the visits reaching each step.

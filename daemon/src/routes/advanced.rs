@@ -66,7 +66,7 @@ fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
 async fn advanced(tracker: Tracker, user: UserId, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range(query.time_range.as_deref(), "7d")?;
-    site_json(tracker, user, site, move |tracker| tracker.advanced(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.advanced(site, range)).await
 }
 
 #[utoipa::path(
@@ -86,5 +86,5 @@ async fn ai_intent(tracker: Tracker, user: UserId, query: IntentQuery) -> Result
         Some("1" | "true") => true,
         Some(_) => return Err(reject(Error::invalid("refit must be true or false"))),
     };
-    site_json(tracker, user, site, move |tracker| tracker.ai_intent(site, range, refit)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.ai_intent(site, range, refit)).await
 }

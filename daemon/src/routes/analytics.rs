@@ -67,7 +67,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 )]
 async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.page_urls(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.page_urls(site)).await
 }
 
 #[utoipa::path(
@@ -83,7 +83,7 @@ async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
     let range = TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.heatmap(site, &path, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.heatmap(site, &path, range)).await
 }
 
 /// The page's latest recorded snapshot: visitor-controlled content, which the dashboard rebuilds only in a
@@ -100,5 +100,5 @@ async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<
 async fn page(tracker: Tracker, user: UserId, query: PageQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.page_snapshot(site, &path)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.page_snapshot(site, &path)).await
 }

@@ -128,7 +128,7 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
 async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.overview(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.overview(site, range)).await
 }
 
 #[utoipa::path(
@@ -147,7 +147,7 @@ async fn referrers(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.referrers(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.referrers(site, range)).await
 }
 
 #[utoipa::path(
@@ -166,7 +166,7 @@ async fn countries(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.countries(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.countries(site, range)).await
 }
 
 /// Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first.
@@ -197,7 +197,7 @@ async fn breakdown(
             .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
     };
     site_json(tracker, user, site, move |tracker| {
-        let rows = tracker.breakdown(site, range, dim, limit)?;
+        let rows = tracker.events.breakdown(site, range, dim, limit)?;
         Ok(Breakdown { dimension: dim.as_str(), measure: dim.measure(), rows })
     })
     .await
@@ -282,7 +282,7 @@ fn live_stream(state: LiveState) -> impl Stream<Item = Result<Event, Infallible>
                 if tracker.auth.still_valid(principal).is_err() {
                     return Ok(None);
                 }
-                tracker.active_sessions(site).map(Some)
+                tracker.events.active_sessions(site).map(Some)
             };
             let sessions = match tokio::task::spawn_blocking(read).await {
                 Ok(Ok(Some(sessions))) => sessions,

@@ -64,7 +64,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     security(("bearer" = []))
 )]
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.events.list(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.definitions.list(site)).await
 }
 
 #[utoipa::path(
@@ -85,7 +85,7 @@ async fn create(
 ) -> Result<impl Reply, Rejection> {
     let definition = blocking(move || {
         tracker.websites.get(user, site)?;
-        tracker.events.create(site, body)
+        tracker.definitions.create(site, body)
     })
     .await?;
     Ok(warp::reply::with_status(warp::reply::json(&definition), StatusCode::CREATED))
@@ -108,7 +108,7 @@ async fn update(
     user: UserId,
     changes: NewEventDefinition,
 ) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.events.update(site, id, changes)).await
+    site_json(tracker, user, site, move |tracker| tracker.definitions.update(site, id, changes)).await
 }
 
 #[utoipa::path(
@@ -123,7 +123,7 @@ async fn update(
 async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
     blocking(move || {
         tracker.websites.get(user, site)?;
-        tracker.events.delete(site, id)
+        tracker.definitions.delete(site, id)
     })
     .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -149,5 +149,5 @@ async fn summary(
         return Err(reject(Error::invalid("timeRange must be 24h, 7d or 30d")));
     }
     let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.events_summary(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.events_summary(site, range)).await
 }

@@ -142,7 +142,7 @@ async fn stream_export(
     let site = query.site;
     let owner = tracker.clone();
     blocking(move || owner.websites.get(user, site).map(drop)).await?;
-    let body = stream_body(site, move |out| tracker.write_export(&query, format, out).map(drop));
+    let body = stream_body(site, move |out| tracker.events.write_export(&query, format, out, &mut |_| {}).map(drop));
     Ok(file_response(body, format, filename))
 }
 

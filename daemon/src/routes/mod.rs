@@ -73,7 +73,7 @@ pub fn routes(
         .or(boxed(user::routes(tracker.clone())))
         .or(boxed(openapi::routes()));
     let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));
-    let api = warp::path("api").and(cluster_guard(tracker.clone())).and(api);
+    let api = warp::path("api").and(api);
     // Grouped with the scripts rather than chained: each link of the chain deepens the table's type, which
     // is near the compiler's default recursion limit for the crates that serve it.
     api.or(track::scripts(tracker.clone()).or(operations::routes(tracker.clone())))
@@ -81,18 +81,6 @@ pub fn routes(
         .recover(recover)
         .with(warp::log::custom(log_request))
         .with(warp::reply::with::headers(security_headers()))
-}
-
-/// In cluster mode, 503 for the API routes whose storage has not moved to the cluster yet (the one list is
-/// `tracker_core::cluster::unavailable_feature`); passes everything in single-machine mode.
-fn cluster_guard(tracker: Tracker) -> impl Filter<Extract = (), Error = Rejection> + Clone {
-    warp::method()
-        .and(warp::path::full())
-        .and_then(move |method: warp::http::Method, path: warp::path::FullPath| {
-            let checked = tracker.cluster_unsupported(method.as_str(), path.as_str()).map_err(reject);
-            async move { checked }
-        })
-        .untuple_one()
 }
 
 /// A route group behind a box: its filter and reply types end here instead of nesting into the next group's.

@@ -35,7 +35,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     security(("bearer" = []))
 )]
 async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.organizations(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.organizations(site)).await
 }
 
 #[utoipa::path(

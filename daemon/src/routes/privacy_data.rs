@@ -138,10 +138,15 @@ async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> 
     // is written before the body ends.
     let mut response = stream_body(site, move |out| {
         let rows = match data {
-            DataType::Sessions => tracker.export_sessions(site, &mut *out)?,
+            DataType::Sessions => tracker.events.export_sessions(site, &mut *out)?,
             DataType::Pageviews | DataType::Events => {
                 let kind = if matches!(data, DataType::Pageviews) { ExportKind::Pageviews } else { ExportKind::Events };
-                tracker.write_export(&ExportQuery::new(site, kind), ExportFormat::Json, &mut *out)?
+                tracker.events.write_export(
+                    &ExportQuery::new(site, kind),
+                    ExportFormat::Json,
+                    &mut *out,
+                    &mut |_| {},
+                )?
             }
         };
         tracker.privacy.record_audit(
@@ -192,7 +197,7 @@ async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Re
     let visitor = visitor_id(query.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
     let (data, name) = blocking(move || {
         tracker.websites.get(user, site)?;
-        let data = tracker.visitor_data(site, &visitor)?;
+        let data = tracker.events.visitor_data(site, &visitor)?;
         tracker.privacy.record_audit(
             site,
             Actor::User(user),
@@ -222,7 +227,7 @@ async fn delete_visitor(tracker: Tracker, user: UserId, body: DeleteVisitorBody)
     let visitor = visitor_id(body.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
     let report = blocking(move || {
         tracker.websites.get(user, site)?;
-        let report = tracker.delete_visitor(site, &visitor)?;
+        let report = tracker.events.delete_visitor(site, &visitor)?;
         tracker.privacy.record_audit(
             site,
             Actor::User(user),

@@ -55,7 +55,7 @@ async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) ->
     let data = DataType::parse(body.data_type.as_deref().unwrap_or("")).map_err(reject)?;
     let report = blocking(move || {
         tracker.websites.get(user, site)?;
-        let report = tracker.delete_data(site, data, None)?;
+        let report = tracker.events.delete_data(site, data, None)?;
         tracker.privacy.record_audit(
             site,
             Actor::User(user),

@@ -158,7 +158,7 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
             .min(MAX_REPLAYS),
     };
     let (range, filter) = query.scope()?;
-    site_json(tracker, user, site, move |tracker| tracker.replays(site, range, filter, limit)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.replays(site, range, filter, limit)).await
 }
 
 #[utoipa::path(
@@ -172,7 +172,7 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
 )]
 async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
     let (range, filter) = query.scope()?;
-    site_json(tracker, user, site, move |tracker| tracker.replay_stats(site, range, filter)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.replay_stats(site, range, filter)).await
 }
 
 #[utoipa::path(
@@ -185,7 +185,7 @@ async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery
     security(("bearer" = []))
 )]
 async fn one(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let detail = blocking(move || tracker.replay(user, replay)).await?;
+    let detail = blocking(move || tracker.events.replay(user, replay)).await?;
     Ok(warp::reply::json(&detail))
 }
 
@@ -202,7 +202,7 @@ async fn one(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, 
     security(("bearer" = []))
 )]
 async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<Response, Rejection> {
-    let chunks = blocking(move || tracker.replay_events(user, replay)).await?;
+    let chunks = blocking(move || tracker.events.replay_events(user, replay)).await?;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, Error>>(1);
     tokio::task::spawn_blocking(move || {
         if tx.blocking_send(Ok(Bytes::from_static(b"{\"events\":["))).is_err() {

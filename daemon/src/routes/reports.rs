@@ -88,7 +88,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
-    site_json(tracker, user, site, move |tracker| tracker.timeseries(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.timeseries(site, range)).await
 }
 
 #[utoipa::path(
@@ -103,7 +103,7 @@ async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Resul
 async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
-    site_json(tracker, user, site, move |tracker| tracker.recent_activity(site, limit)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.recent_activity(site, limit)).await
 }
 
 #[utoipa::path(
@@ -120,7 +120,7 @@ async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Resu
     // The sites from the metadata store, their figures from the events store (two databases in cluster mode).
     let rows = blocking(move || {
         let sites: Vec<_> = tracker.websites.list(user)?.into_iter().map(|site| site.id).collect();
-        tracker.site_periods(&sites, metric, now_ms())
+        tracker.events.site_periods(&sites, metric, now_ms())
     })
     .await?;
     Ok(warp::reply::json(&rows))
@@ -142,7 +142,7 @@ async fn conversions(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.conversions(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.conversions(site, range)).await
 }
 
 #[utoipa::path(
@@ -155,7 +155,7 @@ async fn conversions(
     security(("bearer" = []))
 )]
 async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.identified_visitors(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.identified_visitors(site)).await
 }
 
 #[utoipa::path(
@@ -174,5 +174,5 @@ async fn traffic_sources(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.traffic_sources(site, range)).await
+    site_json(tracker, user, site, move |tracker| tracker.events.traffic_sources(site, range)).await
 }

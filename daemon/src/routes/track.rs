@@ -75,7 +75,7 @@ impl ScriptConfig {
     fn load(tracker: &Tracker, site: &Website, endpoint: String) -> tracker_core::Result<Self> {
         let enhanced = site.tracking_level >= TrackingLevel::Enhanced;
         let privacy: PrivacySettings = tracker.privacy.cached_settings(site.id)?;
-        let definitions = if enhanced { tracker.events.active(site.id)? } else { Vec::new() };
+        let definitions = if enhanced { tracker.definitions.active(site.id)? } else { Vec::new() };
         Ok(ScriptConfig {
             tracking_key: site.tracking_key.clone(),
             endpoint,

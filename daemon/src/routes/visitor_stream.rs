@@ -76,7 +76,7 @@ async fn session(id: String, tracker: Tracker, user: UserId, query: JourneyQuery
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let (session, site) = session_of(&tracker, user, &id, expected)?;
-        tracker.stream_session(site, session)
+        tracker.events.stream_session(site, session)
     })
     .await?;
     Ok(warp::reply::json(&body))
@@ -107,7 +107,7 @@ async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Resu
             Some(site) => vec![tracker.websites.get(user, site)?.id],
             None => tracker.websites.list(user)?.into_iter().map(|w| w.id).collect(),
         };
-        tracker.live_visitors(&sites)
+        tracker.events.live_visitors(&sites)
     })
     .await?;
     Ok(warp::reply::json(&body))
@@ -126,7 +126,7 @@ async fn journey(id: String, tracker: Tracker, user: UserId, query: JourneyQuery
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let (session, site) = session_of(&tracker, user, &id, expected)?;
-        tracker.session_journey(site, session)
+        tracker.events.session_journey(site, session)
     })
     .await?;
     Ok(warp::reply::json(&body))

@@ -123,7 +123,7 @@ async fn deleted_hits_leave_no_bytes_in_the_data_folder() {
     let marker = "zq7retainedmarker";
     marked_visit(&server, kept["trackingKey"].as_str().unwrap(), "marked-visit-3", marker, false).await;
     let tracker = server.tracker.clone();
-    let report = tokio::task::spawn_blocking(move || tracker.privacy.apply_retention_at(now_ms() + 400 * 86_400_000))
+    let report = tokio::task::spawn_blocking(move || tracker.events.apply_retention_at(now_ms() + 400 * 86_400_000))
         .await
         .unwrap()
         .unwrap();

@@ -293,7 +293,7 @@ pub fn run(global: &GlobalArgs, args: &DemoArgs) -> anyhow::Result<()> {
     }
     submitter.finish()?;
     // Hours the cluster had already rolled up hold the history just written only once rebuilt.
-    tracker.rebuild_rollups(site.id, start, now + 1).context("rolling up the demo's hours")?;
+    tracker.events.rebuild_rollups(site.id, start, now + 1).context("rolling up the demo's hours")?;
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     let per_second = (sent as f64 / seconds.max(1e-9)).round();

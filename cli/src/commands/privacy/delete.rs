@@ -71,7 +71,7 @@ pub fn run(global: &GlobalArgs, args: &DeleteArgs) -> anyhow::Result<()> {
         before.map(|b| format!(" before {}", iso(b))).unwrap_or_default()
     );
     confirm(args.yes, &what)?;
-    let report = tracker.delete_data(site.id, data, before)?;
+    let report = tracker.events.delete_data(site.id, data, before)?;
     tracker.privacy.record_audit(
         site.id,
         Actor::Cli,
@@ -103,7 +103,7 @@ fn delete_visitor(global: &GlobalArgs, args: &DeleteArgs, visitor: &str) -> anyh
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     confirm(args.yes, &format!("everything about visitor {visitor} of {} ({})", site.name, site.domain))?;
-    let report = tracker.delete_visitor(site.id, &visitor)?;
+    let report = tracker.events.delete_visitor(site.id, &visitor)?;
     tracker.privacy.record_audit(
         site.id,
         Actor::Cli,

@@ -29,7 +29,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     // In cluster mode the visitor's data is read from the shards and PostgreSQL.
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
-    let data = tracker.visitor_data(site.id, &visitor)?;
+    let data = tracker.events.visitor_data(site.id, &visitor)?;
     tracker.privacy.record_audit(site.id, Actor::Cli, AuditAction::VisitorExported, json!({ "visitorId": visitor }))?;
     let text = serde_json::to_string_pretty(&data)?;
     match &args.out {

@@ -501,14 +501,14 @@ fn consent_choices_and_retention_days_on_each_engine() {
 
 #[test]
 fn funnels_are_their_owners_alone_on_each_engine() {
-    use crate::store::funnels::{Figures, FunnelInput, Funnels, StepInput};
+    use crate::store::funnels::{FunnelInput, Funnels, StepInput};
     for engine in engines() {
         let s = services(&engine);
         // Figures of the engine's own kind: SQLite's stored hours name funnels of its own database.
         let cluster = (engine.name == "postgres").then(|| crate::cluster::testing::fresh().unwrap());
         let figures = match &cluster {
-            Some(cluster) => Figures::Cluster(std::sync::Arc::new(cluster.events())),
-            None => Figures::Sqlite(engine.db.clone()),
+            Some(cluster) => crate::events::clickhouse_engine(cluster, &engine.db),
+            None => crate::events::sqlite_engine(&engine.db, engine.meta.clone()),
         };
         let funnels = Funnels::new(engine.meta.clone(), figures);
         let ann = s.auth.create_user("ann@example.com", "secret1").unwrap();

@@ -1,0 +1,308 @@
+//! The events store of cluster mode: hits on the sharded ClickHouse (`cluster/`), with the metadata each read
+//! needs beside them (recordings, known organizations, event definitions, imports) read from PostgreSQL through
+//! the metadata boundary and handed to the ClickHouse query, never joined in SQL.
+
+use std::io::Write;
+
+use super::{Erasure, ExportRows, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
+use crate::analytics::funnels::StepPattern;
+use crate::analytics::intent_cache::IntentModels;
+use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
+use crate::analytics::{
+    ActiveSession, ActivityEvent, Advanced, AiIntent, Conversions, CountryCount, Dimension, DimensionCount,
+    EventSummary, Heatmap, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, PageRendering,
+    ReferrerCount, ReplayDetail, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary, SessionJourney, SiteMetric,
+    SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
+};
+use crate::cluster::Cluster;
+use crate::cluster::imports::ClusterImports;
+use crate::error::Result;
+use crate::export::{ExportFormat, ExportQuery};
+use crate::model::{Millis, UserId, WebsiteId, now_ms};
+use crate::privacy::{DataType, DeletionReport, Privacy, RetentionReport, Right, VisitorDeletion};
+use crate::store::funnels::DropOffVisit;
+use crate::store::meta::{KnownOrganization, Meta};
+use crate::warm::WarmReport;
+
+/// The cluster's engine: ClickHouse's shards and PostgreSQL's metadata.
+pub(crate) struct ClickHouseEvents {
+    cluster: Cluster,
+    meta: Meta,
+    /// For the site's privacy settings, which say whether a visitor's data may be read or erased.
+    privacy: Privacy,
+    imports: ClusterImports,
+    /// The intent models this daemon fitted on ClickHouse (each daemon fits its own).
+    intent_models: IntentModels,
+}
+
+impl ClickHouseEvents {
+    pub(crate) fn new(cluster: Cluster, meta: Meta, privacy: Privacy) -> ClickHouseEvents {
+        let imports = ClusterImports::new(cluster.pg.clone(), cluster.events.clone());
+        ClickHouseEvents { cluster, meta, privacy, imports, intent_models: IntentModels::default() }
+    }
+
+    fn known(&self, site: WebsiteId) -> Result<Vec<KnownOrganization>> {
+        self.meta.known_organizations(site)
+    }
+}
+
+impl TrafficReads for ClickHouseEvents {
+    fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
+        let overview = self.cluster.events.overview(site, range)?;
+        Ok(Overview { imported: self.imports.imported_within(site, range.start, range.end)?, ..overview })
+    }
+
+    fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
+        self.cluster.events.totals(site, range)
+    }
+
+    fn timeseries(&self, site: WebsiteId, range: TimeRange) -> Result<Timeseries> {
+        self.cluster.events.timeseries(site, range)
+    }
+
+    fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
+        self.cluster.events.recent_activity(site, limit)
+    }
+
+    fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
+        self.cluster.events.site_periods(sites, metric, now)
+    }
+
+    fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
+        self.cluster.events.referrers(site, range)
+    }
+
+    fn traffic_sources(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<TrafficSource>> {
+        self.cluster.events.traffic_sources(site, range)
+    }
+
+    fn breakdown(&self, site: WebsiteId, range: TimeRange, dim: Dimension, limit: i64) -> Result<Vec<DimensionCount>> {
+        self.cluster.events.breakdown(site, range, dim, limit)
+    }
+
+    fn countries(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<CountryCount>> {
+        self.cluster.events.countries(site, range)
+    }
+
+    fn conversions(&self, site: WebsiteId, range: TimeRange) -> Result<Conversions> {
+        self.cluster.events.conversions(site, range)
+    }
+
+    fn events_summary(&self, site: WebsiteId, range: TimeRange) -> Result<EventSummary> {
+        // In id order, as SQLite reads its definitions.
+        let mut definitions: Vec<(i64, String)> =
+            self.meta.definitions(site)?.into_iter().map(|d| (d.id, d.name)).collect();
+        definitions.sort_unstable();
+        self.cluster.events.events_summary(site, range, definitions)
+    }
+
+    /// All windows in one query.
+    fn page_views_in(&self, site: WebsiteId, windows: &[(Millis, Millis)], _enough: i64) -> Result<Vec<i64>> {
+        self.cluster.events.page_views_in(site, windows)
+    }
+
+    fn top_pages(&self, site: WebsiteId, start: Millis, end: Millis, limit: i64) -> Result<Vec<(String, i64)>> {
+        self.cluster.events.top_pages(site, start, end, limit)
+    }
+}
+
+impl VisitReads for ClickHouseEvents {
+    fn session_site(&self, sites: &[WebsiteId], session: i64) -> Result<WebsiteId> {
+        self.cluster.events.session_site(sites, session)
+    }
+
+    fn stream_session(&self, site: WebsiteId, session: i64) -> Result<StreamSession> {
+        self.cluster.events.stream_session(site, session)
+    }
+
+    fn session_journey(&self, site: WebsiteId, session: i64) -> Result<SessionJourney> {
+        self.cluster.events.session_journey(site, session)
+    }
+
+    fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>> {
+        self.cluster.events.active_sessions(site)
+    }
+
+    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+        self.cluster.events.live_visitors(sites)
+    }
+
+    fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
+        self.cluster.events.organizations(site, self.known(site)?)
+    }
+
+    fn organization(&self, site: WebsiteId, known: KnownOrganization) -> Result<OrganizationSummary> {
+        self.cluster.events.organization(site, known)
+    }
+
+    fn identified_visitors(&self, site: WebsiteId) -> Result<Vec<IdentifiedVisitor>> {
+        self.cluster.events.identified_visitors(site, self.known(site)?)
+    }
+}
+
+impl PathReads for ClickHouseEvents {
+    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
+        self.cluster.events.journey_paths(sites, range)
+    }
+
+    /// The models missing from this daemon's cache are fitted in one read of all their sites, not one per site.
+    fn customer_journeys(
+        &self,
+        sites: &[WebsiteId],
+        range: TimeRange,
+        filter: JourneyFilter,
+        now: Millis,
+    ) -> Result<CustomerJourneys> {
+        let events = &self.cluster.events;
+        let models = self.intent_models.cached_all(sites, |stale, now| events.fit_intents(stale, now))?;
+        events.customer_journeys(sites, range, filter, now, &models)
+    }
+
+    fn funnel_counts(
+        &self,
+        site: WebsiteId,
+        funnels: &[(i64, Vec<StepPattern>)],
+        range: TimeRange,
+    ) -> Result<Vec<Vec<u64>>> {
+        funnels.iter().map(|(_, steps)| self.cluster.events.funnel_counts(site, steps, range)).collect()
+    }
+
+    fn funnel_drop_offs(
+        &self,
+        site: WebsiteId,
+        steps: &[StepPattern],
+        range: TimeRange,
+        limit: usize,
+        _dropped: &[u64],
+    ) -> Result<Vec<Vec<DropOffVisit>>> {
+        let mut found = self.cluster.events.funnel_drop_offs(site, steps, range, limit)?;
+        // A visit's recording is in PostgreSQL: its id is the drop-off's `replayId`, as SQLite joins it.
+        let visits: Vec<i64> = found.iter().flatten().map(|v| v.id).collect();
+        let replays: std::collections::HashMap<i64, i64> =
+            self.meta.visit_replays(site, &visits)?.into_iter().map(|r| (r.visit, r.id)).collect();
+        for visit in found.iter_mut().flatten() {
+            visit.replay_id = replays.get(&visit.id).copied();
+        }
+        Ok(found)
+    }
+}
+
+impl IntentReads for ClickHouseEvents {
+    fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
+        let events = &self.cluster.events;
+        let model = self.intent_models.cached(site, false, |now| events.fit_intent(site, now))?;
+        events.advanced(site, range, &model, now_ms())
+    }
+
+    fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent> {
+        let events = &self.cluster.events;
+        let model = self.intent_models.cached(site, refit, |now| events.fit_intent(site, now))?;
+        events.ai_intent(site, range, &model)
+    }
+}
+
+impl PageData for ClickHouseEvents {
+    fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
+        self.cluster.events.page_urls(site, now_ms())
+    }
+
+    fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
+        self.cluster.events.heatmap(site, path, range)
+    }
+
+    fn page_snapshot(&self, site: WebsiteId, path: &str) -> Result<PageRendering> {
+        self.cluster.page_snapshot(self.meta.as_ref(), site, path)
+    }
+
+    fn replays(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filter: ReplayFilter,
+        limit: i64,
+    ) -> Result<Vec<ReplaySummary>> {
+        self.cluster.replays(self.meta.as_ref(), &self.known(site)?, site, range, filter, limit)
+    }
+
+    fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
+        self.cluster.replay_stats(self.meta.as_ref(), &self.known(site)?, site, range, filter)
+    }
+
+    fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail> {
+        self.cluster.replay(self.meta.as_ref(), owner, replay, |site| self.known(site))
+    }
+
+    fn replay_events(&self, owner: UserId, replay: i64) -> Result<ReplayEvents> {
+        ReplayEvents::of(self.meta.clone(), owner, replay)
+    }
+}
+
+impl ExportRows for ClickHouseEvents {
+    fn export_row_count(&self, _query: &ExportQuery) -> Result<Option<u64>> {
+        Ok(None)
+    }
+
+    /// From every shard at once, so no running count.
+    fn write_export(
+        &self,
+        query: &ExportQuery,
+        format: ExportFormat,
+        out: &mut dyn Write,
+        _progress: &mut dyn FnMut(u64),
+    ) -> Result<u64> {
+        self.cluster.events.write_export(query, format, out)
+    }
+
+    fn export_sessions(&self, site: WebsiteId, out: &mut dyn Write) -> Result<u64> {
+        self.cluster.events.export_sessions(site, out)
+    }
+}
+
+impl Erasure for ClickHouseEvents {
+    fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<serde_json::Value> {
+        self.privacy.check_right(site, Right::Access)?;
+        self.cluster.visitor_data(self.meta.as_ref(), site, visitor)
+    }
+
+    fn delete_visitor(&self, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
+        self.privacy.check_right(site, Right::Erasure)?;
+        self.cluster.delete_visitor(self.meta.as_ref(), site, visitor)
+    }
+
+    /// On every shard, awaited, before PostgreSQL (see `Cluster::delete_data`).
+    fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
+        self.cluster.delete_data(self.meta.as_ref(), site, data, before)
+    }
+
+    fn delete_sites(&self, sites: &[WebsiteId]) -> Result<()> {
+        self.cluster.events.delete_sites(sites)
+    }
+
+    /// Each site's expired hits deleted on every shard, by one daemon at a time.
+    fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
+        match self.cluster.apply_retention(self.meta.as_ref(), now)? {
+            Some(report) => Ok(report),
+            None => {
+                tracing::info!("retention is being applied by another daemon of the cluster");
+                Ok(RetentionReport::default())
+            }
+        }
+    }
+}
+
+impl Upkeep for ClickHouseEvents {
+    /// Rolls up the hours closed by now into ClickHouse's rollups (one daemon at a time); reports no site.
+    fn warm(&self) -> Result<WarmReport> {
+        self.cluster.roll_up(now_ms())?;
+        Ok(WarmReport::default())
+    }
+
+    fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
+        self.cluster.rebuild_rollups(site, from, to).map(|_| ())
+    }
+
+    /// When PostgreSQL and every ClickHouse shard answer.
+    fn ready(&self) -> Result<()> {
+        self.cluster.ready()
+    }
+}
