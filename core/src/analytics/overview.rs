@@ -6,7 +6,8 @@ use serde::Serialize;
 use super::live::ACTIVE_WINDOW_MS;
 use super::{Analytics, Dimension, TimeRange};
 use crate::error::Result;
-use crate::import::{ImportedHistory, imported_within};
+use crate::import::ImportedHistory;
+use crate::import::sqlite::imported_within;
 use crate::model::{WebsiteId, now_ms};
 
 /// `GET /api/dashboard/overview`.

@@ -950,7 +950,7 @@ mod tests {
             let listed = fixture.tracker.imports.list(site).unwrap();
             assert_eq!(listed.len(), 1);
             assert_eq!(imports.list(site).unwrap(), listed);
-            let marker = fixture.tracker.imports.imported_within(site, range.start, range.end).unwrap();
+            let marker = fixture.tracker.events.imported_within(site, range.start, range.end).unwrap();
             assert!(marker.is_some());
             assert_eq!(imports.imported_within(site, range.start, range.end).unwrap(), marker);
             let totals = sqlite.totals(site, range).unwrap();

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::{Erasure, ExportRows, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
+use super::{Erasure, ExportRows, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::intent_cache::IntentModels;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
@@ -18,6 +18,7 @@ use crate::cluster::Cluster;
 use crate::cluster::imports::ClusterImports;
 use crate::error::Result;
 use crate::export::{ExportFormat, ExportQuery};
+use crate::import::{ImportRecord, ImportedHistory, Parsed, Source};
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
 use crate::privacy::{DataType, DeletionReport, Privacy, RetentionReport, Right, VisitorDeletion};
 use crate::store::funnels::DropOffVisit;
@@ -287,6 +288,39 @@ impl Erasure for ClickHouseEvents {
                 Ok(RetentionReport::default())
             }
         }
+    }
+}
+
+impl HistoryImports for ClickHouseEvents {
+    /// A PostgreSQL advisory lock of its own connection, shared by every daemon.
+    fn lock_imports(&self, site: WebsiteId) -> Result<Box<dyn std::any::Any>> {
+        Ok(Box::new(self.imports.lock(site)?))
+    }
+
+    fn store_import(
+        &self,
+        site: WebsiteId,
+        source: Source,
+        file_name: &str,
+        parsed: &Parsed,
+        (first_day, last_day): (Millis, Millis),
+        batch: usize,
+    ) -> Result<(i64, (i64, i64))> {
+        let id = self.imports.begin(site, source.as_str(), file_name, parsed.rows, first_day, last_day)?;
+        let stored = if parsed.staging.has_days()? {
+            self.imports.store_days(site, id, &parsed.staging, batch)?
+        } else {
+            self.imports.store_hits(site, id, &parsed.staging, (first_day, last_day), batch)?
+        };
+        Ok((id, stored))
+    }
+
+    fn imports(&self, site: WebsiteId) -> Result<Vec<ImportRecord>> {
+        self.imports.list(site)
+    }
+
+    fn imported_within(&self, site: WebsiteId, start: Millis, end: Millis) -> Result<Option<ImportedHistory>> {
+        self.imports.imported_within(site, start, end)
     }
 }
 

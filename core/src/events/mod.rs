@@ -30,6 +30,7 @@ use crate::analytics::{
 };
 use crate::error::Result;
 use crate::export::{ExportFormat, ExportQuery};
+use crate::import::{ImportRecord, ImportedHistory, Parsed, Source};
 use crate::model::{Millis, UserId, WebsiteId};
 use crate::privacy::{DataType, DeletionReport, RetentionReport, VisitorDeletion};
 use crate::store::funnels::DropOffVisit;
@@ -41,12 +42,32 @@ pub type Events = Arc<dyn EventStore>;
 
 /// Everything the product asks of its tracked hits, on either engine.
 pub trait EventStore:
-    TrafficReads + VisitReads + PathReads + IntentReads + PageData + ExportRows + Erasure + Upkeep + Send + Sync
+    TrafficReads
+    + VisitReads
+    + PathReads
+    + IntentReads
+    + PageData
+    + ExportRows
+    + Erasure
+    + HistoryImports
+    + Upkeep
+    + Send
+    + Sync
 {
 }
 
 impl<T> EventStore for T where
-    T: TrafficReads + VisitReads + PathReads + IntentReads + PageData + ExportRows + Erasure + Upkeep + Send + Sync
+    T: TrafficReads
+        + VisitReads
+        + PathReads
+        + IntentReads
+        + PageData
+        + ExportRows
+        + Erasure
+        + HistoryImports
+        + Upkeep
+        + Send
+        + Sync
 {
 }
 
@@ -197,6 +218,28 @@ pub trait Erasure {
     /// Applies every site's retention days as if it were `now` (an empty report when another daemon of a
     /// cluster is applying them).
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport>;
+}
+
+/// Other tools' history, parsed by `import/` and stored here.
+pub trait HistoryImports {
+    /// The site's import lock, held until the answer is dropped (a second import into the site is refused
+    /// meanwhile; the lock goes with its holder however that ends, so a killed import blocks nothing).
+    fn lock_imports(&self, site: WebsiteId) -> Result<Box<dyn std::any::Any>>;
+    /// Records an import of `days` (after undoing interrupted ones and refusing days already imported) and
+    /// stores its staged rows in batches of `batch`; its id, with (page views, visits).
+    fn store_import(
+        &self,
+        site: WebsiteId,
+        source: Source,
+        file_name: &str,
+        parsed: &Parsed,
+        days: (Millis, Millis),
+        batch: usize,
+    ) -> Result<(i64, (i64, i64))>;
+    /// A site's complete imports, oldest first.
+    fn imports(&self, site: WebsiteId) -> Result<Vec<ImportRecord>>;
+    /// The imported history of `site` within `[start, end)`, for the overview's marker.
+    fn imported_within(&self, site: WebsiteId, start: Millis, end: Millis) -> Result<Option<ImportedHistory>>;
 }
 
 /// Keeping the stored aggregates ready and saying whether the store can be written.

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Erasure, ExportRows, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
+use super::{Erasure, ExportRows, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{
@@ -17,6 +17,7 @@ use crate::analytics::{
 use crate::db::{self, Db};
 use crate::error::{Error, Result};
 use crate::export::{Export, ExportFormat, ExportQuery};
+use crate::import::{self, ImportRecord, ImportedHistory, Parsed, Source};
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
 use crate::privacy::{DataType, DeletionReport, Privacy, RetentionReport, VisitorDeletion};
 use crate::store::funnels::DropOffVisit;
@@ -306,6 +307,33 @@ impl Erasure for SqliteEvents {
 
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
         self.privacy.apply_retention_at(now)
+    }
+}
+
+impl HistoryImports for SqliteEvents {
+    /// An exclusive lock on `import-{site}.lock` in the data folder.
+    fn lock_imports(&self, site: WebsiteId) -> Result<Box<dyn std::any::Any>> {
+        Ok(Box::new(import::sqlite::lock(&self.db, site)?))
+    }
+
+    fn store_import(
+        &self,
+        site: WebsiteId,
+        source: Source,
+        file_name: &str,
+        parsed: &Parsed,
+        days: (Millis, Millis),
+        batch: usize,
+    ) -> Result<(i64, (i64, i64))> {
+        import::sqlite::store(&self.db, site, source, file_name, parsed, days, batch)
+    }
+
+    fn imports(&self, site: WebsiteId) -> Result<Vec<ImportRecord>> {
+        import::sqlite::list(&self.db, site)
+    }
+
+    fn imported_within(&self, site: WebsiteId, start: Millis, end: Millis) -> Result<Option<ImportedHistory>> {
+        self.db.read(|conn| import::sqlite::imported_within(conn, site, start, end))
     }
 }
 
