@@ -62,6 +62,29 @@ console.log(
 );
 
 cpSync("public", dist, { recursive: true });
+// The replay player page (/replay-player) for sites that load their recordings' remote assets: its own script
+// and stylesheet, a classic script (nothing to import) named with a content hash like the rest.
+const player = await esbuild.build({
+  entryPoints: ["src/replayPlayer.ts"],
+  metafile: true,
+  bundle: true,
+  format: "iife",
+  minify: true,
+  sourcemap: false,
+  target: ["es2020"],
+  outdir: `${dist}assets`,
+  entryNames: "[name]-[hash]",
+  define: { "process.env.NODE_ENV": '"production"' },
+  logLevel: "warning",
+});
+const [playerScript, playerOutput] = Object.entries(player.metafile.outputs).find(([f, o]) => f.endsWith(".js") && o.entryPoint);
+const assetName = (f) => f.slice(f.lastIndexOf("/") + 1);
+writeFileSync(
+  `${dist}replay-player.html`,
+  readFileSync(`${dist}replay-player.html`, "utf8")
+    .replace("/assets/replayPlayer.js", `/assets/${assetName(playerScript)}`)
+    .replace("/assets/replayPlayer.css", `/assets/${assetName(playerOutput.cssBundle)}`),
+);
 // index.html names this build's hashed files, and preloads the chunks main.js imports statically so that
 // they download in parallel with it rather than after it.
 const preloads = [...initial]

@@ -31,6 +31,10 @@ pub struct PrivacySettings {
     /// What the owner chose; `None` follows the tracking level, so a level change moves the default along.
     #[serde(skip)]
     pub mask_all_text_choice: Option<bool>,
+    /// The replay player loads the recorded page's remote images, fonts and stylesheets from the hosts that
+    /// served them, which tells those hosts that someone is watching (and from what address). Off: the
+    /// player loads nothing from elsewhere.
+    pub replay_remote_assets: bool,
 }
 
 impl PrivacySettings {
@@ -57,6 +61,7 @@ impl Default for PrivacySettings {
             privacy_policy_url: String::new(),
             mask_all_text: false,
             mask_all_text_choice: None,
+            replay_remote_assets: false,
         }
     }
 }
@@ -78,6 +83,7 @@ pub struct PrivacyUpdate {
     pub consent_message: Option<String>,
     pub privacy_policy_url: Option<String>,
     pub mask_all_text: Option<bool>,
+    pub replay_remote_assets: Option<bool>,
 }
 
 /// Days each type of data is kept (`GET /api/privacy/retention`).
@@ -127,7 +133,8 @@ impl Privacy {
             respect_do_not_track,
             data_subject_rights,
             data_portability,
-            data_deletion
+            data_deletion,
+            replay_remote_assets
         );
         if let Some(days) = update.data_retention_days {
             s.data_retention_days = check_days("dataRetentionDays", days)?;

@@ -15,6 +15,7 @@ pub(crate) mod organizations;
 pub(crate) mod privacy;
 pub(crate) mod privacy_data;
 pub(crate) mod privacy_delete;
+mod replay_player;
 pub(crate) mod replays;
 pub(crate) mod reports;
 pub(crate) mod track;
@@ -77,10 +78,11 @@ pub fn routes(
     // Grouped with the scripts rather than chained: each link of the chain deepens the table's type, which
     // is near the compiler's default recursion limit for the crates that serve it.
     api.or(track::scripts(tracker.clone()).or(operations::routes(tracker.clone())))
+        .or(replay_player::routes())
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
-        .with(warp::reply::with::headers(security_headers()))
+        .map(with_security_headers)
 }
 
 /// A route group behind a box: its filter and reply types end here instead of nesting into the next group's.
@@ -92,10 +94,24 @@ where
     filter.map(|reply| Box::new(reply) as Box<dyn Reply>).boxed()
 }
 
+/// Adds the headers of [`security_headers`] to an answer, keeping those it set itself: only the replay frame
+/// sets its own policy and framing (`replay_player`), every other answer gets the dashboard's.
+fn with_security_headers(reply: impl Reply) -> warp::reply::Response {
+    let mut response = reply.into_response();
+    let headers = response.headers_mut();
+    for (name, value) in security_headers() {
+        if let Some(name) = name {
+            headers.entry(name).or_insert(value);
+        }
+    }
+    response
+}
+
 /// Headers on every answer: the dashboard may not be framed, load anything from elsewhere, or run plugins;
 /// links out of it carry no path. (They mean nothing on scripts, JSON and beacons, and do no harm there.)
 /// Scripts come only from the daemon; inline styles are allowed because Radix's dialogs lock scrolling with
-/// an injected <style> element (react-remove-scroll), which a stricter style-src would break.
+/// an injected <style> element (react-remove-scroll), which a stricter style-src would break. Frames may only
+/// show the daemon's own documents (`default-src 'self'`): the replay player page is one of them.
 fn security_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();
     let mut set = |name: &'static str, value: &'static str| {

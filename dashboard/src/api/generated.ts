@@ -2137,6 +2137,12 @@ export interface components {
              *     professional sites (see `mask_all_text_choice`).
              */
             maskAllText: boolean;
+            /**
+             * @description The replay player loads the recorded page's remote images, fonts and stylesheets from the hosts that
+             *     served them, which tells those hosts that someone is watching (and from what address). Off: the
+             *     player loads nothing from elsewhere.
+             */
+            replayRemoteAssets: boolean;
         };
         /** @description Changed fields of `PUT /api/privacy/settings`; absent ones stay. */
         PrivacyUpdate: {
@@ -2153,6 +2159,7 @@ export interface components {
             consentMessage?: string | null;
             privacyPolicyUrl?: string | null;
             maskAllText?: boolean | null;
+            replayRemoteAssets?: boolean | null;
         };
         /** @description Profile settings: name, email, company, timezone (IANA name, default UTC). */
         Profile: {

@@ -102,7 +102,14 @@ export function AddWebsiteDialog({ open, onClose, onCreated }: { open: boolean; 
 export const MASKING_NOTE =
   "Typed input and editable text are always hidden. With this on, all page text is replaced by asterisks; layout, images and element sizes stay visible.";
 
-/** All Sites add/edit form with inline validation messages; editing also sets the recordings' text masking. */
+/** Why loading a recording's remote assets is the owner's choice (shown under the edit dialog's checkbox). */
+export const REMOTE_ASSETS_NOTE =
+  "Off: replays show the recorded page without the images, fonts and stylesheets it loaded from its own servers. On: the player loads them from those servers while you watch, which tells them (and whoever reads their logs) your IP address and that the visit is being watched; font requests also name this dashboard's address. The recorded page's scripts never run either way.";
+
+/**
+ * All Sites add/edit form with inline validation messages; editing also sets the recordings' text masking and
+ * whether the replay player loads the recorded page's remote assets.
+ */
 export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; onClose: () => void; website?: Website }) {
   const create = useCreateWebsite();
   const update = useUpdateWebsite();
@@ -112,6 +119,7 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
   const [name, setName] = useState("");
   const [domain, setDomain] = useState("");
   const [maskAllText, setMaskAllText] = useState<boolean | undefined>(undefined);
+  const [remoteAssets, setRemoteAssets] = useState<boolean | undefined>(undefined);
   const [errors, setErrors] = useState<WebsiteFormErrors>({});
   const editing = !!website;
 
@@ -120,10 +128,12 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
       setName(website?.name ?? "");
       setDomain(website?.domain ?? "");
       setMaskAllText(undefined);
+      setRemoteAssets(undefined);
       setErrors({});
     }
   }, [open, website]);
   const masked = maskAllText ?? privacy.data?.maskAllText ?? false;
+  const loadsRemoteAssets = remoteAssets ?? privacy.data?.replayRemoteAssets ?? false;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -140,9 +150,13 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
               onClose();
               toast({ title: "Website updated", variant: "success" });
             };
-            if (maskAllText === undefined || maskAllText === privacy.data?.maskAllText) return done();
+            const changes = {
+              ...(maskAllText !== undefined && maskAllText !== privacy.data?.maskAllText ? { maskAllText } : {}),
+              ...(remoteAssets !== undefined && remoteAssets !== privacy.data?.replayRemoteAssets ? { replayRemoteAssets: remoteAssets } : {}),
+            };
+            if (Object.keys(changes).length === 0) return done();
             updatePrivacy.mutate(
-              { websiteId: website.id, maskAllText },
+              { websiteId: website.id, ...changes },
               {
                 onSuccess: done,
                 onError: (err) => toast({ title: "Error updating recording privacy", description: serverMessage(err), variant: "destructive" }),
@@ -191,6 +205,22 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
               Mask all text in session recordings
             </label>
             <p className="mt-1.5 text-xs text-gray-500">{MASKING_NOTE}</p>
+          </div>
+        )}
+        {editing && (
+          <div>
+            <label htmlFor="site-replay-remote-assets" className="flex items-center gap-2 text-sm text-gray-200">
+              <input
+                id="site-replay-remote-assets"
+                type="checkbox"
+                className="h-4 w-4 accent-emerald-500"
+                checked={loadsRemoteAssets}
+                disabled={!privacy.data}
+                onChange={(e) => setRemoteAssets(e.target.checked)}
+              />
+              Load remote images and fonts in replays
+            </label>
+            <p className="mt-1.5 text-xs text-gray-500">{REMOTE_ASSETS_NOTE}</p>
           </div>
         )}
         <div className="flex justify-end gap-2 pt-2">

@@ -12,6 +12,15 @@ export const PLAYER = {
   inactivePeriodThreshold: 10_000,
 } as const;
 
+/** rrweb-player's controller's own height under the replayed page. */
+export const CONTROLLER_HEIGHT = 80;
+
+/** The player's size for a container `width` px wide (at most PLAYER's, at least 240 px wide). */
+export function fitPlayer(width: number): { width: number; height: number } {
+  const w = Math.max(240, Math.min(PLAYER.width, Math.floor(width)));
+  return { width: w, height: Math.round((w * PLAYER.height) / PLAYER.width) };
+}
+
 /**
  * The part of a session id shown in the list. The tracking scripts' ids begin with the visit's time (base 36
  * milliseconds), so the first characters are alike for visits close in time; the last 8 are random.

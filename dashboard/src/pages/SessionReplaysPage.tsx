@@ -111,7 +111,13 @@ function Replays({ websiteId, filter, range }: { websiteId: number; filter: Repl
           <ReplayTable replays={replays} onWatch={(r) => setReplayId(r.id)} />
         )}
       </Card>
-      <ReplayDialog replay={watching} open={replayId !== undefined} missing={detail.isError} onClose={() => setReplayId(undefined)} />
+      <ReplayDialog
+        replay={watching}
+        websiteId={listed ? websiteId : detail.data?.websiteId}
+        open={replayId !== undefined}
+        missing={detail.isError}
+        onClose={() => setReplayId(undefined)}
+      />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { RecordedEvent, ReplaySummary } from "../../src/api/replays.ts";
-import { addressPrefix, formatBytes, formatClock, formatStarted, sessionLabel, timelineMarks } from "../../src/lib/replays.ts";
+import { PLAYER, addressPrefix, fitPlayer, formatBytes, formatClock, formatStarted, sessionLabel, timelineMarks } from "../../src/lib/replays.ts";
 
 test("session label: the random end of ids that begin with their time", () => {
   // Two visits a second apart: the same first 8 characters (the time), different labels.
@@ -58,4 +58,10 @@ test("timeline marks: page changes, clicks and custom events, from the first eve
     { kind: "page", offset: 8000, label: "/pricing?plan=pro" },
   ]);
   assert.deepEqual(timelineMarks([]), []);
+});
+
+test("the player fits its container: at most 1024x576, 16:9, never under 240 px wide", () => {
+  assert.deepEqual(fitPlayer(1400), { width: PLAYER.width, height: PLAYER.height });
+  assert.deepEqual(fitPlayer(390.7), { width: 390, height: 219 });
+  assert.deepEqual(fitPlayer(100), { width: 240, height: 135 });
 });

@@ -70,3 +70,31 @@ async fn unknown_api_paths_answer_404_whatever_the_method() {
         }
     }
 }
+
+/// The replay player page (issue 34, item 15) is the one document with a policy of its own: a recorded page's
+/// images, fonts and stylesheets may load from anywhere, scripts only from the daemon, connections nowhere; only
+/// the dashboard may frame it, and its requests name no referrer.
+#[tokio::test]
+async fn replay_player_page_loads_remote_assets_but_scripts_only_from_the_daemon() {
+    let server = TestServer::start().await;
+    let page = server.client.get(server.url("/replay-player")).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let headers = page.headers().clone();
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self';",
+        "img-src 'self' data: blob: http: https:",
+        "font-src 'self' data: http: https:",
+        "connect-src 'none'",
+        "frame-ancestors 'self'",
+    ] {
+        assert!(csp.contains(directive), "{csp}");
+    }
+    assert!(!csp.contains("frame-ancestors 'none'"), "the dashboard's policy replaced the page's: {csp}");
+    assert_eq!(headers["x-frame-options"], "SAMEORIGIN");
+    assert_eq!(headers["referrer-policy"], "no-referrer");
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/html"));
+    let html = page.text().await.unwrap();
+    assert!(html.contains("<script src=\"/assets/replayPlayer-"), "the page names its hashed script: {html}");
+}

@@ -42,7 +42,7 @@ impl AccountExportStore for SqliteMeta {
 }
 
 /// SQLite's privacy settings columns that hold a flag (0 or 1; `recording_mask_all_text` may be NULL).
-const PRIVACY_FLAGS: [&str; 8] = [
+const PRIVACY_FLAGS: [&str; 9] = [
     "gdpr_compliant",
     "cookie_consent",
     "anonymize_ips",
@@ -51,6 +51,7 @@ const PRIVACY_FLAGS: [&str; 8] = [
     "data_portability",
     "data_deletion",
     "recording_mask_all_text",
+    "replay_remote_assets",
 ];
 
 /// SQLite's privacy settings columns that hold a number.

@@ -36,7 +36,7 @@ impl PrivacySettingsStore for SqliteMeta {
                     "SELECT p.website_id IS NOT NULL, p.gdpr_compliant, p.cookie_consent, p.anonymize_ips,
                             p.respect_do_not_track, p.data_subject_rights, p.data_portability, p.data_deletion,
                             p.data_retention_days, p.data_processing_basis, p.consent_message, p.privacy_policy_url,
-                            p.recording_mask_all_text, w.tracking_level
+                            p.recording_mask_all_text, p.replay_remote_assets, w.tracking_level
                      FROM websites w LEFT JOIN privacy_settings p ON p.website_id = w.id WHERE w.id = ?1",
                     [site],
                     |r| {
@@ -55,11 +55,12 @@ impl PrivacySettingsStore for SqliteMeta {
                                 privacy_policy_url: r.get(11)?,
                                 mask_all_text: false,
                                 mask_all_text_choice: r.get(12)?,
+                                replay_remote_assets: r.get(13)?,
                             })
                         } else {
                             None
                         };
-                        Ok((row, r.get(13)?))
+                        Ok((row, r.get(14)?))
                     },
                 )
                 .optional()?;
@@ -72,8 +73,9 @@ impl PrivacySettingsStore for SqliteMeta {
             conn.execute(
                 "INSERT INTO privacy_settings (website_id, gdpr_compliant, cookie_consent, anonymize_ips,
                     respect_do_not_track, data_subject_rights, data_portability, data_deletion, data_retention_days,
-                    data_processing_basis, consent_message, privacy_policy_url, recording_mask_all_text, updated_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+                    data_processing_basis, consent_message, privacy_policy_url, recording_mask_all_text,
+                    replay_remote_assets, updated_at)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15
                  WHERE EXISTS (SELECT 1 FROM websites WHERE id = ?1)
                  ON CONFLICT (website_id) DO UPDATE SET gdpr_compliant = excluded.gdpr_compliant,
                     cookie_consent = excluded.cookie_consent, anonymize_ips = excluded.anonymize_ips,
@@ -82,7 +84,8 @@ impl PrivacySettingsStore for SqliteMeta {
                     data_deletion = excluded.data_deletion, data_retention_days = excluded.data_retention_days,
                     data_processing_basis = excluded.data_processing_basis,
                     consent_message = excluded.consent_message, privacy_policy_url = excluded.privacy_policy_url,
-                    recording_mask_all_text = excluded.recording_mask_all_text, updated_at = excluded.updated_at",
+                    recording_mask_all_text = excluded.recording_mask_all_text,
+                    replay_remote_assets = excluded.replay_remote_assets, updated_at = excluded.updated_at",
                 params![
                     site,
                     s.gdpr_compliant,
@@ -97,6 +100,7 @@ impl PrivacySettingsStore for SqliteMeta {
                     s.consent_message,
                     s.privacy_policy_url,
                     s.mask_all_text_choice,
+                    s.replay_remote_assets,
                     at
                 ],
             )?;
@@ -113,7 +117,7 @@ impl PrivacySettingsStore for PgMeta {
                     "SELECT p.website_id IS NOT NULL, p.gdpr_compliant, p.cookie_consent, p.anonymize_ips,
                             p.respect_do_not_track, p.data_subject_rights, p.data_portability, p.data_deletion,
                             p.data_retention_days, p.data_processing_basis, p.consent_message, p.privacy_policy_url,
-                            p.recording_mask_all_text, w.tracking_level
+                            p.recording_mask_all_text, p.replay_remote_assets, w.tracking_level
                      FROM websites w LEFT JOIN privacy_settings p ON p.website_id = w.id WHERE w.id = $1",
                     &[&site],
                 )?
@@ -132,8 +136,9 @@ impl PrivacySettingsStore for PgMeta {
                         privacy_policy_url: r.get(11),
                         mask_all_text: false,
                         mask_all_text_choice: r.get(12),
+                        replay_remote_assets: r.get(13),
                     });
-                    (row, r.get(13))
+                    (row, r.get(14))
                 });
             Ok(settings_of(stored.unwrap_or_default()))
         })
@@ -144,9 +149,11 @@ impl PrivacySettingsStore for PgMeta {
             c.execute(
                 "INSERT INTO privacy_settings (website_id, gdpr_compliant, cookie_consent, anonymize_ips,
                     respect_do_not_track, data_subject_rights, data_portability, data_deletion, data_retention_days,
-                    data_processing_basis, consent_message, privacy_policy_url, recording_mask_all_text, updated_at)
+                    data_processing_basis, consent_message, privacy_policy_url, recording_mask_all_text,
+                    replay_remote_assets, updated_at)
                  SELECT $1::BIGINT, $2::BOOLEAN, $3::BOOLEAN, $4::BOOLEAN, $5::BOOLEAN, $6::BOOLEAN, $7::BOOLEAN,
-                        $8::BOOLEAN, $9::BIGINT, $10::TEXT, $11::TEXT, $12::TEXT, $13::BOOLEAN, $14::BIGINT
+                        $8::BOOLEAN, $9::BIGINT, $10::TEXT, $11::TEXT, $12::TEXT, $13::BOOLEAN, $14::BOOLEAN,
+                        $15::BIGINT
                  WHERE EXISTS (SELECT 1 FROM websites WHERE id = $1)
                  ON CONFLICT (website_id) DO UPDATE SET gdpr_compliant = excluded.gdpr_compliant,
                     cookie_consent = excluded.cookie_consent, anonymize_ips = excluded.anonymize_ips,
@@ -155,7 +162,8 @@ impl PrivacySettingsStore for PgMeta {
                     data_deletion = excluded.data_deletion, data_retention_days = excluded.data_retention_days,
                     data_processing_basis = excluded.data_processing_basis,
                     consent_message = excluded.consent_message, privacy_policy_url = excluded.privacy_policy_url,
-                    recording_mask_all_text = excluded.recording_mask_all_text, updated_at = excluded.updated_at",
+                    recording_mask_all_text = excluded.recording_mask_all_text,
+                    replay_remote_assets = excluded.replay_remote_assets, updated_at = excluded.updated_at",
                 &[
                     &site,
                     &s.gdpr_compliant,
@@ -170,6 +178,7 @@ impl PrivacySettingsStore for PgMeta {
                     &s.consent_message,
                     &s.privacy_policy_url,
                     &s.mask_all_text_choice,
+                    &s.replay_remote_assets,
                     &at,
                 ],
             )?;

@@ -368,6 +368,7 @@ fn privacy_settings_and_their_audit_log_on_each_engine() {
             consent_message: Some("Bitte 'zustimmen' \\ ok".into()),
             privacy_policy_url: Some(" https://light.example.com/privacy ".into()),
             mask_all_text: Some(false),
+            replay_remote_assets: Some(true),
             ..PrivacyUpdate::default()
         };
         let changed = s.privacy.update_settings(pro.id, update).unwrap();
@@ -376,6 +377,7 @@ fn privacy_settings_and_their_audit_log_on_each_engine() {
         assert!(stored.cookie_consent && !stored.anonymize_ips && !stored.respect_do_not_track, "{name}: {stored:?}");
         assert_eq!(stored.privacy_policy_url, "https://light.example.com/privacy", "{name}");
         assert_eq!((stored.mask_all_text, stored.mask_all_text_choice), (false, Some(false)), "{name}");
+        assert!(stored.replay_remote_assets, "{name}: the replay player may load the recorded page's assets");
         // Absent fields stay; a bad value changes nothing.
         let update = PrivacyUpdate { respect_do_not_track: Some(true), ..PrivacyUpdate::default() };
         let again = s.privacy.update_settings(pro.id, update).unwrap();

@@ -3,6 +3,7 @@
 import { Suspense, lazy, useEffect, useMemo, useRef } from "react";
 import type { ReactNode } from "react";
 import type { ReplaySummary } from "../../api/replays";
+import { usePrivacySettings } from "../../hooks/privacy";
 import { useReplayEvents } from "../../hooks/replays";
 import { countryName, formatNumber } from "../../lib/format";
 import { formatClock, formatStarted, timelineMarks } from "../../lib/replays";
@@ -15,6 +16,7 @@ import { Spinner, cx } from "../ui/primitives";
 import type { ReplayPlayerHandle } from "./ReplayPlayer";
 
 const ReplayPlayer = lazy(() => import("./ReplayPlayer").then((m) => ({ default: m.ReplayPlayer })));
+const ReplayPlayerFrame = lazy(() => import("./ReplayPlayerFrame").then((m) => ({ default: m.ReplayPlayerFrame })));
 
 const MARK_STYLE: Record<MarkKind, { dot: string; name: string }> = {
   page: { dot: "bg-sky-400", name: "Page" },
@@ -29,19 +31,22 @@ const LISTED_MARKS = 200;
 /** Open while `open` (a recording named in the URL: loading until `replay` arrives, or `missing`). */
 export function ReplayDialog({
   replay,
+  websiteId,
   open,
   missing,
   onClose,
 }: {
   replay: ReplaySummary | null;
+  /** The recording's site, whose privacy settings say whether the player loads remote assets. */
+  websiteId: number | undefined;
   open: boolean;
   missing: boolean;
   onClose: () => void;
 }) {
   return (
     <Dialog open={open} onClose={onClose} size="xl" title="Session Replay" description={replay ? `Session ${replay.sessionId}` : undefined}>
-      {replay ? (
-        <ReplayBody replay={replay} />
+      {replay && websiteId !== undefined ? (
+        <ReplayBody replay={replay} websiteId={websiteId} />
       ) : missing ? (
         <div role="alert" data-testid="replay-not-found" className="flex flex-col items-center justify-center gap-2 px-6 py-16 text-center">
           <IconAlert className="h-6 w-6 text-gray-400" />
@@ -55,8 +60,12 @@ export function ReplayDialog({
   );
 }
 
-function ReplayBody({ replay }: { replay: ReplaySummary }) {
+function ReplayBody({ replay, websiteId }: { replay: ReplaySummary; websiteId: number }) {
   const events = useReplayEvents(replay.id);
+  // The player waits for the site's choice: starting loose would ask the recorded site's hosts before the
+  // owner's choice is known. A failed read leaves the player strict (the dashboard's own).
+  const privacy = usePrivacySettings(websiteId);
+  const remoteAssets = privacy.data?.replayRemoteAssets === true;
   const player = useRef<ReplayPlayerHandle>(null);
   const marks = useMemo(() => (events.data ? timelineMarks(events.data) : []), [events.data]);
   const tags = useMemo(() => Object.fromEntries(marks.filter((m) => m.kind === "custom").map((m) => [m.label, TAG_COLOUR])), [marks]);
@@ -85,11 +94,17 @@ function ReplayBody({ replay }: { replay: ReplaySummary }) {
             <p className="text-sm font-semibold text-red-200">Failed to load replay</p>
             <p className="text-sm text-red-300/80">{events.error instanceof Error ? events.error.message : String(events.error)}</p>
           </div>
-        ) : events.data ? (
+        ) : events.data && !privacy.isPending ? (
           <>
             <Suspense fallback={<PlayerLoading />}>
-              <ReplayPlayer ref={player} events={events.data} tags={tags} />
+              {remoteAssets ? (
+                // A new page per recording: the player page takes one recording.
+                <ReplayPlayerFrame key={replay.id} ref={player} events={events.data} tags={tags} />
+              ) : (
+                <ReplayPlayer ref={player} events={events.data} tags={tags} />
+              )}
             </Suspense>
+            {!remoteAssets && <p className="mt-2 text-xs text-gray-500" data-testid="replay-remote-assets-note">{REMOTE_ASSETS_OFF_NOTE}</p>}
             <Timeline marks={marks} span={span} onJump={(offset) => player.current?.goto(offset)} />
           </>
         ) : (
@@ -100,6 +115,10 @@ function ReplayBody({ replay }: { replay: ReplaySummary }) {
     </div>
   );
 }
+
+/** Under the player when the site keeps remote assets out (daemon/API.md, privacy settings). */
+const REMOTE_ASSETS_OFF_NOTE =
+  "Images, fonts and stylesheets the recorded page loaded from its own servers are not shown. Loading them is a per-site choice (Edit Website): it tells those servers that someone is watching.";
 
 function PlayerLoading() {
   return (
