@@ -77,3 +77,30 @@ pub fn openapi_json() -> &'static str {
         json
     })
 }
+
+/// Whether `method` and `path` name an operation of the document (HEAD as GET; a `{parameter}` stands for any
+/// one non-empty segment). Cluster mode's guard asks it, so that a path or method the API does not have
+/// answers 404 or 405 there as on SQLite instead of the guard's 503.
+pub(crate) fn is_operation(method: &str, path: &str) -> bool {
+    static OPERATIONS: OnceLock<Vec<(String, Vec<String>)>> = OnceLock::new();
+    let operations = OPERATIONS.get_or_init(|| {
+        let document = serde_json::to_value(openapi()).expect("the OpenAPI document serialises");
+        let paths = document["paths"].as_object().cloned().unwrap_or_default();
+        paths
+            .iter()
+            .flat_map(|(path, item)| {
+                let segments: Vec<String> = path.split('/').map(str::to_string).collect();
+                let methods: Vec<String> =
+                    item.as_object().into_iter().flatten().map(|(m, _)| m.to_uppercase()).collect();
+                methods.into_iter().map(move |m| (m, segments.clone()))
+            })
+            .collect()
+    });
+    let method = if method == "HEAD" { "GET" } else { method };
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    operations.iter().any(|(m, pattern)| {
+        m == method
+            && pattern.len() == segments.len()
+            && pattern.iter().zip(&segments).all(|(p, s)| p == s || (p.starts_with('{') && !s.is_empty()))
+    })
+}

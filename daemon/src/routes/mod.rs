@@ -83,13 +83,18 @@ pub fn routes(
         .with(warp::reply::with::headers(security_headers()))
 }
 
-/// In cluster mode, 503 for the API routes whose storage has not moved to the cluster yet (the one list is
-/// `tracker_core::cluster::unavailable_feature`); passes everything in single-machine mode.
+/// In cluster mode, 503 for the API operations whose storage has not moved to the cluster yet (the one list is
+/// `tracker_core::cluster::unavailable_feature`); passes everything in single-machine mode. A path or method
+/// that is no operation of the contract passes too, to answer 404 or 405 as on SQLite.
 fn cluster_guard(tracker: Tracker) -> impl Filter<Extract = (), Error = Rejection> + Clone {
     warp::method()
         .and(warp::path::full())
         .and_then(move |method: warp::http::Method, path: warp::path::FullPath| {
-            let checked = tracker.cluster_unsupported(method.as_str(), path.as_str()).map_err(reject);
+            let (method, path) = (method.as_str(), path.as_str());
+            let checked = match crate::contract::is_operation(method, path) {
+                true => tracker.cluster_unsupported(method, path).map_err(reject),
+                false => Ok(()),
+            };
             async move { checked }
         })
         .untuple_one()
