@@ -56,6 +56,19 @@ impl Error {
         Error::Invalid(msg.into())
     }
 
+    /// Whether the database refused a row for naming a row that is not there (a foreign key: SQLite's
+    /// SQLITE_CONSTRAINT_FOREIGNKEY, PostgreSQL's SQLSTATE 23503), as when the site an entry belongs to was
+    /// deleted between the caller's check and the insert.
+    pub fn is_missing_reference(&self) -> bool {
+        match self {
+            Error::Db(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY
+            }
+            Error::Postgres(e) => e.code() == Some(&postgres::error::SqlState::FOREIGN_KEY_VIOLATION),
+            _ => false,
+        }
+    }
+
     /// Whether PostgreSQL refused a value's characters (SQLSTATE 22021, such as U+0000 in text): the input's
     /// fault, which validation should have caught, so a 400 rather than a 500.
     pub fn is_refused_text(&self) -> bool {

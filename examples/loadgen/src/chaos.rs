@@ -1,8 +1,8 @@
 //! The chaos benchmark of issue 12, kept in the repo rather than run as a timed test. `kill` crashes
 //! `tracker serve` with SIGKILL under ingest load, restarts it on the same data folder and checks that every
 //! hit it acknowledged is stored; `hostile` sends malformed and hostile requests spread over every route and
-//! fails on any 5xx, dropped connection, hang or panic. All traffic goes to 127.0.0.1; counts and times are
-//! bounded. Each prints a summary and the command exits non-zero when anything failed.
+//! fails on any 5xx, dropped connection, hang or panic, against one daemon on SQLite or (`--cluster`) daemons
+//! of a cluster taking turns. All traffic goes to 127.0.0.1; counts and times are bounded. Each prints a summary and the command exits non-zero when anything failed.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::daemon::{self, Daemon, JWT_SECRET};
+use crate::laced;
 use crate::load;
 use crate::traffic::{HitSpec, Visitor};
 
@@ -94,6 +95,14 @@ struct HostileArgs {
     /// Only the routes whose "METHOD /path" contains this text (to replay a failure)
     #[arg(long)]
     only: Option<String>,
+    /// Attack daemons of the cluster the TRACKER_POSTGRES_URL and TRACKER_CLICKHOUSE_URL variables name (an
+    /// empty one: the accounts are made afresh and some routes name database ids), request i going to daemon
+    /// i mod --daemons, instead of one daemon on SQLite
+    #[arg(long)]
+    cluster: bool,
+    /// Daemons started on the cluster
+    #[arg(long, default_value_t = 2, requires = "cluster")]
+    daemons: usize,
 }
 
 /// Runs the chosen part(s); an error means a failed benchmark (or one that could not run).
@@ -396,7 +405,11 @@ const fn route(method: &'static str, path: &'static str, query: &'static str, bo
 }
 
 const TRACK_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/chaos","referrer":"https://news.ycombinator.com/","screen":"1920x1080"}"#;
-const INTERACTIONS_BODY: &str = r##"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/pricing","viewport":{"w":1280,"h":800},"page":{"w":1280,"h":3000},"clicks":[{"x":10,"y":20,"selector":"#buy"}],"moves":[{"x":5,"y":6}],"submits":[],"scrollDepth":50}"##;
+/// A custom event and an identify call: every other string a visitor sends (event name, property keys and
+/// values, traits).
+const TRACK_EVENT_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/buy","event":"custom","event_name":"chaos_event","event_properties":{"plan":"pro","seats":3}}"#;
+const TRACK_IDENTIFY_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/","event":"identify","event_properties":{"company":"Acme Corp","industry":"Software","email":"a@acme.example"}}"#;
+const INTERACTIONS_BODY: &str = r##"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/pricing","viewport":{"w":1280,"h":800},"page":{"w":1280,"h":3000},"clicks":[{"x":10,"y":20,"selector":"#buy"}],"moves":[{"x":5,"y":6}],"submits":[{"selector":"form#signup"}],"fields":[{"form":"form#signup","field":"#email","event":"focus","filled":false}],"scrollDepth":50}"##;
 
 /// Every route of the daemon (daemon/src/routes/*.rs and daemon/API.md), each with a well-formed request.
 /// This table should become the one route list issue 13 asks for, so that the router, API.md and this
@@ -439,6 +452,8 @@ const ROUTES: &[Route] = &[
     // Visitors' routes and scripts
     route("GET", "/api/track/config", "tracking_key={key}", Body::None, Auth::Public),
     route("POST", "/api/track", "", Body::Json(TRACK_BODY), Auth::Public),
+    route("POST", "/api/track", "", Body::Json(TRACK_EVENT_BODY), Auth::Public),
+    route("POST", "/api/track", "", Body::Json(TRACK_IDENTIFY_BODY), Auth::Public),
     route("OPTIONS", "/api/track", "", Body::None, Auth::Public),
     route("POST", "/api/interactions", "", Body::Json(INTERACTIONS_BODY), Auth::Public),
     route("OPTIONS", "/api/interactions", "", Body::None, Auth::Public),
@@ -471,7 +486,9 @@ const ROUTES: &[Route] = &[
         "PUT",
         "/api/privacy/settings",
         "",
-        Body::Json(r#"{"websiteId":{victim},"cookieConsent":false}"#),
+        Body::Json(
+            r#"{"websiteId":{victim},"cookieConsent":false,"consentMessage":"We count visits.","privacyPolicyUrl":"https://example.com/privacy"}"#,
+        ),
         Auth::Owner,
     ),
     route("GET", "/api/privacy/retention", "website_id={site}", Body::None, Auth::Owner),
@@ -547,7 +564,9 @@ const ROUTES: &[Route] = &[
         "POST",
         "/api/websites/{site}/event-definitions",
         "",
-        Body::Json(r##"{"name":"chaos_{n}","displayName":"Chaos","eventType":"click","selector":"#buy"}"##),
+        Body::Json(
+            r##"{"name":"chaos_{n}","displayName":"Chaos","description":"A click on Buy","eventType":"click","selector":"#buy"}"##,
+        ),
         Auth::Owner,
     ),
     route("GET", "/api/websites/{site}/events/summary", "timeRange=7d", Body::None, Auth::Owner),
@@ -608,11 +627,16 @@ const ROUTES: &[Route] = &[
 /// The seeded state the hostile requests aim at.
 struct Seeded {
     addr: SocketAddr,
+    /// Every daemon attacked (the first is `addr`, which seeded the data).
+    addrs: Vec<SocketAddr>,
     owner_token: String,
     sacrificial_token: String,
     sacrificial_refresh: String,
     site: i64,
     victim: i64,
+    /// An owner's site no route deletes: where requests with a control character in one field go, so that
+    /// the field is read rather than the request stopped at a deleted site's 404.
+    laced: i64,
     other_site: i64,
     replay: i64,
     other_replay: i64,
@@ -661,6 +685,9 @@ struct RouteCounts {
 #[derive(Default)]
 struct HostileStats {
     routes: Vec<RouteCounts>,
+    /// Answers by status class for the attacks `laced::family` names (NUL bytes, other control characters,
+    /// oversized funnels).
+    families: BTreeMap<&'static str, [u64; 6]>,
     statuses: BTreeMap<u16, u64>,
     failures: Vec<String>,
     failure_count: u64,
@@ -670,34 +697,69 @@ struct HostileStats {
 /// Returns the failed checks (empty when no request got a 5xx, a dropped connection or a hang, the daemon did
 /// not panic, kept its memory bounded and still answers).
 async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Result<Vec<String>> {
+    let engine = if args.cluster {
+        format!("{} daemons on the cluster, request i to daemon i mod {}", args.daemons, args.daemons)
+    } else {
+        "one daemon on SQLite".to_string()
+    };
     println!(
-        "hostile: {} requests over {} routes, {} at a time, {} s before a request counts as a hang",
+        "hostile: {} requests over {} routes, {} at a time, {} s before a request counts as a hang; {engine}",
         args.requests,
         ROUTES.len(),
         args.concurrency,
         args.request_timeout
     );
     let temp = tempfile::tempdir()?;
-    let data_dir = temp.path().join("data");
-    let log_path = temp.path().join("daemon.log");
+    let cluster_env = if args.cluster {
+        crate::cluster::config(temp.path())?;
+        crate::cluster::settings()
+    } else {
+        Vec::new()
+    };
     // Accounts made by the CLI, as an operator would, so the run works whatever the registration mode.
     for email in [OWNER_EMAIL, "other@chaos.test", "sacrificial@chaos.test"] {
-        let status = std::process::Command::new(tracker)
+        let mut command = std::process::Command::new(tracker);
+        command
             .args(["users", "add", email, "--password", PASSWORD, "--data-dir"])
-            .arg(&data_dir)
+            .arg(temp.path().join("data-0"))
             .env("TRACKER_JWT_SECRET", JWT_SECRET)
-            .stdout(std::process::Stdio::null())
-            .status()?;
-        if !status.success() {
-            bail!("tracker users add {email} failed");
+            .stdout(std::process::Stdio::null());
+        if args.cluster {
+            command.envs(cluster_env.iter().cloned());
+        } else {
+            for (name, _) in crate::cluster::settings() {
+                command.env_remove(name);
+            }
+        }
+        if !command.status()?.success() {
+            bail!(
+                "tracker users add {email} failed{}",
+                if args.cluster {
+                    " (the cluster must be an empty one: tests/cluster/cluster.sh up NEW_DIR)"
+                } else {
+                    ""
+                }
+            );
         }
     }
-    let daemon = Daemon::start_logged(tracker, &data_dir, File::create(&log_path)?)?;
-    let seeded = Arc::new(seed_target(&daemon).await?);
-    let rss_before = daemon.memory()?;
+    let mut daemons = Vec::new();
+    let mut log_paths = Vec::new();
+    for i in 0..if args.cluster { args.daemons.max(1) } else { 1 } {
+        let (data_dir, log_path) = (temp.path().join(format!("data-{i}")), temp.path().join(format!("daemon-{i}.log")));
+        daemons.push(if args.cluster {
+            Daemon::start_in_cluster_logged(tracker, &data_dir, File::create(&log_path)?)?
+        } else {
+            Daemon::start_logged(tracker, &data_dir, File::create(&log_path)?)?
+        });
+        log_paths.push(log_path);
+    }
+    let mut seeded = seed_target(&daemons[0]).await?;
+    seeded.addrs = daemons.iter().map(|d| d.addr).collect();
+    let seeded = Arc::new(seeded);
+    let rss_before = daemons.iter().map(Daemon::memory).collect::<anyhow::Result<Vec<_>>>()?;
     println!(
-        "  seeded: 3 accounts, sites {} (data), {} (victim), {} (another account's)",
-        seeded.site, seeded.victim, seeded.other_site
+        "  seeded: 3 accounts, sites {} (data), {} (victim), {} (laced), {} (another account's)",
+        seeded.site, seeded.victim, seeded.laced, seeded.other_site
     );
 
     let stats =
@@ -729,7 +791,8 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
                     // Request i depends only on the seed and i: a failure can be replayed alone.
                     let mut rng = SmallRng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
                     let attempt = hostile_request(routes[index % routes.len()], &seeded, &mut rng);
-                    let outcome = send(seeded.addr, &attempt, timeout).await;
+                    let addr = seeded.addrs[index % seeded.addrs.len()];
+                    let outcome = send(addr, &attempt, timeout).await;
                     let connect_failed = matches!(outcome, Outcome::ConnectFailed(_));
                     record(&stats, index, &attempt, outcome);
                     if connect_failed {
@@ -743,17 +806,20 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
         .collect();
     // A daemon whose memory runs away would take the machine with it: stop sending in time.
     let watchdog = {
-        let (next, pid, limit_kib) = (next.clone(), daemon.pid(), args.abort_rss_mib * 1024);
+        let (next, limit_kib) = (next.clone(), args.abort_rss_mib * 1024);
+        let pids: Vec<u32> = daemons.iter().map(Daemon::pid).collect();
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(Duration::from_millis(100)).await;
-                match daemon::memory_of(pid) {
-                    Ok(memory) if memory.rss_kib > limit_kib => {
-                        next.store(usize::MAX / 2, Ordering::Relaxed);
-                        return Some(memory.rss_kib);
+                for &pid in &pids {
+                    match daemon::memory_of(pid) {
+                        Ok(memory) if memory.rss_kib > limit_kib => {
+                            next.store(usize::MAX / 2, Ordering::Relaxed);
+                            return Some(memory.rss_kib);
+                        }
+                        Ok(_) => {}
+                        Err(_) => return None,
                     }
-                    Ok(_) => {}
-                    Err(_) => return None,
                 }
             }
         })
@@ -765,20 +831,31 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     let aborted = watchdog.await.ok().flatten();
     let elapsed = started.elapsed();
 
-    // Afterwards the daemon still serves visitors and owners.
+    // Afterwards every daemon still serves visitors and owners.
     let client = reqwest::Client::new();
-    let config = client.get(format!("{}/api/track/config?tracking_key={}", daemon.base, seeded.key)).send().await;
-    let user = client.get(format!("{}/api/user", daemon.base)).bearer_auth(&seeded.owner_token).send().await;
-    let alive = match (&config, &user) {
-        (Ok(config), Ok(user)) => {
-            format!("GET /api/track/config {}, GET /api/user {}", config.status().as_u16(), user.status().as_u16())
-        }
-        _ => "no answer".to_string(),
+    let (mut alive, mut alive_ok) = (Vec::new(), true);
+    for daemon in &daemons {
+        let config = client.get(format!("{}/api/track/config?tracking_key={}", daemon.base, seeded.key)).send().await;
+        let user = client.get(format!("{}/api/user", daemon.base)).bearer_auth(&seeded.owner_token).send().await;
+        alive.push(match (&config, &user) {
+            (Ok(config), Ok(user)) => {
+                format!("GET /api/track/config {}, GET /api/user {}", config.status().as_u16(), user.status().as_u16())
+            }
+            _ => "no answer".to_string(),
+        });
+        alive_ok &= matches!((&config, &user), (Ok(c), Ok(u)) if c.status().is_success() && u.status().as_u16() < 500);
+    }
+    let alive = alive.join("; ");
+    let memories = daemons.iter().map(Daemon::memory).collect::<anyhow::Result<Vec<_>>>()?;
+    let memory = daemon::Memory {
+        rss_kib: memories.iter().map(|m| m.rss_kib).max().unwrap_or(0),
+        hwm_kib: memories.iter().map(|m| m.hwm_kib).max().unwrap_or(0),
     };
-    let alive_ok = matches!((&config, &user), (Ok(c), Ok(u)) if c.status().is_success() && u.status().as_u16() < 500);
-    let memory = daemon.memory()?;
-    let stopped = daemon.stop();
-    let log_text = std::fs::read_to_string(&log_path)?;
+    let stopped: Vec<anyhow::Result<()>> = daemons.into_iter().map(Daemon::stop).collect();
+    let mut log_text = String::new();
+    for log_path in &log_paths {
+        log_text.push_str(&std::fs::read_to_string(log_path)?);
+    }
     let panics: Vec<&str> = log_text.lines().filter(|l| l.contains("panicked")).collect();
     let errors: Vec<&str> = log_text.lines().filter(|l| l.contains("ERROR")).collect();
 
@@ -810,9 +887,13 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     );
     let statuses: Vec<String> = stats.statuses.iter().map(|(s, n)| format!("{s}: {n}")).collect();
     println!("  statuses: {}", statuses.join(", "));
+    for (family, c) in &stats.families {
+        println!("  {family}: {} answered; 2xx {}, 4xx {}, 5xx {}", c.iter().sum::<u64>(), c[2], c[4], c[5]);
+    }
     println!(
-        "  daemon memory: VmRSS {:.1} MiB after seeding, peak VmHWM {:.1} MiB, VmRSS {:.1} MiB at the end",
-        rss_before.rss_kib as f64 / 1024.0,
+        "  daemon memory (the largest daemon's): VmRSS {:.1} MiB after seeding, peak VmHWM {:.1} MiB, VmRSS {:.1} \
+         MiB at the end",
+        rss_before.iter().map(|m| m.rss_kib).max().unwrap_or(0) as f64 / 1024.0,
         memory.hwm_kib as f64 / 1024.0,
         memory.rss_kib as f64 / 1024.0
     );
@@ -849,8 +930,8 @@ async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Resul
     if !alive_ok {
         failures.push(format!("hostile: the daemon does not answer properly afterwards ({alive})"));
     }
-    if let Err(e) = stopped {
-        failures.push(format!("hostile: the daemon did not stop cleanly afterwards: {e}"));
+    for e in stopped.into_iter().filter_map(Result::err) {
+        failures.push(format!("hostile: a daemon did not stop cleanly afterwards: {e}"));
     }
     Ok(failures)
 }
@@ -881,13 +962,14 @@ async fn seed_target(daemon: &Daemon) -> anyhow::Result<Seeded> {
     let (owner_token, _, owner_id) = session(OWNER_EMAIL).await?;
     let (other_token, _, _) = session("other@chaos.test").await?;
     let (sacrificial_token, sacrificial_refresh, _) = session("sacrificial@chaos.test").await?;
-    let create_site = |token: String, name: &'static str, level: &'static str| {
+    // One account tracks a domain once: each of the owner's sites has its own.
+    let create_site = |token: String, name: &'static str, domain: &'static str, level: &'static str| {
         let client = client.clone();
         async move {
             let site: Value = client
                 .post(format!("{base}/api/websites"))
                 .bearer_auth(token)
-                .json(&json!({"name": name, "domain": "example.com", "trackingLevel": level}))
+                .json(&json!({"name": name, "domain": domain, "trackingLevel": level}))
                 .send()
                 .await?
                 .error_for_status()?
@@ -899,9 +981,10 @@ async fn seed_target(daemon: &Daemon) -> anyhow::Result<Seeded> {
             ))
         }
     };
-    let (site, key) = create_site(owner_token.clone(), "Chaos", "professional").await?;
-    let (victim, _) = create_site(owner_token.clone(), "Victim", "light").await?;
-    let (other_site, other_key) = create_site(other_token.clone(), "Other", "professional").await?;
+    let (site, key) = create_site(owner_token.clone(), "Chaos", "example.com", "professional").await?;
+    let (victim, _) = create_site(owner_token.clone(), "Victim", "victim.example.com", "light").await?;
+    let (laced, _) = create_site(owner_token.clone(), "Laced", "laced.example.com", "professional").await?;
+    let (other_site, other_key) = create_site(other_token.clone(), "Other", "example.com", "professional").await?;
 
     let mut rng = SmallRng::seed_from_u64(1);
     for (n, tracking_key) in [&key, &other_key].into_iter().enumerate() {
@@ -1059,11 +1142,13 @@ async fn seed_target(daemon: &Daemon) -> anyhow::Result<Seeded> {
     ];
     Ok(Seeded {
         addr: daemon.addr,
+        addrs: vec![daemon.addr],
         owner_token,
         sacrificial_token,
         sacrificial_refresh,
         site,
         victim,
+        laced,
         other_site,
         replay,
         other_replay,
@@ -1148,7 +1233,9 @@ impl Seeded {
             .replace("{token}", &self.owner_token)
             .replace("{n}", &n);
         let ids_value = ids.map(str::to_string);
+        let laced = self.laced.to_string();
         out = out
+            .replace("{laced}", &laced)
             .replace("{site}", ids_value.as_deref().unwrap_or(&site))
             .replace("{victim}", ids_value.as_deref().unwrap_or(&victim))
             .replace("{replay}", ids_value.as_deref().unwrap_or(&replay));
@@ -1322,6 +1409,14 @@ fn json_keys(template: &str) -> Vec<String> {
 /// A change to a request's query parameters.
 type QueryEdit = Box<dyn FnOnce(&mut Vec<(String, String)>)>;
 
+/// Where a request's control character goes (`laced`), chosen before the request's parts are filled in.
+#[derive(Clone, Copy)]
+enum Lace {
+    Body,
+    Query,
+    Path,
+}
+
 /// Builds request `route`'s well-formed request, then spoils it with one hostile variant.
 fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> Attempt {
     let route = &ROUTES[route_index];
@@ -1349,12 +1444,13 @@ fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> A
     let mut path_suffix = String::new();
     let mut raw: Option<Vec<u8>> = None;
     let mut target_override: Option<Vec<u8>> = None;
+    let mut lace: Option<Lace> = None;
 
     let has_ids = ["{site}", "{victim}", "{replay}", "{key}"].iter().any(|p| {
         route.path.contains(p) || route.query.contains(p) || matches!(route.body, Body::Json(b) if b.contains(p))
     });
-    let attack = loop {
-        match rng.random_range(0..12) {
+    let mut attack = loop {
+        match rng.random_range(0..14) {
             0 => {
                 let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT", "FOO"];
                 let other = methods[rng.random_range(0..methods.len())];
@@ -1616,6 +1712,38 @@ fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> A
                 body_override = Some(body);
                 break format!("{name}, id {id:.40}, body: {body_name}");
             }
+            12 => {
+                // One field of a well-formed request laced with a control character; a mutating request aims
+                // at the laced site rather than the victim, which is soon deleted (then every check would
+                // stop at its 404 before the field is read).
+                if route.method != "DELETE" {
+                    path_template = path_template.replace("{victim}", "{laced}");
+                }
+                let mut places = Vec::new();
+                if matches!(route.body, Body::Json(_)) {
+                    places.extend([Lace::Body, Lace::Body, Lace::Body]);
+                }
+                if !route.query.is_empty() {
+                    places.push(Lace::Query);
+                }
+                if route.path.matches('/').count() > 1 {
+                    places.push(Lace::Path);
+                }
+                if places.is_empty() || rng.random_range(0..5) == 0 {
+                    let (name, value, label, illegal) = laced::lace_header(rng);
+                    extra_headers.push((name, value));
+                    may_close = illegal;
+                    break label;
+                }
+                lace = Some(places[rng.random_range(0..places.len())]);
+                break "control character".to_string();
+            }
+            13 if route.path.starts_with("/api/funnels") && matches!(route.body, Body::Json(_)) => {
+                let create = (route.method == "POST").then_some(seeded.laced);
+                let (label, body) = laced::oversized_funnel(create, rng);
+                body_override = Some(body);
+                break label;
+            }
             _ => continue,
         }
     };
@@ -1624,7 +1752,12 @@ fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> A
         return Attempt { route: route_index, attack, bytes: raw, half_close, may_close };
     }
 
-    let path = seeded.fill(&path_template, path_ids.as_deref(), rng, false) + &path_suffix;
+    let mut path = seeded.fill(&path_template, path_ids.as_deref(), rng, false) + &path_suffix;
+    if let Some(Lace::Path) = lace {
+        let label;
+        (path, label) = laced::lace_path(&path, rng);
+        attack = label;
+    }
     let mut query: Vec<(String, String)> = route
         .query
         .split('&')
@@ -1644,10 +1777,23 @@ fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> A
     if let Some(edit) = query_edit {
         edit(&mut query);
     }
+    if let Some(Lace::Query) = lace {
+        attack = laced::lace_query(&mut query, rng).unwrap_or(attack);
+    }
     let body = match body_override {
         Some(body) => body,
         None => match route.body {
             Body::None => Vec::new(),
+            Body::Json(template) if matches!(lace, Some(Lace::Body)) => {
+                let filled = seeded.fill(&template.replace("{victim}", "{laced}"), None, rng, true);
+                match laced::lace_json(&filled, rng) {
+                    Some((label, body)) => {
+                        attack = label;
+                        body
+                    }
+                    None => filled.into_bytes(),
+                }
+            }
             Body::Json(template) => seeded.fill(template, body_ids.as_deref(), rng, true).into_bytes(),
             Body::Replay => replay_chunk(),
         },
@@ -1675,7 +1821,9 @@ fn hostile_request(route_index: usize, seeded: &Seeded, rng: &mut SmallRng) -> A
         header("host", seeded.addr.to_string().as_bytes());
     }
     header("connection", b"close");
-    header("user-agent", b"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0");
+    if !extra_headers.iter().any(|(n, _)| n == "user-agent") {
+        header("user-agent", b"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0");
+    }
     if let Some(authorization) = &authorization {
         header("authorization", authorization.as_bytes());
     }
@@ -1774,6 +1922,9 @@ fn record(stats: &Mutex<HostileStats>, index: usize, attempt: &Attempt, outcome:
     let failure = match &outcome {
         Outcome::Status { status, head } => {
             counts.classes[(*status as usize / 100).min(5)] += 1;
+            if let Some(family) = laced::family(&attempt.attack) {
+                stats.families.entry(family).or_default()[(*status as usize / 100).min(5)] += 1;
+            }
             *stats.statuses.entry(*status).or_default() += 1;
             (*status >= 500 || *status < 100).then(|| format!("answered {}", head.lines().next().unwrap_or("")))
         }

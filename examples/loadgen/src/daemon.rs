@@ -50,8 +50,13 @@ impl Daemon {
     /// Starts a daemon of the cluster this process's environment names (`cluster::settings`), with its own
     /// `data_dir` for its lock.
     pub fn start_in_cluster(binary: &Path, data_dir: &Path) -> anyhow::Result<Daemon> {
+        Daemon::start_in_cluster_logged(binary, data_dir, Stdio::inherit())
+    }
+
+    /// Starts a daemon of the cluster as `start_in_cluster` does, its log (stderr) going to `log`.
+    pub fn start_in_cluster_logged(binary: &Path, data_dir: &Path, log: impl Into<Stdio>) -> anyhow::Result<Daemon> {
         let mut command = Command::new(binary);
-        command.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(data_dir);
+        command.args(["serve", "--addr", "127.0.0.1:0", "--data-dir"]).arg(data_dir).stderr(log);
         command.envs(crate::cluster::settings());
         Daemon::spawn(command)
     }

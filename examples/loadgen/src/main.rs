@@ -9,6 +9,7 @@ mod cluster;
 mod daemon;
 mod export_rss;
 mod interactions;
+mod laced;
 mod load;
 mod migrate;
 mod query;

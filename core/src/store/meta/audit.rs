@@ -8,7 +8,7 @@ use rusqlite::params;
 use serde_json::Value;
 
 use super::{PgMeta, SqliteMeta};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{Millis, UserId, WebsiteId};
 use crate::privacy::{AuditEntry, AuditPage};
 
@@ -63,14 +63,16 @@ impl AuditStore for SqliteMeta {
         action: &str,
         detail: &Value,
     ) -> Result<()> {
-        self.db.write(|conn| {
-            conn.execute(
-                "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
-                 VALUES (?1, ?2, ?3, COALESCE((SELECT email FROM users WHERE id = ?3), 'cli'), ?4, ?5)",
-                params![site, at, user, action, detail.to_string()],
-            )?;
-            Ok(())
-        })
+        self.db
+            .write(|conn| {
+                conn.execute(
+                    "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
+                     VALUES (?1, ?2, ?3, COALESCE((SELECT email FROM users WHERE id = ?3), 'cli'), ?4, ?5)",
+                    params![site, at, user, action, detail.to_string()],
+                )?;
+                Ok(())
+            })
+            .map_err(site_gone)
     }
 
     fn audit_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<AuditPage> {
@@ -142,14 +144,16 @@ impl AuditStore for PgMeta {
         action: &str,
         detail: &Value,
     ) -> Result<()> {
-        self.pg.with(|c| {
-            c.execute(
-                "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
-                 VALUES ($1, $2, $3, COALESCE((SELECT email FROM users WHERE id = $3), 'cli'), $4, $5)",
-                &[&site, &at, &user, &action, &detail.to_string()],
-            )?;
-            Ok(())
-        })
+        self.pg
+            .with(|c| {
+                c.execute(
+                    "INSERT INTO privacy_audit (website_id, ts, user_id, actor, action, detail)
+                     VALUES ($1, $2, $3, COALESCE((SELECT email FROM users WHERE id = $3), 'cli'), $4, $5)",
+                    &[&site, &at, &user, &action, &detail.to_string()],
+                )?;
+                Ok(())
+            })
+            .map_err(site_gone)
     }
 
     fn audit_page(&self, site: WebsiteId, offset: i64, limit: i64) -> Result<AuditPage> {
@@ -210,4 +214,11 @@ impl AuditStore for PgMeta {
                 .collect())
         })
     }
+}
+
+/// An entry for a site deleted after the caller's ownership check (the cluster's site deletion waits about
+/// 10 s on ClickHouse before it deletes the metadata, so a privacy request can start meanwhile): the site is
+/// not found, as it would have been a moment later, rather than a database failure.
+fn site_gone(e: Error) -> Error {
+    if e.is_missing_reference() { Error::NotFound("website") } else { e }
 }

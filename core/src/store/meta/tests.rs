@@ -565,3 +565,19 @@ fn a_nul_byte_refused_by_postgresql_is_the_inputs_fault_and_says_why() {
         assert!(shown.contains("22021") && shown.contains("0x00"), "{shown}");
     }
 }
+
+/// Found by the chaos benchmark on the cluster (issue 33): a privacy request on a site whose deletion was
+/// under way passed its ownership check, and its audit entry then named a deleted site; the foreign key
+/// refused it and the request answered 500. The entry of a site that is gone is the site's 404.
+#[test]
+fn an_audit_entry_for_a_site_deleted_meanwhile_is_not_found_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let owner = s.auth.create_user("owner@example.com", "secret1").unwrap();
+        let gone = s.websites.create(owner.id, site("gone")).unwrap();
+        s.websites.delete(owner.id, gone.id).unwrap();
+        let detail = serde_json::json!({"dataType": "all"});
+        let refused = engine.meta.insert_audit(gone.id, 1, Some(owner.id), "delete_data", &detail).unwrap_err();
+        assert!(matches!(refused, Error::NotFound("website")), "{}: {refused:?}", engine.name);
+    }
+}
