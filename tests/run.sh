@@ -29,15 +29,18 @@ lap "dashboard install, checks, build and unit tests"
 echo "== rust: format, lints, unused dependencies"
 cargo fmt --all --check
 python3 tests/unused_deps.py
-cargo clippy --locked --all-targets -- -D warnings
+# In the profile of the build below, which then reuses the build scripts' outputs and the proc macros compiled here.
+cargo clippy --locked --workspace --all-targets --profile ci -- -D warnings
 lap "fmt, unused dependencies, clippy"
 
-echo "== rust: release build (the README's run command; every test below runs this binary)"
-# Built once, in the profile users run: optimised generics can fail where debug ones pass, and the browser
-# and CLI tests run faster against it than against a debug build.
-cargo build --locked --release -p tracker
-export TRACKER_BIN="$PWD/target/release/tracker"
-lap "release build"
+echo "== rust: the binary and every test binary, in one build (profile ci: release without link-time optimisation)"
+# Optimised, as users run it (the browser and CLI tests run faster against it than against a debug build);
+# without LTO, which linked the binary and each test binary for minutes on every run. One cargo command for the
+# binary and the tests unifies features once: built apart, the binary's daemon (no HTTP client in hyper) and the
+# tests' (reqwest's) were two builds of hyper, warp and tracker-daemon.
+cargo build --locked --profile ci --workspace --bins --tests
+export TRACKER_BIN="$PWD/target/ci/tracker"
+lap "build"
 
 echo "== API contract: dashboard/src/api/generated.ts matches the daemon's OpenAPI document"
 (cd dashboard && npm run contract:check)
@@ -55,8 +58,8 @@ echo "== the user-agent corpus the enrichment tests measure device classes on (M
 [ -f target/ua-corpus/device_detector-6.5.1-py3-none-any.whl ] ||
   python3 -m pip download -q --no-deps --only-binary=:all: device_detector==6.5.1 -d target/ua-corpus
 
-echo "== rust: unit and integration tests (release profile: they reuse the release build's compiled crates)"
-cargo test --locked --release --workspace
+echo "== rust: unit and integration tests (built above)"
+cargo test --locked --profile ci --workspace
 lap "unit and integration tests"
 
 echo "== API contract: Schemathesis fuzz run against a real daemon (no 5xx, answers match their schemas)"

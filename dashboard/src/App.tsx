@@ -1,47 +1,45 @@
-//! The route table (spec part 1 §2): /auth public, everything else protected, anything unknown is 404.
-import { lazy, Suspense } from "react";
+//! The route table (spec part 1 §2): each screen of src/screens.ts with its page, /auth public, everything else
+//! protected, anything unknown is 404.
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from "react";
 import { Route, Routes } from "react-router-dom";
 import { ProtectedLayout } from "./components/AppLayout";
 import { FullPageSpinner } from "./components/ui/primitives";
+import { SCREENS, type ScreenPath } from "./screens";
 
-const AuthPage = lazy(() => import("./pages/AuthPage"));
-const OverviewPage = lazy(() => import("./pages/OverviewPage"));
-const AnalyticsDashboardPage = lazy(() => import("./pages/AnalyticsDashboardPage"));
-const AllSitesPage = lazy(() => import("./pages/AllSitesPage"));
-const WebsitesPage = lazy(() => import("./pages/WebsitesPage"));
-const LivePage = lazy(() => import("./pages/LivePage"));
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
-const AdvancedAnalyticsPage = lazy(() => import("./pages/AdvancedAnalyticsPage"));
-const VisitorStreamPage = lazy(() => import("./pages/VisitorStreamPage"));
-const FunnelsPage = lazy(() => import("./pages/FunnelsPage"));
-const CustomerJourneysPage = lazy(() => import("./pages/CustomerJourneysPage"));
-const SessionReplaysPage = lazy(() => import("./pages/SessionReplaysPage"));
-const EventsPage = lazy(() => import("./pages/EventsPage"));
-const OrganizationsPage = lazy(() => import("./pages/OrganizationsPage"));
-const ExportPage = lazy(() => import("./pages/ExportPage"));
-const SettingsPage = lazy(() => import("./pages/SettingsPage"));
+
+/** Each screen's page, loaded when first shown. */
+const PAGES: Record<ScreenPath, LazyExoticComponent<ComponentType>> = {
+  "/": lazy(() => import("./pages/OverviewPage")),
+  "/dashboard": lazy(() => import("./pages/AnalyticsDashboardPage")),
+  "/advanced-analytics": lazy(() => import("./pages/AdvancedAnalyticsPage")),
+  "/websites": lazy(() => import("./pages/WebsitesPage")),
+  "/live": lazy(() => import("./pages/LivePage")),
+  "/visitor-stream": lazy(() => import("./pages/VisitorStreamPage")),
+  "/funnels": lazy(() => import("./pages/FunnelsPage")),
+  "/customer-journeys": lazy(() => import("./pages/CustomerJourneysPage")),
+  "/session-replays": lazy(() => import("./pages/SessionReplaysPage")),
+  "/events": lazy(() => import("./pages/EventsPage")),
+  "/organizations": lazy(() => import("./pages/OrganizationsPage")),
+  "/export": lazy(() => import("./pages/ExportPage")),
+  "/settings": lazy(() => import("./pages/SettingsPage")),
+  "/basic-dashboard": lazy(() => import("./pages/AllSitesPage")),
+  "/auth": lazy(() => import("./pages/AuthPage")),
+};
+
+function routesOf(screens: readonly (typeof SCREENS)[number][]) {
+  return screens.map((s) => {
+    const Page = PAGES[s.path];
+    return <Route key={s.path} path={s.path} element={<Page />} />;
+  });
+}
 
 export function App() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <Routes>
-        <Route path="/auth" element={<AuthPage />} />
-        <Route element={<ProtectedLayout />}>
-          <Route path="/" element={<OverviewPage />} />
-          <Route path="/dashboard" element={<AnalyticsDashboardPage />} />
-          <Route path="/advanced-analytics" element={<AdvancedAnalyticsPage />} />
-          <Route path="/websites" element={<WebsitesPage />} />
-          <Route path="/live" element={<LivePage />} />
-          <Route path="/visitor-stream" element={<VisitorStreamPage />} />
-          <Route path="/funnels" element={<FunnelsPage />} />
-          <Route path="/customer-journeys" element={<CustomerJourneysPage />} />
-          <Route path="/session-replays" element={<SessionReplaysPage />} />
-          <Route path="/events" element={<EventsPage />} />
-          <Route path="/organizations" element={<OrganizationsPage />} />
-          <Route path="/export" element={<ExportPage />} />
-          <Route path="/settings" element={<SettingsPage />} />
-          <Route path="/basic-dashboard" element={<AllSitesPage />} />
-        </Route>
+        {routesOf(SCREENS.filter((s) => "public" in s))}
+        <Route element={<ProtectedLayout />}>{routesOf(SCREENS.filter((s) => !("public" in s)))}</Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>

@@ -17,7 +17,8 @@ use super::get_or_head;
 #[folder = "../dashboard/dist"]
 pub struct Dist;
 
-/// The app's routes (spec part 1 §2); index.html answers them with 200, any other path with 404.
+/// The app's screens (spec part 1 §2, dashboard/src/screens.ts; dashboard/test/unit/app_routes.test.ts checks
+/// the two lists are the same); index.html answers them with 200, any other path with 404.
 const APP_ROUTES: &[&str] = &[
     "/",
     "/auth",

@@ -1,22 +1,14 @@
-//! Event definitions and the events summary (spec part 2 §3, §7): types and fetchers.
+//! Event definitions and the events summary (spec part 2 §3, §7): types and fetchers. Answers are aliases onto
+//! the generated contract; the event types and the create/update body the form sends are written here.
 import { api } from ".";
+import type { components } from "./generated";
+
+type Schemas = components["schemas"];
 
 export type EventType = "click" | "submit" | "pageview" | "custom";
 export const EVENT_TYPES: readonly EventType[] = ["click", "submit", "pageview", "custom"];
 
-export interface EventDefinition {
-  id: number;
-  name: string;
-  displayName: string;
-  description: string;
-  eventType: EventType;
-  selector: string;
-  isConversion: boolean;
-  /** Numeric text such as "49.99", or null. */
-  conversionValue: string | null;
-  isActive: boolean;
-  createdAt: string;
-}
+export type EventDefinition = Schemas["EventDefinition"];
 
 /** The body of a create (every field) or an update (the fields that change). */
 export interface EventDefinitionInput {
@@ -30,14 +22,7 @@ export interface EventDefinitionInput {
   isActive?: boolean;
 }
 
-export interface EventSummary {
-  totalEvents: number;
-  uniqueEvents: number;
-  conversionEvents: number;
-  topEvents: { name: string; count: number }[];
-  /** How often each definition's event fired over the range. */
-  definitionTriggers: { id: number; count: number }[];
-}
+export type EventSummary = Schemas["EventSummary"];
 
 export type EventRange = "24h" | "7d" | "30d";
 

@@ -14,28 +14,7 @@ export type ReplayRange = "24h" | "7d" | "30d";
 export const REPLAY_LIST_LIMIT = 100;
 
 /** One recording in the list (spec part 2 §3, plus the recording's real `clickCount`). */
-export interface ReplaySummary {
-  id: number;
-  sessionId: string;
-  /** ISO-8601 UTC. */
-  startTime: string;
-  /** Seconds. */
-  duration: number;
-  /** Compressed bytes stored. */
-  fileSize: number;
-  screenResolution: string | null;
-  isComplete: boolean;
-  clickCount: number;
-  session: {
-    deviceType: string;
-    browser: string;
-    os: string;
-    country: string;
-    ipAddress: string | null;
-    pageViewCount: number;
-  };
-  organization?: { organizationName: string; industry: string | null; size: string | null } | null;
-}
+export type ReplaySummary = components["schemas"]["ReplaySummary"];
 
 /** An rrweb event as stored: only what the dashboard reads is typed. */
 export interface RecordedEvent {
@@ -61,10 +40,7 @@ export function fetchReplayStats(websiteId: number, filter: ReplayFilter, range:
 }
 
 /** GET /api/replays/{id}: one recording as the list shows it, and its site. */
-export interface ReplayDetail {
-  websiteId: components["schemas"]["ReplayDetail"]["websiteId"];
-  replay: ReplaySummary;
-}
+export type ReplayDetail = components["schemas"]["ReplayDetail"];
 
 export function fetchReplay(replayId: number): Promise<ReplayDetail> {
   return api.get<ReplayDetail>(`/api/replays/${replayId}`);

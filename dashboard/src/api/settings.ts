@@ -1,59 +1,26 @@
-//! The Settings screen's types and calls (/api/user/*, spec part 2 §7 and API.md).
+//! The Settings screen's types and calls (/api/user/*, spec part 2 §7 and API.md): the types are aliases onto
+//! the generated contract.
 import { api } from ".";
 import type { components } from "./generated";
 import type { AuthResponse } from "./types";
 
-export interface Profile {
-  name: string;
-  email: string;
-  company: string;
-  timezone: string;
-}
+type Schemas = components["schemas"];
 
+export type Profile = Schemas["Profile"];
+/** The notifications answer: the preferences and whether the server can send email at all (read only). */
+export type Notifications = Schemas["Notifications"];
 /** The notification preferences a user can change. */
-export interface NotificationToggles {
-  emailAlerts: boolean;
-  weeklyReports: boolean;
-  realTimeAlerts: boolean;
-  marketingEmails: boolean;
-}
-
-export interface Notifications extends NotificationToggles {
-  /** Whether the server can send email at all (the operator set smtp_url); read only. */
-  emailConfigured: boolean;
-}
-
-export interface SecuritySettings {
-  twoFactorEnabled: boolean;
-  /** minutes */
-  sessionTimeout: number;
-  loginNotifications: boolean;
-}
-
-export interface SignIn {
-  at: string;
-  ipAddress: string;
-  browser: string;
-}
-
+export type NotificationToggles = Omit<Notifications, "emailConfigured">;
+export type SecuritySettings = Schemas["Security"];
+export type SignIn = Schemas["SignIn"];
 /** GET /api/user/settings */
-export interface AccountSettings {
-  profile: Profile;
-  notifications: Notifications;
-  security: SecuritySettings;
-  recentSignIns: SignIn[];
-}
+export type AccountSettings = Schemas["AccountSettings"];
+export type TwoFactorSetup = Schemas["TwoFactorSetup"];
 
-export interface TwoFactorSetup {
-  secret: string;
-  otpauthUrl: string;
-  qrSvg: string;
-}
-
-export type TwoFactorSetupRequest = components["schemas"]["TwoFactorSetupRequest"];
-export type TwoFactorEnableRequest = components["schemas"]["TwoFactorEnableRequest"];
+export type TwoFactorSetupRequest = Schemas["TwoFactorSetupRequest"];
+export type TwoFactorEnableRequest = Schemas["TwoFactorEnableRequest"];
 /** `code`: a code from the app or an unused recovery code (needed while two-factor is on). */
-export type TwoFactorDisableRequest = components["schemas"]["TwoFactorDisableRequest"];
+export type TwoFactorDisableRequest = Schemas["TwoFactorDisableRequest"];
 
 export const settingsApi = {
   get: () => api.get<AccountSettings>("/api/user/settings"),

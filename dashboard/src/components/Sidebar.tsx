@@ -1,38 +1,12 @@
-//! The sidebar: brand, the eleven navigation items (current one highlighted), user email, logout. Fixed at
+//! The sidebar: brand, the navigation items of src/screens.ts (current one highlighted), user email, logout. Fixed at
 //! `lg` and wider; below that it slides in over the page while `open` (Escape closes it).
-import { type ComponentType, type SVGProps, useEffect } from "react";
+import { useEffect } from "react";
 import { NavLink, useNavigate } from "react-router-dom";
 import { useLogout, useUser } from "../hooks/auth";
+import { NAV_ITEMS } from "../screens";
 import { useToast } from "./toast/toast";
-import {
-  IconActivity,
-  IconBuilding,
-  IconChart,
-  IconDashboard,
-  IconDownload,
-  IconFilter,
-  IconGlobe,
-  IconLogout,
-  IconRoute,
-  IconSettings,
-  IconVideo,
-  IconZap,
-} from "./ui/icons";
+import { IconActivity, IconLogout } from "./ui/icons";
 import { cx } from "./ui/primitives";
-
-export const NAV_ITEMS: { label: string; to: string; icon: ComponentType<SVGProps<SVGSVGElement>> }[] = [
-  { label: "Dashboard", to: "/", icon: IconDashboard },
-  { label: "Advanced Analytics", to: "/advanced-analytics", icon: IconChart },
-  { label: "Websites", to: "/websites", icon: IconGlobe },
-  { label: "Live Visitors", to: "/live", icon: IconActivity },
-  { label: "Session Replays", to: "/session-replays", icon: IconVideo },
-  { label: "Events", to: "/events", icon: IconZap },
-  { label: "Organizations", to: "/organizations", icon: IconBuilding },
-  { label: "Funnels", to: "/funnels", icon: IconFilter },
-  { label: "Customer Journeys", to: "/customer-journeys", icon: IconRoute },
-  { label: "Export Data", to: "/export", icon: IconDownload },
-  { label: "Settings", to: "/settings", icon: IconSettings },
-];
 
 export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
   const user = useUser();

@@ -1,7 +1,7 @@
-//! Keeps the browser tab's title on the current screen and site (lib/titles.ts).
+//! Keeps the browser tab's title on the current screen and site (src/screens.ts).
 import { useEffect } from "react";
 import { useLocation, useSearchParams } from "react-router-dom";
-import { documentTitle } from "../lib/titles";
+import { documentTitle } from "../screens";
 import { useWebsites } from "./websites";
 
 /** The title of the screen at the current path; the site is the one in `?website=`, as the pages select it. */

@@ -1,5 +1,5 @@
 //! Pure helpers of the Events screen: the create/edit form's check and the body it sends.
-import type { EventDefinition, EventDefinitionInput } from "../api/events";
+import type { EventDefinition, EventDefinitionInput, EventType } from "../api/events";
 
 /** The create/edit form: the fields of a create body, as typed (untrimmed). */
 export type EventForm = Omit<EventDefinitionInput, "isActive">;
@@ -19,7 +19,8 @@ export function formOf(def: EventDefinition): EventForm {
     name: def.name,
     displayName: def.displayName,
     description: def.description,
-    eventType: def.eventType,
+    // The contract types it as text; the daemon stores one of the four types (it refuses others).
+    eventType: def.eventType as EventType,
     selector: def.selector,
     isConversion: def.isConversion,
     conversionValue: def.conversionValue ?? "",

@@ -54,7 +54,7 @@ export function confidenceTone(confidence: number): "green" | "yellow" | "red" {
 }
 
 /** Size badge text: the owner's size, or 'other' when unknown. */
-export function sizeLabel(size: string | null): string {
+export function sizeLabel(size?: string | null): string {
   return size || "other";
 }
 
@@ -68,7 +68,7 @@ export function normaliseDomain(raw: string): string | null {
 }
 
 /** The https URL the Visit button opens, only for a valid host name. */
-export function visitUrl(domain: string | null): string | null {
+export function visitUrl(domain?: string | null): string | null {
   if (!domain) return null;
   const host = normaliseDomain(domain);
   return host ? `https://${host}/` : null;

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countOf } from "../../src/lib/format.ts";
 import { modelNote } from "../../src/lib/intent.ts";
-import { documentTitle } from "../../src/lib/titles.ts";
+import { documentTitle } from "../../src/screens.ts";
 
 test("each screen has its own title, naming the site where the screen shows one", () => {
   assert.equal(documentTitle("/live", "Blog"), "Live Visitors · Blog · tracker");

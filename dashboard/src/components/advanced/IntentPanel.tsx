@@ -88,7 +88,7 @@ function IntentView({ data }: { data: AiIntent }) {
         <span className="font-medium text-gray-200">{m.source === "fitted" ? "Model fitted on this site" : "Prior weights"}</span>
         {" · "}
         {modelNote(m.source, m.note)}
-        {m.auc !== null && (
+        {m.auc != null && (
           <>
             {" · "}
             <span data-testid="model-auc">
@@ -107,7 +107,9 @@ function IntentView({ data }: { data: AiIntent }) {
         <TabsContent value="patterns">
           <div className="grid gap-4 sm:grid-cols-2">
             {data.patterns.map((p) => {
-              const Icon = PATTERN_ICONS[p.pattern];
+              // The contract types the name as text; the daemon names one of the four patterns.
+              const pattern = p.pattern as IntentPatternName;
+              const Icon = PATTERN_ICONS[pattern];
               return (
                 <Card key={p.pattern} className="p-5" data-testid={`pattern-${p.pattern}`}>
                   <div className="flex items-center gap-3">
@@ -115,7 +117,7 @@ function IntentView({ data }: { data: AiIntent }) {
                       <Icon />
                     </span>
                     <div>
-                      <p className="font-medium text-white">{PATTERN_LABELS[p.pattern]}</p>
+                      <p className="font-medium text-white">{PATTERN_LABELS[pattern]}</p>
                       <p className="text-xs text-gray-500">{p.pattern}</p>
                     </div>
                     <p className="ml-auto text-2xl font-semibold text-white" data-testid="pattern-count">
