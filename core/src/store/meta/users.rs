@@ -40,7 +40,8 @@ pub trait UserStore {
     fn list_users(&self) -> Result<Vec<User>>;
     /// Stores a new password hash, raises the token version and ends every sign-in; false if no such account.
     fn replace_password(&self, id: UserId, hash: &str, now: Millis) -> Result<bool>;
-    /// Sets the email if no other account has it (`Conflict` otherwise).
+    /// Sets the email if no other account has it (`Conflict` otherwise). Another address (not the same one in
+    /// another case) is unconfirmed, and a link token out for the old one is forgotten.
     fn set_email(&self, id: UserId, email: &str) -> Result<()>;
     /// Deletes an account and, by cascade, everything it owns in the metadata store.
     fn delete_user(&self, id: UserId) -> Result<()>;
@@ -79,6 +80,20 @@ pub trait UserStore {
     /// Replaces a secret by its sealed form if it is still `plain`.
     fn reseal_secret(&self, id: UserId, plain: &[u8], sealed: &[u8]) -> Result<()>;
 }
+
+/// A new address loses the old one's confirmation and link token (issue 33, finding 4): the link mailed to the
+/// old address must not confirm the new one, nor reports go to the new one unconfirmed.
+const SQLITE_SET_EMAIL: &str = "UPDATE users SET email = ?1,
+     email_verified_at = CASE WHEN lower(email) = lower(?1) THEN email_verified_at END,
+     email_token_hash = CASE WHEN lower(email) = lower(?1) THEN email_token_hash END,
+     email_token_expires_at = CASE WHEN lower(email) = lower(?1) THEN email_token_expires_at END
+     WHERE id = ?2";
+
+const PG_SET_EMAIL: &str = "UPDATE users SET email = $1,
+     email_verified_at = CASE WHEN lower(email) = lower($1) THEN email_verified_at END,
+     email_token_hash = CASE WHEN lower(email) = lower($1) THEN email_token_hash END,
+     email_token_expires_at = CASE WHEN lower(email) = lower($1) THEN email_token_expires_at END
+     WHERE id = $2";
 
 fn conflict() -> Error {
     Error::Conflict("an account with this email already exists".into())
@@ -186,7 +201,7 @@ impl UserStore for SqliteMeta {
             if taken {
                 return Err(conflict());
             }
-            conn.execute("UPDATE users SET email = ?1 WHERE id = ?2", params![email, id])?;
+            conn.execute(SQLITE_SET_EMAIL, params![email, id])?;
             Ok(())
         })
     }
@@ -491,7 +506,7 @@ impl UserStore for PgMeta {
     fn set_email(&self, id: UserId, email: &str) -> Result<()> {
         self.pg.with(|c| {
             // The unique index has the last word: no check-then-write window between two daemons.
-            c.execute("UPDATE users SET email = $1 WHERE id = $2", &[&email, &id])
+            c.execute(PG_SET_EMAIL, &[&email, &id])
                 .map_err(|e| if unique_violation(&e) { conflict() } else { e.into() })?;
             Ok(())
         })
@@ -690,7 +705,8 @@ fn settings_row(text: [String; 4], flags: [bool; 6], timeout: i64) -> SettingsRo
     let [name, email, company, timezone] = text;
     let [email_alerts, weekly_reports, real_time_alerts, marketing_emails, totp_enabled, login_notifications] = flags;
     (
-        Profile { name, email, company, timezone },
+        // Whether the address is confirmed is email_verification.rs's to say; `Account` fills it in.
+        Profile { name, email, email_verified: false, company, timezone },
         Notifications { email_alerts, weekly_reports, real_time_alerts, marketing_emails, email_configured: false },
         security(totp_enabled, timeout, login_notifications),
     )
