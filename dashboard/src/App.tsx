@@ -1,4 +1,5 @@
-//! The route table (spec part 1 §2): /auth public, everything else protected, anything unknown is 404.
+//! The route table (spec part 1 §2): /auth and /verify-email public, everything else protected, anything unknown
+//! is 404.
 import { lazy, Suspense } from "react";
 import { Route, Routes } from "react-router-dom";
 import { ProtectedLayout } from "./components/AppLayout";
@@ -20,12 +21,14 @@ const EventsPage = lazy(() => import("./pages/EventsPage"));
 const OrganizationsPage = lazy(() => import("./pages/OrganizationsPage"));
 const ExportPage = lazy(() => import("./pages/ExportPage"));
 const SettingsPage = lazy(() => import("./pages/SettingsPage"));
+const VerifyEmailPage = lazy(() => import("./pages/VerifyEmailPage"));
 
 export function App() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <Routes>
         <Route path="/auth" element={<AuthPage />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
         <Route element={<ProtectedLayout />}>
           <Route path="/" element={<OverviewPage />} />
           <Route path="/dashboard" element={<AnalyticsDashboardPage />} />

@@ -18,6 +18,7 @@ const SCREENS: Record<string, { name: string; perSite: boolean }> = {
   "/settings": { name: "Settings", perSite: false },
   "/basic-dashboard": { name: "All Sites", perSite: false },
   "/auth": { name: "Sign In", perSite: false },
+  "/verify-email": { name: "Email Verification", perSite: false },
 };
 
 /** The title of `pathname`, naming `siteName` on the screens that show one site. */

@@ -11,7 +11,7 @@ const args = process.argv.slice(2);
 const addr = args[args.indexOf("--addr") + 1] ?? "127.0.0.1:0";
 const [host, port] = addr.split(":");
 const dist = new URL("../../dist/", import.meta.url).pathname;
-const ROUTES = new Set(["/", "/dashboard", "/advanced-analytics", "/websites", "/live", "/visitor-stream", "/funnels", "/customer-journeys", "/session-replays", "/events", "/organizations", "/export", "/settings", "/basic-dashboard", "/auth"]);
+const ROUTES = new Set(["/", "/dashboard", "/advanced-analytics", "/websites", "/live", "/visitor-stream", "/funnels", "/customer-journeys", "/session-replays", "/events", "/organizations", "/export", "/settings", "/basic-dashboard", "/auth", "/verify-email"]);
 const TYPES = { ".html": "text/html", ".js": "application/javascript", ".css": "text/css", ".json": "application/json" };
 
 const users = []; // {id, email, password}
