@@ -188,8 +188,8 @@ async fn a_bad_or_expired_link_is_a_400_and_no_stored_value_is_a_usable_link() {
     let messages = sink.received(&server.tracker).await;
     assert_eq!(messages.len(), 4, "{messages:#?}");
     let latest = link_token(&messages[3..], "dana@example.com");
-    assert_eq!(follow(&server, &link_token(&messages[..1], "dana@example.com")).await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(follow(&server, &latest).await.status, StatusCode::OK);
+    assert_eq!(follow(server, &link_token(&messages[..1], "dana@example.com")).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(follow(server, &latest).await.status, StatusCode::OK);
     let done = resend(token.clone()).await;
     assert_eq!(done.status, StatusCode::CONFLICT, "{}", done.text);
     assert!(done.error_message().contains("already verified"), "{}", done.text);
