@@ -44,7 +44,7 @@ impl Auth {
     }
 
     /// Mails a new link to the signed-in account's unconfirmed address (the Settings screen's "resend"); the
-    /// links mailed before stop working.
+    /// links mailed before stop working. A mail server that cannot take it now is a 503.
     pub fn resend_email_link(&self, principal: Principal) -> Result<()> {
         let Some((mailer, base)) = self.mailer()? else {
             return Err(Error::invalid("email is not configured on this server: there is no address to confirm"));
@@ -53,9 +53,14 @@ impl Auth {
             return Err(Error::Conflict("this email address is already verified".into()));
         }
         self.take_link_allowance(principal.user)?;
-        match self.mail_link(&mailer, &base, principal.user)? {
-            Delivery::Sent => Ok(()),
-            Delivery::Refused(_) => Err(Error::invalid("the mail server refused this address")),
+        match self.mail_link(&mailer, &base, principal.user) {
+            Ok(Delivery::Sent) => Ok(()),
+            Ok(Delivery::Refused(_)) => Err(Error::invalid("the mail server refused this address")),
+            Err(Error::Internal(e)) => {
+                tracing::warn!(user = principal.user, error = %e, "verification mail not sent");
+                Err(Error::Unavailable("the mail server cannot take the message now: try again later".into()))
+            }
+            Err(e) => Err(e),
         }
     }
 

@@ -730,7 +730,8 @@ export interface paths {
         put?: never;
         /**
          * Mails a new verification link to the account's unconfirmed address (earlier links stop working): 400
-         *     without email configured, 409 when the address is confirmed already, 429 past 5 mails an hour.
+         *     without email configured, 409 when the address is confirmed already, 429 past 5 mails an hour, 503 when
+         *     the mail server cannot be reached.
          */
         post: operations["resendEmailVerification"];
         delete?: never;
