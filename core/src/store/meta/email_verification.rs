@@ -9,6 +9,22 @@ use super::{PgMeta, SqliteMeta};
 use crate::error::Result;
 use crate::model::{Millis, UserId};
 
+/// `UserStore::set_email`'s statement (users.rs): another address loses the old one's confirmation and link
+/// token, so the link mailed to the old address cannot confirm the new one, nor reports go to it unconfirmed;
+/// the same address in another case keeps them.
+pub(super) const SQLITE_SET_EMAIL: &str = "UPDATE users SET email = ?1,
+     email_verified_at = CASE WHEN lower(email) = lower(?1) THEN email_verified_at END,
+     email_token_hash = CASE WHEN lower(email) = lower(?1) THEN email_token_hash END,
+     email_token_expires_at = CASE WHEN lower(email) = lower(?1) THEN email_token_expires_at END
+     WHERE id = ?2";
+
+/// PostgreSQL's form of [`SQLITE_SET_EMAIL`].
+pub(super) const PG_SET_EMAIL: &str = "UPDATE users SET email = $1,
+     email_verified_at = CASE WHEN lower(email) = lower($1) THEN email_verified_at END,
+     email_token_hash = CASE WHEN lower(email) = lower($1) THEN email_token_hash END,
+     email_token_expires_at = CASE WHEN lower(email) = lower($1) THEN email_token_expires_at END
+     WHERE id = $2";
+
 /// What presenting a link token did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirmation {

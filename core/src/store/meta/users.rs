@@ -3,6 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::email_verification::{PG_SET_EMAIL, SQLITE_SET_EMAIL};
 use super::{PgMeta, SqliteMeta, unique_violation};
 use crate::account::{Notifications, NotificationsUpdate, Profile, Security, SignIn, session_timeout_ms};
 use crate::error::{Error, Result};
@@ -80,20 +81,6 @@ pub trait UserStore {
     /// Replaces a secret by its sealed form if it is still `plain`.
     fn reseal_secret(&self, id: UserId, plain: &[u8], sealed: &[u8]) -> Result<()>;
 }
-
-/// A new address loses the old one's confirmation and link token (issue 33, finding 4): the link mailed to the
-/// old address must not confirm the new one, nor reports go to the new one unconfirmed.
-const SQLITE_SET_EMAIL: &str = "UPDATE users SET email = ?1,
-     email_verified_at = CASE WHEN lower(email) = lower(?1) THEN email_verified_at END,
-     email_token_hash = CASE WHEN lower(email) = lower(?1) THEN email_token_hash END,
-     email_token_expires_at = CASE WHEN lower(email) = lower(?1) THEN email_token_expires_at END
-     WHERE id = ?2";
-
-const PG_SET_EMAIL: &str = "UPDATE users SET email = $1,
-     email_verified_at = CASE WHEN lower(email) = lower($1) THEN email_verified_at END,
-     email_token_hash = CASE WHEN lower(email) = lower($1) THEN email_token_hash END,
-     email_token_expires_at = CASE WHEN lower(email) = lower($1) THEN email_token_expires_at END
-     WHERE id = $2";
 
 fn conflict() -> Error {
     Error::Conflict("an account with this email already exists".into())
