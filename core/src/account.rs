@@ -28,6 +28,8 @@ const MAX_TEXT_LEN: usize = 200;
 pub struct Profile {
     pub name: String,
     pub email: String,
+    /// Whether reports and alerts may go to `email`: it was confirmed by a mailed link (issue 33). Read only.
+    pub email_verified: bool,
     pub company: String,
     pub timezone: String,
 }
@@ -102,7 +104,8 @@ impl Account {
 
     /// Everything the Settings screen shows for an account.
     pub fn settings(&self, user: UserId) -> Result<AccountSettings> {
-        let (profile, mut notifications, security) = self.meta.settings(user)?.ok_or_else(gone)?;
+        let (mut profile, mut notifications, security) = self.meta.settings(user)?.ok_or_else(gone)?;
+        profile.email_verified = self.meta.email_verified(user)?.ok_or_else(gone)?;
         notifications.email_configured = self.settings.read(crate::email::is_configured);
         let recent_sign_ins = self.meta.sign_ins(user, RECENT_SIGN_INS)?;
         Ok(AccountSettings { profile, notifications, security, recent_sign_ins })
@@ -116,7 +119,9 @@ impl Account {
         if !self.meta.update_profile(user, &name, &company, &timezone)? {
             return Err(gone());
         }
-        Ok(self.meta.settings(user)?.ok_or_else(gone)?.0)
+        let mut profile = self.meta.settings(user)?.ok_or_else(gone)?.0;
+        profile.email_verified = self.meta.email_verified(user)?.ok_or_else(gone)?;
+        Ok(profile)
     }
 
     /// Saves the notification toggles given; the others keep their value.

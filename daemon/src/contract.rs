@@ -39,7 +39,7 @@ use crate::routes::{visitor_stream, websites};
         replays::upload_chunk, replays::list, replays::stats, replays::events, replays::one,
         track::track, track::interactions, track::config,
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
-        user::two_factor_setup, user::enable, user::disable,
+        user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
     // Types no operation names in JSON: the live stream's sessions travel inside its events.

@@ -1,4 +1,4 @@
-//! The route table (spec part 1 §2): each screen of src/screens.ts with its page, /auth public, everything else
+//! The route table (spec part 1 §2): each screen of src/screens.ts with its page, /auth and /verify-email public, everything else
 //! protected, anything unknown is 404.
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from "react";
 import { Route, Routes } from "react-router-dom";
@@ -25,6 +25,7 @@ const PAGES: Record<ScreenPath, LazyExoticComponent<ComponentType>> = {
   "/settings": lazy(() => import("./pages/SettingsPage")),
   "/basic-dashboard": lazy(() => import("./pages/AllSitesPage")),
   "/auth": lazy(() => import("./pages/AuthPage")),
+  "/verify-email": lazy(() => import("./pages/VerifyEmailPage")),
 };
 
 function routesOf(screens: readonly (typeof SCREENS)[number][]) {

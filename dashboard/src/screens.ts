@@ -56,6 +56,7 @@ export const SCREENS = [
   { path: "/visitor-stream", title: "Visitor Stream", perSite: true },
   { path: "/basic-dashboard", title: "All Sites", perSite: false },
   { path: "/auth", title: "Sign In", perSite: false, public: true },
+  { path: "/verify-email", title: "Email Verification", perSite: false, public: true },
 ] as const satisfies readonly Screen[];
 
 export type ScreenPath = (typeof SCREENS)[number]["path"];

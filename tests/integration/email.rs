@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use tracker_core::email::{RunReport, week_start};
 use tracker_core::ingest::{Client, Hit, Submitted, TrackRequest};
@@ -108,7 +108,7 @@ impl Drop for SmtpSink {
 }
 
 /// The daemon with email going to `sink`.
-async fn server_mailing(sink: &SmtpSink) -> TestServer {
+pub(crate) async fn server_mailing(sink: &SmtpSink) -> TestServer {
     let url = sink.url();
     TestServer::start_with(move |config| {
         config.smtp_url = Some(url);
@@ -126,7 +126,7 @@ pub(crate) async fn run_due(tracker: &Tracker, now: i64) -> RunReport {
 
 /// Page views at `ts` through the ingest writer (older than /api/track accepts, as the CLI's demo sends them):
 /// (visitor address, session, path, referrer) each; waits until all are committed.
-async fn views_at(server: &TestServer, key: &str, ts: i64, views: &[(&str, &str, &str, &str)]) {
+pub(crate) async fn views_at(server: &TestServer, key: &str, ts: i64, views: &[(&str, &str, &str, &str)]) {
     let site = server.tracker.ingest.site(key).unwrap();
     let mut commits = Vec::new();
     for (ip, session, path, referrer) in views {
@@ -147,16 +147,35 @@ async fn views_at(server: &TestServer, key: &str, ts: i64, views: &[(&str, &str,
 }
 
 /// `n` page views of `path` at `ts`, each in its own visit.
-async fn burst(server: &TestServer, key: &str, ts: i64, n: usize, path: &str) {
+pub(crate) async fn burst(server: &TestServer, key: &str, ts: i64, n: usize, path: &str) {
     let sessions: Vec<String> = (0..n).map(|i| format!("burst-{ts}-{}-{i}", path.len())).collect();
     let views: Vec<(&str, &str, &str, &str)> =
         sessions.iter().map(|s| ("198.51.100.7", s.as_str(), path, "")).collect();
     views_at(server, key, ts, &views).await;
 }
 
-/// Registers an account and creates a site named `name` on `domain`; returns (token, tracking key, site id).
-async fn owner_with_site(server: &TestServer, email: &str, name: &str, domain: &str) -> (String, String, i64) {
+/// Registers an account and follows the verification link mailed to it (reports and alerts go only to a
+/// confirmed address); returns its access token.
+pub(crate) async fn register_verified(server: &TestServer, sink: &mut SmtpSink, email: &str) -> String {
     let (token, _) = server.register(email).await;
+    let messages = sink.received(&server.tracker).await;
+    let text = message_to(&messages, email)["text"].as_str().unwrap();
+    let link = text.split("#token=").nth(1).expect("a verification link").split_whitespace().next().unwrap();
+    let answer = server.call(Method::POST, "/api/user/email/verify", None, Some(json!({"token": link}))).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    token
+}
+
+/// Registers a verified account and creates a site named `name` on `domain`; returns (token, tracking key,
+/// site id).
+async fn owner_with_site(
+    server: &TestServer,
+    sink: &mut SmtpSink,
+    email: &str,
+    name: &str,
+    domain: &str,
+) -> (String, String, i64) {
+    let token = register_verified(server, sink, email).await;
     let site =
         server.post("/api/websites", &token, json!({"name": name, "domain": domain, "trackingLevel": "light"})).await;
     assert_eq!(site.status, StatusCode::CREATED, "{}", site.text);
@@ -171,11 +190,13 @@ fn message_to<'a>(messages: &'a [Value], to: &str) -> &'a Value {
 async fn weekly_reports_go_once_to_owners_who_want_them_with_only_their_sites() {
     let mut sink = SmtpSink::start();
     let server = server_mailing(&sink).await;
-    let (alice, shop, shop_id) = owner_with_site(&server, "alice@example.com", "Shop & Co", "shop.example.com").await;
+    let (alice, shop, shop_id) =
+        owner_with_site(&server, &mut sink, "alice@example.com", "Shop & Co", "shop.example.com").await;
     let empty = server.post("/api/websites", &alice, json!({"name": "Empty", "domain": "empty.example.com"})).await;
     assert_eq!(empty.status, StatusCode::CREATED, "{}", empty.text);
-    let (_, garden, _) = owner_with_site(&server, "bob@example.com", "Garden", "garden.example.com").await;
-    let (carol, quiet, _) = owner_with_site(&server, "carol@example.com", "Quiet", "quiet.example.com").await;
+    let (_, garden, _) = owner_with_site(&server, &mut sink, "bob@example.com", "Garden", "garden.example.com").await;
+    let (carol, quiet, _) =
+        owner_with_site(&server, &mut sink, "carol@example.com", "Quiet", "quiet.example.com").await;
     let off = server.put("/api/user/notifications", &carol, json!({"weeklyReports": false})).await;
     assert_eq!(off.json["weeklyReports"], false, "{}", off.text);
 
@@ -253,14 +274,14 @@ async fn weekly_reports_go_once_to_owners_who_want_them_with_only_their_sites() 
 async fn a_traffic_spike_alerts_an_owner_with_real_time_alerts_once() {
     let mut sink = SmtpSink::start();
     let server = server_mailing(&sink).await;
-    let (alice, shop, _) = owner_with_site(&server, "alice@example.com", "Shop", "shop.example.com").await;
+    let (alice, shop, _) = owner_with_site(&server, &mut sink, "alice@example.com", "Shop", "shop.example.com").await;
     let busy = server.post("/api/websites", &alice, json!({"name": "Busy", "domain": "busy.example.com"})).await;
     let busy = busy.json["trackingKey"].as_str().unwrap().to_string();
     // Weekly Reports off: Busy's days of traffic before would otherwise make last week's report due.
     let on =
         server.put("/api/user/notifications", &alice, json!({"realTimeAlerts": true, "weeklyReports": false})).await;
     assert_eq!(on.json["realTimeAlerts"], true, "{}", on.text);
-    let (_, other, _) = owner_with_site(&server, "bob@example.com", "Other", "other.example.com").await;
+    let (_, other, _) = owner_with_site(&server, &mut sink, "bob@example.com", "Other", "other.example.com").await;
 
     let now = chrono::Utc::now().timestamp_millis();
     let recent = now - 10 * 60_000;
@@ -310,7 +331,9 @@ async fn without_smtp_url_the_notification_settings_say_email_is_not_configured(
     let (token, _) = mailing.register("mail@example.com").await;
     let settings = mailing.get("/api/user/settings", &token).await;
     assert_eq!(settings.json["notifications"]["emailConfigured"], true, "{}", settings.text);
-    assert!(sink.received(&mailing.tracker).await.is_empty());
+    let messages = sink.received(&mailing.tracker).await;
+    let subjects: Vec<&Value> = messages.iter().map(|m| &m["subject"]).collect();
+    assert_eq!(subjects, [&json!("Confirm your email address for tracker")], "only the address's verification link");
 }
 
 #[tokio::test]

@@ -42,7 +42,8 @@ async fn settings_start_with_the_spec_defaults() {
     assert_eq!(
         settings.json,
         json!({
-            "profile": {"name": "", "email": "defaults@example.com", "company": "", "timezone": "UTC"},
+            "profile": {"name": "", "email": "defaults@example.com", "emailVerified": false, "company": "",
+                "timezone": "UTC"},
             "notifications": {"emailAlerts": true, "weeklyReports": true, "realTimeAlerts": false, "marketingEmails": false,
                 "emailConfigured": false},
             "security": {"twoFactorEnabled": false, "sessionTimeout": 30, "loginNotifications": true},
@@ -196,7 +197,7 @@ async fn email_change_needs_the_current_password() {
         .put("/api/user/email", &token, json!({"newEmail": "new@example.com", "currentPassword": "secret1"}))
         .await;
     assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
-    assert_eq!(changed.json, json!({"email": "new@example.com"}));
+    assert_eq!(changed.json, json!({"email": "new@example.com", "emailVerified": false}));
     assert_eq!(login(&server, json!({"email": "new@example.com", "password": "secret1"})).await.status, StatusCode::OK);
     assert_eq!(
         login(&server, json!({"email": "old@example.com", "password": "secret1"})).await.status,

@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use tracker_core::cluster::migrate::{Progress, migrate_to_cluster};
+use tracker_core::cluster::migrate::{Progress, migrate_to_cluster, two_factor_broken_by_copy};
 use tracker_core::cluster::{Cluster, ClusterConfig};
 use tracker_core::db::Db;
 
@@ -40,6 +40,17 @@ pub fn run(global: &GlobalArgs, _args: &MigrateArgs) -> anyhow::Result<()> {
          TRACKER_CLICKHOUSE_URL); see README \"Scaling out\"",
     )?;
     let db = Db::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
+    let broken = two_factor_broken_by_copy(&db, &config.data_dir, config.signing_secret()?.as_deref())?;
+    if broken > 0 {
+        // Said before the copy, so that the operator can stop and set the secret first.
+        eprintln!(
+            "warning: {broken} account(s) have two-factor sign-in on, and the cluster's jwt_secret is not {}: \
+             their authenticator codes will fail on the cluster (the seal key of their secrets derives from the \
+             signing secret). They can sign in with a recovery code and enrol again; to keep them working, set the \
+             cluster's jwt_secret_file to a copy of that file (README \"Scaling out\").",
+            config.data_dir.join("secret.key").display()
+        );
+    }
     let cluster = Cluster::open(&cluster_config).context("cannot open the cluster (postgres_url, clickhouse_url)")?;
     let source = std::fs::canonicalize(&path).unwrap_or(path).display().to_string();
     let bar = progress_bar(0, "{elapsed_precise} [{bar:40}] {pos}/{len} events ({eta} left)");

@@ -2,6 +2,7 @@
 //! checked against their session on every request, stream tickets, and attempt limits.
 
 mod argon_gate;
+mod email_link;
 mod limiter;
 mod tickets;
 mod tokens;
@@ -24,6 +25,7 @@ use crate::settings::Settings;
 use crate::store::meta::{Meta, Rotation};
 
 use argon_gate::ArgonGate;
+pub use email_link::{CurrentUser, EMAIL_LINK_TTL_MS, EMAIL_LINKS_PER_HOUR};
 pub use limiter::{AttemptLimiter, network_key};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
@@ -106,6 +108,8 @@ struct Limits {
     account_failures: AttemptLimiter<String>,
     registrations: AttemptLimiter<IpAddr>,
     code_failures: AttemptLimiter<UserId>,
+    /// Verification links mailed per account (email_link.rs).
+    email_links: AttemptLimiter<UserId>,
 }
 
 /// A hash verified when the email is unknown, so a login takes as long whether or not the account exists.
@@ -121,6 +125,7 @@ impl Auth {
             account_failures: AttemptLimiter::in_cluster_or_memory("login_account", ACCOUNT_WINDOW, pg),
             registrations: AttemptLimiter::in_cluster_or_memory("registrations", Duration::from_secs(3600), pg),
             code_failures: AttemptLimiter::in_cluster_or_memory("two_factor", ACCOUNT_WINDOW, pg),
+            email_links: AttemptLimiter::in_cluster_or_memory("email_links", Duration::from_secs(3600), pg),
         };
         Auth {
             meta,
@@ -152,7 +157,8 @@ impl Auth {
     }
 
     /// Creates an account through the API (subject to the registration mode and a per-network limit) and
-    /// signs it in.
+    /// signs it in. Its address is unconfirmed: with email configured, a link to confirm it is mailed to it;
+    /// without, the Settings screen offers the link once the operator configures email.
     pub fn register(&self, email: &str, password: &str, client: IpAddr) -> Result<AuthSession> {
         let mode = self.settings.read(|s| s.registration);
         if mode == RegistrationMode::Closed {
@@ -170,15 +176,22 @@ impl Auth {
         }
         let hash = self.argon.run(|| hash_password(password))?;
         let user = self.insert_user(&email, &hash, only_first)?;
+        if self.mailer()?.is_some() {
+            self.take_link_allowance(user.id)?;
+        }
+        self.mail_link_after_change(user.id)?;
         self.sign_in(user)
     }
 
-    /// Creates an account without signing in (the CLI's `users add`, whatever the registration mode).
+    /// Creates an account without signing in (the CLI's `users add`, whatever the registration mode). The
+    /// operator typed the address: it counts as confirmed.
     pub fn create_user(&self, email: &str, password: &str) -> Result<User> {
         let email = validate_email(email)?;
         validate_password(password)?;
         let hash = self.argon.run(|| hash_password(password))?;
-        self.insert_user(&email, &hash, false)
+        let user = self.insert_user(&email, &hash, false)?;
+        self.vouch_for_email(user.id)?;
+        Ok(user)
     }
 
     fn any_user(&self) -> Result<bool> {
@@ -215,7 +228,9 @@ impl Auth {
         Ok(Login::Session(self.sign_in(user)?))
     }
 
-    /// Changes the account's email after checking the current password; answers the new address.
+    /// Changes the account's email after checking the current password; answers the new address. Another
+    /// address is unconfirmed until the link mailed to it is followed (with email configured, one of the
+    /// account's links of the hour is taken first: none left is a 429 and no change).
     pub fn change_email(
         &self,
         principal: Principal,
@@ -225,7 +240,14 @@ impl Auth {
     ) -> Result<String> {
         let email = validate_email(new_email)?;
         self.check_password(principal.user, password, client)?;
+        let another = !self.user(principal.user)?.email.eq_ignore_ascii_case(&email);
+        if another && self.mailer()?.is_some() {
+            self.take_link_allowance(principal.user)?;
+        }
         self.meta.set_email(principal.user, &email)?;
+        if another {
+            self.mail_link_after_change(principal.user)?;
+        }
         Ok(email)
     }
 

@@ -107,6 +107,25 @@ pub fn migrate_to_cluster(
     copy(db, cluster, source, progress, CHUNK, None)
 }
 
+/// Accounts with two-factor on whose authenticators the cluster will not accept: their secrets are sealed with
+/// a key derived from the data folder's signing secret (`secret.key` in `data_dir`), and the cluster's daemons
+/// derive theirs from `cluster_secret` (`jwt_secret`). When the two differ, their codes fail on the cluster
+/// (recovery codes, plain hashes, still work). 0 when they are equal, or when the folder has no `secret.key`
+/// (its daemon had a configured secret, which cannot be compared from here).
+pub fn two_factor_broken_by_copy(db: &Db, data_dir: &std::path::Path, cluster_secret: Option<&[u8]>) -> Result<u64> {
+    let folder_secret = match std::fs::read(data_dir.join("secret.key")) {
+        Ok(secret) => secret,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e.into()),
+    };
+    if cluster_secret == Some(folder_secret.as_slice()) {
+        return Ok(0);
+    }
+    db.read(|conn| {
+        Ok(conn.query_row("SELECT count(*) FROM users WHERE totp_enabled", [], |r| r.get::<_, i64>(0))? as u64)
+    })
+}
+
 /// The copy, `chunk` events at a time; `stop_after_chunks` ends it as an interruption would, after storing
 /// that many chunks on the shards and before recording the last (tests).
 fn copy(
@@ -847,6 +866,21 @@ fn touches(conn: &Connection, site: WebsiteId, store: &mut dyn FnMut(&[HitRow]) 
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+
+    #[test]
+    fn two_factor_accounts_are_counted_unless_the_cluster_signs_with_the_folders_secret() {
+        let fixture = crate::testing::one_site();
+        let (db, folder) = (fixture.tracker.db(), fixture.dir.path());
+        let folder_secret = std::fs::read(folder.join("secret.key")).unwrap();
+        let other = b"another secret of at least 32 bytes!".as_slice();
+        assert_eq!(super::two_factor_broken_by_copy(db, folder, Some(other)).unwrap(), 0, "nobody has it on");
+        db.write(|conn| Ok(conn.execute("UPDATE users SET totp_enabled = 1", [])?)).unwrap();
+        assert_eq!(super::two_factor_broken_by_copy(db, folder, Some(other)).unwrap(), 1);
+        assert_eq!(super::two_factor_broken_by_copy(db, folder, None).unwrap(), 1);
+        assert_eq!(super::two_factor_broken_by_copy(db, folder, Some(&folder_secret)).unwrap(), 0);
+        let no_key_file = tempfile::tempdir().unwrap();
+        assert_eq!(super::two_factor_broken_by_copy(db, no_key_file.path(), Some(other)).unwrap(), 0);
+    }
 
     use super::*;
     use crate::analytics::{Dimension, TimeRange};

@@ -26,6 +26,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0120_migrated_from", include_str!("../../migrations/postgres/0120_migrated_from.sql")),
     ("0130_account_audit", include_str!("../../migrations/postgres/0130_account_audit.sql")),
     ("0140_keys_from_configuration", include_str!("../../migrations/postgres/0140_keys_from_configuration.sql")),
+    ("0150_email_verification", include_str!("../../migrations/postgres/0150_email_verification.sql")),
     ("0160_replay_remote_assets", include_str!("../../migrations/postgres/0160_replay_remote_assets.sql")),
 ];
 

@@ -40,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0024_advanced_intent_scores.sql"),
     include_str!("../../migrations/0025_point_days.sql"),
     include_str!("../../migrations/0026_account_audit.sql"),
+    include_str!("../../migrations/0027_email_verification.sql"),
     include_str!("../../migrations/0028_replay_remote_assets.sql"),
 ];
 

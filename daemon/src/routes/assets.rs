@@ -35,6 +35,7 @@ const APP_ROUTES: &[&str] = &[
     "/export",
     "/settings",
     "/basic-dashboard",
+    "/verify-email",
 ];
 
 /// Everything under /assets/ has a content hash in its name (dashboard/build.mjs), so it never changes.

@@ -3,10 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use tracker_core::Tracker;
-use tracker_core::auth::{AuthSession, Login, Principal, RefreshedTokens};
+use tracker_core::auth::{AuthSession, CurrentUser, Login, Principal, RefreshedTokens};
 use tracker_core::config::RegistrationMode;
 use tracker_core::ingest::Client;
-use tracker_core::model::User;
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
@@ -194,11 +193,11 @@ async fn logout(tracker: Tracker, authorization: Option<String>, body: LogoutReq
     path = "/api/user",
     tag = "auth",
     operation_id = "currentUser",
-    responses((status = 200, description = "The signed-in account", body = User), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The signed-in account and whether its address is confirmed", body = CurrentUser), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn current_user(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
-    let user = blocking(move || tracker.auth.user(principal.user)).await?;
+    let user = blocking(move || tracker.auth.current_user(principal.user)).await?;
     Ok(warp::reply::json(&user))
 }
 

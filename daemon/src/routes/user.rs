@@ -1,5 +1,6 @@
 //! /api/user/*: the Settings screen (spec part 2 §7, REAL.md): what it shows, profile, notifications,
-//! security settings, email change, the account's data export and two-factor enrolment. Password change,
+//! security settings, email change and its verification link, the account's data export and two-factor
+//! enrolment. Password change,
 //! account deletion and the current user are in `auth`.
 
 use serde::Deserialize;
@@ -17,10 +18,19 @@ use tracker_core::auth::TwoFactorSetup;
 
 use crate::error::{ErrorBody, reject};
 
-/// The account's email after a change.
+/// The account's email after a change or a confirmation, and whether it is confirmed.
 #[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct EmailAnswer {
     email: String,
+    email_verified: bool,
+}
+
+/// The token of a verification link (the part after `#token=`).
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct EmailConfirmation {
+    token: String,
 }
 
 /// Single-use recovery codes, shown once.
@@ -100,6 +110,12 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(client(tracker.clone()))
         .and(api_body())
         .and_then(email);
+    let resend = warp::path!("user" / "email" / "verification").and(warp::post()).and(me()).and_then(resend_email_link);
+    let confirm = warp::path!("user" / "email" / "verify")
+        .and(warp::post())
+        .and(with_tracker(tracker.clone()))
+        .and(api_body())
+        .and_then(confirm_email);
     let export = warp::path!("user" / "export").and(warp::get()).and(me()).and_then(export);
     let setup = warp::path!("user" / "two-factor" / "setup")
         .and(warp::post())
@@ -119,7 +135,17 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(client(tracker.clone()))
         .and(api_body())
         .and_then(disable);
-    settings.or(profile).or(notifications).or(security).or(email).or(export).or(setup).or(enable).or(disable)
+    settings
+        .or(profile)
+        .or(notifications)
+        .or(security)
+        .or(email)
+        .or(resend)
+        .or(confirm)
+        .or(export)
+        .or(setup)
+        .or(enable)
+        .or(disable)
 }
 
 /// Profile, notifications, security settings and recent sign-ins.
@@ -195,14 +221,16 @@ async fn security(tracker: Tracker, principal: Principal, body: SecurityUpdate) 
     Ok(warp::reply::json(&saved))
 }
 
-/// Changes the email after checking the current password; answers `{email}`.
+/// Changes the email after checking the current password. Another address is unconfirmed (no report or alert
+/// goes to it) until the link mailed to it is followed; 429 when the account's verification mails of the hour
+/// are used up.
 #[utoipa::path(
     put,
     path = "/api/user/email",
     tag = "settings",
     operation_id = "changeEmail",
     request_body(content = EmailChange, content_type = "application/json"),
-    responses((status = 200, description = "The new email", body = EmailAnswer), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The new email and whether it is confirmed", body = EmailAnswer), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn email(
@@ -211,10 +239,44 @@ async fn email(
     client: Client,
     body: EmailChange,
 ) -> Result<impl Reply, Rejection> {
-    let email =
-        blocking(move || tracker.auth.change_email(principal, &body.new_email, &body.current_password, client.ip))
-            .await?;
-    Ok(warp::reply::json(&EmailAnswer { email }))
+    let answer = blocking(move || {
+        let email = tracker.auth.change_email(principal, &body.new_email, &body.current_password, client.ip)?;
+        Ok(EmailAnswer { email, email_verified: tracker.auth.email_verified(principal.user)? })
+    })
+    .await?;
+    Ok(warp::reply::json(&answer))
+}
+
+/// Mails a new verification link to the account's unconfirmed address (earlier links stop working): 400
+/// without email configured, 409 when the address is confirmed already, 429 past 5 mails an hour, 503 when
+/// the mail server cannot be reached.
+#[utoipa::path(
+    post,
+    path = "/api/user/email/verification",
+    tag = "settings",
+    operation_id = "resendEmailVerification",
+    responses((status = 200, description = "The link is mailed", body = Done), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn resend_email_link(tracker: Tracker, principal: Principal) -> Result<impl Reply, Rejection> {
+    blocking(move || tracker.auth.resend_email_link(principal)).await?;
+    Ok(warp::reply::json(&Done { ok: true }))
+}
+
+/// Confirms an address with the token of the link mailed to it (no sign-in needed: the link may be opened on
+/// another device). A token unknown, used, replaced by a newer link or an email change, or older than 24 hours
+/// is a 400.
+#[utoipa::path(
+    post,
+    path = "/api/user/email/verify",
+    tag = "settings",
+    operation_id = "confirmEmail",
+    request_body(content = EmailConfirmation, content_type = "application/json"),
+    responses((status = 200, description = "The address is confirmed", body = EmailAnswer), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
+)]
+async fn confirm_email(tracker: Tracker, body: EmailConfirmation) -> Result<impl Reply, Rejection> {
+    let user = blocking(move || tracker.auth.confirm_email(&body.token)).await?;
+    Ok(warp::reply::json(&EmailAnswer { email: user.email, email_verified: true }))
 }
 
 /// The account's data as one JSON download.

@@ -706,9 +706,55 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Changes the email after checking the current password; answers `{email}`. */
+        /**
+         * Changes the email after checking the current password. Another address is unconfirmed (no report or alert
+         *     goes to it) until the link mailed to it is followed; 429 when the account's verification mails of the hour
+         *     are used up.
+         */
         put: operations["changeEmail"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/email/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mails a new verification link to the account's unconfirmed address (earlier links stop working): 400
+         *     without email configured, 409 when the address is confirmed already, 429 past 5 mails an hour, 503 when
+         *     the mail server cannot be reached.
+         */
+        post: operations["resendEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms an address with the token of the link mailed to it (no sign-in needed: the link may be opened on
+         *     another device). A token unknown, used, replaced by a newer link or an email change, or older than 24 hours
+         *     is a 400.
+         */
+        post: operations["confirmEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1343,6 +1389,14 @@ export interface components {
             activity: string;
             currentPage: string;
         };
+        /** @description The signed-in account, as `GET /api/user` answers it. */
+        CurrentUser: components["schemas"]["User"] & {
+            /**
+             * @description Whether reports and alerts may go to the address: it was confirmed by a mailed link (or vouched for by
+             *     the operator, or the account is older than confirmation).
+             */
+            emailVerified: boolean;
+        };
         /** @description One visit as a journey (spec §3 "Customer journey", plus where and when). */
         CustomerJourney: {
             sessionId: string;
@@ -1490,13 +1544,18 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
-        /** @description The account's email after a change. */
+        /** @description The account's email after a change or a confirmation, and whether it is confirmed. */
         EmailAnswer: {
             email: string;
+            emailVerified: boolean;
         };
         EmailChange: {
             newEmail: string;
             currentPassword: string;
+        };
+        /** @description The token of a verification link (the part after `#token=`). */
+        EmailConfirmation: {
+            token: string;
         };
         /** @description The body of every error answer: `{"error":{"message":...}}`. */
         ErrorBody: {
@@ -2165,6 +2224,8 @@ export interface components {
         Profile: {
             name: string;
             email: string;
+            /** @description Whether reports and alerts may go to `email`: it was confirmed by a mailed link (issue 33). Read only. */
+            emailVerified: boolean;
             company: string;
             timezone: string;
         };
@@ -4170,13 +4231,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The signed-in account */
+            /** @description The signed-in account and whether its address is confirmed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["CurrentUser"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
@@ -4236,7 +4297,69 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new email */
+            /** @description The new email and whether it is confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailAnswer"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resendEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is mailed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailConfirmation"];
+            };
+        };
+        responses: {
+            /** @description The address is confirmed */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,10 @@ export type SignIn = Schemas["SignIn"];
 export type AccountSettings = Schemas["AccountSettings"];
 export type TwoFactorSetup = Schemas["TwoFactorSetup"];
 
+/** The account's email and whether it is verified, after a change or a confirmation. */
+export type EmailAnswer = Schemas["EmailAnswer"];
+export type EmailConfirmation = Schemas["EmailConfirmation"];
+
 export type TwoFactorSetupRequest = Schemas["TwoFactorSetupRequest"];
 export type TwoFactorEnableRequest = Schemas["TwoFactorEnableRequest"];
 /** `code`: a code from the app or an unused recovery code (needed while two-factor is on). */
@@ -27,7 +31,11 @@ export const settingsApi = {
   profile: (p: { name: string; company: string; timezone: string }) => api.put<Profile>("/api/user/profile", p),
   notifications: (n: NotificationToggles) => api.put<Notifications>("/api/user/notifications", n),
   security: (s: { sessionTimeout?: number; loginNotifications?: boolean }) => api.put<SecuritySettings>("/api/user/security", s),
-  email: (b: { newEmail: string; currentPassword: string }) => api.put<{ email: string }>("/api/user/email", b),
+  email: (b: { newEmail: string; currentPassword: string }) => api.put<EmailAnswer>("/api/user/email", b),
+  /** Mails a new verification link to the account's unverified address. */
+  resendEmailLink: () => api.post<{ ok: boolean }>("/api/user/email/verification"),
+  /** Confirms the address a link was mailed to (no sign-in needed). */
+  confirmEmail: (token: string) => api.post<EmailAnswer>("/api/user/email/verify", { token } satisfies EmailConfirmation),
   password: (b: { currentPassword: string; newPassword: string }) => api.put<AuthResponse>("/api/user/password", b),
   deleteAccount: (password: string) => api.request<void>("DELETE", "/api/user/account", { body: { password } }),
   /** The account's data as JSON text (downloaded by the page). */

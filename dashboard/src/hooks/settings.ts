@@ -48,6 +48,11 @@ export function useUpdateEmail() {
   });
 }
 
+/** Mails a new verification link; the settings are unchanged until the link is followed. */
+export function useResendEmailLink() {
+  return useMutation({ mutationFn: settingsApi.resendEmailLink });
+}
+
 /** Changing the password ends every sign-in; the answer carries this browser's new token pair. */
 export function useChangePassword() {
   return useMutation({

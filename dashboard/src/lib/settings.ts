@@ -49,3 +49,9 @@ export function timezones(): string[] {
 export function exportFileName(now: Date = new Date()): string {
   return `account-export-${now.toISOString().slice(0, 10)}.json`;
 }
+
+/** The token of a verification link's `#token=...` (the part browsers never send to a server), or null. */
+export function tokenFromHash(hash: string): string | null {
+  const token = new URLSearchParams(hash.replace(/^#/, "")).get("token")?.trim();
+  return token ? token : null;
+}

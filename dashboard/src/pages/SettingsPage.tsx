@@ -39,10 +39,10 @@ export default function SettingsPage() {
           {(data) => (
             <div className="max-w-3xl">
               <TabsContent value="profile">
-                <ProfileTab profile={data.profile} />
+                <ProfileTab profile={data.profile} emailConfigured={data.notifications.emailConfigured} />
               </TabsContent>
               <TabsContent value="notifications">
-                <NotificationsTab notifications={data.notifications} />
+                <NotificationsTab notifications={data.notifications} emailVerified={data.profile.emailVerified} />
               </TabsContent>
               <TabsContent value="security">
                 <SecurityTab settings={data} />

@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { deletionProblem, emailProblem, exportFileName, parseSessionTimeout, passwordProblem, sessionTimeoutInRange, timezones } from "../../src/lib/settings";
+import { deletionProblem, emailProblem, exportFileName, parseSessionTimeout, passwordProblem, sessionTimeoutInRange, timezones, tokenFromHash } from "../../src/lib/settings";
 
 test("password dialog checks match before length, with the spec's texts", () => {
   assert.deepEqual(passwordProblem("abc", "abd"), { title: "Passwords don't match", description: "Please make sure your new passwords match." });
   assert.deepEqual(passwordProblem("abc", "abc"), { title: "Password too short", description: "Password must be at least 6 characters long." });
   assert.equal(passwordProblem("secret1", "secret1"), null);
+});
+
+test("a verification link's token is read from after the #", () => {
+  assert.equal(tokenFromHash("#token=abc-DEF_123"), "abc-DEF_123");
+  assert.equal(tokenFromHash("token=abc"), "abc");
+  assert.equal(tokenFromHash(""), null);
+  assert.equal(tokenFromHash("#token="), null);
+  assert.equal(tokenFromHash("#other=1"), null);
 });
 
 test("email and deletion dialogs", () => {

@@ -600,6 +600,8 @@ const ROUTES: &[Route] = &[
         Body::Json(r#"{"newEmail":"{email}","currentPassword":"wrong-password"}"#),
         Auth::Sacrificial,
     ),
+    route("POST", "/api/user/email/verification", "", Body::None, Auth::Owner),
+    route("POST", "/api/user/email/verify", "", Body::Json(r#"{"token":"not-a-token"}"#), Auth::Public),
     route("GET", "/api/user/export", "", Body::None, Auth::Owner),
     route("POST", "/api/user/two-factor/setup", "", Body::Json(r#"{"password":"wrong-password"}"#), Auth::Sacrificial),
     route(

@@ -1,5 +1,5 @@
-//! The email record behind the metadata boundary: who gets the weekly reports and traffic alerts, and which
-//! of them went out (`emails_sent`). An email is claimed before it is sent, in one statement that only one
+//! The email record behind the metadata boundary: who gets the weekly reports and traffic alerts (owners whose
+//! address is confirmed, issue 33), and which of them went out (`emails_sent`). An email is claimed before it is sent, in one statement that only one
 //! caller can win, so two daemons (or a daemon and `tracker email run`) never send the same one twice.
 
 use rusqlite::{Connection, params};
@@ -63,14 +63,14 @@ pub trait EmailStore {
 
 const SQLITE_REPORT_RECIPIENTS: &str = "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w
      JOIN users u ON u.id = w.user_id
-     WHERE u.weekly_reports AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report'
-       AND e.website_id = w.id AND e.user_id = u.id AND e.period = ?1)
+     WHERE u.weekly_reports AND u.email_verified_at IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report' AND e.website_id = w.id AND e.user_id = u.id AND e.period = ?1)
      ORDER BY w.id";
 
 const SQLITE_ALERT_RECIPIENTS: &str = "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w
      JOIN users u ON u.id = w.user_id
-     WHERE u.real_time_alerts AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert'
-       AND e.website_id = w.id AND e.period > ?1)
+     WHERE u.real_time_alerts AND u.email_verified_at IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert' AND e.website_id = w.id AND e.period > ?1)
      ORDER BY w.id";
 
 fn sqlite_recipients(conn: &Connection, sql: &str, bound: Millis) -> Result<Vec<EmailRecipient>> {
@@ -136,8 +136,8 @@ impl EmailStore for PgMeta {
         self.pg.with(|c| {
             let rows = c.query(
                 "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
-                 WHERE u.weekly_reports AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report'
-                   AND e.website_id = w.id AND e.user_id = u.id AND e.period = $1)
+                 WHERE u.weekly_reports AND u.email_verified_at IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report' AND e.website_id = w.id AND e.user_id = u.id AND e.period = $1)
                  ORDER BY w.id",
                 &[&week],
             )?;
@@ -149,8 +149,8 @@ impl EmailStore for PgMeta {
         self.pg.with(|c| {
             let rows = c.query(
                 "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
-                 WHERE u.real_time_alerts AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert'
-                   AND e.website_id = w.id AND e.period > $1)
+                 WHERE u.real_time_alerts AND u.email_verified_at IS NOT NULL
+                   AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert' AND e.website_id = w.id AND e.period > $1)
                  ORDER BY w.id",
                 &[&quiet_since],
             )?;
@@ -216,6 +216,7 @@ mod tests {
     /// An account and a site of it on `meta`: (user, site).
     fn owner_and_site(meta: &super::super::Meta, email: &str) -> (UserId, WebsiteId) {
         let user = meta.insert_user(email, "hash", 1, false).unwrap().unwrap().id;
+        meta.vouch_for_email(user, 1).unwrap();
         let key = format!("key-{email}");
         let site = meta.insert_website(user, "Shop", "shop.example.com", &key, TrackingLevel::Light, 1).unwrap();
         (user, site.unwrap())
@@ -242,6 +243,27 @@ mod tests {
             meta.email_refused(&claim).unwrap();
             assert!(due(meta).is_empty(), "{}: a refused report is not tried again", engine.name);
             assert!(!meta.claim_email(&claim, None).unwrap(), "{}", engine.name);
+        }
+    }
+
+    #[test]
+    fn an_owner_whose_address_is_unconfirmed_gets_no_report_or_alert() {
+        for engine in engines() {
+            let meta = &engine.meta;
+            let (user, site) = owner_and_site(meta, "ann@example.com");
+            meta.update_notifications(
+                user,
+                crate::account::NotificationsUpdate { real_time_alerts: Some(true), ..Default::default() },
+            )
+            .unwrap();
+            let sites = |meta: &super::super::Meta| {
+                let reports = meta.report_recipients(WEEK).unwrap().iter().map(|r| r.site).collect::<Vec<_>>();
+                let alerts = meta.alert_recipients(WEEK).unwrap().iter().map(|r| r.site).collect::<Vec<_>>();
+                (reports, alerts)
+            };
+            assert_eq!(sites(meta), (vec![site], vec![site]), "{}", engine.name);
+            meta.set_email(user, "changed@example.com").unwrap();
+            assert_eq!(sites(meta), (vec![], vec![]), "{}: a changed address is unconfirmed", engine.name);
         }
     }
 

@@ -6,7 +6,7 @@
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
 //! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
-//! [`AuditStore`], [`ReplayStore`], [`EmailStore`],
+//! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`],
 //! [`AccountExportStore`]), each method one unit of work (one statement or one transaction) so that no
 //! transaction spans a call; both engines implement each trait in the aggregate's file, their SQL side by side,
 //! values always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and
@@ -16,6 +16,7 @@
 mod account_export;
 mod audit;
 mod consent;
+mod email_verification;
 mod emails;
 mod event_definitions;
 mod funnels;
@@ -36,6 +37,7 @@ pub(crate) use account_export::text_json;
 pub use audit::{AccountAuditEntry, AuditStore};
 pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
+pub use email_verification::{Confirmation, EmailVerificationStore};
 pub use emails::{EmailClaim, EmailKind, EmailRecipient, EmailStore};
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
 pub use funnels::{FunnelChanges, FunnelRow, FunnelStepDef, FunnelStore, NewFunnel};
@@ -66,6 +68,7 @@ pub trait Metadata:
     + AuditStore
     + ReplayStore
     + EmailStore
+    + EmailVerificationStore
     + Send
     + Sync
 {
@@ -85,6 +88,7 @@ impl<T> Metadata for T where
         + AuditStore
         + ReplayStore
         + EmailStore
+        + EmailVerificationStore
         + Send
         + Sync
 {

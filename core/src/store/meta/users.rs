@@ -3,6 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::email_verification::{PG_SET_EMAIL, SQLITE_SET_EMAIL};
 use super::{PgMeta, SqliteMeta, unique_violation};
 use crate::account::{Notifications, NotificationsUpdate, Profile, Security, SignIn, session_timeout_ms};
 use crate::error::{Error, Result};
@@ -40,7 +41,8 @@ pub trait UserStore {
     fn list_users(&self) -> Result<Vec<User>>;
     /// Stores a new password hash, raises the token version and ends every sign-in; false if no such account.
     fn replace_password(&self, id: UserId, hash: &str, now: Millis) -> Result<bool>;
-    /// Sets the email if no other account has it (`Conflict` otherwise).
+    /// Sets the email if no other account has it (`Conflict` otherwise). Another address (not the same one in
+    /// another case) is unconfirmed, and a link token out for the old one is forgotten.
     fn set_email(&self, id: UserId, email: &str) -> Result<()>;
     /// Deletes an account and, by cascade, everything it owns in the metadata store.
     fn delete_user(&self, id: UserId) -> Result<()>;
@@ -186,7 +188,7 @@ impl UserStore for SqliteMeta {
             if taken {
                 return Err(conflict());
             }
-            conn.execute("UPDATE users SET email = ?1 WHERE id = ?2", params![email, id])?;
+            conn.execute(SQLITE_SET_EMAIL, params![email, id])?;
             Ok(())
         })
     }
@@ -491,7 +493,7 @@ impl UserStore for PgMeta {
     fn set_email(&self, id: UserId, email: &str) -> Result<()> {
         self.pg.with(|c| {
             // The unique index has the last word: no check-then-write window between two daemons.
-            c.execute("UPDATE users SET email = $1 WHERE id = $2", &[&email, &id])
+            c.execute(PG_SET_EMAIL, &[&email, &id])
                 .map_err(|e| if unique_violation(&e) { conflict() } else { e.into() })?;
             Ok(())
         })
@@ -690,7 +692,8 @@ fn settings_row(text: [String; 4], flags: [bool; 6], timeout: i64) -> SettingsRo
     let [name, email, company, timezone] = text;
     let [email_alerts, weekly_reports, real_time_alerts, marketing_emails, totp_enabled, login_notifications] = flags;
     (
-        Profile { name, email, company, timezone },
+        // Whether the address is confirmed is email_verification.rs's to say; `Account` fills it in.
+        Profile { name, email, email_verified: false, company, timezone },
         Notifications { email_alerts, weekly_reports, real_time_alerts, marketing_emails, email_configured: false },
         security(totp_enabled, timeout, login_notifications),
     )

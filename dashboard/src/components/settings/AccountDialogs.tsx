@@ -96,9 +96,15 @@ export function UpdateEmailDialog({ open, onClose }: { open: boolean; onClose: (
     update.mutate(
       { newEmail: email, currentPassword: password },
       {
-        onSuccess: () => {
+        onSuccess: (answer) => {
           onClose();
-          toast({ title: "Email Updated", description: "Your email address has been changed successfully.", variant: "success" });
+          toast({
+            title: "Email Updated",
+            description: answer.emailVerified
+              ? "Your email address has been changed successfully."
+              : "Your email address has been changed. Reports and alerts go to it once it is verified (see the Profile tab).",
+            variant: "success",
+          });
         },
         onError: (err) => toast({ title: "Error", description: serverMessage(err) || "Failed to change email.", variant: "destructive" }),
       },

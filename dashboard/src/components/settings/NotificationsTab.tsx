@@ -1,6 +1,6 @@
 //! Settings, Notifications: the four stored toggles (spec defaults: email alerts and weekly reports on). Weekly
 //! Reports and Real-time Alerts send email once the operator sets smtp_url; until then the tab says email is not
-//! configured and the toggles are off limits.
+//! configured and the toggles are off limits; while the address is not verified, it says none is sent yet.
 import { useState } from "react";
 import type { NotificationToggles, Notifications } from "../../api/settings";
 import { useUpdateNotifications } from "../../hooks/settings";
@@ -15,7 +15,7 @@ const ITEMS: { key: keyof NotificationToggles; label: string; description: strin
   { key: "marketingEmails", label: "Marketing Emails", description: "Product news and tips" },
 ];
 
-export function NotificationsTab({ notifications }: { notifications: Notifications }) {
+export function NotificationsTab({ notifications, emailVerified }: { notifications: Notifications; emailVerified: boolean }) {
   const update = useUpdateNotifications();
   const { toast } = useToast();
   const { emailConfigured } = notifications;
@@ -37,6 +37,11 @@ export function NotificationsTab({ notifications }: { notifications: Notificatio
     <Card>
       <CardHeader title="Notification Preferences" description="Choose what you want to hear about" />
       <CardBody className="space-y-1">
+        {emailConfigured && !emailVerified && (
+          <p role="status" data-testid="email-not-verified-notice" className="rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
+            Your email address is not verified, so no reports or alerts are sent to it yet. Follow the link mailed to it, or send a new one from the Profile tab.
+          </p>
+        )}
         {!emailConfigured && (
           <p role="status" data-testid="email-not-configured" className="rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
             Email is not configured on this server, so no reports or alerts can be sent. The operator enables them by setting{" "}

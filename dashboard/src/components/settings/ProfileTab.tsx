@@ -1,15 +1,16 @@
-//! Settings, Profile: full name, email (changed from the Security tab), company, timezone, account status.
+//! Settings, Profile: full name, email (changed from the Security tab) and whether it is verified, company,
+//! timezone, account status.
 import { useMemo, useState } from "react";
 import type { FormEvent } from "react";
 import { ApiError } from "../../api";
 import type { Profile } from "../../api/settings";
-import { useUpdateProfile } from "../../hooks/settings";
+import { useResendEmailLink, useUpdateProfile } from "../../hooks/settings";
 import { serverMessage } from "../../lib/errors";
 import { timezones } from "../../lib/settings";
 import { useToast } from "../toast/toast";
 import { Badge, Button, Card, CardBody, CardHeader, Input, Label, Select } from "../ui/primitives";
 
-export function ProfileTab({ profile }: { profile: Profile }) {
+export function ProfileTab({ profile, emailConfigured }: { profile: Profile; emailConfigured: boolean }) {
   const update = useUpdateProfile();
   const { toast } = useToast();
   const [name, setName] = useState(profile.name);
@@ -49,6 +50,7 @@ export function ProfileTab({ profile }: { profile: Profile }) {
             <div>
               <Label htmlFor="profile-email">Email</Label>
               <Input id="profile-email" type="email" value={profile.email} readOnly disabled />
+              {emailConfigured && !profile.emailVerified && <UnverifiedEmail />}
             </div>
             <div>
               <Label htmlFor="profile-company">Company</Label>
@@ -76,5 +78,26 @@ export function ProfileTab({ profile }: { profile: Profile }) {
         </form>
       </CardBody>
     </Card>
+  );
+}
+
+/** "Not verified": no report or alert goes to the address until the link mailed to it is followed; sends a new one. */
+function UnverifiedEmail() {
+  const resend = useResendEmailLink();
+  const { toast } = useToast();
+  function send() {
+    resend.mutate(undefined, {
+      onSuccess: () => toast({ title: "Link Sent", description: "Open the link in the email to verify your address.", variant: "success" }),
+      onError: (err) => toast({ title: "Error", description: serverMessage(err) || "Failed to send the link.", variant: "destructive" }),
+    });
+  }
+  return (
+    <p role="status" data-testid="email-not-verified" className="mt-2 flex flex-wrap items-center gap-2 text-xs text-amber-200">
+      <Badge tone="yellow">Not verified</Badge>
+      No reports or alerts are sent until you follow the link mailed to this address.
+      <Button variant="outline" size="sm" onClick={send} disabled={resend.isPending}>
+        {resend.isPending ? "Sending..." : "Resend link"}
+      </Button>
+    </p>
   );
 }
