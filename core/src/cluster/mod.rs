@@ -40,6 +40,8 @@ pub mod pg;
 mod replays;
 mod retention;
 mod rollups;
+#[cfg(test)]
+pub(crate) mod seeded;
 mod sessions;
 pub mod sink;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! kind in every format, a range, the newest rows first up to a limit (the typed exports without a range), and
 //! a site's visits (the privacy export).
 
-use super::parity::seeded_site;
+use super::seeded::seeded_site;
 use crate::export::{ExportFormat, ExportKind, ExportQuery};
 
 const HOUR: i64 = 3_600_000;

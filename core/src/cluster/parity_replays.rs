@@ -5,7 +5,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::parity::seeded_hits;
+use super::seeded::seeded_hits;
 use super::testing::{fresh, store_all_in_both};
 use crate::analytics::TimeRange;
 use crate::ingest::interactions::{FieldEvent, FieldKind, Interactions, Point, PointKind};

@@ -1,0 +1,205 @@
+//! A day of seeded visits with the edges an API test cannot place at will (a visitor seen earlier the same day
+//! before the 24-hour range, visits across midnight, a visit's later hits with other dimensions than its first,
+//! visits started by an event, conversions with and without values), for the cluster's tests and the events
+//! conformance suite, and the comparisons of the cluster's inner reads with SQLite's on them.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::events::Events;
+use super::testing::{TestCluster, fresh, scroll_reports, store_all_in_both};
+use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
+use crate::ingest::{EventKind, Hit, Utm};
+use crate::model::{Millis, WebsiteId, now_ms};
+use crate::store::funnels::{Funnel, FunnelInput, StepInput};
+use crate::testing::{OneSite, one_site};
+
+const HOUR: Millis = 3_600_000;
+const DAY: Millis = 24 * HOUR;
+
+/// Picks one of `values`.
+fn one<'a>(rng: &mut StdRng, values: &[&'a str]) -> &'a str {
+    values[rng.random_range(0..values.len())]
+}
+
+/// 90 visitors over the last 24 hours, 1 to 3 visits each (over 30 minutes apart), 1 to 6 hits a visit. Each
+/// visitor's times end in its own millisecond, so no two hits share a time (their order is then the same on
+/// both engines). Visitor 200 visits just before the 24-hour range begins and again 40 minutes later, the
+/// same UTC day when the clock allows.
+pub(crate) fn seeded_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
+    let mut rng = StdRng::seed_from_u64(1818);
+    let oldest = now - DAY + 10_000;
+    let mut hits = Vec::new();
+    let visit = |rng: &mut StdRng, visitor: u8, mut ts: Millis, hits: &mut Vec<Hit>| -> Millis {
+        let referrer_host = one(rng, &["", "", "google.com", "t.co", "news.ycombinator.com"]);
+        let utm_source = one(rng, &["", "", "", "newsletter", "twitter"]);
+        let (country, device, browser, os) = (
+            one(rng, &["DE", "GB", "US", "", "FR"]),
+            one(rng, &["desktop", "mobile", "tablet"]),
+            one(rng, &["Chrome", "Firefox", "Safari"]),
+            one(rng, &["Windows", "macOS", "Android", "iOS"]),
+        );
+        for n in 0..rng.random_range(1..=6) {
+            let kind = match rng.random_range(0..20) {
+                0..=11 => EventKind::Pageview,
+                12..=14 => EventKind::Custom,
+                15 => EventKind::Outbound,
+                16 => EventKind::Download,
+                _ => EventKind::Conversion,
+            };
+            let name = match kind {
+                EventKind::Custom => one(rng, &["play", "signup", "", "Sign Up"]),
+                EventKind::Conversion => one(rng, &["purchase", "trial"]),
+                _ => "",
+            };
+            let (value, currency) = match (kind, rng.random_range(0..3)) {
+                (EventKind::Conversion, 0) => (None, None),
+                (EventKind::Conversion, 1) => (Some(rng.random_range(5..200) as f64 + 0.25), Some("EUR".to_string())),
+                (EventKind::Conversion, _) => (Some(rng.random_range(5..200) as f64), None),
+                _ => (None, None),
+            };
+            let path = format!("/p{}", rng.random_range(0..7));
+            let first = n == 0;
+            hits.push(Hit {
+                website_id: site,
+                session_key: format!("visitor-{visitor:03}"),
+                ts,
+                kind: Some(kind),
+                name: name.into(),
+                url: format!("https://s.example.com{path}"),
+                path,
+                // A visit counts under its first hit's values; its later hits carry others.
+                referrer_host: if first { referrer_host.into() } else { "s.example.com".into() },
+                utm: Utm { source: if first { utm_source.into() } else { String::new() }, ..Utm::default() },
+                value,
+                currency,
+                country: country.into(),
+                device: if first { device.into() } else { "tv".into() },
+                browser: browser.into(),
+                os: os.into(),
+                visitor_seed: [visitor; 32],
+                ..Hit::default()
+            });
+            ts += rng.random_range(5..400) * 1000;
+        }
+        ts
+    };
+    for visitor in 0..90u8 {
+        let mut ts = (oldest + rng.random_range(0..23 * 3_600) * 1000) / 1000 * 1000 + visitor as i64;
+        for _ in 0..rng.random_range(1..=3) {
+            if ts > now - 60_000 {
+                break;
+            }
+            ts = visit(&mut rng, visitor, ts, &mut hits) + rng.random_range(31 * 60..240 * 60) * 1000;
+        }
+    }
+    let day_start = TimeRange::parse("24h", now).unwrap().start;
+    let early = (oldest.max(day_start - 60_000)) / 1000 * 1000 + 200;
+    visit(&mut rng, 200, early, &mut hits);
+    visit(&mut rng, 200, early + 40 * 60_000, &mut hits);
+    hits.retain(|h| h.ts <= now);
+    hits.sort_by_key(|h| h.ts);
+    hits
+}
+
+/// `key~id` (a visit a later one replaced) as `key~`: the id is each engine's own.
+pub(crate) fn without_visit_id(session_id: &str) -> String {
+    match session_id.split_once('~') {
+        Some((key, _)) => format!("{key}~"),
+        None => session_id.to_string(),
+    }
+}
+
+/// A fresh cluster and a SQLite site holding the same [`seeded_hits`] with scroll reports among them (they keep
+/// visits alive on both engines, and the cluster stores a touch row for each), and the time they were seeded
+/// from; `None` without the harness.
+pub(crate) fn seeded_site() -> Option<(TestCluster, OneSite, Millis)> {
+    let cluster = fresh()?;
+    let fixture = one_site();
+    cluster.add_site(fixture.site);
+    let now = now_ms();
+    let hits = seeded_hits(fixture.site, now);
+    let reports = scroll_reports(&hits);
+    assert!(!reports.is_empty(), "scroll reports among the hits");
+    store_all_in_both(&fixture, &cluster, hits, reports);
+    Some((cluster, fixture, now))
+}
+
+/// Asserts that every read moved to ClickHouse answers as SQLite's on a site holding `seeded_hits`.
+pub(crate) fn assert_every_read_equal(sqlite: &Analytics, events: &Events, site: WebsiteId, now: Millis) {
+    for name in ["24h", "7d", "30d", "90d"] {
+        let range = TimeRange::parse(name, now).unwrap();
+        let totals = sqlite.totals(site, range).unwrap();
+        assert!(totals.visits > 100 && totals.bounces > 0 && totals.conversions > 0, "{name}: {totals:?}");
+        assert_eq!(events.totals(site, range).unwrap(), totals, "totals {name}");
+        assert_eq!(events.timeseries(site, range).unwrap(), sqlite.timeseries(site, range).unwrap(), "{name}");
+        let referrers = sqlite.referrers(site, range).unwrap();
+        assert!(referrers.len() >= 4, "{referrers:?}");
+        assert_eq!(events.referrers(site, range).unwrap(), referrers, "referrers {name}");
+        assert_eq!(events.countries(site, range).unwrap(), sqlite.countries(site, range).unwrap(), "{name}");
+        for dim in Dimension::ALL {
+            for limit in [2, 100] {
+                let expected = sqlite.breakdown(site, range, dim, limit).unwrap();
+                assert_eq!(events.breakdown(site, range, dim, limit).unwrap(), expected, "{} {name}", dim.as_str());
+            }
+        }
+        assert_eq!(events.traffic_sources(site, range).unwrap(), sqlite.traffic_sources(site, range).unwrap());
+        let mut expected = sqlite.conversions(site, range).unwrap();
+        let mut got = events.conversions(site, range).unwrap();
+        assert!(expected.conversions.iter().any(|c| c.value.is_none()), "{expected:?}");
+        assert!(expected.conversions.iter().any(|c| c.currency.is_some()), "{expected:?}");
+        for c in expected.conversions.iter_mut().chain(got.conversions.iter_mut()) {
+            c.id = 0;
+        }
+        assert_eq!(got, expected, "conversions {name}");
+        let expected = sqlite.events_summary(site, range).unwrap();
+        assert!(expected.unique_events >= 5, "{expected:?}");
+        assert_eq!(events.events_summary(site, range, Vec::new()).unwrap(), expected, "events {name}");
+    }
+
+    let mut expected = sqlite.recent_activity(site, 50).unwrap();
+    let mut got = events.recent_activity(site, 50).unwrap();
+    for item in expected.iter_mut().chain(got.iter_mut()) {
+        item.id = 0;
+        item.session_id = without_visit_id(&item.session_id);
+    }
+    assert!(expected.iter().any(|item| item.session_id.ends_with('~')), "a replaced visit is listed");
+    assert_eq!(got, expected, "recent activity");
+    assert!(events.recent_activity(site, 0).is_err() && events.recent_activity(site, 51).is_err());
+
+    for metric in [SiteMetric::Pageviews, SiteMetric::Visitors] {
+        let sites = [site, site + 1000];
+        assert_eq!(
+            events.site_periods(&sites, metric, now).unwrap(),
+            sqlite.site_periods(&sites, metric, now).unwrap()
+        );
+    }
+    assert_eq!(events.page_urls(site, now).unwrap(), sqlite.page_urls(site).unwrap());
+}
+
+/// A funnel's steps as the dialog sends them: (url, event name).
+pub(crate) fn funnel_input(site: WebsiteId, steps: &[(&str, Option<&str>)]) -> FunnelInput {
+    FunnelInput {
+        name: Some(format!("{} steps", steps.len())),
+        website_id: Some(site.into()),
+        steps: Some(
+            steps
+                .iter()
+                .enumerate()
+                .map(|(i, (url, event))| StepInput {
+                    name: Some(format!("Step {}", i + 1)),
+                    url: Some(url.to_string()),
+                    event_name: event.map(str::to_string),
+                })
+                .collect(),
+        ),
+        status: None,
+    }
+}
+
+/// What the two engines may differ in: ids, creation times and the site's name (each fixture's own), and a
+/// replaced visit's id in its name.
+pub(crate) fn comparable_funnel(mut funnel: Funnel) -> Funnel {
+    (funnel.id, funnel.created_at, funnel.website.name) = (0, 0, String::new());
+    funnel
+}
