@@ -9,6 +9,7 @@
 //! with `TRACKER_TEST_REQUIRE_CLUSTER=1` a missing harness fails instead (`cluster::testing::harness_var`).
 
 mod traffic;
+mod visits;
 
 use crate::cluster::testing::{TestCluster, fresh, in_time_order, store_jobs_in_cluster, submit_to_sqlite};
 use crate::events::Events;
