@@ -23,8 +23,6 @@ pub mod notices;
 mod organizations;
 mod overview;
 #[cfg(test)]
-mod parity;
-#[cfg(test)]
 mod parity_advanced;
 #[cfg(test)]
 mod parity_exports;

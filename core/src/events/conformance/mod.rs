@@ -8,6 +8,7 @@
 //! One file per area of the boundary. Without the harness the cluster engine is skipped, saying so on stderr;
 //! with `TRACKER_TEST_REQUIRE_CLUSTER=1` a missing harness fails instead (`cluster::testing::harness_var`).
 
+mod paths;
 mod traffic;
 mod visits;
 
@@ -15,7 +16,7 @@ use crate::cluster::testing::{TestCluster, fresh, in_time_order, store_jobs_in_c
 use crate::events::Events;
 use crate::ingest::writer::Job;
 use crate::ingest::{EventKind, Hit, Interactions, Utm};
-use crate::model::{Millis, WebsiteId};
+use crate::model::{Millis, UserId, WebsiteId};
 use crate::store::meta::Meta;
 use crate::testing::{OneSite, one_site};
 
@@ -25,6 +26,8 @@ pub(super) struct Engine {
     pub events: Events,
     pub meta: Meta,
     pub site: WebsiteId,
+    /// The account owning `site` in the engine's metadata.
+    pub owner: UserId,
     /// SQLite's tracker (the engine itself, or only the privacy service's cache beside the cluster's).
     fixture: OneSite,
     /// The test's corner of the harness, dropped (its database with it) after the engine.
@@ -65,13 +68,18 @@ impl Engine {
 pub(super) fn engines() -> Vec<Engine> {
     let fixture = one_site();
     let (events, meta, site) = (fixture.tracker.events.clone(), fixture.tracker.privacy.meta.clone(), fixture.site);
-    let mut engines = vec![Engine { name: "sqlite", events, meta, site, fixture, cluster: None }];
+    let owner = fixture.user.id;
+    let mut engines = vec![Engine { name: "sqlite", events, meta, site, owner, fixture, cluster: None }];
     if let Some(cluster) = fresh() {
         let fixture = one_site();
         cluster.add_site(fixture.site);
         let events = crate::events::clickhouse_engine(&cluster, fixture.tracker.db());
         let (meta, site) = (cluster.meta(), fixture.site);
-        engines.push(Engine { name: "clickhouse", events, meta, site, fixture, cluster: Some(cluster) });
+        let owner = cluster
+            .pg()
+            .with(|c| Ok(c.query_one("SELECT user_id FROM websites WHERE id = $1", &[&site])?.get(0)))
+            .unwrap();
+        engines.push(Engine { name: "clickhouse", events, meta, site, owner, fixture, cluster: Some(cluster) });
     }
     engines
 }
