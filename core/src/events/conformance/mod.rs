@@ -8,6 +8,7 @@
 //! One file per area of the boundary. Without the harness the cluster engine is skipped, saying so on stderr;
 //! with `TRACKER_TEST_REQUIRE_CLUSTER=1` a missing harness fails instead (`cluster::testing::harness_var`).
 
+mod erasure;
 mod paths;
 mod traffic;
 mod visits;
@@ -29,7 +30,7 @@ pub(super) struct Engine {
     /// The account owning `site` in the engine's metadata.
     pub owner: UserId,
     /// SQLite's tracker (the engine itself, or only the privacy service's cache beside the cluster's).
-    fixture: OneSite,
+    pub fixture: OneSite,
     /// The test's corner of the harness, dropped (its database with it) after the engine.
     cluster: Option<TestCluster>,
 }
@@ -51,6 +52,17 @@ impl Engine {
         match &self.cluster {
             Some(cluster) => store_jobs_in_cluster(cluster, jobs),
             None => submit_to_sqlite(&self.fixture, jobs.into_iter()),
+        }
+    }
+
+    /// The account owning `site` in the engine's metadata (the harness gives each site an owner of its own).
+    pub fn owner_of(&self, site: WebsiteId) -> UserId {
+        match &self.cluster {
+            Some(cluster) => cluster
+                .pg()
+                .with(|c| Ok(c.query_one("SELECT user_id FROM websites WHERE id = $1", &[&site])?.get(0)))
+                .unwrap(),
+            None => self.fixture.user.id,
         }
     }
 
