@@ -25,8 +25,6 @@ mod overview;
 #[cfg(test)]
 mod parity_advanced;
 #[cfg(test)]
-mod parity_exports;
-#[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]
 mod parity_orgs;

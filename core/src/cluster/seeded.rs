@@ -7,12 +7,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::events::Events;
-use super::testing::{TestCluster, fresh, scroll_reports, store_all_in_both};
 use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
 use crate::ingest::{EventKind, Hit, Utm};
-use crate::model::{Millis, WebsiteId, now_ms};
+use crate::model::{Millis, WebsiteId};
 use crate::store::funnels::{Funnel, FunnelInput, StepInput};
-use crate::testing::{OneSite, one_site};
 
 const HOUR: Millis = 3_600_000;
 const DAY: Millis = 24 * HOUR;
@@ -108,21 +106,6 @@ pub(crate) fn without_visit_id(session_id: &str) -> String {
         Some((key, _)) => format!("{key}~"),
         None => session_id.to_string(),
     }
-}
-
-/// A fresh cluster and a SQLite site holding the same [`seeded_hits`] with scroll reports among them (they keep
-/// visits alive on both engines, and the cluster stores a touch row for each), and the time they were seeded
-/// from; `None` without the harness.
-pub(crate) fn seeded_site() -> Option<(TestCluster, OneSite, Millis)> {
-    let cluster = fresh()?;
-    let fixture = one_site();
-    cluster.add_site(fixture.site);
-    let now = now_ms();
-    let hits = seeded_hits(fixture.site, now);
-    let reports = scroll_reports(&hits);
-    assert!(!reports.is_empty(), "scroll reports among the hits");
-    store_all_in_both(&fixture, &cluster, hits, reports);
-    Some((cluster, fixture, now))
 }
 
 /// Asserts that every read moved to ClickHouse answers as SQLite's on a site holding `seeded_hits`.

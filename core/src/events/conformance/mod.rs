@@ -9,6 +9,7 @@
 //! with `TRACKER_TEST_REQUIRE_CLUSTER=1` a missing harness fails instead (`cluster::testing::harness_var`).
 
 mod erasure;
+mod exports;
 mod paths;
 mod traffic;
 mod visits;
