@@ -30,8 +30,6 @@ mod parity_journeys;
 mod parity_orgs;
 #[cfg(test)]
 mod parity_replay_pages;
-#[cfg(test)]
-mod parity_replays;
 pub mod pg;
 mod replays;
 mod retention;

@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 
 use super::events::Events;
 use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
+use crate::ingest::interactions::{FieldEvent, FieldKind, Interactions, Point, PointKind};
 use crate::ingest::{EventKind, Hit, Utm};
 use crate::model::{Millis, WebsiteId};
 use crate::store::funnels::{Funnel, FunnelInput, StepInput};
@@ -185,4 +186,70 @@ pub(crate) fn funnel_input(site: WebsiteId, steps: &[(&str, Option<&str>)]) -> F
 pub(crate) fn comparable_funnel(mut funnel: Funnel) -> Funnel {
     (funnel.id, funnel.created_at, funnel.website.name) = (0, 0, String::new());
     funnel
+}
+
+/// After some of the page views among `hits`, one to three interactions bodies of that page a few seconds apart
+/// (the scripts send one as the visitor scrolls on), none after `now`.
+pub(crate) fn seeded_bodies(hits: &[Hit], now: Millis) -> Vec<Interactions> {
+    let mut rng = StdRng::seed_from_u64(1_818_003);
+    let mut bodies = Vec::new();
+    for hit in hits {
+        if hit.kind != Some(EventKind::Pageview) || rng.random_range(0..3) == 0 {
+            continue;
+        }
+        let page = (1280 + rng.random_range(0..3) * 320, 2000 + rng.random_range(0..4) * 700);
+        let mut depth = rng.random_range(0..60);
+        for body in 0..rng.random_range(1..=3) {
+            let ts = hit.ts + 1000 + body * 2000;
+            if ts > now {
+                break;
+            }
+            let click = |rng: &mut StdRng, n: i64| {
+                let selector = ["#buy", "nav > a", "", "#hero .cta"][rng.random_range(0..4)];
+                Point {
+                    kind: PointKind::Click,
+                    x: rng.random_range(0..page.0),
+                    y: rng.random_range(0..page.1),
+                    ts: ts - 900 + n,
+                    selector: selector.into(),
+                    offset: (rng.random_range(0..3) != 0)
+                        .then(|| (rng.random_range(0..=40) as f64 / 40.0, rng.random_range(0..=8) as f64 / 8.0)),
+                }
+            };
+            let mut points: Vec<Point> = (0..rng.random_range(0..4)).map(|n| click(&mut rng, n)).collect();
+            for _ in 0..rng.random_range(0..5) {
+                points.push(Point {
+                    kind: PointKind::Move,
+                    x: rng.random_range(0..page.0),
+                    y: rng.random_range(0..page.1),
+                    ts,
+                    selector: String::new(),
+                    offset: None,
+                });
+            }
+            let form = ["#signup", "", "#search"][rng.random_range(0..3)];
+            let mut fields = Vec::new();
+            for n in 0..rng.random_range(0..4) {
+                let field = ["#email", "#name", "#q"][rng.random_range(0..3)];
+                let kind = [FieldKind::Focus, FieldKind::Change, FieldKind::Blur][rng.random_range(0..3)];
+                let filled = rng.random_range(0..2) == 0;
+                fields.push(FieldEvent { kind, form: form.into(), field: field.into(), filled, ts: ts - 500 + n });
+            }
+            if !form.is_empty() && rng.random_range(0..3) == 0 {
+                points.push(Point {
+                    kind: PointKind::Submit,
+                    x: 0,
+                    y: 0,
+                    ts: ts - 100,
+                    selector: form.into(),
+                    offset: None,
+                });
+            }
+            depth = (depth + rng.random_range(0..30)).min(100);
+            let visit = Hit { ts, kind: None, name: String::new(), value: None, currency: None, ..hit.clone() };
+            let scroll_depth = (rng.random_range(0..4) != 0).then_some(depth);
+            bodies.push(Interactions { visit, viewport: (page.0, 900), page, points, fields, scroll_depth });
+        }
+    }
+    bodies
 }

@@ -10,6 +10,7 @@
 
 mod erasure;
 mod exports;
+mod pages;
 mod paths;
 mod traffic;
 mod visits;
