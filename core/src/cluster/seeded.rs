@@ -1,13 +1,15 @@
 //! A day of seeded visits with the edges an API test cannot place at will (a visitor seen earlier the same day
 //! before the 24-hour range, visits across midnight, a visit's later hits with other dimensions than its first,
-//! visits started by an event, conversions with and without values), for the cluster's tests and the events
-//! conformance suite, and the comparisons of the cluster's inner reads with SQLite's on them.
+//! visits started by an event, conversions with and without values), visits for the intent model, and the
+//! interactions of a day, for the cluster's tests and the events conformance suite, and the comparisons of the
+//! cluster's inner reads with SQLite's on them.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::events::Events;
 use crate::analytics::{Analytics, Dimension, SiteMetric, TimeRange};
+use crate::ingest::enrich::Organization;
 use crate::ingest::interactions::{FieldEvent, FieldKind, Interactions, Point, PointKind};
 use crate::ingest::{EventKind, Hit, Utm};
 use crate::model::{Millis, WebsiteId};
@@ -15,6 +17,7 @@ use crate::store::funnels::{Funnel, FunnelInput, StepInput};
 
 const HOUR: Millis = 3_600_000;
 const DAY: Millis = 24 * HOUR;
+const MINUTE: Millis = 60_000;
 
 /// Picks one of `values`.
 fn one<'a>(rng: &mut StdRng, values: &[&'a str]) -> &'a str {
@@ -252,4 +255,75 @@ pub(crate) fn seeded_bodies(hits: &[Hit], now: Millis) -> Vec<Interactions> {
         }
     }
     bodies
+}
+
+const PAGES: [&str; 5] = ["/", "/pricing", "/docs", "/blog", "/signup"];
+
+/// Where visits come from: (referrer host, UTM source).
+const SOURCES: [(&str, &str); 5] =
+    [("", ""), ("google.com", ""), ("twitter.com", ""), ("news.example.org", ""), ("", "newsletter")];
+
+/// 160 visitors over the last 20 hours, finished an hour ago (older hits are late hits, which the cluster's
+/// ingest state no longer joins to their visits), 1 or 2 visits each (the second a returning visit), 1 to 6
+/// hits a visit: page views, a custom event now and then, and a conversion for about a third of the visits,
+/// more often after /pricing. Each visitor's times end in its own millisecond.
+pub(crate) fn intent_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
+    let mut rng = StdRng::seed_from_u64(1818);
+    let mut hits = Vec::new();
+    for visitor in 0..160u32 {
+        let mut ts = (now - 20 * 60 * MINUTE + rng.random_range(0..15 * 60) * MINUTE) / 1000 * 1000 + visitor as i64;
+        for _ in 0..rng.random_range(1..=2) {
+            let (referrer_host, utm_source) = SOURCES[rng.random_range(0..SOURCES.len())];
+            let organization = (rng.random_range(0..4) == 0).then(|| Organization {
+                asn: 64512,
+                name: "Acme GmbH".into(),
+                confidence: 70,
+                is_isp: false,
+            });
+            let mut pricing = false;
+            for n in 0..rng.random_range(1..=6) {
+                let path = PAGES[rng.random_range(0..PAGES.len())];
+                pricing |= path == "/pricing";
+                let kind = if n > 0 && rng.random_range(0..5) == 0 { EventKind::Custom } else { EventKind::Pageview };
+                hits.push(Hit {
+                    website_id: site,
+                    session_key: format!("visitor-{visitor:03}"),
+                    ts,
+                    kind: Some(kind),
+                    name: if kind == EventKind::Custom { "signup".into() } else { String::new() },
+                    url: format!("https://s.example.com{path}"),
+                    path: path.into(),
+                    referrer: if referrer_host.is_empty() {
+                        String::new()
+                    } else {
+                        format!("https://{referrer_host}/")
+                    },
+                    referrer_host: referrer_host.into(),
+                    utm: Utm { source: utm_source.into(), ..Utm::default() },
+                    visitor_seed: [(visitor % 256) as u8; 32],
+                    organization: organization.clone(),
+                    ..Hit::default()
+                });
+                ts += rng.random_range(5..300) * 1000;
+            }
+            if rng.random_range(0..10) < if pricing { 6 } else { 2 } {
+                hits.push(Hit {
+                    website_id: site,
+                    session_key: format!("visitor-{visitor:03}"),
+                    ts,
+                    kind: Some(EventKind::Conversion),
+                    name: "purchase".into(),
+                    url: "https://s.example.com/thanks".into(),
+                    path: "/thanks".into(),
+                    value: Some(10.0),
+                    visitor_seed: [(visitor % 256) as u8; 32],
+                    ..Hit::default()
+                });
+            }
+            ts += rng.random_range(31..120) * MINUTE;
+        }
+        hits.retain(|h| h.ts < now - 60 * MINUTE);
+    }
+    hits.sort_by_key(|h| h.ts);
+    hits
 }

@@ -10,6 +10,7 @@
 
 mod erasure;
 mod exports;
+mod intent;
 mod pages;
 mod paths;
 mod traffic;
