@@ -14,6 +14,7 @@ mod intent;
 mod pages;
 mod paths;
 mod traffic;
+mod upkeep;
 mod visits;
 
 use crate::cluster::testing::{TestCluster, fresh, in_time_order, store_jobs_in_cluster, submit_to_sqlite};
