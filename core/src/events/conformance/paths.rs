@@ -13,9 +13,9 @@ use crate::store::funnels::{DropOffVisit, Funnel, Funnels};
 
 const MINUTE: Millis = 60_000;
 
-/// Three minutes apart from 50 minutes ago, 20 s between hits, from DE on a desktop:
-/// 1. /a, /b, /c and a purchase;  2. /a, /b;  3. /a, /a, /b (the repeat folded in its path);  4. /b;  5. /a;
-/// and on the second site, 6. /a, /b.
+/// Three minutes apart from 50 minutes ago, 20 s between hits, from DE on a desktop, on the first site visits
+/// 1 (/a, /b, /c and a purchase), 2 (/a, /b), 3 (/a, /a, /b: the repeat folded in its path), 4 (/b) and 5 (/a),
+/// and on the second site visit 6 (/a, /b).
 fn seeded(engine: &Engine, sites: &[WebsiteId], now: Millis) -> Vec<Hit> {
     let base = (now - 50 * MINUTE) / 1000 * 1000;
     let visit = |visitor: u8, hits| Visit {
