@@ -27,8 +27,6 @@ mod parity_advanced;
 #[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]
-mod parity_orgs;
-#[cfg(test)]
 mod parity_replay_pages;
 pub mod pg;
 mod replays;

@@ -1,12 +1,17 @@
 //! `VisitReads` on every engine: three visits whose stream rows, journeys, organizations and identified
 //! visitors are known (two on the site now, one half an hour ago; two from Acme's network, one identifying
-//! itself as Beta Ltd), each read asserted against them.
+//! itself as Beta Ltd), each read asserted against them; then organizations on random visits from several
+//! networks answering as SQLite's.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 use super::{Engine, Visit, engines, hits_of};
 use crate::Error;
 use crate::analytics::{
     ActiveSession, CurrentActivity, JourneyEvent, JourneyStep, LivePage, SessionJourney, StreamSession,
 };
+use crate::ingest::EventKind;
 use crate::ingest::EventKind::{Conversion as Purchase, Custom, Identify, Pageview};
 use crate::ingest::Hit;
 use crate::ingest::enrich::Organization;
@@ -217,5 +222,139 @@ fn organizations_and_identified_visitors_come_from_networks_and_identify_calls_o
         assert_eq!(listed, expected, "{name}");
         assert_eq!(identified[0].identified_at, first[0].ts, "{name}");
         assert!(events.identified_visitors(site + 1).unwrap().is_empty(), "{name}");
+    }
+}
+
+/// The networks visitors come from: (ASN, name, confidence).
+const NETWORKS: [(u32, &str, u8); 4] = [
+    (15169, "Google LLC", 95),
+    (8075, "Microsoft Corporation", 95),
+    (3320, "Deutsche Telekom AG", 60),
+    (64512, "Acme GmbH", 70),
+];
+
+/// 60 visitors over the last 20 hours (older hits would be late hits, which the cluster's ingest state no
+/// longer joins to their visits), 1 to 3 visits each (over 30 minutes apart), 1 to 5 hits a visit. Most
+/// visits come from one network; some have no organization on their first hit (linked on a later one), some
+/// change network within the visit, some have no country. Each visitor's times end in its own millisecond.
+fn network_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
+    let mut rng = StdRng::seed_from_u64(181_818);
+    let mut hits = Vec::new();
+    for visitor in 0..60u8 {
+        let mut ts = (now - 20 * 60 * MINUTE + rng.random_range(0..16 * 60) * MINUTE) / 1000 * 1000 + visitor as i64;
+        for _ in 0..rng.random_range(1..=3) {
+            let network = rng.random_range(0..NETWORKS.len() + 1);
+            let late_link = rng.random_range(0..4) == 0;
+            let switches = rng.random_range(0..6) == 0;
+            let country = ["DE", "US", "", "FR"][rng.random_range(0..4)];
+            for n in 0..rng.random_range(1..=5) {
+                if ts > now {
+                    break;
+                }
+                let mut network = network;
+                if switches && n > 1 {
+                    network = (network + 1) % (NETWORKS.len() + 1);
+                }
+                let organization = NETWORKS.get(network).filter(|_| !(late_link && n == 0)).map(|(asn, name, c)| {
+                    Organization { asn: *asn, name: name.to_string(), confidence: *c, is_isp: false }
+                });
+                let kind = if rng.random_range(0..5) == 0 { EventKind::Custom } else { EventKind::Pageview };
+                hits.push(Hit {
+                    website_id: site,
+                    session_key: format!("visitor-{visitor:03}"),
+                    ts,
+                    kind: Some(kind),
+                    name: if kind == EventKind::Custom { "signup".into() } else { String::new() },
+                    url: "https://s.example.com/p".into(),
+                    path: "/p".into(),
+                    country: country.into(),
+                    city: if country.is_empty() { String::new() } else { format!("City {country}") },
+                    visitor_seed: [visitor; 32],
+                    organization,
+                    ..Hit::default()
+                });
+                ts += rng.random_range(5..600) * 1000;
+            }
+            ts += rng.random_range(31..300) * MINUTE;
+        }
+    }
+    hits.sort_by_key(|h| h.ts);
+    hits
+}
+
+/// Where the list is not easy to state: visits linked to an organization on a later hit than their first, a
+/// visitor's network changing within a visit, visits without a country after ones with; the organizations,
+/// then one of them after the owner's edit, and the identified visitors answer as SQLite's (ids aside).
+#[test]
+fn organizations_answer_as_sqlites_on_random_visits_from_several_networks() {
+    let now = now_ms();
+    let mut answers: Vec<(&str, Vec<String>)> = Vec::new();
+    for engine in engines() {
+        let (events, site, name) = (&engine.events, engine.site, engine.name);
+        engine.store(network_hits(site, now));
+        let without_ids = |mut list: Vec<crate::analytics::OrganizationSummary>| {
+            list.iter_mut().for_each(|org| org.id = 0);
+            format!("{list:?}")
+        };
+        let listed = events.organizations(site).unwrap();
+        assert_eq!(listed.len(), NETWORKS.len(), "{name}: {listed:?}");
+        assert!(listed.iter().all(|o| o.session_count > 1 && !o.location.is_empty()), "{name}: {listed:?}");
+        let acme = listed.iter().find(|o| o.organization_name == "Acme GmbH").unwrap().id;
+        let edit = OrganizationUpdate {
+            domain: Some("https://Acme.example/".into()),
+            industry: Some("Retail".into()),
+            size: Some("Small".into()),
+        };
+        let known = Organizations::new(engine.meta.clone()).update(site, acme, edit).unwrap();
+        assert_eq!((known.domain.as_str(), known.size.as_str()), ("acme.example", "small"), "{name}");
+        let edited = events.organization(site, known).unwrap();
+        let mut identified = events.identified_visitors(site).unwrap();
+        identified.iter_mut().for_each(|v| v.id = 0);
+        let got = vec![
+            without_ids(listed),
+            without_ids(vec![edited]),
+            without_ids(events.organizations(site).unwrap()),
+            format!("{identified:?}"),
+        ];
+        answers.push((name, got));
+    }
+    for (name, got) in &answers[1..] {
+        assert_eq!(got, &answers[0].1, "{name} against {}", answers[0].0);
+    }
+}
+
+/// A visit that sent only heatmap data (no hit) from an organization's network is that organization's visit.
+#[test]
+fn a_visit_of_heatmap_data_alone_counts_for_its_organization_on_each_engine() {
+    let now = now_ms();
+    for engine in engines() {
+        let (events, site, name) = (&engine.events, engine.site, engine.name);
+        let visit = Hit {
+            website_id: site,
+            session_key: "quiet-visitor".into(),
+            ts: now - 60_000,
+            kind: Some(Pageview),
+            url: "https://s.example.com/".into(),
+            path: "/".into(),
+            country: "DE".into(),
+            organization: Some(Organization { asn: 64_512, name: "Quiet AG".into(), confidence: 80, is_isp: false }),
+            visitor_seed: [7; 32],
+            ..Hit::default()
+        };
+        let report = crate::ingest::Interactions {
+            visit,
+            viewport: (1280, 800),
+            page: (1280, 3000),
+            points: Vec::new(),
+            fields: Vec::new(),
+            scroll_depth: Some(40),
+        };
+        engine.store_all(Vec::new(), vec![report]);
+        let listed = events.organizations(site).unwrap();
+        let listed: Vec<(&str, i64, &str, i64)> = listed
+            .iter()
+            .map(|o| (o.organization_name.as_str(), o.session_count, o.location.as_str(), o.confidence))
+            .collect();
+        assert_eq!(listed, [("Quiet AG", 1, "DE", 80)], "{name}");
     }
 }
