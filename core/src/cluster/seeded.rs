@@ -327,3 +327,100 @@ pub(crate) fn intent_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
     hits.sort_by_key(|h| h.ts);
     hits
 }
+
+/// The networks visitors come from: (ASN, name).
+const JOURNEY_NETWORKS: [(u32, &str); 3] = [(15169, "Google LLC"), (3320, "Deutsche Telekom AG"), (64512, "Acme GmbH")];
+
+/// The properties of identify() calls: company, companyName, industry, numbers, booleans, empty values and
+/// none at all.
+const TRAITS: [Option<&str>; 9] = [
+    Some(r#"{"company":"Acme","industry":"Retail"}"#),
+    Some(r#"{"companyName":"Beta Ltd","industry":"Finance"}"#),
+    Some(r#"{"company":"","companyName":"Gamma","email":"g@example.com"}"#),
+    Some(r#"{"company":42,"industry":7.5}"#),
+    Some(r#"{"company":true}"#),
+    Some(r#"{"email":"nobody@example.com"}"#),
+    Some(r#"{"company":null,"industry":"Media"}"#),
+    Some(r#"{"company":"Delta","industry":""}"#),
+    None,
+];
+
+/// 70 visitors over the last 20 hours (older hits would be late hits, which the cluster no longer joins to
+/// their visits), 1 to 3 visits each (over 30 minutes apart), 1 to 8 hits a visit: page views of several
+/// pages, custom events, outbound links, downloads, conversions with and without a value, identify() calls
+/// (some visits twice, the later one winning) and hits from a company's network (some linked on a later hit).
+/// Each visitor's times end in its own millisecond, so no two hits share a time.
+pub(crate) fn journey_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
+    let mut rng = StdRng::seed_from_u64(18_182);
+    let mut hits = Vec::new();
+    for visitor in 0..70u8 {
+        let mut ts = (now - 20 * 60 * MINUTE + rng.random_range(0..16 * 60) * MINUTE) / 1000 * 1000 + visitor as i64;
+        let country = ["DE", "US", "", "FR"][rng.random_range(0..4)];
+        for _ in 0..rng.random_range(1..=3) {
+            let network = rng.random_range(0..JOURNEY_NETWORKS.len() + 2);
+            let late_link = rng.random_range(0..4) == 0;
+            for n in 0..rng.random_range(1..=8) {
+                if ts > now {
+                    break;
+                }
+                let kind = match rng.random_range(0..20) {
+                    _ if n == 0 && rng.random_range(0..8) > 0 => EventKind::Pageview,
+                    0..=9 => EventKind::Pageview,
+                    10..=11 => EventKind::Custom,
+                    12 => EventKind::Outbound,
+                    13 => EventKind::Download,
+                    14..=16 => EventKind::Identify,
+                    _ => EventKind::Conversion,
+                };
+                let (value, currency) = match (kind, rng.random_range(0..3)) {
+                    (EventKind::Conversion, 0) => (None, None),
+                    (EventKind::Conversion, 1) => (Some(rng.random_range(5..200) as f64 + 0.5), Some("EUR".into())),
+                    (EventKind::Conversion, _) => (Some(rng.random_range(5..200) as f64), None),
+                    _ => (None, None),
+                };
+                let properties = match kind {
+                    EventKind::Identify => TRAITS[rng.random_range(0..TRAITS.len())].map(str::to_string),
+                    EventKind::Custom => Some(r#"{"video":"intro"}"#.to_string()),
+                    _ => None,
+                };
+                let organization =
+                    JOURNEY_NETWORKS.get(network).filter(|_| !(late_link && n == 0)).map(|(asn, name)| Organization {
+                        asn: *asn,
+                        name: name.to_string(),
+                        confidence: 90,
+                        is_isp: false,
+                    });
+                let page = rng.random_range(0..5);
+                hits.push(Hit {
+                    website_id: site,
+                    session_key: format!("visitor-{visitor:03}"),
+                    ts,
+                    kind: Some(kind),
+                    name: match kind {
+                        EventKind::Custom => "play".into(),
+                        EventKind::Conversion => ["purchase", "trial"][rng.random_range(0..2)].into(),
+                        EventKind::Download => "brochure.pdf".into(),
+                        _ => String::new(),
+                    },
+                    url: format!("https://s.example.com/p{page}"),
+                    path: format!("/p{page}"),
+                    referrer_host: ["", "google.com", "t.co"][rng.random_range(0..3)].into(),
+                    properties,
+                    value,
+                    currency,
+                    country: country.into(),
+                    city: if country.is_empty() { String::new() } else { format!("City {country}") },
+                    device: ["desktop", "mobile"][visitor as usize % 2].into(),
+                    browser: ["Chrome", "Firefox", "Safari"][visitor as usize % 3].into(),
+                    visitor_seed: [visitor; 32],
+                    organization,
+                    ..Hit::default()
+                });
+                ts += rng.random_range(5..600) * 1000;
+            }
+            ts += rng.random_range(31..300) * MINUTE;
+        }
+    }
+    hits.sort_by_key(|h| h.ts);
+    hits
+}
