@@ -885,8 +885,9 @@ mod tests {
     use super::*;
     use crate::analytics::{Dimension, TimeRange};
     use crate::cluster::imports::ClusterImports;
-    use crate::cluster::parity::{assert_every_read_equal, comparable_funnel, funnel_input, seeded_hits};
-    use crate::cluster::parity_replays::seeded_bodies;
+    use crate::cluster::seeded::{
+        assert_every_read_equal, comparable_funnel, funnel_input, seeded_bodies, seeded_hits,
+    };
     use crate::cluster::testing::{TestCluster, fresh, store_all_in_sqlite};
     use crate::import::{ImportOptions, Source};
     use crate::ingest::replay::ChunkStats;

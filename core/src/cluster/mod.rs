@@ -23,23 +23,17 @@ pub mod notices;
 mod organizations;
 mod overview;
 #[cfg(test)]
-mod parity;
-#[cfg(test)]
 mod parity_advanced;
-#[cfg(test)]
-mod parity_exports;
 #[cfg(test)]
 mod parity_journeys;
 #[cfg(test)]
-mod parity_orgs;
-#[cfg(test)]
 mod parity_replay_pages;
-#[cfg(test)]
-mod parity_replays;
 pub mod pg;
 mod replays;
 mod retention;
 mod rollups;
+#[cfg(test)]
+pub(crate) mod seeded;
 mod sessions;
 pub mod sink;
 #[cfg(test)]

@@ -1,144 +1,13 @@
-//! Journeys, sessions and identified visitors served from the cluster against SQLite's on the same hits, at the
-//! core: visits with several pages, events and conversions, identify() calls with every kind of trait value
-//! (a later identify replacing an earlier one, one without traits clearing them), and visits from a company's
-//! network linked on a later hit than their first.
+//! Visits one by one and customer journeys served from the cluster against SQLite's on the same hits, at the
+//! core, where the events conformance suite does not reach yet: each visit's stream row and journey (paired
+//! by session key and start, each engine numbering its own), and customer journeys scored by models fitted
+//! at one moment on both (the suite's engines each fit their own on reading).
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
+use super::seeded::journey_hits as seeded_hits;
 use super::testing::{fresh, scroll_reports, statements, store_all_in_both};
-use crate::analytics::IdentifiedVisitor;
-use crate::ingest::enrich::Organization;
-use crate::ingest::{EventKind, Hit};
-use crate::model::{Millis, WebsiteId, now_ms};
+use crate::ingest::Hit;
+use crate::model::{Millis, now_ms};
 use crate::testing::one_site;
-
-const MINUTE: Millis = 60_000;
-
-/// The networks visitors come from: (ASN, name).
-const NETWORKS: [(u32, &str); 3] = [(15169, "Google LLC"), (3320, "Deutsche Telekom AG"), (64512, "Acme GmbH")];
-
-/// The properties of identify() calls: company, companyName, industry, numbers, booleans, empty values and
-/// none at all.
-const TRAITS: [Option<&str>; 9] = [
-    Some(r#"{"company":"Acme","industry":"Retail"}"#),
-    Some(r#"{"companyName":"Beta Ltd","industry":"Finance"}"#),
-    Some(r#"{"company":"","companyName":"Gamma","email":"g@example.com"}"#),
-    Some(r#"{"company":42,"industry":7.5}"#),
-    Some(r#"{"company":true}"#),
-    Some(r#"{"email":"nobody@example.com"}"#),
-    Some(r#"{"company":null,"industry":"Media"}"#),
-    Some(r#"{"company":"Delta","industry":""}"#),
-    None,
-];
-
-/// 70 visitors over the last 20 hours (older hits would be late hits, which the cluster no longer joins to
-/// their visits), 1 to 3 visits each (over 30 minutes apart), 1 to 8 hits a visit: page views of several
-/// pages, custom events, outbound links, downloads, conversions with and without a value, identify() calls
-/// (some visits twice, the later one winning) and hits from a company's network (some linked on a later hit).
-/// Each visitor's times end in its own millisecond, so no two hits share a time.
-fn seeded_hits(site: WebsiteId, now: Millis) -> Vec<Hit> {
-    let mut rng = StdRng::seed_from_u64(18_182);
-    let mut hits = Vec::new();
-    for visitor in 0..70u8 {
-        let mut ts = (now - 20 * 60 * MINUTE + rng.random_range(0..16 * 60) * MINUTE) / 1000 * 1000 + visitor as i64;
-        let country = ["DE", "US", "", "FR"][rng.random_range(0..4)];
-        for _ in 0..rng.random_range(1..=3) {
-            let network = rng.random_range(0..NETWORKS.len() + 2);
-            let late_link = rng.random_range(0..4) == 0;
-            for n in 0..rng.random_range(1..=8) {
-                if ts > now {
-                    break;
-                }
-                let kind = match rng.random_range(0..20) {
-                    _ if n == 0 && rng.random_range(0..8) > 0 => EventKind::Pageview,
-                    0..=9 => EventKind::Pageview,
-                    10..=11 => EventKind::Custom,
-                    12 => EventKind::Outbound,
-                    13 => EventKind::Download,
-                    14..=16 => EventKind::Identify,
-                    _ => EventKind::Conversion,
-                };
-                let (value, currency) = match (kind, rng.random_range(0..3)) {
-                    (EventKind::Conversion, 0) => (None, None),
-                    (EventKind::Conversion, 1) => (Some(rng.random_range(5..200) as f64 + 0.5), Some("EUR".into())),
-                    (EventKind::Conversion, _) => (Some(rng.random_range(5..200) as f64), None),
-                    _ => (None, None),
-                };
-                let properties = match kind {
-                    EventKind::Identify => TRAITS[rng.random_range(0..TRAITS.len())].map(str::to_string),
-                    EventKind::Custom => Some(r#"{"video":"intro"}"#.to_string()),
-                    _ => None,
-                };
-                let organization = NETWORKS.get(network).filter(|_| !(late_link && n == 0)).map(|(asn, name)| {
-                    Organization { asn: *asn, name: name.to_string(), confidence: 90, is_isp: false }
-                });
-                let page = rng.random_range(0..5);
-                hits.push(Hit {
-                    website_id: site,
-                    session_key: format!("visitor-{visitor:03}"),
-                    ts,
-                    kind: Some(kind),
-                    name: match kind {
-                        EventKind::Custom => "play".into(),
-                        EventKind::Conversion => ["purchase", "trial"][rng.random_range(0..2)].into(),
-                        EventKind::Download => "brochure.pdf".into(),
-                        _ => String::new(),
-                    },
-                    url: format!("https://s.example.com/p{page}"),
-                    path: format!("/p{page}"),
-                    referrer_host: ["", "google.com", "t.co"][rng.random_range(0..3)].into(),
-                    properties,
-                    value,
-                    currency,
-                    country: country.into(),
-                    city: if country.is_empty() { String::new() } else { format!("City {country}") },
-                    device: ["desktop", "mobile"][visitor as usize % 2].into(),
-                    browser: ["Chrome", "Firefox", "Safari"][visitor as usize % 3].into(),
-                    visitor_seed: [visitor; 32],
-                    organization,
-                    ..Hit::default()
-                });
-                ts += rng.random_range(5..600) * 1000;
-            }
-            ts += rng.random_range(31..300) * MINUTE;
-        }
-    }
-    hits.sort_by_key(|h| h.ts);
-    hits
-}
-
-/// A list with its ids left out: each engine numbers its own visits.
-fn without_ids(mut list: Vec<IdentifiedVisitor>) -> Vec<IdentifiedVisitor> {
-    list.iter_mut().for_each(|v| v.id = 0);
-    list
-}
-
-#[test]
-fn identified_visitors_equal_sqlites_on_the_same_hits() {
-    let Some(cluster) = fresh() else { return };
-    let fixture = one_site();
-    cluster.add_site(fixture.site);
-    let site = fixture.site;
-    let hits = seeded_hits(site, now_ms());
-    let reports = scroll_reports(&hits);
-    store_all_in_both(&fixture, &cluster, hits, reports);
-    let events = cluster.events();
-    let known = crate::store::organizations::Organizations::new(cluster.meta()).known(site).unwrap();
-
-    let expected = fixture.tracker.analytics().identified_visitors(site).unwrap();
-    // The seed reaches what the list must get right.
-    let names: Vec<&str> = expected.iter().map(|v| v.company_name.as_str()).collect();
-    for name in ["Acme", "Beta Ltd", "Gamma", "42", "1", "Acme GmbH", "Google LLC"] {
-        assert!(names.contains(&name), "{name} in {names:?}");
-    }
-    assert!(expected.iter().any(|v| v.industry == "7.5") && expected.iter().any(|v| v.country.is_empty()));
-    let scores: std::collections::HashSet<i64> = expected.iter().map(|v| v.lead_score).collect();
-    assert!(scores.len() > 5, "{scores:?}");
-
-    let got = events.identified_visitors(site, known).unwrap();
-    assert_eq!(without_ids(got), without_ids(expected));
-}
 
 /// Each visit as (SQLite's session id, the cluster's visit id), matched by session key and start.
 fn visit_pairs(fixture: &crate::testing::OneSite, events: &super::events::Events) -> Vec<(i64, i64)> {
@@ -205,30 +74,6 @@ fn sessions_and_their_journeys_equal_sqlites_on_the_same_hits() {
     assert!(matches!(events.session_site(&[site], 0), Err(crate::Error::NotFound(_))));
     assert!(matches!(events.stream_session(site + 1, visit), Err(crate::Error::NotFound(_))));
     assert!(matches!(events.session_journey(site + 1, visit), Err(crate::Error::NotFound(_))));
-}
-
-#[test]
-fn journey_paths_equal_sqlites_on_the_same_hits() {
-    let Some(cluster) = fresh() else { return };
-    let fixture = one_site();
-    cluster.add_site(fixture.site);
-    let site = fixture.site;
-    let now = now_ms();
-    let hits = seeded_hits(site, now);
-    let reports = scroll_reports(&hits);
-    store_all_in_both(&fixture, &cluster, hits, reports);
-    let events = cluster.events();
-    for period in ["1d", "7d", "30d", "90d"] {
-        let range = crate::analytics::TimeRange::parse(period, now).unwrap();
-        let expected = fixture.tracker.analytics().journey_paths(&[site], range).unwrap();
-        // The seed reaches what the list must get right: folded repeats, paths cut, ties, conversions.
-        assert!(expected.paths.len() == crate::analytics::journeys::TOP_PATHS, "{expected:?}");
-        assert!(expected.paths.iter().any(|p| p.conversions > 0 && p.conversions < p.sessions), "{expected:?}");
-        assert!(expected.paths.windows(2).any(|w| w[0].sessions == w[1].sessions), "{expected:?}");
-        assert_eq!(events.journey_paths(&[site], range).unwrap(), expected, "{period}");
-        // An account's sites together: paths of one are counted with the same paths of another (none here).
-        assert_eq!(events.journey_paths(&[site, site + 1], range).unwrap(), expected, "{period}");
-    }
 }
 
 #[test]

@@ -431,7 +431,7 @@ mod tests {
 
     use super::*;
     use crate::analytics::TimeRange;
-    use crate::cluster::parity::{assert_every_read_equal, seeded_hits};
+    use crate::cluster::seeded::{assert_every_read_equal, seeded_hits};
     use crate::cluster::testing::{TestCluster, fresh, store_in_both};
     use crate::model::now_ms;
     use crate::privacy::{DataType, DeletionReport};

@@ -164,7 +164,14 @@ pub(crate) fn store_all_in_both(
 /// each waited for.
 pub(crate) fn store_jobs_in_both(fixture: &OneSite, cluster: &TestCluster, jobs: Vec<Job>) {
     submit_to_sqlite(fixture, jobs.iter().map(copy_job));
-    let metrics = Metrics::new(&fixture.dir.path().join("none.sqlite"), 10_000);
+    store_jobs_in_cluster(cluster, jobs);
+}
+
+/// Stores ingest jobs, in their order, in the cluster through the ClickHouse sink on a writer thread (as a
+/// daemon's ingest does), each waited for.
+pub(crate) fn store_jobs_in_cluster(cluster: &TestCluster, jobs: Vec<Job>) {
+    let folder = tempfile::tempdir().unwrap();
+    let metrics = Metrics::new(&folder.path().join("none.sqlite"), 10_000);
     let sink = ClickHouseSink::new(
         cluster.events(),
         IngestState::new(cluster.pg(), crate::cluster::testing::SALT_KEY),
@@ -189,7 +196,7 @@ pub(crate) fn store_jobs_in_both(fixture: &OneSite, cluster: &TestCluster, jobs:
 }
 
 /// Hits and heatmap data as jobs in time order, hits first at the same millisecond.
-fn in_time_order(hits: Vec<Hit>, interactions: Vec<Interactions>) -> Vec<Job> {
+pub(crate) fn in_time_order(hits: Vec<Hit>, interactions: Vec<Interactions>) -> Vec<Job> {
     let mut timed: Vec<(i64, u8, Job)> = hits.into_iter().map(|hit| (hit.ts, 0, Job::Hit(Box::new(hit)))).collect();
     timed.extend(interactions.into_iter().map(|item| (item.visit.ts, 1, Job::Interactions(Box::new(item)))));
     timed.sort_by_key(|(ts, order, _)| (*ts, *order));
@@ -197,7 +204,7 @@ fn in_time_order(hits: Vec<Hit>, interactions: Vec<Interactions>) -> Vec<Job> {
 }
 
 /// Stores jobs in the fixture's SQLite through its real ingest queue and writer, each waited for.
-fn submit_to_sqlite(fixture: &OneSite, jobs: impl Iterator<Item = Job>) {
+pub(crate) fn submit_to_sqlite(fixture: &OneSite, jobs: impl Iterator<Item = Job>) {
     for job in jobs {
         match fixture.tracker.ingest.submit_job(job).unwrap() {
             Submitted::Queued(commit) => commit.wait_blocking().unwrap(),

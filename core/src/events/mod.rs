@@ -12,6 +12,8 @@
 //! since one database holds both.
 
 mod clickhouse;
+#[cfg(test)]
+mod conformance;
 mod sqlite;
 
 pub(crate) use clickhouse::ClickHouseEvents;
