@@ -27,7 +27,7 @@ async fn an_email_changed_on_one_daemon_signs_in_on_the_other_and_a_taken_one_is
     let changed =
         b.put("/api/user/email", &token, json!({"newEmail": " new@example.com ", "currentPassword": "secret1"})).await;
     assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
-    assert_eq!(changed.json, json!({"email": "new@example.com"}));
+    assert_eq!(changed.json, json!({"email": "new@example.com", "emailVerified": false}));
     let login = |email: &str| json!({"email": email, "password": "secret1"});
     let new = a.call(reqwest::Method::POST, "/api/login", None, Some(login("new@example.com"))).await;
     assert_eq!(new.status, StatusCode::OK, "{}", new.text);
