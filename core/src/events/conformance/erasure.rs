@@ -1,38 +1,15 @@
 //! `Erasure` on every engine: a visitor's data and its erasure, a site's data by type, a deleted site's
 //! events and retention, each on visits whose rows are known, the reads after each asserted.
 
-use super::{Engine, Visit, engines, hits_of};
+use super::{Engine, engines, three_plain_visits};
 use crate::Error;
 use crate::analytics::{TimeRange, Totals};
-use crate::ingest::EventKind::{Conversion as Purchase, Custom, Pageview};
-use crate::ingest::Hit;
+use crate::ingest::EventKind::Conversion as Purchase;
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::privacy::{DataType, Privacy, PrivacyUpdate, RetentionUpdate};
 
 const MINUTE: Millis = 60_000;
 const DAY: Millis = 24 * 60 * MINUTE;
-
-/// On `site`, from 40 minutes ago: 1. /a, /b and a purchase;  2. /a and a signup;  3. /c.
-fn seeded(engine: &Engine, site: WebsiteId, now: Millis) -> Vec<Hit> {
-    let base = (now - 40 * MINUTE) / 1000 * 1000;
-    let visit = |visitor: u8, hits| Visit {
-        visitor,
-        start: base + visitor as Millis * 5 * MINUTE,
-        referrer_host: "",
-        utm_source: "",
-        country: "DE",
-        device: "desktop",
-        hits,
-    };
-    let visits = [
-        visit(1, &[(0, Pageview, "", "/a"), (20, Pageview, "", "/b"), (30, Purchase, "purchase", "/b")]),
-        visit(2, &[(0, Pageview, "", "/a"), (10, Custom, "signup", "/a")]),
-        visit(3, &[(0, Pageview, "", "/c")]),
-    ];
-    let hits = hits_of(site, &visits);
-    engine.store(hits.clone());
-    hits
-}
 
 /// The privacy service over the engine's metadata, for the site settings erasure depends on.
 fn privacy(engine: &Engine) -> Privacy {
@@ -51,7 +28,7 @@ fn a_visitors_data_is_read_and_erased_only_where_the_site_allows_it_on_each_engi
     let now = now_ms();
     for engine in engines() {
         let (events, site, name) = (&engine.events, engine.site, engine.name);
-        seeded(&engine, site, now);
+        three_plain_visits(&engine, site, now);
         let rights = |on: bool| PrivacyUpdate {
             data_subject_rights: Some(true),
             data_portability: Some(on),
@@ -88,8 +65,8 @@ fn a_sites_data_is_deleted_by_type_and_the_reads_follow_on_each_engine() {
     for engine in engines() {
         let (events, site, name) = (&engine.events, engine.site, engine.name);
         let sites = engine.with_more_sites(1);
-        seeded(&engine, site, now);
-        seeded(&engine, sites[1], now);
+        three_plain_visits(&engine, site, now);
+        three_plain_visits(&engine, sites[1], now);
         assert_eq!(counted(&engine, site, now), (4, 3, 1, 1), "{name}");
 
         let report = events.delete_data(site, DataType::Events, None).unwrap();
@@ -112,8 +89,8 @@ fn a_deleted_sites_events_go_with_it_on_each_engine() {
     for engine in engines() {
         let (events, name) = (&engine.events, engine.name);
         let sites = engine.with_more_sites(1);
-        seeded(&engine, sites[0], now);
-        seeded(&engine, sites[1], now);
+        three_plain_visits(&engine, sites[0], now);
+        three_plain_visits(&engine, sites[1], now);
         // As `Tracker::delete_website` does: the events first, then the metadata.
         events.delete_sites(&sites[1..]).unwrap();
         let owner = engine.owner_of(sites[1]);
@@ -129,7 +106,7 @@ fn retention_deletes_each_type_of_data_after_its_days_on_each_engine() {
     let now = now_ms();
     for engine in engines() {
         let (events, site, name) = (&engine.events, engine.site, engine.name);
-        let hits = seeded(&engine, site, now);
+        let hits = three_plain_visits(&engine, site, now);
         // Page views kept 5 days, other events 10, conversions a year.
         let days = RetentionUpdate { pageviews: Some(5), events: Some(10), ..Default::default() };
         privacy(&engine).update_retention(site, days).unwrap();

@@ -2,38 +2,14 @@
 //! rows up to a limit) and a site's visits, then every export answering as SQLite's, byte for byte, on a day
 //! of random visits.
 
-use super::{Engine, Visit, engines, hits_of};
+use super::{Engine, engines, three_plain_visits};
 use crate::cluster::seeded::seeded_hits;
 use crate::cluster::testing::scroll_reports;
 use crate::export::{ExportFormat, ExportKind, ExportQuery};
-use crate::ingest::EventKind::{Conversion as Purchase, Custom, Pageview};
-use crate::ingest::Hit;
 use crate::model::{Millis, now_ms};
 
 const MINUTE: Millis = 60_000;
 const HOUR: Millis = 60 * MINUTE;
-
-/// From 40 minutes ago, five minutes apart: 1. /a, /b and a purchase;  2. /a and a signup;  3. /c.
-fn seeded(engine: &Engine, now: Millis) -> Vec<Hit> {
-    let base = (now - 40 * MINUTE) / 1000 * 1000;
-    let visit = |visitor: u8, hits| Visit {
-        visitor,
-        start: base + visitor as Millis * 5 * MINUTE,
-        referrer_host: "",
-        utm_source: "",
-        country: "DE",
-        device: "desktop",
-        hits,
-    };
-    let visits = [
-        visit(1, &[(0, Pageview, "", "/a"), (20, Pageview, "", "/b"), (30, Purchase, "purchase", "/b")]),
-        visit(2, &[(0, Pageview, "", "/a"), (10, Custom, "signup", "/a")]),
-        visit(3, &[(0, Pageview, "", "/c")]),
-    ];
-    let hits = hits_of(engine.site, &visits);
-    engine.store(hits.clone());
-    hits
-}
 
 /// The rows `query` writes as JSON Lines, after checking the count ahead (where the engine counts) and the
 /// count written agree with them.
@@ -53,7 +29,7 @@ fn exports_write_the_seeded_rows_of_each_kind_on_each_engine() {
     let now = now_ms();
     for engine in engines() {
         let (site, name) = (engine.site, engine.name);
-        let hits = seeded(&engine, now);
+        let hits = three_plain_visits(&engine, engine.site, now);
         let all = exported(&engine, &ExportQuery::new(site, ExportKind::All));
         assert_eq!(all.len(), 6, "{name}: {all:?}");
         assert_eq!(exported(&engine, &ExportQuery::new(site, ExportKind::Pageviews)).len(), 4, "{name}");

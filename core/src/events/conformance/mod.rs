@@ -153,3 +153,31 @@ pub(super) fn hits_of(site: WebsiteId, visits: &[Visit]) -> Vec<Hit> {
     hits.sort_by_key(|h| h.ts);
     hits
 }
+
+/// A visit of `visitor`, `visitor` × 5 minutes after `base`, from Germany on a desktop with no referrer.
+pub(super) fn plain_visit<'a>(base: Millis, visitor: u8, hits: &'a [(i64, EventKind, &'a str, &'a str)]) -> Visit<'a> {
+    Visit {
+        visitor,
+        start: base + visitor as Millis * 5 * 60_000,
+        referrer_host: "",
+        utm_source: "",
+        country: "DE",
+        device: "desktop",
+        hits,
+    }
+}
+
+/// Stores on `site`, from 40 minutes before `now` and five minutes apart: 1. /a, /b and a purchase;  2. /a and a signup;
+/// 3. /c. Answers the hits stored.
+pub(super) fn three_plain_visits(engine: &Engine, site: WebsiteId, now: Millis) -> Vec<Hit> {
+    use EventKind::{Conversion as Purchase, Custom, Pageview};
+    let base = (now - 40 * 60_000) / 1000 * 1000;
+    let visits = [
+        plain_visit(base, 1, &[(0, Pageview, "", "/a"), (20, Pageview, "", "/b"), (30, Purchase, "purchase", "/b")]),
+        plain_visit(base, 2, &[(0, Pageview, "", "/a"), (10, Custom, "signup", "/a")]),
+        plain_visit(base, 3, &[(0, Pageview, "", "/c")]),
+    ];
+    let hits = hits_of(site, &visits);
+    engine.store(hits.clone());
+    hits
+}

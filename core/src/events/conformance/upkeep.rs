@@ -1,7 +1,7 @@
 //! `Upkeep` on every engine: the store says it can be written, and neither the warming pass nor rebuilding a
 //! site's aggregates changes what the reads answer on visits whose figures are known.
 
-use super::{Visit, engines, hits_of};
+use super::{engines, hits_of, plain_visit};
 use crate::analytics::TimeRange;
 use crate::ingest::EventKind::{Conversion as Purchase, Pageview};
 use crate::model::{Millis, now_ms};
@@ -16,18 +16,13 @@ fn warming_and_rebuilding_keep_the_figures_and_the_store_is_ready_on_each_engine
         let (events, site, name) = (&engine.events, engine.site, engine.name);
         events.ready().unwrap();
         let base = (now - 40 * MINUTE) / 1000 * 1000;
-        let visit = |visitor: u8, hits| Visit {
-            visitor,
-            start: base + visitor as Millis * 5 * MINUTE,
-            referrer_host: "",
-            utm_source: "",
-            country: "DE",
-            device: "desktop",
-            hits,
-        };
         let visits = [
-            visit(1, &[(0, Pageview, "", "/a"), (20, Pageview, "", "/b"), (30, Purchase, "purchase", "/b")]),
-            visit(2, &[(0, Pageview, "", "/a")]),
+            plain_visit(
+                base,
+                1,
+                &[(0, Pageview, "", "/a"), (20, Pageview, "", "/b"), (30, Purchase, "purchase", "/b")],
+            ),
+            plain_visit(base, 2, &[(0, Pageview, "", "/a")]),
         ];
         engine.store(hits_of(site, &visits));
         let figures = || {
