@@ -40,7 +40,7 @@ pub mod sink;
 pub(crate) mod testing;
 mod timeseries;
 mod visitor;
-mod visits;
+pub(crate) mod visits;
 
 use std::sync::Arc;
 

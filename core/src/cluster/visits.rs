@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId};
 
 /// A UTC day in milliseconds: the visitor hash's salt changes daily, so a visitor is one per site and day.
-pub(super) const DAY_MS: Millis = 86_400_000;
+pub(crate) const DAY_MS: Millis = 86_400_000;
 
 /// The sites a query reads, as SQL text (ids are integers, formatted by us).
 pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
@@ -61,7 +61,7 @@ pub(super) fn visits_in(db: &str, table: &str, sites: &str, from: Millis, to: Mi
 
 /// The condition on `hits` of the rows of the visits that may have started in [from, to) (see `visits_sql`;
 /// a query grouping them by visit keeps those whose `min(ts)` is in the range).
-pub(super) fn visit_rows(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
+pub(crate) fn visit_rows(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
     rows_of_visits(db, &sites_condition(sites), from, to)
 }
 
@@ -77,7 +77,7 @@ fn rows_of_visits(db: &str, sites: &str, from: Millis, to: Millis) -> String {
 }
 
 /// How far before a range its visits that started earlier are looked for (see `visits_sql`).
-pub(super) const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
+pub(crate) const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
 
 /// A subquery of each visitor's first visit start per day, for visits of `sites` that started on the days
 /// from the one holding `from` to `to`: `website_id`, `first`. SQLite counts a visitor once per site and day,
@@ -113,14 +113,14 @@ pub(super) fn visit_dimension(dim: Dimension) -> Option<&'static str> {
 }
 
 /// A field of an answer row as an integer.
-pub(super) fn int(row: &[String], i: usize) -> Result<i64> {
+pub(crate) fn int(row: &[String], i: usize) -> Result<i64> {
     row.get(i)
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| Error::Internal(format!("ClickHouse: expected a number in column {i} of {row:?}")))
 }
 
 /// A field of an answer row as text.
-pub(super) fn text(row: &[String], i: usize) -> Result<String> {
+pub(crate) fn text(row: &[String], i: usize) -> Result<String> {
     row.get(i).cloned().ok_or_else(|| Error::Internal(format!("ClickHouse: no column {i} in {row:?}")))
 }
 

@@ -2,6 +2,8 @@
 //! needs beside them (recordings, known organizations, event definitions, imports) read from PostgreSQL through
 //! the metadata boundary and handed to the ClickHouse query, never joined in SQL.
 
+mod filtered;
+
 use std::io::Write;
 
 use super::{Erasure, ExportRows, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};

@@ -14,10 +14,15 @@
 mod clickhouse;
 #[cfg(test)]
 mod conformance;
+pub mod filtered;
+pub mod filters;
 mod sqlite;
 
 pub(crate) use clickhouse::ClickHouseEvents;
 pub(crate) use sqlite::SqliteEvents;
+
+pub use filtered::{BreakdownBy, FilteredReads};
+pub use filters::Filters;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -45,6 +50,7 @@ pub type Events = Arc<dyn EventStore>;
 /// Everything the product asks of its tracked hits, on either engine.
 pub trait EventStore:
     TrafficReads
+    + FilteredReads
     + VisitReads
     + PathReads
     + IntentReads
@@ -60,6 +66,7 @@ pub trait EventStore:
 
 impl<T> EventStore for T where
     T: TrafficReads
+        + FilteredReads
         + VisitReads
         + PathReads
         + IntentReads

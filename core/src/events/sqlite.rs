@@ -1,6 +1,8 @@
 //! The events store on a single machine: SQLite's `events`, `sessions` and their rollups in the data folder,
 //! the same database as the metadata (so its reads join the two where the cluster's read them apart).
 
+mod filtered;
+
 use std::io::Write;
 
 use rusqlite::{OptionalExtension, params};

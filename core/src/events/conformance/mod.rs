@@ -10,6 +10,7 @@
 
 mod erasure;
 mod exports;
+mod filters;
 mod intent;
 mod pages;
 mod paths;

@@ -1,0 +1,208 @@
+//! ClickHouse's filtered reads: the visits (grouped from hits, as `cluster/visits.rs` groups them: a visit's
+//! values are its first hit's) and the hits a filter admits, every value written by the quoting builder. The
+//! SQLite dialect of the same questions is `events/sqlite/filtered.rs`.
+
+use super::ClickHouseEvents;
+use crate::analytics::{TimeRange, Totals};
+use crate::cluster::clickhouse::quote;
+use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
+use crate::error::Result;
+use crate::events::filtered::{BreakdownBy, FilteredReads, keeps_empty, merge_series};
+use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
+use crate::model::WebsiteId;
+
+/// The kinds the rollups count as events (custom events, outbound links, downloads).
+const EVENT_KINDS: &str = "'custom', 'outbound', 'download'";
+
+/// Conditions over a hit row, or over a grouped visit's `f_<field>` columns.
+struct Ch;
+
+impl Dialect for Ch {
+    fn field(&mut self, field: &Field) -> String {
+        match field {
+            Field::Page => "path".into(),
+            Field::Name => "if(name = '', kind, name)".into(),
+            Field::Goal => "if(kind = 'conversion', name, '')".into(),
+            Field::Prop(key) => {
+                // The raw JSON value: a string unquoted, null and a missing key as '', numbers and booleans as
+                // written (as SQLite's json_extract gives them as text).
+                let raw = format!("visitParamExtractRaw(properties, {})", quote(key));
+                format!(
+                    "multiIf({raw} IN ('', 'null'), '', substring({raw}, 1, 1) = '\"', \
+                     visitParamExtractString(properties, {}), {raw})",
+                    quote(key)
+                )
+            }
+            Field::Visit(v) => format!("f_{}", v.name()),
+        }
+    }
+
+    fn text(&mut self, value: &str) -> String {
+        quote(value)
+    }
+
+    fn contains(&self, haystack: &str, needle: &str) -> String {
+        format!("position({haystack}, {needle}) > 0")
+    }
+}
+
+/// A per-visit dimension from the visit's hits: its first hit's value; the entry and exit pages as SQLite's
+/// writer keeps them (the first and the last page view's path, else the first hit's).
+fn visit_value(field: VisitField) -> String {
+    match field {
+        VisitField::EntryPage => {
+            "if(countIf(kind = 'pageview') > 0, argMinIf(path, ts, kind = 'pageview'), argMin(path, ts))".into()
+        }
+        VisitField::ExitPage => {
+            "if(countIf(kind = 'pageview') > 0, argMaxIf(path, ts, kind = 'pageview'), argMin(path, ts))".into()
+        }
+        VisitField::Source => "argMin(if(utm_source = '', referrer_host, utm_source), ts)".into(),
+        VisitField::Referrer => "argMin(referrer_host, ts)".into(),
+        other => format!("argMin({}, ts)", other.name()),
+    }
+}
+
+/// `, <value> AS f_<field>` for each field.
+fn visit_columns(fields: &[VisitField]) -> String {
+    fields.iter().map(|f| format!(", {} AS f_{}", visit_value(*f), f.name())).collect()
+}
+
+impl ClickHouseEvents {
+    fn db(&self) -> &str {
+        self.cluster.events.database()
+    }
+
+    fn ask(&self, sql: &str) -> Result<Vec<Vec<String>>> {
+        self.cluster.events.nodes()[0].query(sql)
+    }
+
+    /// A subquery of the visits of `site` started in the range that `filters` admit: `visit_id`, `visitor`,
+    /// `start`, `last`, `page_views` and `f_<field>` of the filters' fields and `extra`.
+    fn admitted_visits(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        extra: Option<VisitField>,
+    ) -> String {
+        let db = self.db();
+        let mut fields = filters.visit_fields();
+        if let Some(field) = extra.filter(|f| !fields.contains(f)) {
+            fields.push(field);
+        }
+        let (from, to) = (range.start, range.end);
+        let (matched, admitted) = match filters.event.is_empty() {
+            true => (String::new(), "1".to_string()),
+            false => {
+                (format!(", countIf({}) AS matched", condition_sql(&filters.event, &mut Ch)), "matched > 0".into())
+            }
+        };
+        format!(
+            "SELECT * FROM (
+                SELECT visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
+                       countIf(kind = 'pageview') AS page_views{}{matched}
+                FROM {db}.hits WHERE {}
+                GROUP BY visit_id HAVING start >= {from} AND start < {to})
+             WHERE {} AND {admitted}",
+            visit_columns(&fields),
+            visit_rows(db, &[site], from, to),
+            condition_sql(&filters.visit, &mut Ch),
+        )
+    }
+
+    /// `FROM hits WHERE ...`: the hits of visits of `site` timed in the range that `filters` admit. The visit
+    /// conditions are checked on each shard against the visits of its own hits (a visit's hits are on one
+    /// shard), grouped from `EARLIER_HITS_MS` before the range, where every visit with a hit in it is found.
+    fn admitted_hits(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> String {
+        let db = self.db();
+        let (from, to) = (range.start, range.end);
+        let event = condition_sql(&filters.event, &mut Ch);
+        let mut sql = format!(
+            "FROM {db}.hits WHERE website_id = {site} AND visit_id != 0 AND ts >= {from} AND ts < {to} AND {event}"
+        );
+        if !filters.visit.is_empty() {
+            let earlier = from - EARLIER_HITS_MS;
+            sql.push_str(&format!(
+                " AND visit_id IN (SELECT visit_id FROM (
+                    SELECT visit_id{} FROM {db}.hits_local
+                    WHERE website_id = {site} AND visit_id != 0 AND ts >= {earlier} GROUP BY visit_id)
+                  WHERE {})",
+                visit_columns(&filters.visit_fields()),
+                condition_sql(&filters.visit, &mut Ch)
+            ));
+        }
+        sql
+    }
+}
+
+impl FilteredReads for ClickHouseEvents {
+    fn filtered_totals(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals> {
+        let visits = self.admitted_visits(site, range, filters, None);
+        let row = self.ask(&format!(
+            "SELECT count(), countIf(page_views = 1), sum(intDiv(last - start, 1000)),
+                    uniqExact(intDiv(start, {DAY_MS}), visitor)
+             FROM ({visits})"
+        ))?;
+        let hits = self.admitted_hits(site, range, filters);
+        let counts = self.ask(&format!(
+            "SELECT countIf(kind = 'pageview'), countIf(kind IN ({EVENT_KINDS})), countIf(kind = 'conversion') {hits}"
+        ))?;
+        let (v, c) = (&row[0], &counts[0]);
+        Ok(Totals {
+            visits: int(v, 0)?,
+            bounces: int(v, 1)?,
+            duration_s: int(v, 2)?,
+            visitors: int(v, 3)?,
+            pageviews: int(c, 0)?,
+            events: int(c, 1)?,
+            conversions: int(c, 2)?,
+        })
+    }
+
+    fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>> {
+        let step = range.grain.seconds();
+        let step_ms = step * 1000;
+        let visits = self.admitted_visits(site, range, filters, None);
+        let visitors = self.ask(&format!(
+            "SELECT intDiv(m, {step_ms}) * {step} AS b, count() FROM (
+                SELECT min(start) AS m FROM ({visits}) GROUP BY intDiv(start, {DAY_MS}), visitor)
+             GROUP BY b"
+        ))?;
+        let hits = self.admitted_hits(site, range, filters);
+        let views = self.ask(&format!(
+            "SELECT intDiv(ts, {step_ms}) * {step} AS b, count() {hits} AND kind = 'pageview' GROUP BY b"
+        ))?;
+        let pairs = |rows: Vec<Vec<String>>| -> Result<Vec<(i64, i64)>> {
+            rows.iter().map(|r| Ok((int(r, 0)?, int(r, 1)?))).collect()
+        };
+        Ok(merge_series(pairs(visitors)?, pairs(views)?))
+    }
+
+    fn filtered_breakdown(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        by: &BreakdownBy,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>> {
+        let sql = match &by.field {
+            Field::Visit(v) => {
+                let visits = self.admitted_visits(site, range, filters, Some(*v));
+                format!("SELECT f_{} AS v, count() AS n FROM ({visits})", v.name())
+            }
+            field => {
+                let value = Ch.field(field);
+                let kinds = match field {
+                    Field::Page => "kind = 'pageview'".to_string(),
+                    Field::Goal => "kind = 'conversion'".to_string(),
+                    _ => format!("kind IN ({EVENT_KINDS}, 'conversion')"),
+                };
+                format!("SELECT {value} AS v, count() AS n {} AND {kinds}", self.admitted_hits(site, range, filters))
+            }
+        };
+        let keep = keeps_empty(by);
+        let rows = self.ask(&format!("{sql} GROUP BY v HAVING v != '' OR {keep} ORDER BY n DESC, v LIMIT {limit}"))?;
+        rows.iter().map(|r| Ok((text(r, 0)?, int(r, 1)?))).collect()
+    }
+}

@@ -1,0 +1,155 @@
+//! `FilteredReads` on every engine: a corpus of filters over four visits whose every filtered figure is known by
+//! construction, and breakdowns by dimensions no rollup holds.
+
+use super::{Engine, Visit, engines, hits_of};
+use crate::analytics::{DimensionCount, PageViews, TimeRange, Totals};
+use crate::events::filtered::BreakdownBy;
+use crate::events::filters::Filters;
+use crate::ingest::EventKind::{Conversion as Purchase, Custom, Pageview};
+use crate::model::{Millis, now_ms};
+
+const MINUTE: Millis = 60_000;
+
+/// Stores, from 40 minutes before `now`, five minutes apart:
+/// 1. google.com, DE, desktop: /a, /blog/x 20 s later, a purchase there 10 s later (30 s long);
+/// 2. direct, FR, mobile: /blog/y, a signup there 10 s later with plan=pro (a bounce, 10 s);
+/// 3. direct, FR, mobile: / (a bounce);
+/// 4. news.example, US, tablet: /a, /c 15 s later, a signup there 10 s later with plan=free (25 s).
+fn seeded(engine: &Engine, now: Millis) {
+    let base = (now - 40 * MINUTE) / 1000 * 1000;
+    let visit = |visitor: u8, referrer_host, country, device, hits| Visit {
+        visitor,
+        start: base + visitor as Millis * 5 * MINUTE,
+        referrer_host,
+        utm_source: "",
+        country,
+        device,
+        hits,
+    };
+    let visits = [
+        visit(
+            1,
+            "google.com",
+            "DE",
+            "desktop",
+            &[(0, Pageview, "", "/a"), (20, Pageview, "", "/blog/x"), (30, Purchase, "purchase", "/blog/x")],
+        ),
+        visit(2, "", "FR", "mobile", &[(0, Pageview, "", "/blog/y"), (10, Custom, "signup", "/blog/y")]),
+        visit(3, "", "FR", "mobile", &[(0, Pageview, "", "/")]),
+        visit(
+            4,
+            "news.example",
+            "US",
+            "tablet",
+            &[(0, Pageview, "", "/a"), (15, Pageview, "", "/c"), (25, Custom, "signup", "/c")],
+        ),
+    ];
+    let mut hits = hits_of(engine.site, &visits);
+    for hit in hits.iter_mut().filter(|h| h.name == "signup") {
+        let plan = if hit.path == "/c" { "free" } else { "pro" };
+        hit.properties = Some(format!(r#"{{"plan":"{plan}","n":3}}"#));
+    }
+    engine.store(hits);
+}
+
+fn filters(raw: &str) -> Filters {
+    Filters::parse(Some(raw)).unwrap()
+}
+
+/// (visits, visitors, page views, events, conversions, bounces, duration in seconds).
+fn figures(t: Totals) -> [i64; 7] {
+    [t.visits, t.visitors, t.pageviews, t.events, t.conversions, t.bounces, t.duration_s]
+}
+
+#[test]
+fn every_engine_counts_what_each_filter_admits() {
+    let now = now_ms();
+    let range = TimeRange::parse("7d", now).unwrap();
+    // Each filter with (visits, visitors, page views, events, conversions, bounces, duration).
+    let corpus: &[(&str, [i64; 7])] = &[
+        ("[]", [4, 4, 6, 2, 1, 2, 65]),
+        (r#"[["is","visit:country",["FR"]]]"#, [2, 2, 2, 1, 0, 2, 10]),
+        (r#"[["contains","event:page",["/blog"]]]"#, [2, 2, 2, 1, 1, 1, 40]),
+        (r#"[["contains","event:page",["/BLOG"],{"case_sensitive":false}]]"#, [2, 2, 2, 1, 1, 1, 40]),
+        (r#"[["is","visit:country",["FR"]],["is","event:name",["signup"]]]"#, [1, 1, 0, 1, 0, 1, 10]),
+        (r#"[["is_not","visit:device",["mobile"]]]"#, [2, 2, 4, 1, 1, 0, 55]),
+        (r#"[["or",[["is","visit:country",["DE"]],["is","visit:device",["tablet"]]]]]"#, [2, 2, 4, 1, 1, 0, 55]),
+        (r#"[["not",["is","visit:country",["FR"]]]]"#, [2, 2, 4, 1, 1, 0, 55]),
+        (r#"[["is","event:props:plan",["pro"]]]"#, [1, 1, 0, 1, 0, 1, 10]),
+        (r#"[["is","event:props:n",[3]]]"#, [2, 2, 0, 2, 0, 1, 35]),
+        (r#"[["is","visit:entry_page",["/a"]]]"#, [2, 2, 4, 1, 1, 0, 55]),
+        (r#"[["is","visit:exit_page",["/c"]]]"#, [1, 1, 2, 1, 0, 0, 25]),
+        (r#"[["is","visit:referrer",["google.com"]]]"#, [1, 1, 2, 0, 1, 0, 30]),
+        (r#"[["is","visit:source",["Direct / None"]]]"#, [2, 2, 2, 1, 0, 2, 10]),
+        (r#"[["is","event:goal",["purchase"]]]"#, [1, 1, 0, 0, 1, 0, 30]),
+        (
+            r#"[["contains_not","event:page",["/blog","/c"]],["is","visit:device",["desktop","tablet"]]]"#,
+            [2, 2, 2, 0, 0, 0, 55],
+        ),
+        (r#"[["is","visit:city",["Nowhere"]]]"#, [0, 0, 0, 0, 0, 0, 0]),
+    ];
+    for engine in engines() {
+        seeded(&engine, now);
+        for (raw, expected) in corpus {
+            let totals = engine.events.filtered_totals(engine.site, range, &filters(raw)).unwrap();
+            assert_eq!(figures(totals), *expected, "{}: {raw}", engine.name);
+        }
+    }
+}
+
+#[test]
+fn every_engine_assembles_filtered_cards_chart_and_breakdowns() {
+    let now = now_ms();
+    let range = TimeRange::parse("7d", now).unwrap();
+    let rows = |r: &[(&str, i64)]| -> Vec<DimensionCount> {
+        r.iter().map(|(v, n)| DimensionCount { value: v.to_string(), count: *n }).collect()
+    };
+    for engine in engines() {
+        seeded(&engine, now);
+        let events = &*engine.events;
+        let blog = filters(r#"[["contains","event:page",["/blog"]]]"#);
+        let overview = events.overview_where(engine.site, range, &blog).unwrap();
+        assert_eq!(
+            (overview.metrics.total_visitors, overview.metrics.page_views, overview.metrics.conversions),
+            (2, 2, 1),
+            "{}",
+            engine.name
+        );
+        assert_eq!(overview.metrics.bounce_rate, 50.0, "{}", engine.name);
+        assert_eq!(
+            overview.top_pages,
+            vec![PageViews { url: "/blog/x".into(), views: 1 }, PageViews { url: "/blog/y".into(), views: 1 }],
+            "{}",
+            engine.name
+        );
+        assert_eq!(overview.imported, None);
+
+        let french = filters(r#"[["is","visit:country",["FR"]]]"#);
+        let chart = events.timeseries_where(engine.site, range, &french).unwrap();
+        let sums = chart.points.iter().fold((0, 0), |(v, p), point| (v + point.visitors, p + point.page_views));
+        assert_eq!(sums, (2, 2), "{}", engine.name);
+        assert_eq!(chart.points.len(), 7, "{}", engine.name);
+
+        let by = |name: &str| BreakdownBy::parse(name).unwrap();
+        let none = Filters::none();
+        let check = |f: &Filters, dim: &str, expected: &[(&str, i64)]| {
+            let got = events.breakdown_where(engine.site, range, f, &by(dim), 10).unwrap();
+            assert_eq!(got, rows(expected), "{}: {dim}", engine.name);
+        };
+        check(&french, "source", &[("", 2)]);
+        check(&filters(r#"[["is_not","visit:device",["mobile"]]]"#), "page", &[("/a", 2), ("/blog/x", 1), ("/c", 1)]);
+        check(&none, "prop:plan", &[("free", 1), ("pro", 1)]);
+        check(&none, "entry_page", &[("/a", 2), ("/", 1), ("/blog/y", 1)]);
+        check(&none, "exit_page", &[("/", 1), ("/blog/x", 1), ("/blog/y", 1), ("/c", 1)]);
+        check(&none, "event", &[("signup", 2), ("purchase", 1)]);
+        check(&blog, "country", &[("DE", 1), ("FR", 1)]);
+        check(&none, "device", &[("mobile", 2), ("desktop", 1), ("tablet", 1)]);
+
+        let sources = events.traffic_sources_where(engine.site, range, &french).unwrap();
+        assert_eq!(sources.len(), 1, "{}", engine.name);
+        assert_eq!((sources[0].source.as_str(), sources[0].visits, sources[0].percentage), ("Direct", 2, 100.0));
+        let referrers = events.referrers_where(engine.site, range, &blog).unwrap();
+        let referrers: Vec<_> = referrers.iter().map(|r| (r.referrer.as_str(), r.count)).collect();
+        assert_eq!(referrers, [("", 1), ("google.com", 1)], "{}", engine.name);
+    }
+}

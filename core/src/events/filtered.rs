@@ -1,0 +1,191 @@
+//! Filtered reads: the dashboard's figures of the visits and events a `Filters` admits, counted from the stored
+//! visits and events (the rollups hold no combination of dimensions), and breakdowns by any per-visit or event
+//! dimension. Each engine answers three questions (`FilteredReads`); the answers the routes hand out are
+//! assembled from them once, here, and fall back to the rollups' reads when there is no filter.
+
+use super::EventStore;
+use super::filters::{Field, Filters, VisitField};
+use crate::analytics::{
+    CountryCount, Dimension, DimensionCount, Overview, PageViews, ReferrerCount, TimeRange, Timeseries, Totals,
+    TrafficSource,
+};
+use crate::error::{Error, Result};
+use crate::model::WebsiteId;
+
+/// What a breakdown groups by: a rollup dimension's name or any filter dimension's (without `visit:` or
+/// `event:`; `prop:<key>` for a property).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakdownBy {
+    pub field: Field,
+}
+
+impl BreakdownBy {
+    /// Parses a breakdown's dimension: `page`, `name` (custom events), `prop:<key>`, or a per-visit one
+    /// (`entry_page`, `source`, `utm_medium`, `region`, ...).
+    pub fn parse(name: &str) -> Result<BreakdownBy> {
+        let field = match name {
+            "page" => Field::Page,
+            "event" | "name" => Field::Name,
+            "goal" => Field::Goal,
+            _ => match name.strip_prefix("prop:") {
+                Some(key) => Field::parse(&format!("event:props:{key}"))?,
+                None => Field::parse(&format!("visit:{name}")).map_err(|_| {
+                    Error::invalid(format!(
+                        "dimension must be page, event, goal, prop:<key> or one of {}",
+                        VisitField::ALL.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+                    ))
+                })?,
+            },
+        };
+        Ok(BreakdownBy { field })
+    }
+
+    /// The rollup dimension answering this breakdown without filters, when there is one.
+    pub fn rollup(&self) -> Option<Dimension> {
+        Some(match &self.field {
+            Field::Page => Dimension::Page,
+            Field::Visit(VisitField::Referrer) => Dimension::Referrer,
+            Field::Visit(VisitField::Country) => Dimension::Country,
+            Field::Visit(VisitField::Device) => Dimension::Device,
+            Field::Visit(VisitField::Browser) => Dimension::Browser,
+            Field::Visit(VisitField::Os) => Dimension::Os,
+            Field::Visit(VisitField::UtmSource) => Dimension::UtmSource,
+            _ => return None,
+        })
+    }
+
+    /// What the counts count: page views by page, events by event name, goal or property, visits otherwise.
+    pub fn measure(&self) -> &'static str {
+        match &self.field {
+            Field::Page => "pageviews",
+            Field::Name | Field::Goal | Field::Prop(_) => "events",
+            Field::Visit(_) => "visits",
+        }
+    }
+}
+
+/// The three questions each engine answers over its stored visits and events.
+pub trait FilteredReads {
+    /// The totals of the visits (started in the range) and events (timed in it) `filters` admits.
+    fn filtered_totals(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals>;
+    /// Per bucket of the range's grain with traffic, in bucket order: (bucket start in seconds, visitors, page
+    /// views). A visitor counts once per UTC day, in the bucket of its first admitted visit of that day.
+    fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>>;
+    /// The `limit` most frequent values of `by` among what `filters` admits, most first, then by value: visits
+    /// for a per-visit dimension, page views for pages, events (conversions included) for the rest. Values
+    /// counting nothing are left out.
+    fn filtered_breakdown(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        by: &BreakdownBy,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>>;
+}
+
+/// Rows of the overview's top pages.
+const TOP_PAGES: i64 = 10;
+
+impl dyn EventStore {
+    /// The Dashboard's cards of what `filters` admits; the rollups' overview when there is no filter. A filtered
+    /// overview holds no imported history (other tools' aggregates cannot be filtered) and the live count is the
+    /// site's.
+    pub fn overview_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Overview> {
+        let overview = self.overview(site, range)?;
+        if filters.is_empty() {
+            return Ok(overview);
+        }
+        let current = self.filtered_totals(site, range, filters)?;
+        let previous = self.filtered_totals(site, range.previous(), filters)?;
+        let pages = self.filtered_breakdown(site, range, filters, &BreakdownBy { field: Field::Page }, TOP_PAGES)?;
+        let top_pages = pages.into_iter().map(|(url, views)| PageViews { url, views }).collect();
+        Ok(Overview::of(current, previous, overview.metrics.active_sessions, top_pages, None))
+    }
+
+    /// The totals of what `filters` admits.
+    pub fn totals_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals> {
+        if filters.is_empty() { self.totals(site, range) } else { self.filtered_totals(site, range, filters) }
+    }
+
+    /// The chart of what `filters` admits.
+    pub fn timeseries_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Timeseries> {
+        if filters.is_empty() {
+            return self.timeseries(site, range);
+        }
+        Ok(Timeseries::of(range, self.filtered_series(site, range, filters)?))
+    }
+
+    /// A breakdown of what `filters` admits by any dimension: the rollups answer a rollup dimension without
+    /// filters, the stored visits and events the rest.
+    pub fn breakdown_where(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        by: &BreakdownBy,
+        limit: i64,
+    ) -> Result<Vec<DimensionCount>> {
+        if filters.is_empty()
+            && let Some(dim) = by.rollup()
+        {
+            return self.breakdown(site, range, dim, limit);
+        }
+        let rows = self.filtered_breakdown(site, range, filters, by, limit)?;
+        Ok(rows.into_iter().map(|(value, count)| DimensionCount { value, count }).collect())
+    }
+
+    /// Referrers of what `filters` admits.
+    pub fn referrers_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<ReferrerCount>> {
+        if filters.is_empty() {
+            return self.referrers(site, range);
+        }
+        let by = BreakdownBy { field: Field::Visit(VisitField::Referrer) };
+        let rows = self.filtered_breakdown(site, range, filters, &by, crate::analytics::BREAKDOWN_LIMIT)?;
+        Ok(rows.into_iter().map(|(referrer, count)| ReferrerCount { referrer, count }).collect())
+    }
+
+    /// Countries of what `filters` admits.
+    pub fn countries_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<CountryCount>> {
+        if filters.is_empty() {
+            return self.countries(site, range);
+        }
+        let by = BreakdownBy { field: Field::Visit(VisitField::Country) };
+        let rows = self.filtered_breakdown(site, range, filters, &by, crate::analytics::BREAKDOWN_LIMIT)?;
+        Ok(rows.into_iter().map(|(country, count)| CountryCount { country, count }).collect())
+    }
+
+    /// Traffic sources of what `filters` admits, each a share of its visits.
+    pub fn traffic_sources_where(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+    ) -> Result<Vec<TrafficSource>> {
+        if filters.is_empty() {
+            return self.traffic_sources(site, range);
+        }
+        let by = BreakdownBy { field: Field::Visit(VisitField::Source) };
+        let rows = self.filtered_breakdown(site, range, filters, &by, crate::analytics::SOURCES_LIMIT)?;
+        let total = self.filtered_totals(site, range, filters)?.visits;
+        Ok(TrafficSource::of(rows, total))
+    }
+}
+
+/// Whether a breakdown lists the empty value (a visit's unknown country or Direct source, a page view's root
+/// does; an event without the property or goal does not), as SQL: `1` or `0`.
+pub(crate) fn keeps_empty(by: &BreakdownBy) -> &'static str {
+    if matches!(by.field, Field::Visit(_) | Field::Page) { "1" } else { "0" }
+}
+
+/// (bucket, visitors) and (bucket, page views) rows merged in bucket order.
+pub(crate) fn merge_series(visitors: Vec<(i64, i64)>, views: Vec<(i64, i64)>) -> Vec<(i64, i64, i64)> {
+    let mut buckets: std::collections::BTreeMap<i64, (i64, i64)> = std::collections::BTreeMap::new();
+    for (b, n) in visitors {
+        buckets.entry(b).or_default().0 += n;
+    }
+    for (b, n) in views {
+        buckets.entry(b).or_default().1 += n;
+    }
+    buckets.into_iter().map(|(b, (v, p))| (b, v, p)).collect()
+}

@@ -1,0 +1,199 @@
+//! SQLite's filtered reads: the stored visits (`sessions s`) and events (`events e`) a filter admits, every
+//! value bound as a numbered parameter. The ClickHouse dialect of the same questions is
+//! `events/clickhouse/filtered.rs`.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, params_from_iter};
+
+use super::SqliteEvents;
+use crate::analytics::{Dimension, TimeRange, Totals};
+use crate::error::Result;
+use crate::events::filtered::{BreakdownBy, FilteredReads, keeps_empty, merge_series};
+use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
+use crate::model::WebsiteId;
+
+/// A UTC day in milliseconds: a visitor hash is one visitor's on one day.
+const DAY_MS: i64 = 86_400_000;
+
+/// The kinds the rollups count as events (custom events, outbound links, downloads).
+const EVENT_KINDS: &str = "'custom', 'outbound', 'download'";
+
+/// A statement's parameters, numbered in the order they are added (`?1`, `?2`, ...), so conditions can be
+/// written before or after the text that places them.
+#[derive(Default)]
+struct Params(Vec<Value>);
+
+impl Params {
+    fn push(&mut self, value: Value) -> String {
+        self.0.push(value);
+        format!("?{}", self.0.len())
+    }
+}
+
+impl Dialect for Params {
+    fn field(&mut self, field: &Field) -> String {
+        match field {
+            Field::Page => "e.path".into(),
+            Field::Name => "CASE WHEN e.name = '' THEN e.kind ELSE e.name END".into(),
+            Field::Goal => "CASE WHEN e.kind = 'conversion' THEN e.name ELSE '' END".into(),
+            Field::Prop(key) => {
+                let path = self.push(Value::Text(format!("$.\"{key}\"")));
+                // Booleans as JSON writes them and null as no value, as ClickHouse's raw value reads them.
+                format!(
+                    "COALESCE(CASE json_type(e.properties, {path}) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' \
+                     WHEN 'null' THEN '' ELSE CAST(json_extract(e.properties, {path}) AS TEXT) END, '')"
+                )
+            }
+            Field::Visit(v) => visit_column(*v).into(),
+        }
+    }
+
+    fn text(&mut self, value: &str) -> String {
+        self.push(Value::Text(value.to_string()))
+    }
+
+    fn contains(&self, haystack: &str, needle: &str) -> String {
+        format!("instr({haystack}, {needle}) > 0")
+    }
+}
+
+/// A per-visit dimension over the stored visit row `s`.
+fn visit_column(field: VisitField) -> &'static str {
+    match field {
+        VisitField::EntryPage => "s.entry_page",
+        VisitField::ExitPage => "s.exit_page",
+        VisitField::Source => Dimension::Source.visit_sql().expect("source is per visit"),
+        VisitField::Referrer => "s.referrer_host",
+        VisitField::UtmSource => "s.utm_source",
+        VisitField::UtmMedium => "s.utm_medium",
+        VisitField::UtmCampaign => "s.utm_campaign",
+        VisitField::UtmContent => "s.utm_content",
+        VisitField::UtmTerm => "s.utm_term",
+        VisitField::Country => "s.country",
+        VisitField::Region => "s.region",
+        VisitField::City => "s.city",
+        VisitField::Device => "s.device",
+        VisitField::Browser => "s.browser",
+        VisitField::Os => "s.os",
+        VisitField::Screen => "s.screen",
+    }
+}
+
+/// `FROM sessions s WHERE ...`: the visits of `site` started in the range that `filters` admits, with their
+/// parameters.
+fn admitted_visits(site: WebsiteId, range: TimeRange, filters: &Filters) -> (String, Params) {
+    let mut p = Params::default();
+    let (site, from, to) = (p.push(site.into()), p.push(range.start.into()), p.push(range.end.into()));
+    let visit = condition_sql(&filters.visit, &mut p);
+    let mut sql = format!(
+        "FROM sessions s WHERE s.website_id = {site} AND s.first_seen >= {from} AND s.first_seen < {to} AND {visit}"
+    );
+    if !filters.event.is_empty() {
+        let event = condition_sql(&filters.event, &mut p);
+        sql.push_str(&format!(" AND EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND {event})"));
+    }
+    (sql, p)
+}
+
+/// `FROM events e JOIN sessions s ... WHERE ...`: the events of `site` timed in the range that `filters`
+/// admits, with their parameters.
+fn admitted_events(site: WebsiteId, range: TimeRange, filters: &Filters) -> (String, Params) {
+    let mut p = Params::default();
+    let (site, from, to) = (p.push(site.into()), p.push(range.start.into()), p.push(range.end.into()));
+    let visit = condition_sql(&filters.visit, &mut p);
+    let event = condition_sql(&filters.event, &mut p);
+    let sql = format!(
+        "FROM events e JOIN sessions s ON s.id = e.session_id
+         WHERE e.website_id = {site} AND e.ts >= {from} AND e.ts < {to} AND {visit} AND {event}"
+    );
+    (sql, p)
+}
+
+fn rows<T>(
+    conn: &Connection,
+    sql: &str,
+    p: Params,
+    map: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare(sql)?;
+    let rows = stmt.query_map(params_from_iter(p.0), map)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+impl FilteredReads for SqliteEvents {
+    fn filtered_totals(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals> {
+        self.db.read(|conn| {
+            let (visits, p) = admitted_visits(site, range, filters);
+            let sql = format!(
+                "SELECT COUNT(*), COALESCE(SUM(s.page_views = 1), 0), COALESCE(SUM((s.last_seen - s.first_seen) / 1000), 0),
+                        COUNT(DISTINCT (s.first_seen / {DAY_MS}) || '-' || s.visitor_hash) {visits}"
+            );
+            let [(visits, bounces, duration_s, visitors)] =
+                rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?[..]
+            else {
+                unreachable!("an aggregate answers one row")
+            };
+            let (events, p) = admitted_events(site, range, filters);
+            let sql = format!(
+                "SELECT COALESCE(SUM(e.kind = 'pageview'), 0), COALESCE(SUM(e.kind IN ({EVENT_KINDS})), 0),
+                        COALESCE(SUM(e.kind = 'conversion'), 0) {events}"
+            );
+            let [(pageviews, events, conversions)] = rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?[..]
+            else {
+                unreachable!("an aggregate answers one row")
+            };
+            Ok(Totals { pageviews, visits, visitors, events, conversions, bounces, duration_s })
+        })
+    }
+
+    fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>> {
+        let step = range.grain.seconds();
+        let step_ms = step * 1000;
+        self.db.read(|conn| {
+            let (visits, p) = admitted_visits(site, range, filters);
+            let sql = format!(
+                "SELECT (m / {step_ms}) * {step}, COUNT(*) FROM (
+                    SELECT MIN(s.first_seen) AS m {visits} GROUP BY s.first_seen / {DAY_MS}, s.visitor_hash)
+                 GROUP BY 1"
+            );
+            let visitors: Vec<(i64, i64)> = rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let (events, p) = admitted_events(site, range, filters);
+            let sql =
+                format!("SELECT (e.ts / {step_ms}) * {step}, COUNT(*) {events} AND e.kind = 'pageview' GROUP BY 1");
+            let views: Vec<(i64, i64)> = rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(merge_series(visitors, views))
+        })
+    }
+
+    fn filtered_breakdown(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        by: &BreakdownBy,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>> {
+        self.db.read(|conn| {
+            let (sql, mut p) = match &by.field {
+                Field::Visit(v) => {
+                    let (visits, p) = admitted_visits(site, range, filters);
+                    (format!("SELECT {} AS v, COUNT(*) AS n {visits}", visit_column(*v)), p)
+                }
+                field => {
+                    let (events, mut p) = admitted_events(site, range, filters);
+                    let value = p.field(field);
+                    let kinds = match field {
+                        Field::Page => "e.kind = 'pageview'".to_string(),
+                        Field::Goal => "e.kind = 'conversion'".to_string(),
+                        _ => format!("e.kind IN ({EVENT_KINDS}, 'conversion')"),
+                    };
+                    (format!("SELECT {value} AS v, COUNT(*) AS n {events} AND {kinds}"), p)
+                }
+            };
+            let limit = p.push(limit.into());
+            let keep = keeps_empty(by);
+            let sql = format!("{sql} GROUP BY v HAVING v != '' OR {keep} ORDER BY n DESC, v LIMIT {limit}");
+            rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))
+        })
+    }
+}
