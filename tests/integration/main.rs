@@ -31,6 +31,7 @@ mod durability;
 mod email;
 mod events;
 mod exports;
+mod filters;
 mod funnels;
 mod heatmaps;
 mod imports;

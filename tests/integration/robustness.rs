@@ -44,7 +44,19 @@ pub(crate) fn routes() -> Vec<(String, String)> {
 }
 
 const IDS: &[&str] = &["-1", "0", "99999999999999999999", "abc", "%00", "1.5", "%27%20OR%201%3D1"];
-const QUERIES: &[&str] = &["", "7d", "-1", "%FF%FE", "1%27--", "99999999999", "csv", "json", "%00"];
+const QUERIES: &[&str] = &[
+    "",
+    "7d",
+    "-1",
+    "%FF%FE",
+    "1%27--",
+    "99999999999",
+    "csv",
+    "json",
+    "%00",
+    // A filter that is JSON but not a filter.
+    "%5B%5B%22or%22%2C%5B%5B%22is%22%5D%5D%5D%5D",
+];
 const BODIES: &[&str] =
     &["", "{", "null", "[]", "\"x\"", "{\"email\":[1]}", "{\"name\":{},\"domain\":7}", "{\"tracking_key\":null}"];
 

@@ -50,6 +50,7 @@ impl BreakdownBy {
             Field::Visit(VisitField::Browser) => Dimension::Browser,
             Field::Visit(VisitField::Os) => Dimension::Os,
             Field::Visit(VisitField::UtmSource) => Dimension::UtmSource,
+            Field::Visit(VisitField::Source) => Dimension::Source,
             _ => return None,
         })
     }

@@ -7,10 +7,9 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
-use tracker_core::analytics::{
-    ActiveSession, CountryCount, Dimension, DimensionCount, Overview, ReferrerCount, TimeRange,
-};
+use tracker_core::analytics::{ActiveSession, CountryCount, DimensionCount, Overview, ReferrerCount, TimeRange};
 use tracker_core::auth::{Principal, StreamTicket};
+use tracker_core::events::{BreakdownBy, Filters};
 use tracker_core::metrics::LiveClient;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
@@ -27,12 +26,16 @@ struct SiteQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct RangeQuery {
     range: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -40,13 +43,15 @@ struct RangeQuery {
 struct BreakdownQuery {
     range: Option<String>,
     limit: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 /// A breakdown's answer: the dimension, what `count` counts, and the rows, most first.
 #[derive(Serialize, utoipa::ToSchema)]
 struct Breakdown {
-    dimension: &'static str,
-    /// `visitors`, `views` or `events`.
+    dimension: String,
+    /// `visits`, `pageviews` or `events`.
     measure: &'static str,
     rows: Vec<DimensionCount>,
 }
@@ -116,6 +121,11 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
     TimeRange::parse(raw.unwrap_or("30d"), now_ms()).map_err(reject)
 }
 
+/// Parses the `filters` parameter; none when absent.
+pub(crate) fn filters_of(raw: Option<&str>) -> Result<Filters, Rejection> {
+    Filters::parse(raw).map_err(reject)
+}
+
 #[utoipa::path(
     get,
     path = "/api/dashboard/overview",
@@ -128,7 +138,8 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
 async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.overview(site, range)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.overview_where(site, range, &filters)).await
 }
 
 #[utoipa::path(
@@ -147,7 +158,8 @@ async fn referrers(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.referrers(site, range)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.referrers_where(site, range, &filters)).await
 }
 
 #[utoipa::path(
@@ -166,7 +178,8 @@ async fn countries(
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.countries(site, range)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.countries_where(site, range, &filters)).await
 }
 
 /// Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first.
@@ -175,7 +188,7 @@ async fn countries(
     path = "/api/websites/{id}/breakdown/{dimension}",
     tag = "dashboard",
     operation_id = "breakdown",
-    params(("id" = i64, Path, description = "Website id"), ("dimension" = String, Path, description = "A rollup dimension: page, referrer, country, browser, os, device, ..."), BreakdownQuery),
+    params(("id" = i64, Path, description = "Website id"), ("dimension" = String, Path, description = "page, event, goal, prop:<key>, or a visit dimension: entry_page, exit_page, source, referrer, utm_source, utm_medium, utm_campaign, utm_content, utm_term, country, region, city, device, browser, os, screen"), BreakdownQuery),
     responses((status = 200, description = "Counts by value, most first", body = Breakdown), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
@@ -186,8 +199,9 @@ async fn breakdown(
     user: UserId,
     query: BreakdownQuery,
 ) -> Result<impl Reply, Rejection> {
-    let dim = Dimension::parse(&dimension).map_err(reject)?;
+    let by = BreakdownBy::parse(&dimension).map_err(reject)?;
     let range = range_of(query.range.as_deref())?;
+    let filters = filters_of(query.filters.as_deref())?;
     let limit = match query.limit.as_deref() {
         None => BREAKDOWN_DEFAULT_LIMIT,
         Some(raw) => raw
@@ -197,8 +211,8 @@ async fn breakdown(
             .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
     };
     site_json(tracker, user, site, move |tracker| {
-        let rows = tracker.events.breakdown(site, range, dim, limit)?;
-        Ok(Breakdown { dimension: dim.as_str(), measure: dim.measure(), rows })
+        let rows = tracker.events.breakdown_where(site, range, &filters, &by, limit)?;
+        Ok(Breakdown { dimension, measure: by.measure(), rows })
     })
     .await
 }

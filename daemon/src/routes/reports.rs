@@ -10,7 +10,7 @@ use tracker_core::analytics::{
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
-use super::dashboard::range_of;
+use super::dashboard::{filters_of, range_of};
 use super::{blocking, parse_website_id, site_json, user, with_tracker};
 use crate::error::{ErrorBody, reject};
 
@@ -20,6 +20,8 @@ struct SeriesQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -40,6 +42,14 @@ struct SitesQuery {
 #[into_params(parameter_in = Query)]
 struct RangeQuery {
     range: Option<String>,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct FilteredRangeQuery {
+    range: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -71,7 +81,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let sources = warp::path!("websites" / WebsiteId / "traffic-sources")
         .and(warp::get())
         .and(authed())
-        .and(warp::query::<RangeQuery>())
+        .and(warp::query::<FilteredRangeQuery>())
         .and_then(traffic_sources);
     timeseries.or(activity).or(sites).or(conversions).or(identified).or(sources)
 }
@@ -88,7 +98,8 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
-    site_json(tracker, user, site, move |tracker| tracker.events.timeseries(site, range)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.timeseries_where(site, range, &filters)).await
 }
 
 #[utoipa::path(
@@ -163,7 +174,7 @@ async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) ->
     path = "/api/websites/{id}/traffic-sources",
     tag = "dashboard",
     operation_id = "trafficSources",
-    params(("id" = i64, Path, description = "Website id"), RangeQuery),
+    params(("id" = i64, Path, description = "Website id"), FilteredRangeQuery),
     responses((status = 200, description = "Visits by source channel", body = Vec<TrafficSource>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
@@ -171,8 +182,9 @@ async fn traffic_sources(
     site: WebsiteId,
     tracker: Tracker,
     user: UserId,
-    query: RangeQuery,
+    query: FilteredRangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.traffic_sources(site, range)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.traffic_sources_where(site, range, &filters)).await
 }

@@ -1288,7 +1288,7 @@ export interface components {
         /** @description A breakdown's answer: the dimension, what `count` counts, and the rows, most first. */
         Breakdown: {
             dimension: string;
-            /** @description `visitors`, `views` or `events`. */
+            /** @description `visits`, `pageviews` or `events`. */
             measure: string;
             rows: components["schemas"]["DimensionCount"][];
         };
@@ -3135,6 +3135,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -3230,6 +3232,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4833,12 +4837,14 @@ export interface operations {
             query?: {
                 range?: string;
                 limit?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
                 /** @description Website id */
                 id: number;
-                /** @description A rollup dimension: page, referrer, country, browser, os, device, ... */
+                /** @description page, event, goal, prop:<key>, or a visit dimension: entry_page, exit_page, source, referrer, utm_source, utm_medium, utm_campaign, utm_content, utm_term, country, region, city, device, browser, os, screen */
                 dimension: string;
             };
             cookie?: never;
@@ -4903,6 +4909,8 @@ export interface operations {
         parameters: {
             query?: {
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -5252,6 +5260,8 @@ export interface operations {
         parameters: {
             query?: {
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -5362,6 +5372,8 @@ export interface operations {
         parameters: {
             query?: {
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
