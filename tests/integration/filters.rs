@@ -178,3 +178,47 @@ async fn bad_filters_are_a_400_and_another_users_site_a_404() {
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{read}: {}", answer.text);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn any_period_by_preset_custom_days_or_all_time() {
+    let (server, token, id) = seeded().await;
+    let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    let visitors = |query: String| {
+        let (server, token) = (&server, &token);
+        async move {
+            let body = get_json(server, token, &format!("/api/dashboard/overview?website_id={id}&{query}")).await;
+            body["metrics"]["totalVisitors"].as_i64().unwrap()
+        }
+    };
+    for query in
+        ["range=today".to_string(), "range=all".into(), "range=month".into(), format!("from={today}&to={today}")]
+    {
+        assert_eq!(visitors(query.clone()).await, 2, "{query}");
+    }
+    let hours =
+        get_json(&server, &token, &format!("/api/dashboard/timeseries?website_id={id}&from={today}&to={today}")).await;
+    assert_eq!(hours["points"].as_array().unwrap().len(), 24, "one day is read by the hour");
+    let all = get_json(&server, &token, &format!("/api/dashboard/timeseries?website_id={id}&range=all")).await;
+    assert_eq!(all["points"].as_array().unwrap().len(), 1, "all time starts today for a site tracked today");
+    let sources =
+        get_json(&server, &token, &format!("/api/websites/{id}/traffic-sources?from=2001-01-01&to=2001-12-31")).await;
+    assert_eq!(sources, json!([]));
+
+    for (query, says) in [
+        (format!("from={today}"), "together"),
+        ("from=2026-02-30&to=2026-03-01".to_string(), "from must be a date"),
+        (format!("from={today}&to=2001-01-01"), "after"),
+        ("from=1900-01-01&to=2026-01-01".to_string(), "date"),
+        ("range=fortnight".to_string(), "range must be"),
+    ] {
+        for read in [
+            format!("/api/dashboard/overview?website_id={id}&{query}"),
+            format!("/api/websites/{id}/breakdown/page?{query}"),
+            format!("/api/websites/{id}/conversions?{query}"),
+        ] {
+            let answer = server.get(&read, &token).await;
+            assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{read}: {}", answer.text);
+            assert!(answer.json["error"]["message"].as_str().unwrap().contains(says), "{read}: {}", answer.text);
+        }
+    }
+}

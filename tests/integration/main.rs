@@ -7,6 +7,7 @@ mod auth;
 mod capture_util;
 mod cli;
 mod cli_newcomer;
+mod cli_periods;
 mod cluster;
 mod cluster_advanced;
 mod cluster_demo;

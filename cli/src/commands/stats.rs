@@ -1,11 +1,13 @@
 //! `tracker stats`: a site's summary over a range and its top pages, referrers, countries, devices,
-//! browsers, operating systems and UTM sources, from the rollups.
+//! browsers, operating systems and UTM sources: from the rollups, or from the stored visits and events when
+//! filtered (the dashboard's reads, through the same events boundary).
 
 use std::collections::BTreeMap;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde::Serialize;
-use tracker_core::analytics::{Dimension, DimensionCount, TimeRange};
+use tracker_core::analytics::{Dimension, DimensionCount, Period};
+use tracker_core::events::{BreakdownBy, Filters};
 use tracker_core::model::{iso, now_ms};
 
 use super::{GlobalArgs, find_site};
@@ -14,15 +16,26 @@ use crate::output::{print_json, table};
 #[derive(Args)]
 #[command(
     after_help = "Examples:\n  tracker stats --site blog.example.com\n  tracker stats --site 1 --range 7d --limit 5\n  \
-tracker stats --site 1 --range 1d --json | jq .pageViews"
+tracker stats --site 1 --range 1d --json | jq .pageViews\n  tracker stats --site 1 --from 2026-01-01 --to 2026-01-31\n  \
+tracker stats --site 1 --range all --filter '[[\"is\",\"visit:country\",[\"DE\"]]]'"
 )]
 pub struct StatsArgs {
     /// Website id or domain
     #[arg(long)]
     pub site: String,
-    /// Time range (all but 1d are whole UTC days ending today)
-    #[arg(long, value_enum, default_value_t = Range::Days30)]
-    pub range: Range,
+    /// Time range: whole UTC days ending today (7d, 28d, 30d, 90d, 365d), calendar ones (today, yesterday,
+    /// month, last_month, year), the last 24 hours (1d) or all time (all)
+    #[arg(long, default_value = "30d", value_parser = RANGES)]
+    pub range: String,
+    /// First day (YYYY-MM-DD), with --to, in place of --range
+    #[arg(long, requires = "to")]
+    pub from: Option<String>,
+    /// Last day (YYYY-MM-DD, included), with --from
+    #[arg(long, requires = "from")]
+    pub to: Option<String>,
+    /// Filters in Plausible's Stats API v2 syntax (JSON), as the dashboard's URL holds them
+    #[arg(long)]
+    pub filter: Option<String>,
     /// Rows per breakdown
     #[arg(long, default_value_t = 10)]
     pub limit: i64,
@@ -49,40 +62,47 @@ struct StatsOutput {
     breakdowns: BTreeMap<&'static str, Vec<DimensionCount>>,
 }
 
-/// The ranges `--range` names (core's names; the aliases are theirs too).
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Range {
-    /// The last 24 hours, by hour
-    #[value(name = "1d", alias = "24h")]
-    Day,
-    /// The last 7 days
-    #[value(name = "7d")]
-    Days7,
-    /// The last 30 days
-    #[value(name = "30d")]
-    Days30,
-    /// The last 90 days
-    #[value(name = "90d", alias = "3m")]
-    Days90,
-    /// The last 365 days
-    #[value(name = "365d", alias = "12m", alias = "1y")]
-    Days365,
-}
+/// The names `--range` takes (core's).
+const RANGES: [&str; 17] = [
+    "today",
+    "yesterday",
+    "1d",
+    "24h",
+    "7d",
+    "28d",
+    "30d",
+    "90d",
+    "3m",
+    "365d",
+    "12m",
+    "12mo",
+    "1y",
+    "month",
+    "last_month",
+    "year",
+    "all",
+];
 
 pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
-    let name = args.range.to_possible_value().expect("no value is skipped").get_name().to_string();
-    let range = TimeRange::parse(&name, now_ms())?;
+    let period = Period::parse(Some(&args.range), args.from.as_deref(), args.to.as_deref(), "30d", now_ms())?;
+    let filters = Filters::parse(args.filter.as_deref()).map_err(|e| anyhow::anyhow!("--filter: {e}"))?;
+    let name = match (&args.from, &args.to) {
+        (Some(from), Some(to)) => format!("{from}..{to}"),
+        _ => args.range.clone(),
+    };
     if args.limit < 1 {
         anyhow::bail!("--limit must be at least 1");
     }
     // Reads the cluster's shards in cluster mode, as the dashboard does.
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
-    let overview = tracker.events.overview(site.id, range)?;
-    let totals = tracker.events.totals(site.id, range)?;
+    let range = tracker.events.range_of(site.id, period, now_ms())?;
+    let overview = tracker.events.overview_where(site.id, range, &filters)?;
+    let totals = tracker.events.totals_where(site.id, range, &filters)?;
     let mut breakdowns = BTreeMap::new();
     for dim in Dimension::ALL {
-        breakdowns.insert(dim.as_str(), tracker.events.breakdown(site.id, range, dim, args.limit)?);
+        let by = BreakdownBy::parse(dim.as_str())?;
+        breakdowns.insert(dim.as_str(), tracker.events.breakdown_where(site.id, range, &filters, &by, args.limit)?);
     }
     let m = &overview.metrics;
     let out = StatsOutput {

@@ -107,6 +107,24 @@ impl TrafficReads for ClickHouseEvents {
     fn top_pages(&self, site: WebsiteId, start: Millis, end: Millis, limit: i64) -> Result<Vec<(String, i64)>> {
         self.cluster.events.top_pages(site, start, end, limit)
     }
+
+    fn first_data(&self, site: WebsiteId) -> Result<Option<Millis>> {
+        // The rolled-up hours, the imported days and the hits not rolled up yet; -1 where a table has none
+        // (18.16's min of no rows is 0).
+        let db = self.cluster.events.database();
+        let first = |sql: String| -> Result<Option<Millis>> {
+            let value: Millis = self.cluster.events.nodes()[0].query_value(&sql)?;
+            Ok((value >= 0).then_some(value))
+        };
+        let firsts = [
+            first(format!(
+                "SELECT if(count() = 0, -1, min(hour)) FROM {db}.rollup_hours WHERE website_id = {site} AND dim = ''"
+            ))?,
+            first(format!("SELECT if(count() = 0, -1, min(hour)) FROM {db}.imported_hours WHERE website_id = {site}"))?,
+            first(format!("SELECT if(count() = 0, -1, min(ts)) FROM {db}.hits WHERE website_id = {site}"))?,
+        ];
+        Ok(firsts.into_iter().flatten().min())
+    }
 }
 
 impl VisitReads for ClickHouseEvents {

@@ -31,7 +31,7 @@ use crate::analytics::funnels::StepPattern;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{
     ActiveSession, ActivityEvent, Advanced, AiIntent, Conversions, CountryCount, Dimension, DimensionCount,
-    EventSummary, Heatmap, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, PageRendering,
+    EventSummary, Heatmap, IdentifiedVisitor, LiveVisitors, OrganizationSummary, Overview, PageRendering, Period,
     ReferrerCount, ReplayDetail, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary, SessionJourney, SiteMetric,
     SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
 };
@@ -109,6 +109,8 @@ pub trait TrafficReads {
     fn page_views_in(&self, site: WebsiteId, windows: &[(Millis, Millis)], enough: i64) -> Result<Vec<i64>>;
     /// The `limit` most viewed pages from `start` to `end`, most views first, then by path.
     fn top_pages(&self, site: WebsiteId, start: Millis, end: Millis, limit: i64) -> Result<Vec<(String, i64)>>;
+    /// The time of the site's first data, tracked or imported (to the day at least); `None` when it has none.
+    fn first_data(&self, site: WebsiteId) -> Result<Option<Millis>>;
 }
 
 /// Visits one at a time and as they happen: the stream, a visit's journey, organizations and identified people.
@@ -260,6 +262,16 @@ pub trait Upkeep {
     fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()>;
     /// Whether hits can be written now; `Unavailable` says what is not so.
     fn ready(&self) -> Result<()>;
+}
+
+impl dyn EventStore {
+    /// The days a period covers: `all` runs from the site's first data to today.
+    pub fn range_of(&self, site: WebsiteId, period: Period, now: Millis) -> Result<TimeRange> {
+        match period {
+            Period::Range(range) => Ok(range),
+            Period::All => Ok(TimeRange::since(self.first_data(site)?, now)),
+        }
+    }
 }
 
 /// SQLite's engine over `db`, as `Tracker::open` builds it, for tests that hold a database of their own.

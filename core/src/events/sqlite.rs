@@ -115,6 +115,17 @@ impl TrafficReads for SqliteEvents {
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
+
+    fn first_data(&self, site: WebsiteId) -> Result<Option<Millis>> {
+        // The daily rollups hold tracked and imported days alike; the key's order finds the first at once.
+        self.db.read(|conn| {
+            Ok(conn.query_row(
+                "SELECT MIN(bucket) * 1000 FROM rollup_days WHERE website_id = ?1 AND dim = ''",
+                [site],
+                |r| r.get(0),
+            )?)
+        })
+    }
 }
 
 impl VisitReads for SqliteEvents {

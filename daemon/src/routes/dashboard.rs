@@ -7,7 +7,9 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
-use tracker_core::analytics::{ActiveSession, CountryCount, DimensionCount, Overview, ReferrerCount, TimeRange};
+use tracker_core::analytics::{
+    ActiveSession, CountryCount, DimensionCount, Overview, Period, ReferrerCount, TimeRange,
+};
 use tracker_core::auth::{Principal, StreamTicket};
 use tracker_core::events::{BreakdownBy, Filters};
 use tracker_core::metrics::LiveClient;
@@ -28,6 +30,10 @@ struct SiteQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -36,6 +42,10 @@ struct RangeQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -45,6 +55,10 @@ struct BreakdownQuery {
     limit: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
 }
 
 /// A breakdown's answer: the dimension, what `count` counts, and the rows, most first.
@@ -121,6 +135,17 @@ pub(crate) fn range_of(raw: Option<&str>) -> Result<TimeRange, Rejection> {
     TimeRange::parse(raw.unwrap_or("30d"), now_ms()).map_err(reject)
 }
 
+/// Parses `range` (`default` when absent), or `from` and `to` in its place; `all` is resolved against the site
+/// by `tracker.events.range_of`.
+pub(crate) fn period_of(
+    range: &Option<String>,
+    from: &Option<String>,
+    to: &Option<String>,
+    default: &str,
+) -> Result<Period, Rejection> {
+    Period::parse(range.as_deref(), from.as_deref(), to.as_deref(), default, now_ms()).map_err(reject)
+}
+
 /// Parses the `filters` parameter; none when absent.
 pub(crate) fn filters_of(raw: Option<&str>) -> Result<Filters, Rejection> {
     Filters::parse(raw).map_err(reject)
@@ -137,9 +162,13 @@ pub(crate) fn filters_of(raw: Option<&str>) -> Result<Filters, Rejection> {
 )]
 async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let range = range_of(query.range.as_deref())?;
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.overview_where(site, range, &filters)).await
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        tracker.events.overview_where(site, range, &filters)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -157,9 +186,13 @@ async fn referrers(
     user: UserId,
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
-    let range = range_of(query.range.as_deref())?;
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.referrers_where(site, range, &filters)).await
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        tracker.events.referrers_where(site, range, &filters)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -177,9 +210,13 @@ async fn countries(
     user: UserId,
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
-    let range = range_of(query.range.as_deref())?;
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.countries_where(site, range, &filters)).await
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        tracker.events.countries_where(site, range, &filters)
+    })
+    .await
 }
 
 /// Any rollup dimension of a site over a range: `{dimension, measure, rows:[{value, count}]}`, most first.
@@ -200,7 +237,7 @@ async fn breakdown(
     query: BreakdownQuery,
 ) -> Result<impl Reply, Rejection> {
     let by = BreakdownBy::parse(&dimension).map_err(reject)?;
-    let range = range_of(query.range.as_deref())?;
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
     let limit = match query.limit.as_deref() {
         None => BREAKDOWN_DEFAULT_LIMIT,
@@ -211,6 +248,7 @@ async fn breakdown(
             .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
     };
     site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
         let rows = tracker.events.breakdown_where(site, range, &filters, &by, limit)?;
         Ok(Breakdown { dimension, measure: by.measure(), rows })
     })

@@ -10,7 +10,7 @@ use tracker_core::analytics::{
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
-use super::dashboard::{filters_of, range_of};
+use super::dashboard::{filters_of, period_of};
 use super::{blocking, parse_website_id, site_json, user, with_tracker};
 use crate::error::{ErrorBody, reject};
 
@@ -22,6 +22,10 @@ struct SeriesQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -42,6 +46,10 @@ struct SitesQuery {
 #[into_params(parameter_in = Query)]
 struct RangeQuery {
     range: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -50,6 +58,10 @@ struct FilteredRangeQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -97,9 +109,13 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 )]
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let range = range_of(Some(query.range.as_deref().unwrap_or("7d")))?;
+    let period = period_of(&query.range, &query.from, &query.to, "7d")?;
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.timeseries_where(site, range, &filters)).await
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        tracker.events.timeseries_where(site, range, &filters)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -152,8 +168,12 @@ async fn conversions(
     user: UserId,
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
-    let range = range_of(query.range.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.conversions(site, range)).await
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        tracker.events.conversions(site, range)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -184,7 +204,11 @@ async fn traffic_sources(
     user: UserId,
     query: FilteredRangeQuery,
 ) -> Result<impl Reply, Rejection> {
-    let range = range_of(query.range.as_deref())?;
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.traffic_sources_where(site, range, &filters)).await
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        tracker.events.traffic_sources_where(site, range, &filters)
+    })
+    .await
 }

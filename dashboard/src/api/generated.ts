@@ -3137,6 +3137,10 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -3234,6 +3238,10 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -4839,6 +4847,10 @@ export interface operations {
                 limit?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path: {
@@ -4875,6 +4887,10 @@ export interface operations {
         parameters: {
             query?: {
                 range?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path: {
@@ -4911,6 +4927,10 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path: {
@@ -5262,6 +5282,10 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path: {
@@ -5374,6 +5398,10 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
             };
             header?: never;
             path: {

@@ -14,6 +14,7 @@ mod filters;
 mod intent;
 mod pages;
 mod paths;
+mod periods;
 mod traffic;
 mod upkeep;
 mod visits;
