@@ -63,6 +63,27 @@ impl BreakdownBy {
             Field::Visit(_) => "visits",
         }
     }
+
+    /// The count of a group's totals a breakdown ranks by and shows (`measure`): a property counts every event
+    /// carrying it, page views included; a name or goal its custom events and conversions.
+    pub fn count(&self, totals: &Totals) -> i64 {
+        match &self.field {
+            Field::Page => totals.pageviews,
+            Field::Name | Field::Goal => totals.events + totals.conversions,
+            Field::Prop(_) => totals.pageviews + totals.events + totals.conversions,
+            Field::Visit(_) => totals.visits,
+        }
+    }
+
+    /// `count` over the SQL columns every engine's group query names (`n_pv`, `n_ev`, `n_cv`, `n_visits`).
+    pub(crate) fn count_sql(&self) -> &'static str {
+        match &self.field {
+            Field::Page => "n_pv",
+            Field::Name | Field::Goal => "(n_ev + n_cv)",
+            Field::Prop(_) => "(n_pv + n_ev + n_cv)",
+            Field::Visit(_) => "n_visits",
+        }
+    }
 }
 
 /// The three questions each engine answers over its stored visits and events.
@@ -72,17 +93,30 @@ pub trait FilteredReads {
     /// Per bucket of the range's grain with traffic, in bucket order: (bucket start in seconds, visitors, page
     /// views). A visitor counts once per UTC day, in the bucket of its first admitted visit of that day.
     fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>>;
-    /// The `limit` most frequent values of `by` among what `filters` admits, most first, then by value: visits
-    /// for a per-visit dimension, page views for pages, events (conversions included) for the rest. Values
-    /// counting nothing are left out.
-    fn filtered_breakdown(
+    /// The totals of each value of `by` among what `filters` admits, the `limit` greatest by `by.count` first,
+    /// then by value; values counting nothing are left out. A per-visit value groups the admitted visits
+    /// started in the range, with the admitted events of those visits (whenever timed); an event value groups
+    /// the admitted events of the range, with their visits and visitors (a visitor once per UTC day of its
+    /// events), without bounces or durations (0), which are a visit's.
+    fn filtered_groups(
         &self,
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
         by: &BreakdownBy,
         limit: i64,
-    ) -> Result<Vec<(String, i64)>>;
+    ) -> Result<Vec<(String, Totals)>>;
+    /// Per bucket of the range's grain with an admitted visit starting in it, in bucket order: the bucket's
+    /// start in seconds and its visits' totals as `filtered_groups` counts a per-visit value's (a visitor once
+    /// per bucket and UTC day).
+    fn filtered_buckets(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, Totals)>>;
+}
+
+/// The SQL columns of a group query, in this order: value, visits, bounces, duration, visitors, page views,
+/// events, conversions.
+pub(crate) fn group_totals(row: [i64; 7]) -> Totals {
+    let [visits, bounces, duration_s, visitors, pageviews, events, conversions] = row;
+    Totals { pageviews, visits, visitors, events, conversions, bounces, duration_s }
 }
 
 /// Rows of the overview's top pages.
@@ -99,7 +133,7 @@ impl dyn EventStore {
         }
         let current = self.filtered_totals(site, range, filters)?;
         let previous = self.filtered_totals(site, range.previous(), filters)?;
-        let pages = self.filtered_breakdown(site, range, filters, &BreakdownBy { field: Field::Page }, TOP_PAGES)?;
+        let pages = self.filtered_counts(site, range, filters, &BreakdownBy { field: Field::Page }, TOP_PAGES)?;
         let top_pages = pages.into_iter().map(|(url, views)| PageViews { url, views }).collect();
         Ok(Overview::of(current, previous, overview.metrics.active_sessions, top_pages, None))
     }
@@ -132,8 +166,21 @@ impl dyn EventStore {
         {
             return self.breakdown(site, range, dim, limit);
         }
-        let rows = self.filtered_breakdown(site, range, filters, by, limit)?;
+        let rows = self.filtered_counts(site, range, filters, by, limit)?;
         Ok(rows.into_iter().map(|(value, count)| DimensionCount { value, count }).collect())
+    }
+
+    /// The `limit` greatest counts of `by`'s values among what `filters` admits.
+    fn filtered_counts(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        by: &BreakdownBy,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>> {
+        let groups = self.filtered_groups(site, range, filters, by, limit)?;
+        Ok(groups.into_iter().map(|(value, totals)| (value, by.count(&totals))).collect())
     }
 
     /// Referrers of what `filters` admits.
@@ -142,7 +189,7 @@ impl dyn EventStore {
             return self.referrers(site, range);
         }
         let by = BreakdownBy { field: Field::Visit(VisitField::Referrer) };
-        let rows = self.filtered_breakdown(site, range, filters, &by, crate::analytics::BREAKDOWN_LIMIT)?;
+        let rows = self.filtered_counts(site, range, filters, &by, crate::analytics::BREAKDOWN_LIMIT)?;
         Ok(rows.into_iter().map(|(referrer, count)| ReferrerCount { referrer, count }).collect())
     }
 
@@ -152,7 +199,7 @@ impl dyn EventStore {
             return self.countries(site, range);
         }
         let by = BreakdownBy { field: Field::Visit(VisitField::Country) };
-        let rows = self.filtered_breakdown(site, range, filters, &by, crate::analytics::BREAKDOWN_LIMIT)?;
+        let rows = self.filtered_counts(site, range, filters, &by, crate::analytics::BREAKDOWN_LIMIT)?;
         Ok(rows.into_iter().map(|(country, count)| CountryCount { country, count }).collect())
     }
 
@@ -167,7 +214,7 @@ impl dyn EventStore {
             return self.traffic_sources(site, range);
         }
         let by = BreakdownBy { field: Field::Visit(VisitField::Source) };
-        let rows = self.filtered_breakdown(site, range, filters, &by, crate::analytics::SOURCES_LIMIT)?;
+        let rows = self.filtered_counts(site, range, filters, &by, crate::analytics::SOURCES_LIMIT)?;
         let total = self.filtered_totals(site, range, filters)?.visits;
         Ok(TrafficSource::of(rows, total))
     }

@@ -7,7 +7,7 @@ use crate::analytics::{TimeRange, Totals};
 use crate::cluster::clickhouse::quote;
 use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
 use crate::error::Result;
-use crate::events::filtered::{BreakdownBy, FilteredReads, keeps_empty, merge_series};
+use crate::events::filtered::{BreakdownBy, FilteredReads, group_totals, keeps_empty, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::model::WebsiteId;
 
@@ -77,7 +77,8 @@ impl ClickHouseEvents {
     }
 
     /// A subquery of the visits of `site` started in the range that `filters` admit: `visit_id`, `visitor`,
-    /// `start`, `last`, `page_views` and `f_<field>` of the filters' fields and `extra`.
+    /// `start`, `last`, `page_views`, the admitted page views, events and conversions (`pv`, `ev`, `cv`) and
+    /// `f_<field>` of the filters' fields and `extra`.
     fn admitted_visits(
         &self,
         site: WebsiteId,
@@ -91,16 +92,20 @@ impl ClickHouseEvents {
             fields.push(field);
         }
         let (from, to) = (range.start, range.end);
+        let event = condition_sql(&filters.event, &mut Ch);
         let (matched, admitted) = match filters.event.is_empty() {
             true => (String::new(), "1".to_string()),
-            false => {
-                (format!(", countIf({}) AS matched", condition_sql(&filters.event, &mut Ch)), "matched > 0".into())
-            }
+            false => (format!(", countIf({event}) AS matched"), "matched > 0".to_string()),
         };
+        // The visit's admitted events, however late they came (as SQLite joins them to the visit).
+        let counts = format!(
+            ", countIf(kind = 'pageview' AND {event}) AS pv, countIf(kind IN ({EVENT_KINDS}) AND {event}) AS ev,
+               countIf(kind = 'conversion' AND {event}) AS cv"
+        );
         format!(
             "SELECT * FROM (
                 SELECT visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
-                       countIf(kind = 'pageview') AS page_views{}{matched}
+                       countIf(kind = 'pageview') AS page_views{}{counts}{matched}
                 FROM {db}.hits WHERE {}
                 GROUP BY visit_id HAVING start >= {from} AND start < {to})
              WHERE {} AND {admitted}",
@@ -178,31 +183,62 @@ impl FilteredReads for ClickHouseEvents {
         Ok(merge_series(pairs(visitors)?, pairs(views)?))
     }
 
-    fn filtered_breakdown(
+    fn filtered_groups(
         &self,
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
         by: &BreakdownBy,
         limit: i64,
-    ) -> Result<Vec<(String, i64)>> {
+    ) -> Result<Vec<(String, Totals)>> {
         let sql = match &by.field {
-            Field::Visit(v) => {
-                let visits = self.admitted_visits(site, range, filters, Some(*v));
-                format!("SELECT f_{} AS v, count() AS n FROM ({visits})", v.name())
-            }
+            Field::Visit(v) => self.visit_groups(site, range, filters, Some(*v), &format!("f_{}", v.name())),
             field => {
                 let value = Ch.field(field);
-                let kinds = match field {
-                    Field::Page => "kind = 'pageview'".to_string(),
-                    Field::Goal => "kind = 'conversion'".to_string(),
-                    _ => format!("kind IN ({EVENT_KINDS}, 'conversion')"),
-                };
-                format!("SELECT {value} AS v, count() AS n {} AND {kinds}", self.admitted_hits(site, range, filters))
+                format!(
+                    "SELECT {value} AS v, uniqExact(visit_id) AS n_visits, 0, 0, uniqExact(intDiv(ts, {DAY_MS}), visitor),
+                            countIf(kind = 'pageview') AS n_pv, countIf(kind IN ({EVENT_KINDS})) AS n_ev,
+                            countIf(kind = 'conversion') AS n_cv
+                     {} GROUP BY v",
+                    self.admitted_hits(site, range, filters)
+                )
             }
         };
-        let keep = keeps_empty(by);
-        let rows = self.ask(&format!("{sql} GROUP BY v HAVING v != '' OR {keep} ORDER BY n DESC, v LIMIT {limit}"))?;
-        rows.iter().map(|r| Ok((text(r, 0)?, int(r, 1)?))).collect()
+        let (count, keep) = (by.count_sql(), keeps_empty(by));
+        let rows = self
+            .ask(&format!("{sql} HAVING {count} > 0 AND (v != '' OR {keep}) ORDER BY {count} DESC, v LIMIT {limit}"))?;
+        rows.iter().map(|r| Ok((text(r, 0)?, group_totals(counts_at(r)?)))).collect()
+    }
+
+    fn filtered_buckets(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, Totals)>> {
+        let step = range.grain.seconds();
+        let key = format!("intDiv(start, {}) * {step}", step * 1000);
+        let rows = self.ask(&format!("{} ORDER BY v", self.visit_groups(site, range, filters, None, &key)))?;
+        rows.iter().map(|r| Ok((int(r, 0)?, group_totals(counts_at(r)?)))).collect()
+    }
+}
+
+/// A group query's seven counts after its value.
+fn counts_at(row: &[String]) -> Result<[i64; 7]> {
+    Ok([int(row, 1)?, int(row, 2)?, int(row, 3)?, int(row, 4)?, int(row, 5)?, int(row, 6)?, int(row, 7)?])
+}
+
+impl ClickHouseEvents {
+    /// The admitted visits grouped by `key` (SQL over the visit subquery's columns, `extra`'s among them), in a
+    /// group query's columns.
+    fn visit_groups(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        extra: Option<VisitField>,
+        key: &str,
+    ) -> String {
+        format!(
+            "SELECT {key} AS v, count() AS n_visits, countIf(page_views = 1), sum(intDiv(last - start, 1000)),
+                    uniqExact(intDiv(start, {DAY_MS}), visitor), sum(pv) AS n_pv, sum(ev) AS n_ev, sum(cv) AS n_cv
+             FROM ({}) GROUP BY v",
+            self.admitted_visits(site, range, filters, extra)
+        )
     }
 }

@@ -153,3 +153,53 @@ fn every_engine_assembles_filtered_cards_chart_and_breakdowns() {
         assert_eq!(referrers, [("", 1), ("google.com", 1)], "{}", engine.name);
     }
 }
+
+#[test]
+fn every_engine_totals_each_group_and_bucket() {
+    let now = now_ms();
+    let range = TimeRange::parse("7d", now).unwrap();
+    for engine in engines() {
+        seeded(&engine, now);
+        let events = &*engine.events;
+        let groups = |dim: &str, f: &Filters| -> Vec<(String, [i64; 7])> {
+            let by = BreakdownBy::parse(dim).unwrap();
+            let rows = events.filtered_groups(engine.site, range, f, &by, 100).unwrap();
+            rows.into_iter().map(|(v, t)| (v, figures(t))).collect()
+        };
+        let named = |rows: &[(&str, [i64; 7])]| -> Vec<(String, [i64; 7])> {
+            rows.iter().map(|(v, f)| (v.to_string(), *f)).collect()
+        };
+        // (visits, visitors, page views, events, conversions, bounces, duration)
+        assert_eq!(
+            groups("country", &Filters::none()),
+            named(&[("FR", [2, 2, 2, 1, 0, 2, 10]), ("DE", [1, 1, 2, 0, 1, 0, 30]), ("US", [1, 1, 2, 1, 0, 0, 25])]),
+            "{}",
+            engine.name
+        );
+        assert_eq!(
+            groups("device", &filters(r#"[["contains","event:page",["/blog"]]]"#)),
+            named(&[("desktop", [1, 1, 1, 0, 1, 0, 30]), ("mobile", [1, 1, 1, 1, 0, 1, 10])]),
+            "{}: a visit group counts only its admitted events",
+            engine.name
+        );
+        assert_eq!(
+            groups("page", &Filters::none()),
+            named(&[
+                ("/a", [2, 2, 2, 0, 0, 0, 0]),
+                ("/", [1, 1, 1, 0, 0, 0, 0]),
+                ("/blog/x", [1, 1, 1, 0, 1, 0, 0]),
+                ("/blog/y", [1, 1, 1, 1, 0, 0, 0]),
+                ("/c", [1, 1, 1, 1, 0, 0, 0]),
+            ]),
+            "{}",
+            engine.name
+        );
+        let buckets = events.filtered_buckets(engine.site, range, &Filters::none()).unwrap();
+        let sum = buckets.iter().fold([0; 7], |mut acc, (_, t)| {
+            acc.iter_mut().zip(figures(t.clone())).for_each(|(a, b)| *a += b);
+            acc
+        });
+        assert_eq!(sum, [4, 4, 6, 2, 1, 2, 65], "{}", engine.name);
+        assert!(buckets.iter().all(|(b, _)| b % 86_400 == 0 && (range.start / 1000..range.end / 1000).contains(b)));
+    }
+}

@@ -8,7 +8,7 @@ use rusqlite::{Connection, params_from_iter};
 use super::SqliteEvents;
 use crate::analytics::{Dimension, TimeRange, Totals};
 use crate::error::Result;
-use crate::events::filtered::{BreakdownBy, FilteredReads, keeps_empty, merge_series};
+use crate::events::filtered::{BreakdownBy, FilteredReads, group_totals, keeps_empty, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::model::WebsiteId;
 
@@ -165,35 +165,71 @@ impl FilteredReads for SqliteEvents {
         })
     }
 
-    fn filtered_breakdown(
+    fn filtered_groups(
         &self,
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
         by: &BreakdownBy,
         limit: i64,
-    ) -> Result<Vec<(String, i64)>> {
+    ) -> Result<Vec<(String, Totals)>> {
         self.db.read(|conn| {
             let (sql, mut p) = match &by.field {
-                Field::Visit(v) => {
-                    let (visits, p) = admitted_visits(site, range, filters);
-                    (format!("SELECT {} AS v, COUNT(*) AS n {visits}", visit_column(*v)), p)
-                }
+                Field::Visit(v) => visit_groups(site, range, filters, visit_column(*v)),
                 field => {
                     let (events, mut p) = admitted_events(site, range, filters);
                     let value = p.field(field);
-                    let kinds = match field {
-                        Field::Page => "e.kind = 'pageview'".to_string(),
-                        Field::Goal => "e.kind = 'conversion'".to_string(),
-                        _ => format!("e.kind IN ({EVENT_KINDS}, 'conversion')"),
-                    };
-                    (format!("SELECT {value} AS v, COUNT(*) AS n {events} AND {kinds}"), p)
+                    let sql = format!(
+                        "SELECT {value} AS v, COUNT(DISTINCT e.session_id) AS n_visits, 0, 0,
+                                COUNT(DISTINCT (e.ts / {DAY_MS}) || '-' || s.visitor_hash),
+                                SUM(e.kind = 'pageview') AS n_pv, SUM(e.kind IN ({EVENT_KINDS})) AS n_ev,
+                                SUM(e.kind = 'conversion') AS n_cv
+                         {events} GROUP BY v"
+                    );
+                    (sql, p)
                 }
             };
-            let limit = p.push(limit.into());
-            let keep = keeps_empty(by);
-            let sql = format!("{sql} GROUP BY v HAVING v != '' OR {keep} ORDER BY n DESC, v LIMIT {limit}");
-            rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))
+            let (count, keep, limit) = (by.count_sql(), keeps_empty(by), p.push(limit.into()));
+            let sql =
+                format!("{sql} HAVING {count} > 0 AND (v != '' OR {keep}) ORDER BY {count} DESC, v LIMIT {limit}");
+            rows(conn, &sql, p, |r| Ok((r.get(0)?, group_totals(totals_at(r)?))))
         })
     }
+
+    fn filtered_buckets(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, Totals)>> {
+        let step = range.grain.seconds();
+        let key = format!("(s.first_seen / {}) * {step}", step * 1000);
+        self.db.read(|conn| {
+            let (sql, p) = visit_groups(site, range, filters, &key);
+            rows(conn, &format!("{sql} ORDER BY v"), p, |r| Ok((r.get(0)?, group_totals(totals_at(r)?))))
+        })
+    }
+}
+
+/// A group query's seven counts after its value.
+fn totals_at(r: &rusqlite::Row) -> rusqlite::Result<[i64; 7]> {
+    Ok([r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?])
+}
+
+/// The admitted visits grouped by `key` (SQL over the visit row `s`), each visit with its admitted events
+/// however late they came, in a group query's columns.
+fn visit_groups(site: WebsiteId, range: TimeRange, filters: &Filters, key: &str) -> (String, Params) {
+    let (visits, mut p) = admitted_visits(site, range, filters);
+    let event = condition_sql(&filters.event, &mut p);
+    let visits = visits.replacen(
+        "FROM sessions s WHERE",
+        &format!("FROM sessions s LEFT JOIN events e ON e.session_id = s.id AND {event} WHERE"),
+        1,
+    );
+    let sql = format!(
+        "SELECT v, COUNT(*) AS n_visits, SUM(b), SUM(d), COUNT(DISTINCT dv), SUM(pv) AS n_pv, SUM(ev) AS n_ev,
+                SUM(cv) AS n_cv
+         FROM (SELECT {key} AS v, s.page_views = 1 AS b, (s.last_seen - s.first_seen) / 1000 AS d,
+                      (s.first_seen / {DAY_MS}) || '-' || s.visitor_hash AS dv,
+                      COALESCE(SUM(e.kind = 'pageview'), 0) AS pv, COALESCE(SUM(e.kind IN ({EVENT_KINDS})), 0) AS ev,
+                      COALESCE(SUM(e.kind = 'conversion'), 0) AS cv
+               {visits} GROUP BY s.id)
+         GROUP BY v"
+    );
+    (sql, p)
 }
