@@ -196,7 +196,7 @@ fn every_engine_totals_each_group_and_bucket() {
         );
         let buckets = events.filtered_buckets(engine.site, range, &Filters::none()).unwrap();
         let sum = buckets.iter().fold([0; 7], |mut acc, (_, t)| {
-            acc.iter_mut().zip(figures(t.clone())).for_each(|(a, b)| *a += b);
+            acc.iter_mut().zip(figures(*t)).for_each(|(a, b)| *a += b);
             acc
         });
         assert_eq!(sum, [4, 4, 6, 2, 1, 2, 65], "{}", engine.name);
