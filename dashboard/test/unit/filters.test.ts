@@ -14,6 +14,7 @@ import {
   parseFilters,
   removeFilter,
 } from "../../src/lib/filters.ts";
+import { pagePath } from "../../src/lib/format.ts";
 
 test("no parameter, a blank one or an empty list is no filter", () => {
   for (const raw of [null, "", "  ", "[]"]) {
@@ -95,4 +96,10 @@ test("breakdown rows map to filter dimensions and back; empty values read as the
 test("suggestions for a dimension ignore that dimension's own conditions", () => {
   const f = parseFilters('[["is","visit:country",["DE"]],["is","visit:device",["mobile"]]]').filters;
   assert.equal(encodeFilters(filtersWithout(f, "visit:country")), '[["is","visit:device",["mobile"]]]');
+});
+
+test("a Top Pages row filters by the page's path, as event:page compares it", () => {
+  assert.equal(pagePath("https://shop.example.com/pricing?plan=pro#top"), "/pricing");
+  assert.equal(pagePath("https://shop.example.com"), "/");
+  assert.equal(pagePath("/docs?x=1"), "/docs");
 });
