@@ -3,11 +3,12 @@
 //! /api/websites/{id}/breakdown/{dimension}). Its figures follow the screen's filters, and a click on a row
 //! filters the screen by that row's value.
 import type { ReactNode } from "react";
-import type { BreakdownDimension } from "../api/types";
+import type { Breakdown, BreakdownDimension } from "../api/types";
 import { useBreakdown } from "../hooks/analytics";
 import { useFilters } from "../hooks/filters";
 import { type Condition, describeFilter, dimensionOfBreakdown, filterValue } from "../lib/filters";
 import { countryFlag, countryName, formatNumber, referrerLabel, relativeWidth } from "../lib/format";
+import { RefusedText, refusedFilters } from "./filters/Refused";
 import { EmptyText, QueryState } from "./page/QueryState";
 import { Card, CardBody, CardHeader, cx } from "./ui/primitives";
 
@@ -64,33 +65,38 @@ export const BREAKDOWNS = {
 } satisfies Record<string, BreakdownCard>;
 
 export function BreakdownPanel({ websiteId, card }: { websiteId: number; card: BreakdownCard }) {
-  const { text, add } = useFilters();
+  const { text, active, add } = useFilters();
   const query = useBreakdown(websiteId, card.dimension, card.range, card.limit, text);
   const dimension = dimensionOfBreakdown(card.dimension);
+  const rows = (data: Breakdown) => {
+    const max = Math.max(0, ...data.rows.map((r) => r.count));
+    return (
+      <ul className="space-y-2" data-testid={card.testId}>
+        {data.rows.map((r) => (
+          <BarRow
+            key={r.value || "unknown"}
+            icon={card.icon?.(r.value)}
+            label={card.label(r.value)}
+            value={r.count}
+            max={max}
+            filter={{ operator: "is", dimension, values: [filterValue(dimension, r.value)] }}
+            onFilter={add}
+          />
+        ))}
+      </ul>
+    );
+  };
   return (
     <Card>
       <CardHeader title={card.title} description={card.description} />
       <CardBody>
-        <QueryState query={query} isEmpty={(d) => d.rows.length === 0} empty={<EmptyText>{card.empty}</EmptyText>}>
-          {(data) => {
-            const max = Math.max(0, ...data.rows.map((r) => r.count));
-            return (
-              <ul className="space-y-2" data-testid={card.testId}>
-                {data.rows.map((r) => (
-                  <BarRow
-                    key={r.value || "unknown"}
-                    icon={card.icon?.(r.value)}
-                    label={card.label(r.value)}
-                    value={r.count}
-                    max={max}
-                    filter={{ operator: "is", dimension, values: [filterValue(dimension, r.value)] }}
-                    onFilter={add}
-                  />
-                ))}
-              </ul>
-            );
-          }}
-        </QueryState>
+        {refusedFilters(active, query.error) ? (
+          <RefusedText />
+        ) : (
+          <QueryState query={query} isEmpty={(d) => d.rows.length === 0} empty={<EmptyText>{card.empty}</EmptyText>}>
+            {rows}
+          </QueryState>
+        )}
       </CardBody>
     </Card>
   );

@@ -49,12 +49,17 @@ export function TopPagesList({
   );
 }
 
-export function TopPagesCard({ pages, loading, onFilter }: { pages: TopPage[] | undefined; loading?: boolean; onFilter?: (c: Condition) => void }) {
+export function TopPagesCard({
+  pages,
+  loading,
+  onFilter,
+  emptyText = "No data available",
+}: { pages: TopPage[] | undefined; loading?: boolean; onFilter?: (c: Condition) => void; emptyText?: string }) {
   return (
     <Card>
       <CardHeader title="Top Pages" description="Most viewed pages" />
       <CardBody>
-        <TopPagesList pages={pages} loading={loading} emptyText="No data available" onFilter={onFilter} />
+        <TopPagesList pages={pages} loading={loading} emptyText={emptyText} onFilter={onFilter} />
       </CardBody>
     </Card>
   );

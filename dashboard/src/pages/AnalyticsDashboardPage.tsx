@@ -19,7 +19,8 @@ import { formatNumber, formatPercent, formatValue } from "../lib/format";
 import { leadScoreClass } from "../lib/leadScore";
 import { formatDate, formatDateTime } from "../lib/time";
 import { BREAKDOWNS, BarRow, BreakdownPanel } from "../components/BreakdownPanel";
-import { FilterBar, refusedFilters } from "../components/filters/FilterBar";
+import { FilterBar } from "../components/filters/FilterBar";
+import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { NotFiltered } from "../components/filters/NotFiltered";
 import { MetricCard } from "../components/MetricCard";
 import { ImportedNote } from "../components/imports/ImportedNote";
@@ -86,6 +87,9 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
   const conversions = useConversions(website.id);
   const m = overview.data?.metrics;
   const loading = overview.isPending;
+  // Under refused filters the figures are unknown, not zero.
+  const refused = refusedFilters(filters.active, overview.error);
+  const fig = (n: number | undefined) => (refused ? "—" : formatNumber(n));
   return (
     <div className="space-y-6">
       <Card className="flex flex-wrap items-center justify-between gap-4 p-5" data-testid="site-card">
@@ -108,18 +112,18 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
         Last 30 days · Active Now counts the last 5 minutes{filters.active ? " of the whole site" : ""}
       </p>
       <FilterBar websiteId={website.id} range={PERIOD} error={overview.error} />
-      {overview.error && !refusedFilters(filters.active, overview.error) ? (
+      {overview.error && !refused ? (
         <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} />
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption="Unique sessions" />
-        <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live visitors" trend="live" />
-        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={formatNumber(m?.pageViews)} caption="Total views" />
+        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={fig(m?.totalVisitors)} caption="Unique sessions" />
+        <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={fig(m?.activeSessions)} caption="Live visitors" trend="live" />
+        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={fig(m?.pageViews)} caption="Total views" />
         <MetricCard
           title="Conversions"
           icon={<IconTarget />}
           loading={loading}
-          value={formatNumber(m?.conversions ?? conversions.data?.conversions.length)}
+          value={fig(m?.conversions ?? conversions.data?.conversions.length)}
           caption={
             filters.active
               ? "Conversion rate not filtered"
@@ -137,7 +141,7 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
           <TabsTrigger value="conversions">Conversions</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} />
+          <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} refused={refused} />
         </TabsContent>
         <TabsContent value="visitors">
           <VisitorsTab websiteId={website.id} />
@@ -171,12 +175,17 @@ function Panel({ title, description, unfiltered, children }: { title: string; de
   );
 }
 
-function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean }) {
+function OverviewTab({
+  websiteId,
+  topPages,
+  loading,
+  refused,
+}: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean; refused: boolean }) {
   const { add } = useFilters();
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Panel title="Top Pages" description="Most viewed pages">
-        <TopPagesList pages={topPages} loading={loading} emptyText="No page data available" onFilter={add} />
+        <TopPagesList pages={topPages} loading={loading} emptyText={refused ? REFUSED_TEXT : "No page data available"} onFilter={add} />
       </Panel>
       <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.referrers} />
       <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.entryPages} />
@@ -219,8 +228,15 @@ function VisitorsTab({ websiteId }: { websiteId: number }) {
 }
 
 function TrafficTab({ websiteId }: { websiteId: number }) {
-  const { text, add } = useFilters();
+  const { text, active, add } = useFilters();
   const sources = useTrafficSources(websiteId, text);
+  if (refusedFilters(active, sources.error)) {
+    return (
+      <Panel title="Traffic Sources" description="Visits by source">
+        <RefusedText />
+      </Panel>
+    );
+  }
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Panel title="Traffic Sources" description="Visits by source">

@@ -12,7 +12,8 @@ import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
 import { RecentActivityCard } from "../components/RecentActivityCard";
-import { FilterBar, refusedFilters } from "../components/filters/FilterBar";
+import { FilterBar } from "../components/filters/FilterBar";
+import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { ImportedNote } from "../components/imports/ImportedNote";
 import { TopPagesCard } from "../components/TopPagesCard";
 import { QueryState } from "../components/page/QueryState";
@@ -51,7 +52,11 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
 
   const m = overview.data?.metrics;
   const p = overview.data?.previous;
-  const cap = (cur: number | undefined, prev: number | undefined) => changeCaption(cur ?? 0, prev ?? 0, METRICS_RANGE);
+  // Under refused filters the figures are unknown, not zero.
+  const refused = refusedFilters(filters.active, overview.error);
+  const fig = (n: number | undefined) => (refused ? "—" : formatNumber(n));
+  const cap = (cur: number | undefined, prev: number | undefined) =>
+    refused ? { text: "—", trend: "flat" as const } : changeCaption(cur ?? 0, prev ?? 0, METRICS_RANGE);
   const visitors = cap(m?.totalVisitors, p?.totalVisitors);
   const views = cap(m?.pageViews, p?.pageViews);
   const conv = cap(m?.conversions, p?.conversions);
@@ -62,32 +67,36 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
       <div className="mb-6">
         <FilterBar websiteId={website.id} range={METRICS_RANGE} error={overview.error ?? series.error} />
       </div>
-      {overview.error && !refusedFilters(filters.active, overview.error) ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
+      {overview.error && !refused ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption={visitors.text} trend={visitors.trend} />
-        <MetricCard title="Active Sessions" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption={filters.active ? "Live, right now · not filtered" : "Live, right now"} trend="live" />
-        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={formatNumber(m?.pageViews)} caption={views.text} trend={views.trend} />
-        <MetricCard title="Conversions" icon={<IconTarget />} loading={loading} value={formatNumber(m?.conversions)} caption={conv.text} trend={conv.trend} />
+        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={fig(m?.totalVisitors)} caption={visitors.text} trend={visitors.trend} />
+        <MetricCard title="Active Sessions" icon={<IconActivity />} loading={loading} value={fig(m?.activeSessions)} caption={filters.active ? "Live, right now · not filtered" : "Live, right now"} trend="live" />
+        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={fig(m?.pageViews)} caption={views.text} trend={views.trend} />
+        <MetricCard title="Conversions" icon={<IconTarget />} loading={loading} value={fig(m?.conversions)} caption={conv.text} trend={conv.trend} />
       </div>
       <div className="mt-3">
         <ImportedNote overview={overview.data} />
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <TopPagesCard pages={overview.data?.topPages} loading={loading} onFilter={filters.add} />
+        <TopPagesCard pages={overview.data?.topPages} loading={loading} onFilter={filters.add} emptyText={refused ? REFUSED_TEXT : undefined} />
         <LiveVisitorsCard websiteId={website.id} />
       </div>
 
-      <Card className="mt-6">
+      <Card className="mt-6" data-testid="chart-card">
         <CardHeader title="Traffic Overview" description={<>Visitors and page views per day<ChartTotals points={series.data?.points} /></>} action={rangeSelect} />
         <CardBody>
-          <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
-            {(data) => (
-              <Suspense fallback={<Skeleton className="h-72 w-full" />}>
-                <TrafficChart points={data.points} />
-              </Suspense>
-            )}
-          </QueryState>
+          {refusedFilters(filters.active, series.error) ? (
+            <RefusedText />
+          ) : (
+            <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
+              {(data) => (
+                <Suspense fallback={<Skeleton className="h-72 w-full" />}>
+                  <TrafficChart points={data.points} />
+                </Suspense>
+              )}
+            </QueryState>
+          )}
         </CardBody>
       </Card>
 

@@ -11,7 +11,7 @@ import { overflowsHorizontally, ownerWithSites, track } from "./site-owner.mjs";
 const ORIGIN = "https://shop.example.com";
 
 describe("dashboard filters", () => {
-  let daemon, browser, page, site;
+  let daemon, browser, page, site, other;
 
   /** Seeds 9 visits, each from its own address (so its own visitor):
    *  3 from google.com viewing /pricing then /docs (6 page views),
@@ -58,8 +58,9 @@ describe("dashboard filters", () => {
     page.on("pageerror", (e) => console.error("page error:", e));
     const owner = await ownerWithSites(page, daemon.url, "filters-owner@example.com", [
       { name: "Shop", domain: "shop.example.com", trackingLevel: "enhanced" },
+      { name: "Blog", domain: "blog.example.com", trackingLevel: "enhanced" },
     ]);
-    site = owner.sites[0];
+    [site, other] = owner.sites;
     await seed();
   });
 
@@ -135,16 +136,25 @@ describe("dashboard filters", () => {
     await waitForText(metric("Total Visitors"), /^9$/);
   });
 
-  it("filters the Analytics Dashboard by the Direct traffic source", async () => {
+  it("filters the Analytics Dashboard by the Direct traffic source, from the keyboard", async () => {
     await page.goto(`/dashboard?website=${site.id}&tab=traffic`);
-    await page.getByRole("button", { name: "Filter by Source is Direct / None" }).click();
+    await page.getByRole("button", { name: "Filter by Source is Direct / None" }).focus();
+    await page.keyboard.press("Enter");
     await page.waitForURL(/filters=/);
     assert.deepEqual(filtersInUrl(), [["is", "visit:source", ["Direct / None"]]]);
     await waitForText(metric("Total Visitors"), /^4$/);
     await waitForText(metric("Page Views"), /^5$/);
     await waitForText(page.getByTestId("traffic-sources"), /^Direct100\.0%4$/);
+    await screenshot(page, "filters-dashboard-traffic");
     await page.getByRole("tab", { name: "Conversions" }).click();
     await waitForText(page.getByRole("tabpanel"), "Not filtered");
+
+    // Another site's pages and sources are not this one's: choosing it drops the filters.
+    await page.getByRole("combobox", { name: "Select website" }).selectOption(String(other.id));
+    await page.waitForURL((u) => u.searchParams.get("website") === String(other.id));
+    assert.equal(new URL(page.url()).searchParams.has("filters"), false);
+    await page.getByTestId("filter-chip").waitFor({ state: "detached" });
+    await waitForText(metric("Total Visitors"), /^0$/);
   });
 
   it("explains a filter the daemon refuses and clears it", async () => {
@@ -153,6 +163,14 @@ describe("dashboard filters", () => {
     const note = page.getByTestId("filters-refused");
     await waitForText(note, "unknown filter dimension");
     await waitForText(page.getByTestId("filter-bar"), "visit:planet");
+    // The figures are unknown, not zero, and the panels say why they are empty instead of repeating the error.
+    await waitForText(metric("Total Visitors"), "—");
+    await waitForText(page.getByTestId("chart-card"), "Not shown: the filters above cannot be applied");
+    const notShown = page.getByText("Not shown: the filters above cannot be applied");
+    await notShown.nth(3).waitFor();
+    assert.equal(await notShown.count(), 4, "chart, pages, referrers, countries");
+    assert.equal(await page.getByText("Could not load this data").count(), 0);
+    await screenshot(page, "filters-refused");
     await page.getByRole("button", { name: "Clear filters" }).click();
     await page.waitForURL((u) => !u.searchParams.has("filters"));
     await waitForText(metric("Total Visitors"), /^9$/);

@@ -3,18 +3,13 @@
 //! (a hand-edited link), the bar shows its message and a way out instead of leaving the screen blank.
 import * as RadixMenu from "@radix-ui/react-dropdown-menu";
 import { type ReactNode, useState } from "react";
-import { ApiError } from "../../api";
 import { useFilters } from "../../hooks/filters";
 import { serverMessage } from "../../lib/errors";
 import { FILTER_DIMENSIONS, type FilterDimension, describeFilter } from "../../lib/filters";
 import { IconFilter, IconPlus, IconX } from "../ui/icons";
 import { Button } from "../ui/primitives";
 import { AddFilterDialog } from "./AddFilterDialog";
-
-/** Whether a read failed because the daemon refused the screen's filters (its 400): the bar then explains. */
-export function refusedFilters(active: boolean, error: unknown): boolean {
-  return active && error instanceof ApiError && error.status === 400;
-}
+import { refusedFilters } from "./Refused";
 
 export function FilterBar({ websiteId, range, error, extra }: { websiteId: number; range: string; error?: unknown; extra?: ReactNode }) {
   const { filters, text, active, add, remove, clear } = useFilters();
