@@ -4,6 +4,8 @@
 //! rows only call it. Entries it cannot read as one condition (groups, hand-edited JSON) are kept and sent as
 //! they are: the daemon is the judge of a filter, and its 400 names the fault.
 
+import { countryName } from "./format";
+
 export type FilterOperator = "is" | "is_not" | "contains" | "contains_not";
 
 /** One condition `[operator, dimension, values]`, the only entry the dashboard writes itself. */
@@ -83,6 +85,11 @@ export function dimensionLabel(dimension: string): string {
 export function filterValue(dimension: string, value: string): string {
   if (value !== "") return value;
   return dimension === "visit:source" ? "Direct / None" : "(none)";
+}
+
+/** A suggested value as the menu lists it: countries by name and code ("Germany (DE)"), the rest as they are. */
+export function suggestionLabel(dimension: string, value: string): string {
+  return dimension === "visit:country" && value.length === 2 ? `${countryName(value)} (${value})` : value;
 }
 
 /** Reads the `filters` parameter; absent or blank is no filter. */

@@ -1,8 +1,8 @@
 // The dashboard's filters in Chromium against the real daemon: visits seeded through the tracking API with
 // known counts; a referrer row clicked filters the cards, the chart and the pages panel (numbers asserted) and
 // the URL holds it; a second filter added from the menu with a suggested value; a chip removed; a reload keeps
-// the rest; a traffic-source row on the Analytics Dashboard; a refused filter explains itself and clears; the
-// bar wraps at 390 px.
+// the rest; a country found by its name; a traffic-source row on the Analytics Dashboard (keyboard), dropped on a
+// site switch; a refused filter explains itself and clears; the bar wraps at 390 px.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, screenshot, startDaemon, waitForText } from "./helpers.mjs";
@@ -21,15 +21,16 @@ describe("dashboard filters", () => {
    *  page /pricing → 4 visitors, 4 views; both → 3 visitors, 3 views; source Direct → 4 visitors, 5 views. */
   async function seed() {
     let n = 0;
-    const visit = async (referrer, paths) => {
+    const visit = async (referrer, paths, address) => {
       n += 1;
       const session = `filter-visit-${String(n).padStart(3, "0")}`;
       for (const path of paths) {
-        await track(daemon.url, { tracking_key: site.trackingKey, session_id: session, url: `${ORIGIN}${path}`, referrer }, `198.51.100.${n}`);
+        await track(daemon.url, { tracking_key: site.trackingKey, session_id: session, url: `${ORIGIN}${path}`, referrer }, address ?? `198.51.100.${n}`);
       }
     };
     for (let i = 0; i < 3; i++) await visit("https://google.com/search?q=shop", ["/pricing", "/docs"]);
-    for (let i = 0; i < 2; i++) await visit("https://news.ycombinator.com/item?id=1", ["/blog"]);
+    // From German addresses (the daemon's built-in country database): the only visits with a country.
+    for (let i = 0; i < 2; i++) await visit("https://news.ycombinator.com/item?id=1", ["/blog"], `85.214.132.${10 + i}`);
     for (let i = 0; i < 4; i++) await visit(undefined, i === 0 ? ["/", "/pricing"] : ["/"]);
   }
 
@@ -134,6 +135,22 @@ describe("dashboard filters", () => {
     await page.getByRole("button", { name: "Clear all" }).click();
     await page.waitForURL((u) => !u.searchParams.has("filters"));
     await waitForText(metric("Total Visitors"), /^9$/);
+  });
+
+  it("finds a country by its name in the menu's suggestions", async () => {
+    await page.getByRole("button", { name: "Add filter" }).click();
+    await page.getByRole("menuitem", { name: "Country", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    const suggestions = dialog.getByTestId("filter-suggestions");
+    await waitForText(suggestions, "Germany (DE)2");
+    await dialog.getByLabel("Value").fill("germ");
+    await waitForText(suggestions, /^Germany \(DE\)2$/);
+    await suggestions.getByRole("button", { name: /Germany/ }).click();
+    await dialog.getByRole("button", { name: "Apply filter" }).click();
+    await waitForText(page.getByTestId("filter-bar"), "Country is DE");
+    assert.deepEqual(filtersInUrl(), [["is", "visit:country", ["DE"]]]);
+    await waitForText(metric("Total Visitors"), /^2$/);
+    await waitForText(metric("Page Views"), /^2$/);
   });
 
   it("filters the Analytics Dashboard by the Direct traffic source, from the keyboard", async () => {

@@ -13,6 +13,7 @@ import {
   filtersWithout,
   parseFilters,
   removeFilter,
+  suggestionLabel,
 } from "../../src/lib/filters.ts";
 import { pagePath } from "../../src/lib/format.ts";
 
@@ -102,4 +103,10 @@ test("a Top Pages row filters by the page's path, as event:page compares it", ()
   assert.equal(pagePath("https://shop.example.com/pricing?plan=pro#top"), "/pricing");
   assert.equal(pagePath("https://shop.example.com"), "/");
   assert.equal(pagePath("/docs?x=1"), "/docs");
+});
+
+test("country suggestions read as names with their code, so typing a name finds them", () => {
+  assert.equal(suggestionLabel("visit:country", "DE"), "Germany (DE)");
+  assert.equal(suggestionLabel("visit:country", "(none)"), "(none)");
+  assert.equal(suggestionLabel("event:page", "/de"), "/de");
 });

@@ -16,30 +16,32 @@ import {
   filterValue,
   filtersQuery,
   filtersWithout,
+  suggestionLabel,
 } from "../../lib/filters";
-import { countryName, formatNumber } from "../../lib/format";
+import { formatNumber } from "../../lib/format";
 import { Dialog } from "../ui/Dialog";
 import { IconCheck } from "../ui/icons";
 import { Button, ErrorNote, Input, Label, Select, Spinner, cx } from "../ui/primitives";
 
 const SUGGESTIONS = 20;
 
-/** The dimension's values among what `filters` admits, narrowed to those containing `typed`. */
+/** The dimension's values among what `filters` admits, narrowed to those containing `typed`. Countries are stored
+ * as codes but typed as names, so they are narrowed here, by name or code, among the top 100. */
 function useSuggestions(websiteId: number, range: string, dimension: FilterDimension, filters: Filters, typed: string) {
-  const narrowed = typed.trim() === "" ? filters : [...filters, ["contains", dimension.dimension, [typed.trim()], { case_sensitive: false }]];
+  const byName = dimension.dimension === "visit:country";
+  const needle = typed.trim();
+  const narrowed = needle === "" || byName ? filters : [...filters, ["contains", dimension.dimension, [needle], { case_sensitive: false }]];
   const text = encodeFilters(narrowed);
-  return useQuery({
-    queryKey: keys.site(websiteId).read(`breakdown/${dimension.breakdown}`, { range, limit: SUGGESTIONS, filters: text }),
+  const limit = byName ? 100 : SUGGESTIONS;
+  const query = useQuery({
+    queryKey: keys.site(websiteId).read(`breakdown/${dimension.breakdown}`, { range, limit, filters: text }),
     queryFn: () =>
-      api.get<Breakdown>(
-        `/api/websites/${websiteId}/breakdown/${encodeURIComponent(dimension.breakdown)}?range=${range}&limit=${SUGGESTIONS}${filtersQuery(text)}`,
-      ),
+      api.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${encodeURIComponent(dimension.breakdown)}?range=${range}&limit=${limit}${filtersQuery(text)}`),
     placeholderData: keepPreviousData,
   });
-}
-
-function valueLabel(dimension: string, value: string): string {
-  return dimension === "visit:country" && value.length === 2 ? `${countryName(value)} (${value})` : value;
+  const rows = query.data?.rows;
+  const shown = byName && rows && needle ? rows.filter((r) => suggestionLabel(dimension.dimension, r.value).toLowerCase().includes(needle.toLowerCase())) : rows;
+  return { ...query, rows: shown?.slice(0, SUGGESTIONS) };
 }
 
 export function AddFilterDialog({
@@ -111,11 +113,11 @@ export function AddFilterDialog({
           </div>
           {suggestions.error ? (
             <ErrorNote error={suggestions.error} onRetry={() => void suggestions.refetch()} />
-          ) : suggestions.data && suggestions.data.rows.length === 0 ? (
+          ) : suggestions.rows && suggestions.rows.length === 0 ? (
             <p className="text-sm text-gray-500">No values seen{typed.trim() ? ` containing "${typed.trim()}"` : ""}</p>
           ) : (
             <ul className="max-h-60 space-y-1 overflow-y-auto" data-testid="filter-suggestions">
-              {suggestions.data?.rows.map((r) => {
+              {suggestions.rows?.map((r) => {
                 const value = filterValue(dimension.dimension, r.value);
                 const on = picked.includes(value);
                 return (
@@ -131,7 +133,7 @@ export function AddFilterDialog({
                     >
                       <span className="flex min-w-0 items-center gap-2">
                         <IconCheck className={cx("h-4 w-4 shrink-0", on ? "text-indigo-300" : "invisible")} />
-                        <span className="truncate">{valueLabel(dimension.dimension, value)}</span>
+                        <span className="truncate">{suggestionLabel(dimension.dimension, value)}</span>
                       </span>
                       <span className="shrink-0 tabular-nums text-gray-400">{formatNumber(r.count)}</span>
                     </button>
