@@ -16,7 +16,7 @@ import type {
   TimeseriesRange,
   TrafficSource,
 } from "../api/types";
-import { filtersQuery } from "../lib/filters";
+import { breakdownSegment, filtersQuery } from "../lib/filters";
 import { useUser } from "./auth";
 
 function useSignedIn(): boolean {
@@ -112,7 +112,7 @@ export function useBreakdown(
   return useQuery({
     queryKey: keys.site(id).read(`breakdown/${dimension}`, { range, limit, filters }),
     queryFn: () =>
-      api.get<Breakdown>(`/api/websites/${id}/breakdown/${encodeURIComponent(dimension)}?range=${range}&limit=${limit}${filtersQuery(filters)}`),
+      api.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?range=${range}&limit=${limit}${filtersQuery(filters)}`),
     enabled: signedIn && websiteId !== undefined && (options.enabled ?? true),
   });
 }

@@ -62,6 +62,22 @@ export const FILTER_DIMENSIONS: readonly FilterDimension[] = [
   { dimension: "event:goal", label: "Goal", breakdown: "goal" },
 ];
 
+/** The menu's "Property" entry: its key is typed in the dialog, which then filters `event:props:<key>` with
+ * suggestions from the `prop:<key>` breakdown. */
+export const PROPERTY: FilterDimension = { dimension: "event:props:", label: "Property", breakdown: "prop:" };
+
+/** The dimension a property key names (`plan` → `event:props:plan`). */
+export function propertyDimension(key: string): FilterDimension {
+  const k = key.trim();
+  return { dimension: `event:props:${k}`, label: `Property ${k}`, breakdown: `prop:${k}` };
+}
+
+/** A breakdown's dimension as its URL's path segment. The daemon matches the segment as sent, without decoding
+ * percent escapes, so the `:` of `prop:<key>` stays as it is. */
+export function breakdownSegment(breakdown: string): string {
+  return encodeURIComponent(breakdown).replace(/%3A/gi, ":");
+}
+
 /** The filter dimension a breakdown's rows filter by (`referrer` → `visit:referrer`, `prop:plan` →
  * `event:props:plan`). */
 export function dimensionOfBreakdown(breakdown: string): string {

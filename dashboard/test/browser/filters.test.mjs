@@ -1,8 +1,9 @@
 // The dashboard's filters in Chromium against the real daemon: visits seeded through the tracking API with
 // known counts; a referrer row clicked filters the cards, the chart and the pages panel (numbers asserted) and
 // the URL holds it; a second filter added from the menu with a suggested value; a chip removed; a reload keeps
-// the rest; a country found by its name; a traffic-source row on the Analytics Dashboard (keyboard), dropped on a
-// site switch; a refused filter explains itself and clears; the bar wraps at 390 px.
+// the rest; a country found by its name; an event property named in the menu; a traffic-source row on the
+// Analytics Dashboard (keyboard), dropped on a site switch; a refused filter explains itself and clears; the bar
+// wraps at 390 px.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, screenshot, startDaemon, waitForText } from "./helpers.mjs";
@@ -29,6 +30,12 @@ describe("dashboard filters", () => {
       }
     };
     for (let i = 0; i < 3; i++) await visit("https://google.com/search?q=shop", ["/pricing", "/docs"]);
+    // The first visit signs up on the pro plan: an event with a property, not a page view.
+    await track(
+      daemon.url,
+      { tracking_key: site.trackingKey, session_id: "filter-visit-001", url: `${ORIGIN}/pricing`, event: "custom", event_name: "signup", event_properties: { plan: "pro" } },
+      "198.51.100.1",
+    );
     // From German addresses (the daemon's built-in country database): the only visits with a country.
     for (let i = 0; i < 2; i++) await visit("https://news.ycombinator.com/item?id=1", ["/blog"], `85.214.132.${10 + i}`);
     for (let i = 0; i < 4; i++) await visit(undefined, i === 0 ? ["/", "/pricing"] : ["/"]);
@@ -151,6 +158,24 @@ describe("dashboard filters", () => {
     assert.deepEqual(filtersInUrl(), [["is", "visit:country", ["DE"]]]);
     await waitForText(metric("Total Visitors"), /^2$/);
     await waitForText(metric("Page Views"), /^2$/);
+  });
+
+  it("filters by an event property named in the menu", async () => {
+    await page.getByRole("button", { name: "Clear all" }).click();
+    await waitForText(metric("Total Visitors"), /^9$/);
+    await page.getByRole("button", { name: "Add filter" }).click();
+    await page.getByRole("menuitem", { name: "Property…" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Name the property to see its values").waitFor();
+    await dialog.getByLabel("Property name").fill("plan");
+    const suggestions = dialog.getByTestId("filter-suggestions");
+    await waitForText(suggestions, /^pro1$/);
+    await suggestions.getByRole("button", { name: /pro/ }).click();
+    await dialog.getByRole("button", { name: "Apply filter" }).click();
+    await waitForText(page.getByTestId("filter-bar"), "Property plan is pro");
+    assert.deepEqual(filtersInUrl(), [["is", "event:props:plan", ["pro"]]]);
+    await waitForText(metric("Total Visitors"), /^1$/);
+    await waitForText(metric("Page Views"), /^0$/); // the signup is not a page view
   });
 
   it("filters the Analytics Dashboard by the Direct traffic source, from the keyboard", async () => {

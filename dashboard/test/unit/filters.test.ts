@@ -4,6 +4,7 @@ import {
   addFilter,
   asCondition,
   breakdownOfDimension,
+  breakdownSegment,
   describeFilter,
   dimensionOfBreakdown,
   encodeFilters,
@@ -109,4 +110,10 @@ test("country suggestions read as names with their code, so typing a name finds 
   assert.equal(suggestionLabel("visit:country", "DE"), "Germany (DE)");
   assert.equal(suggestionLabel("visit:country", "(none)"), "(none)");
   assert.equal(suggestionLabel("event:page", "/de"), "/de");
+});
+
+test("a property breakdown's path keeps its colon (the daemon matches the segment undecoded)", () => {
+  assert.equal(breakdownSegment("prop:plan"), "prop:plan");
+  assert.equal(breakdownSegment("utm_source"), "utm_source");
+  assert.equal(breakdownSegment("prop:a/b"), "prop:a%2Fb");
 });

@@ -1,12 +1,14 @@
 //! "Add filter" for one dimension: an operator, and values picked from the dimension's top values among what the
 //! other filters admit (the breakdown endpoint, 20 rows) or typed. Typing narrows the suggestions on the server
-//! (a case-insensitive `contains`), so a value outside the top 20 can still be found.
+//! (a case-insensitive `contains`), so a value outside the top 20 can still be found. The "Property" entry asks
+//! for the property's name first.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api } from "../../api";
 import { keys } from "../../api/keys";
 import type { Breakdown } from "../../api/types";
 import {
+  breakdownSegment,
   type Condition,
   type FilterDimension,
   type FilterOperator,
@@ -16,6 +18,8 @@ import {
   filterValue,
   filtersQuery,
   filtersWithout,
+  PROPERTY,
+  propertyDimension,
   suggestionLabel,
 } from "../../lib/filters";
 import { formatNumber } from "../../lib/format";
@@ -27,7 +31,7 @@ const SUGGESTIONS = 20;
 
 /** The dimension's values among what `filters` admits, narrowed to those containing `typed`. Countries are stored
  * as codes but typed as names, so they are narrowed here, by name or code, among the top 100. */
-function useSuggestions(websiteId: number, range: string, dimension: FilterDimension, filters: Filters, typed: string) {
+function useSuggestions(websiteId: number, range: string, dimension: FilterDimension, filters: Filters, typed: string, enabled: boolean) {
   const byName = dimension.dimension === "visit:country";
   const needle = typed.trim();
   const narrowed = needle === "" || byName ? filters : [...filters, ["contains", dimension.dimension, [needle], { case_sensitive: false }]];
@@ -36,8 +40,10 @@ function useSuggestions(websiteId: number, range: string, dimension: FilterDimen
   const query = useQuery({
     queryKey: keys.site(websiteId).read(`breakdown/${dimension.breakdown}`, { range, limit, filters: text }),
     queryFn: () =>
-      api.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${encodeURIComponent(dimension.breakdown)}?range=${range}&limit=${limit}${filtersQuery(text)}`),
-    placeholderData: keepPreviousData,
+      api.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${breakdownSegment(dimension.breakdown)}?range=${range}&limit=${limit}${filtersQuery(text)}`),
+    enabled,
+    // While typing a value, the last list stays up; a new property name is another list, shown once loaded.
+    placeholderData: dimension.dimension.startsWith("event:props:") ? undefined : keepPreviousData,
   });
   const rows = query.data?.rows;
   const shown = byName && rows && needle ? rows.filter((r) => suggestionLabel(dimension.dimension, r.value).toLowerCase().includes(needle.toLowerCase())) : rows;
@@ -47,7 +53,7 @@ function useSuggestions(websiteId: number, range: string, dimension: FilterDimen
 export function AddFilterDialog({
   websiteId,
   range,
-  dimension,
+  dimension: chosen,
   filters,
   onAdd,
   onClose,
@@ -62,7 +68,11 @@ export function AddFilterDialog({
   const [operator, setOperator] = useState<FilterOperator>("is");
   const [typed, setTyped] = useState("");
   const [picked, setPicked] = useState<string[]>([]);
-  const suggestions = useSuggestions(websiteId, range, dimension, filtersWithout(filters, dimension.dimension), typed);
+  const [propertyKey, setPropertyKey] = useState("");
+  const asksKey = chosen.dimension === PROPERTY.dimension;
+  const dimension = asksKey ? propertyDimension(propertyKey) : chosen;
+  const ready = !asksKey || propertyKey.trim() !== "";
+  const suggestions = useSuggestions(websiteId, range, dimension, filtersWithout(filters, dimension.dimension), typed, ready);
   const ids = useId();
   const values = picked.length > 0 ? picked : typed.trim() ? [typed.trim()] : [];
 
@@ -74,19 +84,34 @@ export function AddFilterDialog({
     <Dialog
       open
       onClose={onClose}
-      title={`Filter by ${dimension.label.toLowerCase()}`}
+      title={`Filter by ${chosen.label.toLowerCase()}`}
       footer={
         <>
           <Button variant="ghost" onClick={onClose}>
             Cancel
           </Button>
-          <Button disabled={values.length === 0} onClick={() => onAdd({ operator, dimension: dimension.dimension, values })}>
+          <Button disabled={values.length === 0 || !ready} onClick={() => onAdd({ operator, dimension: dimension.dimension, values })}>
             Apply filter
           </Button>
         </>
       }
     >
       <div className="space-y-4">
+        {asksKey ? (
+          <div>
+            <Label htmlFor={`${ids}-key`}>Property name</Label>
+            <Input
+              id={`${ids}-key`}
+              value={propertyKey}
+              onChange={(e) => {
+                setPropertyKey(e.target.value);
+                setPicked([]);
+              }}
+              placeholder="plan, href, ..."
+              autoComplete="off"
+            />
+          </div>
+        ) : null}
         <div>
           <Label htmlFor={`${ids}-op`}>Operator</Label>
           <Select id={`${ids}-op`} value={operator} onChange={(e) => setOperator(e.target.value as FilterOperator)}>
@@ -111,7 +136,9 @@ export function AddFilterDialog({
           <div className="mb-2 flex items-center gap-2 text-xs uppercase tracking-wide text-gray-500">
             Suggestions {suggestions.isFetching ? <Spinner className="h-3 w-3" label="Loading suggestions" /> : null}
           </div>
-          {suggestions.error ? (
+          {!ready ? (
+            <p className="text-sm text-gray-500">Name the property to see its values</p>
+          ) : suggestions.error ? (
             <ErrorNote error={suggestions.error} onRetry={() => void suggestions.refetch()} />
           ) : suggestions.rows && suggestions.rows.length === 0 ? (
             <p className="text-sm text-gray-500">No values seen{typed.trim() ? ` containing "${typed.trim()}"` : ""}</p>

@@ -5,7 +5,7 @@ import * as RadixMenu from "@radix-ui/react-dropdown-menu";
 import { type ReactNode, useState } from "react";
 import { useFilters } from "../../hooks/filters";
 import { serverMessage } from "../../lib/errors";
-import { FILTER_DIMENSIONS, type FilterDimension, describeFilter } from "../../lib/filters";
+import { FILTER_DIMENSIONS, type FilterDimension, PROPERTY, describeFilter } from "../../lib/filters";
 import { IconFilter, IconPlus, IconX } from "../ui/icons";
 import { Button } from "../ui/primitives";
 import { AddFilterDialog } from "./AddFilterDialog";
@@ -45,6 +45,13 @@ export function FilterBar({ websiteId, range, error, extra }: { websiteId: numbe
                   {d.label}
                 </RadixMenu.Item>
               ))}
+              <RadixMenu.Separator className="my-1 h-px bg-gray-800" />
+              <RadixMenu.Item
+                onSelect={() => setChoosing(PROPERTY)}
+                className="flex w-full cursor-default items-center px-3 py-2 text-left text-sm text-gray-200 outline-none data-[highlighted]:bg-gray-800"
+              >
+                Property…
+              </RadixMenu.Item>
             </RadixMenu.Content>
           </RadixMenu.Portal>
         </RadixMenu.Root>
