@@ -30,13 +30,14 @@ export const keys = {
     const all = ["site", id] as const;
     return {
       all,
-      overview: (range: string) => [...all, "overview", range] as const,
-      timeseries: (range: string) => [...all, "timeseries", range] as const,
+      /** `filters` is the `filters=` text (null for none): each slice of the site is its own cache entry. */
+      overview: (range: string, filters: string | null = null) => [...all, "overview", range, filters] as const,
+      timeseries: (range: string, filters: string | null = null) => [...all, "timeseries", range, filters] as const,
       recentActivity: (limit: number) => [...all, "recent-activity", limit] as const,
       advanced: (range: string) => [...all, "advanced", range] as const,
       aiIntent: (range: string) => [...all, "ai-intent", range] as const,
       /** A per-site read named by its path segment (`/api/websites/{id}/{name}`), with its query if any. */
-      read: (name: string, params: Record<string, string | number> = {}) => [...all, name, params] as const,
+      read: (name: string, params: Record<string, string | number | null> = {}) => [...all, name, params] as const,
     };
   },
 };

@@ -33,8 +33,9 @@ export type ConversionsResponse = Schemas["Conversions"];
 export type IdentifiedVisitor = Schemas["IdentifiedVisitor"];
 export type TrafficSource = Schemas["TrafficSource"];
 
-/** A rollup dimension of GET /api/websites/{id}/breakdown/{dimension}. */
-export type BreakdownDimension = "page" | "referrer" | "country" | "device" | "browser" | "os" | "utm_source";
+/** A dimension of GET /api/websites/{id}/breakdown/{dimension}: `page`, `event`, `goal`, `prop:<key>` or a
+ * visit dimension (`referrer`, `country`, `utm_medium`, ...; lib/filters.ts lists them). */
+export type BreakdownDimension = string;
 
 /** GET /api/websites/{id}/breakdown/{dimension}: rows most first; value '' = unknown (Direct for referrers). */
 export type Breakdown = Schemas["Breakdown"];

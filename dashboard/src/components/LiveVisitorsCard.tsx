@@ -3,6 +3,7 @@ import { useLiveSessions, useNow } from "../hooks/live";
 import { relativeTime } from "../lib/time";
 import { sessionLabel, sessionStatus } from "../lib/live";
 import { countryFlag, displayPath } from "../lib/format";
+import { NotFiltered } from "./filters/NotFiltered";
 import { Badge, Card, CardBody, CardHeader, cx } from "./ui/primitives";
 import { IconUsers } from "./ui/icons";
 
@@ -14,7 +15,12 @@ export function LiveVisitorsCard({ websiteId }: { websiteId: number | undefined 
     <Card data-testid="live-visitors">
       <CardHeader
         title="Live Visitors"
-        description={`${sessions.length} ${sessions.length === 1 ? "visitor" : "visitors"} in the last 5 minutes`}
+        description={
+          <>
+            {`${sessions.length} ${sessions.length === 1 ? "visitor" : "visitors"} in the last 5 minutes`}
+            <NotFiltered />
+          </>
+        }
         action={
           <span className={cx("inline-flex items-center gap-1.5 text-xs font-medium", connected ? "text-emerald-400" : "text-gray-500")} data-testid="live-status">
             <span className={cx("h-2 w-2 rounded-full", connected ? "animate-pulse bg-emerald-400" : "bg-gray-600")} />

@@ -6,6 +6,7 @@ import { relativeTime } from "../lib/time";
 import { useNow } from "../hooks/live";
 import { EmptyText, QueryState, SkeletonRows } from "./page/QueryState";
 import type { QueryLike } from "./page/QueryState";
+import { NotFiltered } from "./filters/NotFiltered";
 import { Card, CardBody, CardHeader, cx } from "./ui/primitives";
 import { IconEye, IconTarget, IconZap } from "./ui/icons";
 
@@ -23,7 +24,15 @@ export function RecentActivityCard({ query }: { query: QueryLike<ActivityEvent[]
   const now = useNow(30_000);
   return (
     <Card>
-      <CardHeader title="Recent Activity" description="Latest events on this site" />
+      <CardHeader
+        title="Recent Activity"
+        description={
+          <>
+            Latest events on this site
+            <NotFiltered />
+          </>
+        }
+      />
       <CardBody>
         <QueryState
           query={query}

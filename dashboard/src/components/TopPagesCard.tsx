@@ -1,9 +1,24 @@
-//! Top Pages: url and views, each with a bar relative to the highest views.
+//! Top Pages: url and views, each with a bar relative to the highest views; with `onFilter`, a click on a page
+//! filters the screen by it (`event:page` is the path, without the query).
 import type { TopPage } from "../api/types";
-import { displayPath, formatNumber, relativeWidth } from "../lib/format";
+import type { Condition } from "../lib/filters";
+import { displayPath, pagePath } from "../lib/format";
+import { BarRow } from "./BreakdownPanel";
 import { Card, CardBody, CardHeader, Skeleton } from "./ui/primitives";
 
-export function TopPagesList({ pages, loading, emptyText, limit }: { pages: TopPage[] | undefined; loading?: boolean; emptyText: string; limit?: number }) {
+export function TopPagesList({
+  pages,
+  loading,
+  emptyText,
+  limit,
+  onFilter,
+}: {
+  pages: TopPage[] | undefined;
+  loading?: boolean;
+  emptyText: string;
+  limit?: number;
+  onFilter?: (c: Condition) => void;
+}) {
   if (loading) {
     return (
       <div className="space-y-3">
@@ -19,26 +34,32 @@ export function TopPagesList({ pages, loading, emptyText, limit }: { pages: TopP
   return (
     <ul className="space-y-2" data-testid="top-pages">
       {list.map((page) => (
-        <li key={page.url} className="relative overflow-hidden rounded-lg">
-          <div className="absolute inset-y-0 left-0 rounded-lg bg-indigo-500/15" style={{ width: `${relativeWidth(page.views, max)}%` }} />
-          <div className="relative flex items-center justify-between gap-4 px-3 py-2 text-sm">
-            <span className="truncate text-gray-200" title={page.url}>
-              {displayPath(page.url)}
-            </span>
-            <span className="shrink-0 font-medium tabular-nums text-white">{formatNumber(page.views)}</span>
-          </div>
-        </li>
+        <BarRow
+          key={page.url}
+          label={<span className="truncate">{displayPath(page.url)}</span>}
+          title={page.url}
+          value={page.views}
+          max={max}
+          tone="bg-indigo-500/15"
+          filter={onFilter ? { operator: "is", dimension: "event:page", values: [pagePath(page.url)] } : undefined}
+          onFilter={onFilter}
+        />
       ))}
     </ul>
   );
 }
 
-export function TopPagesCard({ pages, loading }: { pages: TopPage[] | undefined; loading?: boolean }) {
+export function TopPagesCard({
+  pages,
+  loading,
+  onFilter,
+  emptyText = "No data available",
+}: { pages: TopPage[] | undefined; loading?: boolean; onFilter?: (c: Condition) => void; emptyText?: string }) {
   return (
     <Card>
       <CardHeader title="Top Pages" description="Most viewed pages" />
       <CardBody>
-        <TopPagesList pages={pages} loading={loading} emptyText="No data available" />
+        <TopPagesList pages={pages} loading={loading} emptyText={emptyText} onFilter={onFilter} />
       </CardBody>
     </Card>
   );

@@ -16,6 +16,7 @@ import type {
   TimeseriesRange,
   TrafficSource,
 } from "../api/types";
+import { breakdownSegment, filtersQuery } from "../lib/filters";
 import { useUser } from "./auth";
 
 function useSignedIn(): boolean {
@@ -42,21 +43,26 @@ export function useSiteQuery<T>(
   });
 }
 
-export function useOverview(websiteId: number | undefined, options: { range?: string; refetchInterval?: number } = {}) {
+/** The reads that take `filters` get the screen's `filters=` text (hooks/filters.ts), null for none. */
+export function useOverview(
+  websiteId: number | undefined,
+  options: { range?: string; refetchInterval?: number; filters?: string | null } = {},
+) {
   const range = options.range ?? "30d";
+  const filters = options.filters ?? null;
   return useSiteQuery<Overview>(
     websiteId,
-    (id) => keys.site(id).overview(range),
-    (id) => `/api/dashboard/overview?website_id=${id}&range=${range}`,
+    (id) => keys.site(id).overview(range, filters),
+    (id) => `/api/dashboard/overview?website_id=${id}&range=${range}${filtersQuery(filters)}`,
     { refetchInterval: options.refetchInterval },
   );
 }
 
-export function useTimeseries(websiteId: number | undefined, range: TimeseriesRange) {
+export function useTimeseries(websiteId: number | undefined, range: TimeseriesRange, filters: string | null = null) {
   return useSiteQuery<Timeseries>(
     websiteId,
-    (id) => keys.site(id).timeseries(range),
-    (id) => `/api/dashboard/timeseries?website_id=${id}&range=${range}`,
+    (id) => keys.site(id).timeseries(range, filters),
+    (id) => `/api/dashboard/timeseries?website_id=${id}&range=${range}${filtersQuery(filters)}`,
   );
 }
 
@@ -83,14 +89,32 @@ function useSiteRead<T>(name: string, websiteId: number | undefined) {
 
 export const useConversions = (id: number | undefined) => useSiteRead<ConversionsResponse>("conversions", id);
 export const useIdentifiedVisitors = (id: number | undefined) => useSiteRead<IdentifiedVisitor[]>("identified-visitors", id);
-export const useTrafficSources = (id: number | undefined) => useSiteRead<TrafficSource[]>("traffic-sources", id);
-/** Any rollup dimension of a site over a range (the breakdown widgets, one config record each). */
-export function useBreakdown(websiteId: number | undefined, dimension: BreakdownDimension, range: string, limit: number) {
-  return useSiteQuery<Breakdown>(
+export function useTrafficSources(websiteId: number | undefined, filters: string | null = null) {
+  return useSiteQuery<TrafficSource[]>(
     websiteId,
-    (id) => keys.site(id).read(`breakdown/${dimension}`, { range, limit }),
-    (id) => `/api/websites/${id}/breakdown/${dimension}?range=${range}&limit=${limit}`,
+    (id) => keys.site(id).read("traffic-sources", { filters }),
+    (id) => `/api/websites/${id}/traffic-sources${filtersQuery(filters).replace("&", "?")}`,
   );
+}
+
+/** Any dimension of a site over a range (the breakdown widgets, one config record each; the filter menu's
+ * suggestions), among what `filters` admits. */
+export function useBreakdown(
+  websiteId: number | undefined,
+  dimension: BreakdownDimension,
+  range: string,
+  limit: number,
+  filters: string | null = null,
+  options: { enabled?: boolean } = {},
+) {
+  const signedIn = useSignedIn();
+  const id = websiteId ?? -1;
+  return useQuery({
+    queryKey: keys.site(id).read(`breakdown/${dimension}`, { range, limit, filters }),
+    queryFn: () =>
+      api.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?range=${range}&limit=${limit}${filtersQuery(filters)}`),
+    enabled: signedIn && websiteId !== undefined && (options.enabled ?? true),
+  });
 }
 
 /** Downloads the site's CSV export as analytics-{id}.csv. */

@@ -1,7 +1,9 @@
-//! Website selection kept in the URL (?website=): the first website is preselected once the list loads.
+//! Website selection kept in the URL (?website=): the first website is preselected once the list loads. Choosing
+//! another site drops the screen's filters (?filters=): they name one site's pages, referrers and campaigns.
 import { useCallback, useEffect } from "react";
 import { useSearchParams } from "react-router-dom";
 import type { Website } from "../api/types";
+import { FILTERS_PARAM } from "./filters";
 
 export function useSelectedWebsite(websites: Website[] | undefined) {
   const [params, setParams] = useSearchParams();
@@ -14,6 +16,8 @@ export function useSelectedWebsite(websites: Website[] | undefined) {
       setParams(
         (prev) => {
           const next = new URLSearchParams(prev);
+          const current = prev.get("website");
+          if (current !== null && current !== String(id)) next.delete(FILTERS_PARAM);
           next.set("website", String(id));
           return next;
         },

@@ -33,6 +33,16 @@ export function displayPath(url: string): string {
   }
 }
 
+/** The path of a page's URL (what `event:page` compares with: no query, no fragment); a bare path as given,
+ * without its query. */
+export function pagePath(url: string): string {
+  try {
+    return new URL(url).pathname || "/";
+  } catch {
+    return url.split(/[?#]/)[0] || "/";
+  }
+}
+
 /** Referrer label: empty means Direct. */
 export function referrerLabel(referrer: string): string {
   return referrer.trim() === "" ? "Direct" : referrer;

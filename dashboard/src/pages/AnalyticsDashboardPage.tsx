@@ -1,5 +1,7 @@
-//! Analytics Dashboard (/dashboard?website={id}): picker, tracking code, CSV export, site card, four
-//! metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
+//! Analytics Dashboard (/dashboard?website={id}): picker, tracking code, CSV export, site card, the filter bar,
+//! four metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
+//! Cards, Top Pages, traffic sources and every breakdown panel follow the URL's filters (a row click adds one);
+//! identified visitors and conversions do not take filters yet and say so.
 import { useState } from "react";
 import type { ReactNode } from "react";
 import type { Website } from "../api/types";
@@ -10,12 +12,16 @@ import {
   useOverview,
   useTrafficSources,
 } from "../hooks/analytics";
+import { useFilters } from "../hooks/filters";
 import { useParamState } from "../hooks/selection";
 import { conversionCaption } from "../lib/change";
 import { formatNumber, formatPercent, formatValue } from "../lib/format";
 import { leadScoreClass } from "../lib/leadScore";
 import { formatDate, formatDateTime } from "../lib/time";
-import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
+import { BREAKDOWNS, BarRow, BreakdownPanel } from "../components/BreakdownPanel";
+import { FilterBar } from "../components/filters/FilterBar";
+import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
+import { NotFiltered } from "../components/filters/NotFiltered";
 import { MetricCard } from "../components/MetricCard";
 import { ImportedNote } from "../components/imports/ImportedNote";
 import { EmptyText, QueryState } from "../components/page/QueryState";
@@ -32,6 +38,8 @@ const TABS = ["overview", "visitors", "traffic", "conversions"] as const;
 type Tab = (typeof TABS)[number];
 export const OVERVIEW_REFETCH_MS = 30_000;
 const LIMITS = { identified: 5, conversions: 10 };
+/** The period of every read here (the range picker will set it). */
+const PERIOD = "30d";
 
 export default function AnalyticsDashboardPage() {
   const [tab, setTab] = useParamState<Tab>("tab", TABS, "overview");
@@ -74,10 +82,14 @@ function SiteActions({ website }: { website: Website }) {
 }
 
 function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; setTab: (t: Tab) => void }) {
-  const overview = useOverview(website.id, { refetchInterval: OVERVIEW_REFETCH_MS });
+  const filters = useFilters();
+  const overview = useOverview(website.id, { refetchInterval: OVERVIEW_REFETCH_MS, filters: filters.text });
   const conversions = useConversions(website.id);
   const m = overview.data?.metrics;
   const loading = overview.isPending;
+  // Under refused filters the figures are unknown, not zero.
+  const refused = refusedFilters(filters.active, overview.error);
+  const fig = (n: number | undefined) => (refused ? "—" : formatNumber(n));
   return (
     <div className="space-y-6">
       <Card className="flex flex-wrap items-center justify-between gap-4 p-5" data-testid="site-card">
@@ -96,20 +108,27 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
         </div>
       </Card>
 
-      {overview.error ? <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /> : null}
       <p className="text-sm text-gray-400" data-testid="dashboard-period">
-        Last 30 days · Active Now counts the last 5 minutes
+        Last 30 days · Active Now counts the last 5 minutes{filters.active ? " of the whole site" : ""}
       </p>
+      <FilterBar websiteId={website.id} range={PERIOD} error={overview.error} />
+      {overview.error && !refused ? (
+        <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} />
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption="Unique sessions" />
-        <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live visitors" trend="live" />
-        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={formatNumber(m?.pageViews)} caption="Total views" />
+        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={fig(m?.totalVisitors)} caption="Unique sessions" />
+        <MetricCard title="Active Now" icon={<IconActivity />} loading={loading} value={fig(m?.activeSessions)} caption="Live visitors" trend="live" />
+        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={fig(m?.pageViews)} caption="Total views" />
         <MetricCard
           title="Conversions"
           icon={<IconTarget />}
           loading={loading}
-          value={formatNumber(m?.conversions ?? conversions.data?.conversions.length)}
-          caption={conversionCaption(m?.conversions ?? conversions.data?.conversions.length ?? 0, conversions.data?.conversionRate)}
+          value={fig(m?.conversions ?? conversions.data?.conversions.length)}
+          caption={
+            filters.active
+              ? "Conversion rate not filtered"
+              : conversionCaption(m?.conversions ?? conversions.data?.conversions.length ?? 0, conversions.data?.conversionRate)
+          }
         />
       </div>
       <ImportedNote overview={overview.data} />
@@ -122,7 +141,7 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
           <TabsTrigger value="conversions">Conversions</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} />
+          <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} refused={refused} />
         </TabsContent>
         <TabsContent value="visitors">
           <VisitorsTab websiteId={website.id} />
@@ -138,22 +157,39 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
   );
 }
 
-function Panel({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+/** A card of a tab; `unfiltered` when its read does not take filters yet (it then says so on a filtered screen). */
+function Panel({ title, description, unfiltered, children }: { title: string; description?: string; unfiltered?: boolean; children: ReactNode }) {
   return (
     <Card>
-      <CardHeader title={title} description={description} />
+      <CardHeader
+        title={title}
+        description={
+          <>
+            {description}
+            {unfiltered ? <NotFiltered /> : null}
+          </>
+        }
+      />
       <CardBody>{children}</CardBody>
     </Card>
   );
 }
 
-function OverviewTab({ websiteId, topPages, loading }: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean }) {
+function OverviewTab({
+  websiteId,
+  topPages,
+  loading,
+  refused,
+}: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean; refused: boolean }) {
+  const { add } = useFilters();
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Panel title="Top Pages" description="Most viewed pages">
-        <TopPagesList pages={topPages} loading={loading} emptyText="No page data available" />
+        <TopPagesList pages={topPages} loading={loading} emptyText={refused ? REFUSED_TEXT : "No page data available"} onFilter={add} />
       </Panel>
       <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.referrers} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.entryPages} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.exitPages} />
     </div>
   );
 }
@@ -162,7 +198,7 @@ function VisitorsTab({ websiteId }: { websiteId: number }) {
   const identified = useIdentifiedVisitors(websiteId);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-      <Panel title="Identified Visitors" description="Companies behind your traffic">
+      <Panel title="Identified Visitors" description="Companies behind your traffic" unfiltered>
         <QueryState query={identified} isEmpty={(d) => d.length === 0} empty={<EmptyText>No identified visitors yet</EmptyText>}>
           {(data) => (
             <ul className="divide-y divide-gray-800" data-testid="identified-visitors">
@@ -184,44 +220,65 @@ function VisitorsTab({ websiteId }: { websiteId: number }) {
         </QueryState>
       </Panel>
       <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.countries} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.devices} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.browsers} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.os} />
     </div>
   );
 }
 
 function TrafficTab({ websiteId }: { websiteId: number }) {
-  const sources = useTrafficSources(websiteId);
+  const { text, active, add } = useFilters();
+  const sources = useTrafficSources(websiteId, text);
+  if (refusedFilters(active, sources.error)) {
+    return (
+      <Panel title="Traffic Sources" description="Visits by source">
+        <RefusedText />
+      </Panel>
+    );
+  }
   return (
-    <Panel title="Traffic Sources" description="Visits by source">
-      <QueryState query={sources} isEmpty={(d) => d.length === 0} empty={<EmptyText>No traffic data available</EmptyText>}>
-        {(data) => (
-          <table className="w-full text-sm" data-testid="traffic-sources">
-            <thead>
-              <tr className="border-b border-gray-800 text-left text-xs uppercase tracking-wide text-gray-500">
-                <th className="pb-2 font-medium">Source</th>
-                <th className="pb-2 text-right font-medium">Visits</th>
-                <th className="pb-2 text-right font-medium">Percentage</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-800/70">
-              {data.map((s) => (
-                <tr key={s.source}>
-                  <td className="py-2.5 text-gray-100">{s.source || "Direct"}</td>
-                  <td className="py-2.5 text-right tabular-nums text-gray-200">{formatNumber(s.visits)}</td>
-                  <td className="py-2.5 text-right tabular-nums text-gray-400">{formatPercent(s.percentage)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </QueryState>
-    </Panel>
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <Panel title="Traffic Sources" description="Visits by source">
+        <QueryState query={sources} isEmpty={(d) => d.length === 0} empty={<EmptyText>No traffic data available</EmptyText>}>
+          {(data) => {
+            const max = Math.max(0, ...data.map((s) => s.visits));
+            return (
+              <ul className="space-y-2" data-testid="traffic-sources">
+                {data.map((s) => {
+                  // The Direct row is the empty source, which the daemon reads as "Direct / None".
+                  const direct = s.source === "" || s.source === "Direct";
+                  return (
+                    <BarRow
+                      key={s.source}
+                      label={
+                        <>
+                          <span className="truncate">{direct ? "Direct" : s.source}</span>
+                          <span className="shrink-0 text-xs tabular-nums text-gray-500">{formatPercent(s.percentage)}</span>
+                        </>
+                      }
+                      value={s.visits}
+                      max={max}
+                      filter={{ operator: "is", dimension: "visit:source", values: [direct ? "Direct / None" : s.source] }}
+                      onFilter={add}
+                    />
+                  );
+                })}
+              </ul>
+            );
+          }}
+        </QueryState>
+      </Panel>
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmMedium} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmCampaign} />
+    </div>
   );
 }
 
 function ConversionsTab({ websiteId }: { websiteId: number }) {
   const conversions = useConversions(websiteId);
   return (
-    <Panel title="Conversions" description="Goals completed by your visitors in the last 30 days, newest first">
+    <Panel title="Conversions" description="Goals completed by your visitors in the last 30 days, newest first" unfiltered>
       <QueryState query={conversions}>
         {(data) => {
           const list = data.conversions.slice(0, LIMITS.conversions);

@@ -1,13 +1,19 @@
-//! Overview dashboard (/): picker, four metric cards with real change captions, Top Pages, Live Visitors,
-//! Traffic Overview (real series), Recent Activity.
+//! Overview dashboard (/): picker, the filter bar, four metric cards with real change captions, Top Pages, Live
+//! Visitors, Traffic Overview (real series), Top Referrers and Countries, Recent Activity. The cards, Top Pages,
+//! the chart and the breakdowns follow the URL's filters (a row click adds one); Live Visitors and Recent
+//! Activity say they do not.
 import { lazy, Suspense } from "react";
-import type { TimeseriesRange } from "../api/types";
+import type { TimeseriesPoint, TimeseriesRange } from "../api/types";
 import { useOverview, useRecentActivity, useTimeseries } from "../hooks/analytics";
+import { useFilters } from "../hooks/filters";
 import { changeCaption } from "../lib/change";
-import { formatNumber } from "../lib/format";
+import { countOf, formatNumber } from "../lib/format";
+import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
 import { RecentActivityCard } from "../components/RecentActivityCard";
+import { FilterBar } from "../components/filters/FilterBar";
+import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { ImportedNote } from "../components/imports/ImportedNote";
 import { TopPagesCard } from "../components/TopPagesCard";
 import { QueryState } from "../components/page/QueryState";
@@ -39,13 +45,18 @@ export default function OverviewPage() {
 }
 
 function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRange>) {
-  const overview = useOverview(website.id, { range: METRICS_RANGE });
-  const series = useTimeseries(website.id, range);
+  const filters = useFilters();
+  const overview = useOverview(website.id, { range: METRICS_RANGE, filters: filters.text });
+  const series = useTimeseries(website.id, range, filters.text);
   const activity = useRecentActivity(website.id, 10);
 
   const m = overview.data?.metrics;
   const p = overview.data?.previous;
-  const cap = (cur: number | undefined, prev: number | undefined) => changeCaption(cur ?? 0, prev ?? 0, METRICS_RANGE);
+  // Under refused filters the figures are unknown, not zero.
+  const refused = refusedFilters(filters.active, overview.error);
+  const fig = (n: number | undefined) => (refused ? "—" : formatNumber(n));
+  const cap = (cur: number | undefined, prev: number | undefined) =>
+    refused ? { text: "—", trend: "flat" as const } : changeCaption(cur ?? 0, prev ?? 0, METRICS_RANGE);
   const visitors = cap(m?.totalVisitors, p?.totalVisitors);
   const views = cap(m?.pageViews, p?.pageViews);
   const conv = cap(m?.conversions, p?.conversions);
@@ -53,38 +64,62 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
 
   return (
     <>
-      {overview.error ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
+      <div className="mb-6">
+        <FilterBar websiteId={website.id} range={METRICS_RANGE} error={overview.error ?? series.error} />
+      </div>
+      {overview.error && !refused ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(m?.totalVisitors)} caption={visitors.text} trend={visitors.trend} />
-        <MetricCard title="Active Sessions" icon={<IconActivity />} loading={loading} value={formatNumber(m?.activeSessions)} caption="Live, right now" trend="live" />
-        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={formatNumber(m?.pageViews)} caption={views.text} trend={views.trend} />
-        <MetricCard title="Conversions" icon={<IconTarget />} loading={loading} value={formatNumber(m?.conversions)} caption={conv.text} trend={conv.trend} />
+        <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={fig(m?.totalVisitors)} caption={visitors.text} trend={visitors.trend} />
+        <MetricCard title="Active Sessions" icon={<IconActivity />} loading={loading} value={fig(m?.activeSessions)} caption={filters.active ? "Live, right now · not filtered" : "Live, right now"} trend="live" />
+        <MetricCard title="Page Views" icon={<IconEye />} loading={loading} value={fig(m?.pageViews)} caption={views.text} trend={views.trend} />
+        <MetricCard title="Conversions" icon={<IconTarget />} loading={loading} value={fig(m?.conversions)} caption={conv.text} trend={conv.trend} />
       </div>
       <div className="mt-3">
         <ImportedNote overview={overview.data} />
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <TopPagesCard pages={overview.data?.topPages} loading={loading} />
+        <TopPagesCard pages={overview.data?.topPages} loading={loading} onFilter={filters.add} emptyText={refused ? REFUSED_TEXT : undefined} />
         <LiveVisitorsCard websiteId={website.id} />
       </div>
 
-      <Card className="mt-6">
-        <CardHeader title="Traffic Overview" description="Visitors and page views per day" action={rangeSelect} />
+      <Card className="mt-6" data-testid="chart-card">
+        <CardHeader title="Traffic Overview" description={<>Visitors and page views per day<ChartTotals points={series.data?.points} /></>} action={rangeSelect} />
         <CardBody>
-          <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
-            {(data) => (
-              <Suspense fallback={<Skeleton className="h-72 w-full" />}>
-                <TrafficChart points={data.points} />
-              </Suspense>
-            )}
-          </QueryState>
+          {refusedFilters(filters.active, series.error) ? (
+            <RefusedText />
+          ) : (
+            <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
+              {(data) => (
+                <Suspense fallback={<Skeleton className="h-72 w-full" />}>
+                  <TrafficChart points={data.points} />
+                </Suspense>
+              )}
+            </QueryState>
+          )}
         </CardBody>
       </Card>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.referrers} />
+        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.countries} />
+      </div>
 
       <div className="mt-6">
         <RecentActivityCard query={activity} />
       </div>
     </>
+  );
+}
+
+/** The chart's period in two figures, so the slice a filter shows can be read without hovering each day. */
+function ChartTotals({ points }: { points: TimeseriesPoint[] | undefined }) {
+  if (!points) return null;
+  const visitors = points.reduce((n, p) => n + p.visitors, 0);
+  const views = points.reduce((n, p) => n + p.pageViews, 0);
+  return (
+    <span className="block text-xs text-gray-500" data-testid="chart-totals">
+      {countOf(visitors, "visitor")} · {countOf(views, "page view")} in this period
+    </span>
   );
 }
