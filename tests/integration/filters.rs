@@ -132,6 +132,7 @@ async fn breakdowns_by_dimensions_no_rollup_holds() {
     assert_eq!((entry["dimension"].as_str(), entry["measure"].as_str()), (Some("entry_page"), Some("visits")));
     assert_eq!(rows(&read("exit_page", "[]").await), pairs(&[("/pricing", 2), ("/blog/other", 1)]));
     assert_eq!(rows(&read("utm_medium", "[]").await), pairs(&[("", 2), ("email", 1)]));
+    assert_eq!(rows(&read("prop%3Abutton", "[]").await), pairs(&[("signup", 1)]), "an escaped colon is a colon");
     let button = read("prop:button", "[]").await;
     assert_eq!((rows(&button), button["measure"].as_str()), (pairs(&[("signup", 1)]), Some("events")));
     assert_eq!(rows(&read("event", "[]").await), pairs(&[("button_click", 1)]));

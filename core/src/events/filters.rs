@@ -341,8 +341,8 @@ fn condition(op: &str, parts: &[Value]) -> Result<Condition> {
 
 /// A value as stored: the names reports give an empty value stand for it.
 fn stored_value(field: &Field, text: String) -> String {
-    let empty = text == "(none)"
-        || (*field == Field::Visit(VisitField::Source) && (text == "Direct / None" || text == "Direct"));
+    let direct = matches!(field, Field::Visit(VisitField::Source | VisitField::Referrer));
+    let empty = text == "(none)" || (direct && (text == "Direct / None" || text == "Direct"));
     if empty { String::new() } else { text }
 }
 

@@ -236,6 +236,11 @@ async fn breakdown(
     user: UserId,
     query: BreakdownQuery,
 ) -> Result<impl Reply, Rejection> {
+    // warp hands the segment over as sent: `prop%3Aplan` is `prop:plan`.
+    let dimension = percent_encoding::percent_decode_str(&dimension)
+        .decode_utf8()
+        .map_err(|_| reject(Error::invalid("the dimension must be UTF-8 text")))?
+        .into_owned();
     let by = BreakdownBy::parse(&dimension).map_err(reject)?;
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
