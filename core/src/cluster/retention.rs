@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Cluster;
 use super::events::{Expiry, TYPES};
+use super::rollups::{CLOSED_AFTER_MS, HOUR_MS};
 use crate::error::Result;
 use crate::model::Millis;
 use crate::privacy::{RetentionReport, SiteRetention};
@@ -15,6 +16,15 @@ use crate::store::meta::Metadata;
 const RETENTION_LOCK: i64 = 0x0074_7261_636b_7274;
 
 const DAY_MS: i64 = 86_400_000;
+
+/// The start of the UTC day holding `cutoff`: where the cluster cuts a site's hits. Its rollups count a
+/// visitor once a day, in the hour of their first visit that day, found among the day's hits: hits deleted
+/// from the middle of a day would let a visitor seen before and after the cut count again in the hours after
+/// it. So a day's hits go together, once all of them are past the retention (at most a day after SQLite,
+/// whose writer counts visitors as it stores them).
+fn day_of(cutoff: Millis) -> Millis {
+    cutoff.div_euclid(DAY_MS) * DAY_MS
+}
 
 /// The report's key of expired recordings (SQLite's rule's name).
 const RECORDINGS: &str = "recordings";
@@ -43,21 +53,31 @@ impl Cluster {
     }
 
     fn expire(&self, meta: &dyn Metadata, now: Millis) -> Result<RetentionReport> {
-        // Hours are rolled up before their hits go: the rollups keep them on the dashboard, as SQLite's do.
-        // A run "as if it were" later rolls up no hour that is open now.
-        self.roll_up(now.min(crate::model::now_ms()))?;
         let retention = meta.all_retention()?;
         let recording_cutoffs: Vec<Millis> = retention.iter().map(|(_, days)| now - days.recordings * DAY_MS).collect();
-        let expiries: Vec<Expiry> = retention
+        let mut expiries: Vec<Expiry> = retention
             .into_iter()
             .map(|(website_id, days)| Expiry {
                 website_id,
-                pageviews: now - days.pageviews * DAY_MS,
-                events: now - days.events * DAY_MS,
-                conversions: now - days.conversions * DAY_MS,
+                pageviews: day_of(now - days.pageviews * DAY_MS),
+                events: day_of(now - days.events * DAY_MS),
+                conversions: day_of(now - days.conversions * DAY_MS),
                 heatmaps: now - days.heatmaps * DAY_MS,
             })
             .collect();
+        // Hours are rolled up before their hits go: the rollups keep them on the dashboard, as SQLite's do. The
+        // closed hours as the periodic roll-up takes them (a run "as if it were" later takes no hour open now),
+        // and, for sites keeping hits less than the three days before an hour closes, every hour they expire.
+        let closed = (now.min(crate::model::now_ms()) - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
+        let expired = expiries.iter().map(|e| e.pageviews.max(e.events).max(e.conversions)).max().unwrap_or(0);
+        let mark = self.roll_up_before(closed.max(expired), now)?;
+        // No hit goes that is not rolled up (a roll-up that failed part way left the mark short: the next run
+        // deletes the rest).
+        for expiry in &mut expiries {
+            expiry.pageviews = expiry.pageviews.min(mark);
+            expiry.events = expiry.events.min(mark);
+            expiry.conversions = expiry.conversions.min(mark);
+        }
         // Counted before: the rows in dropped months are gone without a count of their own.
         let expired = self.events.expired_rows(&expiries)?;
         self.events.expire(&expiries)?;
