@@ -26,8 +26,6 @@ mod overview;
 mod parity_advanced;
 #[cfg(test)]
 mod parity_journeys;
-#[cfg(test)]
-mod parity_replay_pages;
 pub mod pg;
 mod replays;
 mod retention;

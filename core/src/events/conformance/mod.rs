@@ -13,6 +13,7 @@ mod exports;
 mod intent;
 mod pages;
 mod paths;
+mod replays;
 mod retention;
 mod traffic;
 mod upkeep;
