@@ -24,8 +24,6 @@ mod organizations;
 mod overview;
 #[cfg(test)]
 mod parity_advanced;
-#[cfg(test)]
-mod parity_journeys;
 pub mod pg;
 mod replays;
 mod retention;

@@ -11,6 +11,7 @@
 mod erasure;
 mod exports;
 mod intent;
+mod journeys;
 mod pages;
 mod paths;
 mod replays;
