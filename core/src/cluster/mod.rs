@@ -22,8 +22,6 @@ pub mod migrate;
 pub mod notices;
 mod organizations;
 mod overview;
-#[cfg(test)]
-mod parity_advanced;
 pub mod pg;
 mod replays;
 mod retention;

@@ -11,6 +11,7 @@
 mod erasure;
 mod exports;
 mod intent;
+mod intent_fit;
 mod journeys;
 mod pages;
 mod paths;
