@@ -10,6 +10,9 @@ use crate::cluster::seeded::{intent_hits, journey_hits};
 use crate::cluster::testing::scroll_reports;
 use crate::model::now_ms;
 
+/// The intent scores of the top sessions: (score, conversion probability).
+type Scores = Vec<(i64, f64)>;
+
 /// A fitted model's description but for when and how fast it was fitted.
 fn fitted(mut model: ModelInfo) -> ModelInfo {
     (model.fitted_at, model.fit_ms) = (0, 0.0);
@@ -19,7 +22,7 @@ fn fitted(mut model: ModelInfo) -> ModelInfo {
 #[test]
 fn the_intent_model_is_fitted_on_the_sites_own_visits_as_sqlites_on_each_engine() {
     let now = now_ms();
-    let mut answers: Vec<(&str, ModelInfo, Vec<(i64, f64)>)> = Vec::new();
+    let mut answers: Vec<(&str, ModelInfo, Scores)> = Vec::new();
     for engine in engines() {
         let (events, name) = (&engine.events, engine.name);
         let sites = engine.with_more_sites(1);
@@ -31,7 +34,7 @@ fn the_intent_model_is_fitted_on_the_sites_own_visits_as_sqlites_on_each_engine(
         let model = fitted(intent.model);
         assert_eq!(model.source, "fitted", "{name}: {model:?}");
         assert!(model.training_sessions > 150 && model.training_conversions > 0, "{name}: {model:?}");
-        let scores: Vec<(i64, f64)> =
+        let scores: Scores =
             intent.top_intent_sessions.iter().map(|s| (s.intent_score, s.conversion_probability)).collect();
         assert!(scores.iter().any(|&(score, _)| score > 0), "{name}: {scores:?}");
 

@@ -204,7 +204,7 @@ fn a_recording_and_its_events_are_read_by_its_owner_alone_on_each_engine() {
         let detail = events.replay(owner, newest.id).unwrap();
         assert_eq!((detail.website_id, &detail.replay), (site, &newest), "{name}");
         // The events one after another, as the route writes them between brackets.
-        let pieces = events.replay_events(owner, newest.id).unwrap().map(Result::unwrap).flatten();
+        let pieces = events.replay_events(owner, newest.id).unwrap().flat_map(Result::unwrap);
         let bytes: Vec<u8> = b"[".iter().copied().chain(pieces).chain(*b"]").collect();
         let recorded: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         let kinds: Vec<i64> = recorded.as_array().unwrap().iter().map(|e| e["type"].as_i64().unwrap()).collect();
