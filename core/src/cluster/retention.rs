@@ -69,10 +69,9 @@ impl Cluster {
         // closed hours as the periodic roll-up takes them (a run "as if it were" later takes no hour open now),
         // and, for sites keeping hits less than the three days before an hour closes, every hour they expire.
         let closed = (now.min(crate::model::now_ms()) - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
-        let expired = expiries.iter().map(|e| e.pageviews.max(e.events).max(e.conversions)).max().unwrap_or(0);
-        let mark = self.roll_up_before(closed.max(expired), now)?;
-        // No hit goes that is not rolled up (a roll-up that failed part way left the mark short: the next run
-        // deletes the rest).
+        let latest_cutoff = expiries.iter().map(|e| e.pageviews.max(e.events).max(e.conversions)).max().unwrap_or(0);
+        let mark = self.roll_up_before(closed.max(latest_cutoff), now)?;
+        // A hit goes only once a rollup counts it: never past the mark the shards report, whatever was asked.
         for expiry in &mut expiries {
             expiry.pageviews = expiry.pageviews.min(mark);
             expiry.events = expiry.events.min(mark);
