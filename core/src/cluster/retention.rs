@@ -12,8 +12,10 @@ use crate::model::Millis;
 use crate::privacy::{RetentionReport, SiteRetention};
 use crate::store::meta::Metadata;
 
-/// The advisory lock key (any constant) held by the daemon running retention.
-const RETENTION_LOCK: i64 = 0x0074_7261_636b_7274;
+/// The advisory lock held by the daemon running retention. Its first key is this constant, its second the hash
+/// of the metadata's schema, as the rollups' lock: advisory locks are the database's, and clusters whose
+/// metadata shares a PostgreSQL database in schemas of their own (the tests' do) run retention of their own.
+const RETENTION_LOCK: i32 = 0x7265_746e;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -39,13 +41,16 @@ impl Cluster {
     /// Sessions are not stored in the cluster: visits are made of their hits here.
     pub fn apply_retention(&self, meta: &dyn Metadata, now: Millis) -> Result<Option<RetentionReport>> {
         self.pg.with(|lock| {
-            let locked: bool = lock.query_one("SELECT pg_try_advisory_lock($1)", &[&RETENTION_LOCK])?.get(0);
+            let locked: bool = lock
+                .query_one("SELECT pg_try_advisory_lock($1, hashtext(current_schema()))", &[&RETENTION_LOCK])?
+                .get(0);
             if !locked {
                 return Ok(None);
             }
             let report = self.expire(meta, now);
             // Let go even after a failure, so the next run (here or on another daemon) can take it.
-            let unlocked = lock.execute("SELECT pg_advisory_unlock($1)", &[&RETENTION_LOCK]);
+            let unlocked =
+                lock.execute("SELECT pg_advisory_unlock($1, hashtext(current_schema()))", &[&RETENTION_LOCK]);
             let report = report?;
             unlocked?;
             Ok(Some(report))
@@ -214,11 +219,11 @@ mod tests {
 
         // While another daemon holds the lock, a run does nothing.
         let mut other = postgres::Client::connect(&cluster.pg_url, postgres::NoTls).unwrap();
-        other.execute("SELECT pg_advisory_lock($1)", &[&RETENTION_LOCK]).unwrap();
+        other.execute("SELECT pg_advisory_lock($1, hashtext(current_schema()))", &[&RETENTION_LOCK]).unwrap();
         assert_eq!(first.apply_retention(meta.as_ref(), NOW).unwrap(), None);
         let all = |condition: &str| cluster.local_rows(0, condition) + cluster.local_rows(1, condition);
         assert_eq!(all("1"), 192);
-        other.execute("SELECT pg_advisory_unlock($1)", &[&RETENTION_LOCK]).unwrap();
+        other.execute("SELECT pg_advisory_unlock($1, hashtext(current_schema()))", &[&RETENTION_LOCK]).unwrap();
 
         let report = second.apply_retention(meta.as_ref(), NOW).unwrap().expect("the lock is free");
         // Site `short`: page views older than 10 days, events older than 20, conversions older than 30 go.
