@@ -23,7 +23,8 @@ const SESSION_CAP = 20 * 1024 * 1024; // per session (API.md)
 // Chromium lets a page have 64 KiB of keepalive bodies in flight (requests that outlive it); past that a
 // keepalive fetch fails. The recorder keeps to this share and leaves the rest to hits and interactions.
 const KEEPALIVE_BUDGET = 44 * 1024;
-// Chunks a page could not send as it went (sessionStorage: [[seq, json], ...]), for the visit's next page.
+// Chunks a page could not be sure it sent (sessionStorage: [[seq, json, 1], ...], the 1 saying the chunk is
+// counted toward SESSION_CAP already), for the visit's next page.
 const CARRY = "tracker_rq";
 // Text masked whatever the site says: what visitors type into editable elements, as inputs are. rrweb tests
 // a text node's ancestors against it, at the first snapshot and for text added or changed later.
@@ -52,9 +53,11 @@ function run(c: Ctx) {
     store("tracker_seq", String(seq + 1));
     return seq;
   };
-  const upload = (seq: number, json: string, body: Uint8Array<ArrayBuffer>, last?: boolean) => {
+  // resent: a chunk sent once already (carried from the visit's previous page), counted then: the server keeps
+  // one copy of a seq, so counting it again would stop a recording short of its cap.
+  const upload = (seq: number, json: string, body: Uint8Array<ArrayBuffer>, last?: boolean, resent?: boolean) => {
     if (body.length > CHUNK_LIMIT) return c.l("replay chunk too large, dropped", body.length);
-    const total = uploaded() + body.length;
+    const total = uploaded() + (resent ? 0 : body.length);
     if (total > SESSION_CAP) return halt("size cap");
     store("tracker_rb", String(total));
     const to = c.e + "/api/replay?tracking_key=" + encodeURIComponent(c.k) + "&session_id=" + encodeURIComponent(c.s) + "&seq=" + seq + (last ? "&final=1" : "");
@@ -115,13 +118,13 @@ function run(c: Ctx) {
     // What may not outlive the page goes to the visit's next page too (a chunk stored twice is ignored).
     if (last && unsure.size) {
       try {
-        sessionStorage.setItem(CARRY, JSON.stringify([...carried(), ...unsure]));
+        sessionStorage.setItem(CARRY, JSON.stringify([...carried(), ...[...unsure].map(([seq, json]) => [seq, json, 1])]));
       } catch (e) {
         c.l(e);
       }
     }
   };
-  const carried = (): Array<[number, string]> => {
+  const carried = (): Array<[number, string, number?]> => {
     try {
       return JSON.parse(sessionStorage.getItem(CARRY) || "[]");
     } catch {
@@ -137,7 +140,7 @@ function run(c: Ctx) {
     try {
       sessionStorage.removeItem(CARRY);
     } catch {}
-    for (const [seq, json] of left) gzip(enc.encode(json)).then((body) => upload(seq, json, body), c.l);
+    for (const [seq, json, counted] of left) gzip(enc.encode(json)).then((body) => upload(seq, json, body, false, counted == 1), c.l);
   }
   stop = record({
     emit(e) {

@@ -200,3 +200,34 @@ pub(super) fn page_view_depths(hits: &[(Millis, String, String)], mut reports: V
 pub(super) fn deepest_before(depths: &[ScrollReport], cutoff: Millis) -> i64 {
     depths.iter().filter(|(ts, _, _)| *ts < cutoff).map(|d| d.2).max().unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The features behind the fit, which the events boundary does not show: the fitted model and the scores
+    //! are SQLite's in events/conformance/intent_fit.rs.
+
+    use super::*;
+    use crate::cluster::seeded::intent_hits;
+    use crate::cluster::testing::{fresh, in_time_order, scroll_reports, store_jobs_in_cluster};
+    use crate::model::now_ms;
+
+    #[test]
+    fn a_limit_keeps_a_sites_most_recent_visits_and_no_other_sites() {
+        let Some(cluster) = fresh() else { return };
+        let site = 21;
+        cluster.add_site(site);
+        let now = now_ms();
+        let hits = intent_hits(site, now);
+        let reports = scroll_reports(&hits);
+        store_jobs_in_cluster(&cluster, in_time_order(hits, reports));
+        let events = cluster.events();
+
+        let (from, finished) = (now - HISTORY_MS, Some(now - FINISHED_AFTER_MS));
+        let all = events.intent_features(site, from, now, TRAIN_LIMIT, finished).unwrap();
+        assert!(all.len() > 150, "{}", all.len());
+        assert!(all.iter().any(|f| f.returning) && all.iter().any(|f| f.events > 0 && f.converted));
+        assert!(all.iter().filter(|f| f.scroll_depth > 0).count() > 100, "scroll depths are read");
+        assert_eq!(events.intent_features(site, from, now, 7, finished).unwrap(), all[..7].to_vec());
+        assert!(events.intent_features(site + 1, from, now, TRAIN_LIMIT, None).unwrap().is_empty());
+    }
+}

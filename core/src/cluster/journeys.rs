@@ -246,3 +246,63 @@ impl Events {
         Ok(CustomerJourneys { summary, journeys })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! What only the cluster's reads promise: their number of queries. Their answers are SQLite's
+    //! (events/conformance/journeys.rs).
+
+    use super::*;
+    use crate::cluster::seeded::journey_hits;
+    use crate::cluster::testing::{fresh, in_time_order, scroll_reports, statements, store_jobs_in_cluster};
+    use crate::ingest::Hit;
+    use crate::model::now_ms;
+
+    /// Finding 6 of issue 33: the customer journeys of an account's sites fitted each site's intent model with
+    /// queries of its own (four a site). The models of all the sites are fitted in one grouped read, each the
+    /// model its own fit gives, and the queries of the journeys do not grow with the number of sites.
+    #[test]
+    fn customer_journeys_of_many_sites_take_the_queries_of_one() {
+        let Some(cluster) = fresh() else { return };
+        let sites: Vec<WebsiteId> = vec![11, 12, 13, 14];
+        let now = now_ms();
+        let mut hits = Vec::new();
+        for (n, &site) in sites.iter().enumerate() {
+            cluster.add_site(site);
+            // Each site's hits a few hundred milliseconds off the others': no two visits start at the same time.
+            hits.extend(journey_hits(site, now).into_iter().map(|hit| Hit { ts: hit.ts - n as i64 * 100, ..hit }));
+        }
+        hits.sort_by_key(|h| h.ts);
+        let reports = scroll_reports(&hits);
+        store_jobs_in_cluster(&cluster, in_time_order(hits, reports));
+        let events = cluster.events();
+
+        let before = statements(&events);
+        let models = events.fit_intents(&sites, now).unwrap();
+        let fit_all = statements(&events) - before;
+        let before = statements(&events);
+        events.fit_intents(&sites[..1], now).unwrap();
+        assert_eq!(fit_all, statements(&events) - before, "a fit of {} sites and of one", sites.len());
+        for &site in &sites {
+            assert_eq!(models[&site].info.weights, events.fit_intent(site, now).unwrap().info.weights, "site {site}");
+        }
+        let models: HashMap<_, _> = models.into_iter().map(|(site, model)| (site, Arc::new(model))).collect();
+
+        let range = TimeRange::parse("7d", now).unwrap();
+        for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned] {
+            let before = statements(&events);
+            let all = events.customer_journeys(&sites, range, filter, now, &models).unwrap();
+            let for_all = statements(&events) - before;
+            let listed: std::collections::HashSet<_> = all.journeys.iter().map(|j| j.website_id).collect();
+            assert!(listed.len() > 1, "journeys of several sites are listed: {listed:?}");
+            let before = statements(&events);
+            events.customer_journeys(&sites[..1], range, filter, now, &models).unwrap();
+            assert_eq!(
+                for_all,
+                statements(&events) - before,
+                "{filter:?}: queries for {} sites and for one",
+                sites.len()
+            );
+        }
+    }
+}

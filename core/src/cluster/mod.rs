@@ -22,12 +22,6 @@ pub mod migrate;
 pub mod notices;
 mod organizations;
 mod overview;
-#[cfg(test)]
-mod parity_advanced;
-#[cfg(test)]
-mod parity_journeys;
-#[cfg(test)]
-mod parity_replay_pages;
 pub mod pg;
 mod replays;
 mod retention;

@@ -6,15 +6,27 @@ use std::collections::BTreeMap;
 
 use super::Cluster;
 use super::events::{Expiry, TYPES};
+use super::rollups::{CLOSED_AFTER_MS, HOUR_MS};
 use crate::error::Result;
 use crate::model::Millis;
 use crate::privacy::{RetentionReport, SiteRetention};
 use crate::store::meta::Metadata;
 
-/// The advisory lock key (any constant) held by the daemon running retention.
-const RETENTION_LOCK: i64 = 0x0074_7261_636b_7274;
+/// The advisory lock held by the daemon running retention. Its first key is this constant, its second the hash
+/// of the metadata's schema, as the rollups' lock: advisory locks are the database's, and clusters whose
+/// metadata shares a PostgreSQL database in schemas of their own (the tests' do) run retention of their own.
+const RETENTION_LOCK: i32 = 0x7265_746e;
 
 const DAY_MS: i64 = 86_400_000;
+
+/// The start of the UTC day holding `cutoff`: where the cluster cuts a site's hits. Its rollups count a
+/// visitor once a day, in the hour of their first visit that day, found among the day's hits: hits deleted
+/// from the middle of a day would let a visitor seen before and after the cut count again in the hours after
+/// it. So a day's hits go together, once all of them are past the retention (at most a day after SQLite,
+/// whose writer counts visitors as it stores them).
+fn day_of(cutoff: Millis) -> Millis {
+    cutoff.div_euclid(DAY_MS) * DAY_MS
+}
 
 /// The report's key of expired recordings (SQLite's rule's name).
 const RECORDINGS: &str = "recordings";
@@ -29,13 +41,16 @@ impl Cluster {
     /// Sessions are not stored in the cluster: visits are made of their hits here.
     pub fn apply_retention(&self, meta: &dyn Metadata, now: Millis) -> Result<Option<RetentionReport>> {
         self.pg.with(|lock| {
-            let locked: bool = lock.query_one("SELECT pg_try_advisory_lock($1)", &[&RETENTION_LOCK])?.get(0);
+            let locked: bool = lock
+                .query_one("SELECT pg_try_advisory_lock($1, hashtext(current_schema()))", &[&RETENTION_LOCK])?
+                .get(0);
             if !locked {
                 return Ok(None);
             }
             let report = self.expire(meta, now);
             // Let go even after a failure, so the next run (here or on another daemon) can take it.
-            let unlocked = lock.execute("SELECT pg_advisory_unlock($1)", &[&RETENTION_LOCK]);
+            let unlocked =
+                lock.execute("SELECT pg_advisory_unlock($1, hashtext(current_schema()))", &[&RETENTION_LOCK]);
             let report = report?;
             unlocked?;
             Ok(Some(report))
@@ -43,21 +58,30 @@ impl Cluster {
     }
 
     fn expire(&self, meta: &dyn Metadata, now: Millis) -> Result<RetentionReport> {
-        // Hours are rolled up before their hits go: the rollups keep them on the dashboard, as SQLite's do.
-        // A run "as if it were" later rolls up no hour that is open now.
-        self.roll_up(now.min(crate::model::now_ms()))?;
         let retention = meta.all_retention()?;
         let recording_cutoffs: Vec<Millis> = retention.iter().map(|(_, days)| now - days.recordings * DAY_MS).collect();
-        let expiries: Vec<Expiry> = retention
+        let mut expiries: Vec<Expiry> = retention
             .into_iter()
             .map(|(website_id, days)| Expiry {
                 website_id,
-                pageviews: now - days.pageviews * DAY_MS,
-                events: now - days.events * DAY_MS,
-                conversions: now - days.conversions * DAY_MS,
+                pageviews: day_of(now - days.pageviews * DAY_MS),
+                events: day_of(now - days.events * DAY_MS),
+                conversions: day_of(now - days.conversions * DAY_MS),
                 heatmaps: now - days.heatmaps * DAY_MS,
             })
             .collect();
+        // Hours are rolled up before their hits go: the rollups keep them on the dashboard, as SQLite's do. The
+        // closed hours as the periodic roll-up takes them (a run "as if it were" later takes no hour open now),
+        // and, for sites keeping hits less than the three days before an hour closes, every hour they expire.
+        let closed = (now.min(crate::model::now_ms()) - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
+        let latest_cutoff = expiries.iter().map(|e| e.pageviews.max(e.events).max(e.conversions)).max().unwrap_or(0);
+        let mark = self.roll_up_before(closed.max(latest_cutoff), now)?;
+        // A hit goes only once a rollup counts it: never past the mark the shards report, whatever was asked.
+        for expiry in &mut expiries {
+            expiry.pageviews = expiry.pageviews.min(mark);
+            expiry.events = expiry.events.min(mark);
+            expiry.conversions = expiry.conversions.min(mark);
+        }
         // Counted before: the rows in dropped months are gone without a count of their own.
         let expired = self.events.expired_rows(&expiries)?;
         self.events.expire(&expiries)?;
@@ -195,11 +219,11 @@ mod tests {
 
         // While another daemon holds the lock, a run does nothing.
         let mut other = postgres::Client::connect(&cluster.pg_url, postgres::NoTls).unwrap();
-        other.execute("SELECT pg_advisory_lock($1)", &[&RETENTION_LOCK]).unwrap();
+        other.execute("SELECT pg_advisory_lock($1, hashtext(current_schema()))", &[&RETENTION_LOCK]).unwrap();
         assert_eq!(first.apply_retention(meta.as_ref(), NOW).unwrap(), None);
         let all = |condition: &str| cluster.local_rows(0, condition) + cluster.local_rows(1, condition);
         assert_eq!(all("1"), 192);
-        other.execute("SELECT pg_advisory_unlock($1)", &[&RETENTION_LOCK]).unwrap();
+        other.execute("SELECT pg_advisory_unlock($1, hashtext(current_schema()))", &[&RETENTION_LOCK]).unwrap();
 
         let report = second.apply_retention(meta.as_ref(), NOW).unwrap().expect("the lock is free");
         // Site `short`: page views older than 10 days, events older than 20, conversions older than 30 go.

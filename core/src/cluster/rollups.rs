@@ -58,42 +58,23 @@ impl Cluster {
     /// statement stores is the difference to what the shard holds, so repeating it adds nothing.
     pub fn roll_up(&self, now: Millis) -> Result<Option<Millis>> {
         let target = (now - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
-        let events = &self.events;
-        let mark = locked(&self.pg, false, || {
-            let db = events.database();
-            let marks = events.shard_marks()?;
-            for (shard, node) in events.nodes().iter().enumerate() {
-                let mut from = marks[shard];
-                if from >= target {
-                    continue;
-                }
-                if from == 0 {
-                    // Never rolled up: from the shard's first hit (none: nothing to do before the target; an
-                    // empty table's min is 0 in ClickHouse, not NULL).
-                    let rows = node.query(&format!("SELECT count(), min(ts) FROM {db}.hits_local"))?;
-                    let row = rows.first().map(Vec::as_slice).unwrap_or_default();
-                    let first = if int(row, 0)? == 0 { target } else { int(row, 1)?.min(target) };
-                    from = first.div_euclid(HOUR_MS) * HOUR_MS;
-                    if from >= target {
-                        node.execute(&format!(
-                            "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {target}, {now})"
-                        ))?;
-                    }
-                }
-                while from < target {
-                    let to = (from + STEP_MS).min(target);
-                    node.execute(&difference_sql(db, "1", from, to))?;
-                    node.execute(&format!(
-                        "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {to}, {now})"
-                    ))?;
-                    from = to;
-                }
-            }
-            events.forget_mark();
-            reroll_stale_visits(&self.pg, events)?;
+        let (pg, events) = (&self.pg, &self.events);
+        locked(pg, false, || {
+            roll_up_holding_lock(events, target, now)?;
+            reroll_stale_visits(pg, events)?;
             Ok(target)
-        })?;
-        Ok(mark)
+        })
+    }
+
+    /// Rolls up every hour before `before` (an hour's start) on every shard, closed or not, waiting for a
+    /// roll-up running elsewhere: what retention does before it deletes hits younger than the closed hours, so
+    /// their figures stay on the dashboard as SQLite's do. Hits stored later in those hours are not read (the
+    /// rollups answer for them), so `before` must be past the hours still receiving hits. Answers the mark
+    /// every shard has reached, which may be later.
+    pub(super) fn roll_up_before(&self, before: Millis, now: Millis) -> Result<Millis> {
+        let events = &self.events;
+        locked(&self.pg, true, || roll_up_holding_lock(events, before, now))?;
+        events.rolled_up_through()
     }
 
     /// Recomputes a site's rollups of the hours in [from, to) that are rolled up (on each shard, those before
@@ -103,6 +84,42 @@ impl Cluster {
     pub fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
         rebuild(&self.pg, &self.events, site, from, to)
     }
+}
+
+/// Brings every shard's mark to `target` (an hour's start) by rolling up its hours before it, by a caller
+/// holding the rollups' lock; a shard already there is left alone.
+fn roll_up_holding_lock(events: &Events, target: Millis, now: Millis) -> Result<()> {
+    let db = events.database();
+    let marks = events.shard_marks()?;
+    for (shard, node) in events.nodes().iter().enumerate() {
+        let mut from = marks[shard];
+        if from >= target {
+            continue;
+        }
+        if from == 0 {
+            // Never rolled up: from the shard's first hit (none: nothing to do before the target; an
+            // empty table's min is 0 in ClickHouse, not NULL).
+            let rows = node.query(&format!("SELECT count(), min(ts) FROM {db}.hits_local"))?;
+            let row = rows.first().map(Vec::as_slice).unwrap_or_default();
+            let first = if int(row, 0)? == 0 { target } else { int(row, 1)?.min(target) };
+            from = first.div_euclid(HOUR_MS) * HOUR_MS;
+            if from >= target {
+                node.execute(&format!(
+                    "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {target}, {now})"
+                ))?;
+            }
+        }
+        while from < target {
+            let to = (from + STEP_MS).min(target);
+            node.execute(&difference_sql(db, "1", from, to))?;
+            node.execute(&format!(
+                "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {to}, {now})"
+            ))?;
+            from = to;
+        }
+    }
+    events.forget_mark();
+    Ok(())
 }
 
 /// `Cluster::rebuild_rollups` on a pool and an events store.

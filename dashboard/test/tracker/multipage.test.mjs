@@ -3,7 +3,9 @@
 // a real site's, with a real stylesheet) in headless Chromium with the professional snippet, against the real
 // daemon. Each page's clicks, the one on the link that leaves it included, must be on that page's heatmap, and
 // the visit's one recording must hold all three pages up to their last click; what a leaving page cannot send
-// within the browser's keepalive budget must reach that recording through the visit's next page.
+// within the browser's keepalive budget must reach that recording through the visit's next page, counted
+// once toward its size cap; and a form's fields touched last before leaving by a link must be in the form
+// analytics of the page left.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
@@ -25,8 +27,9 @@ const PAGES = {
   "/contact": { title: "Contact Acme", next: "/bye" },
 };
 
-/** One page: navigation, a hero with a button, forty sections of text, a table, and the link onwards. */
-function pageHtml(path, snippet) {
+/** One page: navigation, a hero with a button, forty sections of text, a table, and the link onwards; with
+ * `form`, a sign-up form under the button. */
+function pageHtml(path, snippet, form) {
   const { title, next } = PAGES[path];
   const sections = Array.from(
     { length: 40 },
@@ -43,6 +46,7 @@ function pageHtml(path, snippet) {
   <main>
     <h1>${title}</h1>
     <button id="cta" style="display:block;width:240px;height:60px">Start a free trial</button>
+    ${form ? '<form id="signup" action="/thanks"><input id="email" name="email" type="email"> <input id="company" name="company"></form>' : ""}
     <a id="next" href="${next}" style="display:block;width:240px;height:40px">Continue to ${next}</a>
     ${sections}
     <table>${rows}</table>
@@ -77,7 +81,8 @@ before(async () => {
     if (url.pathname == "/site.css") return send("text/css", stylesheet);
     if (PAGES[url.pathname]) {
       // Links keep the key, as a real site's pages all carry the same snippet.
-      const html = pageHtml(url.pathname, `<script async src="${daemon.url}/tracking/${key}.js"></script>`);
+      const snippet = `<script async src="${daemon.url}/tracking/${key}.js"></script>`;
+      const html = pageHtml(url.pathname, snippet, url.searchParams.get("form") == "1");
       const big = url.searchParams.get("big") == "1" ? "&big=1" : "";
       return send("text/html; charset=utf-8", html.replace(/href="(\/[a-z]*)"/g, `href="$1?k=${key}${big}"`));
     }
@@ -176,6 +181,88 @@ test("what a leaving page cannot send with keepalive reaches the recording throu
   const at = events.findIndex((e) => JSON.stringify(e).includes("BLOB-MARKER-"));
   const second = events.findIndex((e) => e.type == 4 && new URL(e.data.href).pathname == "/pricing");
   assert.ok(at >= 0 && second > at, `the mutation at ${at}, the second page from ${second}`);
+  await context.close();
+});
+
+test("a form's last field events before a full navigation reach the form analytics of the page left", async () => {
+  const website = await api.post("/api/websites", { name: "Acme sign-up", domain: "https://form.acme.example", trackingLevel: "enhanced" });
+  const { context, log } = await newContext(browser);
+  const tab = await context.newPage();
+  await tab.goto(`${site.url}/?k=${website.trackingKey}&form=1`);
+  await tab.waitForFunction(() => window.tracker?._?.r); // the enhanced script (and its recorder) runs
+  await tab.waitForTimeout(1000);
+  // The visitor fills the e-mail, then the company, and leaves by the link at once without sending the form:
+  // the company field's blur and change (filled) are the page's last events.
+  await tab.click("#email");
+  await tab.keyboard.type("ada@example.com");
+  await tab.click("#company");
+  await tab.keyboard.type("Acme");
+  await Promise.all([tab.waitForURL((u) => u.pathname == "/pricing"), tab.click("#next")]);
+
+  // Each field touched once, both left filled, and the company (the last touched of a form never sent) the
+  // drop-off: only the company's last events say it was filled.
+  const q = `/api/analytics/heatmap?website_id=${website.id}&url=${encodeURIComponent("/")}&time_range=7d`;
+  const { fields } = await until("both fields' last events in the form analytics of /", async () => {
+    const got = (await api.get(q)).formInteractions.map((f) => [f.form, f.element, f.interactions, f.completions, f.dropOffs]);
+    const done = got.length == 2 && got.every(([, , n, completed]) => n == 1 && completed == 1);
+    return done ? { fields: got } : [got, log.slice(-5)];
+  });
+  fields.sort((a, b) => a[1].localeCompare(b[1]));
+  assert.deepEqual(fields, [
+    ["#signup", "#company", 1, 1, 1],
+    ["#signup", "#email", 1, 1, 0],
+  ]);
+  await context.close();
+});
+
+test("a chunk the next page resends counts once toward the recording's size cap", async () => {
+  // Issue 34: the recorder counts its uploads toward the visit's 20 MiB, as the server counts one copy of each
+  // seq. A chunk whose upload the leaving page could not see answered is resent by the visit's next page, and
+  // it counted twice, stopping a recording short of its cap.
+  const website = await api.post("/api/websites", { name: "Acme resend", domain: "https://resend.acme.example", trackingLevel: "enhanced" });
+  const { context, log } = await newContext(browser);
+  // Each page notes its recording uploads (seq, bytes, page) in the tab's sessionStorage, pagehide's too. The
+  // first page's uploads reach the daemon but their answers never reach the page, as when a connection drops
+  // after the request: the page cannot tell whether they arrived.
+  await context.addInitScript(() => {
+    const send = window.fetch;
+    window.fetch = function (input, init) {
+      const url = new URL(String(input), location.href);
+      if (url.pathname != "/api/replay") return send.call(this, input, init);
+      const noted = JSON.parse(sessionStorage.getItem("test_uploads") || "[]");
+      noted.push([Number(url.searchParams.get("seq")), init.body.length, location.pathname]);
+      sessionStorage.setItem("test_uploads", JSON.stringify(noted));
+      const sent = send.call(this, input, init);
+      return location.pathname == "/" ? new Promise(() => {}) : sent;
+    };
+  });
+  const tab = await context.newPage();
+  await tab.goto(`${site.url}/?k=${website.trackingKey}&big=1`);
+  await tab.waitForFunction(() => window.tracker?._?.r);
+  const sid = await tab.evaluate(() => window.tracker._.s);
+  await tab.waitForTimeout(1000);
+  await Promise.all([tab.waitForURL((u) => u.pathname == "/pricing"), tab.click("#next")]);
+  await tab.waitForFunction(() => window.tracker?._?.r);
+  const uploads = () => tab.evaluate(() => JSON.parse(sessionStorage.getItem("test_uploads") || "[]"));
+  const firsts = (noted) => noted.filter(([seq], i) => noted.findIndex(([s]) => s == seq) == i);
+  await until("a chunk of the first page resent by the second", async () => {
+    const noted = await uploads();
+    return noted.some(([seq, , page]) => page == "/pricing" && noted.some(([s, , p]) => s == seq && p == "/")) || noted;
+  });
+  await until("the recording with the first page's last mutation", async () => {
+    const list = await api.get(`/api/websites/${website.id}/session-replays?limit=100`);
+    const replay = list.find((r) => r.sessionId == sid);
+    if (!replay) return list;
+    const { events } = await api.get(`/api/replays/${replay.id}/events`);
+    return JSON.stringify(events).includes("BLOB-MARKER-") || [log.slice(-5)];
+  });
+  // What the recorder counted is each seq's first upload, however often it was sent (read until the page's
+  // compressions in progress are done: the count and the notes move together).
+  await until("the recorder's count of each chunk once", async () => {
+    const [counted, noted] = await tab.evaluate(() => [Number(sessionStorage.getItem("tracker_rb")), JSON.parse(sessionStorage.getItem("test_uploads"))]);
+    const once = firsts(noted).reduce((n, [, bytes]) => n + bytes, 0);
+    return counted == once || [counted, once, noted];
+  });
   await context.close();
 });
 

@@ -1,6 +1,6 @@
 //! `PageData`'s heatmaps on every engine: a page with known clicks, a move and a scroll report, then every
-//! page's heatmap answering as SQLite's on a day of random visits and interactions. (Recordings, the page
-//! under a heatmap and the replay list are still compared in `cluster/parity_replay_pages.rs`.)
+//! page's heatmap answering as SQLite's on a day of random visits and interactions. (Recordings and the page
+//! under a heatmap are in `replays.rs`.)
 
 use super::{Engine, Visit, engines, hits_of};
 use crate::analytics::TimeRange;
