@@ -3,6 +3,7 @@
 //! (`cluster_*`) on two daemons of the harness cluster (tests/cluster/cluster.sh).
 
 mod account_ids;
+mod api_keys;
 mod client_address;
 mod cluster_loot;
 mod cluster_signing_secret;
