@@ -5,6 +5,7 @@
 mod account_ids;
 mod api_keys;
 mod client_address;
+mod cluster_api_keys;
 mod cluster_loot;
 mod cluster_signing_secret;
 mod cluster_visitor_salt;
