@@ -105,11 +105,10 @@ pub(crate) fn key_use(method: &Method, path: &str) -> KeyUse {
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let below_api = segments.strip_prefix(&["api"][..]).unwrap_or(&segments);
     let starts_with = |prefix: &&[&str]| below_api.starts_with(prefix);
+    let reads = method == Method::GET || method == Method::HEAD || method == Method::OPTIONS;
     if ACCOUNT_SECURITY.iter().any(starts_with) {
         KeyUse::AccountSecurity
-    } else if method == Method::GET || method == Method::HEAD || method == Method::OPTIONS {
-        KeyUse::Read
-    } else if method == Method::POST && READ_ONLY_POSTS.iter().any(|p| below_api == *p) {
+    } else if reads || (method == Method::POST && READ_ONLY_POSTS.contains(&below_api)) {
         KeyUse::Read
     } else {
         KeyUse::Write

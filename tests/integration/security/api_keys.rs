@@ -138,7 +138,7 @@ async fn the_secret_is_shown_once_and_kept_nowhere() {
         let path = entry.unwrap().path();
         if path.is_file() {
             let bytes = std::fs::read(&path).unwrap();
-            let found = bytes.windows(secret.len() - 4).any(|w| w == secret[4..].as_bytes());
+            let found = bytes.windows(secret.len() - 4).any(|w| w == &secret.as_bytes()[4..]);
             assert!(!found, "the secret is in {}", path.display());
         }
     }
