@@ -1,5 +1,5 @@
 //! Authentication: argon2id passwords, sign-ins as sessions of rotating refresh tokens, HS256 access tokens
-//! checked against their session on every request, stream tickets, and attempt limits.
+//! checked against their session on every request, API keys (api_keys.rs), stream tickets, and attempt limits.
 
 mod api_keys;
 mod argon_gate;
@@ -82,7 +82,7 @@ pub struct RefreshedTokens {
     pub refresh_token: String,
 }
 
-/// Who a request is from: an account and the sign-in its token belongs to.
+/// Who a request is from: an account and the sign-in its token belongs to, or the API key it was signed with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Principal {
     pub user: UserId,
