@@ -17,6 +17,8 @@ use crate::error::ErrorBody;
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ApiKeyRequest {
+    /// Trimmed, 1 to 100 characters, no control characters.
+    #[schema(min_length = 1, max_length = 100)]
     name: String,
     scope: ApiKeyScope,
 }

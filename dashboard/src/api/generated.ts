@@ -1315,6 +1315,7 @@ export interface components {
         };
         /** @description A key to create: its name (1 to 100 characters) and scope. */
         ApiKeyRequest: {
+            /** @description Trimmed, 1 to 100 characters, no control characters. */
             name: string;
             scope: components["schemas"]["ApiKeyScope"];
         };
