@@ -42,6 +42,8 @@ pub struct Config {
     pub registrations_per_hour: u32,
     /// Websites one account may have, through the API and the CLI alike (reloadable).
     pub max_sites_per_account: u32,
+    /// Requests one API key may make per hour; beyond it the API answers 429 with Retry-After (reloadable).
+    pub api_key_requests_per_hour: u32,
     /// Hits waiting for the writer before ingest answers 503.
     pub ingest_queue: usize,
     /// Most hits the writer commits in one transaction.
@@ -91,6 +93,7 @@ impl Default for Config {
             registration: RegistrationMode::FirstUser,
             registrations_per_hour: 5,
             max_sites_per_account: 100,
+            api_key_requests_per_hour: 600,
             ingest_queue: 50_000,
             ingest_batch: 4_096,
             retention_interval_hours: 24,
@@ -163,6 +166,9 @@ impl Config {
                 self.registrations_per_hour = value.parse().map_err(|_| bad("number"))?
             }
             "TRACKER_MAX_SITES_PER_ACCOUNT" => self.max_sites_per_account = value.parse().map_err(|_| bad("number"))?,
+            "TRACKER_API_KEY_REQUESTS_PER_HOUR" => {
+                self.api_key_requests_per_hour = value.parse().map_err(|_| bad("number"))?
+            }
             "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {

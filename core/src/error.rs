@@ -25,6 +25,9 @@ pub enum Error {
     /// Too many attempts from one client.
     #[error("too many requests, try again later")]
     RateLimited,
+    /// Too many requests with one credential (an API key) this window; retry after this many seconds.
+    #[error("too many requests with this API key, try again in {0} seconds")]
+    RateLimitedFor(u64),
     /// A body or field is over its size limit.
     #[error("{0}")]
     TooLarge(String),

@@ -51,6 +51,10 @@ impl Settings {
             current.max_sites_per_account = new.max_sites_per_account;
             changed.push("max_sites_per_account");
         }
+        if current.api_key_requests_per_hour != new.api_key_requests_per_hour {
+            current.api_key_requests_per_hour = new.api_key_requests_per_hour;
+            changed.push("api_key_requests_per_hour");
+        }
         if current.retention_interval_hours != new.retention_interval_hours {
             current.retention_interval_hours = new.retention_interval_hours;
             changed.push("retention_interval_hours");

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{advanced, analytics, auth, dashboard, events, export, funnels, journeys, openapi};
+use crate::routes::{advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi};
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
 use crate::routes::{visitor_stream, websites};
 
@@ -40,6 +40,7 @@ use crate::routes::{visitor_stream, websites};
         track::track, track::interactions, track::config,
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
+        api_keys::list, api_keys::create, api_keys::revoke,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
     // Types no operation names in JSON: the live stream's sessions travel inside its events.
@@ -56,8 +57,10 @@ impl Modify for BearerAuth {
         let components = doc.components.get_or_insert_with(Default::default);
         let scheme = HttpBuilder::new()
             .scheme(HttpAuthScheme::Bearer)
-            .bearer_format("JWT")
-            .description(Some("The access token from /api/login, /api/register or /api/refresh"))
+            .description(Some(
+                "The access token from /api/login, /api/register or /api/refresh, or an API key (`trk_...`, from \
+                 POST /api/user/api-keys) within its scope",
+            ))
             .build();
         components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
     }

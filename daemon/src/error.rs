@@ -33,7 +33,7 @@ fn status_of(e: &Error) -> (StatusCode, String) {
         Error::Conflict(_) => (StatusCode::CONFLICT, e.to_string()),
         Error::Unauthorized(_) | Error::InvalidToken(_) => (StatusCode::UNAUTHORIZED, e.to_string()),
         Error::Forbidden(_) => (StatusCode::FORBIDDEN, e.to_string()),
-        Error::RateLimited => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
+        Error::RateLimited | Error::RateLimitedFor(_) => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
         Error::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
         Error::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string()),
         Error::Busy => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
@@ -81,11 +81,15 @@ pub fn error_response(status: StatusCode, message: &str) -> warp::reply::Respons
 /// A core error as a JSON response, for routes that answer errors themselves (visitor routes add CORS).
 /// A token that no longer stands says so in `WWW-Authenticate` (RFC 6750 `invalid_token`): the one answer
 /// on which a client refreshes its token and sends again, where a wrong password or code must not be resent.
+/// A limit that knows when it ends (an API key's hour) says so in `Retry-After`.
 pub fn error_reply(e: &Error) -> warp::reply::Response {
     let (status, message) = status_of(e);
     let mut response = error_response(status, &message);
     if matches!(e, Error::InvalidToken(_)) {
         response.headers_mut().insert("www-authenticate", HeaderValue::from_static(r#"Bearer error="invalid_token""#));
+    }
+    if let Error::RateLimitedFor(seconds) = e {
+        response.headers_mut().insert("retry-after", HeaderValue::from(*seconds));
     }
     response
 }

@@ -19,8 +19,8 @@ use super::GlobalArgs;
 
 #[derive(Args)]
 #[command(after_help = "The config file (--config or TRACKER_CONFIG) is watched: log_level, trusted_proxies,\n\
-login_attempts_per_minute, registration, retention_interval_hours, smtp_url, smtp_from and metrics_token apply when\n\
-it is saved; other keys need a restart.\n\n\
+login_attempts_per_minute, registration, registrations_per_hour, max_sites_per_account, api_key_requests_per_hour,\n\
+retention_interval_hours, smtp_url, smtp_from and metrics_token apply when it is saved; other keys need a restart.\n\n\
 Examples:\n  tracker serve\n  tracker serve --addr 0.0.0.0:8080 --data-dir /var/lib/tracker\n  \
 tracker serve --config /etc/tracker/tracker.toml")]
 pub struct ServeArgs {

@@ -100,6 +100,17 @@ impl<K: Hash + Eq + Clone + Display> AttemptLimiter<K> {
         }
     }
 
+    /// How long until `key` may try again once refused: the rest of its current window.
+    pub fn retry_after(&self, key: &K) -> Duration {
+        if self.shared.is_some() {
+            let window = self.window.as_millis() as i64;
+            let left = self.window_start() + window - now_ms();
+            return Duration::from_millis(left.max(0) as u64);
+        }
+        let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        counts.get(key).map_or(Duration::ZERO, |(start, _)| self.window.saturating_sub(start.elapsed()))
+    }
+
     /// The start of the current fixed window (Unix ms): windows are aligned to the epoch in cluster mode, so
     /// every daemon counts into the same one.
     fn window_start(&self) -> i64 {
@@ -177,6 +188,8 @@ mod tests {
             assert!(limiter.try_acquire(&1, 2).unwrap(), "{engine}");
             assert!(limiter.try_acquire(&1, 2).unwrap(), "{engine}");
             assert!(!limiter.try_acquire(&1, 2).unwrap(), "{engine}");
+            let wait = limiter.retry_after(&1);
+            assert!(wait > Duration::ZERO && wait <= day, "{engine}: {wait:?}");
             limiter.refund(&1);
             assert!(limiter.try_acquire(&1, 2).unwrap(), "{engine}");
             assert!(limiter.try_acquire(&2, 2).unwrap(), "{engine}");

@@ -1,6 +1,7 @@
 //! Authentication: argon2id passwords, sign-ins as sessions of rotating refresh tokens, HS256 access tokens
-//! checked against their session on every request, stream tickets, and attempt limits.
+//! checked against their session on every request, API keys (api_keys.rs), stream tickets, and attempt limits.
 
+mod api_keys;
 mod argon_gate;
 mod email_link;
 mod limiter;
@@ -9,7 +10,6 @@ mod tokens;
 mod two_factor;
 
 use std::net::IpAddr;
-use std::path::Path;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -24,11 +24,15 @@ use crate::model::{User, UserId, now_ms};
 use crate::settings::Settings;
 use crate::store::meta::{Meta, Rotation};
 
+pub use api_keys::{
+    API_KEY_PREFIX, ApiKey, ApiKeyScope, CreatedApiKey, KeyUse, MAX_API_KEY_NAME, MAX_API_KEYS, is_api_key,
+};
 use argon_gate::ArgonGate;
 pub use email_link::{CurrentUser, EMAIL_LINK_TTL_MS, EMAIL_LINKS_PER_HOUR};
 pub use limiter::{AttemptLimiter, network_key};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
+pub(crate) use tokens::load_or_create_secret;
 pub use tokens::{
     ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random,
 };
@@ -78,7 +82,7 @@ pub struct RefreshedTokens {
     pub refresh_token: String,
 }
 
-/// Who a request is from: an account and the sign-in its token belongs to.
+/// Who a request is from: an account and the sign-in its token belongs to, or the API key it was signed with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Principal {
     pub user: UserId,
@@ -88,6 +92,8 @@ pub struct Principal {
     pub issued_at: i64,
     /// When the credential presented ends (Unix seconds); a live stream closes then.
     pub expires_at: i64,
+    /// The API key the request was signed with (then `session` is 0), or `None` for a sign-in's token.
+    pub api_key: Option<i64>,
 }
 
 /// Accounts and credentials.
@@ -110,6 +116,8 @@ struct Limits {
     code_failures: AttemptLimiter<UserId>,
     /// Verification links mailed per account (email_link.rs).
     email_links: AttemptLimiter<UserId>,
+    /// Requests per API key and hour (api_keys.rs).
+    api_key_requests: AttemptLimiter<i64>,
 }
 
 /// A hash verified when the email is unknown, so a login takes as long whether or not the account exists.
@@ -126,6 +134,7 @@ impl Auth {
             registrations: AttemptLimiter::in_cluster_or_memory("registrations", Duration::from_secs(3600), pg),
             code_failures: AttemptLimiter::in_cluster_or_memory("two_factor", ACCOUNT_WINDOW, pg),
             email_links: AttemptLimiter::in_cluster_or_memory("email_links", Duration::from_secs(3600), pg),
+            api_key_requests: AttemptLimiter::in_cluster_or_memory("api_keys", Duration::from_secs(3600), pg),
         };
         Auth {
             meta,
@@ -319,6 +328,7 @@ impl Auth {
             version: claims.ver,
             issued_at: claims.iat,
             expires_at: claims.exp,
+            api_key: None,
         };
         self.check_session(principal)?;
         Ok(principal)
@@ -330,7 +340,10 @@ impl Auth {
         if chrono::Utc::now().timestamp() >= principal.expires_at {
             return Err(Error::InvalidToken("token expired".into()));
         }
-        self.check_session(principal)
+        match principal.api_key {
+            Some(key) => self.key_still_stands(principal.user, key),
+            None => self.check_session(principal),
+        }
     }
 
     /// The account exists, the credential is not older than it, its session is not revoked and the token
@@ -361,6 +374,7 @@ impl Auth {
     /// A single-use ticket that opens the live stream for `STREAM_TICKET_TTL_SECS`, so the access token
     /// never goes into a URL.
     pub fn stream_ticket(&self, principal: Principal) -> Result<StreamTicket> {
+        api_keys::refuse_keys(principal)?;
         self.tickets.issue(principal)
     }
 
@@ -456,37 +470,6 @@ fn revoked() -> Error {
 
 fn closed() -> Error {
     Error::Forbidden("sign-up is closed on this server: ask its operator to create your account".into())
-}
-
-/// The configured signing secret (`Config::signing_secret`), or the one in `secret.key` in the data folder
-/// (creating it, mode 0600): single-machine mode only, cluster mode requires a configured one.
-pub(crate) fn load_or_create_secret(configured: Option<Vec<u8>>, data_dir: &Path) -> Result<Vec<u8>> {
-    if let Some(secret) = configured {
-        return Ok(secret);
-    }
-    let path = data_dir.join("secret.key");
-    match std::fs::read(&path) {
-        Ok(bytes) if bytes.len() >= 32 => return Ok(bytes),
-        Ok(_) => {
-            return Err(Error::invalid(format!("{} is too short to be a signing secret", path.display())));
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e.into()),
-    }
-    let secret = tokens::random_token(48).into_bytes();
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    match options.open(&path) {
-        Ok(mut file) => {
-            std::io::Write::write_all(&mut file, &secret)?;
-            Ok(secret)
-        }
-        // Another process (daemon and CLI starting together) created it first: use theirs.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(std::fs::read(&path)?),
-        Err(e) => Err(e.into()),
-    }
 }
 
 /// Normalises and checks an email address: one `@` between a local part (at most 64 characters, dots not at

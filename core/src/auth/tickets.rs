@@ -100,6 +100,7 @@ impl StreamTickets {
                     version: r.get(2),
                     issued_at: r.get(3),
                     expires_at: r.get(4),
+                    api_key: None,
                 }))
             }
         }

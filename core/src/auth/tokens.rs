@@ -9,6 +9,8 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use std::path::Path;
+
 use crate::error::{Error, Result};
 use crate::model::UserId;
 
@@ -120,6 +122,37 @@ pub fn new_secret_token() -> (String, Vec<u8>) {
 /// The kept form of a refresh token or stream ticket: its SHA-256 (the token has 256 bits of entropy).
 pub fn hash_token(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// The configured signing secret (`Config::signing_secret`), or the one in `secret.key` in the data folder
+/// (creating it, mode 0600): single-machine mode only, cluster mode requires a configured one.
+pub(crate) fn load_or_create_secret(configured: Option<Vec<u8>>, data_dir: &Path) -> Result<Vec<u8>> {
+    if let Some(secret) = configured {
+        return Ok(secret);
+    }
+    let path = data_dir.join("secret.key");
+    match std::fs::read(&path) {
+        Ok(bytes) if bytes.len() >= 32 => return Ok(bytes),
+        Ok(_) => {
+            return Err(Error::invalid(format!("{} is too short to be a signing secret", path.display())));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e.into()),
+    }
+    let secret = random_token(48).into_bytes();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(&path) {
+        Ok(mut file) => {
+            std::io::Write::write_all(&mut file, &secret)?;
+            Ok(secret)
+        }
+        // Another process (daemon and CLI starting together) created it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(std::fs::read(&path)?),
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[cfg(test)]

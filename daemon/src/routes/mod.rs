@@ -2,6 +2,7 @@
 
 pub(crate) mod advanced;
 pub(crate) mod analytics;
+pub(crate) mod api_keys;
 mod assets;
 pub(crate) mod auth;
 pub(crate) mod dashboard;
@@ -28,11 +29,12 @@ use std::net::{IpAddr, SocketAddr};
 
 use serde::de::DeserializeOwned;
 use tokio::sync::watch;
-use tracker_core::auth::Principal;
+use tracker_core::auth::{Principal, is_api_key};
 use tracker_core::ingest::Client;
 use tracker_core::model::{UserId, WebsiteId};
 use tracker_core::{Error, Tracker};
-use warp::http::HeaderMap;
+use warp::filters::path::FullPath;
+use warp::http::{HeaderMap, Method};
 use warp::{Filter, Rejection, Reply};
 
 use crate::error::{recover, reject};
@@ -72,7 +74,9 @@ pub fn routes(
         .or(boxed(journeys::routes(tracker.clone())))
         .or(boxed(visitor_stream::routes(tracker.clone())))
         .or(boxed(user::routes(tracker.clone())))
+        .or(boxed(api_keys::routes(tracker.clone())))
         .or(boxed(openapi::routes()));
+    let dashboard_api = api_key_meter(tracker.clone()).and(dashboard_api);
     let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));
     let api = warp::path("api").and(api);
     // Grouped with the scripts rather than chained: each link of the chain deepens the table's type, which
@@ -167,17 +171,46 @@ pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (UserId,), Error =
 }
 
 /// The account and sign-in behind `Authorization: Bearer ...`: the token must verify and its sign-in still
-/// stand (account present, session not revoked, no password change since); 401 otherwise.
+/// stand (account present, session not revoked, no password change since); 401 otherwise. An API key
+/// (`trk_...`) stands for its account within its scope for this request's method and path (403 beyond it);
+/// [`api_key_meter`] has counted the request already.
 pub(crate) fn principal(tracker: Tracker) -> impl Filter<Extract = (Principal,), Error = Rejection> + Clone {
-    warp::header::optional::<String>("authorization").and_then(move |header: Option<String>| {
+    let credential = warp::header::optional::<String>("authorization").and(warp::method()).and(warp::path::full());
+    credential.and_then(move |header: Option<String>, method: Method, path: FullPath| {
         let tracker = tracker.clone();
         async move {
             let token = bearer(header.as_deref())
                 .ok_or_else(|| reject(Error::Unauthorized("missing bearer token".into())))?
                 .to_string();
+            if is_api_key(&token) {
+                let used_for = api_keys::key_use(&method, path.as_str());
+                return blocking(move || tracker.auth.api_key_principal(&token, used_for)).await;
+            }
             blocking(move || tracker.auth.authenticate(&token)).await
         }
     })
+}
+
+/// Meters a request signed with an API key once, before any route of the dashboard API runs: the key must
+/// stand and its scope allow the call (403 otherwise, [`api_keys::key_use`]), the request is counted against
+/// the key's hourly limit (429 with Retry-After beyond it) and the key's last use recorded. Here rather than
+/// in [`principal`] because a request can pass through that filter more than once (a group that checks the
+/// sign-in before its paths), and it must count once. Other credentials pass untouched.
+fn api_key_meter(tracker: Tracker) -> impl Filter<Extract = (), Error = Rejection> + Clone {
+    warp::header::optional::<String>("authorization")
+        .and(warp::method())
+        .and(warp::path::full())
+        .and_then(move |header: Option<String>, method: Method, path: FullPath| {
+            let tracker = tracker.clone();
+            async move {
+                let Some(key) = bearer(header.as_deref()).filter(|token| is_api_key(token)).map(str::to_string) else {
+                    return Ok(());
+                };
+                let used_for = api_keys::key_use(&method, path.as_str());
+                blocking(move || tracker.auth.meter_api_key(&key, used_for)).await.map(|_| ())
+            }
+        })
+        .untuple_one()
 }
 
 /// The token of an `Authorization: Bearer ...` header.

@@ -7,6 +7,8 @@ export const keys = {
   user: ["user"] as const,
   registration: ["registration"] as const,
   accountSettings: ["account-settings"] as const,
+  /** The account's API keys (GET /api/user/api-keys). */
+  apiKeys: ["api-keys"] as const,
   /** A recording's rrweb events (GET /api/replays/{id}/events). */
   replayEvents: (id: number) => ["replay-events", id] as const,
   /** One recording and its site (GET /api/replays/{id}), for a link that opens it. */

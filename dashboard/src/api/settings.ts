@@ -26,6 +26,13 @@ export type TwoFactorEnableRequest = Schemas["TwoFactorEnableRequest"];
 /** `code`: a code from the app or an unused recovery code (needed while two-factor is on). */
 export type TwoFactorDisableRequest = Schemas["TwoFactorDisableRequest"];
 
+/** An API key as listed (never its secret). */
+export type ApiKey = Schemas["ApiKey"];
+export type ApiKeyScope = Schemas["ApiKeyScope"];
+/** A key just created: the one answer holding its secret. */
+export type CreatedApiKey = Schemas["CreatedApiKey"];
+export type ApiKeyRequest = Schemas["ApiKeyRequest"];
+
 export const settingsApi = {
   get: () => api.get<AccountSettings>("/api/user/settings"),
   profile: (p: { name: string; company: string; timezone: string }) => api.put<Profile>("/api/user/profile", p),
@@ -44,4 +51,7 @@ export const settingsApi = {
   twoFactorSetup: (b: TwoFactorSetupRequest) => api.post<TwoFactorSetup>("/api/user/two-factor/setup", b),
   twoFactorEnable: (b: TwoFactorEnableRequest) => api.post<{ recoveryCodes: string[] }>("/api/user/two-factor/enable", b),
   twoFactorDisable: (b: TwoFactorDisableRequest) => api.post<{ ok: boolean }>("/api/user/two-factor/disable", b),
+  apiKeys: () => api.get<ApiKey[]>("/api/user/api-keys"),
+  createApiKey: (b: ApiKeyRequest) => api.post<CreatedApiKey>("/api/user/api-keys", b),
+  revokeApiKey: (id: number) => api.request<{ ok: boolean }>("DELETE", `/api/user/api-keys/${id}`),
 };

@@ -1,5 +1,5 @@
-//! Settings screen hooks: one read (GET /api/user/settings) and one mutation per write; writes put the
-//! server's answer into the cached settings.
+//! Settings screen hooks: the settings read (GET /api/user/settings), the API keys read, and one mutation per
+//! write; writes put the server's answer into the cached settings (or read the key list again).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { keys } from "../api/keys";
@@ -86,5 +86,28 @@ export function useTwoFactorDisable() {
   return useMutation({
     mutationFn: settingsApi.twoFactorDisable,
     onSuccess: () => void client.invalidateQueries({ queryKey: keys.accountSettings }),
+  });
+}
+
+/** The account's API keys, newest first. */
+export function useApiKeys() {
+  const user = useUser();
+  return useQuery({ queryKey: keys.apiKeys, queryFn: settingsApi.apiKeys, enabled: !!user.data });
+}
+
+/** Creates a key; its secret is in this mutation's answer only, never in the cached list. */
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: settingsApi.createApiKey,
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.apiKeys }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: settingsApi.revokeApiKey,
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.apiKeys }),
   });
 }

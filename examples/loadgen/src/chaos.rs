@@ -618,6 +618,10 @@ const ROUTES: &[Route] = &[
         Body::Json(r#"{"password":"wrong-password","code":"000000"}"#),
         Auth::Sacrificial,
     ),
+    // API keys (a key made here is one of the account's 50; past them, creation answers 409)
+    route("GET", "/api/user/api-keys", "", Body::None, Auth::Owner),
+    route("POST", "/api/user/api-keys", "", Body::Json(r#"{"name":"chaos {n}","scope":"read"}"#), Auth::Sacrificial),
+    route("DELETE", "/api/user/api-keys/{n}", "", Body::None, Auth::Sacrificial),
     route("GET", "/tracking/legacy.js", "", Body::None, Auth::Public),
     // The dashboard app, its assets and the 404 page
     route("GET", "/", "", Body::None, Auth::Public),

@@ -3,7 +3,9 @@
 //! (`cluster_*`) on two daemons of the harness cluster (tests/cluster/cluster.sh).
 
 mod account_ids;
+mod api_keys;
 mod client_address;
+mod cluster_api_keys;
 mod cluster_loot;
 mod cluster_signing_secret;
 mod cluster_visitor_salt;

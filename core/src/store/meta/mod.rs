@@ -1,19 +1,20 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
 //! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log, session
-//! recordings and the emails sent, kept in SQLite (the data folder's database) or, in cluster mode, in
-//! PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a connection of either engine for what
-//! has moved here (`Privacy` still holds one for what has not).
+//! recordings, the emails sent and API keys, kept in SQLite (the data folder's database) or, in cluster mode,
+//! in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a connection of either engine for
+//! what has moved here (`Privacy` still holds one for what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
 //! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
-//! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`],
-//! [`AccountExportStore`]), each method one unit of work (one statement or one transaction) so that no
-//! transaction spans a call; both engines implement each trait in the aggregate's file, their SQL side by side,
-//! values always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and
-//! calls what it needs. Rules that are not storage (validation, token generation, the refresh-reuse decision)
-//! stay in the services or in engine-free functions here, so the two engines cannot drift apart on them.
+//! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`], [`AccountExportStore`],
+//! [`ApiKeyStore`]), each method one unit of work (one statement or one transaction) so that no transaction
+//! spans a call; both engines implement each trait in the aggregate's file, their SQL side by side, values
+//! always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and calls
+//! what it needs. Rules that are not storage (validation, token generation, the refresh-reuse decision) stay in
+//! the services or in engine-free functions here, so the two engines cannot drift apart on them.
 
 mod account_export;
+mod api_keys;
 mod audit;
 mod consent;
 mod email_verification;
@@ -34,6 +35,7 @@ pub use account_export::AccountExportStore;
 #[cfg(test)]
 pub(crate) use account_export::rows_as_json;
 pub(crate) use account_export::text_json;
+pub use api_keys::{ApiKeyStore, NewApiKey};
 pub use audit::{AccountAuditEntry, AuditStore};
 pub use consent::ConsentStore;
 pub(crate) use consent::{insert_consent, latest_analytics_choice};
@@ -57,6 +59,7 @@ use crate::db::Db;
 pub trait Metadata:
     UserStore
     + AccountExportStore
+    + ApiKeyStore
     + SessionStore
     + WebsiteStore
     + EventDefinitionStore
@@ -77,6 +80,7 @@ pub trait Metadata:
 impl<T> Metadata for T where
     T: UserStore
         + AccountExportStore
+        + ApiKeyStore
         + SessionStore
         + WebsiteStore
         + EventDefinitionStore
@@ -179,5 +183,7 @@ pub(crate) mod testing {
     }
 }
 
+#[cfg(test)]
+mod api_keys_tests;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! Settings, Security: two-factor authentication, login notifications with the recent sign-ins, session
-//! timeout (saved and applied by the server), and the change-password and update-email dialogs.
+//! timeout (saved and applied by the server), the change-password and update-email dialogs, and API keys.
 import { useState } from "react";
 import type { AccountSettings } from "../../api/settings";
 import { useUpdateSecurity } from "../../hooks/settings";
@@ -10,6 +10,7 @@ import { useToast } from "../toast/toast";
 import { Button, Card, CardBody, CardHeader, FieldError, Input, Label } from "../ui/primitives";
 import { Switch } from "../ui/Switch";
 import { ChangePasswordDialog, UpdateEmailDialog } from "./AccountDialogs";
+import { ApiKeysCard } from "./ApiKeysCard";
 import { TwoFactorDisableDialog, TwoFactorEnableDialog } from "./TwoFactorDialogs";
 
 export function SecurityTab({ settings }: { settings: AccountSettings }) {
@@ -106,6 +107,7 @@ export function SecurityTab({ settings }: { settings: AccountSettings }) {
           </CardBody>
         </Card>
       )}
+      <ApiKeysCard />
       <ChangePasswordDialog open={dialog === "password"} onClose={() => setDialog(null)} />
       <UpdateEmailDialog open={dialog === "email"} onClose={() => setDialog(null)} />
       <TwoFactorEnableDialog open={dialog === "2fa-on"} onClose={() => setDialog(null)} />
