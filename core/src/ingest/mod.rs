@@ -5,6 +5,7 @@ pub(crate) mod hit;
 pub mod interactions;
 pub mod live;
 pub mod replay;
+pub mod sources;
 pub(crate) mod writer;
 
 use std::collections::HashMap;
