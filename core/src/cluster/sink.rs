@@ -365,10 +365,15 @@ fn row(hit: &Hit, visit_id: i64, visitor: u64) -> HitRow {
         ip_address: hit.ip_address.clone().unwrap_or_default(),
         organization_asn: hit.organization.as_ref().map_or(0, |o| o.asn),
         organization: hit.organization.as_ref().map(|o| o.name.clone()).unwrap_or_default(),
+        source: crate::ingest::sources::source_of(&hit.utm.source, &hit.referrer_host),
     }
 }
 
 impl EventSink for ClickHouseSink {
+    fn prepare(&mut self) -> Result<()> {
+        super::sources::name_stored(self.state.pg(), &self.events)
+    }
+
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
         // Before the batch, not after: a prune forgets visits and salts a day old by the wall clock, which

@@ -19,6 +19,7 @@ use super::files::{
 use super::{DayRow, ImportOptions, Parsed, Source};
 use crate::analytics::Dimension;
 use crate::error::{Error, Result};
+use crate::ingest::sources::{name_stored_value, source_of};
 
 /// A table of the export and how its rows become rollup rows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -162,7 +163,11 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
                     (_, source) => capped(source, 200),
                 };
                 let utm_source = capped(get("utm_source"), 200);
-                let source = if utm_source.is_empty() { referrer.clone() } else { utm_source.clone() };
+                // Plausible's own source, named as it names them (Google, Twitter), lands on our names.
+                let source = match get("source") {
+                    "" | "Direct / None" => source_of(&utm_source, &referrer),
+                    named => name_stored_value(&capped(named, 200)),
+                };
                 add(Dimension::Referrer.as_str(), referrer, &per_visit);
                 add(Dimension::UtmSource.as_str(), utm_source, &per_visit);
                 add(Dimension::Source.as_str(), source, &per_visit);

@@ -13,6 +13,7 @@ mod exports;
 mod intent;
 mod pages;
 mod paths;
+mod sources;
 mod traffic;
 mod upkeep;
 mod visits;
