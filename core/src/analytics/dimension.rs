@@ -41,9 +41,10 @@ impl Dimension {
     ];
 
     /// Every dimension of `tracker stats` and `parse`, in the order reports show them.
-    pub const ALL: [Dimension; 7] = [
+    pub const ALL: [Dimension; 8] = [
         Dimension::Page,
         Dimension::Referrer,
+        Dimension::Source,
         Dimension::Country,
         Dimension::Device,
         Dimension::Browser,
@@ -83,7 +84,7 @@ impl Dimension {
     /// Parses a dimension name as [`Dimension::as_str`] writes it.
     pub fn parse(s: &str) -> Result<Dimension> {
         Dimension::ALL.into_iter().find(|d| d.as_str() == s).ok_or_else(|| {
-            Error::invalid("dimension must be page, referrer, country, device, browser, os or utm_source")
+            Error::invalid("dimension must be page, referrer, source, country, device, browser, os or utm_source")
         })
     }
 

@@ -34,7 +34,15 @@ export type IdentifiedVisitor = Schemas["IdentifiedVisitor"];
 export type TrafficSource = Schemas["TrafficSource"];
 
 /** A rollup dimension of GET /api/websites/{id}/breakdown/{dimension}. */
-export type BreakdownDimension = "page" | "referrer" | "country" | "device" | "browser" | "os" | "utm_source";
+export type BreakdownDimension =
+    | "page"
+    | "referrer"
+    | "source"
+    | "country"
+    | "device"
+    | "browser"
+    | "os"
+    | "utm_source";
 
 /** GET /api/websites/{id}/breakdown/{dimension}: rows most first; value '' = unknown (Direct for referrers). */
 export type Breakdown = Schemas["Breakdown"];
