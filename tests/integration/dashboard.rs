@@ -429,6 +429,23 @@ async fn one_source_is_one_row_whether_it_came_as_a_referrer_or_a_tag() {
     let referrers = ok(&server, &format!("/api/websites/{id}/referrers?range=1d"), &token).await;
     let hosts: Vec<&str> = referrers.as_array().unwrap().iter().map(|r| r["referrer"].as_str().unwrap()).collect();
     assert_eq!(hosts, ["", "blog.example.org", "google.co.uk", "google.com", "linkedin.com", "t.co"]);
+    // Each visit also keeps its browser's and system's versions (Chrome 131 on Windows 10), for issue 36's
+    // filters; nothing shows them yet.
+    let versions: Vec<(String, String, String)> = server
+        .tracker
+        .db()
+        .read(|c| {
+            let mut stmt =
+                c.prepare("SELECT source, browser_version, os_version FROM sessions ORDER BY session_key")?;
+            Ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?)
+        })
+        .unwrap();
+    let names: Vec<&str> = versions.iter().map(|(source, ..)| source.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Google", "Google", "Google", "Twitter", "Twitter", "LinkedIn", "LinkedIn", "blog.example.org", ""]
+    );
+    assert!(versions.iter().all(|(_, browser, os)| browser == "131" && os == "10"), "{versions:?}");
 }
 
 #[tokio::test]

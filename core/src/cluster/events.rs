@@ -180,11 +180,17 @@ const SCHEMA: &[(&str, &str)] = &[
         ENGINE = Distributed({cluster}, {db}, imported_hours_local, website_id)",
     ),
     (
-        "sources",
+        "sources_and_versions",
         // Each hit's visit source as named at ingest (`ingest::sources`), as SQLite's `sessions.source`; reads
-        // take a visit's from its first hit. Rows stored before are named once by `sources::name_stored`.
+        // take a visit's from its first hit. Rows stored before are named once by `sources::name_stored`. And
+        // the browser's and the system's versions of the hit's user agent (SQLite's `sessions.browser_version`,
+        // `os_version`), '' for rows stored before.
         "ALTER TABLE {db}.hits_local ADD COLUMN source String;
-     ALTER TABLE {db}.hits ADD COLUMN source String",
+     ALTER TABLE {db}.hits ADD COLUMN source String;
+     ALTER TABLE {db}.hits_local ADD COLUMN browser_version String;
+     ALTER TABLE {db}.hits ADD COLUMN browser_version String;
+     ALTER TABLE {db}.hits_local ADD COLUMN os_version String;
+     ALTER TABLE {db}.hits ADD COLUMN os_version String",
     ),
 ];
 
@@ -333,6 +339,9 @@ pub struct HitRow {
     pub organization: String,
     /// The visit's source, named at ingest (`ingest::sources::source_of`; '' = direct).
     pub source: String,
+    /// The browser's major version ("118") and the system's major[.minor] ("10.15"), '' when unknown.
+    pub browser_version: String,
+    pub os_version: String,
 }
 
 /// The month (yyyymm, UTC) a time falls in: the partition of its rows.

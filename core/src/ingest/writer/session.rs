@@ -150,9 +150,9 @@ pub(super) fn touch_session(
                 "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page,
                     exit_page, page_views, events, country, region, city, device, browser, os, referrer,
                     referrer_host, utm_source, utm_medium, utm_campaign, utm_term, utm_content, screen, ip_address,
-                    is_converted, conversion_value, source)
+                    is_converted, conversion_value, source, browser_version, os_version)
                  VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                    ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                    ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
             )?
             .execute(params![
                 site,
@@ -180,6 +180,8 @@ pub(super) fn touch_session(
                 conversion,
                 if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
                 dims.source,
+                hit.browser_version,
+                hit.os_version,
             ])?;
             let id = tx.last_insert_rowid();
             let totals = rollups.at(site, "", "", hit.ts);

@@ -4,5 +4,10 @@
 -- names them (and the rollups' `source` values) from their utm_source and referring host, once: the row of
 -- `sources_to_name` says that step is still to do, and the step deletes it.
 ALTER TABLE sessions ADD COLUMN source TEXT NOT NULL DEFAULT '';
+-- Issue 36: the browser's major version ("118") and the system's major[.minor] ("10.15") of each visit, from its
+-- first hit's user agent, for the filters and breakdowns by version. '' for visits stored before (the user
+-- agent itself is never stored).
+ALTER TABLE sessions ADD COLUMN browser_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN os_version TEXT NOT NULL DEFAULT '';
 CREATE TABLE sources_to_name (pending INTEGER NOT NULL);
 INSERT INTO sources_to_name VALUES (1);
