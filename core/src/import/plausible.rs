@@ -163,9 +163,12 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
                     (_, source) => capped(source, 200),
                 };
                 let utm_source = capped(get("utm_source"), 200);
-                // Plausible's own source, named as it names them (Google, Twitter), lands on our names.
+                // Named as a tracked visit with this tag or referrer is (Plausible's Google from google.com is
+                // our Google, its tag as tagged); a row with only Plausible's name lands on the list's.
+                let host = referrer_host(get("referrer"));
                 let source = match get("source") {
-                    "" | "Direct / None" => source_of(&utm_source, &referrer),
+                    _ if !utm_source.is_empty() || !host.is_empty() => source_of(&utm_source, &host),
+                    "" | "Direct / None" => String::new(),
                     named => name_stored_value(&capped(named, 200)),
                 };
                 add(Dimension::Referrer.as_str(), referrer, &per_visit);
