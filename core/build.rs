@@ -1,6 +1,7 @@
 //! Prepares the offline enrichment data that core embeds (see src/ingest/enrich/): checks that the npm data
-//! packages are installed, turns uap-core's regexes.yaml into JSON, and packs the IP→ASN CSVs into compact
-//! sorted binary tables. Runs only when those inputs change.
+//! packages are installed, turns uap-core's regexes.yaml into JSON, packs the IP→ASN CSVs into compact
+//! sorted binary tables and turns the vendored referrer list (data/referers.yml) into a host→name table.
+//! Runs only when those inputs change.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -26,6 +27,34 @@ fn main() {
     println!("cargo:rustc-env=TRACKER_COUNTRY_MMDB={}", mmdb.display());
     fs::write(out.join("uap-regexes.json"), yaml_to_json(&regexes)).unwrap();
     pack_asn(&asn_v4, &asn_v6, &out);
+    let referers = Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("data/referers.yml");
+    println!("cargo:rerun-if-changed={}", referers.display());
+    fs::write(out.join("referer-sources.tsv"), referer_table(&referers)).unwrap();
+}
+
+/// Snowplow's referers.yml (medium → source name → `domains`) → `host<TAB>name` lines, one per host, so the
+/// binary needs no YAML parser. Entries with a path (`google.com/imgres`) are left out: a visit's source is
+/// named from its referring host alone. A host listed under two names keeps the first (the file has none).
+fn referer_table(path: &Path) -> String {
+    use yaml_rust2::YamlLoader;
+    let text = fs::read_to_string(path).unwrap();
+    let docs = YamlLoader::load_from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut seen = std::collections::HashSet::new();
+    let mut table = String::new();
+    for (_medium, sources) in docs[0].as_hash().expect("referers.yml: a map of mediums") {
+        for (name, entry) in sources.as_hash().expect("referers.yml: a map of sources per medium") {
+            let name = name.as_str().expect("referers.yml: source names are strings");
+            assert!(!name.contains(['\t', '\n']), "referers.yml: odd source name {name:?}");
+            for host in entry["domains"].as_vec().into_iter().flatten() {
+                let host = host.as_str().expect("referers.yml: domains are strings").trim().to_ascii_lowercase();
+                if host.is_empty() || host.contains(['/', '\t']) || !seen.insert(host.clone()) {
+                    continue;
+                }
+                table.push_str(&format!("{host}\t{name}\n"));
+            }
+        }
+    }
+    table
 }
 
 /// The path of one data file, or a build failure that says how to get it.

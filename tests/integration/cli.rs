@@ -135,11 +135,15 @@ fn demo_stats_live_and_export_commands() {
     assert!(views > 1000 && views < 3000, "{stats}");
     assert!(stats["visitors"].as_i64().unwrap() > 0);
     assert!(stats["bounceRate"].as_f64().unwrap() > 10.0);
-    for dim in ["page", "referrer", "country", "device", "browser", "os", "utm_source"] {
+    for dim in ["page", "referrer", "source", "country", "device", "browser", "os", "utm_source"] {
         assert!(stats["breakdowns"][dim].is_array(), "{dim}");
     }
     assert_eq!(stats["breakdowns"]["page"][0]["value"], "/", "the power law puts / first");
     assert!(stats["breakdowns"]["referrer"].as_array().unwrap().iter().any(|r| r["value"] == "google.com"));
+    // Sources as the dashboard names them: google.com's visits are Google's, no host is listed beside it.
+    let sources = stats["breakdowns"]["source"].as_array().unwrap();
+    assert!(sources.iter().any(|r| r["value"] == "Google"), "{sources:?}");
+    assert!(!sources.iter().any(|r| r["value"] == "google.com"), "{sources:?}");
     assert!(cli.ok(&["stats", "--site", &site, "--range", "1d"]).contains("Top pages"));
     assert!(cli.fails(&["stats", "--site", &site, "--range", "2w"]).contains("range"));
 

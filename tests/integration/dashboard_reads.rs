@@ -150,7 +150,7 @@ async fn conversions_sources_and_identified_visitors() {
         sources,
         vec![
             json!({"source": "Direct", "visits": 1, "percentage": 50.0}),
-            json!({"source": "news.ycombinator.com", "visits": 1, "percentage": 50.0}),
+            json!({"source": "Hacker News", "visits": 1, "percentage": 50.0}),
         ]
     );
 

@@ -237,7 +237,7 @@ async fn weekly_reports_go_once_to_owners_who_want_them_with_only_their_sites() 
         "  /: 2 (previous week 2, no change)",
         "  /docs: 1 (previous week 0, new)",
         "  /pricing: 1 (previous week 0, new)",
-        "  news.ycombinator.com: 2 (previous week 0, new)",
+        "  Hacker News: 2 (previous week 0, new)",
         "  Direct: 1 (previous week 1, no change)",
     ] {
         assert!(text.lines().any(|l| l == line), "{line:?} missing from:\n{text}");

@@ -70,7 +70,7 @@ async fn dashboard(server: &TestServer, site: &str, token: &str) -> (Value, Valu
     let overview = server.get(&format!("/api/dashboard/overview?website_id={site}&range=7d"), token).await;
     assert!(overview.status.is_success(), "{}", overview.text);
     let mut breakdowns = serde_json::Map::new();
-    for dim in ["page", "referrer", "country", "device", "browser", "utm_source"] {
+    for dim in ["page", "referrer", "source", "country", "device", "browser", "utm_source"] {
         let answer = server.get(&format!("/api/websites/{site}/breakdown/{dim}?range=7d&limit=100"), token).await;
         assert!(answer.status.is_success(), "{dim}: {}", answer.text);
         let rows: serde_json::Map<String, Value> = answer.json["rows"]
@@ -114,6 +114,8 @@ async fn plausible_export_shows_in_every_widget_marked_imported_and_only_once() 
         serde_json::json!({"google.com": 30, "": 24, "news.ycombinator.com": 25, "Newsletter": 6})
     );
     assert_eq!(b["utm_source"], serde_json::json!({"": 79, "newsletter": 6}));
+    // Sources as tracked visits get them: Plausible's Google from google.com is Google, its tag as tagged.
+    assert_eq!(b["source"], serde_json::json!({"Google": 30, "": 24, "Hacker News": 25, "newsletter": 6}));
     assert_eq!(b["country"], serde_json::json!({"US": 50, "DE": 35}));
     assert_eq!(b["device"], serde_json::json!({"desktop": 63, "mobile": 12, "tablet": 10}));
     assert_eq!(b["browser"], serde_json::json!({"Chrome": 30, "Firefox": 20, "Safari": 35}));
@@ -161,6 +163,7 @@ async fn umami_and_goatcounter_hits_become_visits_and_events() {
     assert_eq!((m["pageViews"].as_i64(), m["totalVisitors"].as_i64()), (Some(3), Some(2)), "{overview}");
     assert_eq!(b["page"], serde_json::json!({"/": 2, "/docs": 1}));
     assert_eq!(b["referrer"], serde_json::json!({"google.com": 1, "Hacker News": 1}));
+    assert_eq!(b["source"], serde_json::json!({"Google": 1, "Hacker News": 1}));
     assert_eq!(b["country"], serde_json::json!({"NL": 1, "US": 1}));
     assert_eq!(b["device"], serde_json::json!({"desktop": 1, "mobile": 1}));
     server.stop().await;

@@ -1,6 +1,7 @@
-//! `tracker stats`: a site's summary over a range and its top pages, referrers, countries, devices,
-//! browsers, operating systems and UTM sources: from the rollups, or from the stored visits and events when
-//! filtered (the dashboard's reads, through the same events boundary).
+//! `tracker stats`: a site's summary over a range and its top pages, referrers, traffic sources (named as
+//! the dashboard names them), countries, devices, browsers, operating systems and UTM sources: from the
+//! rollups, or from the stored visits and events when filtered (the dashboard's reads, through the same events
+//! boundary).
 
 use std::collections::BTreeMap;
 
@@ -58,7 +59,7 @@ struct StatsOutput {
     bounce_rate: f64,
     avg_session_duration: f64,
     active_sessions: i64,
-    /// Breakdowns by dimension: page, referrer, country, device, browser, os, utm_source.
+    /// Breakdowns by dimension: page, referrer, source, country, device, browser, os, utm_source.
     breakdowns: BTreeMap<&'static str, Vec<DimensionCount>>,
 }
 

@@ -21,8 +21,9 @@ pub enum Dimension {
     Browser,
     Os,
     UtmSource,
-    /// The visit's one traffic source: its utm_source when it has one, else its referring host ('' = direct),
-    /// so traffic sources add up to the visits without double counting.
+    /// The visit's one traffic source, named at ingest from the referrer list (`ingest::sources`: Google for a
+    /// google.com referrer and for utm_source=google; '' = direct), so traffic sources add up to the visits
+    /// without double counting and one source is one row.
     Source,
 }
 
@@ -40,9 +41,10 @@ impl Dimension {
     ];
 
     /// Every dimension of `tracker stats` and `parse`, in the order reports show them.
-    pub const ALL: [Dimension; 7] = [
+    pub const ALL: [Dimension; 8] = [
         Dimension::Page,
         Dimension::Referrer,
+        Dimension::Source,
         Dimension::Country,
         Dimension::Device,
         Dimension::Browser,
@@ -75,14 +77,14 @@ impl Dimension {
             Dimension::Browser => "s.browser",
             Dimension::Os => "s.os",
             Dimension::UtmSource => "s.utm_source",
-            Dimension::Source => "CASE WHEN s.utm_source = '' THEN s.referrer_host ELSE s.utm_source END",
+            Dimension::Source => "s.source",
         })
     }
 
     /// Parses a dimension name as [`Dimension::as_str`] writes it.
     pub fn parse(s: &str) -> Result<Dimension> {
         Dimension::ALL.into_iter().find(|d| d.as_str() == s).ok_or_else(|| {
-            Error::invalid("dimension must be page, referrer, country, device, browser, os or utm_source")
+            Error::invalid("dimension must be page, referrer, source, country, device, browser, os or utm_source")
         })
     }
 
@@ -105,6 +107,8 @@ pub(crate) struct VisitDims {
     pub browser: String,
     pub os: String,
     pub utm_source: String,
+    /// The visit's source as named at ingest (`ingest::sources::source_of`).
+    pub source: String,
 }
 
 impl VisitDims {
@@ -118,8 +122,7 @@ impl VisitDims {
             Dimension::Browser => &self.browser,
             Dimension::Os => &self.os,
             Dimension::UtmSource => &self.utm_source,
-            Dimension::Source if self.utm_source.is_empty() => &self.referrer_host,
-            Dimension::Source => &self.utm_source,
+            Dimension::Source => &self.source,
         }
     }
 
@@ -159,9 +162,9 @@ mod tests {
     fn a_visits_values_in_sql_and_in_memory_agree() {
         let conn = rusqlite::Connection::open_in_memory().unwrap();
         conn.execute_batch(
-            "CREATE TABLE sessions (referrer_host, country, device, browser, os, utm_source);
-             INSERT INTO sessions VALUES ('t.co', 'DE', 'mobile', 'Firefox', 'Android', '');
-             INSERT INTO sessions VALUES ('t.co', '', 'desktop', 'Chrome', 'Windows', 'newsletter');",
+            "CREATE TABLE sessions (referrer_host, country, device, browser, os, utm_source, source);
+             INSERT INTO sessions VALUES ('t.co', 'DE', 'mobile', 'Firefox', 'Android', '', 'Twitter');
+             INSERT INTO sessions VALUES ('t.co', '', 'desktop', 'Chrome', 'Windows', 'newsletter', 'newsletter');",
         )
         .unwrap();
         let visits = [
@@ -172,6 +175,7 @@ mod tests {
                 browser: "Firefox".into(),
                 os: "Android".into(),
                 utm_source: "".into(),
+                source: "Twitter".into(),
             },
             VisitDims {
                 referrer_host: "t.co".into(),
@@ -180,6 +184,7 @@ mod tests {
                 browser: "Chrome".into(),
                 os: "Windows".into(),
                 utm_source: "newsletter".into(),
+                source: "newsletter".into(),
             },
         ];
         for dim in Dimension::PER_VISIT {
@@ -189,6 +194,6 @@ mod tests {
             let remembered: Vec<&str> = visits.iter().map(|v| v.value(dim)).collect();
             assert_eq!(stored, remembered, "{}", dim.as_str());
         }
-        assert_eq!(visits[1].value(Dimension::Source), "newsletter", "utm_source wins over the referrer");
+        assert_eq!(visits[0].value(Dimension::Source), "Twitter", "the stored name, not the host");
     }
 }

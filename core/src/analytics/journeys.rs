@@ -135,7 +135,8 @@ pub struct VisitorInfo {
     pub device: String,
     /// 'Unknown' when unknown.
     pub browser: String,
-    /// utm_source, else the referring host without 'www.', else 'Direct'.
+    /// The visit's source as Traffic Sources names it (utm_source, else the referring host, by the referrer
+    /// list's names), else 'Direct'.
     pub source: String,
 }
 
@@ -391,14 +392,10 @@ pub(crate) fn or(value: String, fallback: &str) -> String {
     if value.is_empty() { fallback.to_string() } else { value }
 }
 
+/// A journey's source as Traffic Sources names it (`ingest::sources`), `Direct` for none.
 pub(crate) fn source(utm_source: String, referrer_host: String) -> String {
-    if !utm_source.is_empty() {
-        return utm_source;
-    }
-    match referrer_host.strip_prefix("www.").unwrap_or(&referrer_host) {
-        "" => "Direct".into(),
-        host => host.to_string(),
-    }
+    let host = referrer_host.strip_prefix("www.").unwrap_or(&referrer_host);
+    or(crate::ingest::sources::source_of(&utm_source, host), "Direct")
 }
 
 #[cfg(test)]
@@ -462,7 +459,9 @@ mod tests {
     #[test]
     fn sources_and_filters() {
         assert_eq!(source("newsletter".into(), "www.google.com".into()), "newsletter");
-        assert_eq!(source(String::new(), "www.google.com".into()), "google.com");
+        assert_eq!(source(String::new(), "www.google.com".into()), "Google");
+        assert_eq!(source("twitter".into(), String::new()), "Twitter");
+        assert_eq!(source(String::new(), "www.example.org".into()), "example.org");
         assert_eq!(source(String::new(), String::new()), "Direct");
         assert_eq!(JourneyFilter::parse("").unwrap(), JourneyFilter::All);
         assert_eq!(JourneyFilter::parse("active").unwrap(), JourneyFilter::Active);

@@ -177,7 +177,8 @@ fn span_touches_sql(db: &str, site: WebsiteId, deleted: &str) -> String {
         "INSERT INTO {db}.hits_local ({HIT_COLUMNS})
          SELECT month, website_id, ts, visit_id, visitor, session_key, 'touch', '{SPAN}', '', '', referrer, referrer_host,
                 utm_source, utm_medium, utm_campaign, utm_term, utm_content, '', NULL, '', screen, country, region,
-                city, device, browser, os, ip_address, organization_asn, organization
+                city, device, browser, os, ip_address, organization_asn, organization, source, browser_version,
+                os_version
          FROM {db}.hits_local
          WHERE website_id = {site} AND ({deleted})
            AND visit_id IN ({visits} GROUP BY visit_id HAVING countIf({deleted}) < countIf(kind != 'touch'))
@@ -189,7 +190,8 @@ fn span_touches_sql(db: &str, site: WebsiteId, deleted: &str) -> String {
 /// The columns of `hits_local`, in order.
 const HIT_COLUMNS: &str = "month, website_id, ts, visit_id, visitor, session_key, kind, name, url, path, referrer,
     referrer_host, utm_source, utm_medium, utm_campaign, utm_term, utm_content, properties, value, currency, screen,
-    country, region, city, device, browser, os, ip_address, organization_asn, organization";
+    country, region, city, device, browser, os, ip_address, organization_asn, organization, source, browser_version,
+    os_version";
 
 #[cfg(test)]
 mod tests {

@@ -179,6 +179,19 @@ const SCHEMA: &[(&str, &str)] = &[
      CREATE TABLE IF NOT EXISTS {db}.imported_hours AS {db}.imported_hours_local
         ENGINE = Distributed({cluster}, {db}, imported_hours_local, website_id)",
     ),
+    (
+        "sources_and_versions",
+        // Each hit's visit source as named at ingest (`ingest::sources`), as SQLite's `sessions.source`; reads
+        // take a visit's from its first hit. Rows stored before are named once by `sources::name_stored`. And
+        // the browser's and the system's versions of the hit's user agent (SQLite's `sessions.browser_version`,
+        // `os_version`), '' for rows stored before.
+        "ALTER TABLE {db}.hits_local ADD COLUMN source String;
+     ALTER TABLE {db}.hits ADD COLUMN source String;
+     ALTER TABLE {db}.hits_local ADD COLUMN browser_version String;
+     ALTER TABLE {db}.hits ADD COLUMN browser_version String;
+     ALTER TABLE {db}.hits_local ADD COLUMN os_version String;
+     ALTER TABLE {db}.hits ADD COLUMN os_version String",
+    ),
 ];
 
 /// How often a mutation's or a drop's end is polled for (18.16 has no `mutations_sync`).
@@ -324,6 +337,11 @@ pub struct HitRow {
     pub ip_address: String,
     pub organization_asn: u32,
     pub organization: String,
+    /// The visit's source, named at ingest (`ingest::sources::source_of`; '' = direct).
+    pub source: String,
+    /// The browser's major version ("118") and the system's major[.minor] ("10.15"), '' when unknown.
+    pub browser_version: String,
+    pub os_version: String,
 }
 
 /// The month (yyyymm, UTC) a time falls in: the partition of its rows.
@@ -607,6 +625,19 @@ impl Events {
             }
         }
         Ok(())
+    }
+
+    /// Waits until every mutation of a local table on `node` is done (18.16 has no `mutations_sync`).
+    pub(super) fn await_mutations(&self, node: &Node, local_table: &str) -> Result<()> {
+        self.await_until(
+            node,
+            "mutation",
+            &format!(
+                "SELECT count() FROM system.mutations WHERE database = {} AND table = {} AND is_done = 0",
+                quote(&self.database),
+                quote(local_table)
+            ),
+        )
     }
 
     /// Waits until no part of a local table matching `parts` (a condition on system.parts, active or outdated)

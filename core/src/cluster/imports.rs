@@ -147,6 +147,8 @@ impl ClusterImports {
             let first = &visit[0];
             let session_key = format!("import-{}-{}", written.import, written.visits);
             let visitor = store::visitor_hash(written.site, &first.visitor) as u64;
+            // Named as the sink names a tracked visit's, so imported visits join the same source rows.
+            let source = crate::ingest::sources::source_of(&first.utm_source, &first.referrer_host);
             for hit in visit {
                 let url = if hit.url.starts_with('/') {
                     format!("https://{}{}", written.domain, hit.url)
@@ -181,6 +183,7 @@ impl ClusterImports {
                     device: first.device.clone(),
                     browser: first.browser.clone(),
                     os: first.os.clone(),
+                    source: source.clone(),
                     ..HitRow::default()
                 });
             }

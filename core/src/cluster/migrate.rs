@@ -612,7 +612,7 @@ fn read_chunk(
             COALESCE(e.properties, ''), e.value, COALESCE(e.currency, ''), s.session_key, s.visitor_hash, s.country,
             s.region, s.city, s.device, s.browser, s.os, s.screen, COALESCE(s.ip_address, ''),
             COALESCE(o.asn, 0), COALESCE(o.name, ''), s.referrer_host, s.utm_source, s.utm_medium, s.utm_campaign,
-            s.utm_term, s.utm_content
+            s.utm_term, s.utm_content, s.source, s.browser_version, s.os_version
          FROM events e JOIN sessions s ON s.id = e.session_id
          LEFT JOIN organizations o ON o.id = s.organization_id";
     let mut rows = Vec::new();
@@ -646,6 +646,9 @@ fn read_chunk(
                 utm_campaign: r.get(26)?,
                 utm_term: r.get(27)?,
                 utm_content: r.get(28)?,
+                source: r.get(29)?,
+                browser_version: r.get(30)?,
+                os_version: r.get(31)?,
                 properties: r.get(8)?,
                 value: r.get(9)?,
                 currency: r.get(10)?,
@@ -813,7 +816,7 @@ fn touches(conn: &Connection, site: WebsiteId, store: &mut dyn FnMut(&[HitRow]) 
         "SELECT s.id, s.first_seen, s.last_seen, MIN(e.ts), MAX(e.ts), s.session_key, s.visitor_hash,
                 s.entry_page, s.exit_page, s.country, s.region, s.city, s.device, s.browser, s.os, s.screen,
                 COALESCE(s.ip_address, ''), COALESCE(o.asn, 0), COALESCE(o.name, ''), s.referrer_host, s.utm_source,
-                s.utm_medium, s.utm_campaign, s.utm_term, s.utm_content
+                s.utm_medium, s.utm_campaign, s.utm_term, s.utm_content, s.source, s.browser_version, s.os_version
          FROM sessions s LEFT JOIN events e ON e.session_id = s.id
          LEFT JOIN organizations o ON o.id = s.organization_id
          WHERE s.website_id = ?1 GROUP BY s.id
@@ -850,6 +853,9 @@ fn touches(conn: &Connection, site: WebsiteId, store: &mut dyn FnMut(&[HitRow]) 
                 utm_campaign: r.get(22)?,
                 utm_term: r.get(23)?,
                 utm_content: r.get(24)?,
+                source: r.get(25)?,
+                browser_version: r.get(26)?,
+                os_version: r.get(27)?,
                 ..HitRow::default()
             })
         };

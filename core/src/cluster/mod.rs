@@ -30,6 +30,7 @@ mod rollups;
 pub(crate) mod seeded;
 mod sessions;
 pub mod sink;
+mod sources;
 #[cfg(test)]
 pub(crate) mod testing;
 mod timeseries;

@@ -46,7 +46,7 @@ const MARK_TTL: Duration = Duration::from_secs(10);
 const ROLLUP_LOCK: i32 = 0x726f_6c6c;
 
 /// The columns of a rollup row, in the tables' order.
-const COLUMNS: &str =
+pub(super) const COLUMNS: &str =
     "website_id, dim, hour, value, pageviews, visits, visitors, events, conversions, bounces, duration_s";
 
 /// A half-open span of time in milliseconds.
@@ -202,7 +202,7 @@ fn reroll_stale_visits(pg: &Pg, events: &Events) -> Result<()> {
 
 /// Runs `f` holding the rollups' advisory lock: `None` without running it when another daemon holds it and
 /// `wait` is false.
-fn locked<T>(pg: &Pg, wait: bool, f: impl FnOnce() -> Result<T>) -> Result<Option<T>> {
+pub(super) fn locked<T>(pg: &Pg, wait: bool, f: impl FnOnce() -> Result<T>) -> Result<Option<T>> {
     pg.with(|lock| {
         if wait {
             lock.execute("SELECT pg_advisory_lock($1, hashtext(current_schema()))", &[&ROLLUP_LOCK])?;

@@ -365,10 +365,17 @@ fn row(hit: &Hit, visit_id: i64, visitor: u64) -> HitRow {
         ip_address: hit.ip_address.clone().unwrap_or_default(),
         organization_asn: hit.organization.as_ref().map_or(0, |o| o.asn),
         organization: hit.organization.as_ref().map(|o| o.name.clone()).unwrap_or_default(),
+        source: crate::ingest::sources::source_of(&hit.utm.source, &hit.referrer_host),
+        browser_version: hit.browser_version.clone(),
+        os_version: hit.os_version.clone(),
     }
 }
 
 impl EventSink for ClickHouseSink {
+    fn prepare(&mut self) -> Result<()> {
+        super::sources::name_stored(self.state.pg(), &self.events)
+    }
+
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
         // Before the batch, not after: a prune forgets visits and salts a day old by the wall clock, which
@@ -531,6 +538,45 @@ mod tests {
             ))
             .unwrap();
         assert_eq!(visits, [["50", "50", "50"]]);
+    }
+
+    /// Each hit row holds its visit's source named at ingest and its user agent's versions (issue 34 item 4,
+    /// issue 36), as SQLite's visit row does.
+    #[test]
+    fn hits_carry_the_named_source_and_the_versions() {
+        let Some(cluster) = fresh() else { return };
+        cluster.add_site(1);
+        let t0 = t0();
+        let daemon = writer(&cluster, cluster.events());
+        let tagged = |visitor, host: &str, tag: &str| Hit {
+            referrer_host: host.into(),
+            utm: crate::ingest::Utm { source: tag.into(), ..Default::default() },
+            browser: "Chrome".into(),
+            browser_version: "118".into(),
+            os: "macOS".into(),
+            os_version: "10.15".into(),
+            ..hit(1, visitor, t0 + i64::from(visitor) * 1000, "/")
+        };
+        let hits = vec![
+            tagged(1, "t.co", ""),
+            tagged(2, "", "LinkedIn"),
+            tagged(3, "news.example.org", ""),
+            tagged(4, "", ""),
+        ];
+        assert!(send(&daemon.queue, hits).iter().all(Result::is_ok));
+        let rows: Vec<Vec<String>> = cluster.events().nodes()[0]
+            .query(&format!(
+                "SELECT source, browser_version, os_version FROM {}.hits ORDER BY session_key",
+                cluster.database
+            ))
+            .unwrap();
+        let want = [
+            ["Twitter", "118", "10.15"],
+            ["LinkedIn", "118", "10.15"],
+            ["news.example.org", "118", "10.15"],
+            ["", "118", "10.15"],
+        ];
+        assert_eq!(rows, want);
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
 
 /// A subquery of the visits of `sites` that started in [from, to), one row per visit: `website_id`,
 /// `visit_id`, `visitor`, `start`, `last`, `page_views`, `conversions` and the first hit's dimensions as
-/// `v_referrer_host`, `v_country`, `v_device`, `v_browser`, `v_os`, `v_utm_source`.
+/// `v_referrer_host`, `v_country`, `v_device`, `v_browser`, `v_os`, `v_utm_source`, `v_source`.
 ///
 /// A visit's rows are on one shard (the sharding key is its visitor), so the visits are picked on each shard
 /// locally (hits_local in the INs) and their rows read from `from` on, including those after the range: a
@@ -50,7 +50,7 @@ pub(super) fn visits_in(db: &str, table: &str, sites: &str, from: Millis, to: Mi
                 countIf(kind = 'pageview') AS page_views, countIf(kind = 'conversion') AS conversions,
                 argMin(referrer_host, ts) AS v_referrer_host, argMin(country, ts) AS v_country,
                 argMin(device, ts) AS v_device, argMin(browser, ts) AS v_browser, argMin(os, ts) AS v_os,
-                argMin(utm_source, ts) AS v_utm_source
+                argMin(utm_source, ts) AS v_utm_source, argMin(source, ts) AS v_source
          FROM {db}.{table}
          WHERE {}
          GROUP BY website_id, visit_id
@@ -108,7 +108,7 @@ pub(super) fn visit_dimension(dim: Dimension) -> Option<&'static str> {
         Dimension::Browser => "v_browser",
         Dimension::Os => "v_os",
         Dimension::UtmSource => "v_utm_source",
-        Dimension::Source => "if(v_utm_source = '', v_referrer_host, v_utm_source)",
+        Dimension::Source => "v_source",
     })
 }
 

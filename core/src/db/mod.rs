@@ -42,6 +42,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0026_account_audit.sql"),
     include_str!("../../migrations/0027_email_verification.sql"),
     include_str!("../../migrations/0028_replay_remote_assets.sql"),
+    include_str!("../../migrations/0029_visit_sources_and_versions.sql"),
     include_str!("../../migrations/0030_api_keys.sql"),
 ];
 

@@ -19,6 +19,7 @@ use super::files::{
 use super::{DayRow, ImportOptions, Parsed, Source};
 use crate::analytics::Dimension;
 use crate::error::{Error, Result};
+use crate::ingest::sources::{name_stored_value, source_of};
 
 /// A table of the export and how its rows become rollup rows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -162,7 +163,14 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
                     (_, source) => capped(source, 200),
                 };
                 let utm_source = capped(get("utm_source"), 200);
-                let source = if utm_source.is_empty() { referrer.clone() } else { utm_source.clone() };
+                // Named as a tracked visit with this tag or referrer is (Plausible's Google from google.com is
+                // our Google, its tag as tagged); a row with only Plausible's name lands on the list's.
+                let host = referrer_host(get("referrer"));
+                let source = match get("source") {
+                    _ if !utm_source.is_empty() || !host.is_empty() => source_of(&utm_source, &host),
+                    "" | "Direct / None" => String::new(),
+                    named => name_stored_value(&capped(named, 200)),
+                };
                 add(Dimension::Referrer.as_str(), referrer, &per_visit);
                 add(Dimension::UtmSource.as_str(), utm_source, &per_visit);
                 add(Dimension::Source.as_str(), source, &per_visit);

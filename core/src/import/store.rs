@@ -60,8 +60,9 @@ impl Written {
         let mut insert_session = tx.prepare_cached(
             "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page, exit_page,
                 page_views, events, country, region, city, device, browser, os, referrer, referrer_host, utm_source,
-                utm_medium, utm_campaign, screen)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+                utm_medium, utm_campaign, screen, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+                ?22)",
         )?;
         let mut insert_event = tx.prepare_cached(
             "INSERT INTO events (website_id, session_id, ts, kind, name, url, path, referrer)
@@ -71,6 +72,7 @@ impl Written {
             let first = &visit[0];
             let (first_seen, last_seen) = (first.ts, visit[visit.len() - 1].ts);
             let pages: Vec<&ImportedHit> = visit.iter().filter(|h| h.event.is_none()).collect();
+            let source = crate::ingest::sources::source_of(&first.utm_source, &first.referrer_host);
             let page_views = pages.len() as i64;
             let events = visit.len() as i64 - page_views;
             let entry = pages.first().map_or(first.path.as_str(), |h| h.path.as_str());
@@ -97,6 +99,7 @@ impl Written {
                 first.utm_medium,
                 first.utm_campaign,
                 first.screen,
+                source,
             ])?;
             self.visits += 1;
             let session = tx.last_insert_rowid();
@@ -107,6 +110,7 @@ impl Written {
                 browser: first.browser.clone(),
                 os: first.os.clone(),
                 utm_source: first.utm_source.clone(),
+                source,
             };
             let totals = rollups.at(site, "", "", first_seen);
             totals.visits += 1;

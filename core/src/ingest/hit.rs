@@ -116,7 +116,11 @@ pub struct Hit {
     pub city: String,
     pub device: String,
     pub browser: String,
+    /// The browser's major version ("118"), '' when unknown.
+    pub browser_version: String,
     pub os: String,
+    /// The system's major version, and minor where given ("10.15"), '' when unknown.
+    pub os_version: String,
     pub ip_address: Option<String>,
     pub visitor_seed: [u8; 32],
     /// The site keeps only anonymous page counts until the visit grants analytics consent.

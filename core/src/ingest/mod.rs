@@ -5,6 +5,7 @@ pub(crate) mod hit;
 pub mod interactions;
 pub mod live;
 pub mod replay;
+pub mod sources;
 pub(crate) mod writer;
 
 use std::collections::HashMap;
@@ -306,7 +307,9 @@ impl Ingest {
     fn enrich(&self, mut hit: Hit, client: &Client) -> Hit {
         let ua = self.enricher.user_agent(&client.user_agent);
         hit.browser = ua.browser.clone();
+        hit.browser_version = ua.browser_version.clone();
         hit.os = ua.os.clone();
+        hit.os_version = ua.os_version.clone();
         hit.device = ua.device.clone();
         let location = self.enricher.locate(client.ip);
         // A pre-built hit may carry its location (demo traffic); a found location always wins.

@@ -19,6 +19,7 @@ mod paths;
 mod periods;
 mod replays;
 mod retention;
+mod sources;
 mod traffic;
 mod upkeep;
 mod visits;

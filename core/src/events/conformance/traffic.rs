@@ -118,7 +118,7 @@ fn breakdowns_referrers_sources_and_countries_count_visits_by_their_first_hit_on
         let referrers: Vec<(&str, i64)> = referrers.iter().map(|r| (r.referrer.as_str(), r.count)).collect();
         assert_eq!(referrers, [("google.com", 3), ("", 2), ("t.co", 1)], "{name}");
         let sources = events.traffic_sources(site, range).unwrap();
-        let expected = [("google.com", 3, 50.0), ("Direct", 2, 33.3), ("newsletter", 1, 16.7)]
+        let expected = [("Google", 3, 50.0), ("Direct", 2, 33.3), ("newsletter", 1, 16.7)]
             .map(|(source, visits, percentage)| TrafficSource { source: source.into(), visits, percentage });
         assert_eq!(sources, expected, "{name}");
         let countries = [("DE", 3), ("US", 2), ("", 1)].map(|(c, count)| CountryCount { country: c.into(), count });
@@ -133,7 +133,7 @@ fn breakdowns_referrers_sources_and_countries_count_visits_by_their_first_hit_on
             Dimension::Browser => counts(&[("Firefox", 6)]),
             Dimension::Os => counts(&[("Linux", 6)]),
             Dimension::UtmSource => counts(&[("", 5), ("newsletter", 1)]),
-            Dimension::Source => counts(&[("google.com", 3), ("", 2), ("newsletter", 1)]),
+            Dimension::Source => counts(&[("Google", 3), ("", 2), ("newsletter", 1)]),
         };
         for dim in Dimension::ALL {
             let all = expected(dim);

@@ -21,8 +21,13 @@ use crate::{Error, Result};
 pub struct UserAgentInfo {
     /// Browser family, e.g. "Chrome", "Safari", "Samsung Internet".
     pub browser: String,
+    /// The browser's major version, e.g. "118".
+    pub browser_version: String,
     /// OS family, e.g. "Windows", "macOS", "iOS", "Android", "Linux".
     pub os: String,
+    /// The OS's major version, with its minor when the user agent gives one: "10" (Windows), "10.15" (macOS),
+    /// "17.1" (iOS).
+    pub os_version: String,
     /// "desktop", "mobile", "tablet" or "" when unknown.
     pub device: String,
 }

@@ -111,9 +111,43 @@ const BROWSERS: &[(&str, &str, &str, &str)] = &[
 fn real_browsers_are_classified() {
     for &(ua, browser, os, device) in BROWSERS {
         let info = enricher().user_agent(ua);
-        let want = UserAgentInfo { browser: browser.into(), os: os.into(), device: device.into() };
-        assert_eq!(*info, want, "{ua}");
+        let got = (info.browser.as_str(), info.os.as_str(), info.device.as_str());
+        assert_eq!(got, (browser, os, device), "{ua}");
     }
+}
+
+/// The browser's major version and the system's major (and minor, where the user agent gives one), as the
+/// filters of issue 36 break visits down by them.
+#[test]
+fn versions_are_the_browsers_major_and_the_systems_major_minor() {
+    let cases = [
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.5993.88 Safari/537.36",
+            ("Chrome", "118", "Windows", "10"),
+        ),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+            ("Safari", "17", "macOS", "10.15"),
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1.2 Mobile/15E148 Safari/604.1",
+            ("Safari", "17", "iOS", "17.1"),
+        ),
+        (
+            "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0",
+            ("Firefox", "121", "Ubuntu", ""),
+        ),
+        ("Mozilla/5.0 (Android 15; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0", ("Firefox", "133", "Android", "15")),
+    ];
+    for (ua, want) in cases {
+        let info = enricher().user_agent(ua);
+        let got = (info.browser.as_str(), info.browser_version.as_str(), info.os.as_str(), info.os_version.as_str());
+        assert_eq!(got, want, "{ua}");
+    }
+    assert_eq!(
+        *enricher().user_agent("Mozilla/5.0 (compatible)"),
+        UserAgentInfo { device: "desktop".into(), ..UserAgentInfo::default() }
+    );
 }
 
 #[test]

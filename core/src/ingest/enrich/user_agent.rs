@@ -75,12 +75,28 @@ impl Parser {
         let Some(extractors) = extractors else {
             return UserAgentInfo::default();
         };
-        let os = extractors.os.extract(ua).map(|o| os_name(&o.os)).unwrap_or_default();
-        UserAgentInfo {
-            browser: extractors.browser.extract(ua).map(|b| browser_name(&b.family)).unwrap_or_default(),
-            device: device_class(ua, &os).to_owned(),
-            os,
-        }
+        let os_match = extractors.os.extract(ua);
+        let os = os_match.as_ref().map(|o| os_name(&o.os)).unwrap_or_default();
+        let os_version = os_match
+            .filter(|_| !os.is_empty())
+            .map(|o| version(o.major.as_deref(), o.minor.as_deref()))
+            .unwrap_or_default();
+        let browser_match = extractors.browser.extract(ua);
+        let browser = browser_match.as_ref().map(|b| browser_name(&b.family)).unwrap_or_default();
+        let browser_version =
+            browser_match.filter(|_| !browser.is_empty()).map(|b| version(b.major, None)).unwrap_or_default();
+        UserAgentInfo { browser, browser_version, device: device_class(ua, &os).to_owned(), os, os_version }
+    }
+}
+
+/// A version as stored: the major, and the minor where one is given ("10.15"); empty without a major. Each part
+/// at most 10 bytes (uap's are a few digits; a user agent may say anything).
+fn version(major: Option<&str>, minor: Option<&str>) -> String {
+    let part = |p: Option<&str>| p.map(str::trim).filter(|p| !p.is_empty()).map(|p| truncate(p, 10).to_owned());
+    match (part(major), part(minor)) {
+        (None, _) => String::new(),
+        (Some(major), None) => major,
+        (Some(major), Some(minor)) => format!("{major}.{minor}"),
     }
 }
 

@@ -10,6 +10,7 @@ mod day_visitors;
 mod memory;
 pub(crate) mod rollups;
 mod session;
+mod stored_sources;
 mod visits;
 
 use std::collections::HashSet;
@@ -137,6 +138,10 @@ pub(crate) fn spawn(
 /// Where the writer's batches go: SQLite's transaction (`Writer`, the default) or, in cluster mode, ClickHouse
 /// (`cluster::sink`). The queue, the batching and the answers' promise are the same for both.
 pub(crate) trait EventSink: Send + 'static {
+    /// Brings what the store holds up to what the sink writes, before the first batch: names the sources of
+    /// visits stored before sources were named (once).
+    fn prepare(&mut self) -> Result<()>;
+
     /// Stores a batch and answers every job of it (a 2xx only for what is stored).
     fn commit_batch(&mut self, batch: Vec<Queued>);
 }
@@ -148,6 +153,8 @@ pub(crate) fn spawn_sink(
     capacity: usize,
     batch_max: usize,
 ) -> Result<(SyncSender<Queued>, WriterHandle)> {
+    crate::ingest::sources::load();
+    sink.prepare()?;
     let (sender, receiver) = sync_channel(capacity);
     let thread = std::thread::Builder::new()
         .name("ingest-writer".into())
@@ -181,6 +188,10 @@ struct Writer {
 }
 
 impl EventSink for Writer {
+    fn prepare(&mut self) -> Result<()> {
+        stored_sources::name_stored_sources(&mut self.conn)
+    }
+
     fn commit_batch(&mut self, batch: Vec<Queued>) {
         let started = Instant::now();
         self.commit_time = Duration::ZERO;

@@ -33,7 +33,7 @@ pub(super) enum Touch {
 fn load_session(tx: &Connection, site: WebsiteId, session_key: &str) -> rusqlite::Result<Option<SessionState>> {
     tx.prepare_cached(
         "SELECT id, first_seen, last_seen, page_views, referrer_host, country, device, browser, os, utm_source,
-            organization_id
+            organization_id, source
          FROM sessions WHERE website_id = ?1 AND session_key = ?2",
     )?
     .query_row(params![site, session_key], |r| {
@@ -49,6 +49,7 @@ fn load_session(tx: &Connection, site: WebsiteId, session_key: &str) -> rusqlite
                 browser: r.get(7)?,
                 os: r.get(8)?,
                 utm_source: r.get(9)?,
+                source: r.get(11)?,
             },
             organization: r.get(10)?,
         })
@@ -144,13 +145,14 @@ pub(super) fn touch_session(
         None => {
             // Before the session is stored: a first load of the day's visitors would find it.
             let (visitor, new_visitor) = memory.visitor(tx, site, hit.ts, &hit.visitor_seed)?;
+            let dims = dims_of(hit);
             tx.prepare_cached(
                 "INSERT INTO sessions (website_id, session_key, visitor_hash, first_seen, last_seen, entry_page,
                     exit_page, page_views, events, country, region, city, device, browser, os, referrer,
                     referrer_host, utm_source, utm_medium, utm_campaign, utm_term, utm_content, screen, ip_address,
-                    is_converted, conversion_value)
+                    is_converted, conversion_value, source, browser_version, os_version)
                  VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                    ?19, ?20, ?21, ?22, ?23, ?24)",
+                    ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
             )?
             .execute(params![
                 site,
@@ -177,13 +179,15 @@ pub(super) fn touch_session(
                 hit.ip_address,
                 conversion,
                 if conversion { hit.value.unwrap_or(0.0) } else { 0.0 },
+                dims.source,
+                hit.browser_version,
+                hit.os_version,
             ])?;
             let id = tx.last_insert_rowid();
             let totals = rollups.at(site, "", "", hit.ts);
             totals.visits += 1;
             totals.visitors += new_visitor as i64;
             totals.bounces += is_pageview as i64;
-            let dims = dims_of(hit);
             for (dim, value) in dims.pairs() {
                 let counters = rollups.at(site, dim, value, hit.ts);
                 counters.visits += 1;
@@ -225,5 +229,6 @@ fn dims_of(hit: &Hit) -> VisitDims {
         browser: hit.browser.clone(),
         os: hit.os.clone(),
         utm_source: hit.utm.source.clone(),
+        source: crate::ingest::sources::source_of(&hit.utm.source, &hit.referrer_host),
     }
 }
