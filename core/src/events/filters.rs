@@ -56,14 +56,16 @@ pub enum VisitField {
     City,
     Device,
     Browser,
+    BrowserVersion,
     Os,
+    OsVersion,
     Screen,
 }
 
 impl VisitField {
     /// Every per-visit dimension with its name after `visit:` (the stored column of the same name, but
     /// `referrer`, which is the referring host).
-    pub const ALL: [(VisitField, &'static str); 16] = [
+    pub const ALL: [(VisitField, &'static str); 18] = [
         (VisitField::EntryPage, "entry_page"),
         (VisitField::ExitPage, "exit_page"),
         (VisitField::Source, "source"),
@@ -78,7 +80,9 @@ impl VisitField {
         (VisitField::City, "city"),
         (VisitField::Device, "device"),
         (VisitField::Browser, "browser"),
+        (VisitField::BrowserVersion, "browser_version"),
         (VisitField::Os, "os"),
+        (VisitField::OsVersion, "os_version"),
         (VisitField::Screen, "screen"),
     ];
 

@@ -56,7 +56,6 @@ fn visit_value(field: VisitField) -> String {
         VisitField::ExitPage => {
             "if(countIf(kind = 'pageview') > 0, argMaxIf(path, ts, kind = 'pageview'), argMin(path, ts))".into()
         }
-        VisitField::Source => "argMin(if(utm_source = '', referrer_host, utm_source), ts)".into(),
         VisitField::Referrer => "argMin(referrer_host, ts)".into(),
         other => format!("argMin({}, ts)", other.name()),
     }

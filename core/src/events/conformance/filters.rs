@@ -14,7 +14,8 @@ const MINUTE: Millis = 60_000;
 /// 1. google.com, DE, desktop: /a, /blog/x 20 s later, a purchase there 10 s later (30 s long);
 /// 2. direct, FR, mobile: /blog/y, a signup there 10 s later with plan=pro (a bounce, 10 s);
 /// 3. direct, FR, mobile: / (a bounce);
-/// 4. news.example, US, tablet: /a, /c 15 s later, a signup there 10 s later with plan=free (25 s).
+/// 4. news.example, US, tablet, browser 118 on OS 10.15: /a, /c 15 s later, a signup there 10 s later with
+///    plan=free (25 s).
 fn seeded(engine: &Engine, now: Millis) {
     let base = (now - 40 * MINUTE) / 1000 * 1000;
     let visit = |visitor: u8, referrer_host, country, device, hits| Visit {
@@ -45,6 +46,9 @@ fn seeded(engine: &Engine, now: Millis) {
         ),
     ];
     let mut hits = hits_of(engine.site, &visits);
+    for hit in hits.iter_mut().filter(|h| h.session_key.ends_with("004")) {
+        (hit.browser_version, hit.os_version) = ("118".into(), "10.15".into());
+    }
     for hit in hits.iter_mut().filter(|h| h.name == "signup") {
         let plan = if hit.path == "/c" { "free" } else { "pro" };
         hit.properties = Some(format!(r#"{{"plan":"{plan}","n":3}}"#));
@@ -87,6 +91,7 @@ fn every_engine_counts_what_each_filter_admits() {
             [2, 2, 2, 0, 0, 0, 55],
         ),
         (r#"[["is","visit:city",["Nowhere"]]]"#, [0, 0, 0, 0, 0, 0, 0]),
+        (r#"[["is","visit:browser_version",["118"]],["contains","visit:os_version",["10."]]]"#, [1, 1, 2, 1, 0, 0, 25]),
     ];
     for engine in engines() {
         seeded(&engine, now);

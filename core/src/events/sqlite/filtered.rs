@@ -6,7 +6,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params_from_iter};
 
 use super::SqliteEvents;
-use crate::analytics::{Dimension, TimeRange, Totals};
+use crate::analytics::{TimeRange, Totals};
 use crate::error::Result;
 use crate::events::filtered::{BreakdownBy, FilteredReads, group_totals, keeps_empty, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
@@ -62,7 +62,7 @@ fn visit_column(field: VisitField) -> &'static str {
     match field {
         VisitField::EntryPage => "s.entry_page",
         VisitField::ExitPage => "s.exit_page",
-        VisitField::Source => Dimension::Source.visit_sql().expect("source is per visit"),
+        VisitField::Source => "s.source",
         VisitField::Referrer => "s.referrer_host",
         VisitField::UtmSource => "s.utm_source",
         VisitField::UtmMedium => "s.utm_medium",
@@ -74,7 +74,9 @@ fn visit_column(field: VisitField) -> &'static str {
         VisitField::City => "s.city",
         VisitField::Device => "s.device",
         VisitField::Browser => "s.browser",
+        VisitField::BrowserVersion => "s.browser_version",
         VisitField::Os => "s.os",
+        VisitField::OsVersion => "s.os_version",
         VisitField::Screen => "s.screen",
     }
 }
