@@ -698,6 +698,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's keys, newest first, without their secrets. */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Creates a key; the answer holds its secret, shown this once. */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a key at once: the next request with it is a 401, on every daemon. */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/email": {
         parameters: {
             query?: never;
@@ -1262,6 +1297,34 @@ export interface components {
             recommendations: components["schemas"]["Recommendation"][];
             model: components["schemas"]["ModelInfo"];
         };
+        /** @description An API key as listed: never its secret. */
+        ApiKey: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            scope: components["schemas"]["ApiKeyScope"];
+            /** @description The secret's first characters (`trk_` and six more), to tell keys apart. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last opened a request (to the minute), null if never.
+             */
+            lastUsedAt?: string | null;
+        };
+        /** @description A key to create: its name (1 to 100 characters) and scope. */
+        ApiKeyRequest: {
+            /** @description Trimmed, 1 to 100 characters, no control characters. */
+            name: string;
+            scope: components["schemas"]["ApiKeyScope"];
+        };
+        /**
+         * @description What a key may do: `read` calls GET routes (and the read-only POSTs), `write` everything a signed-in user
+         *     can but the account's security.
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "write";
         /** @description `GET /api/privacy/audit-logs` item. */
         AuditEntry: {
             /** Format: int64 */
@@ -1372,6 +1435,11 @@ export interface components {
             name?: string | null;
             domain?: string | null;
             trackingLevel?: string | null;
+        };
+        /** @description A key just created, with its secret: the only answer that ever holds it. */
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /** @description The key itself, to send as `Authorization: Bearer <secret>`; shown this once. */
+            secret: string;
         };
         Credentials: {
             email: string;
@@ -1494,7 +1562,7 @@ export interface components {
             /** Format: double */
             low: number;
         };
-        /** @description Two-factor sign-in is off. */
+        /** @description `{"ok": true}`: the answer of calls that only say they are done. */
         Done: {
             ok: boolean;
         };
@@ -2708,7 +2776,10 @@ export interface components {
             device: string;
             /** @description 'Unknown' when unknown. */
             browser: string;
-            /** @description utm_source, else the referring host without 'www.', else 'Direct'. */
+            /**
+             * @description The visit's source as Traffic Sources names it (utm_source, else the referring host, by the referrer
+             *     list's names), else 'Direct'.
+             */
             source: string;
         };
         /** @description A tracked website. */
@@ -4286,6 +4357,100 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's API keys, newest first, never their secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description Refused: no valid sign-in, or an API key (keys cannot manage keys) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key and its secret, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description Refused: a bad name or scope (400), no valid sign-in, an API key (403), or the account's 50 keys already (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: no valid sign-in, an API key (403), or not found (another account's key too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
