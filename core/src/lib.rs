@@ -17,6 +17,7 @@ pub mod metrics;
 pub mod model;
 pub mod privacy;
 pub mod settings;
+pub mod stats_api;
 pub mod store;
 mod tracker;
 pub mod warm;

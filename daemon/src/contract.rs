@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi};
+use crate::routes::{
+    advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
+};
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
 use crate::routes::{visitor_stream, websites};
 
@@ -41,6 +43,7 @@ use crate::routes::{visitor_stream, websites};
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
+        stats_api::query,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
     // Types no operation names in JSON: the live stream's sessions travel inside its events.

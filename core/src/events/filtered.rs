@@ -75,13 +75,95 @@ impl BreakdownBy {
         }
     }
 
-    /// `count` over the SQL columns every engine's group query names (`n_pv`, `n_ev`, `n_cv`, `n_visits`).
-    pub(crate) fn count_sql(&self) -> &'static str {
-        match &self.field {
-            Field::Page => "n_pv",
-            Field::Name | Field::Goal => "(n_ev + n_cv)",
-            Field::Prop(_) => "(n_pv + n_ev + n_cv)",
-            Field::Visit(_) => "n_visits",
+    /// The group query of this breakdown: by its field, ranked by its count.
+    pub fn group(&self) -> GroupBy {
+        let count = match &self.field {
+            Field::Page => CountOf::Pageviews,
+            Field::Name | Field::Goal => CountOf::Events,
+            Field::Prop(_) => CountOf::AllEvents,
+            Field::Visit(_) => CountOf::Visits,
+        };
+        GroupBy { fields: vec![self.field.clone()], bucket: false, rank: Rank::Count(count) }
+    }
+}
+
+/// What a group query groups by: per-visit fields, or event fields (one kind, so each row is a visit's or an
+/// event's), and a time bucket of the range's grain (a visit's start, an event's time); ranked by `rank`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupBy {
+    pub fields: Vec<Field>,
+    pub bucket: bool,
+    pub rank: Rank,
+}
+
+/// How groups are ranked: by a count, greatest first, then by the keys; or by the keys alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rank {
+    /// `BreakdownBy::count` of the field's kind.
+    Count(CountOf),
+    Keys,
+}
+
+/// The counts a breakdown ranks by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountOf {
+    Visits,
+    Pageviews,
+    /// Custom events and conversions.
+    Events,
+    /// Every event, page views included.
+    AllEvents,
+}
+
+impl CountOf {
+    /// The count over the SQL columns every engine's group query names (`n_pv`, `n_ev`, `n_cv`, `n_visits`).
+    pub(crate) fn sql(self) -> &'static str {
+        match self {
+            CountOf::Visits => "n_visits",
+            CountOf::Pageviews => "n_pv",
+            CountOf::Events => "(n_ev + n_cv)",
+            CountOf::AllEvents => "(n_pv + n_ev + n_cv)",
+        }
+    }
+}
+
+impl GroupBy {
+    /// Groups by `fields` (all a visit's or all an event's; a 400 otherwise) and the bucket when asked.
+    pub fn new(fields: Vec<Field>, bucket: bool, rank: Rank) -> Result<GroupBy> {
+        if fields.iter().any(|f| f.is_visit()) && fields.iter().any(|f| !f.is_visit()) {
+            return Err(Error::invalid(
+                "dimensions: group by visit: dimensions or by event: dimensions, not both at once",
+            ));
+        }
+        Ok(GroupBy { fields, bucket, rank })
+    }
+
+    /// Whether the groups are visits' (else events').
+    pub(crate) fn by_visit(&self) -> bool {
+        self.fields.first().is_none_or(Field::is_visit)
+    }
+
+    /// The SQL condition keeping a group: a value an event does not have (a property, a goal, a name) is no
+    /// group; a visit's unknown value or a page is. `key(i)` names the i-th field's key column.
+    pub(crate) fn kept_sql(&self, key: impl Fn(usize) -> String) -> String {
+        let mut parts = vec![match self.rank {
+            Rank::Count(count) => format!("{} > 0", count.sql()),
+            Rank::Keys => "n_visits + n_pv + n_ev + n_cv > 0".to_string(),
+        }];
+        for (i, field) in self.fields.iter().enumerate() {
+            if !matches!(field, Field::Visit(_) | Field::Page) {
+                parts.push(format!("{} != ''", key(i)));
+            }
+        }
+        parts.join(" AND ")
+    }
+
+    /// The SQL order of the groups over key columns `key(i)` (the bucket's after the fields').
+    pub(crate) fn order_sql(&self, key: impl Fn(usize) -> String) -> String {
+        let keys: Vec<String> = (0..self.fields.len() + self.bucket as usize).map(key).collect();
+        match self.rank {
+            Rank::Count(count) => format!("{} DESC, {}", count.sql(), keys.join(", ")),
+            Rank::Keys => keys.join(", "),
         }
     }
 }
@@ -93,23 +175,21 @@ pub trait FilteredReads {
     /// Per bucket of the range's grain with traffic, in bucket order: (bucket start in seconds, visitors, page
     /// views). A visitor counts once per UTC day, in the bucket of its first admitted visit of that day.
     fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>>;
-    /// The totals of each value of `by` among what `filters` admits, the `limit` greatest by `by.count` first,
-    /// then by value; values counting nothing are left out. A per-visit value groups the admitted visits
-    /// started in the range, with the admitted events of those visits (whenever timed); an event value groups
-    /// the admitted events of the range, with their visits and visitors (a visitor once per UTC day of its
-    /// events), without bounces or durations (0), which are a visit's.
+    /// The totals of each group of `group` among what `filters` admits, `limit` of them in `group.rank`'s
+    /// order, each with its keys (the fields' values, then the bucket's start in seconds); groups counting
+    /// nothing, and event groups without a value of a property, goal or name, are left out. Visit groups hold
+    /// the admitted visits started in the range (in the bucket of their start), each with its admitted events
+    /// however late they came; event groups hold the admitted events of the range (in the bucket of their
+    /// time), with their visits and visitors (a visitor once per UTC day of its events), without bounces or
+    /// durations (0), which are a visit's.
     fn filtered_groups(
         &self,
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
-        by: &BreakdownBy,
+        group: &GroupBy,
         limit: i64,
-    ) -> Result<Vec<(String, Totals)>>;
-    /// Per bucket of the range's grain with an admitted visit starting in it, in bucket order: the bucket's
-    /// start in seconds and its visits' totals as `filtered_groups` counts a per-visit value's (a visitor once
-    /// per bucket and UTC day).
-    fn filtered_buckets(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, Totals)>>;
+    ) -> Result<Vec<(Vec<String>, Totals)>>;
 }
 
 /// The SQL columns of a group query, in this order: value, visits, bounces, duration, visitors, page views,
@@ -179,8 +259,8 @@ impl dyn EventStore {
         by: &BreakdownBy,
         limit: i64,
     ) -> Result<Vec<(String, i64)>> {
-        let groups = self.filtered_groups(site, range, filters, by, limit)?;
-        Ok(groups.into_iter().map(|(value, totals)| (value, by.count(&totals))).collect())
+        let groups = self.filtered_groups(site, range, filters, &by.group(), limit)?;
+        Ok(groups.into_iter().map(|(mut keys, totals)| (keys.swap_remove(0), by.count(&totals))).collect())
     }
 
     /// Referrers of what `filters` admits.
@@ -218,12 +298,6 @@ impl dyn EventStore {
         let total = self.filtered_totals(site, range, filters)?.visits;
         Ok(TrafficSource::of(rows, total))
     }
-}
-
-/// Whether a breakdown lists the empty value (a visit's unknown country or Direct source, a page view's root
-/// does; an event without the property or goal does not), as SQL: `1` or `0`.
-pub(crate) fn keeps_empty(by: &BreakdownBy) -> &'static str {
-    if matches!(by.field, Field::Visit(_) | Field::Page) { "1" } else { "0" }
 }
 
 /// (bucket, visitors) and (bucket, page views) rows merged in bucket order.

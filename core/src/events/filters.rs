@@ -99,6 +99,11 @@ impl Field {
             return Ok(Field::Prop(property_key(key)?));
         }
         let field = match name {
+            // Plausible's names of the stored places: countries by name (mapped to codes for the stored codes,
+            // see `condition`), regions and cities as stored.
+            "visit:country_name" => Field::Visit(VisitField::Country),
+            "visit:region_name" => Field::Visit(VisitField::Region),
+            "visit:city_name" => Field::Visit(VisitField::City),
             "event:page" => Field::Page,
             "event:name" => Field::Name,
             "event:goal" => Field::Goal,
@@ -154,7 +159,8 @@ pub enum Op {
 pub struct Condition {
     pub op: Op,
     pub field: Field,
-    /// The values, as stored: `(none)` (and, for sources, `Direct` and `Direct / None`) stand for ''.
+    /// The values, as stored: `(none)` and `(not set)` (and, for sources and referrers, `Direct` and
+    /// `Direct / None`) stand for ''.
     pub values: Vec<String>,
     pub case_sensitive: bool,
 }
@@ -328,6 +334,9 @@ fn condition(op: &str, parts: &[Value]) -> Result<Condition> {
             if text.chars().count() > MAX_VALUE_LEN {
                 return Err(Error::invalid(format!("filter values must be at most {MAX_VALUE_LEN} characters")));
             }
+            if dimension == "visit:country_name" {
+                return Ok(country_code_of(&text));
+            }
             Ok(stored_value(&field, text))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -346,8 +355,19 @@ fn condition(op: &str, parts: &[Value]) -> Result<Condition> {
 /// A value as stored: the names reports give an empty value stand for it.
 fn stored_value(field: &Field, text: String) -> String {
     let direct = matches!(field, Field::Visit(VisitField::Source | VisitField::Referrer));
-    let empty = text == "(none)" || (direct && (text == "Direct / None" || text == "Direct"));
+    let empty = text == "(none)" || text == "(not set)" || (direct && (text == "Direct / None" || text == "Direct"));
     if empty { String::new() } else { text }
+}
+
+/// The stored code of a country named in English (ISO 3166-1, any case); a name no country has stays as it is,
+/// so it matches nothing.
+fn country_code_of(name: &str) -> String {
+    if name.is_empty() {
+        return String::new();
+    }
+    isocountry::CountryCode::iter()
+        .find(|c| c.name().eq_ignore_ascii_case(name))
+        .map_or_else(|| name.to_string(), |c| c.alpha2().to_string())
 }
 
 /// A name from the request, shortened and quoted for an error message.
@@ -475,6 +495,12 @@ mod tests {
             })
             .collect();
         assert_eq!(values, ["", ""]);
+        let f = parse(r#"[["is","visit:country_name",["Estonia","United States of America","Atlantis"]]]"#).unwrap();
+        let Expr::Condition(c) = &f.visit[0] else { panic!() };
+        assert_eq!(
+            (&c.field, c.values.as_slice()),
+            (&Field::Visit(VisitField::Country), &["EE".to_string(), "US".into(), "Atlantis".into()][..])
+        );
     }
 
     #[test]

@@ -108,6 +108,19 @@ impl Websites {
         self.meta.website_of(owner, id)?.ok_or(Error::NotFound("website"))
     }
 
+    /// A website of `owner` by its domain (with or without scheme or `www.`, any case), as Plausible's API
+    /// names sites; another user's is `NotFound`, exactly like a missing one.
+    pub fn of_domain(&self, owner: UserId, domain: &str) -> Result<Website> {
+        let wanted = bare_host(domain);
+        let sites = self.list(owner)?;
+        let site = sites.into_iter().find(|site| {
+            let host = bare_host(&site.domain);
+            host.eq_ignore_ascii_case(&wanted)
+                || host.trim_start_matches("www.").eq_ignore_ascii_case(wanted.trim_start_matches("www."))
+        });
+        site.ok_or(Error::NotFound("website"))
+    }
+
     /// A website by id regardless of owner (CLI operators).
     pub fn get_any(&self, id: WebsiteId) -> Result<Website> {
         self.meta.website(id)?.ok_or(Error::NotFound("website"))

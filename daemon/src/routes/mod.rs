@@ -19,6 +19,7 @@ pub(crate) mod privacy_delete;
 mod replay_player;
 pub(crate) mod replays;
 pub(crate) mod reports;
+pub(crate) mod stats_api;
 pub(crate) mod track;
 pub(crate) mod user;
 pub(crate) mod visitor_stream;
@@ -75,6 +76,7 @@ pub fn routes(
         .or(boxed(visitor_stream::routes(tracker.clone())))
         .or(boxed(user::routes(tracker.clone())))
         .or(boxed(api_keys::routes(tracker.clone())))
+        .or(boxed(stats_api::routes(tracker.clone())))
         .or(boxed(openapi::routes()));
     let dashboard_api = api_key_meter(tracker.clone()).and(dashboard_api);
     let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));

@@ -7,7 +7,7 @@ use crate::analytics::{TimeRange, Totals};
 use crate::cluster::clickhouse::quote;
 use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
 use crate::error::Result;
-use crate::events::filtered::{BreakdownBy, FilteredReads, group_totals, keeps_empty, merge_series};
+use crate::events::filtered::{FilteredReads, GroupBy, group_totals, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::model::WebsiteId;
 
@@ -78,17 +78,13 @@ impl ClickHouseEvents {
     /// A subquery of the visits of `site` started in the range that `filters` admit: `visit_id`, `visitor`,
     /// `start`, `last`, `page_views`, the admitted page views, events and conversions (`pv`, `ev`, `cv`) and
     /// `f_<field>` of the filters' fields and `extra`.
-    fn admitted_visits(
-        &self,
-        site: WebsiteId,
-        range: TimeRange,
-        filters: &Filters,
-        extra: Option<VisitField>,
-    ) -> String {
+    fn admitted_visits(&self, site: WebsiteId, range: TimeRange, filters: &Filters, extra: &[VisitField]) -> String {
         let db = self.db();
         let mut fields = filters.visit_fields();
-        if let Some(field) = extra.filter(|f| !fields.contains(f)) {
-            fields.push(field);
+        for field in extra {
+            if !fields.contains(field) {
+                fields.push(*field);
+            }
         }
         let (from, to) = (range.start, range.end);
         let event = condition_sql(&filters.event, &mut Ch);
@@ -141,7 +137,7 @@ impl ClickHouseEvents {
 
 impl FilteredReads for ClickHouseEvents {
     fn filtered_totals(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals> {
-        let visits = self.admitted_visits(site, range, filters, None);
+        let visits = self.admitted_visits(site, range, filters, &[]);
         let row = self.ask(&format!(
             "SELECT count(), countIf(page_views = 1), sum(intDiv(last - start, 1000)),
                     uniqExact(intDiv(start, {DAY_MS}), visitor)
@@ -166,7 +162,7 @@ impl FilteredReads for ClickHouseEvents {
     fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>> {
         let step = range.grain.seconds();
         let step_ms = step * 1000;
-        let visits = self.admitted_visits(site, range, filters, None);
+        let visits = self.admitted_visits(site, range, filters, &[]);
         let visitors = self.ask(&format!(
             "SELECT intDiv(m, {step_ms}) * {step} AS b, count() FROM (
                 SELECT min(start) AS m FROM ({visits}) GROUP BY intDiv(start, {DAY_MS}), visitor)
@@ -187,57 +183,68 @@ impl FilteredReads for ClickHouseEvents {
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
-        by: &BreakdownBy,
+        group: &GroupBy,
         limit: i64,
-    ) -> Result<Vec<(String, Totals)>> {
-        let sql = match &by.field {
-            Field::Visit(v) => self.visit_groups(site, range, filters, Some(*v), &format!("f_{}", v.name())),
-            field => {
-                let value = Ch.field(field);
+    ) -> Result<Vec<(Vec<String>, Totals)>> {
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
+        let sql = match group.by_visit() {
+            true => {
+                let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+                if group.bucket {
+                    columns.push(format!("toString(intDiv(start, {}) * {step})", step * 1000));
+                }
+                let extra: Vec<VisitField> =
+                    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect();
                 format!(
-                    "SELECT {value} AS v, uniqExact(visit_id) AS n_visits, 0, 0, uniqExact(intDiv(ts, {DAY_MS}), visitor),
+                    "SELECT {}, count() AS n_visits, countIf(page_views = 1), sum(intDiv(last - start, 1000)),
+                            uniqExact(intDiv(start, {DAY_MS}), visitor), sum(pv) AS n_pv, sum(ev) AS n_ev,
+                            sum(cv) AS n_cv
+                     FROM ({}) GROUP BY {}",
+                    aliased(&columns),
+                    self.admitted_visits(site, range, filters, &extra),
+                    key_list(keys)
+                )
+            }
+            false => {
+                let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+                if group.bucket {
+                    columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+                }
+                format!(
+                    "SELECT {}, uniqExact(visit_id) AS n_visits, 0, 0, uniqExact(intDiv(ts, {DAY_MS}), visitor),
                             countIf(kind = 'pageview') AS n_pv, countIf(kind IN ({EVENT_KINDS})) AS n_ev,
                             countIf(kind = 'conversion') AS n_cv
-                     {} GROUP BY v",
-                    self.admitted_hits(site, range, filters)
+                     {} GROUP BY {}",
+                    aliased(&columns),
+                    self.admitted_hits(site, range, filters),
+                    key_list(keys)
                 )
             }
         };
-        let (count, keep) = (by.count_sql(), keeps_empty(by));
-        let rows = self
-            .ask(&format!("{sql} HAVING {count} > 0 AND (v != '' OR {keep}) ORDER BY {count} DESC, v LIMIT {limit}"))?;
-        rows.iter().map(|r| Ok((text(r, 0)?, group_totals(counts_at(r)?)))).collect()
-    }
-
-    fn filtered_buckets(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, Totals)>> {
-        let step = range.grain.seconds();
-        let key = format!("intDiv(start, {}) * {step}", step * 1000);
-        let rows = self.ask(&format!("{} ORDER BY v", self.visit_groups(site, range, filters, None, &key)))?;
-        rows.iter().map(|r| Ok((int(r, 0)?, group_totals(counts_at(r)?)))).collect()
+        let (kept, order) = (group.kept_sql(key), group.order_sql(key));
+        let rows = self.ask(&format!("{sql} HAVING {kept} ORDER BY {order} LIMIT {limit}"))?;
+        rows.iter()
+            .map(|r| {
+                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                let counts = (0..7).map(|i| int(r, keys + i)).collect::<Result<Vec<_>>>()?;
+                Ok((values, group_totals(counts.try_into().expect("seven counts"))))
+            })
+            .collect()
     }
 }
 
-/// A group query's seven counts after its value.
-fn counts_at(row: &[String]) -> Result<[i64; 7]> {
-    Ok([int(row, 1)?, int(row, 2)?, int(row, 3)?, int(row, 4)?, int(row, 5)?, int(row, 6)?, int(row, 7)?])
+/// The i-th key column of a group query.
+fn key(i: usize) -> String {
+    format!("k{i}")
 }
 
-impl ClickHouseEvents {
-    /// The admitted visits grouped by `key` (SQL over the visit subquery's columns, `extra`'s among them), in a
-    /// group query's columns.
-    fn visit_groups(
-        &self,
-        site: WebsiteId,
-        range: TimeRange,
-        filters: &Filters,
-        extra: Option<VisitField>,
-        key: &str,
-    ) -> String {
-        format!(
-            "SELECT {key} AS v, count() AS n_visits, countIf(page_views = 1), sum(intDiv(last - start, 1000)),
-                    uniqExact(intDiv(start, {DAY_MS}), visitor), sum(pv) AS n_pv, sum(ev) AS n_ev, sum(cv) AS n_cv
-             FROM ({}) GROUP BY v",
-            self.admitted_visits(site, range, filters, extra)
-        )
-    }
+/// `k0, k1, ...` of `n` keys.
+fn key_list(n: usize) -> String {
+    (0..n).map(key).collect::<Vec<_>>().join(", ")
+}
+
+/// Columns named `k0, k1, ...`.
+fn aliased(columns: &[String]) -> String {
+    columns.iter().enumerate().map(|(i, c)| format!("{c} AS {}", key(i))).collect::<Vec<_>>().join(", ")
 }

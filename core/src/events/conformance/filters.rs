@@ -3,7 +3,7 @@
 
 use super::{Engine, Visit, engines, hits_of};
 use crate::analytics::{DimensionCount, PageViews, TimeRange, Totals};
-use crate::events::filtered::BreakdownBy;
+use crate::events::filtered::{BreakdownBy, CountOf, GroupBy, Rank};
 use crate::events::filters::Filters;
 use crate::ingest::EventKind::{Conversion as Purchase, Custom, Pageview};
 use crate::model::{Millis, now_ms};
@@ -166,45 +166,79 @@ fn every_engine_totals_each_group_and_bucket() {
     for engine in engines() {
         seeded(&engine, now);
         let events = &*engine.events;
-        let groups = |dim: &str, f: &Filters| -> Vec<(String, [i64; 7])> {
-            let by = BreakdownBy::parse(dim).unwrap();
-            let rows = events.filtered_groups(engine.site, range, f, &by, 100).unwrap();
-            rows.into_iter().map(|(v, t)| (v, figures(t))).collect()
+        let groups = |group: GroupBy, f: &Filters| -> Vec<(Vec<String>, [i64; 7])> {
+            let rows = events.filtered_groups(engine.site, range, f, &group, 100).unwrap();
+            rows.into_iter().map(|(keys, t)| (keys, figures(t))).collect()
         };
-        let named = |rows: &[(&str, [i64; 7])]| -> Vec<(String, [i64; 7])> {
-            rows.iter().map(|(v, f)| (v.to_string(), *f)).collect()
+        let by = |dim: &str| BreakdownBy::parse(dim).unwrap().group();
+        let named = |rows: &[(&[&str], [i64; 7])]| -> Vec<(Vec<String>, [i64; 7])> {
+            rows.iter().map(|(keys, f)| (keys.iter().map(|k| k.to_string()).collect(), *f)).collect()
         };
         // (visits, visitors, page views, events, conversions, bounces, duration)
         assert_eq!(
-            groups("country", &Filters::none()),
-            named(&[("FR", [2, 2, 2, 1, 0, 2, 10]), ("DE", [1, 1, 2, 0, 1, 0, 30]), ("US", [1, 1, 2, 1, 0, 0, 25])]),
-            "{}",
-            engine.name
-        );
-        assert_eq!(
-            groups("device", &filters(r#"[["contains","event:page",["/blog"]]]"#)),
-            named(&[("desktop", [1, 1, 1, 0, 1, 0, 30]), ("mobile", [1, 1, 1, 1, 0, 1, 10])]),
-            "{}: a visit group counts only its admitted events",
-            engine.name
-        );
-        assert_eq!(
-            groups("page", &Filters::none()),
+            groups(by("country"), &Filters::none()),
             named(&[
-                ("/a", [2, 2, 2, 0, 0, 0, 0]),
-                ("/", [1, 1, 1, 0, 0, 0, 0]),
-                ("/blog/x", [1, 1, 1, 0, 1, 0, 0]),
-                ("/blog/y", [1, 1, 1, 1, 0, 0, 0]),
-                ("/c", [1, 1, 1, 1, 0, 0, 0]),
+                (&["FR"], [2, 2, 2, 1, 0, 2, 10]),
+                (&["DE"], [1, 1, 2, 0, 1, 0, 30]),
+                (&["US"], [1, 1, 2, 1, 0, 0, 25])
             ]),
             "{}",
             engine.name
         );
-        let buckets = events.filtered_buckets(engine.site, range, &Filters::none()).unwrap();
+        assert_eq!(
+            groups(by("device"), &filters(r#"[["contains","event:page",["/blog"]]]"#)),
+            named(&[(&["desktop"], [1, 1, 1, 0, 1, 0, 30]), (&["mobile"], [1, 1, 1, 1, 0, 1, 10])]),
+            "{}: a visit group counts only its admitted events",
+            engine.name
+        );
+        assert_eq!(
+            groups(by("page"), &Filters::none()),
+            named(&[
+                (&["/a"], [2, 2, 2, 0, 0, 0, 0]),
+                (&["/"], [1, 1, 1, 0, 0, 0, 0]),
+                (&["/blog/x"], [1, 1, 1, 0, 1, 0, 0]),
+                (&["/blog/y"], [1, 1, 1, 1, 0, 0, 0]),
+                (&["/c"], [1, 1, 1, 1, 0, 0, 0]),
+            ]),
+            "{}",
+            engine.name
+        );
+        let two = |a: &str, b: &str, rank| {
+            let field = |d: &str| BreakdownBy::parse(d).unwrap().field;
+            GroupBy::new(vec![field(a), field(b)], false, rank).unwrap()
+        };
+        assert_eq!(
+            groups(two("country", "device", Rank::Keys), &Filters::none()),
+            named(&[
+                (&["DE", "desktop"], [1, 1, 2, 0, 1, 0, 30]),
+                (&["FR", "mobile"], [2, 2, 2, 1, 0, 2, 10]),
+                (&["US", "tablet"], [1, 1, 2, 1, 0, 0, 25]),
+            ]),
+            "{}: two visit fields, in key order",
+            engine.name
+        );
+        assert_eq!(
+            groups(two("prop:plan", "page", Rank::Count(CountOf::AllEvents)), &Filters::none()),
+            named(&[(&["free", "/c"], [1, 1, 0, 1, 0, 0, 0]), (&["pro", "/blog/y"], [1, 1, 0, 1, 0, 0, 0])]),
+            "{}: two event fields, events without the property left out",
+            engine.name
+        );
+        let buckets = groups(GroupBy::new(vec![], true, Rank::Keys).unwrap(), &Filters::none());
         let sum = buckets.iter().fold([0; 7], |mut acc, (_, t)| {
-            acc.iter_mut().zip(figures(*t)).for_each(|(a, b)| *a += b);
+            acc.iter_mut().zip(t).for_each(|(a, b)| *a += b);
             acc
         });
         assert_eq!(sum, [4, 4, 6, 2, 1, 2, 65], "{}", engine.name);
-        assert!(buckets.iter().all(|(b, _)| b % 86_400 == 0 && (range.start / 1000..range.end / 1000).contains(b)));
+        let day = |keys: &Vec<String>| keys[0].parse::<i64>().unwrap();
+        assert!(
+            buckets
+                .iter()
+                .all(|(k, _)| day(k) % 86_400 == 0 && (range.start / 1000..range.end / 1000).contains(&day(k)))
+        );
+        let by_day = groups(
+            GroupBy::new(vec![BreakdownBy::parse("page").unwrap().field], true, Rank::Keys).unwrap(),
+            &Filters::none(),
+        );
+        assert_eq!(by_day.iter().map(|(_, t)| t[2]).sum::<i64>(), 6, "{}: page views by page and day", engine.name);
     }
 }

@@ -8,7 +8,7 @@ use rusqlite::{Connection, params_from_iter};
 use super::SqliteEvents;
 use crate::analytics::{TimeRange, Totals};
 use crate::error::Result;
-use crate::events::filtered::{BreakdownBy, FilteredReads, group_totals, keeps_empty, merge_series};
+use crate::events::filtered::{FilteredReads, GroupBy, group_totals, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::model::WebsiteId;
 
@@ -172,50 +172,77 @@ impl FilteredReads for SqliteEvents {
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
-        by: &BreakdownBy,
+        group: &GroupBy,
         limit: i64,
-    ) -> Result<Vec<(String, Totals)>> {
+    ) -> Result<Vec<(Vec<String>, Totals)>> {
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
         self.db.read(|conn| {
-            let (sql, mut p) = match &by.field {
-                Field::Visit(v) => visit_groups(site, range, filters, visit_column(*v)),
-                field => {
+            let (sql, mut p) = match group.by_visit() {
+                true => {
+                    let mut columns: Vec<String> =
+                        group.fields.iter().map(|f| visit_column(visit(f)).to_string()).collect();
+                    if group.bucket {
+                        columns.push(format!("CAST((s.first_seen / {}) * {step} AS TEXT)", step * 1000));
+                    }
+                    visit_groups(site, range, filters, &columns)
+                }
+                false => {
                     let (events, mut p) = admitted_events(site, range, filters);
-                    let value = p.field(field);
+                    let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
+                    if group.bucket {
+                        columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+                    }
                     let sql = format!(
-                        "SELECT {value} AS v, COUNT(DISTINCT e.session_id) AS n_visits, 0, 0,
+                        "SELECT {}, COUNT(DISTINCT e.session_id) AS n_visits, 0, 0,
                                 COUNT(DISTINCT (e.ts / {DAY_MS}) || '-' || s.visitor_hash),
                                 SUM(e.kind = 'pageview') AS n_pv, SUM(e.kind IN ({EVENT_KINDS})) AS n_ev,
                                 SUM(e.kind = 'conversion') AS n_cv
-                         {events} GROUP BY v"
+                         {events} GROUP BY {}",
+                        aliased(&columns),
+                        key_list(keys)
                     );
                     (sql, p)
                 }
             };
-            let (count, keep, limit) = (by.count_sql(), keeps_empty(by), p.push(limit.into()));
-            let sql =
-                format!("{sql} HAVING {count} > 0 AND (v != '' OR {keep}) ORDER BY {count} DESC, v LIMIT {limit}");
-            rows(conn, &sql, p, |r| Ok((r.get(0)?, group_totals(totals_at(r)?))))
-        })
-    }
-
-    fn filtered_buckets(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, Totals)>> {
-        let step = range.grain.seconds();
-        let key = format!("(s.first_seen / {}) * {step}", step * 1000);
-        self.db.read(|conn| {
-            let (sql, p) = visit_groups(site, range, filters, &key);
-            rows(conn, &format!("{sql} ORDER BY v"), p, |r| Ok((r.get(0)?, group_totals(totals_at(r)?))))
+            let (kept, order) = (group.kept_sql(key), group.order_sql(key));
+            let limit = p.push(limit.into());
+            let sql = format!("{sql} HAVING {kept} ORDER BY {order} LIMIT {limit}");
+            rows(conn, &sql, p, |r| {
+                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                let counts: [i64; 7] = std::array::from_fn(|i| r.get(keys + i).unwrap_or(0));
+                Ok((values, group_totals(counts)))
+            })
         })
     }
 }
 
-/// A group query's seven counts after its value.
-fn totals_at(r: &rusqlite::Row) -> rusqlite::Result<[i64; 7]> {
-    Ok([r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?])
+/// The i-th key column of a group query.
+fn key(i: usize) -> String {
+    format!("k{i}")
 }
 
-/// The admitted visits grouped by `key` (SQL over the visit row `s`), each visit with its admitted events
+/// `k0, k1, ...` of `n` keys.
+fn key_list(n: usize) -> String {
+    (0..n).map(key).collect::<Vec<_>>().join(", ")
+}
+
+/// Columns named `k0, k1, ...`.
+fn aliased(columns: &[String]) -> String {
+    columns.iter().enumerate().map(|(i, c)| format!("{c} AS {}", key(i))).collect::<Vec<_>>().join(", ")
+}
+
+/// The per-visit field of a visit group (`GroupBy` holds only those there).
+fn visit(field: &Field) -> VisitField {
+    match field {
+        Field::Visit(v) => *v,
+        other => unreachable!("a visit group of {other:?}"),
+    }
+}
+
+/// The admitted visits grouped by `columns` (SQL over the visit row `s`), each visit with its admitted events
 /// however late they came, in a group query's columns.
-fn visit_groups(site: WebsiteId, range: TimeRange, filters: &Filters, key: &str) -> (String, Params) {
+fn visit_groups(site: WebsiteId, range: TimeRange, filters: &Filters, columns: &[String]) -> (String, Params) {
     let (visits, mut p) = admitted_visits(site, range, filters);
     let event = condition_sql(&filters.event, &mut p);
     let visits = visits.replacen(
@@ -223,15 +250,17 @@ fn visit_groups(site: WebsiteId, range: TimeRange, filters: &Filters, key: &str)
         &format!("FROM sessions s LEFT JOIN events e ON e.session_id = s.id AND {event} WHERE"),
         1,
     );
+    let keys = key_list(columns.len());
     let sql = format!(
-        "SELECT v, COUNT(*) AS n_visits, SUM(b), SUM(d), COUNT(DISTINCT dv), SUM(pv) AS n_pv, SUM(ev) AS n_ev,
+        "SELECT {keys}, COUNT(*) AS n_visits, SUM(b), SUM(d), COUNT(DISTINCT dv), SUM(pv) AS n_pv, SUM(ev) AS n_ev,
                 SUM(cv) AS n_cv
-         FROM (SELECT {key} AS v, s.page_views = 1 AS b, (s.last_seen - s.first_seen) / 1000 AS d,
+         FROM (SELECT {}, s.page_views = 1 AS b, (s.last_seen - s.first_seen) / 1000 AS d,
                       (s.first_seen / {DAY_MS}) || '-' || s.visitor_hash AS dv,
                       COALESCE(SUM(e.kind = 'pageview'), 0) AS pv, COALESCE(SUM(e.kind IN ({EVENT_KINDS})), 0) AS ev,
                       COALESCE(SUM(e.kind = 'conversion'), 0) AS cv
                {visits} GROUP BY s.id)
-         GROUP BY v"
+         GROUP BY {keys}",
+        aliased(columns)
     );
     (sql, p)
 }

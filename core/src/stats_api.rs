@@ -1,0 +1,575 @@
+//! Plausible's Stats API v2 (`POST /api/v2/query`) over the events boundary: a query's metrics, dimension,
+//! filters, date range, order and page, checked here (a 400 names the bad field) and answered from the same
+//! filtered reads as the dashboard, so existing Plausible clients work by changing the host.
+
+use chrono::{Datelike, Duration, NaiveDate};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::analytics::{Grain, TimeRange, Totals};
+use crate::error::{Error, Result};
+use crate::events::EventStore;
+use crate::events::filtered::{CountOf, GroupBy, Rank};
+use crate::events::filters::{Field, Filters};
+use crate::model::{Millis, WebsiteId};
+
+/// Most rows one query answers (Plausible's page limit too).
+const MAX_ROWS: i64 = 10_000;
+
+/// The metrics a query may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    Visitors,
+    Visits,
+    Pageviews,
+    ViewsPerVisit,
+    BounceRate,
+    VisitDuration,
+    Events,
+    Percentage,
+}
+
+const METRICS: [(Metric, &str); 8] = [
+    (Metric::Visitors, "visitors"),
+    (Metric::Visits, "visits"),
+    (Metric::Pageviews, "pageviews"),
+    (Metric::ViewsPerVisit, "views_per_visit"),
+    (Metric::BounceRate, "bounce_rate"),
+    (Metric::VisitDuration, "visit_duration"),
+    (Metric::Events, "events"),
+    (Metric::Percentage, "percentage"),
+];
+
+/// Plausible's metrics tracker does not answer yet (API.md says why).
+const UNSUPPORTED: [&str; 5] =
+    ["conversion_rate", "group_conversion_rate", "time_on_page", "scroll_depth", "total_revenue"];
+
+impl Metric {
+    fn parse(name: &str) -> Result<Metric> {
+        if let Some((metric, _)) = METRICS.iter().find(|(_, n)| *n == name) {
+            return Ok(*metric);
+        }
+        if UNSUPPORTED.contains(&name) {
+            return Err(Error::invalid(format!("metrics: {name} is not supported by tracker yet")));
+        }
+        Err(Error::invalid(format!(
+            "metrics: unknown metric {}; use {}",
+            quoted(name),
+            METRICS.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+        )))
+    }
+
+    fn name(self) -> &'static str {
+        METRICS.iter().find(|(m, _)| *m == self).map(|(_, n)| *n).expect("every metric is listed")
+    }
+
+    /// The metric of a row's totals; `total_visitors` for the percentage.
+    fn value(self, t: &Totals, total_visitors: i64) -> Value {
+        let ratio = |part: i64, whole: i64, scale: f64| {
+            if whole <= 0 { 0.0 } else { (part as f64 * scale / whole as f64 * 100.0).round() / 100.0 }
+        };
+        match self {
+            Metric::Visitors => json!(t.visitors),
+            Metric::Visits => json!(t.visits),
+            Metric::Pageviews => json!(t.pageviews),
+            Metric::ViewsPerVisit => json!(ratio(t.pageviews, t.visits, 1.0)),
+            Metric::BounceRate => json!(ratio(t.bounces, t.visits, 100.0).round()),
+            Metric::VisitDuration => json!(ratio(t.duration_s, t.visits, 1.0).round()),
+            Metric::Events => json!(t.pageviews + t.events + t.conversions),
+            Metric::Percentage => json!((ratio(t.visitors, total_visitors, 100.0) * 10.0).round() / 10.0),
+        }
+    }
+}
+
+/// One dimension a query groups by, under the name the query gave it.
+#[derive(Debug, Clone, PartialEq)]
+struct Dimension {
+    name: String,
+    kind: DimensionKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum DimensionKind {
+    /// A field; `country_name` answers a country's English name for its stored code.
+    Field { field: Field, country_name: bool },
+    /// `time`, `time:hour`, `time:day`, `time:week`, `time:month`.
+    Time(TimeUnit),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TimeUnit {
+    Hour,
+    Day,
+    Week,
+    Month,
+}
+
+impl Dimension {
+    fn parse(name: &str, range: TimeRange) -> Result<Dimension> {
+        let unit = match name {
+            "time" if range.end - range.start <= 86_400_000 => TimeUnit::Hour,
+            "time" | "time:day" => TimeUnit::Day,
+            "time:hour" => TimeUnit::Hour,
+            "time:week" => TimeUnit::Week,
+            "time:month" => TimeUnit::Month,
+            _ => {
+                let field = Field::parse(name).map_err(|e| Error::invalid(format!("dimensions: {e}")))?;
+                let country_name = name == "visit:country_name";
+                return Ok(Dimension { name: name.to_string(), kind: DimensionKind::Field { field, country_name } });
+            }
+        };
+        if unit == TimeUnit::Hour && range.end - range.start > 31 * 86_400_000 {
+            return Err(Error::invalid("dimensions: time:hour covers at most 31 days"));
+        }
+        Ok(Dimension { name: name.to_string(), kind: DimensionKind::Time(unit) })
+    }
+}
+
+/// What a query orders by: a metric (its index) or a dimension (its index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OrderKey {
+    Metric(usize),
+    Dimension(usize),
+}
+
+/// A checked query.
+#[derive(Debug)]
+pub struct StatsQuery {
+    /// The `site_id`: the site's domain.
+    pub site_domain: String,
+    metrics: Vec<Metric>,
+    range: TimeRange,
+    dimensions: Vec<Dimension>,
+    filters: Filters,
+    /// What the rows are ordered by, first key first, each with whether descending.
+    order: Vec<(OrderKey, bool)>,
+    limit: i64,
+    offset: i64,
+    time_labels: bool,
+    total_rows: bool,
+    /// The request as given, echoed with the resolved dates.
+    echo: Value,
+}
+
+/// The answer: rows of metrics and dimension values, and what was asked.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct StatsAnswer {
+    pub results: Vec<StatsRow>,
+    pub meta: Value,
+    pub query: Value,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct StatsRow {
+    pub metrics: Vec<Value>,
+    pub dimensions: Vec<Value>,
+}
+
+impl StatsQuery {
+    /// The `site_id` of a request body: the site's domain.
+    pub fn site_domain(body: &Value) -> Result<String> {
+        if !body.is_object() {
+            return Err(Error::invalid("the query must be a JSON object"));
+        }
+        body.get("site_id")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .ok_or_else(|| Error::invalid("site_id is required: the site's domain"))
+    }
+
+    /// Reads a request body; `first_data` gives the site's first data for `all` (asked only then).
+    pub fn parse(body: &Value, now: Millis, first_data: impl FnOnce() -> Result<Option<Millis>>) -> Result<StatsQuery> {
+        let object = body.as_object().ok_or_else(|| Error::invalid("the query must be a JSON object"))?;
+        for key in object.keys() {
+            if !["site_id", "metrics", "date_range", "dimensions", "filters", "order_by", "include", "pagination"]
+                .contains(&key.as_str())
+            {
+                return Err(Error::invalid(format!("unknown field {}", quoted(key))));
+            }
+        }
+        let site_domain = StatsQuery::site_domain(body)?;
+        let metrics = strings(object.get("metrics"), "metrics")?;
+        if metrics.is_empty() {
+            return Err(Error::invalid("metrics: at least one metric is required"));
+        }
+        let metrics = metrics.iter().map(|m| Metric::parse(m)).collect::<Result<Vec<_>>>()?;
+        let range = date_range(object.get("date_range"), now, first_data)?;
+        let names = match object.get("dimensions") {
+            None => Vec::new(),
+            some => strings(some, "dimensions")?,
+        };
+        let dimensions = names.iter().map(|d| Dimension::parse(d, range)).collect::<Result<Vec<_>>>()?;
+        let fields: Vec<Field> = dimensions
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DimensionKind::Field { field, .. } => Some(field.clone()),
+                DimensionKind::Time(_) => None,
+            })
+            .collect();
+        if dimensions.len() - fields.len() > 1 {
+            return Err(Error::invalid("dimensions: at most one time dimension"));
+        }
+        GroupBy::new(fields.clone(), false, Rank::Keys)?;
+        if metrics.contains(&Metric::Percentage) && fields.is_empty() {
+            return Err(Error::invalid("metrics: percentage needs a non-time dimension"));
+        }
+        if fields.iter().any(|f| !f.is_visit())
+            && let Some(m) =
+                metrics.iter().find(|m| matches!(m, Metric::BounceRate | Metric::VisitDuration | Metric::ViewsPerVisit))
+        {
+            return Err(Error::invalid(format!(
+                "metrics: {} is a visit's, and cannot be grouped by an event: dimension",
+                m.name()
+            )));
+        }
+        let filters = match object.get("filters") {
+            None => Filters::none(),
+            Some(f) => Filters::from_json(f).map_err(|e| Error::invalid(format!("filters: {e}")))?,
+        };
+        let order = order_by(object.get("order_by"), &metrics, &dimensions)?;
+        let include = object.get("include").cloned().unwrap_or(json!({}));
+        let flag = |name: &str| -> Result<bool> {
+            match include.get(name) {
+                None | Some(Value::Null) => Ok(false),
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(_) => Err(Error::invalid(format!("include.{name} must be true or false"))),
+            }
+        };
+        let (time_labels, total_rows) = (flag("time_labels")?, flag("total_rows")?);
+        flag("imports")?;
+        let pagination = object.get("pagination").cloned().unwrap_or(json!({}));
+        let number = |name: &str, default: i64, range: std::ops::RangeInclusive<i64>| -> Result<i64> {
+            match pagination.get(name) {
+                None => Ok(default),
+                Some(v) => v.as_i64().filter(|n| range.contains(n)).ok_or_else(|| {
+                    Error::invalid(format!(
+                        "pagination.{name} must be a whole number from {} to {}",
+                        range.start(),
+                        range.end()
+                    ))
+                }),
+            }
+        };
+        let (limit, offset) = (number("limit", MAX_ROWS, 1..=MAX_ROWS)?, number("offset", 0, 0..=1_000_000)?);
+        let mut echo = body.clone();
+        let stamp = |ms: Millis| {
+            let at = chrono::DateTime::from_timestamp_millis(ms).expect("a time in chrono's range");
+            at.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
+        };
+        echo["date_range"] = json!([stamp(range.start), stamp(range.end - 1000)]);
+        Ok(StatsQuery {
+            site_domain,
+            metrics,
+            range,
+            dimensions,
+            filters,
+            order,
+            limit,
+            offset,
+            time_labels,
+            total_rows,
+            echo,
+        })
+    }
+
+    /// Answers the query for `site`.
+    pub fn run(&self, events: &(dyn EventStore + 'static), site: WebsiteId) -> Result<StatsAnswer> {
+        let values = |t: &Totals, total: i64| self.metrics.iter().map(|m| m.value(t, total)).collect::<Vec<_>>();
+        let mut meta = json!({});
+        if self.dimensions.is_empty() {
+            let totals = events.totals_where(site, self.range, &self.filters)?;
+            let results = vec![StatsRow { metrics: values(&totals, totals.visitors), dimensions: vec![] }];
+            return Ok(StatsAnswer { results, meta, query: self.echo.clone() });
+        }
+        let fields: Vec<Field> = self
+            .dimensions
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DimensionKind::Field { field, .. } => Some(field.clone()),
+                DimensionKind::Time(_) => None,
+            })
+            .collect();
+        let unit = self.dimensions.iter().find_map(|d| match d.kind {
+            DimensionKind::Time(unit) => Some(unit),
+            _ => None,
+        });
+        let by_visit = fields.first().is_none_or(Field::is_visit);
+        let rank = Rank::Count(if by_visit { CountOf::Visits } else { CountOf::AllEvents });
+        let group = GroupBy::new(fields, unit.is_some(), rank)?;
+        let grain = if unit == Some(TimeUnit::Hour) { Grain::Hour } else { Grain::Day };
+        let groups =
+            events.filtered_groups(site, TimeRange { grain, ..self.range }, &self.filters, &group, MAX_ROWS)?;
+        // Each group's dimension values in the query's order; weeks and months add up their days.
+        let mut rows: Vec<(Vec<Value>, Totals)> = Vec::new();
+        for (keys, totals) in groups {
+            let mut fields = keys.iter();
+            let bucket = keys.last().and_then(|k| k.parse::<Millis>().ok()).unwrap_or(0) * 1000;
+            let dimensions: Vec<Value> = self
+                .dimensions
+                .iter()
+                .map(|d| match &d.kind {
+                    DimensionKind::Field { field, country_name } => {
+                        let value = fields.next().cloned().unwrap_or_default();
+                        json!(shown_value(field, *country_name, value))
+                    }
+                    DimensionKind::Time(unit) => json!(time_label(bucket, *unit)),
+                })
+                .collect();
+            match rows.iter_mut().find(|(d, _)| *d == dimensions) {
+                Some((_, sum)) => add(sum, &totals),
+                None => rows.push((dimensions, totals)),
+            }
+        }
+        if let Some(unit) = unit
+            && self.time_labels
+        {
+            meta["time_labels"] = json!(labels(self.range, unit));
+        }
+        let total_visitors = match self.metrics.contains(&Metric::Percentage) {
+            true => events.filtered_totals(site, self.range, &self.filters)?.visitors,
+            false => 0,
+        };
+        rows.sort_by(|a, b| {
+            for (key, descending) in &self.order {
+                let (x, y) = match key {
+                    OrderKey::Metric(i) => {
+                        (self.metrics[*i].value(&a.1, total_visitors), self.metrics[*i].value(&b.1, total_visitors))
+                    }
+                    OrderKey::Dimension(i) => (a.0[*i].clone(), b.0[*i].clone()),
+                };
+                let ord = match (x.as_f64(), y.as_f64()) {
+                    (Some(x), Some(y)) => x.total_cmp(&y),
+                    _ => x.as_str().unwrap_or("").cmp(y.as_str().unwrap_or("")),
+                };
+                let ord = if *descending { ord.reverse() } else { ord };
+                if ord.is_ne() {
+                    return ord;
+                }
+            }
+            let text = |v: &Vec<Value>| v.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect::<Vec<_>>();
+            text(&a.0).cmp(&text(&b.0))
+        });
+        if self.total_rows {
+            meta["total_rows"] = json!(rows.len());
+        }
+        let results = rows
+            .into_iter()
+            .skip(self.offset as usize)
+            .take(self.limit as usize)
+            .map(|(dimensions, totals)| StatsRow { metrics: values(&totals, total_visitors), dimensions })
+            .collect();
+        Ok(StatsAnswer { results, meta, query: self.echo.clone() })
+    }
+}
+
+/// A dimension's value as Plausible shows it: a country's name for `visit:country_name`, `Direct / None` for no
+/// source, `(not set)` for no UTM value.
+fn shown_value(field: &Field, country_name: bool, value: String) -> String {
+    use crate::events::filters::VisitField as V;
+    match field {
+        _ if country_name => country_name_of(&value),
+        Field::Visit(V::Source) if value.is_empty() => "Direct / None".into(),
+        Field::Visit(V::UtmSource | V::UtmMedium | V::UtmCampaign | V::UtmContent | V::UtmTerm) if value.is_empty() => {
+            "(not set)".into()
+        }
+        _ => value,
+    }
+}
+
+/// A country's English name (ISO 3166-1) for its stored code; the code itself when unknown, '' for none.
+fn country_name_of(code: &str) -> String {
+    isocountry::CountryCode::for_alpha2(code).map(|c| c.name().to_string()).unwrap_or_else(|_| code.to_string())
+}
+
+/// Adds a bucket's totals to a week's or month's.
+fn add(sum: &mut Totals, t: &Totals) {
+    sum.pageviews += t.pageviews;
+    sum.visits += t.visits;
+    sum.visitors += t.visitors;
+    sum.events += t.events;
+    sum.conversions += t.conversions;
+    sum.bounces += t.bounces;
+    sum.duration_s += t.duration_s;
+}
+
+/// A bucket's label as Plausible writes it: `2026-11-15 13:00:00` for hours, the day (the week's Monday, the
+/// month's first day) otherwise.
+fn time_label(ms: Millis, unit: TimeUnit) -> String {
+    let at = chrono::DateTime::from_timestamp_millis(ms).expect("a time in chrono's range").naive_utc();
+    let day = at.date();
+    match unit {
+        TimeUnit::Hour => at.format("%Y-%m-%d %H:00:00").to_string(),
+        TimeUnit::Day => day.to_string(),
+        TimeUnit::Week => (day - Duration::days(day.weekday().num_days_from_monday() as i64)).to_string(),
+        TimeUnit::Month => day.with_day(1).expect("a month's first day").to_string(),
+    }
+}
+
+/// Every label of a range, in order.
+fn labels(range: TimeRange, unit: TimeUnit) -> Vec<String> {
+    let step = if unit == TimeUnit::Hour { 3_600_000 } else { 86_400_000 };
+    let mut out: Vec<String> = Vec::new();
+    let mut at = range.start;
+    while at < range.end {
+        let label = time_label(at, unit);
+        if out.last() != Some(&label) {
+            out.push(label);
+        }
+        at += step;
+    }
+    out
+}
+
+/// Plausible's `date_range`: a name or `[first, last]` ISO dates (or times, of which the day counts).
+fn date_range(
+    raw: Option<&Value>,
+    now: Millis,
+    first_data: impl FnOnce() -> Result<Option<Millis>>,
+) -> Result<TimeRange> {
+    let bad = || {
+        Error::invalid(
+            "date_range must be day, 7d, 28d, 30d, 91d, month, 6mo, 12mo, year, all or [\"YYYY-MM-DD\", \"YYYY-MM-DD\"]",
+        )
+    };
+    match raw {
+        Some(Value::String(name)) => {
+            let today = chrono::DateTime::from_timestamp_millis(now).expect("now").date_naive();
+            let months_back = |n: u32| {
+                let months = today.year() * 12 + today.month0() as i32 - n as i32;
+                NaiveDate::from_ymd_opt(months.div_euclid(12), months.rem_euclid(12) as u32 + 1, 1).expect("a month")
+            };
+            let days = |from: NaiveDate| TimeRange::custom(&from.to_string(), &today.to_string());
+            match name.as_str() {
+                "day" => TimeRange::parse("today", now),
+                "7d" | "28d" | "30d" => TimeRange::parse(name, now),
+                "91d" => days(today - Duration::days(90)),
+                "month" => days(months_back(0)),
+                "6mo" => days(months_back(5)),
+                "12mo" => days(months_back(11)),
+                "year" => TimeRange::parse("year", now),
+                "all" => Ok(TimeRange::since(first_data()?, now)),
+                _ => Err(bad()),
+            }
+        }
+        Some(Value::Array(pair)) => match pair.as_slice() {
+            [Value::String(from), Value::String(to)] => {
+                let day = |s: &str| s.get(..10).unwrap_or(s).to_string();
+                TimeRange::custom(&day(from), &day(to)).map_err(|e| Error::invalid(format!("date_range: {e}")))
+            }
+            _ => Err(bad()),
+        },
+        _ => Err(bad()),
+    }
+}
+
+/// `order_by`: `[[metric or dimension, "asc" | "desc"], ...]`; by default the first metric, most first, or
+/// time in order when grouping by time.
+fn order_by(raw: Option<&Value>, metrics: &[Metric], dimensions: &[Dimension]) -> Result<Vec<(OrderKey, bool)>> {
+    let time = dimensions.iter().position(|d| matches!(d.kind, DimensionKind::Time(_)));
+    let Some(raw) = raw else {
+        return Ok(match time {
+            Some(i) => vec![(OrderKey::Dimension(i), false)],
+            None => vec![(OrderKey::Metric(0), true)],
+        });
+    };
+    let bad = || Error::invalid("order_by must be [[metric or dimension, \"asc\" or \"desc\"], ...]");
+    let list = raw.as_array().ok_or_else(bad)?;
+    list.iter()
+        .map(|item| {
+            let [Value::String(name), Value::String(direction)] = item.as_array().ok_or_else(bad)?.as_slice() else {
+                return Err(bad());
+            };
+            let descending = match direction.as_str() {
+                "desc" => true,
+                "asc" => false,
+                _ => return Err(bad()),
+            };
+            if let Some(i) = metrics.iter().position(|m| m.name() == name) {
+                return Ok((OrderKey::Metric(i), descending));
+            }
+            if let Some(i) = dimensions.iter().position(|d| d.name == *name) {
+                return Ok((OrderKey::Dimension(i), descending));
+            }
+            Err(Error::invalid(format!("order_by: {} is neither a metric nor a dimension of the query", quoted(name))))
+        })
+        .collect()
+}
+
+/// A list of strings of the request.
+fn strings(raw: Option<&Value>, field: &str) -> Result<Vec<String>> {
+    let list =
+        raw.and_then(Value::as_array).ok_or_else(|| Error::invalid(format!("{field} must be a list of names")))?;
+    if list.len() > 20 {
+        return Err(Error::invalid(format!("{field}: at most 20")));
+    }
+    list.iter()
+        .map(|v| {
+            v.as_str().map(str::to_string).ok_or_else(|| Error::invalid(format!("{field} must be a list of names")))
+        })
+        .collect()
+}
+
+/// A name from the request, shortened and quoted for an error message.
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.chars().filter(|c| !c.is_control()).take(60).collect::<String>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(body: Value) -> Result<StatsQuery> {
+        StatsQuery::parse(&body, 1_764_300_000_000, || Ok(None))
+    }
+
+    fn message(body: Value) -> String {
+        match parse(body) {
+            Err(Error::Invalid(m)) => m,
+            other => panic!("should be refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_queries_name_the_field() {
+        let site = |extra: Value| {
+            let mut body = json!({"site_id": "a.example", "metrics": ["visitors"], "date_range": "7d"});
+            body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            body
+        };
+        assert!(message(json!({"metrics": ["visitors"], "date_range": "7d"})).contains("site_id"));
+        assert!(message(site(json!({"metrics": ["visitorz"]}))).contains("metrics: unknown metric \"visitorz\""));
+        assert!(message(site(json!({"metrics": ["time_on_page"]}))).contains("not supported"));
+        assert!(message(site(json!({"date_range": "fortnight"}))).contains("date_range"));
+        assert!(message(site(json!({"date_range": ["2026-02-01", "2026-01-01"]}))).contains("after"));
+        assert!(
+            message(site(json!({"dimensions": ["visit:planet"]}))).contains("dimensions: unknown filter dimension")
+        );
+        assert!(message(site(json!({"filters": [["is", "visit:planet", ["x"]]]}))).starts_with("filters:"));
+        assert!(message(site(json!({"order_by": [["pageviews", "desc"]]}))).contains("order_by"));
+        assert!(message(site(json!({"pagination": {"limit": 0}}))).contains("pagination.limit"));
+        assert!(message(site(json!({"metrics": ["percentage"]}))).contains("percentage"));
+        assert!(message(site(json!({"metrics": ["bounce_rate"], "dimensions": ["event:page"]}))).contains("visit's"));
+        assert!(message(site(json!({"dimensions": ["event:page", "visit:source"]}))).contains("not both"));
+        assert!(message(site(json!({"dimensions": ["time:day", "time:hour"]}))).contains("one time"));
+        assert!(message(site(json!({"colour": 1}))).contains("unknown field \"colour\""));
+    }
+
+    #[test]
+    fn named_ranges_are_plausibles() {
+        let range =
+            |name: &str| parse(json!({"site_id": "a", "metrics": ["visits"], "date_range": name})).unwrap().range;
+        // 2025-11-28 03:20 UTC.
+        let day = |s: &str| {
+            NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis()
+        };
+        assert_eq!((range("6mo").start, range("6mo").end), (day("2025-06-01"), day("2025-11-29")));
+        assert_eq!(range("12mo").start, day("2024-12-01"));
+        assert_eq!(range("91d").start, day("2025-08-30"));
+        assert_eq!(range("day").grain, Grain::Hour);
+        assert_eq!(time_label(day("2025-11-27") + 13 * 3_600_000, TimeUnit::Hour), "2025-11-27 13:00:00");
+        assert_eq!(time_label(day("2025-11-27"), TimeUnit::Week), "2025-11-24");
+        assert_eq!(labels(range("month"), TimeUnit::Month), ["2025-11-01"]);
+    }
+}
