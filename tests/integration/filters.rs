@@ -223,3 +223,49 @@ async fn any_period_by_preset_custom_days_or_all_time() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn comparisons_with_the_period_before_or_a_year_earlier() {
+    let (server, token, id) = seeded().await;
+    let blog = enc(r#"[["contains","event:page",["/blog"]]]"#);
+    for compare in ["previous_period", "year_over_year"] {
+        let chart = get_json(
+            &server,
+            &token,
+            &format!("/api/dashboard/timeseries?website_id={id}&range=28d&filters={blog}&compare={compare}"),
+        )
+        .await;
+        let (points, earlier) = (chart["points"].as_array().unwrap(), chart["comparison"].as_array().unwrap());
+        assert_eq!((points.len(), earlier.len()), (28, 28), "{compare}: one earlier point for each");
+        assert!(earlier.iter().all(|p| p["visitors"] == 0), "{compare}: nothing was tracked then");
+        let cards =
+            get_json(&server, &token, &format!("/api/dashboard/overview?website_id={id}&range=28d&compare={compare}"))
+                .await;
+        assert_eq!(
+            (cards["metrics"]["totalVisitors"].as_i64(), cards["previous"]["totalVisitors"].as_i64()),
+            (Some(2), Some(0))
+        );
+        let pages = get_json(
+            &server,
+            &token,
+            &format!("/api/websites/{id}/breakdown/page?range=28d&filters={blog}&compare={compare}"),
+        )
+        .await;
+        let rows = pages["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{pages}");
+        assert!(rows.iter().all(|r| r["previous"] == 0 && r["count"] == 1), "{compare}: {pages}");
+    }
+    let plain = get_json(&server, &token, &format!("/api/dashboard/timeseries?website_id={id}")).await;
+    assert!(plain.get("comparison").is_none(), "no comparison unless asked");
+    let plain = get_json(&server, &token, &format!("/api/websites/{id}/breakdown/page")).await;
+    assert!(plain["rows"][0].get("previous").is_none());
+    for read in [
+        format!("/api/dashboard/overview?website_id={id}&compare=last_week"),
+        format!("/api/dashboard/timeseries?website_id={id}&compare=last_week"),
+        format!("/api/websites/{id}/breakdown/page?compare=last_week"),
+    ] {
+        let answer = server.get(&read, &token).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{read}");
+        assert!(answer.json["error"]["message"].as_str().unwrap().contains("compare must be"));
+    }
+}

@@ -98,7 +98,7 @@ pub fn run(global: &GlobalArgs, args: &StatsArgs) -> anyhow::Result<()> {
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
     let range = tracker.events.range_of(site.id, period, now_ms())?;
-    let overview = tracker.events.overview_where(site.id, range, &filters)?;
+    let overview = tracker.events.overview_where(site.id, range, &filters, None)?;
     let totals = tracker.events.totals_where(site.id, range, &filters)?;
     let mut breakdowns = BTreeMap::new();
     for dim in Dimension::ALL {

@@ -47,7 +47,7 @@ pub use organizations::{OrganizationSummary, OrganizationVisits};
 pub(crate) use overview::percent;
 pub use overview::{Overview, OverviewMetrics, PageViews, PreviousMetrics, Totals};
 pub use page_snapshot::{PageRendering, PageSnapshot};
-pub use range::{Grain, MAX_DAYS, Period, TimeRange};
+pub use range::{Compare, Grain, MAX_DAYS, Period, TimeRange};
 pub use replays::{MAX_REPLAYS, ReplayDetail, ReplayEvents, ReplayFilter, ReplayStats, ReplaySummary};
 pub use session_journey::{JOURNEY_MAX_HITS, JourneyEvent, JourneyStep, SessionJourney};
 pub use sites::{SiteMetric, SitePeriods};

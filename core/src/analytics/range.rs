@@ -31,6 +31,46 @@ pub enum Period {
     All,
 }
 
+/// What a read compares its range with (`compare=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// The same length just before.
+    PreviousPeriod,
+    /// The same days a year earlier.
+    YearOverYear,
+}
+
+impl Compare {
+    /// Reads `compare`: absent is none; `previous_period` or `year_over_year`.
+    pub fn parse(raw: Option<&str>) -> Result<Option<Compare>> {
+        match raw.map(str::trim) {
+            None | Some("") => Ok(None),
+            Some("previous_period") => Ok(Some(Compare::PreviousPeriod)),
+            Some("year_over_year") => Ok(Some(Compare::YearOverYear)),
+            Some(_) => Err(Error::invalid("compare must be previous_period or year_over_year")),
+        }
+    }
+
+    /// The range `range` is compared with, of the same grain.
+    pub fn range(self, range: TimeRange) -> TimeRange {
+        match self {
+            Compare::PreviousPeriod => range.previous(),
+            Compare::YearOverYear => {
+                // The same clock time a year before: 29 February becomes 28 February.
+                let year_before = |ms: Millis| {
+                    let at = chrono::DateTime::from_timestamp_millis(ms).expect("a time in chrono's range").naive_utc();
+                    let day = at.date();
+                    let earlier = NaiveDate::from_ymd_opt(day.year() - 1, day.month(), day.day())
+                        .or_else(|| NaiveDate::from_ymd_opt(day.year() - 1, day.month(), day.day() - 1))
+                        .expect("a day a year before");
+                    earlier.and_time(at.time()).and_utc().timestamp_millis()
+                };
+                TimeRange { start: year_before(range.start), end: year_before(range.end), grain: range.grain }
+            }
+        }
+    }
+}
+
 impl Period {
     /// Reads `range`, or `from` and `to` (which take its place), with `default` when none is given.
     pub fn parse(
@@ -229,6 +269,18 @@ mod tests {
         assert!(message("1980-01-01", "2026-01-01").contains("at most"));
         assert!(matches!(Period::parse(None, Some("2026-01-01"), None, "30d", 0), Err(Error::Invalid(_))));
         assert_eq!(Period::parse(Some("all"), None, None, "30d", 0).unwrap(), Period::All);
+    }
+
+    #[test]
+    fn comparisons_are_the_period_before_or_a_year_earlier() {
+        let range = TimeRange::custom("2024-02-20", "2024-03-05").unwrap();
+        let yoy = Compare::YearOverYear.range(range);
+        assert_eq!((yoy.start, yoy.end), (day("2023-02-20"), day("2023-03-06")));
+        assert_eq!(Compare::PreviousPeriod.range(range).end, range.start);
+        let leap = TimeRange::custom("2024-02-29", "2024-02-29").unwrap();
+        assert_eq!(Compare::YearOverYear.range(leap).start, day("2023-02-28"));
+        assert_eq!(Compare::parse(Some("year_over_year")).unwrap(), Some(Compare::YearOverYear));
+        assert!(Compare::parse(Some("last_week")).is_err());
     }
 
     #[test]

@@ -11,6 +11,9 @@ use crate::model::{WebsiteId, iso};
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Timeseries {
     pub points: Vec<TimePoint>,
+    /// With `compare=`: the compared period's points, one for each of `points`, in the same order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Vec<TimePoint>>,
 }
 
 /// One bucket: a UTC day (`2026-11-15`) for daily ranges, an ISO hour for the 24-hour range.
@@ -66,6 +69,6 @@ impl Timeseries {
             points.push(TimePoint { date, visitors, page_views });
             bucket += step;
         }
-        Timeseries { points }
+        Timeseries { points, comparison: None }
     }
 }

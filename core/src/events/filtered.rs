@@ -6,8 +6,8 @@
 use super::EventStore;
 use super::filters::{Field, Filters, VisitField};
 use crate::analytics::{
-    CountryCount, Dimension, DimensionCount, Overview, PageViews, ReferrerCount, TimeRange, Timeseries, Totals,
-    TrafficSource,
+    Compare, CountryCount, Dimension, DimensionCount, Overview, PageViews, PreviousMetrics, ReferrerCount, TimePoint,
+    TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::error::{Error, Result};
 use crate::model::WebsiteId;
@@ -203,16 +203,32 @@ pub(crate) fn group_totals(row: [i64; 7]) -> Totals {
 const TOP_PAGES: i64 = 10;
 
 impl dyn EventStore {
-    /// The Dashboard's cards of what `filters` admits; the rollups' overview when there is no filter. A filtered
-    /// overview holds no imported history (other tools' aggregates cannot be filtered) and the live count is the
-    /// site's.
-    pub fn overview_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Overview> {
+    /// The Dashboard's cards of what `filters` admits, `previous` over the compared period (the one before by
+    /// default); the rollups' overview when there is no filter. A filtered overview holds no imported history
+    /// (other tools' aggregates cannot be filtered) and the live count is the site's.
+    pub fn overview_where(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        compare: Option<Compare>,
+    ) -> Result<Overview> {
         let overview = self.overview(site, range)?;
+        let compared = compare.unwrap_or(Compare::PreviousPeriod).range(range);
         if filters.is_empty() {
-            return Ok(overview);
+            if compare != Some(Compare::YearOverYear) {
+                return Ok(overview);
+            }
+            let year_before = self.totals(site, compared)?;
+            let previous = PreviousMetrics {
+                total_visitors: year_before.visitors,
+                page_views: year_before.pageviews,
+                conversions: year_before.conversions,
+            };
+            return Ok(Overview { previous, ..overview });
         }
         let current = self.filtered_totals(site, range, filters)?;
-        let previous = self.filtered_totals(site, range.previous(), filters)?;
+        let previous = self.filtered_totals(site, compared, filters)?;
         let pages = self.filtered_counts(site, range, filters, &BreakdownBy { field: Field::Page }, TOP_PAGES)?;
         let top_pages = pages.into_iter().map(|(url, views)| PageViews { url, views }).collect();
         Ok(Overview::of(current, previous, overview.metrics.active_sessions, top_pages, None))
@@ -223,12 +239,26 @@ impl dyn EventStore {
         if filters.is_empty() { self.totals(site, range) } else { self.filtered_totals(site, range, filters) }
     }
 
-    /// The chart of what `filters` admits.
-    pub fn timeseries_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Timeseries> {
-        if filters.is_empty() {
-            return self.timeseries(site, range);
+    /// The chart of what `filters` admits, with the compared period's points when asked.
+    pub fn timeseries_where(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        compare: Option<Compare>,
+    ) -> Result<Timeseries> {
+        let series = |range: TimeRange| match filters.is_empty() {
+            true => self.timeseries(site, range),
+            false => Ok(Timeseries::of(range, self.filtered_series(site, range, filters)?)),
+        };
+        let mut chart = series(range)?;
+        if let Some(compare) = compare {
+            let mut earlier = series(compare.range(range))?.points;
+            // A year before may hold a day fewer or more (29 February): as many points as the chart's.
+            earlier.resize_with(chart.points.len(), || TimePoint { date: String::new(), visitors: 0, page_views: 0 });
+            chart.comparison = Some(earlier);
         }
-        Ok(Timeseries::of(range, self.filtered_series(site, range, filters)?))
+        Ok(chart)
     }
 
     /// A breakdown of what `filters` admits by any dimension: the rollups answer a rollup dimension without

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 use tracker_core::analytics::{
-    ActiveSession, CountryCount, DimensionCount, Overview, Period, ReferrerCount, TimeRange,
+    ActiveSession, Compare, CountryCount, DimensionCount, Overview, Period, ReferrerCount, TimeRange,
 };
 use tracker_core::auth::{Principal, StreamTicket};
 use tracker_core::events::{BreakdownBy, Filters};
@@ -30,6 +30,8 @@ struct SiteQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// `previous_period` (the default of the cards' `previous`) or `year_over_year`.
+    compare: Option<String>,
     /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
     from: Option<String>,
     /// Last day, YYYY-MM-DD, included.
@@ -55,6 +57,8 @@ struct BreakdownQuery {
     limit: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// `previous_period` (the default of the cards' `previous`) or `year_over_year`.
+    compare: Option<String>,
     /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
     from: Option<String>,
     /// Last day, YYYY-MM-DD, included.
@@ -67,7 +71,17 @@ struct Breakdown {
     dimension: String,
     /// `visits`, `pageviews` or `events`.
     measure: &'static str,
-    rows: Vec<DimensionCount>,
+    rows: Vec<BreakdownRow>,
+}
+
+/// A breakdown's row: a value ('' = unknown, Direct for referrers and sources) and its count; with `compare=`,
+/// the value's count over the compared period too (0 when it had none).
+#[derive(Serialize, utoipa::ToSchema)]
+struct BreakdownRow {
+    value: String,
+    count: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<i64>,
 }
 
 /// Rows a breakdown answers by default, and at most.
@@ -164,9 +178,10 @@ async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<im
     let site = parse_website_id(query.website_id.as_deref())?;
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
+    let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.overview_where(site, range, &filters)
+        tracker.events.overview_where(site, range, &filters, compare)
     })
     .await
 }
@@ -244,6 +259,7 @@ async fn breakdown(
     let by = BreakdownBy::parse(&dimension).map_err(reject)?;
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
+    let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
     let limit = match query.limit.as_deref() {
         None => BREAKDOWN_DEFAULT_LIMIT,
         Some(raw) => raw
@@ -255,6 +271,19 @@ async fn breakdown(
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;
         let rows = tracker.events.breakdown_where(site, range, &filters, &by, limit)?;
+        // The compared period's counts of the same values (a value outside its top rows is read as 0 there).
+        let earlier: Option<Vec<DimensionCount>> = match compare {
+            Some(compare) => {
+                Some(tracker.events.breakdown_where(site, compare.range(range), &filters, &by, BREAKDOWN_MAX_LIMIT)?)
+            }
+            None => None,
+        };
+        let previous =
+            |value: &str| earlier.as_ref().map(|rows| rows.iter().find(|r| r.value == value).map_or(0, |r| r.count));
+        let rows = rows
+            .into_iter()
+            .map(|r| BreakdownRow { previous: previous(&r.value), value: r.value, count: r.count })
+            .collect();
         Ok(Breakdown { dimension, measure: by.measure(), rows })
     })
     .await

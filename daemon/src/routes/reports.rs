@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::analytics::{
-    ActivityEvent, Conversions, IdentifiedVisitor, SiteMetric, SitePeriods, Timeseries, TrafficSource,
+    ActivityEvent, Compare, Conversions, IdentifiedVisitor, SiteMetric, SitePeriods, Timeseries, TrafficSource,
 };
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use warp::{Filter, Rejection, Reply};
@@ -22,6 +22,8 @@ struct SeriesQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
     filters: Option<String>,
+    /// `previous_period` (the default of the cards' `previous`) or `year_over_year`.
+    compare: Option<String>,
     /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
     from: Option<String>,
     /// Last day, YYYY-MM-DD, included.
@@ -111,9 +113,10 @@ async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Resul
     let site = parse_website_id(query.website_id.as_deref())?;
     let period = period_of(&query.range, &query.from, &query.to, "7d")?;
     let filters = filters_of(query.filters.as_deref())?;
+    let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.timeseries_where(site, range, &filters)
+        tracker.events.timeseries_where(site, range, &filters, compare)
     })
     .await
 }

@@ -1373,7 +1373,18 @@ export interface components {
             dimension: string;
             /** @description `visits`, `pageviews` or `events`. */
             measure: string;
-            rows: components["schemas"]["DimensionCount"][];
+            rows: components["schemas"]["BreakdownRow"][];
+        };
+        /**
+         * @description A breakdown's row: a value ('' = unknown, Direct for referrers and sources) and its count; with `compare=`,
+         *     the value's count over the compared period too (0 when it had none).
+         */
+        BreakdownRow: {
+            value: string;
+            /** Format: int64 */
+            count: number;
+            /** Format: int64 */
+            previous?: number | null;
         };
         /** @description Clicks in a 10 px cell; x, y are the cell's centre (x scaled to the reference width). */
         ClickCell: {
@@ -1566,12 +1577,6 @@ export interface components {
              *     count (rebuilt: of the hours it had rolled up).
              */
             rollupRows: number;
-        };
-        /** @description One row of a breakdown: a value ('' = unknown, or Direct for referrers) and its count. */
-        DimensionCount: {
-            value: string;
-            /** Format: int64 */
-            count: number;
         };
         /** @description Shares of the analysed visits in percent, one decimal. */
         Distribution: {
@@ -2694,6 +2699,8 @@ export interface components {
         /** @description `GET /api/dashboard/timeseries`. */
         Timeseries: {
             points: components["schemas"]["TimePoint"][];
+            /** @description With `compare=`: the compared period's points, one for each of `points`, in the same order. */
+            comparison?: components["schemas"]["TimePoint"][] | null;
         };
         TopPage: {
             url: string;
@@ -3228,6 +3235,8 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description `previous_period` (the default of the cards' `previous`) or `year_over_year`. */
+                compare?: string;
                 /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
                 from?: string;
                 /** @description Last day, YYYY-MM-DD, included. */
@@ -3329,6 +3338,8 @@ export interface operations {
                 range?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description `previous_period` (the default of the cards' `previous`) or `year_over_year`. */
+                compare?: string;
                 /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
                 from?: string;
                 /** @description Last day, YYYY-MM-DD, included. */
@@ -5066,6 +5077,8 @@ export interface operations {
                 limit?: string;
                 /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
                 filters?: string;
+                /** @description `previous_period` (the default of the cards' `previous`) or `year_over_year`. */
+                compare?: string;
                 /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
                 from?: string;
                 /** @description Last day, YYYY-MM-DD, included. */

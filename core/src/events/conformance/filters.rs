@@ -2,7 +2,7 @@
 //! construction, and breakdowns by dimensions no rollup holds.
 
 use super::{Engine, Visit, engines, hits_of};
-use crate::analytics::{DimensionCount, PageViews, TimeRange, Totals};
+use crate::analytics::{Compare, DimensionCount, PageViews, TimeRange, Totals};
 use crate::events::filtered::{BreakdownBy, CountOf, GroupBy, Rank};
 use crate::events::filters::Filters;
 use crate::ingest::EventKind::{Conversion as Purchase, Custom, Pageview};
@@ -113,7 +113,7 @@ fn every_engine_assembles_filtered_cards_chart_and_breakdowns() {
         seeded(&engine, now);
         let events = &*engine.events;
         let blog = filters(r#"[["contains","event:page",["/blog"]]]"#);
-        let overview = events.overview_where(engine.site, range, &blog).unwrap();
+        let overview = events.overview_where(engine.site, range, &blog, None).unwrap();
         assert_eq!(
             (overview.metrics.total_visitors, overview.metrics.page_views, overview.metrics.conversions),
             (2, 2, 1),
@@ -130,7 +130,21 @@ fn every_engine_assembles_filtered_cards_chart_and_breakdowns() {
         assert_eq!(overview.imported, None);
 
         let french = filters(r#"[["is","visit:country",["FR"]]]"#);
-        let chart = events.timeseries_where(engine.site, range, &french).unwrap();
+        let chart = events.timeseries_where(engine.site, range, &french, Some(Compare::PreviousPeriod)).unwrap();
+        let earlier = chart.comparison.as_ref().expect("the compared period's points");
+        assert_eq!(earlier.len(), 7, "{}", engine.name);
+        assert!(
+            earlier.iter().all(|p| p.visitors == 0 && p.page_views == 0),
+            "{}: nothing the week before",
+            engine.name
+        );
+        let a_year_before = events.overview_where(engine.site, range, &french, Some(Compare::YearOverYear)).unwrap();
+        assert_eq!(
+            (a_year_before.metrics.total_visitors, a_year_before.previous.total_visitors),
+            (2, 0),
+            "{}",
+            engine.name
+        );
         let sums = chart.points.iter().fold((0, 0), |(v, p), point| (v + point.visitors, p + point.page_views));
         assert_eq!(sums, (2, 2), "{}", engine.name);
         assert_eq!(chart.points.len(), 7, "{}", engine.name);
