@@ -1,7 +1,8 @@
 // The range picker in Chromium against the real daemon: visits seeded today through the tracking API; Today
 // shows today's figures and an hourly chart of 24 points; a past custom range chosen in the dialog (a start after
 // the end refused there) puts from/to in the URL and reads 0; All time shows today's figures again and survives
-// a reload; the Analytics Dashboard reads the same period; another site drops it; 390 px has no overflow.
+// a reload; the Analytics Dashboard reads the same period; another site drops it; a period the daemon refuses
+// shows its message; 390 px has no overflow.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, screenshot, startDaemon, waitForText } from "./helpers.mjs";
@@ -112,6 +113,16 @@ describe("dashboard range picker", () => {
     await page.waitForURL(new RegExp(`[?&]website=${other.id}`));
     assert.equal(urlParams().get("range"), null);
     await waitForText(picker(), "Last 30 days");
+  });
+
+  it("a hand-edited period the daemon refuses shows its message, and the picker leads out", async () => {
+    await page.goto(`/?website=${site.id}&range=fortnight`);
+    await waitForText(picker(), "fortnight");
+    await waitForText(page.getByRole("alert").first(), /Could not load this data\..*range must be one of/);
+    await choose("Last 7 days");
+    await page.waitForURL(/[?&]range=7d/);
+    await cardsRead(3, 4);
+    assert.equal(await page.getByRole("alert").count(), 0);
   });
 
   it("fits 390 px with the picker and its menu", async () => {
