@@ -20,7 +20,6 @@ export type Overview = Schemas["Overview"];
 export type TopPage = Schemas["PageViews"];
 
 /** The `range` values the overview page offers. */
-export type TimeseriesRange = "7d" | "30d" | "90d";
 export type TimeseriesPoint = Schemas["TimePoint"];
 export type Timeseries = Schemas["Timeseries"];
 export type ActivityEvent = Schemas["ActivityEvent"];

@@ -20,7 +20,6 @@ export interface BreakdownCard {
   empty: string;
   /** Rows shown, most first. */
   limit: number;
-  range: string;
   testId: string;
   label: (value: string) => ReactNode;
   icon?: (value: string) => ReactNode;
@@ -30,7 +29,7 @@ const orUnknown = (value: string) => value || "Unknown";
 const orNone = (value: string) => value || "(none)";
 
 function card(dimension: string, title: string, description: string, label: (v: string) => ReactNode, limit = 8): BreakdownCard {
-  return { dimension, title, description, empty: "No data available", limit, range: "30d", testId: dimension.replace(/_/g, "-"), label };
+  return { dimension, title, description, empty: "No data available", limit, testId: dimension.replace(/_/g, "-"), label };
 }
 
 export const BREAKDOWNS = {
@@ -40,7 +39,6 @@ export const BREAKDOWNS = {
     description: "Where your visitors come from",
     empty: "No referrer data available",
     limit: 5,
-    range: "30d",
     testId: "referrers",
     label: referrerLabel,
   },
@@ -50,7 +48,6 @@ export const BREAKDOWNS = {
     description: "Visits by country",
     empty: "No country data available",
     limit: 8,
-    range: "30d",
     testId: "countries",
     label: countryName,
     icon: (value) => <span>{countryFlag(value)}</span>,
@@ -64,9 +61,10 @@ export const BREAKDOWNS = {
   utmCampaign: card("utm_campaign", "UTM Campaign", "Visits by utm_campaign", orNone),
 } satisfies Record<string, BreakdownCard>;
 
-export function BreakdownPanel({ websiteId, card }: { websiteId: number; card: BreakdownCard }) {
+/** `period` is the screen's period as query text (hooks/period.ts). */
+export function BreakdownPanel({ websiteId, card, period }: { websiteId: number; card: BreakdownCard; period: string }) {
   const { text, active, add } = useFilters();
-  const query = useBreakdown(websiteId, card.dimension, card.range, card.limit, text);
+  const query = useBreakdown(websiteId, card.dimension, period, card.limit, text);
   const dimension = dimensionOfBreakdown(card.dimension);
   const rows = (data: Breakdown) => {
     const max = Math.max(0, ...data.rows.map((r) => r.count));

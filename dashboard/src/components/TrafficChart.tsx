@@ -1,12 +1,13 @@
-//! Traffic Overview chart (recharts): visitors and page views per day. Loaded lazily with recharts.
+//! Traffic Overview chart (recharts): visitors and page views per day, or per hour for a one-day period (its
+//! points are then hours, `2026-11-15T13:00:00Z`). Loaded lazily with recharts.
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TimeseriesPoint } from "../api/types";
-import { dayLabel } from "../lib/time";
+import { pointLabel } from "../lib/time";
 
 export default function TrafficChart({ points }: { points: TimeseriesPoint[] }) {
-  const data = points.map((p) => ({ ...p, label: dayLabel(p.date) }));
+  const data = points.map((p) => ({ ...p, label: pointLabel(p.date) }));
   return (
-    <div className="h-72 w-full" data-testid="traffic-chart">
+    <div className="h-72 w-full" data-testid="traffic-chart" data-points={data.length}>
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
           <defs>

@@ -13,7 +13,6 @@ import type {
   SiteMetric,
   SitePeriods,
   Timeseries,
-  TimeseriesRange,
   TrafficSource,
 } from "../api/types";
 import { breakdownSegment, filtersQuery } from "../lib/filters";
@@ -43,26 +42,27 @@ export function useSiteQuery<T>(
   });
 }
 
-/** The reads that take `filters` get the screen's `filters=` text (hooks/filters.ts), null for none. */
+/** The reads that take `filters` get the screen's `filters=` text (hooks/filters.ts), null for none; those that
+ * take a period get its query text (`range=30d`, `from=…&to=…`, lib/period.ts), which keys their caches too. */
 export function useOverview(
   websiteId: number | undefined,
-  options: { range?: string; refetchInterval?: number; filters?: string | null } = {},
+  options: { period?: string; refetchInterval?: number; filters?: string | null } = {},
 ) {
-  const range = options.range ?? "30d";
+  const period = options.period ?? "range=30d";
   const filters = options.filters ?? null;
   return useSiteQuery<Overview>(
     websiteId,
-    (id) => keys.site(id).overview(range, filters),
-    (id) => `/api/dashboard/overview?website_id=${id}&range=${range}${filtersQuery(filters)}`,
+    (id) => keys.site(id).overview(period, filters),
+    (id) => `/api/dashboard/overview?website_id=${id}&${period}${filtersQuery(filters)}`,
     { refetchInterval: options.refetchInterval },
   );
 }
 
-export function useTimeseries(websiteId: number | undefined, range: TimeseriesRange, filters: string | null = null) {
+export function useTimeseries(websiteId: number | undefined, period: string, filters: string | null = null) {
   return useSiteQuery<Timeseries>(
     websiteId,
-    (id) => keys.site(id).timeseries(range, filters),
-    (id) => `/api/dashboard/timeseries?website_id=${id}&range=${range}${filtersQuery(filters)}`,
+    (id) => keys.site(id).timeseries(period, filters),
+    (id) => `/api/dashboard/timeseries?website_id=${id}&${period}${filtersQuery(filters)}`,
   );
 }
 
@@ -87,22 +87,28 @@ function useSiteRead<T>(name: string, websiteId: number | undefined) {
   return useSiteQuery<T>(websiteId, (id) => keys.site(id).read(name), (id) => `/api/websites/${id}/${name}`);
 }
 
-export const useConversions = (id: number | undefined) => useSiteRead<ConversionsResponse>("conversions", id);
+export function useConversions(websiteId: number | undefined, period: string) {
+  return useSiteQuery<ConversionsResponse>(
+    websiteId,
+    (id) => keys.site(id).read("conversions", { period }),
+    (id) => `/api/websites/${id}/conversions?${period}`,
+  );
+}
 export const useIdentifiedVisitors = (id: number | undefined) => useSiteRead<IdentifiedVisitor[]>("identified-visitors", id);
-export function useTrafficSources(websiteId: number | undefined, filters: string | null = null) {
+export function useTrafficSources(websiteId: number | undefined, period: string, filters: string | null = null) {
   return useSiteQuery<TrafficSource[]>(
     websiteId,
-    (id) => keys.site(id).read("traffic-sources", { filters }),
-    (id) => `/api/websites/${id}/traffic-sources${filtersQuery(filters).replace("&", "?")}`,
+    (id) => keys.site(id).read("traffic-sources", { period, filters }),
+    (id) => `/api/websites/${id}/traffic-sources?${period}${filtersQuery(filters)}`,
   );
 }
 
-/** Any dimension of a site over a range (the breakdown widgets, one config record each; the filter menu's
- * suggestions), among what `filters` admits. */
+/** Any dimension of a site over a period (`period` its query text: the breakdown widgets, one config record each;
+ * the filter menu's suggestions), among what `filters` admits. */
 export function useBreakdown(
   websiteId: number | undefined,
   dimension: BreakdownDimension,
-  range: string,
+  period: string,
   limit: number,
   filters: string | null = null,
   options: { enabled?: boolean } = {},
@@ -110,9 +116,9 @@ export function useBreakdown(
   const signedIn = useSignedIn();
   const id = websiteId ?? -1;
   return useQuery({
-    queryKey: keys.site(id).read(`breakdown/${dimension}`, { range, limit, filters }),
+    queryKey: keys.site(id).read(`breakdown/${dimension}`, { period, limit, filters }),
     queryFn: () =>
-      api.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?range=${range}&limit=${limit}${filtersQuery(filters)}`),
+      api.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?${period}&limit=${limit}${filtersQuery(filters)}`),
     enabled: signedIn && websiteId !== undefined && (options.enabled ?? true),
   });
 }

@@ -1,8 +1,10 @@
 //! Website selection kept in the URL (?website=): the first website is preselected once the list loads. Choosing
-//! another site drops the screen's filters (?filters=): they name one site's pages, referrers and campaigns.
+//! another site drops the screen's filters (?filters=): they name one site's pages, referrers and campaigns; and
+//! its period (?range=, ?from=&to=), which was chosen for the other site's data.
 import { useCallback, useEffect } from "react";
 import { useSearchParams } from "react-router-dom";
 import type { Website } from "../api/types";
+import { PERIOD_PARAMS } from "../lib/period";
 import { FILTERS_PARAM } from "./filters";
 
 export function useSelectedWebsite(websites: Website[] | undefined) {
@@ -17,7 +19,10 @@ export function useSelectedWebsite(websites: Website[] | undefined) {
         (prev) => {
           const next = new URLSearchParams(prev);
           const current = prev.get("website");
-          if (current !== null && current !== String(id)) next.delete(FILTERS_PARAM);
+          if (current !== null && current !== String(id)) {
+            next.delete(FILTERS_PARAM);
+            for (const p of PERIOD_PARAMS) next.delete(p);
+          }
           next.set("website", String(id));
           return next;
         },

@@ -1,9 +1,5 @@
 //! Change captions of the metric cards: the change against the previous period of the same length.
-
-/** Human name of the previous period for a range: 30d reads as a month, everything else as a period. */
-export function previousPeriodLabel(range: string): string {
-  return range === "30d" ? "last month" : "previous period";
-}
+import { type Period, previousPeriodName } from "./period";
 
 /** Percent change from previous to current, or null when there is nothing to compare with. */
 export function percentChange(current: number, previous: number): number | null {
@@ -21,8 +17,10 @@ export interface ChangeCaption {
  * "+12.5% vs last month", "-2.1% vs previous period", "+0.0% vs last month"; when the previous period
  * had nothing and this one has something: "New vs last month".
  */
-export function changeCaption(current: number, previous: number, range: string): ChangeCaption {
-  const label = previousPeriodLabel(range);
+export function changeCaption(current: number, previous: number, period: Period): ChangeCaption {
+  // All time has no period before it to compare with.
+  if ("range" in period && period.range === "all") return { text: "Since the first data", trend: "flat" };
+  const label = previousPeriodName(period);
   const pct = percentChange(current, previous);
   if (pct === null) return { text: `New vs ${label}`, trend: "new" };
   const rounded = Math.round(pct * 10) / 10;

@@ -42,6 +42,13 @@ export function dayLabel(day: string): string {
   return `${MONTHS[m - 1]} ${d}`;
 }
 
+/** A chart point's key as its axis label: a day "Nov 15", an hour (`2026-11-15T13:00:00Z`, UTC as the API
+ * sends it) "13:00". */
+export function pointLabel(key: string): string {
+  const hour = /^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})/.exec(key);
+  return hour ? `${hour[1]}:${hour[2]}` : dayLabel(key);
+}
+
 /** Seconds as "42s", "3m 12s" or "1h 5m". */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.round(totalSeconds));

@@ -1,7 +1,8 @@
 //! Analytics Dashboard (/dashboard?website={id}): picker, tracking code, CSV export, site card, the filter bar,
 //! four metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
-//! Cards, Top Pages, traffic sources and every breakdown panel follow the URL's filters (a row click adds one);
-//! identified visitors and conversions do not take filters yet and say so.
+//! Cards, Top Pages, traffic sources and every breakdown panel follow the URL's filters (a row click adds one) and
+//! its period (the range picker, default 30 days); conversions follow the period; identified visitors and
+//! conversions do not take filters yet and say so.
 import { useState } from "react";
 import type { ReactNode } from "react";
 import type { Website } from "../api/types";
@@ -13,13 +14,16 @@ import {
   useTrafficSources,
 } from "../hooks/analytics";
 import { useFilters } from "../hooks/filters";
+import { usePeriod } from "../hooks/period";
 import { useParamState } from "../hooks/selection";
 import { conversionCaption } from "../lib/change";
 import { formatNumber, formatPercent, formatValue } from "../lib/format";
 import { leadScoreClass } from "../lib/leadScore";
+import { type Period, periodLabel } from "../lib/period";
 import { formatDate, formatDateTime } from "../lib/time";
 import { BREAKDOWNS, BarRow, BreakdownPanel } from "../components/BreakdownPanel";
 import { FilterBar } from "../components/filters/FilterBar";
+import { RangePicker } from "../components/filters/RangePicker";
 import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { NotFiltered } from "../components/filters/NotFiltered";
 import { MetricCard } from "../components/MetricCard";
@@ -38,8 +42,8 @@ const TABS = ["overview", "visitors", "traffic", "conversions"] as const;
 type Tab = (typeof TABS)[number];
 export const OVERVIEW_REFETCH_MS = 30_000;
 const LIMITS = { identified: 5, conversions: 10 };
-/** The period of every read here (the range picker will set it). */
-const PERIOD = "30d";
+/** The period of every read here when the URL names none. */
+const DEFAULT_PERIOD: Period = { range: "30d" };
 
 export default function AnalyticsDashboardPage() {
   const [tab, setTab] = useParamState<Tab>("tab", TABS, "overview");
@@ -83,8 +87,9 @@ function SiteActions({ website }: { website: Website }) {
 
 function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; setTab: (t: Tab) => void }) {
   const filters = useFilters();
-  const overview = useOverview(website.id, { refetchInterval: OVERVIEW_REFETCH_MS, filters: filters.text });
-  const conversions = useConversions(website.id);
+  const period = usePeriod(DEFAULT_PERIOD);
+  const overview = useOverview(website.id, { period: period.query, refetchInterval: OVERVIEW_REFETCH_MS, filters: filters.text });
+  const conversions = useConversions(website.id, period.query);
   const m = overview.data?.metrics;
   const loading = overview.isPending;
   // Under refused filters the figures are unknown, not zero.
@@ -109,9 +114,9 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
       </Card>
 
       <p className="text-sm text-gray-400" data-testid="dashboard-period">
-        Last 30 days · Active Now counts the last 5 minutes{filters.active ? " of the whole site" : ""}
+        {periodLabel(period.period)} · Active Now counts the last 5 minutes{filters.active ? " of the whole site" : ""}
       </p>
-      <FilterBar websiteId={website.id} range={PERIOD} error={overview.error} />
+      <FilterBar websiteId={website.id} period={period.query} error={overview.error} extra={<RangePicker screen={period} />} />
       {overview.error && !refused ? (
         <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} />
       ) : null}
@@ -141,16 +146,16 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
           <TabsTrigger value="conversions">Conversions</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <OverviewTab websiteId={website.id} topPages={overview.data?.topPages} loading={loading} refused={refused} />
+          <OverviewTab websiteId={website.id} period={period.query} topPages={overview.data?.topPages} loading={loading} refused={refused} />
         </TabsContent>
         <TabsContent value="visitors">
-          <VisitorsTab websiteId={website.id} />
+          <VisitorsTab websiteId={website.id} period={period.query} />
         </TabsContent>
         <TabsContent value="traffic">
-          <TrafficTab websiteId={website.id} />
+          <TrafficTab websiteId={website.id} period={period.query} />
         </TabsContent>
         <TabsContent value="conversions">
-          <ConversionsTab websiteId={website.id} />
+          <ConversionsTab websiteId={website.id} period={period.query} label={periodLabel(period.period)} />
         </TabsContent>
       </TabsRoot>
     </div>
@@ -177,24 +182,25 @@ function Panel({ title, description, unfiltered, children }: { title: string; de
 
 function OverviewTab({
   websiteId,
+  period,
   topPages,
   loading,
   refused,
-}: { websiteId: number; topPages: { url: string; views: number }[] | undefined; loading: boolean; refused: boolean }) {
+}: { websiteId: number; period: string; topPages: { url: string; views: number }[] | undefined; loading: boolean; refused: boolean }) {
   const { add } = useFilters();
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <Panel title="Top Pages" description="Most viewed pages">
         <TopPagesList pages={topPages} loading={loading} emptyText={refused ? REFUSED_TEXT : "No page data available"} onFilter={add} />
       </Panel>
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.referrers} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.entryPages} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.exitPages} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.referrers} period={period} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.entryPages} period={period} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.exitPages} period={period} />
     </div>
   );
 }
 
-function VisitorsTab({ websiteId }: { websiteId: number }) {
+function VisitorsTab({ websiteId, period }: { websiteId: number; period: string }) {
   const identified = useIdentifiedVisitors(websiteId);
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -219,17 +225,17 @@ function VisitorsTab({ websiteId }: { websiteId: number }) {
           )}
         </QueryState>
       </Panel>
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.countries} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.devices} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.browsers} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.os} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.countries} period={period} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.devices} period={period} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.browsers} period={period} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.os} period={period} />
     </div>
   );
 }
 
-function TrafficTab({ websiteId }: { websiteId: number }) {
+function TrafficTab({ websiteId, period }: { websiteId: number; period: string }) {
   const { text, active, add } = useFilters();
-  const sources = useTrafficSources(websiteId, text);
+  const sources = useTrafficSources(websiteId, period, text);
   if (refusedFilters(active, sources.error)) {
     return (
       <Panel title="Traffic Sources" description="Visits by source">
@@ -269,16 +275,16 @@ function TrafficTab({ websiteId }: { websiteId: number }) {
           }}
         </QueryState>
       </Panel>
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmMedium} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmCampaign} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmMedium} period={period} />
+      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmCampaign} period={period} />
     </div>
   );
 }
 
-function ConversionsTab({ websiteId }: { websiteId: number }) {
-  const conversions = useConversions(websiteId);
+function ConversionsTab({ websiteId, period, label }: { websiteId: number; period: string; label: string }) {
+  const conversions = useConversions(websiteId, period);
   return (
-    <Panel title="Conversions" description="Goals completed by your visitors in the last 30 days, newest first" unfiltered>
+    <Panel title="Conversions" description={`Goals completed by your visitors · ${label}, newest first`} unfiltered>
       <QueryState query={conversions}>
         {(data) => {
           const list = data.conversions.slice(0, LIMITS.conversions);

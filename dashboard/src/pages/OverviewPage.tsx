@@ -1,53 +1,51 @@
-//! Overview dashboard (/): picker, the filter bar, four metric cards with real change captions, Top Pages, Live
+//! Overview dashboard (/): picker, the filter bar with the range picker, four metric cards with real change captions, Top Pages, Live
 //! Visitors, Traffic Overview (real series), Top Referrers and Countries, Recent Activity. The cards, Top Pages,
 //! the chart and the breakdowns follow the URL's filters (a row click adds one); Live Visitors and Recent
-//! Activity say they do not.
+//! Activity say they do not. Without a period in the URL the cards read 30 days and the chart 7; a chosen period
+//! is read by all.
 import { lazy, Suspense } from "react";
-import type { TimeseriesPoint, TimeseriesRange } from "../api/types";
+import type { TimeseriesPoint } from "../api/types";
 import { useOverview, useRecentActivity, useTimeseries } from "../hooks/analytics";
 import { useFilters } from "../hooks/filters";
+import { usePeriod } from "../hooks/period";
 import { changeCaption } from "../lib/change";
 import { countOf, formatNumber } from "../lib/format";
+import { type Period, isOneDay, periodLabel, periodQuery } from "../lib/period";
 import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
 import { RecentActivityCard } from "../components/RecentActivityCard";
 import { FilterBar } from "../components/filters/FilterBar";
+import { RangePicker } from "../components/filters/RangePicker";
 import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { ImportedNote } from "../components/imports/ImportedNote";
 import { TopPagesCard } from "../components/TopPagesCard";
 import { QueryState } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
-import type { Ranges, SiteContext } from "../components/page/SitePage";
+import type { SiteContext } from "../components/page/SitePage";
 import { IconActivity, IconEye, IconTarget, IconUsers } from "../components/ui/icons";
 import { Card, CardBody, CardHeader, ErrorNote, Skeleton } from "../components/ui/primitives";
 
 const TrafficChart = lazy(() => import("../components/TrafficChart"));
 
-const METRICS_RANGE = "30d";
-const RANGES: Ranges<TimeseriesRange> = {
-  options: [
-    { value: "7d", label: "Last 7 days" },
-    { value: "30d", label: "Last 30 days" },
-    { value: "90d", label: "Last 3 months" },
-  ],
-  fallback: "7d",
-  label: "Traffic range",
-  placement: "body",
-};
+const CARDS_DEFAULT: Period = { range: "30d" };
+const CHART_DEFAULT: Period = { range: "7d" };
 
 export default function OverviewPage() {
   return (
-    <SitePage title="Dashboard" description="Website analytics overview" ranges={RANGES}>
+    <SitePage title="Dashboard" description="Website analytics overview">
       {(ctx) => <SiteOverview {...ctx} />}
     </SitePage>
   );
 }
 
-function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRange>) {
+function SiteOverview({ website }: SiteContext<string>) {
   const filters = useFilters();
-  const overview = useOverview(website.id, { range: METRICS_RANGE, filters: filters.text });
-  const series = useTimeseries(website.id, range, filters.text);
+  const period = usePeriod(CARDS_DEFAULT);
+  const chartPeriod = period.chosen ? period.period : CHART_DEFAULT;
+  const hourly = isOneDay(chartPeriod);
+  const overview = useOverview(website.id, { period: period.query, filters: filters.text });
+  const series = useTimeseries(website.id, periodQuery(chartPeriod), filters.text);
   const activity = useRecentActivity(website.id, 10);
 
   const m = overview.data?.metrics;
@@ -56,7 +54,7 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
   const refused = refusedFilters(filters.active, overview.error);
   const fig = (n: number | undefined) => (refused ? "—" : formatNumber(n));
   const cap = (cur: number | undefined, prev: number | undefined) =>
-    refused ? { text: "—", trend: "flat" as const } : changeCaption(cur ?? 0, prev ?? 0, METRICS_RANGE);
+    refused ? { text: "—", trend: "flat" as const } : changeCaption(cur ?? 0, prev ?? 0, period.period);
   const visitors = cap(m?.totalVisitors, p?.totalVisitors);
   const views = cap(m?.pageViews, p?.pageViews);
   const conv = cap(m?.conversions, p?.conversions);
@@ -65,7 +63,7 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
   return (
     <>
       <div className="mb-6">
-        <FilterBar websiteId={website.id} range={METRICS_RANGE} error={overview.error ?? series.error} />
+        <FilterBar websiteId={website.id} period={period.query} error={overview.error ?? series.error} extra={<RangePicker screen={period} />} />
       </div>
       {overview.error && !refused ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -84,7 +82,15 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
       </div>
 
       <Card className="mt-6" data-testid="chart-card">
-        <CardHeader title="Traffic Overview" description={<>Visitors and page views per day<ChartTotals points={series.data?.points} /></>} action={rangeSelect} />
+        <CardHeader
+          title="Traffic Overview"
+          description={
+            <>
+              Visitors and page views per {hourly ? "hour" : "day"} · {periodLabel(chartPeriod)}
+              <ChartTotals points={series.data?.points} />
+            </>
+          }
+        />
         <CardBody>
           {refusedFilters(filters.active, series.error) ? (
             <RefusedText />
@@ -101,8 +107,8 @@ function SiteOverview({ website, range, rangeSelect }: SiteContext<TimeseriesRan
       </Card>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.referrers} />
-        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.countries} />
+        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.referrers} period={period.query} />
+        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.countries} period={period.query} />
       </div>
 
       <div className="mt-6">

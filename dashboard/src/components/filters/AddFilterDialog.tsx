@@ -31,16 +31,16 @@ const SUGGESTIONS = 20;
 
 /** The dimension's values among what `filters` admits, narrowed to those containing `typed`. Countries are stored
  * as codes but typed as names, so they are narrowed here, by name or code, among the top 100. */
-function useSuggestions(websiteId: number, range: string, dimension: FilterDimension, filters: Filters, typed: string, enabled: boolean) {
+function useSuggestions(websiteId: number, period: string, dimension: FilterDimension, filters: Filters, typed: string, enabled: boolean) {
   const byName = dimension.dimension === "visit:country";
   const needle = typed.trim();
   const narrowed = needle === "" || byName ? filters : [...filters, ["contains", dimension.dimension, [needle], { case_sensitive: false }]];
   const text = encodeFilters(narrowed);
   const limit = byName ? 100 : SUGGESTIONS;
   const query = useQuery({
-    queryKey: keys.site(websiteId).read(`breakdown/${dimension.breakdown}`, { range, limit, filters: text }),
+    queryKey: keys.site(websiteId).read(`breakdown/${dimension.breakdown}`, { period, limit, filters: text }),
     queryFn: () =>
-      api.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${breakdownSegment(dimension.breakdown)}?range=${range}&limit=${limit}${filtersQuery(text)}`),
+      api.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${breakdownSegment(dimension.breakdown)}?${period}&limit=${limit}${filtersQuery(text)}`),
     enabled,
     // While typing a value, the last list stays up; a new property name is another list, shown once loaded.
     placeholderData: dimension.dimension.startsWith("event:props:") ? undefined : keepPreviousData,
@@ -52,14 +52,14 @@ function useSuggestions(websiteId: number, range: string, dimension: FilterDimen
 
 export function AddFilterDialog({
   websiteId,
-  range,
+  period,
   dimension: chosen,
   filters,
   onAdd,
   onClose,
 }: {
   websiteId: number;
-  range: string;
+  period: string;
   dimension: FilterDimension;
   filters: Filters;
   onAdd: (c: Condition) => void;
@@ -72,7 +72,7 @@ export function AddFilterDialog({
   const asksKey = chosen.dimension === PROPERTY.dimension;
   const dimension = asksKey ? propertyDimension(propertyKey) : chosen;
   const ready = !asksKey || propertyKey.trim() !== "";
-  const suggestions = useSuggestions(websiteId, range, dimension, filtersWithout(filters, dimension.dimension), typed, ready);
+  const suggestions = useSuggestions(websiteId, period, dimension, filtersWithout(filters, dimension.dimension), typed, ready);
   const ids = useId();
   const values = picked.length > 0 ? picked : typed.trim() ? [typed.trim()] : [];
 

@@ -11,7 +11,9 @@ import { Button } from "../ui/primitives";
 import { AddFilterDialog } from "./AddFilterDialog";
 import { refusedFilters } from "./Refused";
 
-export function FilterBar({ websiteId, range, error, extra }: { websiteId: number; range: string; error?: unknown; extra?: ReactNode }) {
+/** `period` is the screen's period as query text (hooks/period.ts), for the menu's suggestions; `extra` is the
+ * screen's range picker. */
+export function FilterBar({ websiteId, period, error, extra }: { websiteId: number; period: string; error?: unknown; extra?: ReactNode }) {
   const { filters, text, active, add, remove, clear } = useFilters();
   const [choosing, setChoosing] = useState<FilterDimension | null>(null);
   const refused = refusedFilters(active, error);
@@ -73,7 +75,7 @@ export function FilterBar({ websiteId, range, error, extra }: { websiteId: numbe
       {choosing ? (
         <AddFilterDialog
           websiteId={websiteId}
-          range={range}
+          period={period}
           dimension={choosing}
           filters={filters}
           onAdd={(c) => {
