@@ -12,6 +12,11 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
   return `${formatNumber(n)} ${n === 1 ? singular : plural}`;
 }
 
+/** A sentence ending in a name: the name's own final period ends it ("Apple Inc." gives "… of Apple Inc.", not "..").*/
+export function sentenceEndingWith(text: string, name: string): string {
+  return name.endsWith(".") ? `${text}${name}` : `${text}${name}.`;
+}
+
 /** "12.5%" with one decimal. */
 export function formatPercent(n: number): string {
   return `${(Number.isFinite(n) ? n : 0).toFixed(1)}%`;

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Organization } from "../../src/api/organizations.ts";
+import { sentenceEndingWith } from "../../src/lib/format.ts";
 import { confidenceTone, normaliseDomain, organizationStats, sortOrganizations, visitUrl } from "../../src/lib/organizations.ts";
 
 const org = (o: Partial<Organization>): Organization => ({
@@ -40,4 +41,9 @@ test("Visit opens only https host names", () => {
   for (const bad of ["javascript:alert(1)", "example", "ex ample.com", "a.com/x", "data:text/html,x"]) assert.equal(visitUrl(bad), null, bad);
   assert.equal(normaliseDomain("https://acme.io/"), "acme.io");
   assert.equal(normaliseDomain(""), "");
+});
+
+test("a name ending in a period ends the sentence once", () => {
+  assert.equal(sentenceEndingWith("What you know of ", "Apple Inc."), "What you know of Apple Inc.");
+  assert.equal(sentenceEndingWith("What you know of ", "Acme"), "What you know of Acme.");
 });

@@ -5,6 +5,7 @@ import { ORGANIZATION_SIZES } from "../../api/organizations";
 import type { Organization, OrganizationSize } from "../../api/organizations";
 import { useUpdateOrganization } from "../../hooks/organizations";
 import { serverMessage } from "../../lib/errors";
+import { sentenceEndingWith } from "../../lib/format";
 import { normaliseDomain } from "../../lib/organizations";
 import { useToast } from "../toast/toast";
 import { Dialog } from "../ui/Dialog";
@@ -49,7 +50,7 @@ export function OrganizationDialog({ websiteId, org, onClose }: { websiteId: num
   }
 
   return (
-    <Dialog open={org !== null} onClose={onClose} title="Edit Organization" description={org ? `What you know of ${org.organizationName}. Left empty, it shows as unknown.` : undefined}>
+    <Dialog open={org !== null} onClose={onClose} title="Edit Organization" description={org ? `${sentenceEndingWith("What you know of ", org.organizationName)} Left empty, it shows as unknown.` : undefined}>
       <form onSubmit={submit} noValidate className="space-y-4">
         <div>
           <Label htmlFor="org-domain">Domain</Label>
