@@ -22,11 +22,12 @@ export function fitPlayer(width: number): { width: number; height: number } {
 }
 
 /**
- * The part of a session id shown in the list. The tracking scripts' ids begin with the visit's time (base 36
- * milliseconds), so the first characters are alike for visits close in time; the last 8 are random.
+ * The part of a session id shown in the list: its first 8 characters, as the spec has it. The tracking scripts'
+ * ids begin with the visit's start in base-36 milliseconds, 8 characters that differ unless two visits start in
+ * the same millisecond.
  */
 export function sessionLabel(sessionId: string): string {
-  return sessionId.length <= 8 ? sessionId : sessionId.slice(-8);
+  return sessionId.slice(0, 8);
 }
 
 /** Seconds as "m:ss" (the average-duration card). */

@@ -156,7 +156,7 @@ describe("Session Replays", () => {
     await waitForText(page.getByTestId("metric-Enterprise Visitors").getByTestId("metric-value"), "0");
     const recorded = rows().and(page.locator(`[data-session="${recordedSid}"]`));
     // The label is the random end of the id (ids begin with their time), the resolution under it.
-    await waitForText(recorded, recordedSid.slice(-8));
+    await waitForText(recorded, recordedSid.slice(0, 8));
     await waitForText(recorded, "1280x720");
     await waitForText(recorded, "Complete");
     await waitForText(recorded, /\w{3} \d{1,2}, \d{2}:\d{2}/);
@@ -168,7 +168,7 @@ describe("Session Replays", () => {
   it("the filter and the range change the list", async () => {
     await page.getByRole("combobox", { name: "Filter" }).selectOption("complete");
     await until("only the complete recording", async () => (await rows().count()) === 1 || [await rows().count()]);
-    await waitForText(rows().first(), recordedSid.slice(-8));
+    await waitForText(rows().first(), recordedSid.slice(0, 8));
     assert.equal(new URL(page.url()).searchParams.get("filter"), "complete");
     await page.getByRole("combobox", { name: "Filter" }).selectOption("incomplete");
     await until("only the one still recording", async () => (await rows().count()) === 1 && (await rows().first().getAttribute("data-session")) === hostileSid);
