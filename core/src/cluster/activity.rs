@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::model::WebsiteId;
 
 /// A hit's id: its hash, within JavaScript's exact integers.
-const HIT_ID: &str = "bitAnd(cityHash64(visit_id, ts, kind, name, url), 9007199254740991)";
+pub(crate) const HIT_ID: &str = "bitAnd(cityHash64(visit_id, ts, kind, name, url), 9007199254740991)";
 
 impl Events {
     /// `GET /api/dashboard/recent-activity` in cluster mode: the `limit` (1 to 50) newest page views, custom

@@ -2,7 +2,7 @@
 //! by any number of stateless daemons. Without `postgres_url` and `clickhouse_url` nothing here is used and
 //! SQLite in the data folder holds everything.
 
-mod activity;
+pub(crate) mod activity;
 mod advanced;
 mod breakdowns;
 pub mod clickhouse;

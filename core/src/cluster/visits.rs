@@ -125,7 +125,7 @@ pub(crate) fn text(row: &[String], i: usize) -> Result<String> {
 }
 
 /// A field of an answer row as a float.
-pub(super) fn float(row: &[String], i: usize) -> Result<f64> {
+pub(crate) fn float(row: &[String], i: usize) -> Result<f64> {
     row.get(i)
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| Error::Internal(format!("ClickHouse: expected a float in column {i} of {row:?}")))

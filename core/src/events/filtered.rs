@@ -4,10 +4,10 @@
 //! assembled from them once, here, and fall back to the rollups' reads when there is no filter.
 
 use super::EventStore;
-use super::filters::{Field, Filters, VisitField};
+use super::filters::{Condition, Expr, Field, Filters, Op, VisitField};
 use crate::analytics::{
-    Compare, CountryCount, Dimension, DimensionCount, Overview, PageViews, PreviousMetrics, ReferrerCount, TimePoint,
-    TimeRange, Timeseries, Totals, TrafficSource,
+    Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, Overview, PageViews, PreviousMetrics,
+    ReferrerCount, TimePoint, TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::error::{Error, Result};
 use crate::model::WebsiteId;
@@ -190,6 +190,14 @@ pub trait FilteredReads {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<(Vec<String>, Totals)>>;
+    /// The newest `limit` conversions of the range that `filters` admit, newest first.
+    fn filtered_conversions(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        limit: i64,
+    ) -> Result<Vec<Conversion>>;
 }
 
 /// The SQL columns of a group query, in this order: value, visits, bounces, duration, visitors, page views,
@@ -291,6 +299,26 @@ impl dyn EventStore {
     ) -> Result<Vec<(String, i64)>> {
         let groups = self.filtered_groups(site, range, filters, &by.group(), limit)?;
         Ok(groups.into_iter().map(|(mut keys, totals)| (keys.swap_remove(0), by.count(&totals))).collect())
+    }
+
+    /// The Conversions tab of what `filters` admits: its newest conversions, and the share of its visits with a
+    /// conversion the filters admit.
+    pub fn conversions_where(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Conversions> {
+        if filters.is_empty() {
+            return self.conversions(site, range);
+        }
+        let conversions = self.filtered_conversions(site, range, filters, crate::analytics::CONVERSIONS_LIMIT)?;
+        let visits = self.filtered_totals(site, range, filters)?.visits;
+        // Visits holding a conversion that passes the event conditions: one more condition on the same event.
+        let mut converting = filters.clone();
+        converting.event.push(Expr::Condition(Condition {
+            op: Op::IsNot,
+            field: Field::Goal,
+            values: vec![String::new()],
+            case_sensitive: true,
+        }));
+        let converted = self.filtered_totals(site, range, &converting)?.visits;
+        Ok(Conversions { conversions, conversion_rate: crate::analytics::percent(converted, visits) })
     }
 
     /// Referrers of what `filters` admits.

@@ -86,7 +86,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let conversions = warp::path!("websites" / WebsiteId / "conversions")
         .and(warp::get())
         .and(authed())
-        .and(warp::query::<RangeQuery>())
+        .and(warp::query::<FilteredRangeQuery>())
         .and_then(conversions);
     let identified = warp::path!("websites" / WebsiteId / "identified-visitors")
         .and(warp::get())
@@ -161,7 +161,7 @@ async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Resu
     path = "/api/websites/{id}/conversions",
     tag = "dashboard",
     operation_id = "conversions",
-    params(("id" = i64, Path, description = "Website id"), RangeQuery),
+    params(("id" = i64, Path, description = "Website id"), FilteredRangeQuery),
     responses((status = 200, description = "Conversions of the range and the conversion rate", body = Conversions), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
@@ -169,12 +169,13 @@ async fn conversions(
     site: WebsiteId,
     tracker: Tracker,
     user: UserId,
-    query: RangeQuery,
+    query: FilteredRangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
+    let filters = filters_of(query.filters.as_deref())?;
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.conversions(site, range)
+        tracker.events.conversions_where(site, range, &filters)
     })
     .await
 }

@@ -87,11 +87,11 @@ function useSiteRead<T>(name: string, websiteId: number | undefined) {
   return useSiteQuery<T>(websiteId, (id) => keys.site(id).read(name), (id) => `/api/websites/${id}/${name}`);
 }
 
-export function useConversions(websiteId: number | undefined, period: string) {
+export function useConversions(websiteId: number | undefined, period: string, filters: string | null = null) {
   return useSiteQuery<ConversionsResponse>(
     websiteId,
-    (id) => keys.site(id).read("conversions", { period }),
-    (id) => `/api/websites/${id}/conversions?${period}`,
+    (id) => keys.site(id).read("conversions", { period, filters }),
+    (id) => `/api/websites/${id}/conversions?${period}${filtersQuery(filters)}`,
   );
 }
 export const useIdentifiedVisitors = (id: number | undefined) => useSiteRead<IdentifiedVisitor[]>("identified-visitors", id);

@@ -1,8 +1,8 @@
 //! Analytics Dashboard (/dashboard?website={id}): picker, tracking code, CSV export, site card, the filter bar,
 //! four metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
-//! Cards, Top Pages, traffic sources and every breakdown panel follow the URL's filters (a row click adds one) and
-//! its period (the range picker, default 30 days); conversions follow the period; identified visitors and
-//! conversions do not take filters yet and say so.
+//! Cards, Top Pages, traffic sources, conversions and every breakdown panel follow the URL's filters (a row click
+//! adds one) and its period (the range picker, default 30 days); identified visitors do not take filters yet and
+//! say so.
 import { useState } from "react";
 import type { ReactNode } from "react";
 import type { Website } from "../api/types";
@@ -89,7 +89,7 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
   const filters = useFilters();
   const period = usePeriod(DEFAULT_PERIOD);
   const overview = useOverview(website.id, { period: period.query, refetchInterval: OVERVIEW_REFETCH_MS, filters: filters.text });
-  const conversions = useConversions(website.id, period.query);
+  const conversions = useConversions(website.id, period.query, filters.text);
   const m = overview.data?.metrics;
   const loading = overview.isPending;
   // Under refused filters the figures are unknown, not zero.
@@ -129,11 +129,7 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
           icon={<IconTarget />}
           loading={loading}
           value={fig(m?.conversions ?? conversions.data?.conversions.length)}
-          caption={
-            filters.active
-              ? "Conversion rate not filtered"
-              : conversionCaption(m?.conversions ?? conversions.data?.conversions.length ?? 0, conversions.data?.conversionRate)
-          }
+          caption={conversionCaption(m?.conversions ?? conversions.data?.conversions.length ?? 0, conversions.data?.conversionRate)}
         />
       </div>
       <ImportedNote overview={overview.data} />
@@ -282,9 +278,10 @@ function TrafficTab({ websiteId, period }: { websiteId: number; period: string }
 }
 
 function ConversionsTab({ websiteId, period, label }: { websiteId: number; period: string; label: string }) {
-  const conversions = useConversions(websiteId, period);
+  const filters = useFilters();
+  const conversions = useConversions(websiteId, period, filters.text);
   return (
-    <Panel title="Conversions" description={`Goals completed by your visitors · ${label}, newest first`} unfiltered>
+    <Panel title="Conversions" description={`Goals completed by your visitors · ${label}, newest first`}>
       <QueryState query={conversions}>
         {(data) => {
           const list = data.conversions.slice(0, LIMITS.conversions);

@@ -3,9 +3,10 @@
 //! SQLite dialect of the same questions is `events/sqlite/filtered.rs`.
 
 use super::ClickHouseEvents;
-use crate::analytics::{TimeRange, Totals};
+use crate::analytics::{Conversion, TimeRange, Totals};
+use crate::cluster::activity::HIT_ID;
 use crate::cluster::clickhouse::quote;
-use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
+use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, float, int, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, group_totals, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
@@ -229,6 +230,33 @@ impl FilteredReads for ClickHouseEvents {
                 let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
                 let counts = (0..7).map(|i| int(r, keys + i)).collect::<Result<Vec<_>>>()?;
                 Ok((values, group_totals(counts.try_into().expect("seven counts"))))
+            })
+            .collect()
+    }
+
+    fn filtered_conversions(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        limit: i64,
+    ) -> Result<Vec<Conversion>> {
+        let rows = self.ask(&format!(
+            "SELECT {HIT_ID} AS id, name, isNull(value), ifNull(value, 0), currency, ts {} AND kind = 'conversion'
+             ORDER BY ts DESC, id DESC LIMIT {limit}",
+            self.admitted_hits(site, range, filters)
+        ))?;
+        rows.iter()
+            .map(|row| {
+                let currency = text(row, 4)?;
+                Ok(Conversion {
+                    id: int(row, 0)?,
+                    goal_name: text(row, 1)?,
+                    value: if int(row, 2)? == 1 { None } else { Some(float(row, 3)?) },
+                    // Stored as '' when the hit had none (SQLite: NULL).
+                    currency: if currency.is_empty() { None } else { Some(currency) },
+                    timestamp: int(row, 5)?,
+                })
             })
             .collect()
     }

@@ -129,7 +129,15 @@ fn every_engine_assembles_filtered_cards_chart_and_breakdowns() {
         );
         assert_eq!(overview.imported, None);
 
+        let bought = events.conversions_where(engine.site, range, &blog).unwrap();
+        let listed: Vec<_> =
+            bought.conversions.iter().map(|c| (c.goal_name.as_str(), c.value, c.currency.as_deref())).collect();
+        assert_eq!(listed, [("purchase", Some(10.0), Some("EUR"))], "{}", engine.name);
+        assert_eq!(bought.conversion_rate, 50.0, "{}: one of the two /blog visits bought", engine.name);
+
         let french = filters(r#"[["is","visit:country",["FR"]]]"#);
+        let none = events.conversions_where(engine.site, range, &french).unwrap();
+        assert_eq!((none.conversions.len(), none.conversion_rate), (0, 0.0), "{}", engine.name);
         let chart = events.timeseries_where(engine.site, range, &french, Some(Compare::PreviousPeriod)).unwrap();
         let earlier = chart.comparison.as_ref().expect("the compared period's points");
         assert_eq!(earlier.len(), 7, "{}", engine.name);

@@ -6,7 +6,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params_from_iter};
 
 use super::SqliteEvents;
-use crate::analytics::{TimeRange, Totals};
+use crate::analytics::{Conversion, TimeRange, Totals};
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, group_totals, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
@@ -212,6 +212,32 @@ impl FilteredReads for SqliteEvents {
                 let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
                 let counts: [i64; 7] = std::array::from_fn(|i| r.get(keys + i).unwrap_or(0));
                 Ok((values, group_totals(counts)))
+            })
+        })
+    }
+
+    fn filtered_conversions(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        limit: i64,
+    ) -> Result<Vec<Conversion>> {
+        self.db.read(|conn| {
+            let (events, mut p) = admitted_events(site, range, filters);
+            let limit = p.push(limit.into());
+            let sql = format!(
+                "SELECT e.id, e.name, e.value, e.currency, e.ts {events} AND e.kind = 'conversion'
+                 ORDER BY e.ts DESC, e.id DESC LIMIT {limit}"
+            );
+            rows(conn, &sql, p, |r| {
+                Ok(Conversion {
+                    id: r.get(0)?,
+                    goal_name: r.get(1)?,
+                    value: r.get(2)?,
+                    currency: r.get(3)?,
+                    timestamp: r.get(4)?,
+                })
             })
         })
     }
