@@ -5119,6 +5119,8 @@ export interface operations {
         parameters: {
             query?: {
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
                 /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
                 from?: string;
                 /** @description Last day, YYYY-MM-DD, included. */
