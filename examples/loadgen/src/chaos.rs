@@ -622,6 +622,16 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/user/api-keys", "", Body::None, Auth::Owner),
     route("POST", "/api/user/api-keys", "", Body::Json(r#"{"name":"chaos {n}","scope":"read"}"#), Auth::Sacrificial),
     route("DELETE", "/api/user/api-keys/{n}", "", Body::None, Auth::Sacrificial),
+    // The Stats API over the sites the chaos run creates (example.org), filtered and grouped.
+    route(
+        "POST",
+        "/api/v2/query",
+        "",
+        Body::Json(
+            r#"{"site_id":"example.org","metrics":["visitors","pageviews"],"date_range":"7d","dimensions":["visit:source"],"filters":[["contains","event:page",["/"]]]}"#,
+        ),
+        Auth::Owner,
+    ),
     route("GET", "/tracking/legacy.js", "", Body::None, Auth::Public),
     // The dashboard app, its assets and the 404 page
     route("GET", "/", "", Body::None, Auth::Public),
