@@ -46,16 +46,6 @@ struct SitesQuery {
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct RangeQuery {
-    range: Option<String>,
-    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
-    from: Option<String>,
-    /// Last day, YYYY-MM-DD, included.
-    to: Option<String>,
-}
-
-#[derive(Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
 struct FilteredRangeQuery {
     range: Option<String>,
     /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
