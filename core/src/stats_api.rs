@@ -318,7 +318,7 @@ impl StatsQuery {
                 })
                 .collect();
             match rows.iter_mut().find(|(d, _)| *d == dimensions) {
-                Some((_, sum)) => add(sum, &totals),
+                Some((_, sum)) => *sum = *sum + totals,
                 None => rows.push((dimensions, totals)),
             }
         }
@@ -381,17 +381,6 @@ fn shown_value(field: &Field, country_name: bool, value: String) -> String {
 /// A country's English name (ISO 3166-1) for its stored code; the code itself when unknown, '' for none.
 fn country_name_of(code: &str) -> String {
     isocountry::CountryCode::for_alpha2(code).map(|c| c.name().to_string()).unwrap_or_else(|_| code.to_string())
-}
-
-/// Adds a bucket's totals to a week's or month's.
-fn add(sum: &mut Totals, t: &Totals) {
-    sum.pageviews += t.pageviews;
-    sum.visits += t.visits;
-    sum.visitors += t.visitors;
-    sum.events += t.events;
-    sum.conversions += t.conversions;
-    sum.bounces += t.bounces;
-    sum.duration_s += t.duration_s;
 }
 
 /// A bucket's label as Plausible writes it: `2026-11-15 13:00:00` for hours, the day (the week's Monday, the

@@ -34,6 +34,19 @@ pub struct Conversion {
     pub timestamp: Millis,
 }
 
+impl Conversion {
+    /// A conversion from a row of (id, name, value, currency, ts) of `events`.
+    pub(crate) fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Conversion> {
+        Ok(Conversion {
+            id: r.get(0)?,
+            goal_name: r.get(1)?,
+            value: r.get(2)?,
+            currency: r.get(3)?,
+            timestamp: r.get(4)?,
+        })
+    }
+}
+
 impl Analytics {
     /// The newest 100 conversions of `range` and its conversion rate.
     pub fn conversions(&self, site: WebsiteId, range: TimeRange) -> Result<Conversions> {
@@ -53,15 +66,7 @@ impl Analytics {
                  ORDER BY ts DESC, id DESC LIMIT ?4",
             )?;
             let conversions = stmt
-                .query_map(params![site, range.start, range.end, CONVERSIONS_LIMIT], |r| {
-                    Ok(Conversion {
-                        id: r.get(0)?,
-                        goal_name: r.get(1)?,
-                        value: r.get(2)?,
-                        currency: r.get(3)?,
-                        timestamp: r.get(4)?,
-                    })
-                })?
+                .query_map(params![site, range.start, range.end, CONVERSIONS_LIMIT], Conversion::of_row)?
                 .collect::<rusqlite::Result<_>>()?;
             let (converted, visits): (i64, i64) =
                 conn.prepare_cached(&rate_sql)?.query_row(params![site, from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;

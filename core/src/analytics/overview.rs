@@ -89,6 +89,23 @@ pub struct Totals {
     pub duration_s: i64,
 }
 
+/// Both totals added, figure by figure (visitors too: a visitor is one site's on one day).
+impl std::ops::Add for Totals {
+    type Output = Totals;
+
+    fn add(self, other: Totals) -> Totals {
+        Totals {
+            pageviews: self.pageviews + other.pageviews,
+            visits: self.visits + other.visits,
+            visitors: self.visitors + other.visitors,
+            events: self.events + other.events,
+            conversions: self.conversions + other.conversions,
+            bounces: self.bounces + other.bounces,
+            duration_s: self.duration_s + other.duration_s,
+        }
+    }
+}
+
 impl Analytics {
     /// Metrics of `range` with the previous period's, active sessions now, and the ten most viewed pages.
     pub fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {

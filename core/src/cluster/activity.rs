@@ -17,6 +17,19 @@ use crate::error::Result;
 use crate::model::WebsiteId;
 
 /// A hit's id: its hash, within JavaScript's exact integers.
+/// A conversion from a row of (id, name, isNull(value), ifNull(value, 0), currency, ts) of `hits`.
+pub(crate) fn conversion_of(row: &[String]) -> Result<Conversion> {
+    let currency = text(row, 4)?;
+    Ok(Conversion {
+        id: int(row, 0)?,
+        goal_name: text(row, 1)?,
+        value: if int(row, 2)? == 1 { None } else { Some(float(row, 3)?) },
+        // Stored as '' when the hit had none (SQLite: NULL).
+        currency: if currency.is_empty() { None } else { Some(currency) },
+        timestamp: int(row, 5)?,
+    })
+}
+
 pub(crate) const HIT_ID: &str = "bitAnd(cityHash64(visit_id, ts, kind, name, url), 9007199254740991)";
 
 impl Events {
@@ -95,20 +108,7 @@ impl Events {
             },
             || self.converted_visits(site, range),
         )?;
-        let conversions = conversions
-            .iter()
-            .map(|row| {
-                let currency = text(row, 4)?;
-                Ok(Conversion {
-                    id: int(row, 0)?,
-                    goal_name: text(row, 1)?,
-                    value: if int(row, 2)? == 1 { None } else { Some(float(row, 3)?) },
-                    // Stored as '' when the hit had none (SQLite: NULL).
-                    currency: if currency.is_empty() { None } else { Some(currency) },
-                    timestamp: int(row, 5)?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let conversions = conversions.iter().map(|row| conversion_of(row)).collect::<Result<Vec<_>>>()?;
         let (converted, visits) = rate;
         Ok(Conversions { conversions, conversion_rate: percent(converted, visits) })
     }

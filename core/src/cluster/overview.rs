@@ -50,7 +50,7 @@ impl Events {
             || if tables.is_empty() { Ok(Totals::default()) } else { self.rolled_totals(sites, &tables) },
             || live.map_or(Ok(Totals::default()), |span| self.hit_totals(sites, span)),
         )?;
-        Ok(rollups::add(rolled, live))
+        Ok(rolled + live)
     }
 
     /// The totals of `sites` over [from, to) counted from their hits, read through the Distributed table.

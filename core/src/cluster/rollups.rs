@@ -428,19 +428,6 @@ pub(super) fn hour_tables(rolled: Option<Span>, whole: Span) -> Vec<(&'static st
     tables
 }
 
-/// Adds two totals (a range's rolled-up and live parts).
-pub(super) fn add(a: Totals, b: Totals) -> Totals {
-    Totals {
-        pageviews: a.pageviews + b.pageviews,
-        visits: a.visits + b.visits,
-        visitors: a.visitors + b.visitors,
-        events: a.events + b.events,
-        conversions: a.conversions + b.conversions,
-        bounces: a.bounces + b.bounces,
-        duration_s: a.duration_s + b.duration_s,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;

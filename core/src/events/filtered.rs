@@ -358,6 +358,21 @@ impl dyn EventStore {
     }
 }
 
+/// The i-th key column of a group query.
+pub(crate) fn key(i: usize) -> String {
+    format!("k{i}")
+}
+
+/// `k0, k1, ...` of `n` keys.
+pub(crate) fn key_list(n: usize) -> String {
+    (0..n).map(key).collect::<Vec<_>>().join(", ")
+}
+
+/// Columns named `k0, k1, ...` in a group query's SELECT.
+pub(crate) fn aliased(columns: &[String]) -> String {
+    columns.iter().enumerate().map(|(i, c)| format!("{c} AS {}", key(i))).collect::<Vec<_>>().join(", ")
+}
+
 /// (bucket, visitors) and (bucket, page views) rows merged in bucket order.
 pub(crate) fn merge_series(visitors: Vec<(i64, i64)>, views: Vec<(i64, i64)>) -> Vec<(i64, i64, i64)> {
     let mut buckets: std::collections::BTreeMap<i64, (i64, i64)> = std::collections::BTreeMap::new();

@@ -4,11 +4,11 @@
 
 use super::ClickHouseEvents;
 use crate::analytics::{Conversion, TimeRange, Totals};
-use crate::cluster::activity::HIT_ID;
+use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
-use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, float, int, text, visit_rows};
+use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
 use crate::error::Result;
-use crate::events::filtered::{FilteredReads, GroupBy, group_totals, merge_series};
+use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::model::WebsiteId;
 
@@ -246,33 +246,6 @@ impl FilteredReads for ClickHouseEvents {
              ORDER BY ts DESC, id DESC LIMIT {limit}",
             self.admitted_hits(site, range, filters)
         ))?;
-        rows.iter()
-            .map(|row| {
-                let currency = text(row, 4)?;
-                Ok(Conversion {
-                    id: int(row, 0)?,
-                    goal_name: text(row, 1)?,
-                    value: if int(row, 2)? == 1 { None } else { Some(float(row, 3)?) },
-                    // Stored as '' when the hit had none (SQLite: NULL).
-                    currency: if currency.is_empty() { None } else { Some(currency) },
-                    timestamp: int(row, 5)?,
-                })
-            })
-            .collect()
+        rows.iter().map(|row| conversion_of(row)).collect()
     }
-}
-
-/// The i-th key column of a group query.
-fn key(i: usize) -> String {
-    format!("k{i}")
-}
-
-/// `k0, k1, ...` of `n` keys.
-fn key_list(n: usize) -> String {
-    (0..n).map(key).collect::<Vec<_>>().join(", ")
-}
-
-/// Columns named `k0, k1, ...`.
-fn aliased(columns: &[String]) -> String {
-    columns.iter().enumerate().map(|(i, c)| format!("{c} AS {}", key(i))).collect::<Vec<_>>().join(", ")
 }

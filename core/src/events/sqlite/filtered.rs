@@ -8,7 +8,7 @@ use rusqlite::{Connection, params_from_iter};
 use super::SqliteEvents;
 use crate::analytics::{Conversion, TimeRange, Totals};
 use crate::error::Result;
-use crate::events::filtered::{FilteredReads, GroupBy, group_totals, merge_series};
+use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::model::WebsiteId;
 
@@ -230,32 +230,9 @@ impl FilteredReads for SqliteEvents {
                 "SELECT e.id, e.name, e.value, e.currency, e.ts {events} AND e.kind = 'conversion'
                  ORDER BY e.ts DESC, e.id DESC LIMIT {limit}"
             );
-            rows(conn, &sql, p, |r| {
-                Ok(Conversion {
-                    id: r.get(0)?,
-                    goal_name: r.get(1)?,
-                    value: r.get(2)?,
-                    currency: r.get(3)?,
-                    timestamp: r.get(4)?,
-                })
-            })
+            rows(conn, &sql, p, Conversion::of_row)
         })
     }
-}
-
-/// The i-th key column of a group query.
-fn key(i: usize) -> String {
-    format!("k{i}")
-}
-
-/// `k0, k1, ...` of `n` keys.
-fn key_list(n: usize) -> String {
-    (0..n).map(key).collect::<Vec<_>>().join(", ")
-}
-
-/// Columns named `k0, k1, ...`.
-fn aliased(columns: &[String]) -> String {
-    columns.iter().enumerate().map(|(i, c)| format!("{c} AS {}", key(i))).collect::<Vec<_>>().join(", ")
 }
 
 /// The per-visit field of a visit group (`GroupBy` holds only those there).
