@@ -111,6 +111,18 @@ async fn one_filter_gives_the_same_figures_on_every_read() {
         assert_eq!(rows(&pages).iter().map(|(_, n)| n).sum::<i64>(), views, "{raw}: pages {pages}");
         assert_eq!(pages["measure"], "pageviews");
     }
+    // The Events screen's summary under a filter: only the first visit clicked the button.
+    let summary = |raw: &str| format!("/api/websites/{id}/events/summary?timeRange=7d&filters={}", enc(raw));
+    let clicked = get_json(&server, &token, &summary(r#"[["is","visit:referrer",["news.ycombinator.com"]]]"#)).await;
+    assert_eq!(
+        (clicked["totalEvents"].as_i64(), clicked["topEvents"][0]["name"].as_str()),
+        (Some(1), Some("button_click"))
+    );
+    let email = get_json(&server, &token, &summary(r#"[["is","visit:utm_medium",["email"]]]"#)).await;
+    assert_eq!((email["totalEvents"].as_i64(), email["uniqueEvents"].as_i64()), (Some(0), Some(0)), "{email}");
+    let custom =
+        get_json(&server, &token, &format!("/api/websites/{id}/events/summary?from=2000-01-01&to=2000-01-31")).await;
+    assert_eq!(custom["totalEvents"], 0, "a custom range before any data: {custom}");
     // Without filters the same reads come from the rollups, and agree with the unfiltered raw counts.
     let overview = get_json(&server, &token, &format!("/api/dashboard/overview?website_id={id}&range=7d")).await;
     assert_eq!(
@@ -159,6 +171,7 @@ async fn bad_filters_are_a_400_and_another_users_site_a_404() {
         format!("/api/websites/{id}/traffic-sources?filters="),
         format!("/api/websites/{id}/referrers?filters="),
         format!("/api/websites/{id}/countries?filters="),
+        format!("/api/websites/{id}/events/summary?filters="),
     ];
     for read in &reads {
         for (raw, says) in refused {

@@ -6,8 +6,8 @@
 use super::EventStore;
 use super::filters::{Condition, Expr, Field, Filters, Op, VisitField};
 use crate::analytics::{
-    Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, Overview, PageViews, PreviousMetrics,
-    ReferrerCount, TimePoint, TimeRange, Timeseries, Totals, TrafficSource,
+    Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Overview, PageViews,
+    PreviousMetrics, ReferrerCount, TimePoint, TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::error::{Error, Result};
 use crate::model::WebsiteId;
@@ -210,6 +210,10 @@ pub(crate) fn group_totals(row: [i64; 7]) -> Totals {
 /// Rows of the overview's top pages.
 const TOP_PAGES: i64 = 10;
 
+/// Most event names a filtered events summary counts (its totals count these; the rollups' summary has no cap,
+/// and a site with more distinct names than this is a site sending ids as names).
+const SUMMARY_NAMES: i64 = 10_000;
+
 impl dyn EventStore {
     /// The Dashboard's cards of what `filters` admits, `previous` over the compared period (the one before by
     /// default); the rollups' overview when there is no filter. A filtered overview holds no imported history
@@ -319,6 +323,27 @@ impl dyn EventStore {
         }));
         let converted = self.filtered_totals(site, range, &converting)?.visits;
         Ok(Conversions { conversions, conversion_rate: crate::analytics::percent(converted, visits) })
+    }
+
+    /// The events summary of what `filters` admits, each of the site's `definitions` (id, name, in id order)
+    /// with its count; the rollups' summary when there is no filter.
+    pub fn events_summary_where(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        definitions: Vec<(i64, String)>,
+    ) -> Result<EventSummary> {
+        if filters.is_empty() {
+            return self.events_summary(site, range);
+        }
+        let by_name = GroupBy { fields: vec![Field::Name], bucket: false, rank: Rank::Count(CountOf::Events) };
+        let groups = self.filtered_groups(site, range, filters, &by_name, SUMMARY_NAMES)?;
+        let rows = groups
+            .into_iter()
+            .map(|(mut keys, totals)| (keys.swap_remove(0), totals.events + totals.conversions, totals.conversions))
+            .collect();
+        Ok(EventSummary::of(rows, definitions))
     }
 
     /// Referrers of what `filters` admits.

@@ -2,13 +2,14 @@
 //! and per definition PUT and DELETE) and /api/websites/{id}/events/summary (owner only).
 
 use serde::Deserialize;
-use tracker_core::analytics::{EventSummary, TimeRange};
+use tracker_core::analytics::EventSummary;
 use tracker_core::model::{UserId, WebsiteId, now_ms};
 use tracker_core::store::event_definitions::{EventDefinition, NewEventDefinition};
 use tracker_core::{Error, Tracker};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::{filters_of, period_of};
 use super::{api_body, blocking, site_json, user, with_tracker};
 use crate::error::{ErrorBody, reject};
 
@@ -16,10 +17,18 @@ use crate::error::{ErrorBody, reject};
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 struct SummaryQuery {
+    /// 24h, 7d or 30d (the Events screen's choices; 7d by default).
     time_range: Option<String>,
     #[serde(rename = "time_range")]
     time_range_snake: Option<String>,
+    /// Any period of the other reads (API.md "Periods") in place of `timeRange`.
     range: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of a range (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -144,10 +153,20 @@ async fn summary(
     user: UserId,
     query: SummaryQuery,
 ) -> Result<impl Reply, Rejection> {
-    let name = query.time_range.or(query.time_range_snake).or(query.range).unwrap_or_else(|| "7d".into());
-    if !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d") {
+    let screen_range = query.time_range.or(query.time_range_snake);
+    if let Some(name) = &screen_range
+        && !matches!(name.as_str(), "24h" | "1d" | "7d" | "30d")
+    {
         return Err(reject(Error::invalid("timeRange must be 24h, 7d or 30d")));
     }
-    let range = TimeRange::parse(&name, now_ms()).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.events.events_summary(site, range)).await
+    let period = period_of(&screen_range.or(query.range), &query.from, &query.to, "7d")?;
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        let mut definitions: Vec<(i64, String)> =
+            tracker.definitions.list(site)?.into_iter().map(|d| (d.id, d.name)).collect();
+        definitions.sort_unstable();
+        tracker.events.events_summary_where(site, range, &filters, definitions)
+    })
+    .await
 }

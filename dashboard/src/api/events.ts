@@ -1,6 +1,7 @@
 //! Event definitions and the events summary (spec part 2 §3, §7): types and fetchers. Answers are aliases onto
 //! the generated contract; the event types and the create/update body the form sends are written here.
 import { api } from ".";
+import { filtersQuery } from "../lib/filters";
 import type { components } from "./generated";
 
 type Schemas = components["schemas"];
@@ -28,8 +29,8 @@ export type EventRange = "24h" | "7d" | "30d";
 
 export const eventsApi = {
   definitions: (site: number) => api.get<EventDefinition[]>(`/api/websites/${site}/event-definitions`),
-  summary: (site: number, range: EventRange) =>
-    api.get<EventSummary>(`/api/websites/${site}/events/summary?timeRange=${encodeURIComponent(range)}`),
+  summary: (site: number, range: EventRange, filters: string | null) =>
+    api.get<EventSummary>(`/api/websites/${site}/events/summary?timeRange=${encodeURIComponent(range)}${filtersQuery(filters)}`),
   create: (site: number, input: EventDefinitionInput) =>
     api.post<EventDefinition>(`/api/websites/${site}/event-definitions`, input),
   update: (site: number, id: number, changes: Partial<EventDefinitionInput>) =>

@@ -5336,9 +5336,17 @@ export interface operations {
     eventsSummary: {
         parameters: {
             query?: {
+                /** @description 24h, 7d or 30d (the Events screen's choices; 7d by default). */
                 timeRange?: string;
                 time_range?: string;
+                /** @description Any period of the other reads (API.md "Periods") in place of `timeRange`. */
                 range?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of a range (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {

@@ -8,8 +8,12 @@ export function useEventDefinitions(site: number) {
   return useQuery({ queryKey: keys.site(site).read("event-definitions"), queryFn: () => eventsApi.definitions(site) });
 }
 
-export function useEventSummary(site: number, range: EventRange) {
-  return useQuery({ queryKey: keys.site(site).read("events/summary", { range }), queryFn: () => eventsApi.summary(site, range) });
+/** The summary of what `filters` (the URL's, as sent) admits over `range`. */
+export function useEventSummary(site: number, range: EventRange, filters: string | null) {
+  return useQuery({
+    queryKey: keys.site(site).read("events/summary", { range, filters }),
+    queryFn: () => eventsApi.summary(site, range, filters),
+  });
 }
 
 function useRefresh(site: number) {

@@ -1,9 +1,12 @@
 //! Events (/events, spec part 2): 'Advanced Event Tracking' with website and range (24h, 7d, 30d), four
 //! cards, the Event Definitions list (edit, activate/deactivate, delete, triggers over the range), Top
-//! Events, and the Create Event dialog.
+//! Events, and the Create Event dialog. The cards, triggers and Top Events follow the URL's filters (the filter
+//! bar; a Top Events row adds "Event is ..."), as the Analytics Dashboard's do.
 import { useState } from "react";
 import type { EventDefinition, EventRange } from "../api/events";
 import { EventDefinitionDialog } from "../components/events/EventDefinitionDialog";
+import { FilterBar } from "../components/filters/FilterBar";
+import { RefusedText, refusedFilters } from "../components/filters/Refused";
 import { MetricCard } from "../components/MetricCard";
 import { EmptyText, QueryState, SkeletonRows } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
@@ -12,6 +15,7 @@ import { Dialog } from "../components/ui/Dialog";
 import { Switch } from "../components/ui/Switch";
 import { IconActivity, IconEdit, IconPlus, IconTarget, IconTrash, IconZap } from "../components/ui/icons";
 import { Badge, Button, Card, CardBody, CardHeader } from "../components/ui/primitives";
+import { useFilters } from "../hooks/filters";
 import { useDeleteEventDefinition, useEventDefinitions, useEventSummary, useUpdateEventDefinition } from "../hooks/events";
 import { serverMessage } from "../lib/errors";
 import { triggersById } from "../lib/events";
@@ -52,15 +56,19 @@ export default function EventsPage() {
 
 function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: EventRange; onEdit: (def: EventDefinition) => void }) {
   const definitions = useEventDefinitions(websiteId);
-  const summary = useEventSummary(websiteId, range);
+  const filters = useFilters();
+  const summary = useEventSummary(websiteId, range, filters.text);
   const loading = summary.isPending;
   const triggers = triggersById(summary.data?.definitionTriggers);
+  // Under refused filters the figures are unknown, not zero.
+  const refused = refusedFilters(filters.active, summary.error);
   return (
     <div className="space-y-6">
+      <FilterBar websiteId={websiteId} period={`range=${range}`} error={summary.error} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <MetricCard title="Total Events" value={formatNumber(summary.data?.totalEvents ?? 0)} caption="Events in this period" icon={<IconActivity />} loading={loading} />
-        <MetricCard title="Unique Events" value={formatNumber(summary.data?.uniqueEvents ?? 0)} caption="Distinct event names" icon={<IconZap />} loading={loading} />
-        <MetricCard title="Conversions" value={formatNumber(summary.data?.conversionEvents ?? 0)} caption="Conversion events" icon={<IconTarget />} loading={loading} />
+        <MetricCard title="Total Events" value={refused ? "—" : formatNumber(summary.data?.totalEvents ?? 0)} caption="Events in this period" icon={<IconActivity />} loading={loading} />
+        <MetricCard title="Unique Events" value={refused ? "—" : formatNumber(summary.data?.uniqueEvents ?? 0)} caption="Distinct event names" icon={<IconZap />} loading={loading} />
+        <MetricCard title="Conversions" value={refused ? "—" : formatNumber(summary.data?.conversionEvents ?? 0)} caption="Conversion events" icon={<IconTarget />} loading={loading} />
         <MetricCard title="Definitions" value={formatNumber(definitions.data?.length ?? 0)} caption="Event definitions" icon={<IconEdit />} loading={definitions.isPending} />
       </div>
       <div className="grid gap-6 lg:grid-cols-3">
@@ -85,19 +93,35 @@ function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: Ev
         <Card data-testid="top-events">
           <CardHeader title="Top Events" description="Most frequent events in this period" />
           <CardBody>
-            <QueryState query={summary} skeleton={<SkeletonRows rows={4} />} isEmpty={(s) => s.topEvents.length === 0} empty={<EmptyText>No events tracked in this period</EmptyText>}>
+            {refused ? (
+              <RefusedText />
+            ) : (
+            <QueryState
+              query={summary}
+              skeleton={<SkeletonRows rows={4} />}
+              isEmpty={(s) => s.topEvents.length === 0}
+              empty={<EmptyText>{filters.active ? "No events match these filters" : "No events tracked in this period"}</EmptyText>}
+            >
               {(s) => (
                 <ol className="space-y-3">
                   {s.topEvents.map((e, i) => (
-                    <li key={e.name} className="flex items-center gap-3 text-sm" data-testid="top-event">
-                      <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-gray-800 text-xs text-gray-300">{i + 1}</span>
-                      <span className="min-w-0 flex-1 truncate font-medium text-gray-100">{e.name}</span>
-                      <span className="shrink-0 text-gray-400">{countOf(e.count, "trigger")}</span>
+                    <li key={e.name} data-testid="top-event">
+                      <button
+                        type="button"
+                        className="flex w-full items-center gap-3 rounded text-left text-sm hover:bg-gray-800/60 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-500"
+                        title={`Filter by event ${e.name}`}
+                        onClick={() => filters.add({ operator: "is", dimension: "event:name", values: [e.name] })}
+                      >
+                        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-gray-800 text-xs text-gray-300">{i + 1}</span>
+                        <span className="min-w-0 flex-1 truncate font-medium text-gray-100">{e.name}</span>
+                        <span className="shrink-0 text-gray-400">{countOf(e.count, "trigger")}</span>
+                      </button>
                     </li>
                   ))}
                 </ol>
               )}
             </QueryState>
+            )}
           </CardBody>
         </Card>
       </div>

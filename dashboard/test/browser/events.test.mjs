@@ -117,6 +117,20 @@ describe("events screen", () => {
     await screenshot(page, "events-data-1400");
   });
 
+  it("filters the cards, triggers and top events by a clicked event", async () => {
+    await page.getByTestId("top-event").nth(1).getByRole("button").click();
+    await page.waitForURL(/filters=/);
+    assert.deepEqual(JSON.parse(new URL(page.url()).searchParams.get("filters")), [["is", "event:name", ["video_play"]]]);
+    await waitForText(page.getByTestId("filter-bar"), "video_play");
+    await waitForText(page.getByTestId("metric-Total Events").getByTestId("metric-value"), "1");
+    await waitForText(page.getByTestId("definition-triggers"), "0 triggers");
+    await page.reload();
+    await waitForText(page.getByTestId("top-event").first(), /1\s*video_play\s*1 trigger\b/);
+    await page.getByTestId("filter-bar").getByRole("button", { name: /Remove/ }).first().click();
+    await page.waitForURL((url) => !url.searchParams.has("filters"));
+    await waitForText(page.getByTestId("metric-Total Events").getByTestId("metric-value"), "4");
+  });
+
   it("deactivates, edits and deletes a definition", async () => {
     await page.getByRole("switch", { name: "Deactivate Signup Click" }).click();
     await waitForText(page.getByTestId("event-definition"), "Inactive");

@@ -264,3 +264,36 @@ fn every_engine_totals_each_group_and_bucket() {
         assert_eq!(by_day.iter().map(|(_, t)| t[2]).sum::<i64>(), 6, "{}: page views by page and day", engine.name);
     }
 }
+
+#[test]
+fn every_engine_sums_the_events_a_filter_admits() {
+    let now = now_ms();
+    let range = TimeRange::parse("7d", now).unwrap();
+    let definitions = || vec![(1, "signup".to_string()), (2, "purchase".to_string()), (3, "never".to_string())];
+    for engine in engines() {
+        seeded(&engine, now);
+        let summary = |raw: &str| engine.events.events_summary_where(engine.site, range, &filters(raw), definitions());
+        let counted = |s: &crate::analytics::EventSummary| {
+            let top: Vec<(String, i64)> = s.top_events.iter().map(|e| (e.name.clone(), e.count)).collect();
+            let triggers: Vec<(i64, i64)> = s.definition_triggers.iter().map(|d| (d.id, d.count)).collect();
+            (s.total_events, s.unique_events, s.conversion_events, top, triggers)
+        };
+        let french = summary(r#"[["is","visit:country",["FR"]]]"#).unwrap();
+        assert_eq!(
+            counted(&french),
+            (1, 1, 0, vec![("signup".into(), 1)], vec![(1, 1), (2, 0), (3, 0)]),
+            "{}",
+            engine.name
+        );
+        let not_mobile = summary(r#"[["is_not","visit:device",["mobile"]]]"#).unwrap();
+        assert_eq!(
+            counted(&not_mobile),
+            (2, 2, 1, vec![("purchase".into(), 1), ("signup".into(), 1)], vec![(1, 1), (2, 1), (3, 0)]),
+            "{}",
+            engine.name
+        );
+        let pro = summary(r#"[["is","event:props:plan",["pro"]]]"#).unwrap();
+        assert_eq!((pro.total_events, pro.top_events.len()), (1, 1), "{}", engine.name);
+        assert_eq!(summary(r#"[["is","visit:city",["Nowhere"]]]"#).unwrap().total_events, 0, "{}", engine.name);
+    }
+}
