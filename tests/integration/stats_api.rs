@@ -226,3 +226,79 @@ async fn bad_queries_are_a_400_naming_the_field_and_other_sites_a_404() {
     let unauthenticated = server.client.post(server.url("/api/v2/query")).json(&base).send().await.unwrap();
     assert_eq!(unauthenticated.status(), StatusCode::UNAUTHORIZED);
 }
+
+/// Conversion rates as Plausible defines them: four visitors (one browser each), two from Google and two direct;
+/// one of each bought, and one direct visitor signed up as well.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conversion_rates_divide_by_everyone_or_by_each_group() {
+    let server = TestServer::start().await;
+    let (token, _) = server.register("owner@example.com").await;
+    let site = server.create_site(&token, "Shop", "professional").await;
+    let renamed = server.put(&format!("/api/websites/{}", site["id"]), &token, json!({"domain": "shop.example"})).await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.text);
+    let key = site["trackingKey"].as_str().unwrap();
+    let agent = |n: u32| {
+        format!(
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/13{n}.0.0.0 Safari/537.36"
+        )
+    };
+    let visits: [(&str, u32, &str, &[&str]); 4] = [
+        ("conv-google-1", 1, "https://www.google.com/", &["purchase"]),
+        ("conv-google-2", 2, "https://www.google.com/", &[]),
+        ("conv-direct-3", 3, "", &["purchase", "signup"]),
+        ("conv-direct-4", 4, "", &[]),
+    ];
+    for (session, n, referrer, goals) in visits {
+        let mut hits = vec![json!({"referrer": referrer})];
+        hits.extend(goals.iter().map(|g| json!({"event": "conversion", "event_name": g})));
+        for extra in hits {
+            let mut body = json!({"tracking_key": key, "session_id": session, "url": "https://shop.example/"});
+            body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            let request = server.client.post(server.url("/api/track")).header("user-agent", agent(n)).json(&body);
+            let answer = crate::util::answer(request.send().await.expect("track")).await;
+            assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.text);
+        }
+    }
+    let ask = |body: Value| {
+        let server = &server;
+        let token = token.clone();
+        async move {
+            let mut body = body;
+            body["site_id"] = json!("shop.example");
+            body["date_range"] = json!("7d");
+            query(server, &token, &body).await
+        }
+    };
+    let (status, bought) =
+        ask(json!({"metrics": ["visitors", "conversion_rate"], "filters": [["is", "event:goal", ["purchase"]]]})).await;
+    assert_eq!(status, StatusCode::OK, "{bought}");
+    assert_eq!(rows(&bought), vec![(json!([]), json!([2, 50.0]))], "two of four visitors bought");
+
+    let (_, goals) = ask(json!({"metrics": ["visitors", "conversion_rate"], "dimensions": ["event:goal"]})).await;
+    assert_eq!(rows(&goals), vec![(json!(["purchase"]), json!([2, 50.0])), (json!(["signup"]), json!([1, 25.0]))]);
+
+    let (_, sources) = ask(json!({"metrics": ["visitors", "group_conversion_rate", "conversion_rate"],
+        "dimensions": ["visit:source"], "filters": [["is", "event:goal", ["purchase"]]]}))
+    .await;
+    assert_eq!(
+        rows(&sources),
+        vec![(json!(["Direct / None"]), json!([1, 50.0, 25.0])), (json!(["Google"]), json!([1, 50.0, 25.0]))],
+        "{sources}"
+    );
+    let (_, signups) = ask(json!({"metrics": ["group_conversion_rate"], "dimensions": ["visit:source"],
+        "filters": [["is", "event:goal", ["signup"]]]}))
+    .await;
+    assert_eq!(rows(&signups), vec![(json!(["Direct / None"]), json!([50.0]))], "{signups}");
+
+    for (body, says) in [
+        (json!({"metrics": ["conversion_rate"]}), "needs an event:goal filter or dimension"),
+        (
+            json!({"metrics": ["conversion_rate"], "filters": [["or", [["is", "event:goal", ["purchase"]], ["is", "event:page", ["/"]]]]]}),
+            "apart from other dimensions",
+        ),
+    ] {
+        let (status, answer) = ask(body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert!(answer["error"]["message"].as_str().unwrap().contains(says), "{answer}");
+    }
+}

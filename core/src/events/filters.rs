@@ -194,6 +194,14 @@ impl Expr {
     }
 }
 
+/// Whether a filter reads `event:goal`, and whether it reads nothing else.
+fn goal_reads(expr: &Expr) -> (bool, bool) {
+    let mut fields = Vec::new();
+    expr.fields(&mut fields);
+    let goal = |f: &&Field| matches!(f, Field::Goal);
+    (fields.iter().any(goal), fields.iter().all(goal))
+}
+
 /// A read's filters, split by what they hold for: every visit condition and every event condition must pass.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filters {
@@ -233,6 +241,29 @@ impl Filters {
     /// Whether there is no condition at all.
     pub fn is_empty(&self) -> bool {
         self.visit.is_empty() && self.event.is_empty()
+    }
+
+    /// Whether an event condition reads `event:goal`.
+    pub fn has_goal(&self) -> bool {
+        self.event.iter().any(|e| goal_reads(e).0)
+    }
+
+    /// These filters without their `event:goal` filters: whom a conversion rate divides by. A goal inside a
+    /// group with other dimensions leaves no such divisor (400).
+    pub fn without_goals(&self) -> Result<Filters> {
+        let mut event = Vec::new();
+        for expr in &self.event {
+            match goal_reads(expr) {
+                (false, _) => event.push(expr.clone()),
+                (true, true) => {}
+                (true, false) => {
+                    return Err(Error::invalid(
+                        "filters: a conversion rate needs each event:goal filter apart from other dimensions",
+                    ));
+                }
+            }
+        }
+        Ok(Filters { visit: self.visit.clone(), event })
     }
 
     /// The per-visit fields the visit conditions read, each once.

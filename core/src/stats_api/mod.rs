@@ -2,6 +2,8 @@
 //! filters, date range, order and page, checked here (a 400 names the bad field) and answered from the same
 //! filtered reads as the dashboard, so existing Plausible clients work by changing the host.
 
+use std::collections::HashMap;
+
 use chrono::{Datelike, Duration, NaiveDate};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -27,9 +29,11 @@ pub enum Metric {
     VisitDuration,
     Events,
     Percentage,
+    ConversionRate,
+    GroupConversionRate,
 }
 
-const METRICS: [(Metric, &str); 8] = [
+const METRICS: [(Metric, &str); 10] = [
     (Metric::Visitors, "visitors"),
     (Metric::Visits, "visits"),
     (Metric::Pageviews, "pageviews"),
@@ -38,11 +42,12 @@ const METRICS: [(Metric, &str); 8] = [
     (Metric::VisitDuration, "visit_duration"),
     (Metric::Events, "events"),
     (Metric::Percentage, "percentage"),
+    (Metric::ConversionRate, "conversion_rate"),
+    (Metric::GroupConversionRate, "group_conversion_rate"),
 ];
 
 /// Plausible's metrics tracker does not answer yet (API.md says why).
-const UNSUPPORTED: [&str; 5] =
-    ["conversion_rate", "group_conversion_rate", "time_on_page", "scroll_depth", "total_revenue"];
+const UNSUPPORTED: [&str; 3] = ["time_on_page", "scroll_depth", "total_revenue"];
 
 impl Metric {
     fn parse(name: &str) -> Result<Metric> {
@@ -63,8 +68,8 @@ impl Metric {
         METRICS.iter().find(|(m, _)| *m == self).map(|(_, n)| *n).expect("every metric is listed")
     }
 
-    /// The metric of a row's totals; `total_visitors` for the percentage.
-    fn value(self, t: &Totals, total_visitors: i64) -> Value {
+    /// The metric of a row's totals, with the visitors the shares divide by.
+    fn value(self, t: &Totals, wholes: Wholes) -> Value {
         let ratio = |part: i64, whole: i64, scale: f64| {
             if whole <= 0 { 0.0 } else { (part as f64 * scale / whole as f64 * 100.0).round() / 100.0 }
         };
@@ -76,9 +81,24 @@ impl Metric {
             Metric::BounceRate => json!(ratio(t.bounces, t.visits, 100.0).round()),
             Metric::VisitDuration => json!(ratio(t.duration_s, t.visits, 1.0).round()),
             Metric::Events => json!(t.pageviews + t.events + t.conversions),
-            Metric::Percentage => json!((ratio(t.visitors, total_visitors, 100.0) * 10.0).round() / 10.0),
+            Metric::Percentage => json!((ratio(t.visitors, wholes.total, 100.0) * 10.0).round() / 10.0),
+            Metric::ConversionRate => json!(ratio(t.visitors, wholes.all, 100.0)),
+            Metric::GroupConversionRate => json!(ratio(t.visitors, wholes.group, 100.0)),
         }
     }
+
+    fn is_conversion_rate(self) -> bool {
+        matches!(self, Metric::ConversionRate | Metric::GroupConversionRate)
+    }
+}
+
+/// The visitors a row's shares divide by: every row's (`percentage`), everyone's but for the goal filters
+/// (`conversion_rate`), and the row's group's but for the goal filters (`group_conversion_rate`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Wholes {
+    total: i64,
+    all: i64,
+    group: i64,
 }
 
 /// One dimension a query groups by, under the name the query gave it.
@@ -122,6 +142,17 @@ impl Dimension {
             return Err(Error::invalid("dimensions: time:hour covers at most 31 days"));
         }
         Ok(Dimension { name: name.to_string(), kind: DimensionKind::Time(unit) })
+    }
+
+    fn time_unit(&self) -> Option<TimeUnit> {
+        match self.kind {
+            DimensionKind::Time(unit) => Some(unit),
+            DimensionKind::Field { .. } => None,
+        }
+    }
+
+    fn is_goal(&self) -> bool {
+        matches!(&self.kind, DimensionKind::Field { field: Field::Goal, .. })
     }
 }
 
@@ -228,6 +259,12 @@ impl StatsQuery {
             None => Filters::none(),
             Some(f) => Filters::from_json(f).map_err(|e| Error::invalid(format!("filters: {e}")))?,
         };
+        if let Some(m) = metrics.iter().find(|m| m.is_conversion_rate()) {
+            if !filters.has_goal() && !fields.contains(&Field::Goal) {
+                return Err(Error::invalid(format!("metrics: {} needs an event:goal filter or dimension", m.name())));
+            }
+            filters.without_goals()?;
+        }
         let order = order_by(object.get("order_by"), &metrics, &dimensions)?;
         let include = object.get("include").cloned().unwrap_or(json!({}));
         let flag = |name: &str| -> Result<bool> {
@@ -276,66 +313,58 @@ impl StatsQuery {
 
     /// Answers the query for `site`.
     pub fn run(&self, events: &(dyn EventStore + 'static), site: WebsiteId) -> Result<StatsAnswer> {
-        let values = |t: &Totals, total: i64| self.metrics.iter().map(|m| m.value(t, total)).collect::<Vec<_>>();
         let mut meta = json!({});
+        let converting = self.metrics.iter().any(|m| m.is_conversion_rate());
+        let everyone = match converting {
+            true => Some(self.filters.without_goals()?),
+            false => None,
+        };
+        let all = match &everyone {
+            Some(everyone) => events.filtered_totals(site, self.range, everyone)?.visitors,
+            None => 0,
+        };
+        let values = |t: &Totals, wholes: Wholes| self.metrics.iter().map(|m| m.value(t, wholes)).collect::<Vec<_>>();
         if self.dimensions.is_empty() {
             let totals = events.totals_where(site, self.range, &self.filters)?;
-            let results = vec![StatsRow { metrics: values(&totals, totals.visitors), dimensions: vec![] }];
+            let wholes = Wholes { total: totals.visitors, all, group: all };
+            let results = vec![StatsRow { metrics: values(&totals, wholes), dimensions: vec![] }];
             return Ok(StatsAnswer { results, meta, query: self.echo.clone() });
         }
-        let fields: Vec<Field> = self
-            .dimensions
-            .iter()
-            .filter_map(|d| match &d.kind {
-                DimensionKind::Field { field, .. } => Some(field.clone()),
-                DimensionKind::Time(_) => None,
-            })
-            .collect();
-        let unit = self.dimensions.iter().find_map(|d| match d.kind {
-            DimensionKind::Time(unit) => Some(unit),
-            _ => None,
-        });
-        let by_visit = fields.first().is_none_or(Field::is_visit);
-        let rank = Rank::Count(if by_visit { CountOf::Visits } else { CountOf::AllEvents });
-        let group = GroupBy::new(fields, unit.is_some(), rank)?;
-        let grain = if unit == Some(TimeUnit::Hour) { Grain::Hour } else { Grain::Day };
-        let groups =
-            events.filtered_groups(site, TimeRange { grain, ..self.range }, &self.filters, &group, MAX_ROWS)?;
-        // Each group's dimension values in the query's order; weeks and months add up their days.
-        let mut rows: Vec<(Vec<Value>, Totals)> = Vec::new();
-        for (keys, totals) in groups {
-            let mut fields = keys.iter();
-            let bucket = keys.last().and_then(|k| k.parse::<Millis>().ok()).unwrap_or(0) * 1000;
-            let dimensions: Vec<Value> = self
-                .dimensions
-                .iter()
-                .map(|d| match &d.kind {
-                    DimensionKind::Field { field, country_name } => {
-                        let value = fields.next().cloned().unwrap_or_default();
-                        json!(shown_value(field, *country_name, value))
-                    }
-                    DimensionKind::Time(unit) => json!(time_label(bucket, *unit)),
-                })
-                .collect();
-            match rows.iter_mut().find(|(d, _)| *d == dimensions) {
-                Some((_, sum)) => *sum = *sum + totals,
-                None => rows.push((dimensions, totals)),
-            }
-        }
-        if let Some(unit) = unit
-            && self.time_labels
+        let mut rows = self.grouped(events, site, &self.filters, &self.dimensions)?;
+        if self.time_labels
+            && let Some(unit) = self.dimensions.iter().find_map(Dimension::time_unit)
         {
             meta["time_labels"] = json!(labels(self.range, unit));
         }
-        let total_visitors = match self.metrics.contains(&Metric::Percentage) {
+        let total = match self.metrics.contains(&Metric::Percentage) {
             true => events.filtered_totals(site, self.range, &self.filters)?.visitors,
             false => 0,
+        };
+        // Each group's divisor: its visitors but for the goal filters, grouped by the dimensions but the goal.
+        let group_of = |dims: &[Value]| -> Vec<Value> {
+            dims.iter().zip(&self.dimensions).filter(|(_, d)| !d.is_goal()).map(|(v, _)| v.clone()).collect()
+        };
+        let mut groups: HashMap<Vec<Value>, i64> = HashMap::new();
+        if self.metrics.contains(&Metric::GroupConversionRate)
+            && let Some(everyone) = &everyone
+        {
+            let by: Vec<Dimension> = self.dimensions.iter().filter(|d| !d.is_goal()).cloned().collect();
+            if !by.is_empty() {
+                let whole = self.grouped(events, site, everyone, &by)?;
+                groups = whole.into_iter().map(|(dims, totals)| (dims, totals.visitors)).collect();
+            }
+        }
+        let wholes = |dims: &[Value]| Wholes {
+            total,
+            all,
+            group: if groups.is_empty() { all } else { groups.get(&group_of(dims)).copied().unwrap_or(0) },
         };
         rows.sort_by(|a, b| {
             for (key, descending) in &self.order {
                 let (x, y) = match key {
                     OrderKey::Metric(i) => {
-                        (self.metrics[*i].value(&a.1, total_visitors), self.metrics[*i].value(&b.1, total_visitors))
+                        let metric = self.metrics[*i];
+                        (metric.value(&a.1, wholes(&a.0)), metric.value(&b.1, wholes(&b.0)))
                     }
                     OrderKey::Dimension(i) => (a.0[*i].clone(), b.0[*i].clone()),
                 };
@@ -358,9 +387,53 @@ impl StatsQuery {
             .into_iter()
             .skip(self.offset as usize)
             .take(self.limit as usize)
-            .map(|(dimensions, totals)| StatsRow { metrics: values(&totals, total_visitors), dimensions })
+            .map(|(dimensions, totals)| StatsRow { metrics: values(&totals, wholes(&dimensions)), dimensions })
             .collect();
         Ok(StatsAnswer { results, meta, query: self.echo.clone() })
+    }
+
+    /// The totals of what `filters` admits grouped by `dimensions`, each row with its dimensions' values in
+    /// their order; weeks and months add up their days.
+    fn grouped(
+        &self,
+        events: &(dyn EventStore + 'static),
+        site: WebsiteId,
+        filters: &Filters,
+        dimensions: &[Dimension],
+    ) -> Result<Vec<(Vec<Value>, Totals)>> {
+        let fields: Vec<Field> = dimensions
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DimensionKind::Field { field, .. } => Some(field.clone()),
+                DimensionKind::Time(_) => None,
+            })
+            .collect();
+        let unit = dimensions.iter().find_map(Dimension::time_unit);
+        let by_visit = fields.first().is_none_or(Field::is_visit);
+        let rank = Rank::Count(if by_visit { CountOf::Visits } else { CountOf::AllEvents });
+        let group = GroupBy::new(fields, unit.is_some(), rank)?;
+        let grain = if unit == Some(TimeUnit::Hour) { Grain::Hour } else { Grain::Day };
+        let groups = events.filtered_groups(site, TimeRange { grain, ..self.range }, filters, &group, MAX_ROWS)?;
+        let mut rows: Vec<(Vec<Value>, Totals)> = Vec::new();
+        for (keys, totals) in groups {
+            let mut fields = keys.iter();
+            let bucket = keys.last().and_then(|k| k.parse::<Millis>().ok()).unwrap_or(0) * 1000;
+            let values: Vec<Value> = dimensions
+                .iter()
+                .map(|d| match &d.kind {
+                    DimensionKind::Field { field, country_name } => {
+                        let value = fields.next().cloned().unwrap_or_default();
+                        json!(shown_value(field, *country_name, value))
+                    }
+                    DimensionKind::Time(unit) => json!(time_label(bucket, *unit)),
+                })
+                .collect();
+            match rows.iter_mut().find(|(d, _)| *d == values) {
+                Some((_, sum)) => *sum = *sum + totals,
+                None => rows.push((values, totals)),
+            }
+        }
+        Ok(rows)
     }
 }
 
@@ -506,59 +579,4 @@ fn quoted(name: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(body: Value) -> Result<StatsQuery> {
-        StatsQuery::parse(&body, 1_764_300_000_000, || Ok(None))
-    }
-
-    fn message(body: Value) -> String {
-        match parse(body) {
-            Err(Error::Invalid(m)) => m,
-            other => panic!("should be refused: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn bad_queries_name_the_field() {
-        let site = |extra: Value| {
-            let mut body = json!({"site_id": "a.example", "metrics": ["visitors"], "date_range": "7d"});
-            body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-            body
-        };
-        assert!(message(json!({"metrics": ["visitors"], "date_range": "7d"})).contains("site_id"));
-        assert!(message(site(json!({"metrics": ["visitorz"]}))).contains("metrics: unknown metric \"visitorz\""));
-        assert!(message(site(json!({"metrics": ["time_on_page"]}))).contains("not supported"));
-        assert!(message(site(json!({"date_range": "fortnight"}))).contains("date_range"));
-        assert!(message(site(json!({"date_range": ["2026-02-01", "2026-01-01"]}))).contains("after"));
-        assert!(
-            message(site(json!({"dimensions": ["visit:planet"]}))).contains("dimensions: unknown filter dimension")
-        );
-        assert!(message(site(json!({"filters": [["is", "visit:planet", ["x"]]]}))).starts_with("filters:"));
-        assert!(message(site(json!({"order_by": [["pageviews", "desc"]]}))).contains("order_by"));
-        assert!(message(site(json!({"pagination": {"limit": 0}}))).contains("pagination.limit"));
-        assert!(message(site(json!({"metrics": ["percentage"]}))).contains("percentage"));
-        assert!(message(site(json!({"metrics": ["bounce_rate"], "dimensions": ["event:page"]}))).contains("visit's"));
-        assert!(message(site(json!({"dimensions": ["event:page", "visit:source"]}))).contains("not both"));
-        assert!(message(site(json!({"dimensions": ["time:day", "time:hour"]}))).contains("one time"));
-        assert!(message(site(json!({"colour": 1}))).contains("unknown field \"colour\""));
-    }
-
-    #[test]
-    fn named_ranges_are_plausibles() {
-        let range =
-            |name: &str| parse(json!({"site_id": "a", "metrics": ["visits"], "date_range": name})).unwrap().range;
-        // 2025-11-28 03:20 UTC.
-        let day = |s: &str| {
-            NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis()
-        };
-        assert_eq!((range("6mo").start, range("6mo").end), (day("2025-06-01"), day("2025-11-29")));
-        assert_eq!(range("12mo").start, day("2024-12-01"));
-        assert_eq!(range("91d").start, day("2025-08-30"));
-        assert_eq!(range("day").grain, Grain::Hour);
-        assert_eq!(time_label(day("2025-11-27") + 13 * 3_600_000, TimeUnit::Hour), "2025-11-27 13:00:00");
-        assert_eq!(time_label(day("2025-11-27"), TimeUnit::Week), "2025-11-24");
-        assert_eq!(labels(range("month"), TimeUnit::Month), ["2025-11-01"]);
-    }
-}
+mod tests;

@@ -1,0 +1,57 @@
+//! The Stats API's query checks: bad fields named, Plausible's named ranges, conversion-rate needs.
+
+use super::*;
+
+fn parse(body: Value) -> Result<StatsQuery> {
+    StatsQuery::parse(&body, 1_764_300_000_000, || Ok(None))
+}
+
+fn message(body: Value) -> String {
+    match parse(body) {
+        Err(Error::Invalid(m)) => m,
+        other => panic!("should be refused: {other:?}"),
+    }
+}
+
+#[test]
+fn bad_queries_name_the_field() {
+    let site = |extra: Value| {
+        let mut body = json!({"site_id": "a.example", "metrics": ["visitors"], "date_range": "7d"});
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        body
+    };
+    assert!(message(json!({"metrics": ["visitors"], "date_range": "7d"})).contains("site_id"));
+    assert!(message(site(json!({"metrics": ["visitorz"]}))).contains("metrics: unknown metric \"visitorz\""));
+    assert!(message(site(json!({"metrics": ["time_on_page"]}))).contains("not supported"));
+    assert!(message(site(json!({"metrics": ["conversion_rate"]}))).contains("needs an event:goal"));
+    let goal_in_group = json!([["or", [["is", "event:goal", ["a"]], ["is", "event:page", ["/"]]]]]);
+    assert!(message(site(json!({"metrics": ["conversion_rate"], "filters": goal_in_group}))).contains("apart"));
+    assert!(parse(site(json!({"metrics": ["group_conversion_rate"], "dimensions": ["event:goal"]}))).is_ok());
+    assert!(message(site(json!({"date_range": "fortnight"}))).contains("date_range"));
+    assert!(message(site(json!({"date_range": ["2026-02-01", "2026-01-01"]}))).contains("after"));
+    assert!(message(site(json!({"dimensions": ["visit:planet"]}))).contains("dimensions: unknown filter dimension"));
+    assert!(message(site(json!({"filters": [["is", "visit:planet", ["x"]]]}))).starts_with("filters:"));
+    assert!(message(site(json!({"order_by": [["pageviews", "desc"]]}))).contains("order_by"));
+    assert!(message(site(json!({"pagination": {"limit": 0}}))).contains("pagination.limit"));
+    assert!(message(site(json!({"metrics": ["percentage"]}))).contains("percentage"));
+    assert!(message(site(json!({"metrics": ["bounce_rate"], "dimensions": ["event:page"]}))).contains("visit's"));
+    assert!(message(site(json!({"dimensions": ["event:page", "visit:source"]}))).contains("not both"));
+    assert!(message(site(json!({"dimensions": ["time:day", "time:hour"]}))).contains("one time"));
+    assert!(message(site(json!({"colour": 1}))).contains("unknown field \"colour\""));
+}
+
+#[test]
+fn named_ranges_are_plausibles() {
+    let range = |name: &str| parse(json!({"site_id": "a", "metrics": ["visits"], "date_range": name})).unwrap().range;
+    // 2025-11-28 03:20 UTC.
+    let day = |s: &str| {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis()
+    };
+    assert_eq!((range("6mo").start, range("6mo").end), (day("2025-06-01"), day("2025-11-29")));
+    assert_eq!(range("12mo").start, day("2024-12-01"));
+    assert_eq!(range("91d").start, day("2025-08-30"));
+    assert_eq!(range("day").grain, Grain::Hour);
+    assert_eq!(time_label(day("2025-11-27") + 13 * 3_600_000, TimeUnit::Hour), "2025-11-27 13:00:00");
+    assert_eq!(time_label(day("2025-11-27"), TimeUnit::Week), "2025-11-24");
+    assert_eq!(labels(range("month"), TimeUnit::Month), ["2025-11-01"]);
+}
