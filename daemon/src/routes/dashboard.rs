@@ -86,7 +86,7 @@ struct BreakdownRow {
 
 /// Rows a breakdown answers by default, and at most.
 const BREAKDOWN_DEFAULT_LIMIT: i64 = 10;
-const BREAKDOWN_MAX_LIMIT: i64 = 100;
+const BREAKDOWN_MAX_LIMIT: i64 = 1_000;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -266,7 +266,7 @@ async fn breakdown(
             .parse()
             .ok()
             .filter(|n| (1..=BREAKDOWN_MAX_LIMIT).contains(n))
-            .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
+            .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 1000")))?,
     };
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;

@@ -221,10 +221,10 @@ function VisitorsTab({ websiteId, period }: { websiteId: number; period: string 
           )}
         </QueryState>
       </Panel>
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.countries} period={period} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.devices} period={period} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.browsers} period={period} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.os} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.countries, BREAKDOWNS.regions, BREAKDOWNS.cities]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.devices, BREAKDOWNS.screens]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.browsers, BREAKDOWNS.browserVersions]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.os, BREAKDOWNS.osVersions]} period={period} />
     </div>
   );
 }
@@ -271,8 +271,8 @@ function TrafficTab({ websiteId, period }: { websiteId: number; period: string }
           }}
         </QueryState>
       </Panel>
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmMedium} period={period} />
-      <BreakdownPanel websiteId={websiteId} card={BREAKDOWNS.utmCampaign} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.utmMedium, BREAKDOWNS.utmSource]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.utmCampaign, BREAKDOWNS.utmContent, BREAKDOWNS.utmTerm]} period={period} />
     </div>
   );
 }
