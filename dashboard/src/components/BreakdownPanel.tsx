@@ -8,6 +8,7 @@ import type { Breakdown, BreakdownDimension } from "../api/types";
 import { useBreakdown } from "../hooks/analytics";
 import { useFilters } from "../hooks/filters";
 import { type Condition, asCondition, describeFilter, dimensionLabel, dimensionOfBreakdown, filterValue } from "../lib/filters";
+import { rowChange } from "../lib/compare";
 import { countryFlag, countryName, formatNumber, referrerLabel, relativeWidth } from "../lib/format";
 import { BreakdownDetails } from "./BreakdownDetails";
 import { RefusedText, refusedFilters } from "./filters/Refused";
@@ -114,6 +115,7 @@ export function BreakdownPanel({ websiteId, card, tabs, period }: { websiteId: n
             max={max}
             filter={{ operator: "is", dimension, values: [filterValue(dimension, r.value)] }}
             onFilter={add}
+            change={rowChange(r.count, r.previous)}
           />
         ))}
       </ul>
@@ -186,6 +188,7 @@ export function BarRow({
   tone = "bg-sky-500/10",
   filter,
   onFilter,
+  change,
 }: {
   label: ReactNode;
   value: number;
@@ -195,6 +198,8 @@ export function BarRow({
   tone?: string;
   filter?: Condition;
   onFilter?: (c: Condition) => void;
+  /** The change against the compared period, when the screen compares. */
+  change?: { text: string; trend: "up" | "down" | "flat" } | null;
 }) {
   const content = (
     <>
@@ -202,7 +207,17 @@ export function BarRow({
         {icon}
         {label}
       </span>
-      <span className="shrink-0 font-medium tabular-nums text-white">{formatNumber(value)}</span>
+      <span className="flex shrink-0 items-baseline gap-2">
+        {change ? (
+          <span
+            data-testid="row-change"
+            className={cx("text-xs tabular-nums", change.trend === "up" ? "text-emerald-400" : change.trend === "down" ? "text-rose-400" : "text-gray-500")}
+          >
+            {change.text}
+          </span>
+        ) : null}
+        <span className="font-medium tabular-nums text-white">{formatNumber(value)}</span>
+      </span>
     </>
   );
   const rowClass = "relative flex w-full items-center justify-between gap-4 px-3 py-2 text-sm";

@@ -15,12 +15,13 @@ export interface ChangeCaption {
 
 /**
  * "+12.5% vs last month", "-2.1% vs previous period", "+0.0% vs last month"; when the previous period
- * had nothing and this one has something: "New vs last month".
+ * had nothing and this one has something: "New vs last month". `comparedWith` names another compared period
+ * ("a year earlier").
  */
-export function changeCaption(current: number, previous: number, period: Period): ChangeCaption {
+export function changeCaption(current: number, previous: number, period: Period, comparedWith: string | null = null): ChangeCaption {
   // All time has no period before it to compare with.
   if ("range" in period && period.range === "all") return { text: "Since the first data", trend: "flat" };
-  const label = previousPeriodName(period);
+  const label = comparedWith ?? previousPeriodName(period);
   const pct = percentChange(current, previous);
   if (pct === null) return { text: `New vs ${label}`, trend: "new" };
   const rounded = Math.round(pct * 10) / 10;

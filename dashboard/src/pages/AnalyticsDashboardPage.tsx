@@ -13,6 +13,7 @@ import {
   useOverview,
   useTrafficSources,
 } from "../hooks/analytics";
+import { useCompare } from "../hooks/compare";
 import { useFilters } from "../hooks/filters";
 import { usePeriod } from "../hooks/period";
 import { useParamState } from "../hooks/selection";
@@ -23,6 +24,7 @@ import { type Period, periodLabel } from "../lib/period";
 import { formatDate, formatDateTime } from "../lib/time";
 import { BREAKDOWNS, BarRow, BreakdownPanel } from "../components/BreakdownPanel";
 import { FilterBar } from "../components/filters/FilterBar";
+import { ComparePicker } from "../components/filters/ComparePicker";
 import { RangePicker } from "../components/filters/RangePicker";
 import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { NotFiltered } from "../components/filters/NotFiltered";
@@ -88,6 +90,9 @@ function SiteActions({ website }: { website: Website }) {
 function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; setTab: (t: Tab) => void }) {
   const filters = useFilters();
   const period = usePeriod(DEFAULT_PERIOD);
+  // The panels' rows carry their change when the screen compares.
+  const compare = useCompare();
+  const panels = period.query + compare.query;
   const overview = useOverview(website.id, { period: period.query, refetchInterval: OVERVIEW_REFETCH_MS, filters: filters.text });
   const conversions = useConversions(website.id, period.query, filters.text);
   const m = overview.data?.metrics;
@@ -116,7 +121,17 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
       <p className="text-sm text-gray-400" data-testid="dashboard-period">
         {periodLabel(period.period)} · Active Now counts the last 5 minutes{filters.active ? " of the whole site" : ""}
       </p>
-      <FilterBar websiteId={website.id} period={period.query} error={overview.error} extra={<RangePicker screen={period} />} />
+      <FilterBar
+        websiteId={website.id}
+        period={period.query}
+        error={overview.error}
+        extra={
+          <div className="flex flex-wrap gap-2">
+            <ComparePicker screen={compare} />
+            <RangePicker screen={period} />
+          </div>
+        }
+      />
       {overview.error && !refused ? (
         <ErrorNote error={overview.error} onRetry={() => void overview.refetch()} />
       ) : null}
@@ -142,13 +157,13 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
           <TabsTrigger value="conversions">Conversions</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <OverviewTab websiteId={website.id} period={period.query} topPages={overview.data?.topPages} loading={loading} refused={refused} />
+          <OverviewTab websiteId={website.id} period={panels} topPages={overview.data?.topPages} loading={loading} refused={refused} />
         </TabsContent>
         <TabsContent value="visitors">
-          <VisitorsTab websiteId={website.id} period={period.query} />
+          <VisitorsTab websiteId={website.id} period={panels} />
         </TabsContent>
         <TabsContent value="traffic">
-          <TrafficTab websiteId={website.id} period={period.query} />
+          <TrafficTab websiteId={website.id} period={panels} />
         </TabsContent>
         <TabsContent value="conversions">
           <ConversionsTab websiteId={website.id} period={period.query} label={periodLabel(period.period)} />

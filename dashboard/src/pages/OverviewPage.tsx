@@ -6,9 +6,11 @@
 import { lazy, Suspense } from "react";
 import type { TimeseriesPoint } from "../api/types";
 import { useOverview, useRecentActivity, useTimeseries } from "../hooks/analytics";
+import { useCompare } from "../hooks/compare";
 import { useFilters } from "../hooks/filters";
 import { usePeriod } from "../hooks/period";
 import { changeCaption } from "../lib/change";
+import { compareName } from "../lib/compare";
 import { countOf, formatNumber } from "../lib/format";
 import { type Period, isOneDay, periodLabel, periodQuery } from "../lib/period";
 import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
@@ -16,6 +18,7 @@ import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
 import { RecentActivityCard } from "../components/RecentActivityCard";
 import { FilterBar } from "../components/filters/FilterBar";
+import { ComparePicker } from "../components/filters/ComparePicker";
 import { RangePicker } from "../components/filters/RangePicker";
 import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { ImportedNote } from "../components/imports/ImportedNote";
@@ -44,8 +47,9 @@ function SiteOverview({ website }: SiteContext<string>) {
   const period = usePeriod(CARDS_DEFAULT);
   const chartPeriod = period.chosen ? period.period : CHART_DEFAULT;
   const hourly = isOneDay(chartPeriod);
-  const overview = useOverview(website.id, { period: period.query, filters: filters.text });
-  const series = useTimeseries(website.id, periodQuery(chartPeriod), filters.text);
+  const compare = useCompare();
+  const overview = useOverview(website.id, { period: period.query + compare.query, filters: filters.text });
+  const series = useTimeseries(website.id, periodQuery(chartPeriod) + compare.query, filters.text);
   const activity = useRecentActivity(website.id, 10);
 
   const m = overview.data?.metrics;
@@ -54,7 +58,7 @@ function SiteOverview({ website }: SiteContext<string>) {
   const refused = refusedFilters(filters.active, overview.error);
   const fig = (n: number | undefined) => (refused ? "—" : formatNumber(n));
   const cap = (cur: number | undefined, prev: number | undefined) =>
-    refused ? { text: "—", trend: "flat" as const } : changeCaption(cur ?? 0, prev ?? 0, period.period);
+    refused ? { text: "—", trend: "flat" as const } : changeCaption(cur ?? 0, prev ?? 0, period.period, compareName(compare.compare));
   const visitors = cap(m?.totalVisitors, p?.totalVisitors);
   const views = cap(m?.pageViews, p?.pageViews);
   const conv = cap(m?.conversions, p?.conversions);
@@ -63,7 +67,13 @@ function SiteOverview({ website }: SiteContext<string>) {
   return (
     <>
       <div className="mb-6">
-        <FilterBar websiteId={website.id} period={period.query} error={overview.error ?? series.error} extra={<RangePicker screen={period} />} />
+        <FilterBar websiteId={website.id} period={period.query} error={overview.error ?? series.error} extra={
+            <div className="flex flex-wrap gap-2">
+              <ComparePicker screen={compare} />
+              <RangePicker screen={period} />
+            </div>
+          }
+        />
       </div>
       {overview.error && !refused ? <div className="mb-6"><ErrorNote error={overview.error} onRetry={() => void overview.refetch()} /></div> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -87,6 +97,7 @@ function SiteOverview({ website }: SiteContext<string>) {
           description={
             <>
               Visitors and page views per {hourly ? "hour" : "day"} · {periodLabel(chartPeriod)}
+              {compare.compare ? ` · dashed: ${compareName(compare.compare) ?? "the period before"}` : ""}
               <ChartTotals points={series.data?.points} />
             </>
           }
@@ -98,7 +109,7 @@ function SiteOverview({ website }: SiteContext<string>) {
             <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
               {(data) => (
                 <Suspense fallback={<Skeleton className="h-72 w-full" />}>
-                  <TrafficChart points={data.points} />
+                  <TrafficChart points={data.points} comparison={data.comparison} />
                 </Suspense>
               )}
             </QueryState>
@@ -107,8 +118,8 @@ function SiteOverview({ website }: SiteContext<string>) {
       </Card>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.referrers} period={period.query} />
-        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.countries} period={period.query} />
+        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.referrers} period={period.query + compare.query} />
+        <BreakdownPanel websiteId={website.id} card={BREAKDOWNS.countries} period={period.query + compare.query} />
       </div>
 
       <div className="mt-6">
