@@ -82,7 +82,7 @@ impl Default for ImportOptions {
 }
 
 /// A row that could not be read: its file, its line (1 = the header) and why.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct BadRow {
     pub file: String,
     pub line: u64,
@@ -90,7 +90,7 @@ pub struct BadRow {
 }
 
 /// What an import stored.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     pub id: i64,
@@ -114,7 +114,7 @@ pub struct ImportReport {
 }
 
 /// Rows an import left out on purpose, for one reason.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct IgnoredRows {
     pub reason: &'static str,
     pub rows: u64,
