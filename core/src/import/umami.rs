@@ -36,9 +36,17 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             "2" => Some(capped(get("event_name"), 200)),
             // Umami's own short links and tracking pixels (their hits are no visits to the site) and its
             // web-vitals measurements: tracker has nothing of theirs to count.
-            "3" => return Ok(parsed.ignore("Umami link clicks (its short links)", 1)),
-            "4" => return Ok(parsed.ignore("Umami pixel hits (its tracking pixels)", 1)),
-            "5" => return Ok(parsed.ignore("Umami performance measurements (web vitals)", 1)),
+            kind @ ("3" | "4" | "5") => {
+                parsed.ignore(
+                    match kind {
+                        "3" => "Umami link clicks (its short links)",
+                        "4" => "Umami pixel hits (its tracking pixels)",
+                        _ => "Umami performance measurements (web vitals)",
+                    },
+                    1,
+                );
+                return Ok(());
+            }
             other => {
                 return Err(format!(
                     "event_type must be 1 (page view), 2 (event), 3 (link), 4 (pixel) or 5 (performance), not '{other}'"
