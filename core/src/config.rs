@@ -44,6 +44,9 @@ pub struct Config {
     pub max_sites_per_account: u32,
     /// Requests one API key may make per hour; beyond it the API answers 429 with Retry-After (reloadable).
     pub api_key_requests_per_hour: u32,
+    /// Largest export file the dashboard's Import accepts, in bytes (`POST /api/websites/{id}/imports`; the
+    /// CLI's `tracker import` has no limit). Read at start.
+    pub import_max_bytes: u64,
     /// Hits waiting for the writer before ingest answers 503.
     pub ingest_queue: usize,
     /// Most hits the writer commits in one transaction.
@@ -94,6 +97,7 @@ impl Default for Config {
             registrations_per_hour: 5,
             max_sites_per_account: 100,
             api_key_requests_per_hour: 600,
+            import_max_bytes: 512 * 1024 * 1024,
             ingest_queue: 50_000,
             ingest_batch: 4_096,
             retention_interval_hours: 24,
@@ -169,6 +173,7 @@ impl Config {
             "TRACKER_API_KEY_REQUESTS_PER_HOUR" => {
                 self.api_key_requests_per_hour = value.parse().map_err(|_| bad("number"))?
             }
+            "TRACKER_IMPORT_MAX_BYTES" => self.import_max_bytes = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_QUEUE" => self.ingest_queue = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_INGEST_BATCH" => self.ingest_batch = value.parse().map_err(|_| bad("number"))?,
             "TRACKER_RETENTION_INTERVAL_HOURS" => {

@@ -11,8 +11,8 @@ use utoipa::{Modify, OpenApi};
 use crate::routes::{
     advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
+use crate::routes::{imports, visitor_stream, websites};
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
-use crate::routes::{visitor_stream, websites};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -23,6 +23,7 @@ use crate::routes::{visitor_stream, websites};
         auth::register, auth::registration, auth::login, auth::refresh, auth::logout, auth::current_user,
         auth::change_password, auth::delete_account,
         websites::list, websites::create, websites::get, websites::update, websites::delete,
+        imports::upload,
         dashboard::overview, dashboard::live, dashboard::referrers, dashboard::countries, dashboard::breakdown,
         dashboard::ticket,
         reports::timeseries, reports::recent_activity, reports::site_periods, reports::conversions,

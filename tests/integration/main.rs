@@ -37,6 +37,7 @@ mod filters;
 mod funnels;
 mod heatmaps;
 mod imports;
+mod imports_upload;
 mod operations;
 mod organizations;
 mod privacy;

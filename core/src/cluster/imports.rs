@@ -48,33 +48,49 @@ impl ClusterImports {
         Ok(SiteLock { _client: client })
     }
 
-    /// Undoes the site's interrupted imports, refuses days a complete import holds, and records this import
-    /// (incomplete until `complete`); its id. Callers hold the site's lock.
+    /// Undoes the site's interrupted imports, refuses `days` a complete import holds data on, and records this
+    /// import with its days (incomplete until `complete`); its id. Callers hold the site's lock.
     pub fn begin(
         &self,
         site: WebsiteId,
         source: &str,
         file_name: &str,
         rows: u64,
-        first_day: Millis,
-        last_day: Millis,
+        (first_day, last_day): (Millis, Millis),
+        days: &[Millis],
     ) -> Result<i64> {
         self.clear_incomplete(site)?;
         self.pg.with(|c| {
-            let earlier = c.query_opt(
-                "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
-                 WHERE website_id = $1 AND complete AND first_day <= $3 AND last_day >= $2 ORDER BY id LIMIT 1",
-                &[&site, &first_day, &last_day],
+            let mut tx = c.transaction()?;
+            let held = tx.query(
+                "SELECT d.import_id, d.day FROM import_days d JOIN imports i ON i.id = d.import_id
+                 WHERE d.website_id = $1 AND d.day = ANY($2) AND i.complete ORDER BY d.import_id, d.day",
+                &[&site, &days],
             )?;
-            if let Some(earlier) = earlier {
-                return Err(repeat_refused(&record(&earlier), first_day, last_day));
+            if let Some(first) = held.first() {
+                let earlier_id: i64 = first.get(0);
+                let common: Vec<Millis> =
+                    held.iter().filter(|r| r.get::<_, i64>(0) == earlier_id).map(|r| r.get(1)).collect();
+                let earlier = tx.query_one(
+                    "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports WHERE id = $1",
+                    &[&earlier_id],
+                )?;
+                return Err(repeat_refused(&record(&earlier), &common));
             }
-            Ok(c.query_one(
-                "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at, complete)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, FALSE) RETURNING id",
-                &[&site, &source, &file_name, &(rows as i64), &first_day, &last_day, &now_ms()],
-            )?
-            .get(0))
+            let id: i64 = tx
+                .query_one(
+                    "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at,
+                        complete)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, FALSE) RETURNING id",
+                    &[&site, &source, &file_name, &(rows as i64), &first_day, &last_day, &now_ms()],
+                )?
+                .get(0);
+            tx.execute(
+                "INSERT INTO import_days (import_id, website_id, day) SELECT $1, $2, unnest($3::bigint[])",
+                &[&id, &site, &days],
+            )?;
+            tx.commit()?;
+            Ok(id)
         })
     }
 
@@ -354,7 +370,8 @@ mod tests {
         assert_eq!(rows(&format!("session_key LIKE 'import-{interrupted}-%'")), 2);
 
         let imports = ClusterImports::new(Arc::new(test.pg()), Arc::new(test.events()));
-        let next = imports.begin(SITE, "goatcounter", "export.csv", 1, DAY + 5 * DAY_MS, DAY + 5 * DAY_MS).unwrap();
+        let later = DAY + 5 * DAY_MS;
+        let next = imports.begin(SITE, "goatcounter", "export.csv", 1, (later, later), &[later]).unwrap();
         assert_eq!(rows(&format!("session_key LIKE 'import-{interrupted}-%'")), 0, "the interrupted rows are gone");
         assert_eq!(rows(&format!("session_key = 'import-{done}-0' OR session_key = 'tracked'")), 2);
         let ids: Vec<i64> = pg

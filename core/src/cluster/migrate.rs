@@ -49,6 +49,7 @@ const METADATA_TABLES: &[&str] = &[
     // Interrupted imports too: their rows are copied with the rest (hits as events, aggregates in
     // `imported_days`), and the site's next import undoes them on the cluster as it would in the data folder.
     "imports",
+    "import_days",
     "emails_sent",
 ];
 

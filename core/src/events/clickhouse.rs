@@ -326,7 +326,8 @@ impl HistoryImports for ClickHouseEvents {
         (first_day, last_day): (Millis, Millis),
         batch: usize,
     ) -> Result<(i64, (i64, i64))> {
-        let id = self.imports.begin(site, source.as_str(), file_name, parsed.rows, first_day, last_day)?;
+        let days = parsed.staging.days()?;
+        let id = self.imports.begin(site, source.as_str(), file_name, parsed.rows, (first_day, last_day), &days)?;
         let stored = if parsed.staging.has_days()? {
             self.imports.store_days(site, id, &parsed.staging, batch)?
         } else {

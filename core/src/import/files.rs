@@ -169,9 +169,17 @@ pub(super) fn for_each_row<R: Read>(
     }
 }
 
-/// Parses a time as the exports write it: RFC 3339, or `YYYY-MM-DD HH:MM:SS[.fff]` in UTC (Umami).
+/// Parses a time as the exports write it: RFC 3339, `YYYY-MM-DD HH:MM:SS[.fff]` in UTC (Umami's CSV), or with
+/// the offset psql prints for a `timestamptz` (`2026-10-01 02:16:41.123+00`, `+00:00`, `+0530`).
 pub(super) fn parse_time(s: &str) -> Option<Millis> {
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Some(t.timestamp_millis());
+    }
+    // `%#z` takes an offset with or without its minutes, as psql writes `+00`.
+    if let Some(t) = ["%Y-%m-%d %H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M:%S%.f%#z"]
+        .iter()
+        .find_map(|f| chrono::DateTime::parse_from_str(s, f).ok())
+    {
         return Some(t.timestamp_millis());
     }
     ["%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S%.f"]

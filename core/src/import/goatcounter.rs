@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use super::files::{Columns, capped, csv_reader, for_each_row, headers, open_maybe_gz, parse_time};
-use super::{ImportOptions, ImportedHit, Parsed, Source};
+use super::{ImportOptions, ImportedHit, Parsed, Source, names};
 use crate::error::{Error, Result};
-use crate::ingest::hit::MAX_URL_LEN;
+use crate::ingest::hit::{MAX_URL_LEN, path_as_tracked};
 
 const REQUIRED: [&str; 4] = ["path", "event", "session", "date"];
 
@@ -42,7 +42,7 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             "" | "0" => {}
             b if b.parse::<i64>().is_ok() => {
                 // GoatCounter's own bot verdict; tracker does not count bots either.
-                parsed.ignored += 1;
+                parsed.ignore("bots (as GoatCounter flagged them)", 1);
                 return Ok(());
             }
             other => return Err(format!("Bot must be a number, not '{other}'")),
@@ -51,15 +51,15 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
         if raw_path.is_empty() {
             return Err("Path is empty".into());
         }
-        let path = if raw_path.starts_with('/') {
-            capped(raw_path, MAX_URL_LEN)
-        } else {
-            format!("/{}", capped(raw_path, MAX_URL_LEN))
-        };
+        // GoatCounter keeps the query of a page's path; tracked pages drop it.
+        let path = path_as_tracked(raw_path);
         let line = row.position().map(|p| p.line()).unwrap_or(0);
         let session = match get("session") {
-            // A hit without a session is a visit of its own.
-            "" => format!("line-{line}"),
+            // A hit without a session ('' or GoatCounter's zero id `0-0`, written when it made none: hits of
+            // bots it let through, of visitors it could not tell apart) belongs to no other hit: it is a visit
+            // and a visitor of its own. (Grouping them by browser and day would merge every visitor of the
+            // same browser into one; GoatCounter itself counts such a hit as a visit when it is a first visit.)
+            s if s.is_empty() || s.bytes().all(|b| b == b'0' || b == b'-') => format!("line-{line}"),
             s => s.to_string(),
         };
         let (referrer, referrer_host, utm_source) = referral(get("referrer"), get("referrer scheme"));
@@ -67,7 +67,8 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             Some((c, r)) => (c.to_string(), r.to_string()),
             None => (get("location").to_string(), String::new()),
         };
-        let os = os(get("system"));
+        let system = name_without_version(get("system"));
+        let os = names::os(&system);
         parsed.rows += 1;
         parsed.staging.hit(ImportedHit {
             visit: session.clone(),
@@ -81,8 +82,8 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             referrer_host,
             country: capped(&country.to_ascii_uppercase(), 2),
             region: capped(&region, 10),
-            device: device(&os).to_string(),
-            browser: name_without_version(get("browser")),
+            device: device(&system, &os).to_string(),
+            browser: names::browser(&name_without_version(get("browser"))),
             os,
             utm_source,
             screen: screen(get("screen size")),
@@ -117,31 +118,25 @@ fn name_without_version(s: &str) -> String {
     capped(&words.join(" "), 50)
 }
 
-/// GoatCounter's system names ("Windows 10", "macOS 14.1", "iOS 17") as tracker's operating systems.
-fn os(system: &str) -> String {
-    let name = name_without_version(system);
-    match name.as_str() {
-        "Mac OS X" | "Mac OS" | "OS X" => "macOS".into(),
-        "Chrome OS" => "ChromeOS".into(),
-        _ => name,
-    }
-}
-
-/// The device class from the system: phones' systems are mobile, any other known system desktop.
-fn device(os: &str) -> &'static str {
+/// The device class from the system (as GoatCounter names it, and as the parser does): phones' systems are
+/// mobile, iPadOS a tablet, any other known system desktop.
+fn device(system: &str, os: &str) -> &'static str {
     match os {
         "" => "",
+        _ if system.eq_ignore_ascii_case("ipados") => "tablet",
         "iOS" | "Android" => "mobile",
-        "iPadOS" => "tablet",
         _ => "desktop",
     }
 }
 
-/// "1920,1080,2" (width, height, pixel ratio) → "1920x1080".
+/// "1920,1080,2" (width, height, pixel ratio) → "1920x1080", as tracked screens are stored. GoatCounter
+/// versions that keep only the width write "1920,0,1" (or "1920"): stored as "1920", the width alone, since a
+/// screen breakdown lists the stored text and "1920x0" would read as a screen with no height.
 fn screen(size: &str) -> String {
-    let mut parts = size.split(',').map(str::trim);
-    match (parts.next(), parts.next()) {
-        (Some(w), Some(h)) if !w.is_empty() && !h.is_empty() => capped(&format!("{w}x{h}"), 20),
+    let mut parts = size.split(',').map(str::trim).map(|v| v.parse::<u32>().ok().filter(|n| *n > 0));
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(w), Some(h)) => format!("{w}x{h}"),
+        (Some(w), None) => w.to_string(),
         _ => String::new(),
     }
 }

@@ -4,7 +4,10 @@
 //! import is recorded in `imports`, which marks imported days in the API and refuses a second import of them.
 
 mod files;
+#[cfg(test)]
+mod findings_tests;
 mod goatcounter;
+mod names;
 mod plausible;
 pub(crate) mod sqlite;
 pub(crate) mod staging;
@@ -79,7 +82,7 @@ impl Default for ImportOptions {
 }
 
 /// A row that could not be read: its file, its line (1 = the header) and why.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct BadRow {
     pub file: String,
     pub line: u64,
@@ -87,7 +90,7 @@ pub struct BadRow {
 }
 
 /// What an import stored.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     pub id: i64,
@@ -95,8 +98,10 @@ pub struct ImportReport {
     pub file_name: String,
     /// Rows read and imported.
     pub rows: u64,
-    /// Rows left out on purpose (bots, as the source flagged them).
+    /// Rows left out on purpose (bots as the source flagged them, rows of things tracker does not count).
     pub ignored: u64,
+    /// Why, with how many rows each.
+    pub ignored_reasons: Vec<IgnoredRows>,
     /// Rows that could not be read (only with `skip_bad_rows`; otherwise the import fails).
     pub bad_rows: u64,
     /// The first of them (at most [`BadRows::KEPT`]).
@@ -106,6 +111,13 @@ pub struct ImportReport {
     pub last_day: String,
     pub pageviews: i64,
     pub visits: i64,
+}
+
+/// Rows an import left out on purpose, for one reason.
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
+pub struct IgnoredRows {
+    pub reason: &'static str,
+    pub rows: u64,
 }
 
 /// An import as recorded.
@@ -189,14 +201,23 @@ pub(crate) struct DayRow {
 pub struct Parsed {
     pub(crate) staging: staging::Staging,
     pub(crate) rows: u64,
-    pub(crate) ignored: u64,
+    /// Rows left out on purpose, by reason, in the order first met.
+    pub(crate) ignored: Vec<IgnoredRows>,
     pub(crate) bad: BadRows,
 }
 
 impl Parsed {
     fn new(options: ImportOptions) -> Result<Parsed> {
         let bad = BadRows { count: 0, first: Vec::new(), stop_at: (!options.skip_bad_rows).then_some(BadRows::SHOWN) };
-        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: 0, bad })
+        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: Vec::new(), bad })
+    }
+
+    /// Counts a row left out on purpose.
+    pub(crate) fn ignore(&mut self, reason: &'static str, rows: u64) {
+        match self.ignored.iter_mut().find(|i| i.reason == reason) {
+            Some(i) => i.rows += rows,
+            None => self.ignored.push(IgnoredRows { reason, rows }),
+        }
     }
 }
 
@@ -281,7 +302,8 @@ impl Imports {
             source: source.as_str(),
             file_name,
             rows: parsed.rows,
-            ignored: parsed.ignored,
+            ignored: parsed.ignored.iter().map(|i| i.rows).sum(),
+            ignored_reasons: parsed.ignored,
             bad_rows: parsed.bad.count,
             first_bad_rows: parsed.bad.first,
             first_day: day_string(first_day),
@@ -297,18 +319,18 @@ impl Imports {
     }
 }
 
-/// Why an import of `[first_day, last_day]` is refused: `earlier`, a complete import, holds some of its days.
-pub(crate) fn repeat_refused(earlier: &ImportRecord, first_day: Millis, last_day: Millis) -> Error {
+/// Why an import is refused: `earlier`, a complete import, holds data on `common` (some of its days, in order,
+/// at least one).
+pub(crate) fn repeat_refused(earlier: &ImportRecord, common: &[Millis]) -> Error {
+    let days = match common {
+        [one] => day_string(*one),
+        [first, .., last] => format!("{} days from {} to {}", common.len(), day_string(*first), day_string(*last)),
+        [] => String::new(),
+    };
     Error::Conflict(format!(
-        "this site already has history imported from {} for {} to {} ({}, import {}); importing {} to {} again \
-         would count those days twice",
-        earlier.source,
-        earlier.first_day,
-        earlier.last_day,
-        earlier.file_name,
-        earlier.id,
-        day_string(first_day),
-        day_string(last_day)
+        "this site already has history imported from {} on {days} ({}, import {}, {} to {}); importing those days \
+         again would count them twice (days without imported history import freely)",
+        earlier.source, earlier.file_name, earlier.id, earlier.first_day, earlier.last_day,
     ))
 }
 

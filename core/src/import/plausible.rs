@@ -16,9 +16,10 @@ use super::files::{
     Columns, Counting, capped, count, csv_reader, for_each_row, headers, is_zip, open_zip, parse_day, referrer_host,
     zip_error,
 };
-use super::{DayRow, ImportOptions, Parsed, Source};
+use super::{DayRow, ImportOptions, Parsed, Source, names};
 use crate::analytics::Dimension;
 use crate::error::{Error, Result};
+use crate::ingest::hit::path_as_tracked;
 use crate::ingest::sources::{name_stored_value, source_of};
 
 /// A table of the export and how its rows become rollup rows.
@@ -155,7 +156,7 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
                     r.duration_s += duration;
                 });
             }
-            Table::Pages => add(Dimension::Page.as_str(), page(get("page")), &|r| r.pageviews += pageviews),
+            Table::Pages => add(Dimension::Page.as_str(), path_as_tracked(get("page")), &|r| r.pageviews += pageviews),
             Table::Sources => {
                 let referrer = match (referrer_host(get("referrer")), get("source")) {
                     (host, _) if !host.is_empty() => host,
@@ -178,9 +179,16 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
             Table::Locations => {
                 add(Dimension::Country.as_str(), capped(&get("country").to_ascii_uppercase(), 2), &per_visit)
             }
-            Table::Devices => add(Dimension::Device.as_str(), device(get("device")), &per_visit),
-            Table::Browsers => add(Dimension::Browser.as_str(), capped(get("browser"), 50), &per_visit),
-            Table::OperatingSystems => add(Dimension::Os.as_str(), os(get("operating_system")), &per_visit),
+            Table::Devices => add(Dimension::Device.as_str(), names::device(get("device")).into(), &per_visit),
+            Table::Browsers => add(Dimension::Browser.as_str(), names::browser(get("browser")), &per_visit),
+            Table::OperatingSystems => add(Dimension::Os.as_str(), names::os(get("operating_system")), &per_visit),
+            // Plausible's script sends an `engagement` event as a page is left (time on page, scroll depth);
+            // the export lists them with the custom events, but they are none. The export's per-day counts
+            // cannot become tracker's per-page-view times, so they are left out and counted.
+            Table::CustomEvents if get("name") == "engagement" => {
+                parsed.ignore("Plausible engagement events (time on page pings, not custom events)", 1);
+                return Ok(());
+            }
             Table::CustomEvents => {
                 let events = num("events")?;
                 add("event", capped(get("name"), 200), &|r| r.events += events);
@@ -190,28 +198,4 @@ fn read_table(table: Table, name: &str, input: &mut dyn Read, parsed: &mut Parse
         parsed.rows += 1;
         Ok(())
     })
-}
-
-/// A page path as tracker keeps it: starting with `/`.
-fn page(p: &str) -> String {
-    let p = capped(p, 2_000);
-    if p.starts_with('/') { p } else { format!("/{p}") }
-}
-
-/// Plausible's device classes ("Desktop", "Mobile", "Tablet") as tracker's.
-fn device(d: &str) -> String {
-    match d.to_ascii_lowercase().as_str() {
-        v @ ("desktop" | "mobile" | "tablet") => v.to_string(),
-        _ => String::new(),
-    }
-}
-
-/// Plausible's operating system names as tracker's.
-fn os(name: &str) -> String {
-    match name {
-        "Mac" | "Mac OS" => "macOS".into(),
-        "GNU/Linux" => "Linux".into(),
-        "Chrome OS" => "ChromeOS".into(),
-        other => capped(other, 50),
-    }
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rusqlite::{TransactionBehavior, params};
 
 use super::{DAY_MS, ImportRecord, ImportedHistory, Parsed, Source, day_string, repeat_refused, store};
 use crate::db::Db;
@@ -22,12 +22,13 @@ pub(crate) fn store(
     (first_day, last_day): (Millis, Millis),
     batch: usize,
 ) -> Result<(i64, (i64, i64))> {
+    let days = parsed.staging.days()?;
     let id = db.write(|conn| {
         // IMMEDIATE: the check for an earlier import and this one's row are one step for any other writer.
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         clear_incomplete(&tx, site)?;
-        if let Some(earlier) = overlapping(&tx, site, first_day, last_day)? {
-            return Err(repeat_refused(&earlier, first_day, last_day));
+        if let Some((earlier, common)) = holding(&tx, site, &days)? {
+            return Err(repeat_refused(&earlier, &common));
         }
         tx.prepare_cached(
             "INSERT INTO imports (website_id, source, file_name, rows, first_day, last_day, imported_at, complete)
@@ -43,6 +44,12 @@ pub(crate) fn store(
             now_ms()
         ])?;
         let id = tx.last_insert_rowid();
+        let mut insert_day =
+            tx.prepare_cached("INSERT INTO import_days (import_id, website_id, day) VALUES (?1, ?2, ?3)")?;
+        for day in &days {
+            insert_day.execute(params![id, site, day])?;
+        }
+        drop(insert_day);
         tx.commit()?;
         Ok(id)
     })?;
@@ -126,20 +133,34 @@ fn clear_incomplete(tx: &rusqlite::Connection, site: WebsiteId) -> Result<()> {
     Ok(())
 }
 
-/// The earliest complete import of `site` with a day in `[first_day, last_day]`.
-fn overlapping(
+/// The earliest complete import of `site` holding data on any of `days`, with the days of `days` it holds.
+fn holding(
     conn: &rusqlite::Connection,
     site: WebsiteId,
-    first_day: Millis,
-    last_day: Millis,
-) -> Result<Option<ImportRecord>> {
-    Ok(conn
+    days: &[Millis],
+) -> Result<Option<(ImportRecord, Vec<Millis>)>> {
+    let mut held = conn.prepare_cached(
+        "SELECT MIN(d.import_id) FROM import_days d JOIN imports i ON i.id = d.import_id
+         WHERE d.website_id = ?1 AND d.day = ?2 AND i.complete = 1",
+    )?;
+    let mut by_import: Vec<(i64, Vec<Millis>)> = Vec::new();
+    for &day in days {
+        if let Some(id) = held.query_row(params![site, day], |r| r.get::<_, Option<i64>>(0))? {
+            match by_import.iter_mut().find(|(i, _)| *i == id) {
+                Some((_, common)) => common.push(day),
+                None => by_import.push((id, vec![day])),
+            }
+        }
+    }
+    let Some((id, common)) = by_import.into_iter().min_by_key(|(id, _)| *id) else {
+        return Ok(None);
+    };
+    let earlier = conn
         .prepare_cached(
-            "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports
-             WHERE website_id = ?1 AND complete = 1 AND first_day <= ?3 AND last_day >= ?2 ORDER BY id LIMIT 1",
+            "SELECT id, source, file_name, rows, first_day, last_day, imported_at FROM imports WHERE id = ?1",
         )?
-        .query_row(params![site, first_day, last_day], record)
-        .optional()?)
+        .query_row([id], record)?;
+    Ok(Some((earlier, common)))
 }
 
 /// The imported history of `site` within `[start, end)` (ms), for the overview's marker.

@@ -113,6 +113,15 @@ impl Staging {
         Ok(self.days)
     }
 
+    /// Every day (ms of its UTC midnight) the staged rows hold data on, in order.
+    pub fn days(&self) -> Result<Vec<Millis>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT day FROM days UNION SELECT (ts - ((ts % 86400000) + 86400000) % 86400000) FROM hits ORDER BY 1",
+        )?;
+        let days = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(days)
+    }
+
     /// Whether daily aggregates (Plausible) were staged rather than hits.
     pub fn has_days(&self) -> Result<bool> {
         Ok(self.conn.query_row("SELECT EXISTS (SELECT 1 FROM days)", [], |r| r.get(0))?)

@@ -181,7 +181,7 @@ impl Hit {
             ts: super::accept_timestamp(client_ts, now),
             kind: Some(kind),
             name,
-            path: url.path().to_string(),
+            path: tracked_path(&url),
             utm: utm_of(&url),
             url: url.to_string(),
             referrer: referrer_url.map(|u| u.to_string()).unwrap_or_default(),
@@ -193,6 +193,25 @@ impl Hit {
             consent,
             ..Hit::default()
         })
+    }
+}
+
+/// The page path a hit is counted under: the URL's path as the WHATWG parser writes it (query and fragment
+/// dropped, characters percent-encoded as browsers send them). Imports call [`path_as_tracked`] so that one
+/// page is one row whether tracked or imported.
+pub(crate) fn tracked_path(url: &url::Url) -> String {
+    url.path().to_string()
+}
+
+/// A path (or path with query and fragment) from another tool's export, as [`tracked_path`] gives it for the
+/// same page: `/` first, `?query` and `#fragment` dropped, percent-encoding as tracked. At most
+/// [`MAX_URL_LEN`] characters.
+pub(crate) fn path_as_tracked(raw: &str) -> String {
+    let raw: String = raw.trim().chars().take(MAX_URL_LEN).collect();
+    let slashed = if raw.starts_with('/') { raw } else { format!("/{raw}") };
+    match url::Url::parse(&format!("https://import.invalid{slashed}")) {
+        Ok(url) => tracked_path(&url).chars().take(MAX_URL_LEN).collect(),
+        Err(_) => slashed.split(['?', '#']).next().unwrap_or("/").to_string(),
     }
 }
 

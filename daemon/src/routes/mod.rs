@@ -9,6 +9,7 @@ pub(crate) mod dashboard;
 pub(crate) mod events;
 pub(crate) mod export;
 pub(crate) mod funnels;
+pub(crate) mod imports;
 pub(crate) mod journeys;
 pub(crate) mod openapi;
 mod operations;
@@ -60,6 +61,7 @@ pub fn routes(
     // because the whole chain's type grew past what rustc will lay out.
     let dashboard_api = boxed(auth::routes(tracker.clone()))
         .or(boxed(websites::routes(tracker.clone())))
+        .or(boxed(imports::routes(tracker.clone())))
         .or(boxed(dashboard::routes(tracker.clone(), stopping)))
         .or(boxed(export::routes(tracker.clone())))
         .or(boxed(privacy_delete::routes(tracker.clone())))

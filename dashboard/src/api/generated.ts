@@ -1131,6 +1131,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["importHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/organizations": {
         parameters: {
             query?: never;
@@ -1367,6 +1383,13 @@ export interface components {
             accessToken: string;
             refreshToken: string;
             user: components["schemas"]["User"];
+        };
+        /** @description A row that could not be read: its file, its line (1 = the header) and why. */
+        BadRow: {
+            file: string;
+            /** Format: int64 */
+            line: number;
+            reason: string;
         };
         /** @description A breakdown's answer: the dimension, what `count` counts, and the rows, most first. */
         Breakdown: {
@@ -1872,6 +1895,45 @@ export interface components {
             city: string;
             /** Format: date-time */
             identifiedAt: string;
+        };
+        /** @description Rows an import left out on purpose, for one reason. */
+        IgnoredRows: {
+            reason: string;
+            /** Format: int64 */
+            rows: number;
+        };
+        /** @description What an import stored. */
+        ImportReport: {
+            /** Format: int64 */
+            id: number;
+            source: string;
+            fileName: string;
+            /**
+             * Format: int64
+             * @description Rows read and imported.
+             */
+            rows: number;
+            /**
+             * Format: int64
+             * @description Rows left out on purpose (bots as the source flagged them, rows of things tracker does not count).
+             */
+            ignored: number;
+            /** @description Why, with how many rows each. */
+            ignoredReasons: components["schemas"]["IgnoredRows"][];
+            /**
+             * Format: int64
+             * @description Rows that could not be read (only with `skip_bad_rows`; otherwise the import fails).
+             */
+            badRows: number;
+            /** @description The first of them (at most [`BadRows::KEPT`]). */
+            firstBadRows: components["schemas"]["BadRow"][];
+            /** @description First and last imported day, YYYY-MM-DD (UTC). */
+            firstDay: string;
+            lastDay: string;
+            /** Format: int64 */
+            pageviews: number;
+            /** Format: int64 */
+            visits: number;
         };
         /** @description Imported history within a range, as the overview marks it: which tools, and the days it covers there. */
         ImportedHistory: {
@@ -5438,6 +5500,59 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importHistory: {
+        parameters: {
+            query: {
+                /** @description The tool the file comes from: plausible, umami or goatcounter. */
+                from: string;
+                /** @description The file's own name, kept in the site's list of imports ("upload" without one). */
+                name?: string;
+                /** @description Import the readable rows and report the others (by default a bad row stops the import, nothing written). */
+                skip_bad_rows?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The export file as the tool wrote it: Plausible CE's zip, Umami's events CSV, GoatCounter's CSV (plain or gzipped) */
+        requestBody: {
+            content: {
+                "application/octet-stream": number[];
+            };
+        };
+        responses: {
+            /** @description What was imported, as `tracker import --json` reports it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description The file is larger than import_max_bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a file the importer cannot read (its message), days already imported (409), no valid sign-in, or not found (another user's id too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

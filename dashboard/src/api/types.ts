@@ -12,6 +12,10 @@ export type AuthResponse = Schemas["AuthSession"];
 export type Registration = Schemas["RegistrationState"];
 export type Credentials = Schemas["Credentials"];
 export type TrackingLevel = Schemas["TrackingLevel"];
+/** What POST /api/websites/{id}/imports (and `tracker import --json`) reports. */
+export type ImportReport = Schemas["ImportReport"];
+/** The tools an export may come from (`from=`). */
+export type ImportSource = "plausible" | "umami" | "goatcounter";
 export type Website = Schemas["WebsiteResponse"];
 export type WebsiteInput = Schemas["CreateWebsite"];
 

@@ -1,9 +1,10 @@
-//! /settings: Profile, Notifications, Security and Data & Privacy tabs (spec part 2, Settings; REAL.md). The
+//! /settings: Profile, Notifications, Security, Data & Privacy and Import tabs (spec part 2, Settings; REAL.md). The
 //! chosen tab is in the URL (?tab=).
 import { useSearchParams } from "react-router-dom";
 import { useAccountSettings } from "../hooks/settings";
 import { QueryState } from "../components/page/QueryState";
 import { DataPrivacyTab } from "../components/settings/DataPrivacyTab";
+import { ImportTab } from "../components/settings/ImportTab";
 import { NotificationsTab } from "../components/settings/NotificationsTab";
 import { ProfileTab } from "../components/settings/ProfileTab";
 import { SecurityTab } from "../components/settings/SecurityTab";
@@ -15,6 +16,7 @@ const TABS = [
   { value: "notifications", label: "Notifications" },
   { value: "security", label: "Security" },
   { value: "privacy", label: "Data & Privacy" },
+  { value: "import", label: "Import" },
 ] as const;
 type Tab = (typeof TABS)[number]["value"];
 
@@ -49,6 +51,9 @@ export default function SettingsPage() {
               </TabsContent>
               <TabsContent value="privacy">
                 <DataPrivacyTab />
+              </TabsContent>
+              <TabsContent value="import">
+                <ImportTab />
               </TabsContent>
             </div>
           )}

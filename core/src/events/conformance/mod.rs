@@ -11,6 +11,7 @@
 mod erasure;
 mod exports;
 mod filters;
+mod imports;
 mod intent;
 mod intent_fit;
 mod journeys;

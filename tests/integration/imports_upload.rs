@@ -1,0 +1,136 @@
+//! The dashboard's Import (`POST /api/websites/{id}/imports?from=...`) through the real daemon: each tool's
+//! sample export uploaded as the file the tool writes (Plausible's zip, Umami's CSV, GoatCounter's gzip)
+//! answers the CLI's JSON report and shows in the dashboard; a file over the limit is 413 (announced or
+//! streamed), a file the importer cannot read 400 with its message, another user's site 404.
+
+use std::io::Write;
+
+use reqwest::StatusCode;
+
+use crate::imports::recent_copy;
+use crate::util::{Answer, TestServer, answer};
+
+async fn upload(server: &TestServer, site: i64, token: &str, query: &str, body: Vec<u8>) -> Answer {
+    let request = server
+        .client
+        .post(server.url(&format!("/api/websites/{site}/imports?{query}")))
+        .bearer_auth(token)
+        .header("content-type", "application/octet-stream")
+        .body(body);
+    answer(request.send().await.expect("request")).await
+}
+
+async fn site(server: &TestServer, email: &str) -> (i64, String) {
+    let (token, _) = server.register(email).await;
+    let site = server.create_site(&token, "Imported", "light").await;
+    (site["id"].as_i64().unwrap(), token)
+}
+
+async fn pageviews(server: &TestServer, site: i64, token: &str) -> i64 {
+    let overview = server.get(&format!("/api/dashboard/overview?website_id={site}&range=7d"), token).await;
+    overview.json["metrics"]["pageViews"].as_i64().unwrap_or_else(|| panic!("{}", overview.text))
+}
+
+/// Plausible's export folder as the zip its Export button downloads.
+fn plausible_zip() -> Vec<u8> {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = recent_copy("plausible", tmp.path());
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let entry = entry.unwrap();
+        zip.start_file(entry.file_name().to_string_lossy(), options).unwrap();
+        zip.write_all(&std::fs::read(entry.path()).unwrap()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+#[tokio::test]
+async fn each_tools_file_uploads_and_answers_the_import_report() {
+    let server = TestServer::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+
+    let (plausible, token) = site(&server, "upload-plausible@example.com").await;
+    let report =
+        upload(&server, plausible, &token, "from=plausible&name=Plausible%20export.zip", plausible_zip()).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    assert_eq!((report.json["pageviews"].as_i64(), report.json["visits"].as_i64()), (Some(180), Some(85)));
+    assert_eq!(report.json["fileName"], "Plausible export.zip");
+    assert_eq!(pageviews(&server, plausible, &token).await, 180);
+    // The same file again would count its days twice: 409 with the earlier import named.
+    let again = upload(&server, plausible, &token, "from=plausible", plausible_zip()).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+    assert!(again.error_message().contains("Plausible export.zip"), "{}", again.text);
+
+    let (umami, token) = site(&server, "upload-umami@example.com").await;
+    let csv = std::fs::read(recent_copy("umami-events.csv", tmp.path())).unwrap();
+    let report = upload(&server, umami, &token, "from=umami&name=events.csv", csv).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    let expected = report.json["pageviews"].as_i64().unwrap();
+    assert!(expected > 0 && report.json["rows"].as_u64() > Some(0), "{}", report.text);
+    assert_eq!(pageviews(&server, umami, &token).await, expected);
+
+    let (goat, token) = site(&server, "upload-goat@example.com").await;
+    let gz = gzip(&std::fs::read(recent_copy("goatcounter-export.csv", tmp.path())).unwrap());
+    let report = upload(&server, goat, &token, "from=goatcounter&name=export.csv.gz", gz).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    assert!(report.json["ignored"].as_u64() > Some(0), "the export's bots are left out: {}", report.text);
+    assert_eq!(pageviews(&server, goat, &token).await, report.json["pageviews"].as_i64().unwrap());
+    // Nothing of the uploads is left in the data folder.
+    let left: Vec<_> = std::fs::read_dir(server.dir.path().join("data"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.starts_with("import-upload-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn too_large_bad_files_and_other_users_sites_are_refused() {
+    let server = TestServer::start_with(|c| c.import_max_bytes = 1_000).await;
+    let (site_id, token) = site(&server, "upload-refused@example.com").await;
+    let big = vec![b'x'; 5_000];
+
+    let announced = upload(&server, site_id, &token, "from=umami", big.clone()).await;
+    assert_eq!(announced.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", announced.text);
+    assert!(announced.error_message().contains("import_max_bytes"), "{}", announced.text);
+    // Sent in chunks without a length: refused while reading.
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = big.chunks(500).map(|c| Ok(c.to_vec())).collect();
+    let streamed = server
+        .client
+        .post(server.url(&format!("/api/websites/{site_id}/imports?from=umami")))
+        .bearer_auth(&token)
+        .body(reqwest::Body::wrap_stream(futures_util::stream::iter(chunks)))
+        .send()
+        .await
+        .expect("request");
+    let streamed = answer(streamed).await;
+    assert_eq!(streamed.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", streamed.text);
+
+    let goatcounter_csv = "2Path,Title,Event,UserAgent,Browser,System,Session,Bot,Referrer,Referrer scheme,\
+                           Screen size,Location,FirstVisit,Date\n/,Home,false,,Chrome 120,Windows 10,a-1,0,,,,DE,true,\
+                           2025-03-01T10:00:00Z\n";
+    let wrong_tool = upload(&server, site_id, &token, "from=umami", goatcounter_csv.into()).await;
+    assert_eq!(wrong_tool.status, StatusCode::BAD_REQUEST, "{}", wrong_tool.text);
+    assert!(wrong_tool.error_message().contains("is not a Umami export: missing column"), "{}", wrong_tool.text);
+    let no_tool = upload(&server, site_id, &token, "from=matomo", goatcounter_csv.into()).await;
+    assert_eq!(no_tool.status, StatusCode::BAD_REQUEST, "{}", no_tool.text);
+    let empty = upload(&server, site_id, &token, "from=goatcounter", Vec::new()).await;
+    assert_eq!(empty.status, StatusCode::BAD_REQUEST, "{}", empty.text);
+
+    let (other_token, _) = server.register("upload-other@example.com").await;
+    let theirs = upload(&server, site_id, &other_token, "from=goatcounter", goatcounter_csv.into()).await;
+    assert_eq!(theirs.status, StatusCode::NOT_FOUND, "{}", theirs.text);
+    assert!(server.tracker.imports.list(site_id).unwrap().is_empty());
+    let none = upload(&server, 999_999, &token, "from=goatcounter", goatcounter_csv.into()).await;
+    assert_eq!(none.status, StatusCode::NOT_FOUND, "{}", none.text);
+    assert!(!none.error_message().is_empty());
+    server.stop().await;
+}
