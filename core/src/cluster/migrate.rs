@@ -50,6 +50,8 @@ const METADATA_TABLES: &[&str] = &[
     // `imported_days`), and the site's next import undoes them on the cluster as it would in the data folder.
     "imports",
     "emails_sent",
+    "annotations",
+    "saved_segments",
 ];
 
 /// Events read and stored at a time: a few MB of JSON per insert, one ClickHouse part per shard.
