@@ -9,9 +9,9 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
+    advanced, analytics, annotations, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
-use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
+use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, segments, track, user};
 use crate::routes::{visitor_stream, websites};
 
 #[derive(OpenApi)]
@@ -44,6 +44,8 @@ use crate::routes::{visitor_stream, websites};
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
         stats_api::query,
+        annotations::list, annotations::create, annotations::update, annotations::delete,
+        segments::list, segments::create, segments::update, segments::delete,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
     // Types no operation names in JSON: the live stream's sessions travel inside its events.
