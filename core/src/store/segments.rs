@@ -23,7 +23,7 @@ pub struct SavedSegment {
     pub id: i64,
     pub name: String,
     /// Stats API v2 filters, e.g. `[["is","visit:source",["Google"]]]` (API.md "Filters").
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Value>)]
     pub filters: Value,
     /// The email of the account that saved it; null once that account is gone.
     pub created_by: Option<String>,
@@ -43,7 +43,7 @@ pub struct SegmentRequest {
     #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     /// At least one filter, in the syntax every read's `filters` takes.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Value>)]
     pub filters: Value,
 }
 
