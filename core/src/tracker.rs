@@ -24,9 +24,11 @@ use crate::metrics::Metrics;
 use crate::model::{Millis, UserId, WebsiteId};
 use crate::privacy::Privacy;
 use crate::settings::Settings;
+use crate::store::annotations::Annotations;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::funnels::Funnels;
 use crate::store::organizations::{OrganizationUpdate, Organizations};
+use crate::store::segments::Segments;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.
@@ -52,6 +54,10 @@ pub struct Services {
     /// Privacy settings, consent and audit logs (a visitor's data and erasure go through `events`).
     pub privacy: Privacy,
     pub definitions: EventDefinitions,
+    /// Dated notes on a site's chart (issue 37).
+    pub annotations: Annotations,
+    /// A site's saved filter sets (issue 36).
+    pub segments: Segments,
     pub organizations: Organizations,
     pub funnels: Funnels,
     pub imports: Imports,
@@ -131,6 +137,8 @@ impl Tracker {
             analytics,
             privacy,
             definitions: EventDefinitions::new(meta.clone()),
+            annotations: Annotations::new(meta.clone()),
+            segments: Segments::new(meta.clone()),
             organizations: Organizations::new(meta.clone()),
             settings,
             websites,

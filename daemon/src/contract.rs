@@ -9,10 +9,10 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
+    advanced, analytics, annotations, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
 use crate::routes::{imports, visitor_stream, websites};
-use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
+use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, segments, track, user};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -45,6 +45,8 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
         stats_api::query,
+        annotations::list, annotations::create, annotations::update, annotations::delete,
+        segments::list, segments::create, segments::update, segments::delete,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
     // Types no operation names in JSON: the live stream's sessions travel inside its events.

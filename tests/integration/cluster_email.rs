@@ -119,6 +119,18 @@ async fn the_cluster_sends_the_weekly_report_and_the_spike_alert_sqlite_sends_fo
     assert!(alert.lines().any(|l| l == "  /launch: 60"), "{alert}");
     assert_eq!(cluster_runs, sqlite_runs);
     assert_eq!(comparable_messages(&cluster_messages, &setup.site), expected);
+
+    // Both engines mark the spike on the site's chart once, in the same words (issue 37).
+    let marks = |answer: crate::util::Answer| -> Vec<(Value, Value, Value)> {
+        let list = answer.json.as_array().unwrap_or_else(|| panic!("a list: {}", answer.text)).clone();
+        list.iter().map(|a| (a["date"].clone(), a["text"].clone(), a["source"].clone())).collect()
+    };
+    let path = |site: &Value| format!("/api/websites/{}/annotations", site["id"]);
+    let sqlite_marks = marks(setup.sqlite.get(&path(&setup.sqlite_site), &setup.sqlite_token).await);
+    assert_eq!(sqlite_marks.len(), 1, "{sqlite_marks:?}");
+    assert_eq!(sqlite_marks[0].2, "spike");
+    assert!(sqlite_marks[0].1.as_str().unwrap().starts_with("Traffic spike: "), "{sqlite_marks:?}");
+    assert_eq!(marks(setup.a.get(&path(&setup.site), &setup.token).await), sqlite_marks);
 }
 
 /// Counts an account's address as confirmed on the operator's word (these tests are about what is sent, and

@@ -274,7 +274,8 @@ async fn weekly_reports_go_once_to_owners_who_want_them_with_only_their_sites() 
 async fn a_traffic_spike_alerts_an_owner_with_real_time_alerts_once() {
     let mut sink = SmtpSink::start();
     let server = server_mailing(&sink).await;
-    let (alice, shop, _) = owner_with_site(&server, &mut sink, "alice@example.com", "Shop", "shop.example.com").await;
+    let (alice, shop, shop_id) =
+        owner_with_site(&server, &mut sink, "alice@example.com", "Shop", "shop.example.com").await;
     let busy = server.post("/api/websites", &alice, json!({"name": "Busy", "domain": "busy.example.com"})).await;
     let busy = busy.json["trackingKey"].as_str().unwrap().to_string();
     // Weekly Reports off: Busy's days of traffic before would otherwise make last week's report due.
@@ -311,6 +312,28 @@ async fn a_traffic_spike_alerts_an_owner_with_real_time_alerts_once() {
     assert!(text.contains("https://stats.example.com/live?website="), "{text}");
     assert!(alert["html"].as_str().unwrap().contains("<b>60</b> page views"), "{}", alert["html"]);
     assert!(!alert["raw"].as_str().unwrap().contains("198.51.100."), "a visitor's address in the alert");
+
+    // The chart keeps the spike (issue 37): one annotation on its day, by tracker, not one per run.
+    let marks = server.get(&format!("/api/websites/{shop_id}/annotations"), &alice).await;
+    let marks = marks.json.as_array().expect("a list");
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    let today = chrono::DateTime::from_timestamp_millis(now).unwrap().format("%Y-%m-%d").to_string();
+    assert_eq!((marks[0]["date"].as_str(), marks[0]["source"].as_str()), (Some(today.as_str()), Some("spike")));
+    let text = marks[0]["text"].as_str().unwrap();
+    assert!(text.starts_with("Traffic spike: 60 page views in the hour to "), "{text}");
+    assert!(marks[0]["createdBy"].is_null());
+    let busy_id = server
+        .get("/api/websites", &alice)
+        .await
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Busy")
+        .unwrap()["id"]
+        .clone();
+    let quiet = server.get(&format!("/api/websites/{busy_id}/annotations"), &alice).await;
+    assert_eq!(quiet.json, json!([]), "no spike, no mark");
 }
 
 #[tokio::test]

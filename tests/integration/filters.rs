@@ -10,7 +10,7 @@ use crate::util::TestServer;
 const FIREFOX_UA: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
 
 /// Percent-encodes a query value (everything but letters and digits).
-fn enc(raw: &str) -> String {
+pub(crate) fn enc(raw: &str) -> String {
     raw.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
 }
 

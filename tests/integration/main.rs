@@ -3,6 +3,7 @@
 mod util;
 
 mod advanced;
+mod annotations;
 mod api_keys;
 mod auth;
 mod capture_util;

@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the options every command shares.
 
+pub mod annotate;
 pub mod backup;
 pub mod completions;
 pub mod config;
@@ -32,6 +33,7 @@ use tracker_core::{Config, Tracker};
 #[command(after_help = "Examples:\n  tracker serve\n  tracker users add alice@example.com --password-stdin\n  \
 tracker sites add --name Blog --domain blog.example.com --owner alice@example.com\n  tracker sites snippet blog.example.com\n  \
 tracker demo --site blog.example.com --events 100000 --days 30\n  tracker stats --site blog.example.com --range 7d\n  \
+tracker annotate blog.example.com --text 'Release 2.0'\n  \
 tracker live --site blog.example.com\n  tracker export --site 1 --type pageviews --since 2026-01-01 --output views.csv\n  \
 tracker privacy delete --site 1 --data events --before 2026-01-01 --yes\n  tracker orgs import --site 1 companies.csv\n  tracker import --site 1 --from plausible export.zip\n  tracker retention run\n  \
 tracker email test --to me@example.com\n  \
@@ -70,6 +72,8 @@ pub enum Command {
     Live(live::LiveArgs),
     /// Print a site's traffic summary and top pages, referrers, countries and devices
     Stats(stats::StatsArgs),
+    /// Mark a day on a site's chart (a release, a campaign), e.g. from a deploy script
+    Annotate(annotate::AnnotateArgs),
     /// Export a site's page views and events as CSV or JSON
     Export(export::ExportArgs),
     /// Import a site's history from Plausible, Umami or GoatCounter
@@ -107,6 +111,7 @@ impl Command {
             Command::Sites(args) => sites::run(global, args),
             Command::Live(args) => live::run(global, args),
             Command::Stats(args) => stats::run(global, args),
+            Command::Annotate(args) => annotate::run(global, args),
             Command::Export(args) => export::run(global, args),
             Command::Import(args) => import::run(global, args),
             Command::Orgs(args) => orgs::run(global, args),

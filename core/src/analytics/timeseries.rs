@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{Analytics, Grain, TimeRange};
 use crate::error::Result;
 use crate::model::{WebsiteId, iso};
+use crate::store::annotations::AnnotationMark;
 
 /// `GET /api/dashboard/timeseries`.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
@@ -14,6 +15,8 @@ pub struct Timeseries {
     /// With `compare=`: the compared period's points, one for each of `points`, in the same order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Vec<TimePoint>>,
+    /// The site's annotations on the range's days (issue 37), by day; the chart marks them.
+    pub annotations: Vec<AnnotationMark>,
 }
 
 /// One bucket: a UTC day (`2026-11-15`) for daily ranges, an ISO hour for the 24-hour range.
@@ -69,6 +72,6 @@ impl Timeseries {
             points.push(TimePoint { date, visitors, page_views });
             bucket += step;
         }
-        Timeseries { points, comparison: None }
+        Timeseries { points, comparison: None, annotations: Vec::new() }
     }
 }

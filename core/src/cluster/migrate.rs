@@ -51,6 +51,8 @@ const METADATA_TABLES: &[&str] = &[
     "imports",
     "import_days",
     "emails_sent",
+    "annotations",
+    "saved_segments",
 ];
 
 /// Events read and stored at a time: a few MB of JSON per insert, one ClickHouse part per shard.

@@ -152,14 +152,17 @@ impl Email {
             };
             let claim =
                 EmailClaim { kind: EmailKind::SpikeAlert, site: due.site, user: due.user, period: now, at: now };
-            self.send_once(mailer, &claim, Some(quiet_since), &due, &mail, report)?;
+            if self.send_once(mailer, &claim, Some(quiet_since), &due, &mail, report)? {
+                // The chart keeps the spike too (issue 37), once however many people the alert reaches.
+                crate::store::annotations::mark_spike(&self.meta, due.site, spike.page_views, now, SPIKE_QUIET_MS)?;
+            }
         }
         Ok(())
     }
 
     /// Sends `mail` if this run wins its claim (another daemon's run may have sent it since the recipients
-    /// were read). A refusal for good stays recorded; a server that cannot take it now gets the claim back, so
-    /// the next run tries again, and ends this run with its error.
+    /// were read), and says whether it did. A refusal for good stays recorded; a server that cannot take it now
+    /// gets the claim back, so the next run tries again, and ends this run with its error.
     fn send_once(
         &self,
         mailer: &Mailer,
@@ -168,9 +171,9 @@ impl Email {
         due: &EmailRecipient,
         mail: &Outgoing,
         report: &mut RunReport,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         if !self.meta.claim_email(claim, quiet_since)? {
-            return Ok(());
+            return Ok(false);
         }
         let kind = claim.kind.as_str();
         match mailer.send(mail) {
@@ -192,7 +195,7 @@ impl Email {
                 return Err(e);
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 

@@ -2,9 +2,11 @@
 //! writer fills beyond events (organizations, heatmap points); `meta` is the metadata side of the storage
 //! boundary (SQLite or PostgreSQL), recordings included.
 
+pub mod annotations;
 pub mod event_definitions;
 pub mod funnels;
 pub(crate) mod interactions;
 pub mod meta;
 pub mod organizations;
+pub mod segments;
 pub mod websites;

@@ -2,6 +2,7 @@
 
 pub(crate) mod advanced;
 pub(crate) mod analytics;
+pub(crate) mod annotations;
 pub(crate) mod api_keys;
 mod assets;
 pub(crate) mod auth;
@@ -20,6 +21,7 @@ pub(crate) mod privacy_delete;
 mod replay_player;
 pub(crate) mod replays;
 pub(crate) mod reports;
+pub(crate) mod segments;
 pub(crate) mod stats_api;
 pub(crate) mod track;
 pub(crate) mod user;
@@ -79,6 +81,8 @@ pub fn routes(
         .or(boxed(user::routes(tracker.clone())))
         .or(boxed(api_keys::routes(tracker.clone())))
         .or(boxed(stats_api::routes(tracker.clone())))
+        .or(boxed(annotations::routes(tracker.clone())))
+        .or(boxed(segments::routes(tracker.clone())))
         .or(boxed(openapi::routes()));
     let dashboard_api = api_key_meter(tracker.clone()).and(dashboard_api);
     let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));

@@ -96,7 +96,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     tag = "dashboard",
     operation_id = "timeseries",
     params(SeriesQuery),
-    responses((status = 200, description = "Visitors and page views per hour or day", body = Timeseries), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "Visitors and page views per hour or day, and the annotations on the range's days", body = Timeseries), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
@@ -106,7 +106,9 @@ async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Resul
     let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.timeseries_where(site, range, &filters, compare)
+        let mut series = tracker.events.timeseries_where(site, range, &filters, compare)?;
+        series.annotations = tracker.annotations.marks(site, range)?;
+        Ok(series)
     })
     .await
 }

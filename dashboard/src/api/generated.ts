@@ -1002,6 +1002,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's annotations on the range's days, by day. */
+        get: operations["listAnnotations"];
+        put?: never;
+        /** Writes an annotation (a sign-in or a `write` API key). */
+        post: operations["createAnnotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/annotations/{annotationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes an annotation's day and text. */
+        put: operations["updateAnnotation"];
+        post?: never;
+        /** Deletes an annotation. */
+        delete: operations["deleteAnnotation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/breakdown/{dimension}": {
         parameters: {
             query?: never;
@@ -1195,6 +1231,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's saved segments, oldest first. */
+        get: operations["listSegments"];
+        put?: never;
+        /** Saves a segment. */
+        post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/segments/{segmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Renames a segment and replaces its filters. */
+        put: operations["updateSegment"];
+        post?: never;
+        /** Deletes a segment. */
+        delete: operations["deleteSegment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/session-replays": {
         parameters: {
             query?: never;
@@ -1333,6 +1405,47 @@ export interface components {
             recommendations: components["schemas"]["Recommendation"][];
             model: components["schemas"]["ModelInfo"];
         };
+        /** @description A stored annotation. */
+        Annotation: {
+            /** Format: int64 */
+            id: number;
+            /** @description The day it marks, YYYY-MM-DD. */
+            date: string;
+            text: string;
+            source: components["schemas"]["AnnotationSource"];
+            /**
+             * @description The email of the account that wrote it; null for tracker's own and the operator's, or once that account
+             *     is gone.
+             */
+            createdBy?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description What a chart needs of an annotation (the time series' `annotations`). */
+        AnnotationMark: {
+            /** Format: int64 */
+            id: number;
+            /** @description The day it marks, YYYY-MM-DD. */
+            date: string;
+            text: string;
+        };
+        /** @description The body of `POST` and `PUT /api/websites/{id}/annotations`. */
+        AnnotationRequest: {
+            /**
+             * @description The day it marks, YYYY-MM-DD.
+             * @example 2026-11-20
+             */
+            date: string;
+            /** @description Trimmed, 1 to 280 characters, no control characters. */
+            text: string;
+        };
+        /**
+         * @description Who wrote an annotation.
+         * @enum {string}
+         */
+        AnnotationSource: "user" | "cli" | "spike";
         /** @description An API key as listed: never its secret. */
         ApiKey: {
             /** Format: int64 */
@@ -2548,6 +2661,20 @@ export interface components {
             /** Format: int64 */
             conversions?: number | null;
         };
+        /** @description A stored segment. */
+        SavedSegment: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description Stats API v2 filters, e.g. `[["is","visit:source",["Google"]]]` (API.md "Filters"). */
+            filters: unknown[];
+            /** @description The email of the account that saved it; null once that account is gone. */
+            createdBy?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description What a tracking script needs to know about its site; inlined into the personalised script. */
         ScriptConfig: {
             trackingKey: string;
@@ -2601,6 +2728,13 @@ export interface components {
             count: number;
             /** Format: double */
             conversionRate: number;
+        };
+        /** @description The body of `POST` and `PUT /api/websites/{id}/segments`. */
+        SegmentRequest: {
+            /** @description Trimmed, 1 to 100 characters, no control characters; unique on the site. */
+            name: string;
+            /** @description At least one filter, in the syntax every read's `filters` takes. */
+            filters: unknown[];
         };
         /** @description `GET /api/analytics/sessions/{id}/journey`. */
         SessionJourney: {
@@ -2763,6 +2897,8 @@ export interface components {
             points: components["schemas"]["TimePoint"][];
             /** @description With `compare=`: the compared period's points, one for each of `points`, in the same order. */
             comparison?: components["schemas"]["TimePoint"][] | null;
+            /** @description The site's annotations on the range's days (issue 37), by day; the chart marks them. */
+            annotations: components["schemas"]["AnnotationMark"][];
         };
         TopPage: {
             url: string;
@@ -3413,7 +3549,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Visitors and page views per hour or day */
+            /** @description Visitors and page views per hour or day, and the annotations on the range's days */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5132,6 +5268,153 @@ export interface operations {
             };
         };
     };
+    listAnnotations: {
+        parameters: {
+            query?: {
+                /** @description A preset as every read takes (`7d`, `30d`, `month`, ...); `all` (the default) lists every annotation. */
+                range?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The annotations on the range's days, by day then oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAnnotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotationRequest"];
+            };
+        };
+        responses: {
+            /** @description Written */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                };
+            };
+            /** @description Refused: a bad date or text (400), no valid sign-in, a read API key (403), not found (another user's id too), or the site's 1000 annotations already (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateAnnotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Annotation id */
+                annotationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotationRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed annotation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                };
+            };
+            /** @description Refused: a bad date or text (400), no valid sign-in, a read API key (403), or not found (another site's annotation too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAnnotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Annotation id */
+                annotationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: no valid sign-in, a read API key (403), or not found (another site's annotation too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     breakdown: {
         parameters: {
             query?: {
@@ -5663,6 +5946,146 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's segments, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSegment"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSegment"];
+                };
+            };
+            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another user's id too), a taken name or the site's 100 segments already (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Segment id */
+                segmentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSegment"];
+                };
+            };
+            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another site's segment too), or a taken name (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Segment id */
+                segmentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: no valid sign-in, a read API key (403), or not found (another site's segment too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

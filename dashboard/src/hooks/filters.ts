@@ -16,6 +16,8 @@ export interface ScreenFilters {
   add: (condition: Condition) => void;
   remove: (index: number) => void;
   clear: () => void;
+  /** Puts `filters` in place of the URL's (a saved segment picked). */
+  replace: (filters: Filters) => void;
 }
 
 export function useFilters(): ScreenFilters {
@@ -44,5 +46,6 @@ export function useFilters(): ScreenFilters {
     add: useCallback((c: Condition) => change((f) => addFilter(f, c)), [change]),
     remove: useCallback((i: number) => change((f) => removeFilter(f, i)), [change]),
     clear: useCallback(() => change(() => []), [change]),
+    replace: useCallback((next: Filters) => change(() => next), [change]),
   };
 }

@@ -1,9 +1,9 @@
 //! Overview dashboard (/): picker, the filter bar with the range picker, four metric cards with real change captions, Top Pages, Live
-//! Visitors, Traffic Overview (real series), Top Referrers and Countries, Recent Activity. The cards, Top Pages,
+//! Visitors, Traffic Overview (real series, the range's annotations marked and listed), Top Referrers and Countries, Recent Activity. The cards, Top Pages,
 //! the chart and the breakdowns follow the URL's filters (a row click adds one); Live Visitors and Recent
 //! Activity say they do not. Without a period in the URL the cards read 30 days and the chart 7; a chosen period
 //! is read by all.
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { TimeseriesPoint } from "../api/types";
 import { useOverview, useRecentActivity, useTimeseries } from "../hooks/analytics";
 import { useCompare } from "../hooks/compare";
@@ -17,6 +17,7 @@ import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
 import { MetricCard } from "../components/MetricCard";
 import { RecentActivityCard } from "../components/RecentActivityCard";
+import { ChartAnnotations } from "../components/annotations/ChartAnnotations";
 import { FilterBar } from "../components/filters/FilterBar";
 import { ComparePicker } from "../components/filters/ComparePicker";
 import { RangePicker } from "../components/filters/RangePicker";
@@ -51,6 +52,8 @@ function SiteOverview({ website }: SiteContext<string>) {
   const overview = useOverview(website.id, { period: period.query + compare.query, filters: filters.text });
   const series = useTimeseries(website.id, periodQuery(chartPeriod) + compare.query, filters.text);
   const activity = useRecentActivity(website.id, 10);
+  // The day the "Add annotation" dialog is open for (a chart click or the button), null when closed.
+  const [annotating, setAnnotating] = useState<string | null>(null);
 
   const m = overview.data?.metrics;
   const p = overview.data?.previous;
@@ -108,9 +111,12 @@ function SiteOverview({ website }: SiteContext<string>) {
           ) : (
             <QueryState query={series} skeleton={<Skeleton className="h-72 w-full" />}>
               {(data) => (
-                <Suspense fallback={<Skeleton className="h-72 w-full" />}>
-                  <TrafficChart points={data.points} comparison={data.comparison} />
-                </Suspense>
+                <>
+                  <Suspense fallback={<Skeleton className="h-72 w-full" />}>
+                    <TrafficChart points={data.points} comparison={data.comparison} annotations={data.annotations} onPickDay={setAnnotating} />
+                  </Suspense>
+                  <ChartAnnotations websiteId={website.id} annotations={data.annotations} adding={annotating} onAdding={setAnnotating} />
+                </>
               )}
             </QueryState>
           )}

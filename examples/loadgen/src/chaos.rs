@@ -622,6 +622,40 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/user/api-keys", "", Body::None, Auth::Owner),
     route("POST", "/api/user/api-keys", "", Body::Json(r#"{"name":"chaos {n}","scope":"read"}"#), Auth::Sacrificial),
     route("DELETE", "/api/user/api-keys/{n}", "", Body::None, Auth::Sacrificial),
+    // Annotations and saved segments (a site keeps at most 1000 and 100: past them, creation answers 409;
+    // a segment's name is unique on its site, so the second run of a name answers 409 too)
+    route("GET", "/api/websites/{site}/annotations", "range=30d", Body::None, Auth::Owner),
+    route(
+        "POST",
+        "/api/websites/{site}/annotations",
+        "",
+        Body::Json(r#"{"date":"2026-11-20","text":"Chaos release {n}"}"#),
+        Auth::Owner,
+    ),
+    route(
+        "PUT",
+        "/api/websites/{site}/annotations/1",
+        "",
+        Body::Json(r#"{"date":"2026-11-21","text":"Moved"}"#),
+        Auth::Owner,
+    ),
+    route("DELETE", "/api/websites/{victim}/annotations/{n}", "", Body::None, Auth::Owner),
+    route("GET", "/api/websites/{site}/segments", "", Body::None, Auth::Owner),
+    route(
+        "POST",
+        "/api/websites/{site}/segments",
+        "",
+        Body::Json(r#"{"name":"chaos {n}","filters":[["is","visit:country",["DE"]]]}"#),
+        Auth::Owner,
+    ),
+    route(
+        "PUT",
+        "/api/websites/{site}/segments/1",
+        "",
+        Body::Json(r#"{"name":"Germany","filters":[["contains","event:page",["/blog"]]]}"#),
+        Auth::Owner,
+    ),
+    route("DELETE", "/api/websites/{victim}/segments/{n}", "", Body::None, Auth::Owner),
     // The Stats API over the sites the chaos run creates (example.org), filtered and grouped.
     route(
         "POST",

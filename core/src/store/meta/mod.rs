@@ -1,19 +1,21 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
 //! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log, session
-//! recordings, the emails sent and API keys, kept in SQLite (the data folder's database) or, in cluster mode,
-//! in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a connection of either engine for
-//! what has moved here (`Privacy` still holds one for what has not).
+//! recordings, the emails sent, API keys, annotations and saved segments, kept in SQLite (the data folder's
+//! database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a
+//! connection of either engine for what has moved here (`Privacy` still holds one for what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
 //! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
 //! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`], [`AccountExportStore`],
-//! [`ApiKeyStore`]), each method one unit of work (one statement or one transaction) so that no transaction
-//! spans a call; both engines implement each trait in the aggregate's file, their SQL side by side, values
-//! always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and calls
-//! what it needs. Rules that are not storage (validation, token generation, the refresh-reuse decision) stay in
-//! the services or in engine-free functions here, so the two engines cannot drift apart on them.
+//! [`ApiKeyStore`], [`AnnotationStore`], [`SegmentStore`]), each method one unit of work (one statement or one
+//! transaction) so that no transaction spans a call; both engines implement each trait in the aggregate's file,
+//! their SQL side by side, values always bound. [`Metadata`] gathers the traits behind one object: a service
+//! takes the one handle and calls what it needs. Rules that are not storage (validation, token generation, the
+//! refresh-reuse decision) stay in the services or in engine-free functions here, so the two engines cannot
+//! drift apart on them.
 
 mod account_export;
+mod annotations;
 mod api_keys;
 mod audit;
 mod consent;
@@ -25,6 +27,7 @@ mod organizations;
 mod privacy;
 mod replays;
 mod retention;
+mod segments;
 mod sessions;
 mod users;
 mod websites;
@@ -35,6 +38,7 @@ pub use account_export::AccountExportStore;
 #[cfg(test)]
 pub(crate) use account_export::rows_as_json;
 pub(crate) use account_export::text_json;
+pub use annotations::AnnotationStore;
 pub use api_keys::{ApiKeyStore, NewApiKey};
 pub use audit::{AccountAuditEntry, AuditStore};
 pub use consent::ConsentStore;
@@ -48,6 +52,7 @@ pub use privacy::PrivacySettingsStore;
 pub(crate) use replays::append_chunk;
 pub use replays::{ReplayOrder, ReplayQuery, ReplayRow, ReplayStore, ReplayTotals};
 pub use retention::RetentionStore;
+pub use segments::SegmentStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};
 pub use websites::WebsiteStore;
@@ -72,6 +77,8 @@ pub trait Metadata:
     + ReplayStore
     + EmailStore
     + EmailVerificationStore
+    + AnnotationStore
+    + SegmentStore
     + Send
     + Sync
 {
@@ -93,6 +100,8 @@ impl<T> Metadata for T where
         + ReplayStore
         + EmailStore
         + EmailVerificationStore
+        + AnnotationStore
+        + SegmentStore
         + Send
         + Sync
 {
@@ -183,6 +192,8 @@ pub(crate) mod testing {
     }
 }
 
+#[cfg(test)]
+mod annotations_tests;
 #[cfg(test)]
 mod api_keys_tests;
 #[cfg(test)]

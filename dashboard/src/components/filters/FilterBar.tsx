@@ -1,5 +1,5 @@
 //! The filter bar above a screen's cards: one chip per condition with its remove button, "Clear all", the "Add
-//! filter" menu, and a slot at its end for the screen's range picker. When the daemon refuses the URL's filters
+//! filter" menu, the saved segments' menu, and a slot at its end for the screen's range picker. When the daemon refuses the URL's filters
 //! (a hand-edited link), the bar shows its message and a way out instead of leaving the screen blank.
 import * as RadixMenu from "@radix-ui/react-dropdown-menu";
 import { type ReactNode, useState } from "react";
@@ -10,6 +10,7 @@ import { IconFilter, IconPlus, IconX } from "../ui/icons";
 import { Button } from "../ui/primitives";
 import { AddFilterDialog } from "./AddFilterDialog";
 import { refusedFilters } from "./Refused";
+import { SegmentsMenu } from "./SegmentsMenu";
 
 /** `period` is the screen's period as query text (hooks/period.ts), for the menu's suggestions; `extra` is the
  * screen's range picker. */
@@ -57,6 +58,7 @@ export function FilterBar({ websiteId, period, error, extra }: { websiteId: numb
             </RadixMenu.Content>
           </RadixMenu.Portal>
         </RadixMenu.Root>
+        <SegmentsMenu websiteId={websiteId} />
         {active ? (
           <Button variant="ghost" size="sm" onClick={clear}>
             Clear all

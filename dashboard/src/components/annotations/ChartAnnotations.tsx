@@ -1,0 +1,106 @@
+//! Under the Traffic Overview chart: the range's annotations as a short list (each readable at any width, with
+//! its delete button), "Add annotation", and the dialog that writes one, for today or for the day clicked on
+//! the chart. The chart itself marks them (TrafficChart).
+import { useId, useState } from "react";
+import type { AnnotationMark } from "../../api/annotations";
+import { useCreateAnnotation, useDeleteAnnotation } from "../../hooks/annotations";
+import { todayUtc } from "../../lib/annotations";
+import { serverMessage } from "../../lib/errors";
+import { dayLabel } from "../../lib/time";
+import { Dialog } from "../ui/Dialog";
+import { IconPlus, IconX } from "../ui/icons";
+import { Button, FieldError, Input, Label } from "../ui/primitives";
+
+const MAX_TEXT = 280;
+
+export function ChartAnnotations({
+  websiteId,
+  annotations,
+  adding,
+  onAdding,
+}: {
+  websiteId: number;
+  annotations: readonly AnnotationMark[];
+  /** The day the add dialog is open for, or null when it is closed. */
+  adding: string | null;
+  onAdding: (day: string | null) => void;
+}) {
+  const remove = useDeleteAnnotation(websiteId);
+  return (
+    <div className="mt-3" data-testid="chart-annotations">
+      <div className="flex flex-wrap items-center gap-2">
+        {annotations.map((a) => (
+          <span
+            key={a.id}
+            className="inline-flex min-w-0 max-w-full items-center gap-1.5 rounded-full bg-amber-500/10 py-1 pl-3 pr-1 text-xs text-amber-100 ring-1 ring-inset ring-amber-500/30"
+            data-testid="annotation-item"
+          >
+            <span className="shrink-0 font-medium text-amber-300">{dayLabel(a.date)}</span>
+            <span className="min-w-0 truncate" title={a.text}>
+              {a.text}
+            </span>
+            <button
+              type="button"
+              aria-label={`Delete annotation ${a.text}`}
+              disabled={remove.isPending}
+              onClick={() => remove.mutate(a.id)}
+              className="shrink-0 rounded-full p-0.5 text-amber-300 hover:bg-amber-500/30 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-amber-400"
+            >
+              <IconX className="h-3.5 w-3.5" />
+            </button>
+          </span>
+        ))}
+        <Button variant="ghost" size="sm" onClick={() => onAdding(todayUtc())}>
+          <IconPlus />
+          Add annotation
+        </Button>
+      </div>
+      {adding !== null ? <AddAnnotationDialog websiteId={websiteId} day={adding} onClose={() => onAdding(null)} /> : null}
+    </div>
+  );
+}
+
+function AddAnnotationDialog({ websiteId, day, onClose }: { websiteId: number; day: string; onClose: () => void }) {
+  const [date, setDate] = useState(day);
+  const [text, setText] = useState("");
+  const create = useCreateAnnotation(websiteId);
+  const ids = useId();
+  const submit = () => create.mutate({ date, text }, { onSuccess: onClose });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Add annotation"
+      description="A note on the chart: a release, a campaign, an outage."
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form={`${ids}-form`} disabled={create.isPending || text.trim() === ""}>
+            Save annotation
+          </Button>
+        </>
+      }
+    >
+      <form
+        id={`${ids}-form`}
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <div>
+          <Label htmlFor={`${ids}-text`}>Text</Label>
+          <Input id={`${ids}-text`} value={text} maxLength={MAX_TEXT} onChange={(e) => setText(e.target.value)} placeholder="Release 2.0" />
+        </div>
+        <div>
+          <Label htmlFor={`${ids}-date`}>Day (UTC)</Label>
+          <Input id={`${ids}-date`} type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        </div>
+        <FieldError>{create.error ? serverMessage(create.error) : null}</FieldError>
+      </form>
+    </Dialog>
+  );
+}
