@@ -192,6 +192,19 @@ async fn a_site_deleted_while_a_shard_is_down_loses_its_events_when_the_shard_is
     let jobs = tokio::task::spawn_blocking(move || tracker.events.deletion_jobs()).await.unwrap().unwrap();
     assert!(jobs[0].last_error.is_some() && jobs[0].attempts >= 1, "{jobs:?}");
     assert!(shard_rows(&corner, &of_site)[1] > 0, "shard 2 still holds its rows");
+    // The operator sees it, and why, with `tracker privacy jobs`.
+    let (cli_dir, env) = (tempfile::tempdir().unwrap(), corner.env());
+    let listed = tokio::task::spawn_blocking(move || {
+        let cli = crate::cli::Cli::new(&cli_dir.path().join("data"));
+        let mut command = cli.command(&["privacy", "jobs", "--json"]);
+        command.envs(env).output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed[0]["websiteIds"], json!([site["id"]]), "{listed}");
+    assert!(listed[0]["lastError"].as_str().is_some_and(|e| !e.is_empty()), "{listed}");
 
     relay.set_up(true);
     await_no_rows(&corner, &of_site).await;
