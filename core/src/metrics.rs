@@ -31,6 +31,10 @@ struct Inner {
     database_bytes: IntGauge,
     wal_bytes: IntGauge,
     retention_deleted: IntCounterVec,
+    deletion_jobs: IntGauge,
+    deletion_jobs_running: IntGauge,
+    deletion_jobs_failing: IntGauge,
+    deletion_job_oldest_seconds: IntGauge,
 }
 
 /// `tracker_hits_rejected_total` by reason, resolved up front.
@@ -122,6 +126,19 @@ impl Metrics {
                 "Rows deleted by the daemon's retention runs, by kind of data",
                 "data",
             ),
+            deletion_jobs: gauge(
+                "tracker_deletion_jobs",
+                "Deletions of sites' events still under way on the cluster's shards (0 on SQLite, whose finish at once)",
+            ),
+            deletion_jobs_running: gauge("tracker_deletion_jobs_running", "Deletion jobs a daemon is working on now"),
+            deletion_jobs_failing: gauge(
+                "tracker_deletion_jobs_failing",
+                "Deletion jobs whose last attempt failed (a shard unreachable): retried with backoff",
+            ),
+            deletion_job_oldest_seconds: gauge(
+                "tracker_deletion_job_oldest_seconds",
+                "Age of the oldest deletion job not finished, 0 when none is",
+            ),
             registry,
         };
         metrics.queue_capacity.set(queue_capacity as i64);
@@ -190,6 +207,14 @@ impl Metrics {
         self.0.retention_deleted.with_label_values(&[data]).inc_by(rows);
     }
 
+    /// The deletion jobs under way, as last read.
+    pub fn deletion_jobs(&self, jobs: crate::privacy::DeletionJobsSummary) {
+        self.0.deletion_jobs.set(jobs.pending as i64);
+        self.0.deletion_jobs_running.set(jobs.running as i64);
+        self.0.deletion_jobs_failing.set(jobs.failing as i64);
+        self.0.deletion_job_oldest_seconds.set(jobs.oldest_seconds);
+    }
+
     /// Every metric in the Prometheus text exposition format (version 0.0.4).
     pub fn render(&self) -> String {
         let size = |path: &Path| std::fs::metadata(path).map(|m| m.len() as i64).unwrap_or(0);
@@ -229,6 +254,8 @@ mod tests {
         metrics.batch_committed(3, Duration::from_millis(4), Duration::from_millis(2));
         let live = metrics.live_client();
         metrics.retention_deleted("pageviews", 7);
+        let jobs = crate::privacy::DeletionJobsSummary { pending: 2, running: 1, failing: 1, oldest_seconds: 42 };
+        metrics.deletion_jobs(jobs);
         let text = metrics.render();
         for line in [
             "tracker_hits_accepted_total 1",
@@ -242,6 +269,10 @@ mod tests {
             "tracker_database_bytes 4096",
             "tracker_wal_bytes 0",
             "tracker_retention_deleted_total{data=\"pageviews\"} 7",
+            "tracker_deletion_jobs 2",
+            "tracker_deletion_jobs_running 1",
+            "tracker_deletion_jobs_failing 1",
+            "tracker_deletion_job_oldest_seconds 42",
         ] {
             assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
         }

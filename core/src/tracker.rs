@@ -8,6 +8,7 @@ use crate::account::Account;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{Analytics, OrganizationSummary, TimeRange};
 use crate::auth::{self, Auth};
+use crate::cluster::deletion_jobs;
 use crate::cluster::ingest_state::IngestState;
 use crate::cluster::notices::Listener;
 use crate::cluster::pg::Pg;
@@ -22,7 +23,7 @@ use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
 use crate::model::{Millis, UserId, WebsiteId};
-use crate::privacy::Privacy;
+use crate::privacy::{DeletionJobsSummary, Privacy};
 use crate::settings::Settings;
 use crate::store::annotations::Annotations;
 use crate::store::event_definitions::EventDefinitions;
@@ -70,6 +71,8 @@ pub struct Services {
     db: Db,
     /// In cluster mode, this daemon's listener of the other daemons' notices.
     _notices: Option<Listener>,
+    /// In cluster mode, this daemon's runner of the deletion jobs any daemon left.
+    _deletions: Option<deletion_jobs::Worker>,
 }
 
 impl Tracker {
@@ -121,6 +124,7 @@ impl Tracker {
             Some(cluster) => Some(listen_to_other_daemons(cluster, &live, &websites, &privacy)?),
             None => None,
         };
+        let deletions = cluster.as_ref().map(|cluster| deletion_jobs::start(cluster.clone())).transpose()?;
         let analytics = Analytics::new(db.clone());
         // The one choice of engine: every event read, export and erasure below goes through `events`.
         let events: Events = match &cluster {
@@ -147,6 +151,7 @@ impl Tracker {
             metrics,
             db,
             _notices: notices,
+            _deletions: deletions,
         };
         services.auth.seal_plain_secrets()?;
         Ok(Tracker { services: Arc::new(services) })
@@ -195,9 +200,10 @@ impl Tracker {
         self.events.organization(site, known)
     }
 
-    /// Deletes a site of `owner` with all its data: its events first (on every shard, awaited, in cluster
-    /// mode), then its metadata, so a failure on the way leaves the site listed and the deletion can be
-    /// retried. `NotFound` for another owner's site, before anything is deleted.
+    /// Deletes a site of `owner` with all its data: its events first (in cluster mode a job that any daemon
+    /// runs on every shard shortly after, retried until done), then its metadata, so a failure on the way
+    /// leaves the site listed and the deletion can be retried. `NotFound` for another owner's site, before
+    /// anything is deleted.
     pub fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<()> {
         self.websites.get(owner, id)?;
         self.events.delete_sites(&[id])?;
@@ -229,6 +235,16 @@ impl Tracker {
             return Err(Error::Unavailable("the ingest queue is full".into()));
         }
         self.events.ready()
+    }
+
+    /// The metrics in Prometheus' text format, with the deletion jobs under way read at the time (left as
+    /// last read when the store does not answer: the scrape still answers).
+    pub fn render_metrics(&self) -> String {
+        match self.events.deletion_jobs() {
+            Ok(jobs) => self.metrics.deletion_jobs(DeletionJobsSummary::of(&jobs, crate::model::now_ms())),
+            Err(e) => tracing::warn!(error = %e, "could not read the deletion jobs for the metrics"),
+        }
+        self.metrics.render()
     }
 
     /// Writes a consistent copy of the database to `dest` while ingest goes on (see [`db::backup::backup`]).

@@ -4,7 +4,8 @@
 # and stopped by PID. Debian's packages are installed when missing (CI runs as root; PostgreSQL refuses to run
 # as root, so it runs as the `postgres` user). The shards run on examples/deploy/cluster/clickhouse's config.d
 # and users.d files (addresses, ports and passwords replaced), so every cluster test checks what operators
-# install: the tracker cluster, its user and password (one holding ':', '@' and '/') and the Distributed reads.
+# install: the tracker cluster, its user and password (one holding ':', '@' and '/'), the Distributed reads, and
+# the small-server settings (system logs removed, caches and memory capped).
 #
 #   tests/cluster/cluster.sh up DIR     starts them; writes DIR/env (sourceable) with
 #                                       TRACKER_TEST_POSTGRES_URL, TRACKER_TEST_CLICKHOUSE_URLS (comma-separated
@@ -64,10 +65,12 @@ clickhouse_config() { # folder tcp http interserver shard1_tcp shard2_tcp
   <users_config>$d/users.xml</users_config>
   <default_profile>default</default_profile>
   <default_database>default</default_database>
-  <mark_cache_size>268435456</mark_cache_size>
-  <uncompressed_cache_size>268435456</uncompressed_cache_size>
-  <max_concurrent_queries>100</max_concurrent_queries>
   <mlock_executable>false</mlock_executable>
+  <!-- As Debian's config.xml has them: config.d/small-server.xml must take them out. -->
+  <query_log><database>system</database><table>query_log</table>
+    <flush_interval_milliseconds>7500</flush_interval_milliseconds></query_log>
+  <part_log><database>system</database><table>part_log</table>
+    <flush_interval_milliseconds>7500</flush_interval_milliseconds></part_log>
 </yandex>
 XML
   # The operators' drop-ins; listen_host goes, as this config listens on the loopback already.
@@ -75,13 +78,14 @@ XML
   sed -e '/<listen_host>/d' -e "s#ch1.internal</host><port>9000<#127.0.0.1</host><port>$5<#" \
     -e "s#ch2.internal</host><port>9000<#127.0.0.1</host><port>$6<#" -e "s#CHANGE-ME#$ch_password#g" \
     "$examples/config.d/tracker.xml" >"$d/config.d/tracker.xml"
+  cp "$examples/config.d/small-server.xml" "$d/config.d/"
   sed -e "s#CHANGE-ME-SHA256#$(printf %s "$ch_password" | sha256sum | cut -d' ' -f1)#" \
     -e "s#10.0.0.0/24#127.0.0.1#" "$examples/users.d/tracker.xml" >"$d/users.d/tracker.xml"
   # `default` gets a password nobody knows: the tests reach the shards as the operators' tracker user only.
   cat >"$d/users.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
-  <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+  <profiles><default></default></profiles>
   <users>
     <default>
       <password>$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')</password>

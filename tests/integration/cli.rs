@@ -105,6 +105,9 @@ fn users_and_sites_commands() {
     let list = cli.json(&["sites", "list"]);
     assert_eq!(list[0]["domain"], "blog.example.com");
     assert!(cli.ok(&["sites", "list"]).contains("blog.example.com"));
+    // SQLite's deletions finish in their request: no job is ever under way.
+    assert!(cli.ok(&["privacy", "jobs"]).contains("No deletion under way."));
+    assert_eq!(cli.json(&["privacy", "jobs"]), serde_json::json!([]));
     let edited = cli.json(&["sites", "edit", "blog.example.com", "--level", "enhanced", "--name", "Blog 2"]);
     assert_eq!(edited["trackingLevel"], "enhanced");
     assert_eq!(edited["name"], "Blog 2");
@@ -500,6 +503,7 @@ fn config_example_completions_and_help() {
         vec!["privacy", "--help"],
         vec!["privacy", "delete", "--help"],
         vec!["privacy", "export", "--help"],
+        vec!["privacy", "jobs", "--help"],
         vec!["retention", "--help"],
         vec!["retention", "run", "--help"],
         vec!["demo", "--help"],

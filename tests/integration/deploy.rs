@@ -144,3 +144,34 @@ async fn live_stream_turns_proxy_buffering_off() {
     drop(response);
     server.stop().await;
 }
+
+/// The cluster harness runs the shards on the deploy files' small-server settings (tests/cluster/cluster.sh
+/// copies them): no query or thread log written, the memory caps of a 2-4 GB server, and no part log although
+/// the harness's base config names one, as Debian's may.
+#[tokio::test]
+async fn the_cluster_harness_runs_the_small_server_settings_of_the_deploy_files() {
+    let Some((_, ch)) = crate::cluster::harness() else { return };
+    for url in ch.split(',') {
+        let node = tracker_core::cluster::clickhouse::Node::new(url);
+        let settings = node
+            .query(
+                "SELECT name, value FROM system.settings WHERE name IN ('log_queries', 'log_query_threads',
+                 'max_memory_usage', 'max_memory_usage_for_all_queries') ORDER BY name",
+            )
+            .unwrap();
+        let expected = [
+            ["log_queries", "0"],
+            ["log_query_threads", "0"],
+            ["max_memory_usage", "1000000000"],
+            ["max_memory_usage_for_all_queries", "1500000000"],
+        ];
+        assert_eq!(settings, expected.map(|pair| pair.map(str::to_string).to_vec()), "{url}");
+        let logs: u64 = node
+            .query_value(
+                "SELECT count() FROM system.tables WHERE database = 'system'
+                 AND name IN ('part_log', 'trace_log', 'metric_log', 'text_log', 'query_thread_log')",
+            )
+            .unwrap();
+        assert_eq!(logs, 0, "{url}");
+    }
+}

@@ -19,7 +19,7 @@ fn start_daemon(data_dir: &std::path::Path) -> (Child, String) {
 }
 
 /// `start_daemon` with more environment (a cluster's settings).
-fn start_daemon_with(data_dir: &std::path::Path, env: Vec<(&'static str, String)>) -> (Child, String) {
+pub(crate) fn start_daemon_with(data_dir: &std::path::Path, env: Vec<(&'static str, String)>) -> (Child, String) {
     let mut child = Command::new(tracker_bin())
         .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)

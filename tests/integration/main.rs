@@ -12,6 +12,7 @@ mod cli_newcomer;
 mod cli_periods;
 mod cluster;
 mod cluster_advanced;
+mod cluster_deletions;
 mod cluster_demo;
 mod cluster_email;
 mod cluster_exports;

@@ -249,7 +249,8 @@ impl Expiry {
 const LOCAL_TABLES: [&str; 2] = ["hits_local", "interactions_local"];
 
 /// Every local table holding a site's rows, its rollups included: what a site's deletion empties.
-const SITE_TABLES: [&str; 4] = ["hits_local", "interactions_local", "rollup_hours_local", "imported_hours_local"];
+pub(super) const SITE_TABLES: [&str; 4] =
+    ["hits_local", "interactions_local", "rollup_hours_local", "imported_hours_local"];
 
 /// The kind of a hits row that only keeps its visit alive at its time (see `sink::touch_row`): every read
 /// that lists or counts hits by kind leaves it out.

@@ -7,6 +7,7 @@ mod advanced;
 mod breakdowns;
 pub mod clickhouse;
 mod deletion;
+pub mod deletion_jobs;
 mod email;
 pub mod events;
 mod export;

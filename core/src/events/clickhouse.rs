@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::export::{ExportFormat, ExportQuery};
 use crate::import::{ImportRecord, ImportedHistory, Parsed, Source};
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
-use crate::privacy::{DataType, DeletionReport, Privacy, RetentionReport, Right, VisitorDeletion};
+use crate::privacy::{DataType, DeletionJob, DeletionReport, Privacy, RetentionReport, Right, VisitorDeletion};
 use crate::store::funnels::DropOffVisit;
 use crate::store::meta::{KnownOrganization, Meta};
 use crate::warm::WarmReport;
@@ -295,8 +295,10 @@ impl Erasure for ClickHouseEvents {
         self.cluster.delete_data(self.meta.as_ref(), site, data, before)
     }
 
+    /// A job in PostgreSQL, run by any daemon shortly after (see `cluster::deletion_jobs`): the request does
+    /// not wait for the shards' mutations.
     fn delete_sites(&self, sites: &[WebsiteId]) -> Result<()> {
-        self.cluster.events.delete_sites(sites)
+        self.cluster.enqueue_site_deletion(sites)
     }
 
     /// Each site's expired hits deleted on every shard, by one daemon at a time.
@@ -359,5 +361,13 @@ impl Upkeep for ClickHouseEvents {
     /// When PostgreSQL and every ClickHouse shard answer.
     fn ready(&self) -> Result<()> {
         self.cluster.ready()
+    }
+
+    fn run_deletions_due_by(&self, at: Millis) -> Result<usize> {
+        self.cluster.run_deletions_due_by(at)
+    }
+
+    fn deletion_jobs(&self) -> Result<Vec<DeletionJob>> {
+        self.cluster.deletion_jobs()
     }
 }

@@ -39,7 +39,7 @@ use crate::error::Result;
 use crate::export::{ExportFormat, ExportQuery};
 use crate::import::{ImportRecord, ImportedHistory, Parsed, Source};
 use crate::model::{Millis, UserId, WebsiteId};
-use crate::privacy::{DataType, DeletionReport, RetentionReport, VisitorDeletion};
+use crate::privacy::{DataType, DeletionJob, DeletionReport, RetentionReport, VisitorDeletion};
 use crate::store::funnels::DropOffVisit;
 use crate::store::meta::KnownOrganization;
 use crate::warm::WarmReport;
@@ -215,7 +215,8 @@ pub trait ExportRows {
     fn export_sessions(&self, site: WebsiteId, out: &mut dyn Write) -> Result<u64>;
 }
 
-/// Erasure and retention (callers check ownership first). Each finishes on every shard before it answers.
+/// Erasure and retention (callers check ownership first). Each finishes on every shard before it answers, but a
+/// site's deletion, which the cluster leaves to a deletion job.
 pub trait Erasure {
     /// Everything stored about one visitor of a site; refused unless the site's settings allow access.
     fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<serde_json::Value>;
@@ -223,8 +224,9 @@ pub trait Erasure {
     fn delete_visitor(&self, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion>;
     /// Deletes a site's data of one type, only rows before `before` when given.
     fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport>;
-    /// Deletes every event of `sites`, before their metadata goes (so a failure leaves them listed and the
-    /// deletion can be retried). Nothing where the metadata's deletion takes the events with it.
+    /// Deletes every event of `sites`, or leaves a durable job that will (the cluster: see
+    /// `cluster::deletion_jobs`), before their metadata goes. Nothing where the metadata's deletion takes the
+    /// events with it.
     fn delete_sites(&self, sites: &[WebsiteId]) -> Result<()>;
     /// Applies every site's retention days as if it were `now` (an empty report when another daemon of a
     /// cluster is applying them).
@@ -262,6 +264,11 @@ pub trait Upkeep {
     fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()>;
     /// Whether hits can be written now; `Unavailable` says what is not so.
     fn ready(&self) -> Result<()>;
+    /// Runs the deletion jobs due by `at` (ms) that no other daemon holds; answers how many finished. None
+    /// where deletions finish in their request.
+    fn run_deletions_due_by(&self, at: Millis) -> Result<usize>;
+    /// The deletions still under way in the background, oldest first.
+    fn deletion_jobs(&self) -> Result<Vec<DeletionJob>>;
 }
 
 impl dyn EventStore {

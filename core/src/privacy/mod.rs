@@ -4,6 +4,7 @@
 mod audit;
 mod consent;
 pub mod deletion;
+mod jobs;
 pub(crate) mod portability;
 pub mod retention;
 mod settings;
@@ -13,6 +14,7 @@ pub use audit::{AUDIT_PAGE_LIMIT, Actor, AuditAction, AuditEntry, AuditPage};
 
 pub use consent::{CONSENT_LOG_LIMIT, ConsentData, ConsentLog, ConsentRecord, ConsentType};
 pub use deletion::{DataType, DeletionReport};
+pub use jobs::{DeletionJob, DeletionJobsSummary};
 pub use retention::{RetentionReport, SiteRetention};
 pub use settings::{PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate};
 pub(crate) use visitor::{Right, chunk_events};

@@ -54,8 +54,8 @@ async fn metrics(tracker: Tracker, authorization: Option<String>) -> Result<Resp
     if let Err(e) = allowed {
         return Ok(error_reply(&e));
     }
-    // Reading the file sizes touches the disk: off the async threads.
-    let text = tokio::task::spawn_blocking(move || tracker.metrics.render()).await.unwrap_or_default();
+    // Reading the file sizes and the deletion jobs touches the disk and PostgreSQL: off the async threads.
+    let text = tokio::task::spawn_blocking(move || tracker.render_metrics()).await.unwrap_or_default();
     let mut response = Response::new(text.into());
     response.headers_mut().insert("content-type", HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"));
     Ok(response)

@@ -1,8 +1,9 @@
-//! `tracker privacy`: a site's data on request: `delete` (a type of data, or one visitor's) and `export`
-//! (one visitor's data, GDPR article 15). One file per subcommand.
+//! `tracker privacy`: a site's data on request: `delete` (a type of data, or one visitor's), `export`
+//! (one visitor's data, GDPR article 15) and `jobs` (the cluster's deletions under way). One file per subcommand.
 
 mod delete;
 mod export;
+mod jobs;
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -17,7 +18,8 @@ use super::GlobalArgs;
 Examples:\n  tracker privacy delete --site blog.example.com --data events\n  \
 tracker privacy delete --site 1 --data pageviews --before 2026-01-01 --yes\n  \
 tracker privacy delete --site 1 --visitor user-42 --yes\n  \
-tracker privacy export --site 1 --visitor user-42 > visitor.json")]
+tracker privacy export --site 1 --visitor user-42 > visitor.json\n  \
+tracker privacy jobs")]
 pub struct PrivacyArgs {
     #[command(subcommand)]
     command: PrivacyCommand,
@@ -29,12 +31,15 @@ enum PrivacyCommand {
     Delete(delete::DeleteArgs),
     /// Write everything stored about one visitor as JSON (GDPR article 15 access request)
     Export(export::ExportArgs),
+    /// List the deletions of sites' events still under way on the cluster's shards (and why one failed)
+    Jobs(jobs::JobsArgs),
 }
 
 pub fn run(global: &GlobalArgs, args: &PrivacyArgs) -> anyhow::Result<()> {
     match &args.command {
         PrivacyCommand::Delete(args) => delete::run(global, args),
         PrivacyCommand::Export(args) => export::run(global, args),
+        PrivacyCommand::Jobs(args) => jobs::run(global, args),
     }
 }
 

@@ -91,10 +91,15 @@ fn a_deleted_sites_events_go_with_it_on_each_engine() {
         let sites = engine.with_more_sites(1);
         three_plain_visits(&engine, sites[0], now);
         three_plain_visits(&engine, sites[1], now);
-        // As `Tracker::delete_website` does: the events first, then the metadata.
+        // As `Tracker::delete_website` does: the events first (a job on the cluster), then the metadata; then
+        // the jobs as a daemon runs them, past their grace.
         events.delete_sites(&sites[1..]).unwrap();
         let owner = engine.owner_of(sites[1]);
         assert!(engine.meta.delete_website(owner, sites[1]).unwrap(), "{name}");
+        let jobs = usize::from(name != "sqlite");
+        assert_eq!(events.deletion_jobs().unwrap().len(), jobs, "{name}");
+        assert_eq!(events.run_deletions_due_by(now + 60_000).unwrap(), jobs, "{name}");
+        assert!(events.deletion_jobs().unwrap().is_empty(), "{name}");
         assert_eq!(counted(&engine, sites[1], now), (0, 0, 0, 0), "{name}");
         assert!(events.recent_activity(sites[1], 50).unwrap().is_empty(), "{name}");
         assert_eq!(counted(&engine, sites[0], now), (4, 3, 1, 1), "{name}");
