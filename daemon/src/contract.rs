@@ -12,7 +12,7 @@ use crate::routes::{
     advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
-use crate::routes::{visitor_stream, websites};
+use crate::routes::{members, visitor_stream, websites};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -43,6 +43,8 @@ use crate::routes::{visitor_stream, websites};
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
+        members::list, members::invite, members::set_role, members::remove, members::withdraw, members::pending,
+        members::accept,
         stats_api::query,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
