@@ -11,8 +11,8 @@ use utoipa::{Modify, OpenApi};
 use crate::routes::{
     advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
-use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
 use crate::routes::{members, visitor_stream, websites};
+use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
 
 #[derive(OpenApi)]
 #[openapi(

@@ -126,6 +126,16 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("POST", "/api/privacy/delete-visitor", Site(Admin)),
 ];
 
+/// The table as text, for the role-matrix test and API.md: (method, path, "public" | "account" | a role name).
+pub fn route_roles() -> Vec<(&'static str, &'static str, &'static str)> {
+    let name = |needs: Needs| match needs {
+        Public => "public",
+        Account => "account",
+        Site(role) => role.as_str(),
+    };
+    ROUTE_ROLES.iter().map(|(method, path, needs)| (*method, *path, name(*needs))).collect()
+}
+
 /// What a request needs, from its method and path (below or with /api). HEAD reads as GET. A path segment
 /// `{...}` of a pattern stands for any one segment; of several matching patterns the one with the most
 /// literal segments wins. A route that is not in the table needs the owner.
