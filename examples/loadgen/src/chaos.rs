@@ -622,6 +622,21 @@ const ROUTES: &[Route] = &[
     route("GET", "/api/user/api-keys", "", Body::None, Auth::Owner),
     route("POST", "/api/user/api-keys", "", Body::Json(r#"{"name":"chaos {n}","scope":"read"}"#), Auth::Sacrificial),
     route("DELETE", "/api/user/api-keys/{n}", "", Body::None, Auth::Sacrificial),
+    // Team members (issue 37): invitations made out to addresses no account has; roles of account ids that are
+    // no member of the site (404); the signed-in account's invitations and accepting one that is not its own.
+    route("GET", "/api/websites/{site}/members", "", Body::None, Auth::Owner),
+    route(
+        "POST",
+        "/api/websites/{site}/members",
+        "",
+        Body::Json(r#"{"email":"chaos{n}@example.net","role":"viewer"}"#),
+        Auth::Owner,
+    ),
+    route("PUT", "/api/websites/{site}/members/{n}", "", Body::Json(r#"{"role":"editor"}"#), Auth::Owner),
+    route("DELETE", "/api/websites/{victim}/members/{n}", "", Body::None, Auth::Owner),
+    route("DELETE", "/api/websites/{victim}/invitations/{n}", "", Body::None, Auth::Owner),
+    route("GET", "/api/user/invitations", "", Body::None, Auth::Owner),
+    route("POST", "/api/user/invitations/{n}/accept", "", Body::Json(r#"{"token":"not-a-token"}"#), Auth::Owner),
     // The Stats API over the sites the chaos run creates (example.org), filtered and grouped.
     route(
         "POST",
