@@ -56,6 +56,72 @@ impl TrackingLevel {
     }
 }
 
+/// A role on a site (issue 37), ordered: each may do what the roles below it may. A `viewer` reads everything
+/// of the site (replays and the visitor stream included); an `editor` also edits event definitions, funnels
+/// and organizations; an `admin` also manages members, site and privacy settings and deletes data; the
+/// `owner` (the site's creator) also deletes the site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Viewer,
+    Editor,
+    Admin,
+    Owner,
+}
+
+impl Role {
+    /// The stored and displayed name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Viewer => "viewer",
+            Role::Editor => "editor",
+            Role::Admin => "admin",
+            Role::Owner => "owner",
+        }
+    }
+
+    /// Parses a role name (any of the four).
+    pub fn parse(s: &str) -> Result<Role> {
+        match s {
+            "viewer" => Ok(Role::Viewer),
+            "editor" => Ok(Role::Editor),
+            "admin" => Ok(Role::Admin),
+            "owner" => Ok(Role::Owner),
+            _ => Err(Error::invalid("role must be viewer, editor, admin or owner")),
+        }
+    }
+
+    /// Parses a role a member may be given (an owner is a site's creator, never invited).
+    pub fn parse_member(s: &str) -> Result<Role> {
+        match Role::parse(s.trim()) {
+            Ok(Role::Owner) | Err(_) => Err(Error::invalid("role must be viewer, editor or admin")),
+            Ok(role) => Ok(role),
+        }
+    }
+}
+
+/// Who asks for something of a site, and the least role the call needs (the daemon's route table decides it
+/// per route; a read from anywhere else needs `viewer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caller {
+    pub user: UserId,
+    pub needs: Role,
+}
+
+impl Caller {
+    /// `user` asking for a call that needs `role`.
+    pub fn new(user: UserId, needs: Role) -> Caller {
+        Caller { user, needs }
+    }
+}
+
+impl From<UserId> for Caller {
+    /// A read: any member may.
+    fn from(user: UserId) -> Caller {
+        Caller { user, needs: Role::Viewer }
+    }
+}
+
 /// A registered account, without secrets.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

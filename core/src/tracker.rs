@@ -22,12 +22,13 @@ use crate::events::{ClickHouseEvents, Events, SqliteEvents};
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
-use crate::model::{Millis, UserId, WebsiteId};
+use crate::model::{Caller, Millis, Role, UserId, WebsiteId};
 use crate::privacy::{DeletionJobsSummary, Privacy};
 use crate::settings::Settings;
 use crate::store::annotations::Annotations;
 use crate::store::event_definitions::EventDefinitions;
 use crate::store::funnels::Funnels;
+use crate::store::members::Members;
 use crate::store::organizations::{OrganizationUpdate, Organizations};
 use crate::store::segments::Segments;
 use crate::store::websites::Websites;
@@ -61,6 +62,8 @@ pub struct Services {
     pub segments: Segments,
     pub organizations: Organizations,
     pub funnels: Funnels,
+    /// A site's members and invitations (issue 37).
+    pub members: Members,
     pub imports: Imports,
     pub live: LiveHub,
     pub email: Email,
@@ -135,7 +138,8 @@ impl Tracker {
             auth: Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone())),
             account: Account::new(meta.clone(), settings.clone()),
             email: Email::new(meta.clone(), settings.clone(), events.clone()),
-            funnels: Funnels::new(meta.clone(), events.clone()),
+            funnels: Funnels::new(meta.clone(), events.clone(), websites.clone()),
+            members: Members::new(meta.clone(), websites.clone(), settings.clone()),
             imports: Imports::new(events.clone()),
             events,
             analytics,
@@ -157,11 +161,12 @@ impl Tracker {
         Ok(Tracker { services: Arc::new(services) })
     }
 
-    /// The user's sites, or the one named (another user's is not found).
+    /// The sites the user may read (its own and those it is a member of), or the one named (a site it has no
+    /// role on is not found).
     fn sites_of(&self, user: UserId, site: Option<WebsiteId>) -> Result<Vec<WebsiteId>> {
         Ok(match site {
             Some(site) => vec![self.websites.get(user, site)?.id],
-            None => self.websites.list(user)?.into_iter().map(|w| w.id).collect(),
+            None => self.websites.visible(user)?.into_iter().map(|(w, _)| w.id).collect(),
         })
     }
 
@@ -200,14 +205,14 @@ impl Tracker {
         self.events.organization(site, known)
     }
 
-    /// Deletes a site of `owner` with all its data: its events first (in cluster mode a job that any daemon
-    /// runs on every shard shortly after, retried until done), then its metadata, so a failure on the way
-    /// leaves the site listed and the deletion can be retried. `NotFound` for another owner's site, before
-    /// anything is deleted.
-    pub fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<()> {
-        self.websites.get(owner, id)?;
+    /// Deletes a site with all its data: its events first (in cluster mode a job that any daemon runs on every
+    /// shard shortly after, retried until done), then its metadata, so a failure on the way leaves the site
+    /// listed and the deletion can be retried. `NotFound` for a site the caller has no role on, `Forbidden`
+    /// below its owner, before anything is deleted.
+    pub fn delete_website(&self, caller: UserId, id: WebsiteId) -> Result<()> {
+        let site = self.websites.get(Caller::new(caller, Role::Owner), id)?;
         self.events.delete_sites(&[id])?;
-        self.websites.delete(owner, id)
+        self.websites.delete(site.user_id, id)
     }
 
     /// Deletes an account with its websites and all their data after checking its password (the sites'
@@ -220,7 +225,9 @@ impl Tracker {
     /// Deletes an account with its websites and all their data, without a password (the operator's
     /// `tracker users rm`).
     pub fn remove_user(&self, user: UserId) -> Result<()> {
-        self.events.delete_sites(&self.sites_of(user, None)?)?;
+        // Its own sites only: those it is a member of stay with their owners (the membership goes by cascade).
+        let own: Vec<WebsiteId> = self.websites.list(user)?.into_iter().map(|w| w.id).collect();
+        self.events.delete_sites(&own)?;
         self.auth.remove_user(user)
     }
 

@@ -11,7 +11,7 @@ use utoipa::{Modify, OpenApi};
 use crate::routes::{
     advanced, analytics, annotations, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
-use crate::routes::{imports, visitor_stream, websites};
+use crate::routes::{imports, members, visitor_stream, websites};
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, segments, track, user};
 
 #[derive(OpenApi)]
@@ -44,6 +44,8 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
+        members::list, members::invite, members::set_role, members::remove, members::withdraw, members::pending,
+        members::accept,
         stats_api::query,
         annotations::list, annotations::create, annotations::update, annotations::delete,
         segments::list, segments::create, segments::update, segments::delete,

@@ -13,6 +13,7 @@ use tracker_core::Tracker;
 
 pub use contract::{openapi, openapi_json};
 pub use email::email_schedule;
+pub use routes::roles::route_roles;
 pub use routes::routes;
 
 /// Serves the API, the dashboard and the scripts on `listener` until `shutdown` resolves.

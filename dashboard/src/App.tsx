@@ -26,6 +26,7 @@ const PAGES: Record<ScreenPath, LazyExoticComponent<ComponentType>> = {
   "/basic-dashboard": lazy(() => import("./pages/AllSitesPage")),
   "/auth": lazy(() => import("./pages/AuthPage")),
   "/verify-email": lazy(() => import("./pages/VerifyEmailPage")),
+  "/invitations": lazy(() => import("./pages/InvitationPage")),
 };
 
 function routesOf(screens: readonly (typeof SCREENS)[number][]) {

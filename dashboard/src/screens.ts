@@ -57,6 +57,7 @@ export const SCREENS = [
   { path: "/basic-dashboard", title: "All Sites", perSite: false },
   { path: "/auth", title: "Sign In", perSite: false, public: true },
   { path: "/verify-email", title: "Email Verification", perSite: false, public: true },
+  { path: "/invitations", title: "Invitation", perSite: false },
 ] as const satisfies readonly Screen[];
 
 export type ScreenPath = (typeof SCREENS)[number]["path"];

@@ -47,6 +47,7 @@ mod privacy_data;
 mod reads;
 mod replays;
 mod robustness;
+mod roles;
 mod same_figures;
 mod security;
 mod settings;

@@ -249,7 +249,8 @@ impl Analytics {
                      JOIN websites w ON w.id = r.website_id
                      JOIN sessions s ON s.id = r.session_id
                      LEFT JOIN organizations o ON o.id = s.organization_id
-                     WHERE r.id = ?1 AND w.user_id = ?2"
+                     WHERE r.id = ?1
+                     AND (w.user_id = ?2 OR w.id IN (SELECT website_id FROM site_members WHERE user_id = ?2))"
                 ))?
                 .query_row(params![replay, owner], |r| {
                     Ok(ReplayDetail { website_id: r.get(19)?, replay: summary(r, now)? })

@@ -32,10 +32,10 @@ pub use email_link::{CurrentUser, EMAIL_LINK_TTL_MS, EMAIL_LINKS_PER_HOUR};
 pub use limiter::{AttemptLimiter, network_key};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
-pub(crate) use tokens::load_or_create_secret;
 pub use tokens::{
     ACCESS_TOKEN_TTL_SECS, AccessClaims, REFRESH_TOKEN_TTL_DAYS, TokenKeys, random_token as tokens_random,
 };
+pub(crate) use tokens::{hash_token, load_or_create_secret, new_secret_token};
 pub use two_factor::{RECOVERY_CODES, TwoFactorSetup};
 
 /// Minimum password length (spec part 1 §9).

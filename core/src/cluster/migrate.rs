@@ -902,7 +902,7 @@ mod tests {
     use crate::ingest::replay::ChunkStats;
     use crate::ingest::{Hit, ReplayChunk};
     use crate::store::funnels::Funnels;
-    use crate::store::websites::NewWebsite;
+    use crate::store::websites::{NewWebsite, Websites};
     use crate::testing::{OneSite, one_site};
 
     fn open(cluster: &TestCluster) -> Cluster {
@@ -1105,8 +1105,11 @@ mod tests {
         assert_recordings_equal(&fixture, &test_cluster.meta());
         assert_imports_equal(&fixture, &cluster, umami);
 
-        let funnels =
-            Funnels::new(test_cluster.meta(), crate::events::clickhouse_engine(&test_cluster, fixture.tracker.db()));
+        let funnels = Funnels::new(
+            test_cluster.meta(),
+            crate::events::clickhouse_engine(&test_cluster, fixture.tracker.db()),
+            Websites::new(test_cluster.meta()),
+        );
         let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
         let expected = listed(fixture.tracker.funnels.list(fixture.user.id, None, range).unwrap());
         assert!(expected[0].total_visitors > 0, "{expected:?}");

@@ -8,8 +8,9 @@ use crate::analytics::TimeRange;
 use crate::analytics::funnels::StepPattern;
 use crate::error::{Error, Result};
 use crate::events::Events;
-use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
+use crate::model::{Caller, Millis, UserId, WebsiteId, now_ms, ser_iso};
 use crate::store::meta::{FunnelChanges, FunnelRow, FunnelStepDef, Meta, NewFunnel};
+use crate::store::websites::Websites;
 
 /// The fewest steps a funnel may have (spec §9).
 pub const MIN_STEPS: usize = 2;
@@ -146,16 +147,21 @@ pub struct Funnels {
     meta: Meta,
     /// Where the figures are counted.
     events: Events,
+    /// Who may change a site's funnels (an editor and up).
+    websites: Websites,
 }
 
 impl Funnels {
-    pub(crate) fn new(meta: Meta, events: Events) -> Funnels {
-        Funnels { meta, events }
+    pub(crate) fn new(meta: Meta, events: Events, websites: Websites) -> Funnels {
+        Funnels { meta, events, websites }
     }
 
     /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
     /// Another user's site is not found.
     pub fn list(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<Vec<Funnel>> {
+        if let Some(site) = site {
+            self.websites.get(user, site)?;
+        }
         let rows = self.meta.funnels(user, site, None)?;
         self.with_figures(rows, range)
     }
@@ -200,22 +206,24 @@ impl Funnels {
     }
 
     /// Validates and stores a new funnel (status active unless given); returns its id.
-    pub fn create(&self, user: UserId, input: FunnelInput) -> Result<i64> {
+    pub fn create(&self, caller: impl Into<Caller>, input: FunnelInput) -> Result<i64> {
         let name = check_name(input.name.as_deref())?;
         let website_id = check_website(input.website_id.as_ref())?;
+        let site = self.websites.get(caller, website_id)?;
         let steps = check_steps(input.steps.as_deref())?;
         let status = check_status(input.status.as_deref())?;
         let new = NewFunnel { website_id, name: &name, status: &status, steps: &steps, created_at: now_ms() };
-        self.meta.insert_funnel(user, new, MAX_FUNNELS)
+        self.meta.insert_funnel(site.user_id, new, MAX_FUNNELS)
     }
 
     /// Validates and stores a new funnel and answers it with its figures for `range`, as one unit: when the
     /// figures cannot be counted the funnel is deleted again and the error answered, so a create that fails
     /// leaves no funnel behind.
-    pub fn create_and_read(&self, user: UserId, input: FunnelInput, range: TimeRange) -> Result<Funnel> {
-        let id = self.create(user, input)?;
-        self.get(user, id, range).or_else(|e| {
-            self.meta.delete_funnel(user, id)?;
+    pub fn create_and_read(&self, caller: impl Into<Caller>, input: FunnelInput, range: TimeRange) -> Result<Funnel> {
+        let caller = caller.into();
+        let id = self.create(caller, input)?;
+        self.get(caller.user, id, range).or_else(|e| {
+            self.delete(caller, id)?;
             Err(e)
         })
     }
@@ -223,7 +231,9 @@ impl Funnels {
     /// Changes the fields present in `input` (same rules as on create); another user's funnel, or a site of
     /// another user named in the body, is not found. True when the figures went with the old steps or site
     /// (counting them again reads the range's raw events).
-    pub fn update(&self, user: UserId, id: i64, input: FunnelInput) -> Result<bool> {
+    pub fn update(&self, caller: impl Into<Caller>, id: i64, input: FunnelInput) -> Result<bool> {
+        let caller = caller.into();
+        let owner = self.site_owner(caller, id)?;
         let name = input.name.as_deref().map(|n| check_name(Some(n))).transpose()?;
         let site = match &input.website_id {
             None => None,
@@ -238,13 +248,24 @@ impl Funnels {
             steps: steps.as_deref(),
             updated_at: now_ms(),
         };
-        let old_site = self.meta.update_funnel(user, id, changes)?;
+        if let Some(site) = site {
+            self.websites.get(caller, site)?;
+        }
+        let old_site = self.meta.update_funnel(owner, id, changes)?;
         Ok(steps.is_some() || site.is_some_and(|s| s != old_site))
     }
 
-    /// Deletes one of the user's funnels; another user's is not found.
-    pub fn delete(&self, user: UserId, id: i64) -> Result<()> {
-        self.meta.delete_funnel(user, id)
+    /// Deletes a funnel the caller may change; one of a site it cannot read is not found.
+    pub fn delete(&self, caller: impl Into<Caller>, id: i64) -> Result<()> {
+        let owner = self.site_owner(caller.into(), id)?;
+        self.meta.delete_funnel(owner, id)
+    }
+
+    /// The owner of the funnel's site, once the caller's role on that site allows the call (a funnel of a site
+    /// the caller cannot read is not found).
+    fn site_owner(&self, caller: Caller, id: i64) -> Result<UserId> {
+        let row = self.meta.funnels(caller.user, None, Some(id))?.pop().ok_or(Error::NotFound("funnel"))?;
+        Ok(self.websites.get(caller, row.website_id)?.user_id)
     }
 
     /// Adds the figures, counted once per site for all of its funnels. A funnel whose figures cannot be

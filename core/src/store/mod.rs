@@ -6,6 +6,7 @@ pub mod annotations;
 pub mod event_definitions;
 pub mod funnels;
 pub(crate) mod interactions;
+pub mod members;
 pub mod meta;
 pub mod organizations;
 pub mod segments;

@@ -1,11 +1,12 @@
-//! Websites: registration, ownership checks, edits and deletion with all their data.
+//! Websites: registration, the one check of a caller's role on a site (issue 37), edits and deletion with all
+//! their data.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::auth::tokens_random;
 use crate::error::{Error, Result};
-use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId, now_ms};
+use crate::model::{Caller, Millis, Role, TrackingLevel, UserId, Website, WebsiteId, now_ms};
 use crate::settings::Settings;
 use crate::store::meta::Meta;
 
@@ -103,17 +104,41 @@ impl Websites {
         self.meta.all_websites()
     }
 
-    /// A website of `owner`; another user's site is `NotFound`, exactly like a missing one.
-    pub fn get(&self, owner: UserId, id: WebsiteId) -> Result<Website> {
-        self.meta.website_of(owner, id)?.ok_or(Error::NotFound("website"))
+    /// The sites `user` may reach, oldest first, with its role on each: its own (`owner`), then those it is a
+    /// member of.
+    pub fn visible(&self, user: UserId) -> Result<Vec<(Website, Role)>> {
+        let mut sites: Vec<(Website, Role)> = self.list(user)?.into_iter().map(|site| (site, Role::Owner)).collect();
+        sites.extend(self.meta.shared_websites(user)?);
+        Ok(sites)
     }
 
-    /// A website of `owner` by its domain (with or without scheme or `www.`, any case), as Plausible's API
-    /// names sites; another user's is `NotFound`, exactly like a missing one.
-    pub fn of_domain(&self, owner: UserId, domain: &str) -> Result<Website> {
+    /// May this caller act on site `id` with at least the role its call needs: the site with the caller's role.
+    /// A site the caller has no role on is `NotFound`, exactly like a missing one; a role below the call's is
+    /// `Forbidden`. Read on every call (no cache), so a role removed or lowered counts on the next request.
+    pub fn access(&self, caller: impl Into<Caller>, id: WebsiteId) -> Result<(Website, Role)> {
+        let caller = caller.into();
+        let (site, role) = self.meta.site_role(caller.user, id)?.ok_or(Error::NotFound("website"))?;
+        if role < caller.needs {
+            return Err(Error::Forbidden(format!(
+                "your role on this website is {}: this needs {} or above",
+                role.as_str(),
+                caller.needs.as_str()
+            )));
+        }
+        Ok((site, role))
+    }
+
+    /// A website the caller may act on as its call needs (a bare `UserId` reads); see [`Websites::access`].
+    pub fn get(&self, caller: impl Into<Caller>, id: WebsiteId) -> Result<Website> {
+        Ok(self.access(caller, id)?.0)
+    }
+
+    /// A website `user` may reach by its domain (with or without scheme or `www.`, any case), as Plausible's
+    /// API names sites; another user's is `NotFound`, exactly like a missing one.
+    pub fn of_domain(&self, user: UserId, domain: &str) -> Result<Website> {
         let wanted = bare_host(domain);
-        let sites = self.list(owner)?;
-        let site = sites.into_iter().find(|site| {
+        let sites = self.visible(user)?;
+        let site = sites.into_iter().map(|(site, _)| site).find(|site| {
             let host = bare_host(&site.domain);
             host.eq_ignore_ascii_case(&wanted)
                 || host.trim_start_matches("www.").eq_ignore_ascii_case(wanted.trim_start_matches("www."))
@@ -146,9 +171,10 @@ impl Websites {
         }
     }
 
-    /// Applies changes to a website of `owner`.
-    pub fn update(&self, owner: UserId, id: WebsiteId, changes: WebsiteChanges) -> Result<Website> {
-        let mut site = self.get(owner, id)?;
+    /// Applies changes to a website the caller may change.
+    pub fn update(&self, caller: impl Into<Caller>, id: WebsiteId, changes: WebsiteChanges) -> Result<Website> {
+        let mut site = self.get(caller, id)?;
+        let owner = site.user_id;
         if let Some(name) = changes.name {
             site.name = validate_name(&name)?;
         }

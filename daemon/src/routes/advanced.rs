@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use tracker_core::analytics::TimeRange;
-use tracker_core::model::{UserId, now_ms};
+use tracker_core::model::{Caller, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
@@ -63,7 +63,7 @@ fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
     responses((status = 200, description = "Real-time metrics, top pages, segments and the overview of the Advanced Analytics screen", body = Advanced), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn advanced(tracker: Tracker, user: UserId, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
+async fn advanced(tracker: Tracker, user: Caller, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range(query.time_range.as_deref(), "7d")?;
     site_json(tracker, user, site, move |tracker| tracker.events.advanced(site, range)).await
@@ -78,7 +78,7 @@ async fn advanced(tracker: Tracker, user: UserId, query: AdvancedQuery) -> Resul
     responses((status = 200, description = "Visitor intent scores from the fitted model, patterns and recommendations", body = AiIntent), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn ai_intent(tracker: Tracker, user: UserId, query: IntentQuery) -> Result<impl Reply, Rejection> {
+async fn ai_intent(tracker: Tracker, user: Caller, query: IntentQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range(query.time_range.as_deref(), "24h")?;
     let refit = match query.refit.as_deref() {

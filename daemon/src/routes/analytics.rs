@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::analytics::{Heatmap, PageRendering, TimeRange, page_path};
-use tracker_core::model::{UserId, now_ms};
+use tracker_core::model::{Caller, now_ms};
 use warp::{Filter, Rejection, Reply};
 
 use super::{parse_website_id, site_json, user, with_tracker};
@@ -65,7 +65,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "Page paths with interaction data", body = Vec<String>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl Reply, Rejection> {
+async fn urls(tracker: Tracker, user: Caller, query: UrlsQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.events.page_urls(site)).await
 }
@@ -79,7 +79,7 @@ async fn urls(tracker: Tracker, user: UserId, query: UrlsQuery) -> Result<impl R
     responses((status = 200, description = "Clicks, scroll depth, moves, page metrics and forms of one page", body = Heatmap), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<impl Reply, Rejection> {
+async fn heatmap(tracker: Tracker, user: Caller, query: HeatmapQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
     let range = TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
@@ -97,7 +97,7 @@ async fn heatmap(tracker: Tracker, user: UserId, query: HeatmapQuery) -> Result<
     responses((status = 200, description = "The page's rrweb full snapshot from the latest recording of it, or null", body = PageRendering), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn page(tracker: Tracker, user: UserId, query: PageQuery) -> Result<impl Reply, Rejection> {
+async fn page(tracker: Tracker, user: Caller, query: PageQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
     site_json(tracker, user, site, move |tracker| tracker.events.page_snapshot(site, &path)).await

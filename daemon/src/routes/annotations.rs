@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::analytics::Period;
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::store::annotations::{Annotation, AnnotationRequest};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -60,7 +60,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn list(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: AnnotationsQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "all")?;
@@ -85,12 +85,12 @@ async fn list(
 async fn create(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     body: AnnotationRequest,
 ) -> Result<impl Reply, Rejection> {
     let annotation = blocking(move || {
         tracker.websites.get(user, site)?;
-        tracker.annotations.create(site, Some(user), &body)
+        tracker.annotations.create(site, Some(user.user), &body)
     })
     .await?;
     Ok(warp::reply::with_status(warp::reply::json(&annotation), StatusCode::CREATED))
@@ -111,7 +111,7 @@ async fn update(
     site: WebsiteId,
     id: i64,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     body: AnnotationRequest,
 ) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.annotations.update(site, id, &body)).await
@@ -127,7 +127,7 @@ async fn update(
     responses((status = 200, description = "Deleted", body = Done), (status = "4XX", description = "Refused: no valid sign-in, a read API key (403), or not found (another site's annotation too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.annotations.delete(site, id).map(|()| Done { ok: true }))
         .await
 }

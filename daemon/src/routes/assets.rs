@@ -36,6 +36,7 @@ const APP_ROUTES: &[&str] = &[
     "/settings",
     "/basic-dashboard",
     "/verify-email",
+    "/invitations",
 ];
 
 /// Everything under /assets/ has a content hash in its name (dashboard/build.mjs), so it never changes.

@@ -13,7 +13,7 @@ use tracker_core::analytics::{
 use tracker_core::auth::{Principal, StreamTicket};
 use tracker_core::events::{BreakdownBy, Filters};
 use tracker_core::metrics::LiveClient;
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::sse::Event;
 use warp::{Filter, Rejection, Reply};
@@ -174,7 +174,7 @@ pub(crate) fn filters_of(raw: Option<&str>) -> Result<Filters, Rejection> {
     responses((status = 200, description = "Headline figures, the previous period and top pages", body = Overview), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
+async fn overview(tracker: Tracker, user: Caller, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
     let filters = filters_of(query.filters.as_deref())?;
@@ -198,7 +198,7 @@ async fn overview(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<im
 async fn referrers(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
@@ -222,7 +222,7 @@ async fn referrers(
 async fn countries(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: RangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
@@ -248,7 +248,7 @@ async fn breakdown(
     site: WebsiteId,
     dimension: String,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: BreakdownQuery,
 ) -> Result<impl Reply, Rejection> {
     // warp hands the segment over as sent: `prop%3Aplan` is `prop:plan`.

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use tracker_core::analytics::EventSummary;
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::store::event_definitions::{EventDefinition, NewEventDefinition};
 use tracker_core::{Error, Tracker};
 use warp::http::StatusCode;
@@ -72,7 +72,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "The site's event definitions", body = Vec<EventDefinition>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn list(site: WebsiteId, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.definitions.list(site)).await
 }
 
@@ -89,7 +89,7 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Re
 async fn create(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     body: NewEventDefinition,
 ) -> Result<impl Reply, Rejection> {
     let definition = blocking(move || {
@@ -114,7 +114,7 @@ async fn update(
     site: WebsiteId,
     id: i64,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     changes: NewEventDefinition,
 ) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.definitions.update(site, id, changes)).await
@@ -129,7 +129,7 @@ async fn update(
     responses((status = 204, description = "Deleted"), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     blocking(move || {
         tracker.websites.get(user, site)?;
         tracker.definitions.delete(site, id)
@@ -150,7 +150,7 @@ async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Res
 async fn summary(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: SummaryQuery,
 ) -> Result<impl Reply, Rejection> {
     let screen_range = query.time_range.or(query.time_range_snake);

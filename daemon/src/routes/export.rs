@@ -11,7 +11,7 @@ use bytes::Bytes;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tracker_core::export::{ExportFormat, ExportKind, ExportQuery};
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::http::{HeaderValue, header};
 use warp::{Filter, Rejection, Reply};
@@ -74,7 +74,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn site_export(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: SiteExportQuery,
 ) -> Result<warp::reply::Response, Rejection> {
     // Any format but CSV answers JSON (spec part 1).
@@ -103,7 +103,7 @@ async fn site_export(
 async fn type_export(
     kind: String,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: TypeExportQuery,
 ) -> Result<warp::reply::Response, Rejection> {
     let kind = match kind.as_str() {
@@ -134,7 +134,7 @@ async fn type_export(
 /// file) and is logged with its cause.
 async fn stream_export(
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: ExportQuery,
     format: ExportFormat,
     filename: Option<String>,

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::analytics::TimeRange;
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::store::funnels::FunnelInput;
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -73,7 +73,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "Per step but the last, the newest visits of the range that reached it and not the next step", body = FunnelDropOffs), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn drop_offs(id: i64, tracker: Tracker, user: UserId, query: DropOffQuery) -> Result<impl Reply, Rejection> {
+async fn drop_offs(id: i64, tracker: Tracker, user: Caller, query: DropOffQuery) -> Result<impl Reply, Rejection> {
     let (_, range) = FunnelQuery { website_id: None, range: query.range }.parse()?;
     let limit = match query.limit.as_deref() {
         None => 20,
@@ -84,7 +84,7 @@ async fn drop_offs(id: i64, tracker: Tracker, user: UserId, query: DropOffQuery)
             .filter(|n| (1..=MAX_DROP_OFFS).contains(n))
             .ok_or_else(|| reject(tracker_core::Error::invalid("limit must be a whole number from 1 to 100")))?,
     };
-    let answer = blocking(move || tracker.funnels.drop_offs(user, id, range, limit)).await?;
+    let answer = blocking(move || tracker.funnels.drop_offs(user.user, id, range, limit)).await?;
     Ok(warp::reply::json(&answer))
 }
 
@@ -97,9 +97,9 @@ async fn drop_offs(id: i64, tracker: Tracker, user: UserId, query: DropOffQuery)
     responses((status = 200, description = "The funnels of the user's sites (or of one site) with their step counts over the range", body = Vec<Funnel>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn list(tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl Reply, Rejection> {
+async fn list(tracker: Tracker, user: Caller, query: FunnelQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.parse()?;
-    let funnels = blocking(move || tracker.funnels.list(user, site, range)).await?;
+    let funnels = blocking(move || tracker.funnels.list(user.user, site, range)).await?;
     Ok(warp::reply::json(&funnels))
 }
 
@@ -112,7 +112,7 @@ async fn list(tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl
     responses((status = 201, description = "The new funnel with its counts over the last 30 days", body = Funnel), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn create(tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
+async fn create(tracker: Tracker, user: Caller, body: FunnelInput) -> Result<impl Reply, Rejection> {
     let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
     let funnel = blocking(move || tracker.funnels.create_and_read(user, body, range)).await?;
     Ok(warp::reply::with_status(warp::reply::json(&funnel), StatusCode::CREATED))
@@ -127,9 +127,9 @@ async fn create(tracker: Tracker, user: UserId, body: FunnelInput) -> Result<imp
     responses((status = 200, description = "The funnel with its step counts over the range", body = Funnel), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn get(id: i64, tracker: Tracker, user: UserId, query: FunnelQuery) -> Result<impl Reply, Rejection> {
+async fn get(id: i64, tracker: Tracker, user: Caller, query: FunnelQuery) -> Result<impl Reply, Rejection> {
     let (_, range) = query.parse()?;
-    let funnel = blocking(move || tracker.funnels.get(user, id, range)).await?;
+    let funnel = blocking(move || tracker.funnels.get(user.user, id, range)).await?;
     Ok(warp::reply::json(&funnel))
 }
 
@@ -143,15 +143,15 @@ async fn get(id: i64, tracker: Tracker, user: UserId, query: FunnelQuery) -> Res
     responses((status = 200, description = "The changed funnel with its counts over the last 30 days; when the steps or site changed, its definition with figuresPending true and figures 0 (the next list or read counts them)", body = Funnel), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn update(id: i64, tracker: Tracker, user: UserId, body: FunnelInput) -> Result<impl Reply, Rejection> {
+async fn update(id: i64, tracker: Tracker, user: Caller, body: FunnelInput) -> Result<impl Reply, Rejection> {
     let range = TimeRange::parse("30d", now_ms()).map_err(reject)?;
     // New steps or a new site would be counted over 30 days of raw events here (14 s at 10M events): the
     // answer says the figures are pending instead, and the next list or read counts them.
     let funnel = blocking(move || {
         if tracker.funnels.update(user, id, body)? {
-            tracker.funnels.pending(user, id)
+            tracker.funnels.pending(user.user, id)
         } else {
-            tracker.funnels.get(user, id, range)
+            tracker.funnels.get(user.user, id, range)
         }
     })
     .await?;
@@ -167,7 +167,7 @@ async fn update(id: i64, tracker: Tracker, user: UserId, body: FunnelInput) -> R
     responses((status = 204, description = "Deleted"), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete(id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn delete(id: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.funnels.delete(user, id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -9,7 +9,7 @@ use futures_util::{Stream, StreamExt};
 use serde::Deserialize;
 use tokio::io::AsyncWriteExt;
 use tracker_core::import::{ImportOptions, ImportReport, Source};
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
@@ -54,7 +54,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn upload<S, B>(
     id: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: ImportQuery,
     length: Option<u64>,
     body: S,

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use tracker_core::analytics::TimeRange;
 use tracker_core::analytics::journeys::JourneyFilter;
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
@@ -62,10 +62,10 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "Journeys of recent visitors with their steps, scores and a summary", body = CustomerJourneys), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+async fn customer_journeys(tracker: Tracker, user: Caller, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
     let filter = JourneyFilter::parse(query.filter.as_deref().unwrap_or("all")).map_err(reject)?;
-    let journeys = blocking(move || tracker.customer_journeys(user, site, range, filter, now_ms())).await?;
+    let journeys = blocking(move || tracker.customer_journeys(user.user, site, range, filter, now_ms())).await?;
     Ok(warp::reply::json(&journeys))
 }
 
@@ -78,8 +78,8 @@ async fn customer_journeys(tracker: Tracker, user: UserId, query: JourneyQuery) 
     responses((status = 200, description = "The most common page paths (a Sankey of page to page moves)", body = JourneyPaths), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn journey_paths(tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+async fn journey_paths(tracker: Tracker, user: Caller, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
-    let paths = blocking(move || tracker.journey_paths(user, site, range)).await?;
+    let paths = blocking(move || tracker.journey_paths(user.user, site, range)).await?;
     Ok(warp::reply::json(&paths))
 }

@@ -12,6 +12,7 @@ pub(crate) mod export;
 pub(crate) mod funnels;
 pub(crate) mod imports;
 pub(crate) mod journeys;
+pub(crate) mod members;
 pub(crate) mod openapi;
 mod operations;
 pub(crate) mod organizations;
@@ -21,6 +22,7 @@ pub(crate) mod privacy_delete;
 mod replay_player;
 pub(crate) mod replays;
 pub(crate) mod reports;
+pub(crate) mod roles;
 pub(crate) mod segments;
 pub(crate) mod stats_api;
 pub(crate) mod track;
@@ -35,7 +37,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::watch;
 use tracker_core::auth::{Principal, is_api_key};
 use tracker_core::ingest::Client;
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::filters::path::FullPath;
 use warp::http::{HeaderMap, Method};
@@ -76,6 +78,7 @@ pub fn routes(
         .or(boxed(analytics::routes(tracker.clone())))
         .or(boxed(advanced::routes(tracker.clone())))
         .or(boxed(funnels::routes(tracker.clone())))
+        .or(boxed(members::routes(tracker.clone())))
         .or(boxed(journeys::routes(tracker.clone())))
         .or(boxed(visitor_stream::routes(tracker.clone())))
         .or(boxed(user::routes(tracker.clone())))
@@ -173,9 +176,15 @@ pub(crate) fn with_tracker(tracker: Tracker) -> impl Filter<Extract = (Tracker,)
     warp::any().map(move || tracker.clone())
 }
 
-/// The signed-in user from `Authorization: Bearer ...`; 401 otherwise (see [`principal`]).
-pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (UserId,), Error = Rejection> + Clone {
-    principal(tracker).map(|principal: Principal| principal.user)
+/// The signed-in user from `Authorization: Bearer ...` (401 otherwise, see [`principal`]) with the role this
+/// request's route needs on the site it names ([`roles::ROUTE_ROLES`]): the handler's check of the site
+/// answers 404 to an account with no role on it and 403 to one whose role is below.
+pub(crate) fn user(tracker: Tracker) -> impl Filter<Extract = (Caller,), Error = Rejection> + Clone {
+    principal(tracker).and(warp::method()).and(warp::path::full()).map(
+        |principal: Principal, method: Method, path: FullPath| {
+            Caller::new(principal.user, roles::site_role(&method, path.as_str()))
+        },
+    )
 }
 
 /// The account and sign-in behind `Authorization: Bearer ...`: the token must verify and its sign-in still
@@ -329,11 +338,11 @@ where
     }
 }
 
-/// Answers a read of one of the caller's sites as JSON, run off the async threads; another user's site is
-/// 404 exactly like a missing one.
+/// Answers a call on a site as JSON, run off the async threads, once the caller's role on the site allows it:
+/// a site the caller has no role on is 404 exactly like a missing one, a role below the route's is 403.
 pub(crate) async fn site_json<T, F>(
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     site: WebsiteId,
     read: F,
 ) -> Result<warp::reply::Json, Rejection>

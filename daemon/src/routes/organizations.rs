@@ -3,7 +3,7 @@
 
 use tracker_core::Tracker;
 use tracker_core::analytics::OrganizationSummary;
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::store::organizations::OrganizationUpdate;
 use warp::{Filter, Rejection, Reply};
 
@@ -34,7 +34,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "Organizations that visited the site", body = Vec<OrganizationSummary>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn list(site: WebsiteId, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.events.organizations(site)).await
 }
 
@@ -52,7 +52,7 @@ async fn update(
     site: WebsiteId,
     id: i64,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     changes: OrganizationUpdate,
 ) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.update_organization(site, id, changes)).await

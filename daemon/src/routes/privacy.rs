@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 use tracker_core::Tracker;
-use tracker_core::model::UserId;
+use tracker_core::model::Caller;
 use tracker_core::privacy::{
     Actor, AuditAction, CONSENT_LOG_LIMIT, ConsentLog, PrivacySettings, PrivacyUpdate, Retention, RetentionUpdate,
 };
@@ -74,7 +74,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "The site's privacy settings", body = PrivacySettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
+async fn settings(tracker: Tracker, user: Caller, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.settings(site)).await
 }
@@ -88,7 +88,7 @@ async fn settings(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<im
     responses((status = 200, description = "The settings as changed", body = PrivacySettings), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> Result<impl Reply, Rejection> {
+async fn update_settings(tracker: Tracker, user: Caller, body: SettingsBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     site_json(tracker, user, site, move |tracker| {
         let before = serde_json::to_value(tracker.privacy.settings(site)?).unwrap_or_default();
@@ -97,7 +97,7 @@ async fn update_settings(tracker: Tracker, user: UserId, body: SettingsBody) -> 
         if !changes.is_empty() {
             tracker.privacy.record_audit(
                 site,
-                Actor::User(user),
+                Actor::User(user.user),
                 AuditAction::SettingsChanged,
                 Value::Object(changes),
             )?;
@@ -122,7 +122,7 @@ fn changed(before: &Value, after: &Value) -> serde_json::Map<String, Value> {
     responses((status = 200, description = "Days kept per data type", body = Retention), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<impl Reply, Rejection> {
+async fn retention(tracker: Tracker, user: Caller, query: SiteQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     site_json(tracker, user, site, move |tracker| tracker.privacy.retention(site)).await
 }
@@ -136,7 +136,7 @@ async fn retention(tracker: Tracker, user: UserId, query: SiteQuery) -> Result<i
     responses((status = 200, description = "The days as changed", body = Retention), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -> Result<impl Reply, Rejection> {
+async fn update_retention(tracker: Tracker, user: Caller, body: RetentionBody) -> Result<impl Reply, Rejection> {
     let site = body_website_id(body.website_id.as_ref())?;
     site_json(tracker, user, site, move |tracker| {
         let before = serde_json::to_value(tracker.privacy.retention(site)?).unwrap_or_default();
@@ -145,7 +145,7 @@ async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -
         if !changes.is_empty() {
             tracker.privacy.record_audit(
                 site,
-                Actor::User(user),
+                Actor::User(user.user),
                 AuditAction::RetentionChanged,
                 Value::Object(changes),
             )?;
@@ -164,7 +164,7 @@ async fn update_retention(tracker: Tracker, user: UserId, body: RetentionBody) -
     responses((status = 200, description = "Recent consent decisions", body = Vec<ConsentLog>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn consent_logs(tracker: Tracker, user: UserId, query: ConsentQuery) -> Result<impl Reply, Rejection> {
+async fn consent_logs(tracker: Tracker, user: Caller, query: ConsentQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let whole = |name: &str, raw: Option<&str>, default: i64| match raw {
         None => Ok(default),

@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tracker_core::export::{ExportFormat, ExportKind, ExportQuery};
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::privacy::{Actor, AuditAction, visitor_id};
 use tracker_core::{Error, Tracker};
 use warp::http::{HeaderValue, header};
@@ -129,7 +129,7 @@ fn number(name: &str, raw: Option<&str>, default: i64) -> Result<i64, Rejection>
     responses((status = 200, description = "The rows as a JSON download (an array, streamed as it is read)", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> Result<impl Reply, Rejection> {
+async fn export_data(tracker: Tracker, user: Caller, query: ExportDataQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let data = DataType::parse(query.data_type.as_deref())?;
     let owner = tracker.clone();
@@ -151,7 +151,7 @@ async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> 
         };
         tracker.privacy.record_audit(
             site,
-            Actor::User(user),
+            Actor::User(user.user),
             AuditAction::DataExported,
             json!({ "dataType": data.as_str(), "rows": rows }),
         )
@@ -176,7 +176,7 @@ async fn export_data(tracker: Tracker, user: UserId, query: ExportDataQuery) -> 
     responses((status = 200, description = "A page of the site's privacy audit log, newest first", body = AuditPage), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn audit(tracker: Tracker, user: UserId, query: AuditQuery) -> Result<impl Reply, Rejection> {
+async fn audit(tracker: Tracker, user: Caller, query: AuditQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let offset = number("offset", query.offset.as_deref(), 0)?;
     let limit = number("limit", query.limit.as_deref(), 10)?;
@@ -192,7 +192,7 @@ async fn audit(tracker: Tracker, user: UserId, query: AuditQuery) -> Result<impl
     responses((status = 200, description = "Everything stored about one visitor, as a JSON download", body = serde_json::Value), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Result<impl Reply, Rejection> {
+async fn visitor_data(tracker: Tracker, user: Caller, query: VisitorQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let visitor = visitor_id(query.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
     let (data, name) = blocking(move || {
@@ -200,7 +200,7 @@ async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Re
         let data = tracker.events.visitor_data(site, &visitor)?;
         tracker.privacy.record_audit(
             site,
-            Actor::User(user),
+            Actor::User(user.user),
             AuditAction::VisitorExported,
             json!({ "visitorId": visitor }),
         )?;
@@ -222,7 +222,7 @@ async fn visitor_data(tracker: Tracker, user: UserId, query: VisitorQuery) -> Re
     responses((status = 200, description = "What was deleted", body = VisitorDeleted), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete_visitor(tracker: Tracker, user: UserId, body: DeleteVisitorBody) -> Result<impl Reply, Rejection> {
+async fn delete_visitor(tracker: Tracker, user: Caller, body: DeleteVisitorBody) -> Result<impl Reply, Rejection> {
     let site: WebsiteId = body_website_id(body.website_id.as_ref())?;
     let visitor = visitor_id(body.visitor_id.as_deref().unwrap_or("")).map_err(reject)?;
     let report = blocking(move || {
@@ -230,7 +230,7 @@ async fn delete_visitor(tracker: Tracker, user: UserId, body: DeleteVisitorBody)
         let report = tracker.events.delete_visitor(site, &visitor)?;
         tracker.privacy.record_audit(
             site,
-            Actor::User(user),
+            Actor::User(user.user),
             AuditAction::VisitorDeleted,
             json!({ "visitorId": visitor, "recordsDeleted": report.records_deleted() }),
         )?;

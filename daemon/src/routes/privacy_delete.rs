@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracker_core::Tracker;
-use tracker_core::model::UserId;
+use tracker_core::model::Caller;
 use tracker_core::privacy::{Actor, AuditAction, DataType, DeletionReport};
 use warp::{Filter, Rejection, Reply};
 
@@ -45,7 +45,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "What was deleted", body = DeleteDataResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) -> Result<impl Reply, Rejection> {
+async fn delete_data(tracker: Tracker, user: Caller, body: DeleteDataRequest) -> Result<impl Reply, Rejection> {
     let raw_id = match &body.website_id {
         Some(Value::Number(n)) => Some(n.to_string()),
         Some(Value::String(s)) => Some(s.clone()),
@@ -58,7 +58,7 @@ async fn delete_data(tracker: Tracker, user: UserId, body: DeleteDataRequest) ->
         let report = tracker.events.delete_data(site, data, None)?;
         tracker.privacy.record_audit(
             site,
-            Actor::User(user),
+            Actor::User(user.user),
             AuditAction::DataDeleted,
             serde_json::json!({ "dataType": data.as_str(), "recordsDeleted": report.records_deleted() }),
         )?;

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use tracker_core::analytics::{MAX_REPLAYS, ReplayDetail, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::http::HeaderValue;
 use warp::http::header::CONTENT_TYPE;
@@ -146,7 +146,7 @@ async fn upload_chunk(
     responses((status = 200, description = "Recordings of the range, newest first", body = Vec<ReplaySummary>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
+async fn list(site: WebsiteId, tracker: Tracker, user: Caller, query: ListQuery) -> Result<impl Reply, Rejection> {
     let limit = match query.limit.as_deref() {
         None => MAX_REPLAYS,
         Some(raw) => raw
@@ -170,7 +170,7 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery)
     responses((status = 200, description = "The four cards over every recording of the range that passes the filter (limit is ignored)", body = ReplayStats), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery) -> Result<impl Reply, Rejection> {
+async fn stats(site: WebsiteId, tracker: Tracker, user: Caller, query: ListQuery) -> Result<impl Reply, Rejection> {
     let (range, filter) = query.scope()?;
     site_json(tracker, user, site, move |tracker| tracker.events.replay_stats(site, range, filter)).await
 }
@@ -184,8 +184,8 @@ async fn stats(site: WebsiteId, tracker: Tracker, user: UserId, query: ListQuery
     responses((status = 200, description = "The recording as the list shows it, and its site (a link to a recording opens it)", body = ReplayDetail), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn one(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
-    let detail = blocking(move || tracker.events.replay(user, replay)).await?;
+async fn one(replay: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
+    let detail = blocking(move || tracker.events.replay(user.user, replay)).await?;
     Ok(warp::reply::json(&detail))
 }
 
@@ -201,8 +201,8 @@ async fn one(replay: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, 
     responses((status = 200, description = "The recording's rrweb events in order", body = ReplayEvents), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn events(replay: i64, tracker: Tracker, user: UserId) -> Result<Response, Rejection> {
-    let chunks = blocking(move || tracker.events.replay_events(user, replay)).await?;
+async fn events(replay: i64, tracker: Tracker, user: Caller) -> Result<Response, Rejection> {
+    let chunks = blocking(move || tracker.events.replay_events(user.user, replay)).await?;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, Error>>(1);
     tokio::task::spawn_blocking(move || {
         if tx.blocking_send(Ok(Bytes::from_static(b"{\"events\":["))).is_err() {

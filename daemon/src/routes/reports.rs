@@ -7,7 +7,7 @@ use tracker_core::Tracker;
 use tracker_core::analytics::{
     ActivityEvent, Compare, Conversions, IdentifiedVisitor, SiteMetric, SitePeriods, Timeseries, TrafficSource,
 };
-use tracker_core::model::{UserId, WebsiteId, now_ms};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use warp::{Filter, Rejection, Reply};
 
 use super::dashboard::{filters_of, period_of};
@@ -99,7 +99,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "Visitors and page views per hour or day, and the annotations on the range's days", body = Timeseries), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Result<impl Reply, Rejection> {
+async fn timeseries(tracker: Tracker, user: Caller, query: SeriesQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let period = period_of(&query.range, &query.from, &query.to, "7d")?;
     let filters = filters_of(query.filters.as_deref())?;
@@ -122,7 +122,7 @@ async fn timeseries(tracker: Tracker, user: UserId, query: SeriesQuery) -> Resul
     responses((status = 200, description = "The latest page views and events", body = Vec<ActivityEvent>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -> Result<impl Reply, Rejection> {
+async fn recent_activity(tracker: Tracker, user: Caller, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
     site_json(tracker, user, site, move |tracker| tracker.events.recent_activity(site, limit)).await
@@ -137,11 +137,11 @@ async fn recent_activity(tracker: Tracker, user: UserId, query: ActivityQuery) -
     responses((status = 200, description = "A metric of every site today, yesterday, 7 and 30 days", body = Vec<SitePeriods>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Result<impl Reply, Rejection> {
+async fn site_periods(tracker: Tracker, user: Caller, query: SitesQuery) -> Result<impl Reply, Rejection> {
     let metric = SiteMetric::parse(query.metric.as_deref().unwrap_or("pageviews")).map_err(reject)?;
     // The sites from the metadata store, their figures from the events store (two databases in cluster mode).
     let rows = blocking(move || {
-        let sites: Vec<_> = tracker.websites.list(user)?.into_iter().map(|site| site.id).collect();
+        let sites: Vec<_> = tracker.websites.visible(user.user)?.into_iter().map(|(site, _)| site.id).collect();
         tracker.events.site_periods(&sites, metric, now_ms())
     })
     .await?;
@@ -160,7 +160,7 @@ async fn site_periods(tracker: Tracker, user: UserId, query: SitesQuery) -> Resu
 async fn conversions(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: FilteredRangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;
@@ -181,7 +181,7 @@ async fn conversions(
     responses((status = 200, description = "Visitors named by identify()", body = Vec<IdentifiedVisitor>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.events.identified_visitors(site)).await
 }
 
@@ -197,7 +197,7 @@ async fn identified_visitors(site: WebsiteId, tracker: Tracker, user: UserId) ->
 async fn traffic_sources(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     query: FilteredRangeQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "30d")?;

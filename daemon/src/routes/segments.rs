@@ -2,7 +2,7 @@
 //! filter bar applies in one pick; listed, saved, changed and deleted.
 
 use tracker_core::Tracker;
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::store::segments::{SavedSegment, SegmentRequest};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -38,7 +38,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "The site's segments, oldest first", body = Vec<SavedSegment>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn list(site: WebsiteId, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.segments.list(site)).await
 }
 
@@ -56,12 +56,12 @@ async fn list(site: WebsiteId, tracker: Tracker, user: UserId) -> Result<impl Re
 async fn create(
     site: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     body: SegmentRequest,
 ) -> Result<impl Reply, Rejection> {
     let segment = blocking(move || {
         tracker.websites.get(user, site)?;
-        tracker.segments.create(site, user, &body)
+        tracker.segments.create(site, user.user, &body)
     })
     .await?;
     Ok(warp::reply::with_status(warp::reply::json(&segment), StatusCode::CREATED))
@@ -82,7 +82,7 @@ async fn update(
     site: WebsiteId,
     id: i64,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     body: SegmentRequest,
 ) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.segments.update(site, id, &body)).await
@@ -98,6 +98,6 @@ async fn update(
     responses((status = 200, description = "Deleted", body = Done), (status = "4XX", description = "Refused: no valid sign-in, a read API key (403), or not found (another site's segment too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: UserId) -> Result<impl Reply, Rejection> {
+async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
     site_json(tracker, user, site, move |tracker| tracker.segments.delete(site, id).map(|()| Done { ok: true })).await
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use tracker_core::Tracker;
-use tracker_core::model::{UserId, now_ms};
+use tracker_core::model::{Caller, now_ms};
 use tracker_core::stats_api::{StatsAnswer, StatsQuery};
 use warp::{Filter, Rejection, Reply};
 
@@ -30,9 +30,9 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     responses((status = 200, description = "{results:[{metrics, dimensions}], meta, query}", body = Object), (status = "4XX", description = "Refused: a bad field (named), no valid sign-in or key, or a site that is not the caller's (404)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn query(tracker: Tracker, user: UserId, body: Value) -> Result<impl Reply, Rejection> {
+async fn query(tracker: Tracker, user: Caller, body: Value) -> Result<impl Reply, Rejection> {
     let answer: StatsAnswer = blocking(move || {
-        let site = tracker.websites.of_domain(user, &StatsQuery::site_domain(&body)?)?;
+        let site = tracker.websites.of_domain(user.user, &StatsQuery::site_domain(&body)?)?;
         let query = StatsQuery::parse(&body, now_ms(), || tracker.events.first_data(site.id))?;
         query.run(&*tracker.events, site.id)
     })

@@ -2,7 +2,7 @@
 //! Visitor Stream screen's reads (owner only; another user's site or session is 404 like a missing one).
 
 use serde::Deserialize;
-use tracker_core::model::{UserId, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
@@ -50,13 +50,13 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 /// The session's site when it is the caller's (and the expected one, when given); otherwise not found.
 fn session_of(
     tracker: &Tracker,
-    user: UserId,
+    user: Caller,
     id: &str,
     expected: Option<WebsiteId>,
 ) -> Result<(i64, WebsiteId), Error> {
     // Anything that is not a session id is simply not found.
     let session: i64 = id.parse().map_err(|_| Error::NotFound("session"))?;
-    let site = tracker.session_site(user, session)?;
+    let site = tracker.session_site(user.user, session)?;
     if expected.is_some_and(|expected| expected != site) {
         return Err(Error::NotFound("session"));
     }
@@ -72,7 +72,7 @@ fn session_of(
     responses((status = 200, description = "One session as the stream lists it, whenever it was seen (the detail panel of a funnel's drop-off)", body = StreamSession), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn session(id: String, tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+async fn session(id: String, tracker: Tracker, user: Caller, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let (session, site) = session_of(&tracker, user, &id, expected)?;
@@ -100,12 +100,12 @@ fn optional_site(raw: Option<&str>) -> Result<Option<WebsiteId>, Rejection> {
     responses((status = 200, description = "Visitors active in the last minutes on the user's sites (or one site)", body = LiveVisitors), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Result<impl Reply, Rejection> {
+async fn live_visitors(tracker: Tracker, user: Caller, query: LiveQuery) -> Result<impl Reply, Rejection> {
     let site = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let sites = match site {
             Some(site) => vec![tracker.websites.get(user, site)?.id],
-            None => tracker.websites.list(user)?.into_iter().map(|w| w.id).collect(),
+            None => tracker.websites.visible(user.user)?.into_iter().map(|(w, _)| w.id).collect(),
         };
         tracker.events.live_visitors(&sites)
     })
@@ -122,7 +122,7 @@ async fn live_visitors(tracker: Tracker, user: UserId, query: LiveQuery) -> Resu
     responses((status = 200, description = "Every page and event of one session, in order", body = SessionJourney), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn journey(id: String, tracker: Tracker, user: UserId, query: JourneyQuery) -> Result<impl Reply, Rejection> {
+async fn journey(id: String, tracker: Tracker, user: Caller, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let expected = optional_site(query.website_id.as_deref())?;
     let body = blocking(move || {
         let (session, site) = session_of(&tracker, user, &id, expected)?;

@@ -1,8 +1,9 @@
-//! /api/websites: list, create, read, update and delete the caller's websites.
+//! /api/websites: list (the caller's own sites and those shared with it, each with the caller's role), create,
+//! read, update and delete websites.
 
 use serde::{Deserialize, Serialize};
 use tracker_core::Tracker;
-use tracker_core::model::{TrackingLevel, UserId, Website, WebsiteId};
+use tracker_core::model::{Caller, Role, TrackingLevel, Website, WebsiteId};
 use tracker_core::store::websites::{NewWebsite, WebsiteChanges};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -10,19 +11,21 @@ use warp::{Filter, Rejection, Reply};
 use super::{api_body, base_url, blocking, host, user, with_tracker};
 use crate::error::{ErrorBody, reject};
 
-/// A website as the API shows it: the stored fields plus its script URL.
+/// A website as the API shows it: the stored fields, its script URL and the caller's role on it.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WebsiteResponse {
     #[serde(flatten)]
     pub website: Website,
     pub script_url: String,
+    /// The caller's role on the site: `owner` for its creator, else the role it was given as a member.
+    pub role: Role,
 }
 
 impl WebsiteResponse {
-    pub fn new(website: Website, base: &str) -> WebsiteResponse {
+    pub fn new(website: Website, role: Role, base: &str) -> WebsiteResponse {
         let script_url = format!("{base}/tracking/{}.js", website.tracking_key);
-        WebsiteResponse { website, script_url }
+        WebsiteResponse { website, script_url, role }
     }
 }
 
@@ -65,13 +68,13 @@ fn level(raw: Option<String>) -> Result<Option<TrackingLevel>, Rejection> {
     path = "/api/websites",
     tag = "websites",
     operation_id = "listWebsites",
-    responses((status = 200, description = "The caller's websites", body = Vec<WebsiteResponse>), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The caller's own websites, then those shared with it, each with the caller's role", body = Vec<WebsiteResponse>), (status = "4XX", description = "Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn list(tracker: Tracker, user: UserId, host: Option<String>) -> Result<impl Reply, Rejection> {
+async fn list(tracker: Tracker, user: Caller, host: Option<String>) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
-    let sites = blocking(move || tracker.websites.list(user)).await?;
-    let sites: Vec<_> = sites.into_iter().map(|s| WebsiteResponse::new(s, &base)).collect();
+    let sites = blocking(move || tracker.websites.visible(user.user)).await?;
+    let sites: Vec<_> = sites.into_iter().map(|(site, role)| WebsiteResponse::new(site, role, &base)).collect();
     Ok(warp::reply::json(&sites))
 }
 
@@ -81,12 +84,12 @@ async fn list(tracker: Tracker, user: UserId, host: Option<String>) -> Result<im
     tag = "websites",
     operation_id = "createWebsite",
     request_body(content = CreateWebsite, content_type = "application/json"),
-    responses((status = 201, description = "Created", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 201, description = "Created", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn create(
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     host: Option<String>,
     body: CreateWebsite,
 ) -> Result<impl Reply, Rejection> {
@@ -96,8 +99,9 @@ async fn create(
         domain: body.domain.unwrap_or_default(),
         tracking_level: level(body.tracking_level)?,
     };
-    let site = blocking(move || tracker.websites.create(user, new)).await?;
-    Ok(warp::reply::with_status(warp::reply::json(&WebsiteResponse::new(site, &base)), StatusCode::CREATED))
+    let site = blocking(move || tracker.websites.create(user.user, new)).await?;
+    let created = WebsiteResponse::new(site, Role::Owner, &base);
+    Ok(warp::reply::with_status(warp::reply::json(&created), StatusCode::CREATED))
 }
 
 #[utoipa::path(
@@ -106,13 +110,13 @@ async fn create(
     tag = "websites",
     operation_id = "getWebsite",
     params(("id" = i64, Path, description = "Website id")),
-    responses((status = 200, description = "The website", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The website", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn get(id: WebsiteId, tracker: Tracker, user: UserId, host: Option<String>) -> Result<impl Reply, Rejection> {
+async fn get(id: WebsiteId, tracker: Tracker, user: Caller, host: Option<String>) -> Result<impl Reply, Rejection> {
     let base = base_url(&tracker, host.as_deref());
-    let site = blocking(move || tracker.websites.get(user, id)).await?;
-    Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
+    let (site, role) = blocking(move || tracker.websites.access(user, id)).await?;
+    Ok(warp::reply::json(&WebsiteResponse::new(site, role, &base)))
 }
 
 #[utoipa::path(
@@ -122,13 +126,13 @@ async fn get(id: WebsiteId, tracker: Tracker, user: UserId, host: Option<String>
     operation_id = "updateWebsite",
     params(("id" = i64, Path, description = "Website id")),
     request_body(content = UpdateWebsite, content_type = "application/json"),
-    responses((status = 200, description = "The website as changed", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "The website as changed", body = WebsiteResponse), (status = "4XX", description = "Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn update(
     id: WebsiteId,
     tracker: Tracker,
-    user: UserId,
+    user: Caller,
     host: Option<String>,
     body: UpdateWebsite,
 ) -> Result<impl Reply, Rejection> {
@@ -139,8 +143,12 @@ async fn update(
         tracking_level: level(body.tracking_level)?,
         domain_only: body.domain_only,
     };
-    let site = blocking(move || tracker.websites.update(user, id, changes)).await?;
-    Ok(warp::reply::json(&WebsiteResponse::new(site, &base)))
+    let (site, role) = blocking(move || {
+        tracker.websites.update(user, id, changes)?;
+        tracker.websites.access(user.user, id)
+    })
+    .await?;
+    Ok(warp::reply::json(&WebsiteResponse::new(site, role, &base)))
 }
 
 #[utoipa::path(
@@ -149,10 +157,10 @@ async fn update(
     tag = "websites",
     operation_id = "deleteWebsite",
     params(("id" = i64, Path, description = "Website id")),
-    responses((status = 204, description = "Deleted with all its data"), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 204, description = "Deleted with all its data"), (status = "4XX", description = "Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
-async fn delete(id: WebsiteId, tracker: Tracker, user: UserId, _host: Option<String>) -> Result<impl Reply, Rejection> {
-    blocking(move || tracker.delete_website(user, id)).await?;
+async fn delete(id: WebsiteId, tracker: Tracker, user: Caller, _host: Option<String>) -> Result<impl Reply, Rejection> {
+    blocking(move || tracker.delete_website(user.user, id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -813,6 +813,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The open invitations to the signed-in account's address, once that address is confirmed (until then an
+         *     invitation is accepted from its link).
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/invitations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an invitation to the signed-in account's address; with an unconfirmed address, only with the
+         *     link's `token`. Another account's invitation, a used, withdrawn or expired one is not found. Answers the
+         *     site with the account's role on it.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/notifications": {
         parameters: {
             query?: never;
@@ -1183,6 +1224,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraws an open invitation (admin and up): its link stops working at once. */
+        delete: operations["withdrawInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's owner and members with their roles, and its open invitations (admin and up). */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Invites an address with a role (admin and up). With email configured the link is mailed; otherwise the
+         *     answer carries it, shown this once, for the inviter to pass on. It works for 7 days, once, and only for an
+         *     account with that address.
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a member's role (admin and up): viewer, editor or admin. Nobody changes their own role, and the
+         *     owner's is nobody's to change.
+         */
+        put: operations["updateMember"];
+        post?: never;
+        /** Removes a member (admin and up); its next request to the site is a 404. The owner cannot be removed. */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/organizations": {
         parameters: {
             query?: never;
@@ -1319,6 +1420,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Accepting an invitation: the token of its link, needed while the account's address is not confirmed. */
+        AcceptRequest: {
+            token?: string | null;
+        };
         AccountDeletion: {
             password: string;
         };
@@ -1607,6 +1712,13 @@ export interface components {
         CreatedApiKey: components["schemas"]["ApiKey"] & {
             /** @description The key itself, to send as `Authorization: Bearer <secret>`; shown this once. */
             secret: string;
+        };
+        /** @description A new invitation: mailed to the address when email is configured, else its link for the inviter to pass on. */
+        CreatedInvitation: components["schemas"]["Invitation"] & {
+            /** @description Whether the link was mailed to the address. */
+            emailed: boolean;
+            /** @description The link to accept it (only when it was not mailed): shown this once, for the inviter to copy. */
+            link?: string | null;
         };
         Credentials: {
             email: string;
@@ -2098,6 +2210,26 @@ export interface components {
             /** Format: double */
             scrollDepth?: number | null;
         };
+        /** @description An invitation not yet accepted. */
+        Invitation: {
+            /** Format: int64 */
+            id: number;
+            websiteId: components["schemas"]["i64"];
+            websiteName: string;
+            websiteDomain: string;
+            email: string;
+            role: components["schemas"]["Role"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** @description An invitation to send: the address and the role (viewer, editor or admin). */
+        InviteRequest: {
+            email: string;
+            /** @description viewer, editor or admin. */
+            role: string;
+        };
         /** @description An event of a journey. */
         JourneyEvent: {
             /** @description pageview is never listed here; custom, conversion, outbound, download. */
@@ -2222,6 +2354,18 @@ export interface components {
         };
         LogoutRequest: {
             refreshToken?: string | null;
+        };
+        /** @description One account with a role on a site: its owner or a member. */
+        Member: {
+            /** @description The member's account id (the path's `memberId`). */
+            memberId: components["schemas"]["i64"];
+            email: string;
+            role: components["schemas"]["Role"];
+            /**
+             * Format: date-time
+             * @description When it joined (the owner: when the site was created).
+             */
+            since: string;
         };
         /** @description How the weights were obtained, and how well they separate converters on visits the fit never saw. */
         ModelInfo: {
@@ -2661,6 +2805,18 @@ export interface components {
             /** Format: int64 */
             conversions?: number | null;
         };
+        /**
+         * @description A role on a site (issue 37), ordered: each may do what the roles below it may. A `viewer` reads everything
+         *     of the site (replays and the visitor stream included); an `editor` also edits event definitions, funnels
+         *     and organizations; an `admin` also manages members, site and privacy settings and deletes data; the
+         *     `owner` (the site's creator) also deletes the site.
+         * @enum {string}
+         */
+        Role: "viewer" | "editor" | "admin" | "owner";
+        /** @description A member's new role (viewer, editor or admin). */
+        RoleRequest: {
+            role: string;
+        };
         /** @description A stored segment. */
         SavedSegment: {
             /** Format: int64 */
@@ -2790,6 +2946,12 @@ export interface components {
             returning: boolean;
             source: components["schemas"]["SourceType"];
             organization: boolean;
+        };
+        /** @description A site's owner and members, and its open invitations. */
+        SiteMembers: {
+            /** @description The owner first, then the members, oldest first. */
+            members: components["schemas"]["Member"][];
+            invitations: components["schemas"]["Invitation"][];
         };
         /** @description `GET /api/dashboard/sites` item. Periods are whole UTC days; the 7- and 30-day ones include today. */
         SitePeriods: {
@@ -3019,9 +3181,11 @@ export interface components {
             /** @description Hits are accepted only for pages on `domain` and its subdomains (opt-in). */
             domainOnly: boolean;
         };
-        /** @description A website as the API shows it: the stored fields plus its script URL. */
+        /** @description A website as the API shows it: the stored fields, its script URL and the caller's role on it. */
         WebsiteResponse: components["schemas"]["Website"] & {
             scriptUrl: string;
+            /** @description The caller's role on the site: `owner` for its creator, else the role it was given as a member. */
+            role: components["schemas"]["Role"];
         };
         Weight: {
             feature: string;
@@ -4814,6 +4978,71 @@ export interface operations {
             };
         };
     };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open invitations to the account's confirmed address, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            /** @description Refused: no valid sign-in */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description The site, with the account's role on it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteResponse"];
+                };
+            };
+            /** @description Refused: no valid sign-in, or not found (another account's invitation too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     updateNotifications: {
         parameters: {
             query?: never;
@@ -5117,7 +5346,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's websites */
+            /** @description The caller's own websites, then those shared with it, each with the caller's role */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5126,7 +5355,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebsiteResponse"][];
                 };
             };
-            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            /** @description Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5159,7 +5388,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebsiteResponse"];
                 };
             };
-            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            /** @description Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5191,7 +5420,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebsiteResponse"];
                 };
             };
-            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            /** @description Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5227,7 +5456,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebsiteResponse"];
                 };
             };
-            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            /** @description Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5257,7 +5486,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            /** @description Refused: bad input, no valid sign-in, a role too low for the call (403), or not found (a site the caller has no role on too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5836,6 +6065,176 @@ export interface operations {
                 };
             };
             /** @description Refused: a file the importer cannot read (its message), days already imported (409), no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    withdrawInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description Invitation id */
+                invitationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: a role below admin (403), or not found */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The owner first, then the members, and the open invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteMembers"];
+                };
+            };
+            /** @description Refused: no valid sign-in, a role below admin (403), or not found (a site the caller has no role on too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation; `link` when it was not mailed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            /** @description Refused: a bad address or role (400), a role below admin (403), not found, or the address has access already (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description The member's account id */
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The member with its new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Refused: a bad role (400), a role below admin, the caller's own role or the owner's (403), or not found */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description The member's account id */
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: a role below admin, the owner (403), or not found */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,8 @@ export const keys = {
   /** One recording and its site (GET /api/replays/{id}), for a link that opens it. */
   replay: (id: number) => ["replay", id] as const,
   websites: ["websites"] as const,
+  /** The open invitations to the signed-in account (GET /api/user/invitations). */
+  invitations: ["invitations"] as const,
   sitesPeriods: {
     all: ["sites-periods"] as const,
     metric: (metric: SiteMetric) => ["sites-periods", metric] as const,

@@ -10,6 +10,7 @@ import { formatNumber } from "../lib/format";
 import { filterWebsites, periodsBySite } from "../lib/sites";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { DeleteWebsiteDialog, WebsiteFormDialog } from "../components/WebsiteDialogs";
+import { atLeast } from "../lib/roles";
 import { IconCode, IconEdit, IconGlobe, IconMore, IconPlus, IconSearch, IconTrash } from "../components/ui/icons";
 import { Menu } from "../components/ui/Menu";
 import { QueryState } from "../components/page/QueryState";
@@ -170,9 +171,10 @@ export default function AllSitesPage() {
                             label={`Actions for ${site.name}`}
                             trigger={<IconMore className="h-4 w-4" />}
                             items={[
-                              { label: "Edit", icon: <IconEdit />, onSelect: () => { setEditing(site); setFormOpen(true); } },
+                              // What the caller's role on the site allows: edits from admin, deletion by the owner.
+                              ...(atLeast(site.role, "admin") ? [{ label: "Edit", icon: <IconEdit />, onSelect: () => { setEditing(site); setFormOpen(true); } }] : []),
                               { label: "Get Code", icon: <IconCode />, onSelect: () => setCodeFor(site) },
-                              { label: "Delete", icon: <IconTrash />, danger: true, onSelect: () => setDeleting(site) },
+                              ...(site.role === "owner" ? [{ label: "Delete", icon: <IconTrash />, danger: true, onSelect: () => setDeleting(site) }] : []),
                             ]}
                           />
                         </td>

@@ -16,6 +16,7 @@ import { Switch } from "../components/ui/Switch";
 import { IconActivity, IconEdit, IconPlus, IconTarget, IconTrash, IconZap } from "../components/ui/icons";
 import { Badge, Button, Card, CardBody, CardHeader } from "../components/ui/primitives";
 import { useFilters } from "../hooks/filters";
+import { atLeast } from "../lib/roles";
 import { useDeleteEventDefinition, useEventDefinitions, useEventSummary, useUpdateEventDefinition } from "../hooks/events";
 import { serverMessage } from "../lib/errors";
 import { triggersById } from "../lib/events";
@@ -38,15 +39,21 @@ export default function EventsPage() {
       title="Advanced Event Tracking"
       description="Define, capture and count the events that matter on your site"
       ranges={RANGES}
-      actions={() => (
-        <Button onClick={() => setDialog({ open: true })}>
-          <IconPlus /> Create Event
-        </Button>
-      )}
+      actions={({ website }) =>
+        atLeast(website.role, "editor") && (
+          <Button onClick={() => setDialog({ open: true })}>
+            <IconPlus /> Create Event
+          </Button>
+        )
+      }
     >
       {({ website, range }) => (
         <>
-          <EventsBody websiteId={website.id} range={range} onEdit={(def) => setDialog({ open: true, editing: def })} />
+          <EventsBody
+            websiteId={website.id}
+            range={range}
+            onEdit={atLeast(website.role, "editor") ? (def) => setDialog({ open: true, editing: def }) : undefined}
+          />
           <EventDefinitionDialog websiteId={website.id} open={dialog.open} editing={dialog.editing} onClose={() => setDialog({ open: false })} />
         </>
       )}
@@ -54,7 +61,8 @@ export default function EventsPage() {
   );
 }
 
-function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: EventRange; onEdit: (def: EventDefinition) => void }) {
+/** `onEdit` is absent for a role that may not change definitions (a viewer): the rows show no controls then. */
+function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: EventRange; onEdit?: (def: EventDefinition) => void }) {
   const definitions = useEventDefinitions(websiteId);
   const filters = useFilters();
   const summary = useEventSummary(websiteId, range, filters.text);
@@ -83,7 +91,7 @@ function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: Ev
               {(list) => (
                 <ul className="divide-y divide-gray-800">
                   {list.map((def) => (
-                    <DefinitionRow key={def.id} websiteId={websiteId} def={def} triggers={summary.data ? (triggers.get(def.id) ?? 0) : undefined} onEdit={() => onEdit(def)} />
+                    <DefinitionRow key={def.id} websiteId={websiteId} def={def} triggers={summary.data ? (triggers.get(def.id) ?? 0) : undefined} onEdit={onEdit && (() => onEdit(def))} />
                   ))}
                 </ul>
               )}
@@ -129,7 +137,7 @@ function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: Ev
   );
 }
 
-function DefinitionRow({ websiteId, def, triggers, onEdit }: { websiteId: number; def: EventDefinition; triggers: number | undefined; onEdit: () => void }) {
+function DefinitionRow({ websiteId, def, triggers, onEdit }: { websiteId: number; def: EventDefinition; triggers: number | undefined; onEdit?: () => void }) {
   const update = useUpdateEventDefinition(websiteId);
   const remove = useDeleteEventDefinition(websiteId);
   const { toast } = useToast();
@@ -158,7 +166,7 @@ function DefinitionRow({ websiteId, def, triggers, onEdit }: { websiteId: number
           {triggers !== undefined && <span data-testid="definition-triggers">{countOf(triggers, "trigger")}</span>}
         </div>
       </div>
-      <div className="flex shrink-0 items-center gap-2">
+      {onEdit && <div className="flex shrink-0 items-center gap-2">
         <Switch checked={def.isActive} onCheckedChange={toggle} disabled={update.isPending} aria-label={`${def.isActive ? "Deactivate" : "Activate"} ${def.displayName}`} />
         <Button variant="ghost" size="icon" aria-label={`Edit ${def.displayName}`} onClick={onEdit}>
           <IconEdit />
@@ -166,7 +174,7 @@ function DefinitionRow({ websiteId, def, triggers, onEdit }: { websiteId: number
         <Button variant="ghost" size="icon" aria-label={`Delete ${def.displayName}`} onClick={() => setConfirming(true)}>
           <IconTrash />
         </Button>
-      </div>
+      </div>}
       <Dialog
         open={confirming}
         onClose={() => setConfirming(false)}

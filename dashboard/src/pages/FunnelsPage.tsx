@@ -14,6 +14,7 @@ import { Button, EmptyState, ErrorNote, FullPageSpinner, PageHeader } from "../c
 import { useDeleteFunnel, useFunnels, useUpdateFunnel } from "../hooks/funnels";
 import { useParamState } from "../hooks/selection";
 import { useWebsites } from "../hooks/websites";
+import { atLeast } from "../lib/roles";
 import { serverMessage } from "../lib/errors";
 
 const RANGES = [
@@ -56,6 +57,9 @@ export default function FunnelsPage() {
   };
 
   const sites = websites.data ?? [];
+  // Funnels are changed on the sites where the account is an editor or above; on the others they are read.
+  const editable = sites.filter((s) => atLeast(s.role, "editor"));
+  const mayChange = (f: Funnel) => editable.some((s) => s.id === f.websiteId);
   return (
     <>
       <PageHeader
@@ -65,9 +69,11 @@ export default function FunnelsPage() {
           sites.length > 0 ? (
             <>
               <RangeSelect options={RANGES} value={range} onChange={setRange} />
-              <Button onClick={() => setDialog({})}>
-                <IconPlus /> Create Funnel
-              </Button>
+              {editable.length > 0 && (
+                <Button onClick={() => setDialog({})}>
+                  <IconPlus /> Create Funnel
+                </Button>
+              )}
             </>
           ) : undefined
         }
@@ -89,9 +95,11 @@ export default function FunnelsPage() {
               title="No funnels yet"
               description="Create a funnel to see how many visitors reach each step, in order."
               action={
-                <Button onClick={() => setDialog({})}>
-                  <IconPlus /> Create Funnel
-                </Button>
+                editable.length > 0 && (
+                  <Button onClick={() => setDialog({})}>
+                    <IconPlus /> Create Funnel
+                  </Button>
+                )
               }
             />
           }
@@ -99,13 +107,18 @@ export default function FunnelsPage() {
           {(list) => (
             <div className="space-y-6">
               {list.map((f) => (
-                <FunnelCard key={f.id} funnel={f} range={range} onEdit={() => setDialog({ funnel: f })} onToggle={() => toggle(f)} onDelete={() => setDeleting(f)} />
+                <FunnelCard
+                  key={f.id}
+                  funnel={f}
+                  range={range}
+                  changes={mayChange(f) ? { onEdit: () => setDialog({ funnel: f }), onToggle: () => toggle(f), onDelete: () => setDeleting(f) } : undefined}
+                />
               ))}
             </div>
           )}
         </QueryState>
       )}
-      <FunnelDialog open={dialog !== null} onClose={() => setDialog(null)} websites={sites} funnel={dialog?.funnel} />
+      <FunnelDialog open={dialog !== null} onClose={() => setDialog(null)} websites={editable} funnel={dialog?.funnel} />
       <Dialog
         open={deleting !== null}
         onClose={() => setDeleting(null)}

@@ -1,4 +1,5 @@
-//! Your Websites (/websites): card grid, add dialog, tracking code dialog, delete.
+//! Your Websites (/websites): the account's open invitations, the card grid (its own sites and those shared with
+//! it, each with its role), add dialog, tracking code dialog, members (admin and up), delete (the owner).
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import type { Website } from "../api/types";
@@ -7,7 +8,10 @@ import { formatDate } from "../lib/time";
 import { trackingLevelInfo } from "../lib/website";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { AddWebsiteDialog, DeleteWebsiteDialog } from "../components/WebsiteDialogs";
-import { IconChart, IconCode, IconGlobe, IconPlus, IconTrash } from "../components/ui/icons";
+import { MembersDialog } from "../components/members/MembersDialog";
+import { PendingInvitations } from "../components/members/PendingInvitations";
+import { atLeast, ROLE_LABELS } from "../lib/roles";
+import { IconChart, IconCode, IconGlobe, IconPlus, IconTrash, IconUsers } from "../components/ui/icons";
 import { QueryState } from "../components/page/QueryState";
 import { Badge, Button, Card, EmptyState, PageHeader, Skeleton } from "../components/ui/primitives";
 
@@ -16,6 +20,7 @@ export default function WebsitesPage() {
   const [adding, setAdding] = useState(false);
   const [codeFor, setCodeFor] = useState<Website | undefined>();
   const [deleting, setDeleting] = useState<Website | undefined>();
+  const [team, setTeam] = useState<Website | undefined>();
 
   return (
     <>
@@ -29,6 +34,7 @@ export default function WebsitesPage() {
           </Button>
         }
       />
+      <PendingInvitations />
       <QueryState
         query={websites}
         skeleton={
@@ -64,7 +70,7 @@ export default function WebsitesPage() {
                     <h3 className="truncate text-base font-semibold text-white">{site.name}</h3>
                     <p className="truncate text-sm text-gray-400">{site.domain}</p>
                   </div>
-                  <Badge tone="green">Active</Badge>
+                  {site.role === "owner" ? <Badge tone="green">Active</Badge> : <Badge tone="gray">{ROLE_LABELS[site.role]}</Badge>}
                 </div>
                 <dl className="mt-4 space-y-2 text-sm">
                   <div className="flex justify-between gap-2">
@@ -89,9 +95,16 @@ export default function WebsitesPage() {
                     <IconChart className="h-4 w-4" />
                     Analytics
                   </Link>
-                  <Button size="icon" variant="ghost" className="ml-auto text-gray-500 hover:text-red-400" aria-label={`Delete ${site.name}`} onClick={() => setDeleting(site)}>
-                    <IconTrash />
-                  </Button>
+                  {atLeast(site.role, "admin") && (
+                    <Button size="icon" variant="ghost" className="ml-auto text-gray-500 hover:text-white" aria-label={`Members of ${site.name}`} onClick={() => setTeam(site)}>
+                      <IconUsers />
+                    </Button>
+                  )}
+                  {site.role === "owner" && (
+                    <Button size="icon" variant="ghost" className="text-gray-500 hover:text-red-400" aria-label={`Delete ${site.name}`} onClick={() => setDeleting(site)}>
+                      <IconTrash />
+                    </Button>
+                  )}
                 </div>
               </Card>
             ))}
@@ -101,6 +114,7 @@ export default function WebsitesPage() {
       <AddWebsiteDialog open={adding} onClose={() => setAdding(false)} />
       <TrackingCodeDialog website={codeFor} open={!!codeFor} onClose={() => setCodeFor(undefined)} />
       <DeleteWebsiteDialog website={deleting} onClose={() => setDeleting(undefined)} />
+      <MembersDialog website={team} onClose={() => setTeam(undefined)} />
     </>
   );
 }

@@ -656,6 +656,21 @@ const ROUTES: &[Route] = &[
         Auth::Owner,
     ),
     route("DELETE", "/api/websites/{victim}/segments/{n}", "", Body::None, Auth::Owner),
+    // Team members (issue 37): invitations made out to addresses no account has; roles of account ids that are
+    // no member of the site (404); the signed-in account's invitations and accepting one that is not its own.
+    route("GET", "/api/websites/{site}/members", "", Body::None, Auth::Owner),
+    route(
+        "POST",
+        "/api/websites/{site}/members",
+        "",
+        Body::Json(r#"{"email":"chaos{n}@example.net","role":"viewer"}"#),
+        Auth::Owner,
+    ),
+    route("PUT", "/api/websites/{site}/members/{n}", "", Body::Json(r#"{"role":"editor"}"#), Auth::Owner),
+    route("DELETE", "/api/websites/{victim}/members/{n}", "", Body::None, Auth::Owner),
+    route("DELETE", "/api/websites/{victim}/invitations/{n}", "", Body::None, Auth::Owner),
+    route("GET", "/api/user/invitations", "", Body::None, Auth::Owner),
+    route("POST", "/api/user/invitations/{n}/accept", "", Body::Json(r#"{"token":"not-a-token"}"#), Auth::Owner),
     // The Stats API over the sites the chaos run creates (example.org), filtered and grouped.
     route(
         "POST",

@@ -16,6 +16,7 @@ mod funnel_patterns;
 mod http_surface;
 mod import_bad_rows;
 mod long_funnels;
+mod members;
 mod nul_bytes;
 mod registration;
 mod replay_bomb;

@@ -11,6 +11,7 @@ use crate::ingest::EventKind::{Conversion as Purchase, Pageview};
 use crate::ingest::Hit;
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::store::funnels::{DropOffVisit, Funnel, Funnels};
+use crate::store::websites::Websites;
 
 const MINUTE: Millis = 60_000;
 
@@ -118,7 +119,7 @@ fn funnels_count_the_visits_reaching_each_step_in_order_and_list_those_that_drop
             &[("/b", None), ("/a", None)],
             &[("*", None), ("/c/", None)],
         ];
-        let stored = Funnels::new(engine.meta.clone(), engine.events.clone());
+        let stored = Funnels::new(engine.meta.clone(), engine.events.clone(), Websites::new(engine.meta.clone()));
         let funnels: Vec<(i64, Vec<StepPattern>)> = defined
             .iter()
             .map(|steps| {
@@ -171,7 +172,7 @@ fn funnel_answers(engine: &Engine, now: Millis) -> Vec<(String, String)> {
     let site = engine.site;
     let hits = seeded_hits(site, now);
     engine.store(hits);
-    let stored = Funnels::new(engine.meta.clone(), engine.events.clone());
+    let stored = Funnels::new(engine.meta.clone(), engine.events.clone(), Websites::new(engine.meta.clone()));
     let funnels: &[&[(&str, Option<&str>)]] = &[
         &[("/p1", None), ("/p2", None), ("/p3", None)],
         // One hit reaches one step at most: a visit needs three views of /p1.

@@ -50,10 +50,11 @@ pub struct FunnelChanges<'a> {
 
 /// Funnels: each method is one statement or one transaction.
 pub trait FunnelStore {
-    /// The user's funnels, newest first, of one site and one id when given. A site that is not the user's is
-    /// not found.
+    /// The funnels of the sites the user may read (its own and those it is a member of), newest first, of one
+    /// site and one id when given (callers check a named site first: one the user cannot read gives none).
     fn funnels(&self, user: UserId, site: Option<WebsiteId>, id: Option<i64>) -> Result<Vec<FunnelRow>>;
-    /// Stores a funnel on one of the user's sites unless the account has `max` already (invalid); answers its
+    /// Stores a funnel on one of the user's sites (callers pass the site's owner once the caller's role
+    /// allows it) unless the account has `max` already (invalid); answers its
     /// id. Another user's site is not found.
     fn insert_funnel(&self, user: UserId, funnel: NewFunnel, max: i64) -> Result<i64>;
     /// Saves the present fields of one of the user's funnels and answers the site it was on. Another user's
@@ -68,13 +69,10 @@ const TOO_MANY: &str = "an account can have at most 200 funnels";
 impl FunnelStore for SqliteMeta {
     fn funnels(&self, user: UserId, site: Option<WebsiteId>, id: Option<i64>) -> Result<Vec<FunnelRow>> {
         self.db.read(|conn| {
-            if let Some(site) = site {
-                sqlite_owned_site(conn, user, site)?;
-            }
             let mut stmt = conn.prepare_cached(
                 "SELECT f.id, f.website_id, w.name, f.name, f.status, f.created_at
                  FROM funnels f JOIN websites w ON w.id = f.website_id
-                 WHERE w.user_id = ?1 AND (?2 IS NULL OR f.website_id = ?2) AND (?3 IS NULL OR f.id = ?3)
+                 WHERE (w.user_id = ?1 OR w.id IN (SELECT website_id FROM site_members WHERE user_id = ?1)) AND (?2 IS NULL OR f.website_id = ?2) AND (?3 IS NULL OR f.id = ?3)
                  ORDER BY f.created_at DESC, f.id DESC",
             )?;
             let mut rows = stmt
@@ -194,14 +192,12 @@ fn sqlite_insert_steps(conn: &Connection, funnel: i64, steps: &[FunnelStepDef]) 
 impl FunnelStore for PgMeta {
     fn funnels(&self, user: UserId, site: Option<WebsiteId>, id: Option<i64>) -> Result<Vec<FunnelRow>> {
         self.pg.with(|c| {
-            if let Some(site) = site {
-                pg_owned_site(c, user, site)?;
-            }
             let mut rows: Vec<FunnelRow> = c
                 .query(
                     "SELECT f.id, f.website_id, w.name, f.name, f.status, f.created_at
                      FROM funnels f JOIN websites w ON w.id = f.website_id
-                     WHERE w.user_id = $1 AND ($2::BIGINT IS NULL OR f.website_id = $2)
+                     WHERE (w.user_id = $1 OR w.id IN (SELECT website_id FROM site_members WHERE user_id = $1))
+                       AND ($2::BIGINT IS NULL OR f.website_id = $2)
                        AND ($3::BIGINT IS NULL OR f.id = $3)
                      ORDER BY f.created_at DESC, f.id DESC",
                     &[&user, &site, &id],

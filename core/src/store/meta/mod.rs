@@ -1,10 +1,10 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
 //! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log, session
-//! recordings, the emails sent, API keys, annotations and saved segments, kept in SQLite (the data folder's
-//! database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a
-//! connection of either engine for what has moved here (`Privacy` still holds one for what has not).
+//! recordings, the emails sent, API keys, annotations, saved segments and site members, kept in SQLite (the data
+//! folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and
+//! never a connection of either engine for what has moved here (`Privacy` still holds one for what has not).
 //!
-//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
+//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`MemberStore`], [`EventDefinitionStore`],
 //! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
 //! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`], [`AccountExportStore`],
 //! [`ApiKeyStore`], [`AnnotationStore`], [`SegmentStore`]), each method one unit of work (one statement or one
@@ -23,6 +23,7 @@ mod email_verification;
 mod emails;
 mod event_definitions;
 mod funnels;
+mod members;
 mod organizations;
 mod privacy;
 mod replays;
@@ -47,6 +48,7 @@ pub use email_verification::{Confirmation, EmailVerificationStore};
 pub use emails::{EmailClaim, EmailKind, EmailRecipient, EmailStore};
 pub use event_definitions::{EventDefinitionStore, NewDefinition};
 pub use funnels::{FunnelChanges, FunnelRow, FunnelStepDef, FunnelStore, NewFunnel};
+pub use members::{InvitationRow, MemberRow, MemberStore, NewInvitation};
 pub use organizations::{ImportRow, KnownOrganization, OrganizationStore, OwnerChanges, SeenOrganization};
 pub use privacy::PrivacySettingsStore;
 pub(crate) use replays::append_chunk;
@@ -67,6 +69,7 @@ pub trait Metadata:
     + ApiKeyStore
     + SessionStore
     + WebsiteStore
+    + MemberStore
     + EventDefinitionStore
     + FunnelStore
     + OrganizationStore
@@ -90,6 +93,7 @@ impl<T> Metadata for T where
         + ApiKeyStore
         + SessionStore
         + WebsiteStore
+        + MemberStore
         + EventDefinitionStore
         + FunnelStore
         + OrganizationStore
@@ -196,5 +200,7 @@ pub(crate) mod testing {
 mod annotations_tests;
 #[cfg(test)]
 mod api_keys_tests;
+#[cfg(test)]
+mod members_tests;
 #[cfg(test)]
 mod tests;

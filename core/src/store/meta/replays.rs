@@ -32,7 +32,8 @@ pub trait ReplayStore {
     fn replay_totals(&self, site: WebsiteId, query: &ReplayQuery) -> Result<ReplayTotals>;
     /// The recordings of a site's `visits` (a visitor's copy of their data), oldest first.
     fn visit_replays(&self, site: WebsiteId, visits: &[i64]) -> Result<Vec<ReplayRow>>;
-    /// One recording of one of `owner`'s sites; `None` for another user's exactly as for a missing one.
+    /// One recording of a site `owner` may read (its own or one it is a member of); `None` for anyone else's
+    /// exactly as for a missing one.
     fn owned_replay(&self, owner: UserId, replay: i64) -> Result<Option<ReplayRow>>;
     /// The chunk numbers a recording holds, in order.
     fn replay_chunk_seqs(&self, replay: i64) -> Result<Vec<i64>>;
@@ -349,7 +350,8 @@ impl ReplayStore for SqliteMeta {
         self.db.read(|conn| {
             Ok(conn
                 .prepare_cached(&format!(
-                    "SELECT {} FROM replays r JOIN websites w ON w.id = r.website_id WHERE r.id = ?1 AND w.user_id = ?2",
+                    "SELECT {} FROM replays r JOIN websites w ON w.id = r.website_id WHERE r.id = ?1
+                     AND (w.user_id = ?2 OR w.id IN (SELECT website_id FROM site_members WHERE user_id = ?2))",
                     row_columns("session_id")
                 ))?
                 .query_row(params![replay, owner], sqlite_replay)
@@ -517,7 +519,8 @@ impl ReplayStore for PgMeta {
         self.pg.with(|c| {
             let row = c.query_opt(
                 &format!(
-                    "SELECT {} FROM replays r JOIN websites w ON w.id = r.website_id WHERE r.id = $1 AND w.user_id = $2",
+                    "SELECT {} FROM replays r JOIN websites w ON w.id = r.website_id WHERE r.id = $1
+                     AND (w.user_id = $2 OR w.id IN (SELECT website_id FROM site_members WHERE user_id = $2))",
                     row_columns("visit_id")
                 ),
                 &[&replay, &owner],

@@ -512,7 +512,7 @@ fn funnels_are_their_owners_alone_on_each_engine() {
             Some(cluster) => crate::events::clickhouse_engine(cluster, &engine.db),
             None => crate::events::sqlite_engine(&engine.db, engine.meta.clone()),
         };
-        let funnels = Funnels::new(engine.meta.clone(), figures);
+        let funnels = Funnels::new(engine.meta.clone(), figures, Websites::new(engine.meta.clone()));
         let ann = s.auth.create_user("ann@example.com", "secret1").unwrap();
         let bob = s.auth.create_user("bob@example.com", "secret1").unwrap();
         let ann_site = s.websites.create(ann.id, site("ann")).unwrap().id;

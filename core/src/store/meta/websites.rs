@@ -1,6 +1,7 @@
 //! Websites behind the metadata boundary: registration with a tracking key, the owner's list, look-ups by
-//! id or key, edits and deletion. `Websites` validates and calls these. A site's events are not here: in
-//! SQLite its deletion cascades to them by foreign key; in cluster mode they are the events store's.
+//! id or key (by a caller's role: members.rs), edits and deletion. `Websites` validates and calls these. A
+//! site's events are not here: in SQLite its deletion cascades to them by foreign key; in cluster mode they are
+//! the events store's.
 
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -26,8 +27,6 @@ pub trait WebsiteStore {
     fn websites_of(&self, owner: UserId) -> Result<Vec<Website>>;
     /// Every site, oldest first.
     fn all_websites(&self) -> Result<Vec<Website>>;
-    /// The site `id` if `owner` owns it (`None` for another owner's, exactly as for a missing one).
-    fn website_of(&self, owner: UserId, id: WebsiteId) -> Result<Option<Website>>;
     /// The site `id`, whoever owns it.
     fn website(&self, id: WebsiteId) -> Result<Option<Website>>;
     /// The site with this tracking key.
@@ -74,18 +73,6 @@ impl WebsiteStore for SqliteMeta {
         })
     }
 
-    fn website_of(&self, owner: UserId, id: WebsiteId) -> Result<Option<Website>> {
-        self.db.read(|conn| {
-            Ok(conn
-                .query_row(
-                    &format!("SELECT {COLUMNS} FROM websites WHERE id = ?1 AND user_id = ?2"),
-                    params![id, owner],
-                    sqlite_row,
-                )
-                .optional()?)
-        })
-    }
-
     fn website(&self, id: WebsiteId) -> Result<Option<Website>> {
         self.db.read(|conn| {
             Ok(conn.query_row(&format!("SELECT {COLUMNS} FROM websites WHERE id = ?1"), [id], sqlite_row).optional()?)
@@ -123,7 +110,7 @@ impl WebsiteStore for SqliteMeta {
     }
 }
 
-fn sqlite_row(r: &Row) -> rusqlite::Result<Website> {
+pub(super) fn sqlite_row(r: &Row) -> rusqlite::Result<Website> {
     let level: String = r.get(5)?;
     Ok(Website {
         id: r.get(0)?,
@@ -172,14 +159,6 @@ impl WebsiteStore for PgMeta {
         })
     }
 
-    fn website_of(&self, owner: UserId, id: WebsiteId) -> Result<Option<Website>> {
-        self.pg.with(|c| {
-            Ok(c.query_opt(&format!("SELECT {COLUMNS} FROM websites WHERE id = $1 AND user_id = $2"), &[&id, &owner])?
-                .as_ref()
-                .map(pg_row))
-        })
-    }
-
     fn website(&self, id: WebsiteId) -> Result<Option<Website>> {
         self.pg.with(|c| {
             Ok(c.query_opt(&format!("SELECT {COLUMNS} FROM websites WHERE id = $1"), &[&id])?.as_ref().map(pg_row))
@@ -220,7 +199,7 @@ impl WebsiteStore for PgMeta {
     }
 }
 
-fn pg_row(r: &postgres::Row) -> Website {
+pub(super) fn pg_row(r: &postgres::Row) -> Website {
     let level: String = r.get(5);
     Website {
         id: r.get(0),

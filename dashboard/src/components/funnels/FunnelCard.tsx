@@ -96,16 +96,13 @@ function StepCard({
 export function FunnelCard({
   funnel,
   range,
-  onEdit,
-  onToggle,
-  onDelete,
+  changes,
 }: {
   funnel: Funnel;
   /** The range the figures are for; the drop-off list reads the same. */
   range: string;
-  onEdit: () => void;
-  onToggle: () => void;
-  onDelete: () => void;
+  /** Absent for a role on the funnel's site that may not change it (a viewer): the card has no menu then. */
+  changes?: { onEdit: () => void; onToggle: () => void; onDelete: () => void };
 }) {
   const active = funnel.status === "active";
   const first = funnel.steps[0]?.visitors ?? 0;
@@ -125,15 +122,17 @@ export function FunnelCard({
             {funnel.website.name} · Created {formatDate(funnel.createdAt)}
           </p>
         </div>
-        <Menu
-          label={`Actions for ${funnel.name}`}
-          trigger={<IconMore className="h-5 w-5" />}
-          items={[
-            { label: "Edit", icon: <IconEdit />, onSelect: onEdit },
-            { label: active ? "Pause" : "Activate", icon: <IconZap />, onSelect: onToggle },
-            { label: "Delete", icon: <IconTrash />, danger: true, onSelect: onDelete },
-          ]}
-        />
+        {changes && (
+          <Menu
+            label={`Actions for ${funnel.name}`}
+            trigger={<IconMore className="h-5 w-5" />}
+            items={[
+              { label: "Edit", icon: <IconEdit />, onSelect: changes.onEdit },
+              { label: active ? "Pause" : "Activate", icon: <IconZap />, onSelect: changes.onToggle },
+              { label: "Delete", icon: <IconTrash />, danger: true, onSelect: changes.onDelete },
+            ]}
+          />
+        )}
       </div>
       {pending ? (
         <p className="mt-3 flex items-center gap-2 text-sm text-gray-400" data-testid="funnel-pending">

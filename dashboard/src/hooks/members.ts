@@ -1,0 +1,74 @@
+//! A site's team (issue 37): its members and invitations for its admins, the signed-in account's own
+//! invitations, and the writes; each write refreshes the lists it changes.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "../api";
+import { keys } from "../api/keys";
+import type { CreatedInvitation, Invitation, Member, Role, SiteMembers } from "../api/members";
+import type { Website } from "../api/types";
+import { useUser } from "./auth";
+
+const membersKey = (site: number) => keys.site(site).read("members");
+
+export function useMembers(site: number | undefined) {
+  return useQuery({
+    queryKey: membersKey(site ?? 0),
+    queryFn: () => api.get<SiteMembers>(`/api/websites/${site}/members`),
+    enabled: site !== undefined,
+  });
+}
+
+export function useInviteMember(site: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { email: string; role: Role }) => api.post<CreatedInvitation>(`/api/websites/${site}/members`, input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: membersKey(site) }),
+  });
+}
+
+export function useSetMemberRole(site: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ member, role }: { member: number; role: Role }) =>
+      api.put<Member>(`/api/websites/${site}/members/${member}`, { role }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: membersKey(site) }),
+  });
+}
+
+export function useRemoveMember(site: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (member: number) => api.del(`/api/websites/${site}/members/${member}`),
+    onSuccess: () => void client.invalidateQueries({ queryKey: membersKey(site) }),
+  });
+}
+
+export function useWithdrawInvitation(site: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (invitation: number) => api.del(`/api/websites/${site}/invitations/${invitation}`),
+    onSuccess: () => void client.invalidateQueries({ queryKey: membersKey(site) }),
+  });
+}
+
+/** The open invitations to the signed-in account's confirmed address. */
+export function useInvitations() {
+  const user = useUser();
+  return useQuery({
+    queryKey: keys.invitations,
+    queryFn: () => api.get<Invitation[]>("/api/user/invitations"),
+    enabled: !!user.data,
+  });
+}
+
+export function useAcceptInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, token }: { id: number; token?: string }) =>
+      api.post<Website>(`/api/user/invitations/${id}/accept`, token ? { token } : {}),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: keys.invitations });
+      void client.invalidateQueries({ queryKey: keys.websites });
+      void client.invalidateQueries({ queryKey: keys.sitesPeriods.all });
+    },
+  });
+}
