@@ -44,6 +44,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0028_replay_remote_assets.sql"),
     include_str!("../../migrations/0029_visit_sources_and_versions.sql"),
     include_str!("../../migrations/0030_api_keys.sql"),
+    include_str!("../../migrations/0032_shared_links.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

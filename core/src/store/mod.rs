@@ -7,4 +7,5 @@ pub mod funnels;
 pub(crate) mod interactions;
 pub mod meta;
 pub mod organizations;
+pub mod shared_links;
 pub mod websites;

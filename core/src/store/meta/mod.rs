@@ -1,14 +1,14 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
 //! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log, session
-//! recordings, the emails sent and API keys, kept in SQLite (the data folder's database) or, in cluster mode,
+//! recordings, the emails sent, API keys and share links, kept in SQLite (the data folder's database) or, in cluster mode,
 //! in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and never a connection of either engine for
 //! what has moved here (`Privacy` still holds one for what has not).
 //!
 //! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`EventDefinitionStore`],
 //! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
 //! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`], [`AccountExportStore`],
-//! [`ApiKeyStore`]), each method one unit of work (one statement or one transaction) so that no transaction
-//! spans a call; both engines implement each trait in the aggregate's file, their SQL side by side, values
+//! [`ApiKeyStore`], [`SharedLinkStore`]), each method one unit of work (one statement or one transaction) so
+//! that no transaction spans a call; both engines implement each trait in the aggregate's file, their SQL side by side, values
 //! always bound. [`Metadata`] gathers the traits behind one object: a service takes the one handle and calls
 //! what it needs. Rules that are not storage (validation, token generation, the refresh-reuse decision) stay in
 //! the services or in engine-free functions here, so the two engines cannot drift apart on them.
@@ -26,6 +26,7 @@ mod privacy;
 mod replays;
 mod retention;
 mod sessions;
+mod shared_links;
 mod users;
 mod websites;
 
@@ -49,6 +50,7 @@ pub(crate) use replays::append_chunk;
 pub use replays::{ReplayOrder, ReplayQuery, ReplayRow, ReplayStore, ReplayTotals};
 pub use retention::RetentionStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
+pub use shared_links::{NewSharedLink, SharedLinkStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};
 pub use websites::WebsiteStore;
 
@@ -60,6 +62,7 @@ pub trait Metadata:
     UserStore
     + AccountExportStore
     + ApiKeyStore
+    + SharedLinkStore
     + SessionStore
     + WebsiteStore
     + EventDefinitionStore
@@ -81,6 +84,7 @@ impl<T> Metadata for T where
     T: UserStore
         + AccountExportStore
         + ApiKeyStore
+        + SharedLinkStore
         + SessionStore
         + WebsiteStore
         + EventDefinitionStore
@@ -185,5 +189,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod api_keys_tests;
+#[cfg(test)]
+mod shared_links_tests;
 #[cfg(test)]
 mod tests;
