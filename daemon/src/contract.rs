@@ -12,7 +12,7 @@ use crate::routes::{
     advanced, analytics, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, track, user};
-use crate::routes::{visitor_stream, websites};
+use crate::routes::{share, shared_links, visitor_stream, websites};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -43,6 +43,9 @@ use crate::routes::{visitor_stream, websites};
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
+        shared_links::list, shared_links::create, shared_links::delete,
+        share::info, share::session, share::overview, share::timeseries, share::breakdown, share::traffic_sources,
+        share::referrers, share::countries,
         stats_api::query,
         visitor_stream::live_visitors, visitor_stream::journey, visitor_stream::session,
     ),
@@ -52,7 +55,7 @@ use crate::routes::{visitor_stream, websites};
 )]
 struct ApiDoc;
 
-/// Declares the `bearer` scheme the operations' `security(("bearer" = []))` refer to.
+/// Declares the `bearer` and `share` schemes the operations' `security(...)` refer to.
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -66,6 +69,14 @@ impl Modify for BearerAuth {
             ))
             .build();
         components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
+        let share = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "A share token from POST /api/share/{slug}/session: opens that password link's reads, nothing else \
+                 (a link without a password needs none)",
+            ))
+            .build();
+        components.add_security_scheme("share", SecurityScheme::Http(share));
     }
 }
 

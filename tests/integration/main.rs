@@ -47,6 +47,7 @@ mod robustness;
 mod same_figures;
 mod security;
 mod settings;
+mod share_links;
 mod stats_api;
 mod track;
 mod visitor_stream;
