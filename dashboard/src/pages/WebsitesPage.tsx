@@ -1,13 +1,14 @@
-//! Your Websites (/websites): card grid, add dialog, tracking code dialog, delete.
+//! Your Websites (/websites): card grid, add dialog, tracking code dialog, share links, delete.
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import type { Website } from "../api/types";
 import { useWebsites } from "../hooks/websites";
 import { formatDate } from "../lib/time";
 import { trackingLevelInfo } from "../lib/website";
+import { ShareDialog } from "../components/ShareDialog";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { AddWebsiteDialog, DeleteWebsiteDialog } from "../components/WebsiteDialogs";
-import { IconChart, IconCode, IconGlobe, IconPlus, IconTrash } from "../components/ui/icons";
+import { IconChart, IconCode, IconGlobe, IconPlus, IconShare, IconTrash } from "../components/ui/icons";
 import { QueryState } from "../components/page/QueryState";
 import { Badge, Button, Card, EmptyState, PageHeader, Skeleton } from "../components/ui/primitives";
 
@@ -16,6 +17,7 @@ export default function WebsitesPage() {
   const [adding, setAdding] = useState(false);
   const [codeFor, setCodeFor] = useState<Website | undefined>();
   const [deleting, setDeleting] = useState<Website | undefined>();
+  const [sharing, setSharing] = useState<Website | undefined>();
 
   return (
     <>
@@ -85,6 +87,10 @@ export default function WebsitesPage() {
                     <IconCode />
                     Get Code
                   </Button>
+                  <Button size="sm" variant="outline" onClick={() => setSharing(site)}>
+                    <IconShare />
+                    Share
+                  </Button>
                   <Link to={`/dashboard?website=${site.id}`} className="inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-xs font-medium text-gray-300 hover:bg-gray-800 hover:text-white">
                     <IconChart className="h-4 w-4" />
                     Analytics
@@ -101,6 +107,7 @@ export default function WebsitesPage() {
       <AddWebsiteDialog open={adding} onClose={() => setAdding(false)} />
       <TrackingCodeDialog website={codeFor} open={!!codeFor} onClose={() => setCodeFor(undefined)} />
       <DeleteWebsiteDialog website={deleting} onClose={() => setDeleting(undefined)} />
+      <ShareDialog website={sharing} open={!!sharing} onClose={() => setSharing(undefined)} />
     </>
   );
 }
