@@ -127,7 +127,8 @@ async fn links_are_created_listed_read_as_the_owner_reads_and_deleted_at_once() 
                 .find(|(s, _)| s.split('?').next() == shared.split('?').next())
                 .unwrap()
                 .1;
-            let (shared_answer, owned_answer) = (server.get(&shared, &share_token).await, server.get(&owned, &token).await);
+            let (shared_answer, owned_answer) =
+                (server.get(&shared, &share_token).await, server.get(&owned, &token).await);
             assert_eq!(shared_answer.status, StatusCode::OK, "{shared}: {}", shared_answer.text);
             assert_eq!(shared_answer.json, owned_answer.json, "{shared} vs {owned}");
         }

@@ -32,8 +32,8 @@ pub use api_keys::{
 use argon_gate::ArgonGate;
 pub use email_link::{CurrentUser, EMAIL_LINK_TTL_MS, EMAIL_LINKS_PER_HOUR};
 pub use limiter::{AttemptLimiter, network_key};
-pub use share_sessions::{SHARE_TOKEN_TTL_SECS, ShareSession};
 use share_sessions::ShareKeys;
+pub use share_sessions::{SHARE_TOKEN_TTL_SECS, ShareSession};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
 pub(crate) use tokens::load_or_create_secret;

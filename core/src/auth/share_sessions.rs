@@ -87,8 +87,13 @@ impl Auth {
         self.limits.share_network_failures.refund(&network);
         self.limits.share_link_failures.refund(&id);
         let now = chrono::Utc::now().timestamp();
-        let claims =
-            ShareClaims { lnk: id, slg: slug.to_string(), aud: "share".into(), iat: now, exp: now + SHARE_TOKEN_TTL_SECS };
+        let claims = ShareClaims {
+            lnk: id,
+            slg: slug.to_string(),
+            aud: "share".into(),
+            iat: now,
+            exp: now + SHARE_TOKEN_TTL_SECS,
+        };
         let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.share_keys.encoding)
             .map_err(|e| Error::Internal(format!("token signing failed: {e}")))?;
         Ok(ShareSession { token, expires_in: SHARE_TOKEN_TTL_SECS })

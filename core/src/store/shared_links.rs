@@ -305,7 +305,8 @@ mod tests {
         assert_eq!(filters_text(Some(&list)).unwrap(), r#"[["is","visit:country",["DE"]]]"#);
         let text = serde_json::Value::String(r#"[["is","event:page",["/"]]]"#.into());
         assert_eq!(filters_text(Some(&text)).unwrap(), r#"[["is","event:page",["/"]]]"#);
-        for bad in [serde_json::json!([["is", "visit:nonsense", ["x"]]]), serde_json::json!({"a": 1}), serde_json::json!("[")]
+        for bad in
+            [serde_json::json!([["is", "visit:nonsense", ["x"]]]), serde_json::json!({"a": 1}), serde_json::json!("[")]
         {
             assert!(filters_text(Some(&bad)).is_err(), "{bad}");
         }

@@ -300,13 +300,17 @@ pub(crate) fn breakdown_answer(
     let rows = tracker.events.breakdown_where(site, range, filters, by, limit)?;
     // The compared period's counts of the same values (a value outside its top rows is read as 0 there).
     let earlier: Option<Vec<DimensionCount>> = match compare {
-        Some(compare) => Some(tracker.events.breakdown_where(site, compare.range(range), filters, by, BREAKDOWN_MAX_LIMIT)?),
+        Some(compare) => {
+            Some(tracker.events.breakdown_where(site, compare.range(range), filters, by, BREAKDOWN_MAX_LIMIT)?)
+        }
         None => None,
     };
     let previous =
         |value: &str| earlier.as_ref().map(|rows| rows.iter().find(|r| r.value == value).map_or(0, |r| r.count));
-    let rows =
-        rows.into_iter().map(|r| BreakdownRow { previous: previous(&r.value), value: r.value, count: r.count }).collect();
+    let rows = rows
+        .into_iter()
+        .map(|r| BreakdownRow { previous: previous(&r.value), value: r.value, count: r.count })
+        .collect();
     Ok(Breakdown { dimension, measure: by.measure(), rows })
 }
 

@@ -10,13 +10,13 @@
 //! every session and page at once.
 
 use serde::{Deserialize, Serialize};
+use tracker_core::Error;
 use tracker_core::Tracker;
 use tracker_core::analytics::{Compare, CountryCount, Overview, ReferrerCount, Timeseries, TrafficSource};
 use tracker_core::auth::ShareSession;
 use tracker_core::ingest::Client;
 use tracker_core::model::now_ms;
 use tracker_core::store::shared_links::ShareAccess;
-use tracker_core::Error;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
@@ -105,7 +105,8 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(api_body())
         .and_then(session);
     let query = || warp::query::<ShareQuery>();
-    let overview = warp::path!("share" / String / "overview").and(warp::get()).and(reader()).and(query()).and_then(overview);
+    let overview =
+        warp::path!("share" / String / "overview").and(warp::get()).and(reader()).and(query()).and_then(overview);
     let timeseries =
         warp::path!("share" / String / "timeseries").and(warp::get()).and(reader()).and(query()).and_then(timeseries);
     let breakdown = warp::path!("share" / String / "breakdown" / String)
@@ -147,7 +148,10 @@ where
 }
 
 /// The parameters every share read takes: its period (`default` range), the visitor's filters and a comparison.
-fn parsed(query: &ShareQuery, default: &str) -> Result<(tracker_core::analytics::Period, tracker_core::events::Filters, Option<Compare>), Rejection> {
+fn parsed(
+    query: &ShareQuery,
+    default: &str,
+) -> Result<(tracker_core::analytics::Period, tracker_core::events::Filters, Option<Compare>), Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, default)?;
     let filters = filters_of(query.filters.as_deref())?;
     let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
@@ -186,7 +190,12 @@ async fn info(slug: String, tracker: Tracker) -> Result<impl Reply, Rejection> {
     request_body(content = SessionRequest, content_type = "application/json"),
     responses((status = 200, description = "A share token for this link", body = ShareSession), (status = "4XX", description = "Refused: a link without a password (400), a wrong password (401), no such link (404), or too many wrong passwords (429)", body = ErrorBody)),
 )]
-async fn session(slug: String, tracker: Tracker, client: Client, body: SessionRequest) -> Result<impl Reply, Rejection> {
+async fn session(
+    slug: String,
+    tracker: Tracker,
+    client: Client,
+    body: SessionRequest,
+) -> Result<impl Reply, Rejection> {
     let password = body.password.unwrap_or_default();
     let session = blocking(move || tracker.shared_links.open_session(&slug, &password, client.ip)).await?;
     Ok(warp::reply::json(&session))
@@ -201,7 +210,12 @@ async fn session(slug: String, tracker: Tracker, client: Client, body: SessionRe
     responses((status = 200, description = "As GET /api/dashboard/overview for the link's site, under its filters", body = Overview), (status = "4XX", description = "Refused: bad input, a missing or expired share session (401), or no such link (404)", body = ErrorBody)),
     security((), ("share" = []))
 )]
-async fn overview(slug: String, tracker: Tracker, auth: Option<String>, query: ShareQuery) -> Result<impl Reply, Rejection> {
+async fn overview(
+    slug: String,
+    tracker: Tracker,
+    auth: Option<String>,
+    query: ShareQuery,
+) -> Result<impl Reply, Rejection> {
     let (period, filters, compare) = parsed(&query, "30d")?;
     shared_json(tracker, slug, auth, move |tracker, access| {
         let site = access.website.id;
@@ -220,7 +234,12 @@ async fn overview(slug: String, tracker: Tracker, auth: Option<String>, query: S
     responses((status = 200, description = "As GET /api/dashboard/timeseries for the link's site, under its filters", body = Timeseries), (status = "4XX", description = "Refused: bad input, a missing or expired share session (401), or no such link (404)", body = ErrorBody)),
     security((), ("share" = []))
 )]
-async fn timeseries(slug: String, tracker: Tracker, auth: Option<String>, query: ShareQuery) -> Result<impl Reply, Rejection> {
+async fn timeseries(
+    slug: String,
+    tracker: Tracker,
+    auth: Option<String>,
+    query: ShareQuery,
+) -> Result<impl Reply, Rejection> {
     let (period, filters, compare) = parsed(&query, "7d")?;
     shared_json(tracker, slug, auth, move |tracker, access| {
         let site = access.website.id;
@@ -265,7 +284,12 @@ async fn breakdown(
     responses((status = 200, description = "As GET /api/websites/{id}/traffic-sources for the link's site, under its filters", body = Vec<TrafficSource>), (status = "4XX", description = "Refused: bad input, a missing or expired share session (401), or no such link (404)", body = ErrorBody)),
     security((), ("share" = []))
 )]
-async fn traffic_sources(slug: String, tracker: Tracker, auth: Option<String>, query: ShareQuery) -> Result<impl Reply, Rejection> {
+async fn traffic_sources(
+    slug: String,
+    tracker: Tracker,
+    auth: Option<String>,
+    query: ShareQuery,
+) -> Result<impl Reply, Rejection> {
     let (period, filters, _) = parsed(&query, "30d")?;
     shared_json(tracker, slug, auth, move |tracker, access| {
         let site = access.website.id;
@@ -284,7 +308,12 @@ async fn traffic_sources(slug: String, tracker: Tracker, auth: Option<String>, q
     responses((status = 200, description = "As GET /api/websites/{id}/referrers for the link's site, under its filters", body = Vec<ReferrerCount>), (status = "4XX", description = "Refused: bad input, a missing or expired share session (401), or no such link (404)", body = ErrorBody)),
     security((), ("share" = []))
 )]
-async fn referrers(slug: String, tracker: Tracker, auth: Option<String>, query: ShareQuery) -> Result<impl Reply, Rejection> {
+async fn referrers(
+    slug: String,
+    tracker: Tracker,
+    auth: Option<String>,
+    query: ShareQuery,
+) -> Result<impl Reply, Rejection> {
     let (period, filters, _) = parsed(&query, "30d")?;
     shared_json(tracker, slug, auth, move |tracker, access| {
         let site = access.website.id;
@@ -303,7 +332,12 @@ async fn referrers(slug: String, tracker: Tracker, auth: Option<String>, query: 
     responses((status = 200, description = "As GET /api/websites/{id}/countries for the link's site, under its filters", body = Vec<CountryCount>), (status = "4XX", description = "Refused: bad input, a missing or expired share session (401), or no such link (404)", body = ErrorBody)),
     security((), ("share" = []))
 )]
-async fn countries(slug: String, tracker: Tracker, auth: Option<String>, query: ShareQuery) -> Result<impl Reply, Rejection> {
+async fn countries(
+    slug: String,
+    tracker: Tracker,
+    auth: Option<String>,
+    query: ShareQuery,
+) -> Result<impl Reply, Rejection> {
     let (period, filters, _) = parsed(&query, "30d")?;
     shared_json(tracker, slug, auth, move |tracker, access| {
         let site = access.website.id;

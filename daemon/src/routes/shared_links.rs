@@ -46,7 +46,8 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let all = warp::path!("websites" / WebsiteId / "shared-links");
     let list = all.and(warp::get()).and(caller()).and(host()).and_then(list);
     let create = all.and(warp::post()).and(caller()).and(host()).and(api_body()).and_then(create);
-    let delete = warp::path!("websites" / WebsiteId / "shared-links" / i64).and(warp::delete()).and(caller()).and_then(delete);
+    let delete =
+        warp::path!("websites" / WebsiteId / "shared-links" / i64).and(warp::delete()).and(caller()).and_then(delete);
     list.or(create).or(delete)
 }
 

@@ -24,7 +24,10 @@ async fn slugs_are_128_random_bits_each() {
     let site = server.create_site(&token, "Blog", "light").await["id"].as_i64().unwrap();
     let mut seen = std::collections::HashSet::new();
     for i in 0..20 {
-        let slug = link(&server, &token, site, json!({"name": format!("link {i}")})).await["slug"].as_str().unwrap().to_string();
+        let slug = link(&server, &token, site, json!({"name": format!("link {i}")})).await["slug"]
+            .as_str()
+            .unwrap()
+            .to_string();
         assert_eq!(URL_SAFE_NO_PAD.decode(&slug).unwrap().len(), 16, "{slug}");
         assert!(seen.insert(slug), "slugs repeat");
     }
@@ -33,7 +36,9 @@ async fn slugs_are_128_random_bits_each() {
     let mut near = slug.clone().into_bytes();
     near[0] = if near[0] == b'A' { b'B' } else { b'A' };
     let near = String::from_utf8(near).unwrap();
-    for path in [format!("/api/share/{near}"), format!("/api/share/{}/overview", &slug[..21]), "/api/share/1".to_string()] {
+    for path in
+        [format!("/api/share/{near}"), format!("/api/share/{}/overview", &slug[..21]), "/api/share/1".to_string()]
+    {
         assert_eq!(anonymous(&server, &path).await.status, StatusCode::NOT_FOUND, "{path}");
     }
 }
@@ -52,8 +57,9 @@ async fn a_share_session_opens_its_own_links_reads_and_nothing_else() {
     let without = anonymous(&server, &format!("/api/share/{slug}/overview")).await;
     assert_eq!(without.status, StatusCode::UNAUTHORIZED, "{}", without.text);
     without.error_message();
-    let session =
-        server.call(Method::POST, &format!("/api/share/{slug}/session"), None, Some(json!({"password": "letmein1"}))).await;
+    let session = server
+        .call(Method::POST, &format!("/api/share/{slug}/session"), None, Some(json!({"password": "letmein1"})))
+        .await;
     assert_eq!(session.status, StatusCode::OK, "{}", session.text);
     let share = session.json["token"].as_str().unwrap().to_string();
     assert_eq!(server.get(&format!("/api/share/{slug}/overview"), &share).await.status, StatusCode::OK);

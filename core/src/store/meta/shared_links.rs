@@ -162,8 +162,7 @@ impl SharedLinkStore for PgMeta {
             if tx.query_opt("SELECT 1 FROM websites WHERE id = $1 FOR UPDATE", &[&site])?.is_none() {
                 return Ok(None);
             }
-            let count: i64 =
-                tx.query_one("SELECT count(*) FROM shared_links WHERE website_id = $1", &[&site])?.get(0);
+            let count: i64 = tx.query_one("SELECT count(*) FROM shared_links WHERE website_id = $1", &[&site])?.get(0);
             if count >= i64::from(max) {
                 return Ok(None);
             }
@@ -201,9 +200,8 @@ impl SharedLinkStore for PgMeta {
     }
 
     fn delete_shared_link(&self, site: WebsiteId, id: i64) -> Result<bool> {
-        self.pg.with(|c| {
-            Ok(c.execute("DELETE FROM shared_links WHERE id = $1 AND website_id = $2", &[&id, &site])? > 0)
-        })
+        self.pg
+            .with(|c| Ok(c.execute("DELETE FROM shared_links WHERE id = $1 AND website_id = $2", &[&id, &site])? > 0))
     }
 
     fn shared_link_by_slug(&self, slug: &str) -> Result<Option<Row>> {

@@ -110,11 +110,16 @@ fn bad_links_are_refused_before_anything_is_stored_on_each_engine() {
         let auth = Auth::new(engine.meta.clone(), SECRET, Settings::new(Config::default()), None);
         let links = SharedLinks::new(engine.meta.clone(), auth.clone());
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
-        let blog = engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
+        let blog =
+            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
         for bad in [
             NewLink { name: " ".into(), ..NewLink::default() },
             NewLink { name: "x".into(), password: Some("short".into()), ..NewLink::default() },
-            NewLink { name: "x".into(), filters: Some(serde_json::json!([["is", "nope", ["x"]]])), ..NewLink::default() },
+            NewLink {
+                name: "x".into(),
+                filters: Some(serde_json::json!([["is", "nope", ["x"]]])),
+                ..NewLink::default()
+            },
             NewLink { name: "x".into(), embed: true, ..NewLink::default() },
             NewLink { name: "x".into(), embed: true, allowed_origins: vec!["*".into()], ..NewLink::default() },
             NewLink { name: "x".into(), allowed_origins: vec!["https://a.example".into()], ..NewLink::default() },
