@@ -31,6 +31,7 @@ use crate::store::funnels::Funnels;
 use crate::store::members::Members;
 use crate::store::organizations::{OrganizationUpdate, Organizations};
 use crate::store::segments::Segments;
+use crate::store::shared_links::SharedLinks;
 use crate::store::websites::Websites;
 
 /// An open tracker instance: storage plus one service per aggregate, behind one reference count.
@@ -64,6 +65,8 @@ pub struct Services {
     pub funnels: Funnels,
     /// A site's members and invitations (issue 37).
     pub members: Members,
+    /// Share links of sites and their sessions (issue 37).
+    pub shared_links: SharedLinks,
     pub imports: Imports,
     pub live: LiveHub,
     pub email: Email,
@@ -134,8 +137,10 @@ impl Tracker {
             Some(cluster) => Arc::new(ClickHouseEvents::new(cluster.clone(), meta.clone(), privacy.clone())),
             None => Arc::new(SqliteEvents::new(db.clone(), meta.clone(), analytics.clone(), privacy.clone())),
         };
+        let auth = Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone()));
         let services = Services {
-            auth: Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone())),
+            shared_links: SharedLinks::new(meta.clone(), auth.clone()),
+            auth,
             account: Account::new(meta.clone(), settings.clone()),
             email: Email::new(meta.clone(), settings.clone(), events.clone()),
             funnels: Funnels::new(meta.clone(), events.clone(), websites.clone()),

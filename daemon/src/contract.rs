@@ -11,7 +11,7 @@ use utoipa::{Modify, OpenApi};
 use crate::routes::{
     advanced, analytics, annotations, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
 };
-use crate::routes::{imports, members, visitor_stream, websites};
+use crate::routes::{imports, members, share, shared_links, visitor_stream, websites};
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, segments, track, user};
 
 #[derive(OpenApi)]
@@ -46,6 +46,9 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
         api_keys::list, api_keys::create, api_keys::revoke,
         members::list, members::invite, members::set_role, members::remove, members::withdraw, members::pending,
         members::accept,
+        shared_links::list, shared_links::create, shared_links::delete,
+        share::info, share::session, share::overview, share::timeseries, share::breakdown, share::traffic_sources,
+        share::referrers, share::countries,
         stats_api::query,
         annotations::list, annotations::create, annotations::update, annotations::delete,
         segments::list, segments::create, segments::update, segments::delete,
@@ -57,7 +60,7 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
 )]
 struct ApiDoc;
 
-/// Declares the `bearer` scheme the operations' `security(("bearer" = []))` refer to.
+/// Declares the `bearer` and `share` schemes the operations' `security(...)` refer to.
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -71,6 +74,14 @@ impl Modify for BearerAuth {
             ))
             .build();
         components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
+        let share = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "A share token from POST /api/share/{slug}/session: opens that password link's reads, nothing else \
+                 (a link without a password needs none)",
+            ))
+            .build();
+        components.add_security_scheme("share", SecurityScheme::Http(share));
     }
 }
 

@@ -1,5 +1,5 @@
 //! The route table (spec part 1 §2): each screen of src/screens.ts with its page, /auth and /verify-email public, everything else
-//! protected, anything unknown is 404.
+//! protected, a share link's /share/:slug public, anything unknown is 404.
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from "react";
 import { Route, Routes } from "react-router-dom";
 import { ProtectedLayout } from "./components/AppLayout";
@@ -7,6 +7,8 @@ import { FullPageSpinner } from "./components/ui/primitives";
 import { SCREENS, type ScreenPath } from "./screens";
 
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
+/** A share link's dashboard (issue 37): public, outside the screens table (its path carries the link's slug). */
+const SharePage = lazy(() => import("./pages/SharePage"));
 
 /** Each screen's page, loaded when first shown. */
 const PAGES: Record<ScreenPath, LazyExoticComponent<ComponentType>> = {
@@ -42,6 +44,7 @@ export function App() {
       <Routes>
         {routesOf(SCREENS.filter((s) => "public" in s))}
         <Route element={<ProtectedLayout />}>{routesOf(SCREENS.filter((s) => !("public" in s)))}</Route>
+        <Route path="/share/:slug" element={<SharePage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>

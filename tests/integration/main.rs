@@ -51,6 +51,7 @@ mod roles;
 mod same_figures;
 mod security;
 mod settings;
+mod share_links;
 mod stats_api;
 mod track;
 mod visitor_stream;

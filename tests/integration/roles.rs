@@ -35,6 +35,7 @@ struct Fixture {
     invitation: i64,
     annotation: i64,
     segment: i64,
+    link: i64,
 }
 
 impl Team {
@@ -106,6 +107,9 @@ impl Fixture {
         assert_eq!(annotation.status, StatusCode::CREATED, "{}", annotation.text);
         let segment = server.post(&format!("/api/websites/{site}/segments"), &team.owner, segment_body()).await;
         assert_eq!(segment.status, StatusCode::CREATED, "{}", segment.text);
+        let link =
+            server.post(&format!("/api/websites/{site}/shared-links"), &team.owner, json!({"name": "Board"})).await;
+        assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
         Fixture {
             site,
             definition: definition.json["id"].as_i64().unwrap(),
@@ -116,6 +120,7 @@ impl Fixture {
             invitation: invitation.json["id"].as_i64().unwrap(),
             annotation: annotation.json["id"].as_i64().unwrap(),
             segment: segment.json["id"].as_i64().unwrap(),
+            link: link.json["id"].as_i64().unwrap(),
         }
     }
 
@@ -139,6 +144,7 @@ impl Fixture {
             .replace("{invitationId}", &self.invitation.to_string())
             .replace("{annotationId}", &self.annotation.to_string())
             .replace("{segmentId}", &self.segment.to_string())
+            .replace("{linkId}", &self.link.to_string())
             .replace("{dimension}", "page")
             .replace("{kind}", "pageviews");
         assert!(!path.contains('{'), "{method} {pattern}: a path parameter this test cannot fill");
@@ -177,6 +183,7 @@ impl Fixture {
                 Some(json!({"name": "Other", "filters": [["is", "visit:os", ["Linux"]]]}))
             }
             ("PUT", "/api/websites/{id}/segments/{segmentId}") => Some(segment_body()),
+            ("POST", "/api/websites/{id}/shared-links") => Some(json!({"name": "Clients"})),
             ("PUT", "/api/privacy/settings") => Some(json!({"websiteId": site, "dataRetentionDays": 12})),
             ("PUT", "/api/privacy/retention") => Some(json!({"websiteId": site, "heatmaps": 7})),
             ("POST", "/api/privacy/delete-data") => Some(json!({"websiteId": site, "dataType": "events"})),

@@ -1,10 +1,12 @@
 //! Authentication: argon2id passwords, sign-ins as sessions of rotating refresh tokens, HS256 access tokens
-//! checked against their session on every request, API keys (api_keys.rs), stream tickets, and attempt limits.
+//! checked against their session on every request, API keys (api_keys.rs), stream tickets, share sessions
+//! (share_sessions.rs), and attempt limits.
 
 mod api_keys;
 mod argon_gate;
 mod email_link;
 mod limiter;
+mod share_sessions;
 mod tickets;
 mod tokens;
 mod two_factor;
@@ -30,6 +32,8 @@ pub use api_keys::{
 use argon_gate::ArgonGate;
 pub use email_link::{CurrentUser, EMAIL_LINK_TTL_MS, EMAIL_LINKS_PER_HOUR};
 pub use limiter::{AttemptLimiter, network_key};
+use share_sessions::ShareKeys;
+pub use share_sessions::{SHARE_TOKEN_TTL_SECS, ShareSession};
 use tickets::StreamTickets;
 pub use tickets::{STREAM_TICKET_TTL_SECS, StreamTicket};
 pub use tokens::{
@@ -101,6 +105,7 @@ pub struct Principal {
 pub struct Auth {
     meta: Meta,
     keys: Arc<TokenKeys>,
+    share_keys: Arc<ShareKeys>,
     limits: Arc<Limits>,
     tickets: Arc<StreamTickets>,
     argon: Arc<ArgonGate>,
@@ -118,6 +123,9 @@ struct Limits {
     email_links: AttemptLimiter<UserId>,
     /// Requests per API key and hour (api_keys.rs).
     api_key_requests: AttemptLimiter<i64>,
+    /// Wrong share-link passwords per client network and per link (share_sessions.rs).
+    share_network_failures: AttemptLimiter<IpAddr>,
+    share_link_failures: AttemptLimiter<i64>,
 }
 
 /// A hash verified when the email is unknown, so a login takes as long whether or not the account exists.
@@ -135,10 +143,13 @@ impl Auth {
             code_failures: AttemptLimiter::in_cluster_or_memory("two_factor", ACCOUNT_WINDOW, pg),
             email_links: AttemptLimiter::in_cluster_or_memory("email_links", Duration::from_secs(3600), pg),
             api_key_requests: AttemptLimiter::in_cluster_or_memory("api_keys", Duration::from_secs(3600), pg),
+            share_network_failures: AttemptLimiter::in_cluster_or_memory("share_network", Duration::from_secs(60), pg),
+            share_link_failures: AttemptLimiter::in_cluster_or_memory("share_link", ACCOUNT_WINDOW, pg),
         };
         Auth {
             meta,
             keys: Arc::new(TokenKeys::new(secret)),
+            share_keys: Arc::new(ShareKeys::new(secret)),
             limits: Arc::new(limits),
             tickets: Arc::new(StreamTickets::new(shared)),
             argon: Arc::new(ArgonGate::new()),

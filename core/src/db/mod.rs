@@ -45,6 +45,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0029_visit_sources_and_versions.sql"),
     include_str!("../../migrations/0030_api_keys.sql"),
     include_str!("../../migrations/0031_site_members.sql"),
+    include_str!("../../migrations/0032_shared_links.sql"),
     include_str!("../../migrations/0033_annotations_and_segments.sql"),
     include_str!("../../migrations/0035_import_days.sql"),
 ];

@@ -238,6 +238,13 @@ impl Filters {
         Ok(filters)
     }
 
+    /// Both filters at once: every condition of each must pass (a share link's fixed filters and a visitor's).
+    pub fn and(mut self, other: Filters) -> Filters {
+        self.visit.extend(other.visit);
+        self.event.extend(other.event);
+        self
+    }
+
     /// Whether there is no condition at all.
     pub fn is_empty(&self) -> bool {
         self.visit.is_empty() && self.event.is_empty()

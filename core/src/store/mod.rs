@@ -10,4 +10,5 @@ pub mod members;
 pub mod meta;
 pub mod organizations;
 pub mod segments;
+pub mod shared_links;
 pub mod websites;

@@ -67,7 +67,7 @@ struct BreakdownQuery {
 
 /// A breakdown's answer: the dimension, what `count` counts, and the rows, most first.
 #[derive(Serialize, utoipa::ToSchema)]
-struct Breakdown {
+pub(crate) struct Breakdown {
     dimension: String,
     /// `visits`, `pageviews` or `events`.
     measure: &'static str,
@@ -77,7 +77,7 @@ struct Breakdown {
 /// A breakdown's row: a value ('' = unknown, Direct for referrers and sources) and its count; with `compare=`,
 /// the value's count over the compared period too (0 when it had none).
 #[derive(Serialize, utoipa::ToSchema)]
-struct BreakdownRow {
+pub(crate) struct BreakdownRow {
     value: String,
     count: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -251,16 +251,30 @@ async fn breakdown(
     user: Caller,
     query: BreakdownQuery,
 ) -> Result<impl Reply, Rejection> {
+    let (dimension, by, limit) = breakdown_of_request(&dimension, query.limit.as_deref())?;
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
+    let filters = filters_of(query.filters.as_deref())?;
+    let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        breakdown_answer(tracker, site, range, &filters, dimension, &by, limit, compare)
+    })
+    .await
+}
+
+/// A breakdown request's dimension (the path segment as sent) and `limit`, checked: the dimension as text, as
+/// parsed, and the row count.
+pub(crate) fn breakdown_of_request(
+    segment: &str,
+    limit: Option<&str>,
+) -> Result<(String, BreakdownBy, i64), Rejection> {
     // warp hands the segment over as sent: `prop%3Aplan` is `prop:plan`.
-    let dimension = percent_encoding::percent_decode_str(&dimension)
+    let dimension = percent_encoding::percent_decode_str(segment)
         .decode_utf8()
         .map_err(|_| reject(Error::invalid("the dimension must be UTF-8 text")))?
         .into_owned();
     let by = BreakdownBy::parse(&dimension).map_err(reject)?;
-    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
-    let filters = filters_of(query.filters.as_deref())?;
-    let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
-    let limit = match query.limit.as_deref() {
+    let limit = match limit {
         None => BREAKDOWN_DEFAULT_LIMIT,
         Some(raw) => raw
             .parse()
@@ -268,25 +282,36 @@ async fn breakdown(
             .filter(|n| (1..=BREAKDOWN_MAX_LIMIT).contains(n))
             .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 1000")))?,
     };
-    site_json(tracker, user, site, move |tracker| {
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        let rows = tracker.events.breakdown_where(site, range, &filters, &by, limit)?;
-        // The compared period's counts of the same values (a value outside its top rows is read as 0 there).
-        let earlier: Option<Vec<DimensionCount>> = match compare {
-            Some(compare) => {
-                Some(tracker.events.breakdown_where(site, compare.range(range), &filters, &by, BREAKDOWN_MAX_LIMIT)?)
-            }
-            None => None,
-        };
-        let previous =
-            |value: &str| earlier.as_ref().map(|rows| rows.iter().find(|r| r.value == value).map_or(0, |r| r.count));
-        let rows = rows
-            .into_iter()
-            .map(|r| BreakdownRow { previous: previous(&r.value), value: r.value, count: r.count })
-            .collect();
-        Ok(Breakdown { dimension, measure: by.measure(), rows })
-    })
-    .await
+    Ok((dimension, by, limit))
+}
+
+/// A breakdown's answer over a range (the owner's route and a share link's alike).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn breakdown_answer(
+    tracker: &Tracker,
+    site: WebsiteId,
+    range: TimeRange,
+    filters: &Filters,
+    dimension: String,
+    by: &BreakdownBy,
+    limit: i64,
+    compare: Option<Compare>,
+) -> tracker_core::Result<Breakdown> {
+    let rows = tracker.events.breakdown_where(site, range, filters, by, limit)?;
+    // The compared period's counts of the same values (a value outside its top rows is read as 0 there).
+    let earlier: Option<Vec<DimensionCount>> = match compare {
+        Some(compare) => {
+            Some(tracker.events.breakdown_where(site, compare.range(range), filters, by, BREAKDOWN_MAX_LIMIT)?)
+        }
+        None => None,
+    };
+    let previous =
+        |value: &str| earlier.as_ref().map(|rows| rows.iter().find(|r| r.value == value).map_or(0, |r| r.count));
+    let rows = rows
+        .into_iter()
+        .map(|r| BreakdownRow { previous: previous(&r.value), value: r.value, count: r.count })
+        .collect();
+    Ok(Breakdown { dimension, measure: by.measure(), rows })
 }
 
 /// A single-use ticket that opens the live stream (EventSource cannot send the bearer header).

@@ -24,6 +24,8 @@ pub(crate) mod replays;
 pub(crate) mod reports;
 pub(crate) mod roles;
 pub(crate) mod segments;
+pub(crate) mod share;
+pub(crate) mod shared_links;
 pub(crate) mod stats_api;
 pub(crate) mod track;
 pub(crate) mod user;
@@ -83,6 +85,8 @@ pub fn routes(
         .or(boxed(visitor_stream::routes(tracker.clone())))
         .or(boxed(user::routes(tracker.clone())))
         .or(boxed(api_keys::routes(tracker.clone())))
+        .or(boxed(shared_links::routes(tracker.clone())))
+        .or(boxed(share::routes(tracker.clone())))
         .or(boxed(stats_api::routes(tracker.clone())))
         .or(boxed(annotations::routes(tracker.clone())))
         .or(boxed(segments::routes(tracker.clone())))
@@ -94,6 +98,7 @@ pub fn routes(
     // is near the compiler's default recursion limit for the crates that serve it.
     api.or(track::scripts(tracker.clone()).or(operations::routes(tracker.clone())))
         .or(replay_player::routes())
+        .or(boxed(share::page(tracker.clone())))
         .or(assets::routes())
         .recover(recover)
         .with(warp::log::custom(log_request))
@@ -110,17 +115,28 @@ where
 }
 
 /// Adds the headers of [`security_headers`] to an answer, keeping those it set itself: only the replay frame
-/// sets its own policy and framing (`replay_player`), every other answer gets the dashboard's.
+/// (`replay_player`) and an embed link's share page (`share`) set their own policy, every other answer gets the
+/// dashboard's. A route with its own policy decides its framing there (`frame-ancestors`), so it gets no
+/// X-Frame-Options unless it set one: the header has no value that allows a list of origins.
 fn with_security_headers(reply: impl Reply) -> warp::reply::Response {
     let mut response = reply.into_response();
     let headers = response.headers_mut();
+    let own_policy = headers.contains_key(warp::http::header::CONTENT_SECURITY_POLICY);
     for (name, value) in security_headers() {
         if let Some(name) = name {
+            if own_policy && name == warp::http::header::X_FRAME_OPTIONS {
+                continue;
+            }
             headers.entry(name).or_insert(value);
         }
     }
     response
 }
+
+/// The dashboard's Content-Security-Policy (see [`security_headers`]); an embed link's page widens only its
+/// `frame-ancestors`.
+pub(crate) const DASHBOARD_POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+     frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
 /// Headers on every answer: the dashboard may not be framed, load anything from elsewhere, or run plugins;
 /// links out of it carry no path. (They mean nothing on scripts, JSON and beacons, and do no harm there.)
@@ -133,21 +149,19 @@ fn security_headers() -> HeaderMap {
         headers.insert(name, warp::http::HeaderValue::from_static(value));
     };
     set("x-content-type-options", "nosniff");
-    set(
-        "content-security-policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; \
-         object-src 'none'; base-uri 'none'; form-action 'self'",
-    );
+    set("content-security-policy", DASHBOARD_POLICY);
     set("referrer-policy", "strict-origin-when-cross-origin");
     set("x-frame-options", "DENY");
     headers
 }
 
 /// One line per request: method, path, status and duration in milliseconds; never the query string (it may
-/// carry an access token), headers or bodies. Dashboard and API requests log at info; visitors' hits and
-/// scripts and the probes (/health, /ready, /metrics) at debug, as they come many times a second.
+/// carry an access token), headers or bodies, nor a share link's slug (it opens the link). Dashboard and API
+/// requests log at info; visitors' hits and scripts and the probes (/health, /ready, /metrics) at debug, as
+/// they come many times a second.
 fn log_request(info: warp::log::Info) {
-    let path = info.path();
+    let redacted = without_share_slug(info.path());
+    let path = redacted.as_str();
     let duration_ms = (info.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     if is_routine(path) {
         tracing::debug!(target: "tracker::request", method = %info.method(), path, status = info.status().as_u16(),
@@ -156,6 +170,17 @@ fn log_request(info: warp::log::Info) {
         tracing::info!(target: "tracker::request", method = %info.method(), path, status = info.status().as_u16(),
             duration_ms, "request");
     }
+}
+
+/// A path with a share link's slug replaced by `…` (`/share/{slug}`, `/api/share/{slug}/...`).
+fn without_share_slug(path: &str) -> String {
+    for prefix in ["/share/", "/api/share/"] {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let after = rest.find('/').map_or("", |i| &rest[i..]);
+            return format!("{prefix}…{after}");
+        }
+    }
+    path.to_string()
 }
 
 /// Paths hit by visitors' browsers and by monitoring rather than by people using the dashboard.

@@ -135,6 +135,18 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("DELETE", "/api/websites/{id}/segments/{segmentId}", Site(Editor)),
     // Importing another tool's history: admins and up.
     ("POST", "/api/websites/{id}/imports", Site(Admin)),
+    // Share links: made and ended by admins and up; what a link opens needs the link, not an account.
+    ("GET", "/api/websites/{id}/shared-links", Site(Admin)),
+    ("POST", "/api/websites/{id}/shared-links", Site(Admin)),
+    ("DELETE", "/api/websites/{id}/shared-links/{linkId}", Site(Admin)),
+    ("GET", "/api/share/{slug}", Public),
+    ("POST", "/api/share/{slug}/session", Public),
+    ("GET", "/api/share/{slug}/overview", Public),
+    ("GET", "/api/share/{slug}/timeseries", Public),
+    ("GET", "/api/share/{slug}/breakdown/{dimension}", Public),
+    ("GET", "/api/share/{slug}/traffic-sources", Public),
+    ("GET", "/api/share/{slug}/referrers", Public),
+    ("GET", "/api/share/{slug}/countries", Public),
 ];
 
 /// The table as text, for the role-matrix test and API.md: (method, path, "public" | "account" | a role name).

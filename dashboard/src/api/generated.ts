@@ -633,6 +633,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/share/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the link shows: its site, its name and fixed filters, and whether a password is needed first. */
+        get: operations["shareInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/breakdown/{dimension}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shareBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shareCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shareOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/referrers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shareReferrers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a password link for an hour: the token goes in `Authorization: Bearer` on the link's reads, and opens
+         *     nothing else. Wrong passwords are limited per client network and per link, as logins are.
+         */
+        post: operations["shareSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shareTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/share/{slug}/traffic-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["shareTrafficSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/track": {
         parameters: {
             query?: never;
@@ -1395,6 +1528,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/shared-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's share links, newest first: never a password, only whether one is set. */
+        get: operations["listSharedLinks"];
+        put?: never;
+        /** Creates a share link of the site. */
+        post: operations["createSharedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/websites/{id}/shared-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a share link: its page, reads and sessions end at once. */
+        delete: operations["deleteSharedLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2920,9 +3088,64 @@ export interface components {
             /** @description Events (custom, conversions, outbound links, downloads) on this page, in order. */
             events: components["schemas"]["JourneyEvent"][];
         };
+        /** @description The password of a password link. */
+        SessionRequest: {
+            password?: string | null;
+        };
         /** @description `PUT /api/privacy/settings`: the site plus the changed fields. */
         SettingsBody: components["schemas"]["PrivacyUpdate"] & {
             websiteId?: unknown;
+        };
+        /** @description What a share link shows, for its page to draw itself. */
+        ShareInfo: {
+            siteName: string;
+            domain: string;
+            linkName: string;
+            /** @description The link's fixed filters (Stats API v2 JSON text, `[]` for none). */
+            filters: string;
+            embed: boolean;
+            passwordRequired: boolean;
+        };
+        /** @description A share session handed to the visitor. */
+        ShareSession: {
+            token: string;
+            /** Format: int64 */
+            expiresIn: number;
+        };
+        /** @description A share link as its owner sees it (never its password hash: only whether it has one). */
+        SharedLink: {
+            /** Format: int64 */
+            id: number;
+            slug: string;
+            name: string;
+            passwordRequired: boolean;
+            /** @description The link's fixed filters, Stats API v2 JSON text (`[]` for none). */
+            filters: string;
+            embed: boolean;
+            allowedOrigins: string[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A link to create. */
+        SharedLinkRequest: {
+            /** @description Trimmed, 1 to 100 characters. */
+            name: string;
+            /** @description Optional; at least 6 characters. Stored hashed (argon2id); visitors must enter it first. */
+            password?: string | null;
+            /**
+             * @description Fixed filters, Plausible Stats API v2 syntax (a JSON array, or its JSON text): every read of the link is
+             *     filtered by them, and a visitor's own filters only narrow further.
+             */
+            filters?: Record<string, never> | null;
+            /** @description Whether pages of `allowedOrigins` may frame the link. */
+            embed?: boolean | null;
+            /** @description With `embed`: 1 to 10 exact origins (`https://host[:port]`) allowed to frame the link. */
+            allowedOrigins?: string[] | null;
+        };
+        /** @description A link as its owner sees it, with the address to hand out. */
+        SharedLinkResponse: components["schemas"]["SharedLink"] & {
+            /** @description `{base}/share/{slug}`; add `?embed=true` inside an iframe. */
+            url: string;
         };
         /** @description One recorded sign-in. */
         SignIn: {
@@ -4614,6 +4837,340 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared site and link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareInfo"];
+                };
+            };
+            /** @description Not found: no such link (or it was deleted) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareBreakdown: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, ANDed to the link's own (API.md "Filters"). */
+                filters?: string;
+                /** @description `previous_period` or `year_over_year` (overview, timeseries, breakdowns). */
+                compare?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Breakdown rows, 1 to 100 (10 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+                /** @description As GET /api/websites/{id}/breakdown/{dimension} */
+                dimension: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET /api/websites/{id}/breakdown/{dimension} for the link's site, under its filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breakdown"];
+                };
+            };
+            /** @description Refused: bad input, a missing or expired share session (401), or no such link (404) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareCountries: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, ANDed to the link's own (API.md "Filters"). */
+                filters?: string;
+                /** @description `previous_period` or `year_over_year` (overview, timeseries, breakdowns). */
+                compare?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Breakdown rows, 1 to 100 (10 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET /api/websites/{id}/countries for the link's site, under its filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryCount"][];
+                };
+            };
+            /** @description Refused: bad input, a missing or expired share session (401), or no such link (404) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareOverview: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, ANDed to the link's own (API.md "Filters"). */
+                filters?: string;
+                /** @description `previous_period` or `year_over_year` (overview, timeseries, breakdowns). */
+                compare?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Breakdown rows, 1 to 100 (10 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET /api/dashboard/overview for the link's site, under its filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description Refused: bad input, a missing or expired share session (401), or no such link (404) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareReferrers: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, ANDed to the link's own (API.md "Filters"). */
+                filters?: string;
+                /** @description `previous_period` or `year_over_year` (overview, timeseries, breakdowns). */
+                compare?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Breakdown rows, 1 to 100 (10 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET /api/websites/{id}/referrers for the link's site, under its filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferrerCount"][];
+                };
+            };
+            /** @description Refused: bad input, a missing or expired share session (401), or no such link (404) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequest"];
+            };
+        };
+        responses: {
+            /** @description A share token for this link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareSession"];
+                };
+            };
+            /** @description Refused: a link without a password (400), a wrong password (401), no such link (404), or too many wrong passwords (429) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareTimeseries: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, ANDed to the link's own (API.md "Filters"). */
+                filters?: string;
+                /** @description `previous_period` or `year_over_year` (overview, timeseries, breakdowns). */
+                compare?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Breakdown rows, 1 to 100 (10 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET /api/dashboard/timeseries for the link's site, under its filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeseries"];
+                };
+            };
+            /** @description Refused: bad input, a missing or expired share session (401), or no such link (404) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareTrafficSources: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, ANDed to the link's own (API.md "Filters"). */
+                filters?: string;
+                /** @description `previous_period` or `year_over_year` (overview, timeseries, breakdowns). */
+                compare?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /** @description Breakdown rows, 1 to 100 (10 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The link's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET /api/websites/{id}/traffic-sources for the link's site, under its filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficSource"][];
+                };
+            };
+            /** @description Refused: bad input, a missing or expired share session (401), or no such link (404) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6561,6 +7118,108 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSharedLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's share links, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedLinkResponse"][];
+                };
+            };
+            /** @description Refused: no valid sign-in, or not found (another user's site too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSharedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SharedLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link, its slug (128 random bits) and its address */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedLinkResponse"];
+                };
+            };
+            /** @description Refused: a bad name, password, filter or origin (400), no valid sign-in, not found (another user's site too), or the site's 50 links already (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSharedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description The link's id */
+                linkId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Refused: no valid sign-in, or not found (another site's link too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 //! One query hook per dashboard read endpoint (daemon/API.md "Dashboard reads").
+import { createContext, useContext } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { QueryKey } from "@tanstack/react-query";
 import { api } from "../api";
@@ -15,11 +16,27 @@ import type {
   Timeseries,
   TrafficSource,
 } from "../api/types";
+import type { ShareScope } from "../api/share";
+import { sharePath } from "../api/share";
 import { breakdownSegment, filtersQuery } from "../lib/filters";
 import { useUser } from "./auth";
 
 function useSignedIn(): boolean {
   return !!useUser().data;
+}
+
+/** Set by a share page (/share/:slug): the site reads below then go to its link's /api/share/{slug}/…. */
+export const ShareContext = createContext<ShareScope | null>(null);
+
+/**
+ * How this screen reads its site: through the signed-in client, or on a share page through the link's client
+ * with each path rewritten to its share read. `ready` is whether reads may start (a sign-in, or a share page).
+ */
+export function useSiteReader(): { ready: boolean; get: <T>(path: string) => Promise<T> } {
+  const share = useContext(ShareContext);
+  const signedIn = useSignedIn();
+  if (share) return { ready: true, get: <T>(path: string) => share.client.get<T>(sharePath(path, share.slug)) };
+  return { ready: signedIn, get: <T>(path: string) => api.get<T>(path) };
 }
 
 /**
@@ -32,12 +49,12 @@ export function useSiteQuery<T>(
   path: (id: number) => string,
   options: { refetchInterval?: number } = {},
 ) {
-  const signedIn = useSignedIn();
+  const reader = useSiteReader();
   const id = websiteId ?? -1;
   return useQuery({
     queryKey: key(id),
-    queryFn: () => api.get<T>(path(id)),
-    enabled: signedIn && websiteId !== undefined,
+    queryFn: () => reader.get<T>(path(id)),
+    enabled: reader.ready && websiteId !== undefined,
     refetchInterval: options.refetchInterval,
   });
 }
@@ -113,13 +130,13 @@ export function useBreakdown(
   filters: string | null = null,
   options: { enabled?: boolean } = {},
 ) {
-  const signedIn = useSignedIn();
+  const reader = useSiteReader();
   const id = websiteId ?? -1;
   return useQuery({
     queryKey: keys.site(id).read(`breakdown/${dimension}`, { period, limit, filters }),
     queryFn: () =>
-      api.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?${period}&limit=${limit}${filtersQuery(filters)}`),
-    enabled: signedIn && websiteId !== undefined && (options.enabled ?? true),
+      reader.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?${period}&limit=${limit}${filtersQuery(filters)}`),
+    enabled: reader.ready && websiteId !== undefined && (options.enabled ?? true),
   });
 }
 

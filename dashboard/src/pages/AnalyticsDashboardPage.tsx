@@ -2,8 +2,10 @@
 //! four metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
 //! Cards, Top Pages, traffic sources, conversions and every breakdown panel follow the URL's filters (a row click
 //! adds one) and its period (the range picker, default 30 days); identified visitors do not take filters yet and
-//! say so.
-import { useState } from "react";
+//! say so. A share page (/share/:slug, SharePage.tsx) shows the same `SiteAnalytics` read-only (`shared`): its
+//! reads go to the link's share routes, and what is not an aggregate (identified visitors, the conversions list)
+//! or not the visitor's (the tracking key) is left out.
+import { Suspense, lazy, useState } from "react";
 import type { ReactNode } from "react";
 import type { Website } from "../api/types";
 import {
@@ -11,6 +13,7 @@ import {
   useConversions,
   useIdentifiedVisitors,
   useOverview,
+  useTimeseries,
   useTrafficSources,
 } from "../hooks/analytics";
 import { useCompare } from "../hooks/compare";
@@ -33,15 +36,18 @@ import { ImportedNote } from "../components/imports/ImportedNote";
 import { EmptyText, QueryState } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
 import { TopPagesList } from "../components/TopPagesCard";
+import { ShareDialog } from "../components/ShareDialog";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { useToast } from "../components/toast/toast";
-import { IconActivity, IconCode, IconDownload, IconEye, IconGlobe, IconTarget, IconUsers } from "../components/ui/icons";
-import { Badge, Button, Card, CardBody, CardHeader, ErrorNote, cx } from "../components/ui/primitives";
+import { IconActivity, IconCode, IconDownload, IconEye, IconGlobe, IconShare, IconTarget, IconUsers } from "../components/ui/icons";
+import { Badge, Button, Card, CardBody, CardHeader, ErrorNote, Skeleton, cx } from "../components/ui/primitives";
 import { TabsContent, TabsList, TabsRoot, TabsTrigger } from "../components/ui/Tabs";
 import { serverMessage } from "../lib/errors";
 
 const TABS = ["overview", "visitors", "traffic", "conversions"] as const;
-type Tab = (typeof TABS)[number];
+export type Tab = (typeof TABS)[number];
+export const SHARED_TABS = ["overview", "visitors", "traffic"] as const satisfies readonly Tab[];
+const TrafficChart = lazy(() => import("../components/TrafficChart"));
 export const OVERVIEW_REFETCH_MS = 30_000;
 const LIMITS = { identified: 5, conversions: 10 };
 /** The period of every read here when the URL names none. */
@@ -58,7 +64,9 @@ export default function AnalyticsDashboardPage() {
 
 function SiteActions({ website }: { website: Website }) {
   const [codeOpen, setCodeOpen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const filters = useFilters();
   const { toast } = useToast();
 
   async function exportCsv() {
@@ -82,19 +90,35 @@ function SiteActions({ website }: { website: Website }) {
         <IconDownload />
         {exporting ? "Exporting..." : "Export CSV"}
       </Button>
+      <Button variant="outline" onClick={() => setShareOpen(true)}>
+        <IconShare />
+        Share
+      </Button>
       <TrackingCodeDialog website={website} open={codeOpen} onClose={() => setCodeOpen(false)} />
+      <ShareDialog website={website} filters={filters.text} open={shareOpen} onClose={() => setShareOpen(false)} />
     </>
   );
 }
 
-function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; setTab: (t: Tab) => void }) {
+export function SiteAnalytics({
+  website,
+  tab,
+  setTab,
+  shared = false,
+}: {
+  website: Website;
+  tab: Tab;
+  setTab: (t: Tab) => void;
+  /** On a share page: read-only, aggregates only, and the traffic chart on top. */
+  shared?: boolean;
+}) {
   const filters = useFilters();
   const period = usePeriod(DEFAULT_PERIOD);
   // The panels' rows carry their change when the screen compares.
   const compare = useCompare();
   const panels = period.query + compare.query;
   const overview = useOverview(website.id, { period: period.query, refetchInterval: OVERVIEW_REFETCH_MS, filters: filters.text });
-  const conversions = useConversions(website.id, period.query, filters.text);
+  const conversions = useConversions(shared ? undefined : website.id, period.query, filters.text);
   const m = overview.data?.metrics;
   const loading = overview.isPending;
   // Under refused filters the figures are unknown, not zero.
@@ -112,10 +136,12 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
             <p className="text-sm text-gray-400">{website.domain}</p>
           </div>
         </div>
-        <div className="text-right">
-          <p className="text-xs uppercase tracking-wide text-gray-500">Tracking key</p>
-          <p className="font-mono text-sm text-gray-200">{website.trackingKey}</p>
-        </div>
+        {shared ? null : (
+          <div className="text-right">
+            <p className="text-xs uppercase tracking-wide text-gray-500">Tracking key</p>
+            <p className="font-mono text-sm text-gray-200">{website.trackingKey}</p>
+          </div>
+        )}
       </Card>
 
       <p className="text-sm text-gray-400" data-testid="dashboard-period">
@@ -148,26 +174,29 @@ function SiteAnalytics({ website, tab, setTab }: { website: Website; tab: Tab; s
         />
       </div>
       <ImportedNote overview={overview.data} />
+      {shared ? <SharedChart websiteId={website.id} period={period.query} /> : null}
 
       <TabsRoot<Tab> value={tab} onChange={setTab} className="space-y-6">
         <TabsList>
           <TabsTrigger value="overview">Overview</TabsTrigger>
           <TabsTrigger value="visitors">Visitors</TabsTrigger>
           <TabsTrigger value="traffic">Traffic</TabsTrigger>
-          <TabsTrigger value="conversions">Conversions</TabsTrigger>
+          {shared ? null : <TabsTrigger value="conversions">Conversions</TabsTrigger>}
         </TabsList>
         <TabsContent value="overview">
           <OverviewTab websiteId={website.id} period={panels} topPages={overview.data?.topPages} loading={loading} refused={refused} />
         </TabsContent>
         <TabsContent value="visitors">
-          <VisitorsTab websiteId={website.id} period={panels} />
+          <VisitorsTab websiteId={website.id} period={panels} shared={shared} />
         </TabsContent>
         <TabsContent value="traffic">
           <TrafficTab websiteId={website.id} period={panels} />
         </TabsContent>
-        <TabsContent value="conversions">
-          <ConversionsTab websiteId={website.id} period={period.query} label={periodLabel(period.period)} />
-        </TabsContent>
+        {shared ? null : (
+          <TabsContent value="conversions">
+            <ConversionsTab websiteId={website.id} period={period.query} label={periodLabel(period.period)} />
+          </TabsContent>
+        )}
       </TabsRoot>
     </div>
   );
@@ -211,10 +240,45 @@ function OverviewTab({
   );
 }
 
-function VisitorsTab({ websiteId, period }: { websiteId: number; period: string }) {
-  const identified = useIdentifiedVisitors(websiteId);
+/** A share page's traffic chart: visitors and page views of the period, under the filters. */
+function SharedChart({ websiteId, period }: { websiteId: number; period: string }) {
+  const filters = useFilters();
+  const series = useTimeseries(websiteId, period, filters.text);
+  return (
+    <Card>
+      <CardHeader title="Traffic Overview" description="Visitors and page views" />
+      <CardBody>
+        {refusedFilters(filters.active, series.error) ? (
+          <RefusedText />
+        ) : (
+          <QueryState query={series}>
+            {(data) => (
+              <Suspense fallback={<Skeleton className="h-72 w-full" />}>
+                <TrafficChart points={data.points} />
+              </Suspense>
+            )}
+          </QueryState>
+        )}
+      </CardBody>
+    </Card>
+  );
+}
+
+function VisitorsTab({ websiteId, period, shared }: { websiteId: number; period: string; shared: boolean }) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      {shared ? null : <IdentifiedPanel websiteId={websiteId} />}
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.countries, BREAKDOWNS.regions, BREAKDOWNS.cities]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.devices, BREAKDOWNS.screens]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.browsers, BREAKDOWNS.browserVersions]} period={period} />
+      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.os, BREAKDOWNS.osVersions]} period={period} />
+    </div>
+  );
+}
+
+function IdentifiedPanel({ websiteId }: { websiteId: number }) {
+  const identified = useIdentifiedVisitors(websiteId);
+  return (
       <Panel title="Identified Visitors" description="Companies behind your traffic" unfiltered>
         <QueryState query={identified} isEmpty={(d) => d.length === 0} empty={<EmptyText>No identified visitors yet</EmptyText>}>
           {(data) => (
@@ -236,11 +300,6 @@ function VisitorsTab({ websiteId, period }: { websiteId: number; period: string 
           )}
         </QueryState>
       </Panel>
-      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.countries, BREAKDOWNS.regions, BREAKDOWNS.cities]} period={period} />
-      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.devices, BREAKDOWNS.screens]} period={period} />
-      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.browsers, BREAKDOWNS.browserVersions]} period={period} />
-      <BreakdownPanel websiteId={websiteId} tabs={[BREAKDOWNS.os, BREAKDOWNS.osVersions]} period={period} />
-    </div>
   );
 }
 

@@ -1,17 +1,19 @@
 //! Your Websites (/websites): the account's open invitations, the card grid (its own sites and those shared with
-//! it, each with its role), add dialog, tracking code dialog, members (admin and up), delete (the owner).
+//! it, each with its role), add dialog, tracking code dialog, members (admin and up), share links (admin and up),
+//! delete (the owner).
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import type { Website } from "../api/types";
 import { useWebsites } from "../hooks/websites";
 import { formatDate } from "../lib/time";
 import { trackingLevelInfo } from "../lib/website";
+import { ShareDialog } from "../components/ShareDialog";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { AddWebsiteDialog, DeleteWebsiteDialog } from "../components/WebsiteDialogs";
 import { MembersDialog } from "../components/members/MembersDialog";
 import { PendingInvitations } from "../components/members/PendingInvitations";
 import { atLeast, ROLE_LABELS } from "../lib/roles";
-import { IconChart, IconCode, IconGlobe, IconPlus, IconTrash, IconUsers } from "../components/ui/icons";
+import { IconChart, IconCode, IconGlobe, IconPlus, IconShare, IconTrash, IconUsers } from "../components/ui/icons";
 import { QueryState } from "../components/page/QueryState";
 import { Badge, Button, Card, EmptyState, PageHeader, Skeleton } from "../components/ui/primitives";
 
@@ -21,6 +23,7 @@ export default function WebsitesPage() {
   const [codeFor, setCodeFor] = useState<Website | undefined>();
   const [deleting, setDeleting] = useState<Website | undefined>();
   const [team, setTeam] = useState<Website | undefined>();
+  const [sharing, setSharing] = useState<Website | undefined>();
 
   return (
     <>
@@ -86,11 +89,17 @@ export default function WebsitesPage() {
                     <dd className="mt-1 truncate rounded-md bg-gray-950 px-2 py-1 font-mono text-xs text-gray-300">{site.trackingKey}</dd>
                   </div>
                 </dl>
-                <div className="mt-5 flex items-center gap-2 border-t border-gray-800 pt-4">
+                <div className="mt-5 flex flex-wrap items-center gap-2 border-t border-gray-800 pt-4">
                   <Button size="sm" variant="outline" onClick={() => setCodeFor(site)}>
                     <IconCode />
                     Get Code
                   </Button>
+                  {atLeast(site.role, "admin") && (
+                    <Button size="sm" variant="outline" onClick={() => setSharing(site)}>
+                      <IconShare />
+                      Share
+                    </Button>
+                  )}
                   <Link to={`/dashboard?website=${site.id}`} className="inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-xs font-medium text-gray-300 hover:bg-gray-800 hover:text-white">
                     <IconChart className="h-4 w-4" />
                     Analytics
@@ -115,6 +124,7 @@ export default function WebsitesPage() {
       <TrackingCodeDialog website={codeFor} open={!!codeFor} onClose={() => setCodeFor(undefined)} />
       <DeleteWebsiteDialog website={deleting} onClose={() => setDeleting(undefined)} />
       <MembersDialog website={team} onClose={() => setTeam(undefined)} />
+      <ShareDialog website={sharing} open={!!sharing} onClose={() => setSharing(undefined)} />
     </>
   );
 }

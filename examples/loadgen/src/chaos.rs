@@ -671,6 +671,25 @@ const ROUTES: &[Route] = &[
     route("DELETE", "/api/websites/{victim}/invitations/{n}", "", Body::None, Auth::Owner),
     route("GET", "/api/user/invitations", "", Body::None, Auth::Owner),
     route("POST", "/api/user/invitations/{n}/accept", "", Body::Json(r#"{"token":"not-a-token"}"#), Auth::Owner),
+    // Share links (issue 37): the owner's, and what a link opens (an unknown slug here: 404, never a 5xx).
+    route("GET", "/api/websites/{site}/shared-links", "", Body::None, Auth::Owner),
+    route("POST", "/api/websites/{victim}/shared-links", "", Body::Json(r#"{"name":"chaos {n}"}"#), Auth::Owner),
+    route("DELETE", "/api/websites/{victim}/shared-links/{n}", "", Body::None, Auth::Owner),
+    route("GET", "/api/share/chaos-no-such-slug-000000", "", Body::None, Auth::Public),
+    route(
+        "POST",
+        "/api/share/chaos-no-such-slug-000000/session",
+        "",
+        Body::Json(r#"{"password":"guess"}"#),
+        Auth::Public,
+    ),
+    route("GET", "/api/share/chaos-no-such-slug-000000/overview", "range=7d", Body::None, Auth::Public),
+    route("GET", "/api/share/chaos-no-such-slug-000000/timeseries", "range=7d", Body::None, Auth::Public),
+    route("GET", "/api/share/chaos-no-such-slug-000000/breakdown/browser", "range=7d", Body::None, Auth::Public),
+    route("GET", "/api/share/chaos-no-such-slug-000000/traffic-sources", "range=7d", Body::None, Auth::Public),
+    route("GET", "/api/share/chaos-no-such-slug-000000/referrers", "range=7d", Body::None, Auth::Public),
+    route("GET", "/api/share/chaos-no-such-slug-000000/countries", "range=7d", Body::None, Auth::Public),
+    route("GET", "/share/chaos-no-such-slug-000000", "", Body::None, Auth::Public),
     // The Stats API over the sites the chaos run creates (example.org), filtered and grouped.
     route(
         "POST",

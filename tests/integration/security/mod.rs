@@ -21,6 +21,7 @@ mod nul_bytes;
 mod registration;
 mod replay_bomb;
 mod revocation;
+mod share_links;
 mod smtp_clear_text;
 mod two_factor_takeover;
 mod unverified_mail;

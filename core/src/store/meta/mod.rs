@@ -1,14 +1,16 @@
 //! The metadata side of core's storage boundary (issue 18): accounts, sign-ins, websites, event definitions,
 //! funnels, organizations, privacy settings, retention days, the consent log, the privacy audit log, session
-//! recordings, the emails sent, API keys, annotations, saved segments and site members, kept in SQLite (the data
-//! folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites` hold a [`Meta`] and
-//! never a connection of either engine for what has moved here (`Privacy` still holds one for what has not).
+//! recordings, the emails sent, API keys, annotations, saved segments, site members and share links, kept in
+//! SQLite (the data folder's database) or, in cluster mode, in PostgreSQL. `Auth`, `Account` and `Websites`
+//! hold a [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one
+//! for what has not).
 //!
-//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`MemberStore`], [`EventDefinitionStore`],
-//! [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`],
-//! [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`], [`AccountExportStore`],
-//! [`ApiKeyStore`], [`AnnotationStore`], [`SegmentStore`]), each method one unit of work (one statement or one
-//! transaction) so that no transaction spans a call; both engines implement each trait in the aggregate's file,
+//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`MemberStore`],
+//! [`EventDefinitionStore`], [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`],
+//! [`ConsentStore`], [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`],
+//! [`AccountExportStore`], [`ApiKeyStore`], [`AnnotationStore`], [`SegmentStore`], [`SharedLinkStore`]), each
+//! method one unit of work (one statement or one transaction) so that no transaction spans a call; both engines
+//! implement each trait in the aggregate's file,
 //! their SQL side by side, values always bound. [`Metadata`] gathers the traits behind one object: a service
 //! takes the one handle and calls what it needs. Rules that are not storage (validation, token generation, the
 //! refresh-reuse decision) stay in the services or in engine-free functions here, so the two engines cannot
@@ -30,6 +32,7 @@ mod replays;
 mod retention;
 mod segments;
 mod sessions;
+mod shared_links;
 mod users;
 mod websites;
 
@@ -56,6 +59,7 @@ pub use replays::{ReplayOrder, ReplayQuery, ReplayRow, ReplayStore, ReplayTotals
 pub use retention::RetentionStore;
 pub use segments::SegmentStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
+pub use shared_links::{NewSharedLink, SharedLinkStore};
 pub use users::{SettingsRow, TwoFactorRow, UserStore};
 pub use websites::WebsiteStore;
 
@@ -67,6 +71,7 @@ pub trait Metadata:
     UserStore
     + AccountExportStore
     + ApiKeyStore
+    + SharedLinkStore
     + SessionStore
     + WebsiteStore
     + MemberStore
@@ -91,6 +96,7 @@ impl<T> Metadata for T where
     T: UserStore
         + AccountExportStore
         + ApiKeyStore
+        + SharedLinkStore
         + SessionStore
         + WebsiteStore
         + MemberStore
@@ -202,5 +208,7 @@ mod annotations_tests;
 mod api_keys_tests;
 #[cfg(test)]
 mod members_tests;
+#[cfg(test)]
+mod shared_links_tests;
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,9 @@
 //! for the property's name first.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api } from "../../api";
 import { keys } from "../../api/keys";
 import type { Breakdown } from "../../api/types";
+import { useSiteReader } from "../../hooks/analytics";
 import {
   breakdownSegment,
   type Condition,
@@ -37,10 +37,11 @@ function useSuggestions(websiteId: number, period: string, dimension: FilterDime
   const narrowed = needle === "" || byName ? filters : [...filters, ["contains", dimension.dimension, [needle], { case_sensitive: false }]];
   const text = encodeFilters(narrowed);
   const limit = byName ? 100 : SUGGESTIONS;
+  const reader = useSiteReader();
   const query = useQuery({
     queryKey: keys.site(websiteId).read(`breakdown/${dimension.breakdown}`, { period, limit, filters: text }),
     queryFn: () =>
-      api.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${breakdownSegment(dimension.breakdown)}?${period}&limit=${limit}${filtersQuery(text)}`),
+      reader.get<Breakdown>(`/api/websites/${websiteId}/breakdown/${breakdownSegment(dimension.breakdown)}?${period}&limit=${limit}${filtersQuery(text)}`),
     enabled,
     // While typing a value, the last list stays up; a new property name is another list, shown once loaded.
     placeholderData: dimension.dimension.startsWith("event:props:") ? undefined : keepPreviousData,

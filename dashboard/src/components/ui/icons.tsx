@@ -45,3 +45,4 @@ export const IconAlert = make(["M12 9v4", "M12 17h0", "M10.3 3.9 1.8 18a2 2 0 0 
 export const IconClock = make(["M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z", "M12 6v6l4 2"]);
 export const IconExternal = make(["M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6", "M15 3h6v6", "M10 14 21 3"]);
 export const IconMenu = make(["M4 6h16", "M4 12h16", "M4 18h16"]);
+export const IconShare = make(["M18 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6z", "M6 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z", "M18 22a3 3 0 1 0 0-6 3 3 0 0 0 0 6z", "M8.6 13.5l6.8 4", "M15.4 6.5l-6.8 4"]);
