@@ -29,6 +29,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0150_email_verification", include_str!("../../migrations/postgres/0150_email_verification.sql")),
     ("0160_replay_remote_assets", include_str!("../../migrations/postgres/0160_replay_remote_assets.sql")),
     ("0170_api_keys", include_str!("../../migrations/postgres/0170_api_keys.sql")),
+    ("0210_umami_website_id", include_str!("../../migrations/postgres/0210_umami_website_id.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.

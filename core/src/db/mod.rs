@@ -44,6 +44,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0028_replay_remote_assets.sql"),
     include_str!("../../migrations/0029_visit_sources_and_versions.sql"),
     include_str!("../../migrations/0030_api_keys.sql"),
+    include_str!("../../migrations/0034_umami_website_id.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};
