@@ -108,6 +108,7 @@ impl Tracker {
                     metrics.clone(),
                 );
                 Ingest::start_with_sink(sink, websites.clone(), privacy.clone(), metrics.clone(), config)?
+                    .naming_visits_with(&keys.visitor_salt_key)
             }
             _ => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
         };
