@@ -296,11 +296,11 @@ async fn the_other_tools_endpoints_answer_alike_on_a_cluster() {
     umami(&b, &on_a).await;
     goatcounter(&a, &on_a).await;
     let follow_up = json!({"n": "pageview", "u": "https://plaus.example.com/pricing", "d": "plaus.example.com"});
+    plausible(&sqlite, &on_sqlite).await;
     for server in [&b, &sqlite] {
         let answer = send(server, "/api/event", "text/plain", BROWSER_UA, &follow_up.to_string()).await;
         assert_eq!(answer.status, StatusCode::ACCEPTED);
     }
-    plausible(&sqlite, &on_sqlite).await;
     umami(&sqlite, &on_sqlite).await;
     goatcounter(&sqlite, &on_sqlite).await;
     let (cluster, expected) = (read_back(&b, &on_a).await, read_back(&sqlite, &on_sqlite).await);
