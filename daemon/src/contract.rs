@@ -41,6 +41,7 @@ use crate::routes::{visitor_stream, websites};
         replays::upload_chunk, replays::list, replays::stats, replays::events, replays::one,
         track::track, track::interactions, track::config,
         compat::plausible_event, compat::umami_send, compat::goatcounter_count,
+        compat::goatcounter_beacon,
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,

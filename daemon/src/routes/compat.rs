@@ -61,13 +61,11 @@ pub fn api_routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Erro
 pub fn goatcounter(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     // The query is read in the handler, so that a bad one is answered there (CORS-open) like any other error.
     let query = warp::query::raw().or(warp::any().map(String::new)).unify();
-    warp::path!("goatcounter" / String / "count")
-        .and(warp::get().or(warp::post()).unify())
-        .and(with_tracker(tracker.clone()))
-        .and(client(tracker))
-        .and(query)
-        .and(warp::header::optional::<String>("referer"))
-        .and_then(goatcounter_count)
+    let hit = with_tracker(tracker.clone()).and(client(tracker)).and(query).and(warp::header::optional("referer"));
+    let count = warp::path!("goatcounter" / String / "count");
+    let image = count.and(warp::get()).and(hit.clone()).and_then(goatcounter_count);
+    let beacon = count.and(warp::post()).and(hit).and_then(goatcounter_beacon);
+    image.or(beacon)
 }
 
 /// The preflight of Plausible's and Umami's scripts: Umami's sends JSON and its `x-umami-cache` header.
@@ -138,6 +136,36 @@ async fn umami_send(tracker: Tracker, client: Client, send: UmamiSend) -> Result
     responses((status = 200, description = "Counted, or dropped (a headless browser, the site's rules): a 1×1 GIF", body = Vec<u8>, content_type = "image/gif"), (status = 503, description = "The queue is full: retry after the Retry-After seconds", body = ErrorBody), (status = "4XX", description = "Refused: bad input, or not found", body = ErrorBody))
 )]
 async fn goatcounter_count(
+    key: String,
+    tracker: Tracker,
+    client: Client,
+    query: String,
+    referer: Option<String>,
+) -> Result<Response, Rejection> {
+    count(key, tracker, client, query, referer).await
+}
+
+#[utoipa::path(
+    post,
+    path = "/goatcounter/{trackingKey}/count",
+    tag = "compatible",
+    operation_id = "goatcounterBeacon",
+    params(("trackingKey" = String, Path, description = "The site's tracking key"), GoatCounterHit),
+    request_body(content = String, description = "None: count.js sends the hit in the query, as a beacon", content_type = "text/plain"),
+    responses((status = 200, description = "Counted, or dropped (a headless browser, the site's rules): a 1×1 GIF", body = Vec<u8>, content_type = "image/gif"), (status = 503, description = "The queue is full: retry after the Retry-After seconds", body = ErrorBody), (status = "4XX", description = "Refused: bad input, or not found", body = ErrorBody))
+)]
+async fn goatcounter_beacon(
+    key: String,
+    tracker: Tracker,
+    client: Client,
+    query: String,
+    referer: Option<String>,
+) -> Result<Response, Rejection> {
+    count(key, tracker, client, query, referer).await
+}
+
+/// A GoatCounter hit, as an image (GET) or a beacon (POST).
+async fn count(
     key: String,
     tracker: Tracker,
     client: Client,

@@ -1268,7 +1268,7 @@ export interface paths {
         };
         get: operations["goatcounterCount"];
         put?: never;
-        post?: never;
+        post: operations["goatcounterBeacon"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5915,6 +5915,69 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Counted, or dropped (a headless browser, the site's rules): a 1×1 GIF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": number[];
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input, or not found */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    goatcounterBeacon: {
+        parameters: {
+            query?: {
+                /** @description The page's path (with its query), or an event's name when `e` is set. */
+                p?: string;
+                /** @description The referrer. */
+                r?: string;
+                /** @description The page's title (not stored). */
+                t?: string;
+                /** @description `true` for an event. */
+                e?: string;
+                /** @description The screen's width in CSS pixels. */
+                s?: string;
+                /** @description The script's guess that a headless browser runs it: 150 and up. */
+                b?: string;
+                /** @description The page's `location.search` (campaign parameters). */
+                q?: string;
+                /** @description A random value against caches, ignored. */
+                rnd?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The site's tracking key */
+                trackingKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description None: count.js sends the hit in the query, as a beacon */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
         responses: {
             /** @description Counted, or dropped (a headless browser, the site's rules): a 1×1 GIF */
             200: {
