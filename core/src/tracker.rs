@@ -127,7 +127,7 @@ impl Tracker {
             account: Account::new(meta.clone(), settings.clone()),
             email: Email::new(meta.clone(), settings.clone(), events.clone()),
             funnels: Funnels::new(meta.clone(), events.clone()),
-            imports: Imports::new(events.clone()),
+            imports: Imports::new(events.clone(), websites.clone()),
             events,
             analytics,
             privacy,
