@@ -149,6 +149,9 @@ pub struct Website {
     pub created_at: Millis,
     /// Hits are accepted only for pages on `domain` and its subdomains (opt-in).
     pub domain_only: bool,
+    /// The site's website id in Umami (a UUID), which Umami's clients send to `POST /api/send`: set by the
+    /// Umami importer or in the site's settings.
+    pub umami_website_id: Option<String>,
 }
 
 /// Serializes Unix milliseconds as an ISO-8601 string.

@@ -123,6 +123,7 @@ impl Tracker {
                     metrics.clone(),
                 );
                 Ingest::start_with_sink(sink, websites.clone(), privacy.clone(), metrics.clone(), config)?
+                    .naming_visits_with(&keys.visitor_salt_key)
             }
             _ => Ingest::start(&db, websites.clone(), privacy.clone(), live.clone(), metrics.clone(), config)?,
         };
@@ -145,7 +146,7 @@ impl Tracker {
             email: Email::new(meta.clone(), settings.clone(), events.clone()),
             funnels: Funnels::new(meta.clone(), events.clone(), websites.clone()),
             members: Members::new(meta.clone(), websites.clone(), settings.clone()),
-            imports: Imports::new(events.clone()),
+            imports: Imports::new(events.clone(), websites.clone()),
             events,
             analytics,
             privacy,

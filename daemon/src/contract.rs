@@ -9,7 +9,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    advanced, analytics, annotations, api_keys, auth, dashboard, events, export, funnels, journeys, openapi, stats_api,
+    advanced, analytics, annotations, api_keys, auth, compat, dashboard, events, export, funnels, journeys, openapi,
+    stats_api,
 };
 use crate::routes::{imports, members, share, shared_links, visitor_stream, websites};
 use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, segments, track, user};
@@ -41,6 +42,8 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
         privacy_delete::delete_data,
         replays::upload_chunk, replays::list, replays::stats, replays::events, replays::one,
         track::track, track::interactions, track::config,
+        compat::plausible_event, compat::umami_send, compat::goatcounter_count,
+        compat::goatcounter_beacon,
         user::settings, user::profile, user::notifications, user::security, user::email, user::export,
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,

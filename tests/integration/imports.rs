@@ -151,6 +151,12 @@ async fn umami_and_goatcounter_hits_become_visits_and_events() {
     // Raw events exist too: the visitor stream (recent activity) reads them.
     let activity = server.get(&format!("/api/dashboard/recent-activity?website_id={umami_site}"), &token).await;
     assert!(activity.text.contains("/blog/hello"), "{}", activity.text);
+    // The export's website id is recorded (issue 38): Umami's script still naming it reaches this site.
+    let website = server.get(&format!("/api/websites/{umami_site}"), &token).await;
+    assert_eq!(website.json["umamiWebsiteId"], "5e1f7f1a-43c4-4bd6-a3a1-ef5a1d6a1a01", "{}", website.text);
+    let send = serde_json::json!({"type": "event", "payload": {"website": "5e1f7f1a-43c4-4bd6-a3a1-ef5a1d6a1a01", "url": "/after-switch"}});
+    let sent = server.client.post(server.url("/api/send")).header("user-agent", crate::util::BROWSER_UA).json(&send);
+    assert_eq!(sent.send().await.unwrap().status(), reqwest::StatusCode::OK);
 
     let goat_site = server.create_site(&token, "Goat", "light").await["id"].to_string().replace('"', "");
     let out =

@@ -25,6 +25,7 @@ mod cluster_privacy2;
 mod cluster_replays3;
 mod cluster_replays4;
 mod cluster_tidy;
+mod compat;
 mod contract;
 mod dashboard;
 mod dashboard_reads;

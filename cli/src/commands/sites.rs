@@ -187,6 +187,7 @@ fn run_command(global: &GlobalArgs, args: &SitesArgs, tracker: &Tracker, base: &
                 domain: domain.clone(),
                 tracking_level: level.map(TrackingLevel::from),
                 domain_only: *domain_only,
+                umami_website_id: None,
             };
             show(tracker.websites.update(current.user_id, current.id, changes)?)
         }

@@ -32,6 +32,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0180_site_members", include_str!("../../migrations/postgres/0180_site_members.sql")),
     ("0190_shared_links", include_str!("../../migrations/postgres/0190_shared_links.sql")),
     ("0200_annotations_and_segments", include_str!("../../migrations/postgres/0200_annotations_and_segments.sql")),
+    ("0210_umami_website_id", include_str!("../../migrations/postgres/0210_umami_website_id.sql")),
     ("0220_deletion_jobs", include_str!("../../migrations/postgres/0220_deletion_jobs.sql")),
     ("0230_import_days", include_str!("../../migrations/postgres/0230_import_days.sql")),
 ];

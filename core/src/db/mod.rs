@@ -47,6 +47,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0031_site_members.sql"),
     include_str!("../../migrations/0032_shared_links.sql"),
     include_str!("../../migrations/0033_annotations_and_segments.sql"),
+    include_str!("../../migrations/0034_umami_website_id.sql"),
     include_str!("../../migrations/0035_import_days.sql"),
 ];
 

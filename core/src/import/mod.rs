@@ -204,12 +204,14 @@ pub struct Parsed {
     /// Rows left out on purpose, by reason, in the order first met.
     pub(crate) ignored: Vec<IgnoredRows>,
     pub(crate) bad: BadRows,
+    /// The website id of an Umami export's rows, recorded on the site for Umami's clients (`POST /api/send`).
+    pub(crate) umami_website_id: Option<String>,
 }
 
 impl Parsed {
     fn new(options: ImportOptions) -> Result<Parsed> {
         let bad = BadRows { count: 0, first: Vec::new(), stop_at: (!options.skip_bad_rows).then_some(BadRows::SHOWN) };
-        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: Vec::new(), bad })
+        Ok(Parsed { staging: staging::Staging::new()?, rows: 0, ignored: Vec::new(), bad, umami_website_id: None })
     }
 
     /// Counts a row left out on purpose.
@@ -256,11 +258,12 @@ impl BadRows {
 #[derive(Clone)]
 pub struct Imports {
     events: Events,
+    websites: crate::store::websites::Websites,
 }
 
 impl Imports {
-    pub(crate) fn new(events: Events) -> Imports {
-        Imports { events }
+    pub(crate) fn new(events: Events, websites: crate::store::websites::Websites) -> Imports {
+        Imports { events, websites }
     }
 
     /// Reads an export of `source` at `path` (a file, a folder or a zip as the tool writes it) and stores it
@@ -297,6 +300,9 @@ impl Imports {
         let batch = options.batch_rows.max(1);
         let (id, (pageviews, visits)) =
             self.events.store_import(site, source, &file_name, &parsed, (first_day, last_day), batch)?;
+        if let Some(umami_id) = &parsed.umami_website_id {
+            self.websites.record_umami_id(site, umami_id)?;
+        }
         Ok(ImportReport {
             id,
             source: source.as_str(),

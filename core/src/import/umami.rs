@@ -77,6 +77,9 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             "" => session.to_string(),
             v => v.to_string(),
         };
+        if parsed.umami_website_id.is_none() && !get("website_id").is_empty() {
+            parsed.umami_website_id = Some(get("website_id").to_string());
+        }
         parsed.rows += 1;
         parsed.staging.hit(ImportedHit {
             visit,

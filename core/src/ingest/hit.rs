@@ -348,6 +348,7 @@ mod tests {
             tracking_level: TrackingLevel::Light,
             created_at: 0,
             domain_only: false,
+            umami_website_id: None,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Ingest: validates and enriches tracking hits, then hands them to the one batching writer.
 
+pub mod compat;
 pub mod enrich;
 pub(crate) mod hit;
 pub mod interactions;
@@ -115,6 +116,8 @@ pub struct Ingest {
     sites: Arc<Mutex<SiteCache>>,
     metrics: Metrics,
     writer: Arc<WriterHandle>,
+    /// The other tools' protocols: how their visits are named, their sites by domain (`compat`).
+    compat: Arc<compat::CompatState>,
 }
 
 impl Ingest {
@@ -129,7 +132,16 @@ impl Ingest {
         let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
         let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
         let (queue, handle) = writer::spawn(db.connect()?, live, metrics.clone(), queue, batch)?;
-        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), metrics, writer: Arc::new(handle) })
+        Ok(Ingest {
+            websites,
+            privacy,
+            enricher,
+            queue,
+            sites: Default::default(),
+            metrics,
+            writer: Arc::new(handle),
+            compat: Arc::new(compat::CompatState::random()),
+        })
     }
 
     /// The ingest service over another store's sink (cluster mode: ClickHouse): the same queue, batching and
@@ -144,7 +156,22 @@ impl Ingest {
         let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
         let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
         let (queue, handle) = writer::spawn_sink(sink, metrics.clone(), queue, batch)?;
-        Ok(Ingest { websites, privacy, enricher, queue, sites: Default::default(), metrics, writer: Arc::new(handle) })
+        Ok(Ingest {
+            websites,
+            privacy,
+            enricher,
+            queue,
+            sites: Default::default(),
+            metrics,
+            writer: Arc::new(handle),
+            compat: Arc::new(compat::CompatState::random()),
+        })
+    }
+
+    /// Names the other tools' visits with a secret every daemon holding `key` (the cluster's visitor-salt key)
+    /// derives alike, so a visitor's hits to any daemon make one visit.
+    pub(crate) fn naming_visits_with(self, key: &[u8]) -> Ingest {
+        Ingest { compat: Arc::new(compat::CompatState::shared(key)), ..self }
     }
 
     /// Whether the writer thread is still running (it stops only when every handle is gone, or on a panic).

@@ -25,6 +25,8 @@ pub struct WebsiteChanges {
     pub domain: Option<String>,
     pub tracking_level: Option<TrackingLevel>,
     pub domain_only: Option<bool>,
+    /// `Some(None)` clears the site's Umami website id.
+    pub umami_website_id: Option<Option<String>>,
 }
 
 /// Websites and who owns them.
@@ -91,6 +93,7 @@ impl Websites {
             tracking_level: level,
             created_at,
             domain_only: false,
+            umami_website_id: None,
         })
     }
 
@@ -156,6 +159,22 @@ impl Websites {
         self.meta.website_by_key(key)?.ok_or(Error::NotFound("website"))
     }
 
+    /// A website by the Umami website id it was imported from or given (Umami's `POST /api/send`).
+    pub fn by_umami_id(&self, umami_id: &str) -> Result<Website> {
+        self.meta.website_by_umami_id(umami_id)?.ok_or(Error::NotFound("website"))
+    }
+
+    /// Records the Umami website id a site's history came from, unless the site has one already or another
+    /// site has this one (the import goes on either way); true if it was recorded.
+    pub fn record_umami_id(&self, id: WebsiteId, umami_id: &str) -> Result<bool> {
+        let Ok(umami_id) = umami_website_id(umami_id) else { return Ok(false) };
+        let recorded = !umami_id.is_empty() && self.meta.record_umami_id(id, &umami_id)?;
+        if recorded {
+            self.generation.fetch_add(1, Ordering::AcqRel);
+        }
+        Ok(recorded)
+    }
+
     /// Finds a site by numeric id or by domain (with or without scheme), for operators.
     pub fn find(&self, id_or_domain: &str) -> Result<Website> {
         if let Ok(id) = id_or_domain.parse::<WebsiteId>() {
@@ -187,6 +206,14 @@ impl Websites {
         }
         if let Some(domain_only) = changes.domain_only {
             site.domain_only = domain_only;
+        }
+        if let Some(umami_id) = changes.umami_website_id {
+            site.umami_website_id = umami_id.as_deref().map(umami_website_id).transpose()?.filter(|u| !u.is_empty());
+            if let Some(wanted) = &site.umami_website_id
+                && self.meta.website_by_umami_id(wanted)?.is_some_and(|other| other.id != id)
+            {
+                return Err(Error::Conflict("another website already has this Umami website id".into()));
+            }
         }
         if !self.meta.update_website(&site)? {
             return Err(Error::NotFound("website"));
@@ -249,6 +276,16 @@ fn validate_domain(domain: &str) -> Result<String> {
     }
 }
 
+/// An Umami website id as stored: a UUID in lowercase (empty stays empty: no id).
+pub fn umami_website_id(raw: &str) -> Result<String> {
+    let raw = raw.trim();
+    let hex_groups = raw.split('-').map(str::len).eq([8, 4, 4, 4, 12]);
+    if raw.is_empty() || (hex_groups && raw.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')) {
+        return Ok(raw.to_ascii_lowercase());
+    }
+    Err(Error::invalid("umamiWebsiteId must be a UUID, such as 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"))
+}
+
 /// Whether a page URL is on a site's domain or one of its subdomains (a leading "www." of the domain is
 /// ignored, so "www.example.com" also accepts "example.com" and "shop.example.com").
 pub fn url_on_domain(url: &str, domain: &str) -> bool {
@@ -307,6 +344,16 @@ mod tests {
         assert!(!url_on_domain("https://badexample.com/", "example.com"));
         assert!(!url_on_domain("https://example.com.evil.net/", "example.com"));
         assert!(!url_on_domain("not a url", "example.com"));
+    }
+
+    #[test]
+    fn umami_website_ids_are_uuids() {
+        let id = "0B1C2D3E-4F50-6172-8394-A5B6C7D8E9F0";
+        assert_eq!(umami_website_id(id).unwrap(), id.to_ascii_lowercase());
+        assert_eq!(umami_website_id(" ").unwrap(), "");
+        for bad in ["0b1c2d3e4f5061728394a5b6c7d8e9f0", "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fg", "x", "--------"] {
+            assert!(umami_website_id(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

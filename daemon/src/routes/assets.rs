@@ -45,8 +45,9 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     // The path is checked before the method: an unknown API path is 404 whatever the method, not 405.
     let not_api = warp::path::full().and_then(|path: FullPath| async move {
-        // API paths never fall back to the app: their errors must stay JSON.
-        if path.as_str() == "/api" || path.as_str().starts_with("/api/") {
+        // API paths (and GoatCounter's count, which sits outside /api) never fall back to the app: their
+        // errors must stay JSON.
+        if path.as_str() == "/api" || path.as_str().starts_with("/api/") || path.as_str().starts_with("/goatcounter/") {
             return Err(warp::reject::not_found());
         }
         Ok(path)

@@ -6,6 +6,7 @@ pub(crate) mod annotations;
 pub(crate) mod api_keys;
 mod assets;
 pub(crate) mod auth;
+pub(crate) mod compat;
 pub(crate) mod dashboard;
 pub(crate) mod events;
 pub(crate) mod export;
@@ -92,11 +93,15 @@ pub fn routes(
         .or(boxed(segments::routes(tracker.clone())))
         .or(boxed(openapi::routes()));
     let dashboard_api = api_key_meter(tracker.clone()).and(dashboard_api);
-    let api = track::routes(tracker.clone()).or(replays::upload(tracker.clone())).or(boxed(dashboard_api));
+    let api = track::routes(tracker.clone())
+        .or(replays::upload(tracker.clone()))
+        .or(boxed(compat::api_routes(tracker.clone())))
+        .or(boxed(dashboard_api));
     let api = warp::path("api").and(api);
     // Grouped with the scripts rather than chained: each link of the chain deepens the table's type, which
     // is near the compiler's default recursion limit for the crates that serve it.
     api.or(track::scripts(tracker.clone()).or(operations::routes(tracker.clone())))
+        .or(boxed(compat::goatcounter(tracker.clone())))
         .or(replay_player::routes())
         .or(boxed(share::page(tracker.clone())))
         .or(assets::routes())

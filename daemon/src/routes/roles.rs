@@ -147,6 +147,11 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("GET", "/api/share/{slug}/traffic-sources", Public),
     ("GET", "/api/share/{slug}/referrers", Public),
     ("GET", "/api/share/{slug}/countries", Public),
+    // The other tools' tracking endpoints: visitors' hits, as /api/track.
+    ("POST", "/api/event", Public),
+    ("POST", "/api/send", Public),
+    ("GET", "/goatcounter/{trackingKey}/count", Public),
+    ("POST", "/goatcounter/{trackingKey}/count", Public),
 ];
 
 /// The table as text, for the role-matrix test and API.md: (method, path, "public" | "account" | a role name).

@@ -44,6 +44,15 @@ struct UpdateWebsite {
     domain: Option<String>,
     tracking_level: Option<String>,
     domain_only: Option<bool>,
+    /// The site's old Umami website id (a UUID) for Umami's clients; `null` or "" removes it.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    umami_website_id: Option<Option<String>>,
+}
+
+/// A field that may be sent as `null` to clear it: absent is `None`, `null` is `Some(None)`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -142,6 +151,7 @@ async fn update(
         domain: body.domain,
         tracking_level: level(body.tracking_level)?,
         domain_only: body.domain_only,
+        umami_website_id: body.umami_website_id,
     };
     let (site, role) = blocking(move || {
         tracker.websites.update(user, id, changes)?;

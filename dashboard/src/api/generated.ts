@@ -268,6 +268,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["plausibleEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/export/{kind}": {
         parameters: {
             query?: never;
@@ -627,6 +643,22 @@ export interface paths {
         get: operations["replayEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["umamiSend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1578,6 +1610,22 @@ export interface paths {
         get: operations["trafficSources"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/goatcounter/{trackingKey}/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["goatcounterCount"];
+        put?: never;
+        post: operations["goatcounterBeacon"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2738,6 +2786,43 @@ export interface components {
             /** Format: double */
             conversionRate: number;
         };
+        /** @description The body of Plausible's `POST /api/event` (any content type; JSON text). */
+        PlausibleEvent: {
+            /** @description `pageview`, `engagement`, or a custom event's name (`n`). */
+            name?: string | null;
+            /** @description The page's URL (`u`). */
+            url?: string | null;
+            /** @description The site's domain as registered here, several separated by commas, or its tracking key (`d`). */
+            domain?: string | null;
+            /** @description `document.referrer` (`r`). */
+            referrer?: string | null;
+            /** @description Custom properties: an object, or its JSON text (`p`; the legacy script's `m`, `meta`). */
+            props?: unknown;
+            /** @description `{currency, amount}` (`$`): the event becomes a conversion with that value. */
+            revenue?: unknown;
+            /** @description Read and ignored: events never make a visit a bounce here (`i`). */
+            interactive?: boolean | null;
+            /**
+             * Format: int64
+             * @description Hash-based routing (`h`): read and ignored, the fragment is not part of a page here.
+             */
+            hash_mode?: number | null;
+            /**
+             * Format: double
+             * @description An `engagement` event's deepest scroll, in percent of the page (`sd`).
+             */
+            scroll_depth?: number | null;
+            /**
+             * Format: double
+             * @description An `engagement` event's engaged milliseconds (`e`): the visit is kept alive until it arrives.
+             */
+            engagement_time?: number | null;
+            /**
+             * Format: int64
+             * @description The script's version (`v`), ignored.
+             */
+            version?: number | null;
+        };
         Position: {
             /** Format: int64 */
             x: number;
@@ -3344,11 +3429,57 @@ export interface components {
         TwoFactorSetupRequest: {
             password: string;
         };
+        /**
+         * @description Umami's answer to a stored hit, which its script keeps (`cache`, sent back as `x-umami-cache`, is not
+         *     needed here: the visit is named from the request each time).
+         */
+        UmamiAnswer: {
+            cache: string;
+            sessionId: string;
+            visitId: string;
+        };
+        /** @description What Umami's clients send about the page and the visitor. */
+        UmamiPayload: {
+            /** @description The site's tracking key, or its Umami website id. */
+            website?: string | null;
+            hostname?: string | null;
+            /** @description The page: a URL, or a path on `hostname`. */
+            url?: string | null;
+            referrer?: string | null;
+            /** @description "1920x1080". */
+            screen?: string | null;
+            language?: string | null;
+            title?: string | null;
+            /** @description A custom event's name; none for a page view. */
+            name?: string | null;
+            /** @description A custom event's properties, or an identify's traits. */
+            data?: Record<string, never> | null;
+            /** @description The distinct id of an identified visitor. */
+            id?: string | null;
+            /**
+             * Format: int64
+             * @description Seconds since 1970 (trusted within the last day, as our own script's timestamps).
+             */
+            timestamp?: number | null;
+            /** @description The visitor's user agent, from a server-side sender. */
+            userAgent?: string | null;
+        };
+        /** @description The body of Umami's `POST /api/send`. */
+        UmamiSend: {
+            /**
+             * @description `event` (a page view, or a custom event when `name` is set), `identify`, or `performance` (read and
+             *     not stored).
+             */
+            type: string;
+            payload: components["schemas"]["UmamiPayload"];
+        };
         UpdateWebsite: {
             name?: string | null;
             domain?: string | null;
             trackingLevel?: string | null;
             domainOnly?: boolean | null;
+            /** @description The site's old Umami website id (a UUID) for Umami's clients; `null` or "" removes it. */
+            umamiWebsiteId?: string | null;
         };
         /** @description A registered account, without secrets. */
         User: {
@@ -3403,6 +3534,11 @@ export interface components {
             createdAt: string;
             /** @description Hits are accepted only for pages on `domain` and its subdomains (opt-in). */
             domainOnly: boolean;
+            /**
+             * @description The site's website id in Umami (a UUID), which Umami's clients send to `POST /api/send`: set by the
+             *     Umami importer or in the site's settings.
+             */
+            umamiWebsiteId?: string | null;
         };
         /** @description A website as the API shows it: the stored fields, its script URL and the caller's role on it. */
         WebsiteResponse: components["schemas"]["Website"] & {
@@ -3946,6 +4082,49 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    plausibleEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Plausible's Events API body or its script's short keys: any content type, JSON text */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlausibleEvent"];
+            };
+        };
+        responses: {
+            /** @description Stored, or dropped (an unknown domain, a bot, the site's rules) with `x-plausible-dropped` saying how many: the text `ok` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4837,6 +5016,48 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    umamiSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UmamiSend"];
+            };
+        };
+        responses: {
+            /** @description Stored, or dropped by the site's rules; a bot's hit answers `{"beep":"boop"}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UmamiAnswer"];
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input, or a website no site has */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7260,6 +7481,127 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    goatcounterCount: {
+        parameters: {
+            query?: {
+                /** @description The page's path (with its query), or an event's name when `e` is set. */
+                p?: string;
+                /** @description The referrer. */
+                r?: string;
+                /** @description The page's title (not stored). */
+                t?: string;
+                /** @description `true` for an event. */
+                e?: string;
+                /** @description The screen's width in CSS pixels. */
+                s?: string;
+                /** @description The script's guess that a headless browser runs it: 150 and up. */
+                b?: string;
+                /** @description The page's `location.search` (campaign parameters). */
+                q?: string;
+                /** @description A random value against caches, ignored. */
+                rnd?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The site's tracking key */
+                trackingKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counted, or dropped (a headless browser, the site's rules): a 1×1 GIF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": number[];
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input, or not found */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    goatcounterBeacon: {
+        parameters: {
+            query?: {
+                /** @description The page's path (with its query), or an event's name when `e` is set. */
+                p?: string;
+                /** @description The referrer. */
+                r?: string;
+                /** @description The page's title (not stored). */
+                t?: string;
+                /** @description `true` for an event. */
+                e?: string;
+                /** @description The screen's width in CSS pixels. */
+                s?: string;
+                /** @description The script's guess that a headless browser runs it: 150 and up. */
+                b?: string;
+                /** @description The page's `location.search` (campaign parameters). */
+                q?: string;
+                /** @description A random value against caches, ignored. */
+                rnd?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The site's tracking key */
+                trackingKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description None: count.js sends the hit in the query, as a beacon */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Counted, or dropped (a headless browser, the site's rules): a 1×1 GIF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": number[];
+                };
+            };
+            /** @description The queue is full: retry after the Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: bad input, or not found */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

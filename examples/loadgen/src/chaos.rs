@@ -409,6 +409,9 @@ const TRACK_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-
 /// values, traits).
 const TRACK_EVENT_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/buy","event":"custom","event_name":"chaos_event","event_properties":{"plan":"pro","seats":3}}"#;
 const TRACK_IDENTIFY_BODY: &str = r#"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/","event":"identify","event_properties":{"company":"Acme Corp","industry":"Software","email":"a@acme.example"}}"#;
+/// Plausible's script's short keys and Umami's script's body, naming the site by its tracking key.
+const PLAUSIBLE_BODY: &str = r#"{"n":"Signup","u":"https://example.com/chaos","d":"{key}","r":"https://news.ycombinator.com/","p":{"plan":"pro"}}"#;
+const UMAMI_BODY: &str = r#"{"type":"event","payload":{"website":"{key}","hostname":"example.com","url":"/chaos","screen":"1920x1080","name":"chaos_event","data":{"plan":"pro"}}}"#;
 const INTERACTIONS_BODY: &str = r##"{"tracking_key":"{key}","session_id":"chaos-session-{n}","url":"https://example.com/pricing","viewport":{"w":1280,"h":800},"page":{"w":1280,"h":3000},"clicks":[{"x":10,"y":20,"selector":"#buy"}],"moves":[{"x":5,"y":6}],"submits":[{"selector":"form#signup"}],"fields":[{"form":"form#signup","field":"#email","event":"focus","filled":false}],"scrollDepth":50}"##;
 
 /// Every route of the daemon (daemon/src/routes/*.rs and daemon/API.md), each with a well-formed request.
@@ -457,6 +460,13 @@ const ROUTES: &[Route] = &[
     route("OPTIONS", "/api/track", "", Body::None, Auth::Public),
     route("POST", "/api/interactions", "", Body::Json(INTERACTIONS_BODY), Auth::Public),
     route("OPTIONS", "/api/interactions", "", Body::None, Auth::Public),
+    // The other tools' endpoints (issue 38), naming the site by tracking key.
+    route("POST", "/api/event", "", Body::Json(PLAUSIBLE_BODY), Auth::Public),
+    route("OPTIONS", "/api/event", "", Body::None, Auth::Public),
+    route("POST", "/api/send", "", Body::Json(UMAMI_BODY), Auth::Public),
+    route("OPTIONS", "/api/send", "", Body::None, Auth::Public),
+    route("GET", "/goatcounter/{key}/count", "p=%2Fchaos&r=&s=1920&q=&rnd={n}", Body::None, Auth::Public),
+    route("POST", "/goatcounter/{key}/count", "p=chaos-event&e=true&rnd={n}", Body::None, Auth::Public),
     route("POST", "/api/replay", "tracking_key={key}&session_id=chaos-replay&seq={n}", Body::Replay, Auth::Public),
     route("OPTIONS", "/api/replay", "", Body::None, Auth::Public),
     route("GET", "/tracking/{key}.js", "", Body::None, Auth::Public),

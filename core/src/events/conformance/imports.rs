@@ -28,7 +28,7 @@ fn imported_days_older_than_a_year_answer_all_time_and_custom_ranges() {
     )
     .unwrap();
     for engine in engines() {
-        let imports = Imports::new(engine.events.clone());
+        let imports = Imports::new(engine.events.clone(), crate::store::websites::Websites::new(engine.meta.clone()));
         imports.import(engine.site, Source::Plausible, folder.path(), ImportOptions::default(), &|_| {}).unwrap();
         let events = &*engine.events;
         let all = events.range_of(engine.site, Period::All, now).unwrap();
@@ -77,7 +77,7 @@ fn sessionless_hits_are_visitors_each_and_repeats_are_refused_by_day() {
         // A second site: the cluster's import lock is PostgreSQL's, shared by the harness's databases, and the
         // test above imports into the first site at the same time.
         let site = engine.with_more_sites(1)[1];
-        let imports = Imports::new(engine.events.clone());
+        let imports = Imports::new(engine.events.clone(), crate::store::websites::Websites::new(engine.meta.clone()));
         let import =
             |path: &std::path::Path| imports.import(site, Source::Goatcounter, path, ImportOptions::default(), &|_| {});
         import(&first).unwrap();

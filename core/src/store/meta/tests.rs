@@ -581,3 +581,38 @@ fn an_audit_entry_for_a_site_deleted_meanwhile_is_not_found_on_each_engine() {
         assert!(matches!(refused, Error::NotFound("website")), "{}: {refused:?}", engine.name);
     }
 }
+
+/// Issue 38: a site's old Umami website id reaches it (Umami's `POST /api/send`), is recorded by an import only
+/// where no site has it, is edited or cleared in the settings, and names one site on the instance.
+#[test]
+fn an_umami_website_id_names_one_site_on_each_engine() {
+    for engine in engines() {
+        let s = services(&engine);
+        let name = engine.name;
+        let owner = s.auth.create_user("umami@example.com", "secret1").unwrap();
+        let other = s.auth.create_user("other@example.com", "secret1").unwrap();
+        let a = s.websites.create(owner.id, site("a")).unwrap();
+        let b = s.websites.create(other.id, site("b")).unwrap();
+        let id = "6f9c3b1e-1d2a-4c5b-9e8f-0a1b2c3d4e5f";
+        assert!(s.websites.record_umami_id(a.id, &id.to_ascii_uppercase()).unwrap(), "{name}");
+        assert_eq!(s.websites.by_umami_id(id).unwrap().id, a.id, "{name}");
+        assert!(!s.websites.record_umami_id(b.id, id).unwrap(), "{name}: taken by a");
+        assert!(
+            !s.websites.record_umami_id(a.id, "0a1b2c3d-1d2a-4c5b-9e8f-0a1b2c3d4e5f").unwrap(),
+            "{name}: a has one"
+        );
+        assert!(!s.websites.record_umami_id(b.id, "not-a-uuid").unwrap(), "{name}");
+        let take = |umami: Option<&str>| WebsiteChanges {
+            umami_website_id: Some(umami.map(str::to_string)),
+            ..WebsiteChanges::default()
+        };
+        let refused = s.websites.update(other.id, b.id, take(Some(id))).unwrap_err();
+        assert!(matches!(refused, Error::Conflict(_)), "{name}: {refused:?}");
+        assert!(matches!(s.websites.update(other.id, b.id, take(Some("x"))), Err(Error::Invalid(_))), "{name}");
+        assert_eq!(s.websites.update(owner.id, a.id, take(None)).unwrap().umami_website_id, None, "{name}");
+        assert!(matches!(s.websites.by_umami_id(id), Err(Error::NotFound(_))), "{name}");
+        let moved = s.websites.update(other.id, b.id, take(Some(id))).unwrap();
+        assert_eq!(moved.umami_website_id.as_deref(), Some(id), "{name}");
+        assert_eq!(s.websites.get_any(b.id).unwrap(), moved, "{name}");
+    }
+}

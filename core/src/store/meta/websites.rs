@@ -9,7 +9,8 @@ use super::{PgMeta, SqliteMeta};
 use crate::error::Result;
 use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId};
 
-const COLUMNS: &str = "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only";
+const COLUMNS: &str =
+    "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only, umami_website_id";
 
 /// Websites: each method is one statement.
 pub trait WebsiteStore {
@@ -31,7 +32,12 @@ pub trait WebsiteStore {
     fn website(&self, id: WebsiteId) -> Result<Option<Website>>;
     /// The site with this tracking key.
     fn website_by_key(&self, key: &str) -> Result<Option<Website>>;
-    /// Saves name, domain, tracking level and domain-only of a site of `site.user_id`; false if it has none.
+    /// The site with this Umami website id.
+    fn website_by_umami_id(&self, umami_id: &str) -> Result<Option<Website>>;
+    /// Sets a site's Umami website id if it has none and no site has that id; true if it was set.
+    fn record_umami_id(&self, id: WebsiteId, umami_id: &str) -> Result<bool>;
+    /// Saves name, domain, tracking level, domain-only and the Umami website id of a site of `site.user_id`;
+    /// false if it has none.
     fn update_website(&self, site: &Website) -> Result<bool>;
     /// Deletes a site of `owner` with everything this store holds of it; false if it has none.
     fn delete_website(&self, owner: UserId, id: WebsiteId) -> Result<bool>;
@@ -87,12 +93,42 @@ impl WebsiteStore for SqliteMeta {
         })
     }
 
+    fn website_by_umami_id(&self, umami_id: &str) -> Result<Option<Website>> {
+        self.db.read(|conn| {
+            Ok(conn
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM websites WHERE umami_website_id = ?1"),
+                    [umami_id],
+                    sqlite_row,
+                )
+                .optional()?)
+        })
+    }
+
+    fn record_umami_id(&self, id: WebsiteId, umami_id: &str) -> Result<bool> {
+        self.db.write(|conn| {
+            Ok(conn.execute(
+                "UPDATE websites SET umami_website_id = ?2 WHERE id = ?1 AND umami_website_id IS NULL
+                   AND NOT EXISTS (SELECT 1 FROM websites WHERE umami_website_id = ?2)",
+                params![id, umami_id],
+            )? > 0)
+        })
+    }
+
     fn update_website(&self, site: &Website) -> Result<bool> {
         self.db.write(|conn| {
             Ok(conn.execute(
-                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4
+                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4, umami_website_id = ?7
                  WHERE id = ?5 AND user_id = ?6",
-                params![site.name, site.domain, site.tracking_level.as_str(), site.domain_only, site.id, site.user_id],
+                params![
+                    site.name,
+                    site.domain,
+                    site.tracking_level.as_str(),
+                    site.domain_only,
+                    site.id,
+                    site.user_id,
+                    site.umami_website_id
+                ],
             )? > 0)
         })
     }
@@ -121,6 +157,7 @@ pub(super) fn sqlite_row(r: &Row) -> rusqlite::Result<Website> {
         tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
         created_at: r.get(6)?,
         domain_only: r.get(7)?,
+        umami_website_id: r.get(8)?,
     })
 }
 
@@ -173,12 +210,39 @@ impl WebsiteStore for PgMeta {
         })
     }
 
+    fn website_by_umami_id(&self, umami_id: &str) -> Result<Option<Website>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(&format!("SELECT {COLUMNS} FROM websites WHERE umami_website_id = $1"), &[&umami_id])?
+                .as_ref()
+                .map(pg_row))
+        })
+    }
+
+    fn record_umami_id(&self, id: WebsiteId, umami_id: &str) -> Result<bool> {
+        self.pg.with(|c| {
+            Ok(c.execute(
+                "UPDATE websites SET umami_website_id = $2 WHERE id = $1 AND umami_website_id IS NULL
+                   AND NOT EXISTS (SELECT 1 FROM websites WHERE umami_website_id = $2)",
+                &[&id, &umami_id],
+            )? > 0)
+        })
+    }
+
     fn update_website(&self, site: &Website) -> Result<bool> {
         self.pg.with(|c| {
             Ok(c.execute(
-                "UPDATE websites SET name = $1, domain = $2, tracking_level = $3, domain_only = $4
+                "UPDATE websites SET name = $1, domain = $2, tracking_level = $3, domain_only = $4,
+                    umami_website_id = $7
                  WHERE id = $5 AND user_id = $6",
-                &[&site.name, &site.domain, &site.tracking_level.as_str(), &site.domain_only, &site.id, &site.user_id],
+                &[
+                    &site.name,
+                    &site.domain,
+                    &site.tracking_level.as_str(),
+                    &site.domain_only,
+                    &site.id,
+                    &site.user_id,
+                    &site.umami_website_id,
+                ],
             )? > 0)
         })
     }
@@ -210,5 +274,6 @@ pub(super) fn pg_row(r: &postgres::Row) -> Website {
         tracking_level: TrackingLevel::parse(&level).unwrap_or_default(),
         created_at: r.get(6),
         domain_only: r.get(7),
+        umami_website_id: r.get(8),
     }
 }
