@@ -62,7 +62,8 @@ pub enum KeyUse {
     Read,
     /// Changes something: a `write` key.
     Write,
-    /// The account's security (password, email, two-factor, API keys, sign-in and out): never a key.
+    /// The account's security (password, email, two-factor, API keys, sign-in and out, sites' members and
+    /// invitations): never a key.
     AccountSecurity,
 }
 
@@ -187,8 +188,8 @@ fn key_principal(user: UserId, id: i64) -> Principal {
 fn allow(scope: ApiKeyScope, used_for: KeyUse) -> Result<()> {
     match (used_for, scope) {
         (KeyUse::AccountSecurity, _) => Err(Error::Forbidden(
-            "API keys cannot change the account's password, email, two-factor or API keys, nor sign in or out: \
-             sign in to the dashboard for that"
+            "API keys cannot change the account's password, email, two-factor or API keys, a site's members or \
+             invitations, nor sign in or out: sign in to the dashboard for that"
                 .into(),
         )),
         (KeyUse::Write, ApiKeyScope::Read) => {

@@ -75,8 +75,10 @@ async fn revoke(id: i64, tracker: Tracker, principal: Principal) -> Result<impl 
     Ok(warp::reply::json(&Done { ok: true }))
 }
 
-/// Paths (under /api, by leading segments) that are the account's security: no API key may call them,
-/// whatever its scope. Sign-in and out, refresh and sign-up are here too: a key is not a sign-in.
+/// Paths (under /api, by leading segments, `*` standing for any one) that are the account's security: no API
+/// key may call them, whatever its scope. Sign-in and out, refresh and sign-up are here too: a key is not a
+/// sign-in. So are a site's members and invitations: a leaked key must not hand a stranger's account lasting
+/// access that outlives the key's revocation.
 const ACCOUNT_SECURITY: &[&[&str]] = &[
     &["user", "password"],
     &["user", "email"],
@@ -88,6 +90,9 @@ const ACCOUNT_SECURITY: &[&[&str]] = &[
     &["logout"],
     &["refresh"],
     &["register"],
+    &["user", "invitations"],
+    &["websites", "*", "members"],
+    &["websites", "*", "invitations"],
     // A stream ticket stands for a sign-in (its session is checked while the stream lives).
     &["dashboard", "live", "ticket"],
 ];
@@ -106,7 +111,9 @@ pub(crate) fn key_use(method: &Method, path: &str) -> KeyUse {
         .collect();
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let below_api = segments.strip_prefix(&["api"][..]).unwrap_or(&segments);
-    let starts_with = |prefix: &&[&str]| below_api.starts_with(prefix);
+    let starts_with = |prefix: &&[&str]| {
+        prefix.len() <= below_api.len() && prefix.iter().zip(below_api).all(|(p, s)| *p == "*" || p == s)
+    };
     let reads = method == Method::GET || method == Method::HEAD || method == Method::OPTIONS;
     if ACCOUNT_SECURITY.iter().any(starts_with) {
         KeyUse::AccountSecurity
@@ -139,6 +146,12 @@ mod tests {
             (Method::DELETE, "/api/user/api-keys/7", KeyUse::AccountSecurity),
             (Method::POST, "/api/user/two-factor/setup", KeyUse::AccountSecurity),
             (Method::POST, "/api/logout", KeyUse::AccountSecurity),
+            (Method::POST, "/api/websites/3/members", KeyUse::AccountSecurity),
+            (Method::GET, "/api/websites/3/members", KeyUse::AccountSecurity),
+            (Method::PUT, "/api/websites/3/Members/9", KeyUse::AccountSecurity),
+            (Method::DELETE, "/api/websites/3/invitations/4", KeyUse::AccountSecurity),
+            (Method::POST, "/api/user/invitations/4/accept", KeyUse::AccountSecurity),
+            (Method::GET, "/api/websites/3/membership-report", KeyUse::Read),
             (Method::POST, "/api/dashboard/live/ticket", KeyUse::AccountSecurity),
             (Method::GET, "/api/user/settings", KeyUse::Read),
             (Method::GET, "/api/user/export", KeyUse::Read),

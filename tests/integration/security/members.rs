@@ -177,3 +177,32 @@ async fn an_api_key_acts_with_its_accounts_role() {
     let settings = json!({"websiteId": site, "dataRetentionDays": 30});
     assert_eq!(server.put("/api/privacy/settings", &key, settings).await.status, StatusCode::FORBIDDEN);
 }
+
+/// A leaked `write` key of a site's owner cannot hand another account lasting access: members and invitations
+/// are the account's security, for sign-ins only.
+#[tokio::test]
+async fn an_api_key_cannot_add_members_or_accept_invitations() {
+    let (server, owner, member, member_id, site) = team("viewer").await;
+    let write = |token: String| {
+        let server = &server;
+        async move {
+            let made = server.post("/api/user/api-keys", &token, json!({"name": "CI", "scope": "write"})).await;
+            made.json["secret"].as_str().unwrap().to_string()
+        }
+    };
+    let (owners_key, members_key) = (write(owner.clone()).await, write(member.clone()).await);
+    let invite = json!({"email": "attacker@example.com", "role": "admin"});
+    let refused = [
+        server.post(&format!("/api/websites/{site}/members"), &owners_key, invite.clone()).await,
+        server.get(&format!("/api/websites/{site}/members"), &owners_key).await,
+        server.put(&format!("/api/websites/{site}/members/{member_id}"), &owners_key, json!({"role": "admin"})).await,
+        server.post("/api/user/invitations/1/accept", &members_key, json!({})).await,
+        server.get("/api/user/invitations", &members_key).await,
+    ];
+    for answer in refused {
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.text);
+        assert!(answer.error_message().contains("API key"), "{}", answer.text);
+    }
+    // The same calls from the owner's sign-in go through.
+    assert_eq!(server.post(&format!("/api/websites/{site}/members"), &owner, invite).await.status, StatusCode::CREATED);
+}
