@@ -12,11 +12,11 @@
 use serde::{Deserialize, Serialize};
 use tracker_core::Error;
 use tracker_core::Tracker;
-use tracker_core::analytics::{Compare, CountryCount, Overview, ReferrerCount, Timeseries, TrafficSource};
+use tracker_core::analytics::{Compare, CountryCount, Overview, ReferrerCount, TimeRange, Timeseries, TrafficSource};
 use tracker_core::auth::ShareSession;
+use tracker_core::events::Filters;
 use tracker_core::ingest::Client;
 use tracker_core::model::now_ms;
-use tracker_core::store::shared_links::ShareAccess;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
@@ -126,36 +126,41 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     info.or(session).or(overview).or(timeseries).or(breakdown).or(sources).or(referrers).or(countries)
 }
 
-/// Answers a share read as JSON: the link must stand (and its session, for a password link), then `read` runs
-/// on the link's site with the link's filters ANDed to `visitor`'s.
+/// One share read: its site, its range (the query's period, `default` when none), the link's filters ANDed to
+/// the visitor's, and the comparison asked for.
+struct SharedRead {
+    site: tracker_core::model::WebsiteId,
+    range: TimeRange,
+    filters: Filters,
+    compare: Option<Compare>,
+}
+
+/// Answers a share read as JSON: the query is checked, the link must stand (and its session, for a password
+/// link), then `read` runs on the link's site with the link's filters ANDed to the visitor's.
 async fn shared_json<T, F>(
     tracker: Tracker,
     slug: String,
     authorization: Option<String>,
+    query: ShareQuery,
+    default: &str,
     read: F,
 ) -> Result<warp::reply::Json, Rejection>
 where
     T: Serialize + Send + 'static,
-    F: FnOnce(&Tracker, &ShareAccess) -> tracker_core::Result<T> + Send + 'static,
+    F: FnOnce(&Tracker, SharedRead) -> tracker_core::Result<T> + Send + 'static,
 {
-    let token = bearer(authorization.as_deref()).map(str::to_string);
-    let body = blocking(move || {
-        let access = tracker.shared_links.access(&slug, token.as_deref())?;
-        read(&tracker, &access)
-    })
-    .await?;
-    Ok(warp::reply::json(&body))
-}
-
-/// The parameters every share read takes: its period (`default` range), the visitor's filters and a comparison.
-fn parsed(
-    query: &ShareQuery,
-    default: &str,
-) -> Result<(tracker_core::analytics::Period, tracker_core::events::Filters, Option<Compare>), Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, default)?;
     let filters = filters_of(query.filters.as_deref())?;
     let compare = Compare::parse(query.compare.as_deref()).map_err(reject)?;
-    Ok((period, filters, compare))
+    let token = bearer(authorization.as_deref()).map(str::to_string);
+    let body = blocking(move || {
+        let access = tracker.shared_links.access(&slug, token.as_deref())?;
+        let site = access.website.id;
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        read(&tracker, SharedRead { site, range, filters: access.with(filters), compare })
+    })
+    .await?;
+    Ok(warp::reply::json(&body))
 }
 
 /// What the link shows: its site, its name and fixed filters, and whether a password is needed first.
@@ -216,11 +221,8 @@ async fn overview(
     auth: Option<String>,
     query: ShareQuery,
 ) -> Result<impl Reply, Rejection> {
-    let (period, filters, compare) = parsed(&query, "30d")?;
-    shared_json(tracker, slug, auth, move |tracker, access| {
-        let site = access.website.id;
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.overview_where(site, range, &access.with(filters), compare)
+    shared_json(tracker, slug, auth, query, "30d", move |tracker, r| {
+        tracker.events.overview_where(r.site, r.range, &r.filters, r.compare)
     })
     .await
 }
@@ -240,11 +242,8 @@ async fn timeseries(
     auth: Option<String>,
     query: ShareQuery,
 ) -> Result<impl Reply, Rejection> {
-    let (period, filters, compare) = parsed(&query, "7d")?;
-    shared_json(tracker, slug, auth, move |tracker, access| {
-        let site = access.website.id;
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.timeseries_where(site, range, &access.with(filters), compare)
+    shared_json(tracker, slug, auth, query, "7d", move |tracker, r| {
+        tracker.events.timeseries_where(r.site, r.range, &r.filters, r.compare)
     })
     .await
 }
@@ -266,11 +265,8 @@ async fn breakdown(
     query: ShareQuery,
 ) -> Result<impl Reply, Rejection> {
     let (dimension, by, limit) = breakdown_of_request(&dimension, query.limit.as_deref())?;
-    let (period, filters, compare) = parsed(&query, "30d")?;
-    shared_json(tracker, slug, auth, move |tracker, access| {
-        let site = access.website.id;
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        breakdown_answer(tracker, site, range, &access.with(filters), dimension, &by, limit, compare)
+    shared_json(tracker, slug, auth, query, "30d", move |tracker, r| {
+        breakdown_answer(tracker, r.site, r.range, &r.filters, dimension, &by, limit, r.compare)
     })
     .await
 }
@@ -290,11 +286,8 @@ async fn traffic_sources(
     auth: Option<String>,
     query: ShareQuery,
 ) -> Result<impl Reply, Rejection> {
-    let (period, filters, _) = parsed(&query, "30d")?;
-    shared_json(tracker, slug, auth, move |tracker, access| {
-        let site = access.website.id;
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.traffic_sources_where(site, range, &access.with(filters))
+    shared_json(tracker, slug, auth, query, "30d", move |tracker, r| {
+        tracker.events.traffic_sources_where(r.site, r.range, &r.filters)
     })
     .await
 }
@@ -314,11 +307,8 @@ async fn referrers(
     auth: Option<String>,
     query: ShareQuery,
 ) -> Result<impl Reply, Rejection> {
-    let (period, filters, _) = parsed(&query, "30d")?;
-    shared_json(tracker, slug, auth, move |tracker, access| {
-        let site = access.website.id;
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.referrers_where(site, range, &access.with(filters))
+    shared_json(tracker, slug, auth, query, "30d", move |tracker, r| {
+        tracker.events.referrers_where(r.site, r.range, &r.filters)
     })
     .await
 }
@@ -338,11 +328,8 @@ async fn countries(
     auth: Option<String>,
     query: ShareQuery,
 ) -> Result<impl Reply, Rejection> {
-    let (period, filters, _) = parsed(&query, "30d")?;
-    shared_json(tracker, slug, auth, move |tracker, access| {
-        let site = access.website.id;
-        let range = tracker.events.range_of(site, period, now_ms())?;
-        tracker.events.countries_where(site, range, &access.with(filters))
+    shared_json(tracker, slug, auth, query, "30d", move |tracker, r| {
+        tracker.events.countries_where(r.site, r.range, &r.filters)
     })
     .await
 }
