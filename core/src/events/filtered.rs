@@ -325,14 +325,15 @@ impl dyn EventStore {
         Ok(Conversions { conversions, conversion_rate: crate::analytics::percent(converted, visits) })
     }
 
-    /// The events summary of what `filters` admits, each of the site's `definitions` (id, name, in id order)
-    /// with its count; the rollups' summary when there is no filter.
+    /// The events summary of what `filters` admits, each of the site's `definitions` (id, name, in id order;
+    /// read only under filters, the rollups' summary reading its own) with its count; the rollups' summary when
+    /// there is no filter.
     pub fn events_summary_where(
         &self,
         site: WebsiteId,
         range: TimeRange,
         filters: &Filters,
-        definitions: Vec<(i64, String)>,
+        definitions: impl FnOnce() -> Result<Vec<(i64, String)>>,
     ) -> Result<EventSummary> {
         if filters.is_empty() {
             return self.events_summary(site, range);
@@ -343,7 +344,7 @@ impl dyn EventStore {
             .into_iter()
             .map(|(mut keys, totals)| (keys.swap_remove(0), totals.events + totals.conversions, totals.conversions))
             .collect();
-        Ok(EventSummary::of(rows, definitions))
+        Ok(EventSummary::of(rows, definitions()?))
     }
 
     /// Referrers of what `filters` admits.

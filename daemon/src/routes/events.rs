@@ -163,9 +163,12 @@ async fn summary(
     let filters = filters_of(query.filters.as_deref())?;
     site_json(tracker, user, site, move |tracker| {
         let range = tracker.events.range_of(site, period, now_ms())?;
-        let mut definitions: Vec<(i64, String)> =
-            tracker.definitions.list(site)?.into_iter().map(|d| (d.id, d.name)).collect();
-        definitions.sort_unstable();
+        let definitions = || {
+            let mut all: Vec<(i64, String)> =
+                tracker.definitions.list(site)?.into_iter().map(|d| (d.id, d.name)).collect();
+            all.sort_unstable();
+            Ok(all)
+        };
         tracker.events.events_summary_where(site, range, &filters, definitions)
     })
     .await

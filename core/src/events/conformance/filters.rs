@@ -269,10 +269,10 @@ fn every_engine_totals_each_group_and_bucket() {
 fn every_engine_sums_the_events_a_filter_admits() {
     let now = now_ms();
     let range = TimeRange::parse("7d", now).unwrap();
-    let definitions = || vec![(1, "signup".to_string()), (2, "purchase".to_string()), (3, "never".to_string())];
+    let definitions = || Ok(vec![(1, "signup".to_string()), (2, "purchase".to_string()), (3, "never".to_string())]);
     for engine in engines() {
         seeded(&engine, now);
-        let summary = |raw: &str| engine.events.events_summary_where(engine.site, range, &filters(raw), definitions());
+        let summary = |raw: &str| engine.events.events_summary_where(engine.site, range, &filters(raw), definitions);
         let counted = |s: &crate::analytics::EventSummary| {
             let top: Vec<(String, i64)> = s.top_events.iter().map(|e| (e.name.clone(), e.count)).collect();
             let triggers: Vec<(i64, i64)> = s.definition_triggers.iter().map(|d| (d.id, d.count)).collect();
