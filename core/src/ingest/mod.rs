@@ -187,15 +187,21 @@ impl Ingest {
     /// Validates, enriches and queues a hit from `POST /api/track`. Bots, Do-Not-Track browsers (where the
     /// site respects it) and data the site's level does not allow are accepted and dropped (`Ignored`).
     pub fn track(&self, request: TrackRequest, client: &Client) -> Result<Submitted> {
-        let site = self.site(&request.tracking_key)?;
+        let rules = self.rules(&request.tracking_key)?;
+        self.track_under(&rules, request, client)
+    }
+
+    /// `track` under rules already looked up (from memory on an async thread: see `cached_rules`).
+    pub fn track_under(&self, rules: &SiteRules, request: TrackRequest, client: &Client) -> Result<Submitted> {
+        let site = &rules.site;
         if self.enricher.is_bot(&client.user_agent) {
             return Ok(Submitted::Ignored);
         }
-        let hit = Hit::from_request(request, &site, now_ms())?;
+        let hit = Hit::from_request(request, site, now_ms())?;
         if hit.kind() == EventKind::Identify && site.tracking_level < TrackingLevel::Professional {
             return Ok(Submitted::Ignored);
         }
-        let Some(hit) = self.admit(&site, hit, client)? else {
+        let Some(hit) = self.admit(rules, hit, client)? else {
             return Ok(Submitted::Ignored);
         };
         if let Some(data) = hit.consent {
@@ -212,15 +218,26 @@ impl Ingest {
 
     /// Validates and queues the heatmap data of `POST /api/interactions` (enhanced and professional sites).
     pub fn interactions(&self, request: InteractionsRequest, client: &Client) -> Result<Submitted> {
-        let site = self.site(&request.tracking_key)?;
+        let rules = self.rules(&request.tracking_key)?;
+        self.interactions_under(&rules, request, client)
+    }
+
+    /// `interactions` under rules already looked up (see `cached_rules`).
+    pub fn interactions_under(
+        &self,
+        rules: &SiteRules,
+        request: InteractionsRequest,
+        client: &Client,
+    ) -> Result<Submitted> {
+        let site = &rules.site;
         if self.enricher.is_bot(&client.user_agent) {
             return Ok(Submitted::Ignored);
         }
-        let mut interactions = Interactions::from_request(request, &site, now_ms())?;
+        let mut interactions = Interactions::from_request(request, site, now_ms())?;
         if site.tracking_level < TrackingLevel::Enhanced || interactions.is_empty() {
             return Ok(Submitted::Ignored);
         }
-        let Some(visit) = self.admit(&site, interactions.visit, client)? else {
+        let Some(visit) = self.admit(rules, interactions.visit, client)? else {
             return Ok(Submitted::Ignored);
         };
         interactions.visit = visit;
@@ -229,15 +246,16 @@ impl Ingest {
 
     /// Validates and queues a recording chunk of `POST /api/replay` (enhanced and professional sites).
     pub fn replay(&self, upload: ReplayUpload, client: &Client) -> Result<Submitted> {
-        let site = self.site(&upload.tracking_key)?;
+        let rules = self.rules(&upload.tracking_key)?;
+        let site = &rules.site;
         if self.enricher.is_bot(&client.user_agent) {
             return Ok(Submitted::Ignored);
         }
-        let mut chunk = ReplayChunk::from_upload(upload, &site, now_ms())?;
+        let mut chunk = ReplayChunk::from_upload(upload, site, now_ms())?;
         if site.tracking_level < TrackingLevel::Enhanced {
             return Ok(Submitted::Ignored);
         }
-        let Some(visit) = self.admit(&site, chunk.visit, client)? else {
+        let Some(visit) = self.admit(&rules, chunk.visit, client)? else {
             return Ok(Submitted::Ignored);
         };
         chunk.visit = visit;
@@ -246,11 +264,11 @@ impl Ingest {
 
     /// Applies the site's privacy settings to a validated visit: `None` when Do-Not-Track must be honoured;
     /// otherwise enriched, marked for the consent check, with its organization on professional sites.
-    fn admit(&self, site: &Website, hit: Hit, client: &Client) -> Result<Option<Hit>> {
+    fn admit(&self, rules: &SiteRules, hit: Hit, client: &Client) -> Result<Option<Hit>> {
+        let SiteRules { site, privacy } = rules;
         if site.domain_only && !url_on_domain(&hit.url, &site.domain) {
             return Err(Error::Forbidden("this website accepts data only from pages on its own domain".into()));
         }
-        let privacy = self.privacy.cached_settings(site.id)?;
         if privacy.respect_do_not_track && client.do_not_track {
             return Ok(None);
         }
@@ -295,15 +313,27 @@ impl Ingest {
         self.submit_job(Job::Replay(Box::new(chunk)))
     }
 
-    /// Whether a hit for this tracking key would be handled from memory alone (the site and its privacy
-    /// settings are cached), so the caller may run it on an async thread instead of a blocking one.
-    pub fn is_warm(&self, tracking_key: &str) -> bool {
-        let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
-        match cache.fresh(self.websites.generation(), tracking_key) {
-            Some(Some(site)) => self.privacy.settings_are_cached(site.id),
-            Some(None) => true,
-            None => false,
-        }
+    /// The rules for a tracking key from memory alone: `None` when the site or its settings must be read from
+    /// the database. A caller holding them may take the hit on an async thread, as nothing after this lookup
+    /// reads the database (a second look at the caches could miss: they expire, and another daemon's change
+    /// empties them).
+    pub fn cached_rules(&self, tracking_key: &str) -> Option<Result<SiteRules>> {
+        let site = {
+            let mut cache = self.sites.lock().unwrap_or_else(|e| e.into_inner());
+            match cache.fresh(self.websites.generation(), tracking_key)? {
+                Some(site) => site.clone(),
+                None => return Some(Err(Error::NotFound("website"))),
+            }
+        };
+        let privacy = self.privacy.cached_only(site.id)?;
+        Some(Ok(SiteRules { site, privacy }))
+    }
+
+    /// The rules for a tracking key through the caches, reading the database on a miss (a blocking thread).
+    pub fn rules(&self, tracking_key: &str) -> Result<SiteRules> {
+        let site = self.site(tracking_key)?;
+        let privacy = self.privacy.cached_settings(site.id)?;
+        Ok(SiteRules { site, privacy })
     }
 
     /// The website behind a tracking key, from a short-lived cache.
@@ -369,6 +399,14 @@ impl Ingest {
     fn submit(&self, hit: Hit) -> Result<Submitted> {
         self.submit_job(Job::Hit(Box::new(hit)))
     }
+}
+
+/// What ingest applies to a site's hits: the site behind a tracking key and its privacy settings, looked up
+/// once per request.
+#[derive(Debug, Clone)]
+pub struct SiteRules {
+    pub site: Website,
+    privacy: crate::privacy::PrivacySettings,
 }
 
 /// A per-visitor seed from address and user agent; mixed with the daily salt by the writer.

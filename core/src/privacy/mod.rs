@@ -63,9 +63,9 @@ impl Privacy {
         Ok(settings)
     }
 
-    /// Whether `cached_settings` would answer without reading the database.
-    pub fn settings_are_cached(&self, site: WebsiteId) -> bool {
-        fresh(&self.lock_cache(), site).is_some()
+    /// A site's settings if the cache still holds them; never reads the database.
+    pub(crate) fn cached_only(&self, site: WebsiteId) -> Option<PrivacySettings> {
+        fresh(&self.lock_cache(), site).cloned()
     }
 
     pub(crate) fn forget_cached(&self, site: WebsiteId) {

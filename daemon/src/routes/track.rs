@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use serde::{Deserialize, Serialize};
-use tracker_core::ingest::{Client, InteractionsRequest, Submitted, TrackRequest};
+use tracker_core::ingest::{Client, InteractionsRequest, SiteRules, Submitted, TrackRequest};
 use tracker_core::metrics::Metrics;
 use tracker_core::model::{TrackingLevel, Website};
 use tracker_core::privacy::PrivacySettings;
@@ -147,8 +147,8 @@ pub fn scripts(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error =
     responses((status = 202, description = "Stored (or ignored by the site's rules)", body = Done), (status = 503, description = "The queue is full: retry after the Retry-After seconds", body = ErrorBody), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
 )]
 async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<Response, Rejection> {
-    let warm = tracker.ingest.is_warm(&body.tracking_key);
-    Ok(submit(tracker, warm, move |tracker| tracker.ingest.track(body, &client)).await)
+    let key = body.tracking_key.clone();
+    Ok(submit(tracker, key, move |tracker, rules| tracker.ingest.track_under(rules, body, &client)).await)
 }
 
 #[utoipa::path(
@@ -160,19 +160,27 @@ async fn track(tracker: Tracker, client: Client, body: TrackRequest) -> Result<R
     responses((status = 202, description = "Stored (or ignored by the site's rules)", body = Done), (status = 503, description = "The queue is full: retry after the Retry-After seconds", body = ErrorBody), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody))
 )]
 async fn interactions(tracker: Tracker, client: Client, body: InteractionsRequest) -> Result<Response, Rejection> {
-    let warm = tracker.ingest.is_warm(&body.tracking_key);
-    Ok(submit(tracker, warm, move |tracker| tracker.ingest.interactions(body, &client)).await)
+    let key = body.tracking_key.clone();
+    Ok(submit(tracker, key, move |tracker, rules| tracker.ingest.interactions_under(rules, body, &client)).await)
 }
 
-/// Hands a visitor's data to ingest and answers once it is committed. Data that needs only the caches
-/// (`warm`) is handled on the async thread: a blocking thread and back would cost more than the work (two
-/// thread switches per hit). Data that must read the database still goes to one.
-async fn submit<F>(tracker: Tracker, warm: bool, run: F) -> Response
+/// Hands a visitor's data to ingest and answers once it is committed. When the site's rules are in memory the
+/// data is handled on the async thread: a blocking thread and back would cost more than the work (two thread
+/// switches per hit). Rules that must be read from the database are read on a blocking thread.
+async fn submit<F>(tracker: Tracker, tracking_key: String, run: F) -> Response
 where
-    F: FnOnce(&Tracker) -> tracker_core::Result<Submitted> + Send + 'static,
+    F: FnOnce(&Tracker, &SiteRules) -> tracker_core::Result<Submitted> + Send + 'static,
 {
     let metrics = tracker.metrics.clone();
-    let submitted = if warm { Ok(run(&tracker)) } else { tokio::task::spawn_blocking(move || run(&tracker)).await };
+    let submitted = match tracker.ingest.cached_rules(&tracking_key) {
+        Some(rules) => Ok(rules.and_then(|rules| run(&tracker, &rules))),
+        None => {
+            tokio::task::spawn_blocking(move || {
+                tracker.ingest.rules(&tracking_key).and_then(|rules| run(&tracker, &rules))
+            })
+            .await
+        }
+    };
     accepted(&metrics, submitted).await
 }
 
