@@ -209,6 +209,8 @@ mod api_keys_tests;
 #[cfg(test)]
 mod members_tests;
 #[cfg(test)]
+mod replays_tests;
+#[cfg(test)]
 mod shared_links_tests;
 #[cfg(test)]
 mod tests;
