@@ -351,6 +351,10 @@ impl Erasure for ClickHouseEvents {
         self.cluster.enqueue_site_deletion(sites)
     }
 
+    fn settle(&self, sites: &[WebsiteId]) -> Result<()> {
+        self.cluster.settle(sites)
+    }
+
     /// Each site's expired hits deleted on every shard, by one daemon at a time.
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
         match self.cluster.apply_retention(self.meta.as_ref(), now)? {
