@@ -16,10 +16,10 @@ use crate::durability::start_daemon_with;
 use crate::util::{BROWSER_UA, TestServer, wait_for};
 
 /// The token of the test daemons' `/metrics`.
-const METRICS_TOKEN: &str = "deletion-metrics-token";
+pub(crate) const METRICS_TOKEN: &str = "deletion-metrics-token";
 
 /// A gauge of `/metrics` at `base`.
-async fn gauge(client: &reqwest::Client, base: &str, name: &str) -> i64 {
+pub(crate) async fn gauge(client: &reqwest::Client, base: &str, name: &str) -> i64 {
     let text =
         client.get(format!("{base}/metrics")).bearer_auth(METRICS_TOKEN).send().await.unwrap().text().await.unwrap();
     let line = text.lines().find(|l| l.split(' ').next() == Some(name));
@@ -27,7 +27,7 @@ async fn gauge(client: &reqwest::Client, base: &str, name: &str) -> i64 {
 }
 
 /// Waits until `/metrics` at `base` shows `name` satisfying `ok`.
-async fn await_gauge(client: &reqwest::Client, base: &str, name: &str, ok: impl Fn(i64) -> bool) {
+pub(crate) async fn await_gauge(client: &reqwest::Client, base: &str, name: &str, ok: impl Fn(i64) -> bool) {
     wait_for(&format!("{name} in /metrics"), Duration::from_secs(90), || async {
         ok(gauge(client, base, name).await).then_some(())
     })
@@ -35,7 +35,7 @@ async fn await_gauge(client: &reqwest::Client, base: &str, name: &str, ok: impl 
 }
 
 /// A daemon of `corner` on the shards `clickhouse_url` names (the corner's own unless told), with metrics on.
-async fn daemon(corner: &Corner, clickhouse_url: Option<String>) -> TestServer {
+pub(crate) async fn daemon(corner: &Corner, clickhouse_url: Option<String>) -> TestServer {
     let (postgres_url, name) = (corner.postgres_url(), corner.name.clone());
     let clickhouse_url = clickhouse_url.unwrap_or_else(|| corner.ch.clone());
     TestServer::start_with(move |config| {
@@ -133,13 +133,13 @@ async fn a_site_or_an_account_deletion_answers_at_once_and_its_events_leave_both
 
 /// A TCP relay to one shard that can be cut (connections refused, open ones dropped) and restored: the shard as
 /// this test's daemon sees it, down without stopping the harness's server under the other tests.
-struct Relay {
-    address: String,
+pub(crate) struct Relay {
+    pub(crate) address: String,
     up: Arc<AtomicBool>,
 }
 
 impl Relay {
-    async fn to(target: String) -> Relay {
+    pub(crate) async fn to(target: String) -> Relay {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap().to_string();
         let up = Arc::new(AtomicBool::new(true));
@@ -162,7 +162,7 @@ impl Relay {
         Relay { address, up }
     }
 
-    fn set_up(&self, up: bool) {
+    pub(crate) fn set_up(&self, up: bool) {
         self.up.store(up, Ordering::Release);
     }
 }

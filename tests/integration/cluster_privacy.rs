@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::cluster::{CorpusHit, Setup, comparable, corpus, harness, shard_rows};
+use crate::cluster::{CorpusHit, Setup, await_no_rows, comparable, corpus, harness, shard_rows};
 use crate::util::TestServer;
 
 /// An answer with every id set aside, the visit a hit belongs to (`session`) too.
@@ -99,6 +99,8 @@ async fn a_visitors_access_and_erasure_answer_as_sqlite_and_leave_no_row_on_eith
     let erased = b.post("/api/privacy/delete-visitor", &token, json!({"websiteId": id, "visitorId": "user-42"})).await;
     assert_eq!(erased.status, StatusCode::OK, "{}", erased.text);
     assert_eq!(erased.json, expected.json);
+    // The rows go by a deletion job soon after the answer (reads wait for it: below).
+    await_no_rows(&corner, &format!("website_id = {id} AND session_key = 'visitor-0001'")).await;
     assert_eq!(visitor_rows(), vec![0, 0]);
     assert_eq!(all_rows(), before - 4);
     for visitor in ["user-42", "visitor-0001"] {

@@ -15,6 +15,7 @@ mod cluster_advanced;
 mod cluster_deletions;
 mod cluster_demo;
 mod cluster_email;
+mod cluster_erasure;
 mod cluster_exports;
 mod cluster_imports;
 mod cluster_journeys;

@@ -1,13 +1,14 @@
 //! A site's data deleted on the owner's request in cluster mode (`POST /api/privacy/delete-data`): its page
-//! views, other events or everything, counted as SQLite's `Privacy::delete_data` reports them, then deleted on
-//! every shard's local tables (an awaited mutation) before anything in PostgreSQL. Called by
-//! `Tracker::delete_data`.
+//! views, other events or everything, counted as SQLite's `Privacy::delete_data` reports them in the request,
+//! then deleted on every shard's local tables (awaited mutations) by a deletion job (`privacy_jobs`), which also
+//! deletes what goes with them in PostgreSQL and rebuilds the rollups. Called by `Tracker::delete_data`.
 
 use super::Cluster;
 use super::ingest_state::IngestState;
+use super::privacy_jobs::Work;
 use super::visits::{DAY_MS, int};
 use crate::error::{Error, Result};
-use crate::model::{Millis, WebsiteId};
+use crate::model::{Millis, WebsiteId, now_ms};
 use crate::privacy::{DataType, DeletionReport};
 use crate::store::meta::Metadata;
 
@@ -21,29 +22,50 @@ fn kinds(data: DataType) -> &'static str {
     }
 }
 
+/// The rows that go (touches are no rows of SQLite's, and stay unless their visit goes).
+fn deleted_rows(data: DataType, before: Option<Millis>) -> String {
+    format!("({}) AND kind != 'touch' AND ts < {}", kinds(data), before.unwrap_or(i64::MAX))
+}
+
 impl Cluster {
-    /// Deletes a site's data of one type on every shard, only rows before `before` when given; callers check
-    /// ownership. The counts are SQLite's: hits by kind, and the visits left without any hit (for `all` without
-    /// a cut-off, every visit). The rollups of the days the deleted rows touched are rebuilt from the hits left
-    /// (for `all` without a cut-off, deleted), as on SQLite; `rollup_rows` counts the cluster's own rollup keys
-    /// (`Events::rollup_keys`): those of the rebuilt hours after the rebuild, or the site's before they are
-    /// deleted. A shard that does not answer is `Unavailable` before anything is deleted in PostgreSQL
-    /// (recordings, in `meta`), and the request can be repeated.
-    pub fn delete_data(
+    /// Deletes a site's data of one type, only rows before `before` when given; callers check ownership. Answers
+    /// at once with SQLite's counts: hits by kind, and the visits left without any hit (for `all` without a
+    /// cut-off, every visit); the rows go by a job (`privacy_jobs`), and no read of the site answers before it is
+    /// done. A deletion without a cut-off cuts at the answer's time, so hits taken after it stay, as on SQLite.
+    /// `rollup_rows` counts the cluster's own rollup keys (`Events::rollup_keys`) as they are at the answer: the
+    /// site's (for `all` without a cut-off, deleted), or those of the hours the job rebuilds (their count after
+    /// the rebuild is not known yet). A shard that does not answer is `Unavailable` with nothing left to do.
+    pub fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
+        // An earlier deletion's rows are not counted again.
+        self.settle(&[site])?;
+        let whole_site = data == DataType::All && before.is_none();
+        let before = if whole_site { None } else { Some(before.unwrap_or_else(now_ms)) };
+        let (mut report, span) = self.count_deletion(site, data, before)?;
+        if whole_site {
+            report.rollup_rows = self.events.rollup_keys(site, None)?;
+        } else if report.pageviews + report.events == 0 {
+            return Ok(report);
+        } else if let Some(hours) = span {
+            report.rollup_rows = self.events.rollup_keys(site, Some(hours))?;
+        }
+        self.enqueue_privacy_deletion(&Work::Data { site, data, before, span })?;
+        Ok(report)
+    }
+
+    /// What a deletion of `data` before `before` (`None`: the whole site) removes on every shard, as SQLite
+    /// counts it, and the whole days whose rollups it changes: from the start of the first visit that loses a
+    /// row to the day of the last row deleted (as SQLite's deletion finds them).
+    fn count_deletion(
         &self,
-        meta: &dyn Metadata,
         site: WebsiteId,
         data: DataType,
         before: Option<Millis>,
-    ) -> Result<DeletionReport> {
+    ) -> Result<(DeletionReport, Option<(Millis, Millis)>)> {
         let db = self.events.database();
         let whole_site = data == DataType::All && before.is_none();
-        // The rows that go (touches are no rows of SQLite's, and stay unless their visit goes).
-        let deleted = format!("({}) AND kind != 'touch' AND ts < {}", kinds(data), before.unwrap_or(i64::MAX));
+        let deleted = deleted_rows(data, before);
         let condition = format!("website_id = {site} AND {deleted}");
         let mut report = DeletionReport::default();
-        // The days to rebuild the rollups of, as SQLite's deletion finds them: from the start of the first visit
-        // that loses a row to the day of the last row deleted.
         let (mut first, mut last) = (Millis::MAX, Millis::MIN);
         for node in self.events.nodes() {
             // The rows' counts and span, and the start of the first visit losing one (not needed when the site's
@@ -71,8 +93,23 @@ impl Cluster {
             report.sessions +=
                 node.query_value::<u64>(&format!("SELECT count() FROM (SELECT visit_id FROM {emptied})"))?;
         }
-        if whole_site {
-            report.rollup_rows = self.events.rollup_keys(site, None)?;
+        let span = (first <= last).then(|| (first.div_euclid(DAY_MS) * DAY_MS, (last.div_euclid(DAY_MS) + 1) * DAY_MS));
+        Ok((report, span))
+    }
+
+    /// A deletion job's work (`privacy_jobs`): deletes the rows of `data` before `before` on every shard with
+    /// what goes with them, and rebuilds the rollups of `span` from the hits left (for `all` without a cut-off,
+    /// deletes the site's rollups, heatmap data, recordings, open visits and imported history, as on SQLite).
+    /// Repeatable after a failure part way.
+    pub(super) fn erase_data(
+        &self,
+        meta: &dyn Metadata,
+        site: WebsiteId,
+        data: DataType,
+        before: Option<Millis>,
+        span: Option<(Millis, Millis)>,
+    ) -> Result<()> {
+        if data == DataType::All && before.is_none() {
             // The site's heatmap data and rollups go with everything else (even when it has no hit left).
             self.events.delete_site(site)?;
             // Its recordings go with their visits, as SQLite's go with its emptied sessions.
@@ -81,17 +118,13 @@ impl Cluster {
             IngestState::forget_site(&self.pg, site)?;
             // Imported history went with its rows, and may be imported again, as on SQLite.
             self.pg.with(|c| Ok(c.execute("DELETE FROM imports WHERE website_id = $1", &[&site]).map(drop)?))?;
-            return Ok(report);
+            return Ok(());
         }
-        if report.pageviews + report.events == 0 {
-            return Ok(report);
+        self.delete_rows(meta, site, data, &deleted_rows(data, before))?;
+        if let Some((from, to)) = span {
+            self.rebuild_rollups(site, from, to)?;
         }
-        self.delete_rows(meta, site, data, &deleted)?;
-        if first <= last {
-            let from = first.div_euclid(DAY_MS) * DAY_MS;
-            report.rollup_rows = self.rebuild_rollups(site, from, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
-        }
-        Ok(report)
+        Ok(())
     }
 
     /// Deletes a site's rows matching `deleted` on every shard, with the visits it empties whole (their touches,
@@ -242,15 +275,15 @@ mod tests {
         let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
 
         let down = cluster(test.events().with_nodes(&[test.ch_urls[0].clone(), "http://127.0.0.1:9".into()]));
-        let meta = test.meta();
-        let refused = down.delete_data(meta.as_ref(), SITE, DataType::Pageviews, None);
+        let refused = down.delete_data(SITE, DataType::Pageviews, None);
         assert!(matches!(refused, Err(Error::Unavailable(_))), "{refused:?}");
         assert_eq!(rows("1"), 6, "nothing deleted");
 
         let up = cluster(test.events());
         // Nothing is rolled up here: no rollup row to rebuild or delete (rollups.rs tests those).
-        let report = up.delete_data(meta.as_ref(), SITE, DataType::Pageviews, None).unwrap();
+        let report = up.delete_data(SITE, DataType::Pageviews, None).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 3, events: 0, sessions: 1, rollup_rows: 0 });
+        up.settle(&[SITE]).unwrap();
         assert_eq!(rows(&format!("website_id = {SITE} AND kind != 'touch'")), 2);
         // Visit 2 keeps its span (its first row went): a touch at that time, without the page.
         assert_eq!(
@@ -258,8 +291,9 @@ mod tests {
             1
         );
         assert_eq!(rows(&format!("website_id = {SITE} AND kind = 'touch'")), 1, "emptied visits keep no touch");
-        let report = up.delete_data(meta.as_ref(), SITE, DataType::All, None).unwrap();
+        let report = up.delete_data(SITE, DataType::All, None).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 0, events: 2, sessions: 2, rollup_rows: 0 });
+        up.settle(&[SITE]).unwrap();
         assert_eq!(rows(&format!("website_id = {SITE}")), 0);
         assert_eq!(rows(&format!("website_id = {OTHER}")), 1, "the other site is intact");
     }
@@ -296,7 +330,8 @@ mod tests {
         };
         test.events().insert_interactions(&[point(10), point(11)]).unwrap();
         let cluster = Cluster { pg: std::sync::Arc::new(test.pg()), events: std::sync::Arc::new(test.events()) };
-        let report = cluster.delete_data(test.meta().as_ref(), SITE, DataType::All, Some(T + 50)).unwrap();
+        let report = cluster.delete_data(SITE, DataType::All, Some(T + 50)).unwrap();
+        cluster.settle(&[SITE]).unwrap();
         assert_eq!(report, DeletionReport { pageviews: 2, events: 0, sessions: 1, rollup_rows: 0 });
         let rows = |condition: &str| (0..2).map(|s| test.local_rows(s, condition)).sum::<u64>();
         assert_eq!(rows("visit_id = 10"), 0, "the emptied visit goes whole");

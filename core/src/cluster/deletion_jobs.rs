@@ -3,7 +3,8 @@
 //! job in PostgreSQL (`deletion_jobs`, migration 0220); every daemon's `Worker` claims due jobs under a lease
 //! (`FOR UPDATE SKIP LOCKED`: one daemon per job), deletes the sites' rows on every shard, awaited, checks that
 //! none is left and only then drops the job. A failure (a shard down, a restart) leaves the job for a retry
-//! with backoff, here or on another daemon; a daemon that dies mid-job lets it go when its lease lapses.
+//! with backoff, here or on another daemon; a daemon that dies mid-job lets it go when its lease lapses. The
+//! same runner does privacy deletions and visitor erasures (`privacy_jobs`), whose jobs say what they delete.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +12,7 @@ use std::time::Duration;
 
 use super::Cluster;
 use super::events::SITE_TABLES;
+use super::privacy_jobs::{WORK_COLUMNS, Work};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, now_ms};
 use crate::privacy::DeletionJob;
@@ -52,61 +54,89 @@ impl Cluster {
     /// next is taken.
     pub fn run_deletions_due_by(&self, at: Millis) -> Result<usize> {
         let (mut finished, mut tried) = (0, Vec::new());
-        while let Some((id, sites)) = self.claim(at, &tried)? {
+        while let Some((id, work)) = self.claim(Some(at), None, &tried)? {
             tried.push(id);
-            match self.with_lease(id, || self.delete_everywhere(&sites)) {
-                Ok(()) => {
-                    self.pg.with(|c| Ok(c.execute("DELETE FROM deletion_jobs WHERE id = $1", &[&id]).map(drop)?))?;
-                    tracing::info!(job = id, sites = ?sites, "the deleted sites' events are gone from every shard");
-                    finished += 1;
-                }
-                Err(e) => {
-                    let attempts = self.fail(id, &e)?;
-                    tracing::warn!(job = id, attempts, error = %e, retry_in = ?backoff(attempts), "a deletion job failed");
-                }
-            }
+            finished += usize::from(self.run_claimed(id, &work)?);
         }
         Ok(finished)
+    }
+
+    /// Runs job `id` now if no daemon holds it (a privacy deletion's first attempt, by the daemon that answered
+    /// it); answers whether it finished.
+    pub(super) fn run_deletion_job(&self, id: i64) -> Result<bool> {
+        match self.claim(None, Some(id), &[])? {
+            Some((id, work)) => self.run_claimed(id, &work),
+            None => Ok(false),
+        }
+    }
+
+    /// Does a claimed job's work under its lease; drops the job when done, records the failure otherwise.
+    fn run_claimed(&self, id: i64, work: &Work) -> Result<bool> {
+        let result = self.with_lease(id, || match work {
+            Work::Sites(sites) => self.delete_everywhere(sites),
+            _ => self.run_privacy_work(work),
+        });
+        match result {
+            Ok(()) => {
+                self.pg.with(|c| Ok(c.execute("DELETE FROM deletion_jobs WHERE id = $1", &[&id]).map(drop)?))?;
+                tracing::info!(job = id, sites = ?work.sites(), what = %work.describe(), "a deletion job is done on every shard");
+                Ok(true)
+            }
+            Err(e) => {
+                let attempts = self.fail(id, &e)?;
+                tracing::warn!(job = id, attempts, error = %e, retry_in = ?backoff(attempts), "a deletion job failed");
+                Ok(false)
+            }
+        }
     }
 
     /// The jobs not finished, oldest first.
     pub fn deletion_jobs(&self) -> Result<Vec<DeletionJob>> {
         self.pg.with(|c| {
             let rows = c.query(
-                "SELECT id, website_ids, (extract(epoch FROM created_at) * 1000)::bigint, attempts, last_error,
-                        coalesce(leased_until > now(), false), (extract(epoch FROM run_after) * 1000)::bigint
-                 FROM deletion_jobs ORDER BY id",
+                &format!(
+                    "SELECT id, (extract(epoch FROM created_at) * 1000)::bigint, attempts, last_error,
+                            coalesce(leased_until > now(), false), (extract(epoch FROM run_after) * 1000)::bigint,
+                            {WORK_COLUMNS}
+                     FROM deletion_jobs ORDER BY id"
+                ),
                 &[],
             )?;
-            Ok(rows
-                .iter()
-                .map(|r| DeletionJob {
-                    id: r.get(0),
-                    website_ids: r.get(1),
-                    created_at: r.get(2),
-                    attempts: r.get(3),
-                    last_error: r.get(4),
-                    running: r.get(5),
-                    run_after: r.get(6),
+            rows.iter()
+                .map(|r| {
+                    let work = Work::from_row(r, 6)?;
+                    Ok(DeletionJob {
+                        id: r.get(0),
+                        website_ids: work.sites(),
+                        deletes: work.describe(),
+                        created_at: r.get(1),
+                        attempts: r.get(2),
+                        last_error: r.get(3),
+                        running: r.get(4),
+                        run_after: r.get(5),
+                    })
                 })
-                .collect())
+                .collect()
         })
     }
 
-    /// Takes the oldest job due by `at` that no live lease holds, and not one of `tried`, under a lease of this
-    /// daemon's.
-    fn claim(&self, at: Millis, tried: &[i64]) -> Result<Option<(i64, Vec<WebsiteId>)>> {
+    /// Takes the oldest job due by `at` (or job `only`, due or not) that no live lease holds, and not one of
+    /// `tried`, under a lease of this daemon's.
+    fn claim(&self, at: Option<Millis>, only: Option<i64>, tried: &[i64]) -> Result<Option<(i64, Work)>> {
         self.pg.with(|c| {
             let row = c.query_opt(
-                "UPDATE deletion_jobs SET leased_until = now() + make_interval(secs => $1), attempts = attempts + 1
-                 WHERE id = (SELECT id FROM deletion_jobs
-                             WHERE run_after <= to_timestamp($2::bigint / 1000.0)
-                               AND (leased_until IS NULL OR leased_until < now()) AND NOT (id = ANY($3))
-                             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-                 RETURNING id, website_ids",
-                &[&LEASE.as_secs_f64(), &at, &tried],
+                &format!(
+                    "UPDATE deletion_jobs SET leased_until = now() + make_interval(secs => $1), attempts = attempts + 1
+                     WHERE id = (SELECT id FROM deletion_jobs
+                                 WHERE (run_after <= to_timestamp($2::bigint / 1000.0) OR id = $4)
+                                   AND ($4::bigint IS NULL OR id = $4)
+                                   AND (leased_until IS NULL OR leased_until < now()) AND NOT (id = ANY($3))
+                                 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                     RETURNING id, {WORK_COLUMNS}"
+                ),
+                &[&LEASE.as_secs_f64(), &at, &tried, &only],
             )?;
-            Ok(row.map(|r| (r.get(0), r.get(1))))
+            row.map(|r| Ok((r.get(0), Work::from_row(&r, 1)?))).transpose()
         })
     }
 

@@ -24,6 +24,7 @@ pub mod notices;
 mod organizations;
 mod overview;
 pub mod pg;
+mod privacy_jobs;
 mod replays;
 mod retention;
 mod rollups;

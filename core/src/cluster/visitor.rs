@@ -1,7 +1,8 @@
 //! One visitor's access and erasure in cluster mode (GDPR articles 15 and 17): their visits found on each shard
 //! by the script's session id or the identify() id, exported in the shape SQLite's `Privacy::visitor_data`
-//! gives, and erased on every shard (an awaited deletion) before their consent choices in PostgreSQL. Called by
-//! `Tracker::visitor_data` and `Tracker::delete_visitor`.
+//! gives, and erased: counted in the request, deleted on every shard by a deletion job (`privacy_jobs`), their
+//! consent choices and recordings deleted in PostgreSQL in the request. Called by `Tracker::visitor_data` and
+//! `Tracker::delete_visitor`.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -11,6 +12,7 @@ use super::Cluster;
 use super::clickhouse::{Node, quote};
 use super::ingest_state::IngestState;
 use super::intent::{ScrollReport, page_view_depths};
+use super::privacy_jobs::Work;
 use super::visits::{DAY_MS, float, int, text};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, iso};
@@ -245,11 +247,14 @@ impl Cluster {
         }))
     }
 
-    /// Erases one visitor of a site: their hits on every shard (a deletion sent to each shard's local table and
-    /// awaited), then their visits' recordings, ingest state and consent choices in PostgreSQL. Callers check ownership and
-    /// the site's rights first. `NotFound` when nothing matches; `Unavailable` when a shard does not answer, with
-    /// nothing deleted in PostgreSQL, so the request can be repeated.
+    /// Erases one visitor of a site: counts their visits and hits on every shard, leaves their deletion (with the
+    /// visits' heatmap data, and the rebuild of their days' rollups) to a job (`privacy_jobs`), during which no
+    /// read of the site answers, and deletes their visits' recordings, ingest state and consent choices in
+    /// PostgreSQL. Callers check ownership and the site's rights first. `NotFound` when nothing matches;
+    /// `Unavailable` when a shard does not answer, with nothing deleted, so the request can be repeated.
     pub fn delete_visitor(&self, meta: &dyn Metadata, site: WebsiteId, visitor: &str) -> Result<VisitorDeletion> {
+        // A visitor whose erasure is under way is not found again.
+        self.settle(&[site])?;
         let found = self.find(site, visitor)?;
         let mut report = VisitorDeletion { sessions: found.visit_count(), ..VisitorDeletion::default() };
         let db = self.events.database();
@@ -275,17 +280,32 @@ impl Cluster {
             return Err(Error::NotFound("visitor"));
         }
         if !found.shards.is_empty() {
-            let conditions: Vec<String> = found.shards.iter().map(|v| format!("({})", v.condition(site))).collect();
-            // The visits' heatmap data goes with their hits.
-            self.events.delete_visits_where(&conditions.join(" OR "))?;
-        }
-        if first <= last {
-            self.rebuild_rollups(site, first.div_euclid(DAY_MS) * DAY_MS, (last.div_euclid(DAY_MS) + 1) * DAY_MS)?;
+            let span =
+                (first <= last).then(|| (first.div_euclid(DAY_MS) * DAY_MS, (last.div_euclid(DAY_MS) + 1) * DAY_MS));
+            self.enqueue_privacy_deletion(&Work::Visits { site, visit_ids: found.visit_ids(), span })?;
         }
         report.recordings = meta.delete_visit_replays(site, &found.visit_ids())?;
         IngestState::forget_visits(&self.pg, site, &found.keys)?;
         report.consent_logs = meta.delete_visitor_consents(site, &found.keys)?;
         Ok(report)
+    }
+
+    /// A deletion job's work (`privacy_jobs`): deletes a visitor's visits of a site (hits and heatmap data) on
+    /// every shard, awaited, then rebuilds the rollups of `span` from the hits left. Repeatable.
+    pub(super) fn erase_visits(
+        &self,
+        site: WebsiteId,
+        visit_ids: &[i64],
+        span: Option<(Millis, Millis)>,
+    ) -> Result<()> {
+        for chunk in visit_ids.chunks(10_000) {
+            let ids: Vec<String> = chunk.iter().map(i64::to_string).collect();
+            self.events.delete_visits_where(&format!("website_id = {site} AND visit_id IN ({})", ids.join(", ")))?;
+        }
+        if let Some((from, to)) = span {
+            self.rebuild_rollups(site, from, to)?;
+        }
+        Ok(())
     }
 }
 
@@ -456,9 +476,12 @@ mod tests {
         assert_eq!(meta.visitor_consents(SITE, &["erase-me".into(), "other-tab".into()]).unwrap().len(), 2);
 
         // Repeated with both shards up: everything of the visitor goes, on both shards, and nothing else.
-        let report = cluster(test.events()).delete_visitor(meta.as_ref(), SITE, "erase-me").unwrap();
+        let up = cluster(test.events());
+        let report = up.delete_visitor(meta.as_ref(), SITE, "erase-me").unwrap();
         let expected = VisitorDeletion { sessions: 3, events: 4, consent_logs: 2, ..VisitorDeletion::default() };
         assert_eq!(report, expected);
+        // The job deletes the rows; a read waits for it.
+        up.settle(&[SITE]).unwrap();
         for shard in 0..2 {
             assert_eq!(test.local_rows(shard, "visit_id IN (1, 2, 3)"), 0, "shard {shard}");
         }

@@ -1,6 +1,8 @@
 //! The events store of cluster mode: hits on the sharded ClickHouse (`cluster/`), with the metadata each read
 //! needs beside them (recordings, known organizations, event definitions, imports) read from PostgreSQL through
-//! the metadata boundary and handed to the ClickHouse query, never joined in SQL.
+//! the metadata boundary and handed to the ClickHouse query, never joined in SQL. Every read of a site's events
+//! first waits for any privacy deletion of that site still under way (`Cluster::settle`, `cluster::privacy_jobs`):
+//! a read added here must do so too.
 
 mod filtered;
 
@@ -47,51 +49,71 @@ impl ClickHouseEvents {
     fn known(&self, site: WebsiteId) -> Result<Vec<KnownOrganization>> {
         self.meta.known_organizations(site)
     }
+
+    /// Waits for any privacy deletion of the site of a recording (`Cluster::settle`): a deletion of everything
+    /// takes the recordings of the visits it empties.
+    fn settle_replay(&self, owner: UserId, replay: i64) -> Result<()> {
+        match self.meta.owned_replay(owner, replay)? {
+            Some(row) => self.cluster.settle(&[row.website_id]),
+            None => Ok(()),
+        }
+    }
 }
 
 impl TrafficReads for ClickHouseEvents {
     fn overview(&self, site: WebsiteId, range: TimeRange) -> Result<Overview> {
+        self.cluster.settle(&[site])?;
         let overview = self.cluster.events.overview(site, range)?;
         Ok(Overview { imported: self.imports.imported_within(site, range.start, range.end)?, ..overview })
     }
 
     fn totals(&self, site: WebsiteId, range: TimeRange) -> Result<Totals> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.totals(site, range)
     }
 
     fn timeseries(&self, site: WebsiteId, range: TimeRange) -> Result<Timeseries> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.timeseries(site, range)
     }
 
     fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.recent_activity(site, limit)
     }
 
     fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
+        self.cluster.settle(sites)?;
         self.cluster.events.site_periods(sites, metric, now)
     }
 
     fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.referrers(site, range)
     }
 
     fn traffic_sources(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<TrafficSource>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.traffic_sources(site, range)
     }
 
     fn breakdown(&self, site: WebsiteId, range: TimeRange, dim: Dimension, limit: i64) -> Result<Vec<DimensionCount>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.breakdown(site, range, dim, limit)
     }
 
     fn countries(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<CountryCount>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.countries(site, range)
     }
 
     fn conversions(&self, site: WebsiteId, range: TimeRange) -> Result<Conversions> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.conversions(site, range)
     }
 
     fn events_summary(&self, site: WebsiteId, range: TimeRange) -> Result<EventSummary> {
+        self.cluster.settle(&[site])?;
         // In id order, as SQLite reads its definitions.
         let mut definitions: Vec<(i64, String)> =
             self.meta.definitions(site)?.into_iter().map(|d| (d.id, d.name)).collect();
@@ -101,14 +123,17 @@ impl TrafficReads for ClickHouseEvents {
 
     /// All windows in one query.
     fn page_views_in(&self, site: WebsiteId, windows: &[(Millis, Millis)], _enough: i64) -> Result<Vec<i64>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.page_views_in(site, windows)
     }
 
     fn top_pages(&self, site: WebsiteId, start: Millis, end: Millis, limit: i64) -> Result<Vec<(String, i64)>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.top_pages(site, start, end, limit)
     }
 
     fn first_data(&self, site: WebsiteId) -> Result<Option<Millis>> {
+        self.cluster.settle(&[site])?;
         // The rolled-up hours, the imported days and the hits not rolled up yet; -1 where a table has none
         // (18.16's min of no rows is 0).
         let db = self.cluster.events.database();
@@ -129,40 +154,49 @@ impl TrafficReads for ClickHouseEvents {
 
 impl VisitReads for ClickHouseEvents {
     fn session_site(&self, sites: &[WebsiteId], session: i64) -> Result<WebsiteId> {
+        self.cluster.settle(sites)?;
         self.cluster.events.session_site(sites, session)
     }
 
     fn stream_session(&self, site: WebsiteId, session: i64) -> Result<StreamSession> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.stream_session(site, session)
     }
 
     fn session_journey(&self, site: WebsiteId, session: i64) -> Result<SessionJourney> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.session_journey(site, session)
     }
 
     fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.active_sessions(site)
     }
 
     fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+        self.cluster.settle(sites)?;
         self.cluster.events.live_visitors(sites)
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.organizations(site, self.known(site)?)
     }
 
     fn organization(&self, site: WebsiteId, known: KnownOrganization) -> Result<OrganizationSummary> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.organization(site, known)
     }
 
     fn identified_visitors(&self, site: WebsiteId) -> Result<Vec<IdentifiedVisitor>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.identified_visitors(site, self.known(site)?)
     }
 }
 
 impl PathReads for ClickHouseEvents {
     fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
+        self.cluster.settle(sites)?;
         self.cluster.events.journey_paths(sites, range)
     }
 
@@ -174,6 +208,7 @@ impl PathReads for ClickHouseEvents {
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
+        self.cluster.settle(sites)?;
         let events = &self.cluster.events;
         let models = self.intent_models.cached_all(sites, |stale, now| events.fit_intents(stale, now))?;
         events.customer_journeys(sites, range, filter, now, &models)
@@ -185,6 +220,7 @@ impl PathReads for ClickHouseEvents {
         funnels: &[(i64, Vec<StepPattern>)],
         range: TimeRange,
     ) -> Result<Vec<Vec<u64>>> {
+        self.cluster.settle(&[site])?;
         funnels.iter().map(|(_, steps)| self.cluster.events.funnel_counts(site, steps, range)).collect()
     }
 
@@ -196,6 +232,7 @@ impl PathReads for ClickHouseEvents {
         limit: usize,
         _dropped: &[u64],
     ) -> Result<Vec<Vec<DropOffVisit>>> {
+        self.cluster.settle(&[site])?;
         let mut found = self.cluster.events.funnel_drop_offs(site, steps, range, limit)?;
         // A visit's recording is in PostgreSQL: its id is the drop-off's `replayId`, as SQLite joins it.
         let visits: Vec<i64> = found.iter().flatten().map(|v| v.id).collect();
@@ -210,12 +247,14 @@ impl PathReads for ClickHouseEvents {
 
 impl IntentReads for ClickHouseEvents {
     fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
+        self.cluster.settle(&[site])?;
         let events = &self.cluster.events;
         let model = self.intent_models.cached(site, false, |now| events.fit_intent(site, now))?;
         events.advanced(site, range, &model, now_ms())
     }
 
     fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent> {
+        self.cluster.settle(&[site])?;
         let events = &self.cluster.events;
         let model = self.intent_models.cached(site, refit, |now| events.fit_intent(site, now))?;
         events.ai_intent(site, range, &model)
@@ -224,14 +263,17 @@ impl IntentReads for ClickHouseEvents {
 
 impl PageData for ClickHouseEvents {
     fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.page_urls(site, now_ms())
     }
 
     fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.heatmap(site, path, range)
     }
 
     fn page_snapshot(&self, site: WebsiteId, path: &str) -> Result<PageRendering> {
+        self.cluster.settle(&[site])?;
         self.cluster.page_snapshot(self.meta.as_ref(), site, path)
     }
 
@@ -242,24 +284,29 @@ impl PageData for ClickHouseEvents {
         filter: ReplayFilter,
         limit: i64,
     ) -> Result<Vec<ReplaySummary>> {
+        self.cluster.settle(&[site])?;
         self.cluster.replays(self.meta.as_ref(), &self.known(site)?, site, range, filter, limit)
     }
 
     fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
+        self.cluster.settle(&[site])?;
         self.cluster.replay_stats(self.meta.as_ref(), &self.known(site)?, site, range, filter)
     }
 
     fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail> {
+        self.settle_replay(owner, replay)?;
         self.cluster.replay(self.meta.as_ref(), owner, replay, |site| self.known(site))
     }
 
     fn replay_events(&self, owner: UserId, replay: i64) -> Result<ReplayEvents> {
+        self.settle_replay(owner, replay)?;
         ReplayEvents::of(self.meta.clone(), owner, replay)
     }
 }
 
 impl ExportRows for ClickHouseEvents {
-    fn export_row_count(&self, _query: &ExportQuery) -> Result<Option<u64>> {
+    fn export_row_count(&self, query: &ExportQuery) -> Result<Option<u64>> {
+        self.cluster.settle(&[query.site])?;
         Ok(None)
     }
 
@@ -271,10 +318,12 @@ impl ExportRows for ClickHouseEvents {
         out: &mut dyn Write,
         _progress: &mut dyn FnMut(u64),
     ) -> Result<u64> {
+        self.cluster.settle(&[query.site])?;
         self.cluster.events.write_export(query, format, out)
     }
 
     fn export_sessions(&self, site: WebsiteId, out: &mut dyn Write) -> Result<u64> {
+        self.cluster.settle(&[site])?;
         self.cluster.events.export_sessions(site, out)
     }
 }
@@ -282,6 +331,7 @@ impl ExportRows for ClickHouseEvents {
 impl Erasure for ClickHouseEvents {
     fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<serde_json::Value> {
         self.privacy.check_right(site, Right::Access)?;
+        self.cluster.settle(&[site])?;
         self.cluster.visitor_data(self.meta.as_ref(), site, visitor)
     }
 
@@ -290,15 +340,19 @@ impl Erasure for ClickHouseEvents {
         self.cluster.delete_visitor(self.meta.as_ref(), site, visitor)
     }
 
-    /// On every shard, awaited, before PostgreSQL (see `Cluster::delete_data`).
+    /// Counted in the request, deleted on every shard by a deletion job (see `Cluster::delete_data`).
     fn delete_data(&self, site: WebsiteId, data: DataType, before: Option<Millis>) -> Result<DeletionReport> {
-        self.cluster.delete_data(self.meta.as_ref(), site, data, before)
+        self.cluster.delete_data(site, data, before)
     }
 
     /// A job in PostgreSQL, run by any daemon shortly after (see `cluster::deletion_jobs`): the request does
     /// not wait for the shards' mutations.
     fn delete_sites(&self, sites: &[WebsiteId]) -> Result<()> {
         self.cluster.enqueue_site_deletion(sites)
+    }
+
+    fn settle(&self, sites: &[WebsiteId]) -> Result<()> {
+        self.cluster.settle(sites)
     }
 
     /// Each site's expired hits deleted on every shard, by one daemon at a time.

@@ -215,8 +215,9 @@ pub trait ExportRows {
     fn export_sessions(&self, site: WebsiteId, out: &mut dyn Write) -> Result<u64>;
 }
 
-/// Erasure and retention (callers check ownership first). Each finishes on every shard before it answers, but a
-/// site's deletion, which the cluster leaves to a deletion job.
+/// Erasure and retention (callers check ownership first). Each finishes on every shard before it answers, but
+/// the deletions the cluster leaves to a deletion job: a site's, and (counted in the request) a site's data and a
+/// visitor's, whose site's reads wait for the job.
 pub trait Erasure {
     /// Everything stored about one visitor of a site; refused unless the site's settings allow access.
     fn visitor_data(&self, site: WebsiteId, visitor: &str) -> Result<serde_json::Value>;
@@ -228,6 +229,9 @@ pub trait Erasure {
     /// `cluster::deletion_jobs`), before their metadata goes. Nothing where the metadata's deletion takes the
     /// events with it.
     fn delete_sites(&self, sites: &[WebsiteId]) -> Result<()>;
+    /// Waits until no deletion of `sites`' data or visitors is under way (`Unavailable` when one waits for a
+    /// retry or takes long); at once where deletions finish in their request.
+    fn settle(&self, sites: &[WebsiteId]) -> Result<()>;
     /// Applies every site's retention days as if it were `now` (an empty report when another daemon of a
     /// cluster is applying them).
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport>;

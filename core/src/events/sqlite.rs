@@ -318,6 +318,11 @@ impl Erasure for SqliteEvents {
         Ok(())
     }
 
+    /// Deletions finish in their request.
+    fn settle(&self, _sites: &[WebsiteId]) -> Result<()> {
+        Ok(())
+    }
+
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
         self.privacy.apply_retention_at(now)
     }

@@ -1,17 +1,20 @@
-//! The deletions still under way in the background (cluster mode's deletion jobs, `cluster::deletion_jobs`), as
+//! The deletions still under way in the background (cluster mode's deletion jobs: sites and accounts,
+//! `cluster::deletion_jobs`; privacy deletions and visitor erasure, `cluster::privacy_jobs`), as
 //! `/metrics` and `tracker privacy jobs` show them. SQLite's deletions finish in their request and leave none.
 
 use serde::Serialize;
 
 use crate::model::{Millis, WebsiteId};
 
-/// A deletion of sites' events not finished yet: waiting, being worked on, or failed and waiting to retry.
+/// A deletion of events not finished yet: waiting, being worked on, or failed and waiting to retry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeletionJob {
     pub id: i64,
-    /// The sites whose events go (their metadata is gone already).
+    /// The sites whose events go (for a site's or an account's deletion, their metadata is gone already).
     pub website_ids: Vec<WebsiteId>,
+    /// What goes, in words: every event of the sites, a data type (before a time), or a visitor's visits.
+    pub deletes: String,
     pub created_at: Millis,
     /// Attempts started so far (one being worked on counts).
     pub attempts: i32,

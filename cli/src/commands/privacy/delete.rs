@@ -1,10 +1,12 @@
 //! `tracker privacy delete`: deletes a site's page views, events or all data (`--data`), or everything about
-//! one visitor (`--visitor`), after confirmation; recorded in the site's audit log.
+//! one visitor (`--visitor`), after confirmation; recorded in the site's audit log. On a cluster it waits for
+//! the deletion job it leaves on the shards.
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use tracker_core::model::iso;
+use tracker_core::Tracker;
+use tracker_core::model::{WebsiteId, iso};
 use tracker_core::privacy::{Actor, AuditAction, DataType, visitor_id};
 
 use super::super::{GlobalArgs, find_site, parse_date};
@@ -78,6 +80,7 @@ pub fn run(global: &GlobalArgs, args: &DeleteArgs) -> anyhow::Result<()> {
         AuditAction::DataDeleted,
         json!({ "dataType": data.as_str(), "before": before.map(iso), "recordsDeleted": report.records_deleted() }),
     )?;
+    finish(&tracker, site.id);
     if global.json {
         return print_json(&json!({
             "websiteId": site.id,
@@ -110,6 +113,7 @@ fn delete_visitor(global: &GlobalArgs, args: &DeleteArgs, visitor: &str) -> anyh
         AuditAction::VisitorDeleted,
         json!({ "visitorId": visitor, "recordsDeleted": report.records_deleted() }),
     )?;
+    finish(&tracker, site.id);
     if global.json {
         return print_json(&json!({
             "websiteId": site.id,
@@ -132,4 +136,12 @@ fn delete_visitor(global: &GlobalArgs, args: &DeleteArgs, visitor: &str) -> anyh
     }
     println!("{t}");
     Ok(())
+}
+
+/// Waits for the rows' deletion on a cluster (a job this command started), so the command ends with the work it
+/// reports done; a job that waits for a retry (a shard down) is left to the daemons, and said so.
+fn finish(tracker: &Tracker, site: WebsiteId) {
+    if let Err(e) = tracker.events.settle(&[site]) {
+        eprintln!("The deletion continues in the background (`tracker privacy jobs` lists it): {e}");
+    }
 }

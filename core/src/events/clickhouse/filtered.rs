@@ -138,6 +138,7 @@ impl ClickHouseEvents {
 
 impl FilteredReads for ClickHouseEvents {
     fn filtered_totals(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals> {
+        self.cluster.settle(&[site])?;
         let visits = self.admitted_visits(site, range, filters, &[]);
         let row = self.ask(&format!(
             "SELECT count(), countIf(page_views = 1), sum(intDiv(last - start, 1000)),
@@ -161,6 +162,7 @@ impl FilteredReads for ClickHouseEvents {
     }
 
     fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>> {
+        self.cluster.settle(&[site])?;
         let step = range.grain.seconds();
         let step_ms = step * 1000;
         let visits = self.admitted_visits(site, range, filters, &[]);
@@ -187,6 +189,7 @@ impl FilteredReads for ClickHouseEvents {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<(Vec<String>, Totals)>> {
+        self.cluster.settle(&[site])?;
         let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         let sql = match group.by_visit() {
@@ -241,6 +244,7 @@ impl FilteredReads for ClickHouseEvents {
         filters: &Filters,
         limit: i64,
     ) -> Result<Vec<Conversion>> {
+        self.cluster.settle(&[site])?;
         let rows = self.ask(&format!(
             "SELECT {HIT_ID} AS id, name, isNull(value), ifNull(value, 0), currency, ts {} AND kind = 'conversion'
              ORDER BY ts DESC, id DESC LIMIT {limit}",
