@@ -170,13 +170,7 @@ pub(super) async fn kill(tracker: &Path, args: &KillArgs, seed: u64) -> anyhow::
 const MARKER_BASE: &str = "https://example.com/chaos";
 
 /// One keep-alive connection sending uniquely marked page views until the daemon goes away.
-async fn ingest(
-    addr: SocketAddr,
-    tracking_key: String,
-    marker: String,
-    seed: u64,
-    counts: Arc<IngestCounts>,
-) {
+async fn ingest(addr: SocketAddr, tracking_key: String, marker: String, seed: u64, counts: Arc<IngestCounts>) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let Ok(mut sender) = load::connect(addr).await else { return };
     let host = addr.to_string();
