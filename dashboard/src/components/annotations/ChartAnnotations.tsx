@@ -1,6 +1,7 @@
 //! Under the Traffic Overview chart: the range's annotations as a short list (each readable at any width, with
 //! its delete button), "Add annotation", and the dialog that writes one, for today or for the day clicked on
-//! the chart. The chart itself marks them (TrafficChart).
+//! the chart. The chart itself marks them (TrafficChart). Writing is offered to editors and up on the site
+//! (issue 37): a viewer reads the list only.
 import { useId, useState } from "react";
 import type { AnnotationMark } from "../../api/annotations";
 import { useCreateAnnotation, useDeleteAnnotation } from "../../hooks/annotations";
@@ -15,11 +16,14 @@ const MAX_TEXT = 280;
 
 export function ChartAnnotations({
   websiteId,
+  editable,
   annotations,
   adding,
   onAdding,
 }: {
   websiteId: number;
+  /** Whether the signed-in account's role may write annotations (editor and up). */
+  editable: boolean;
   annotations: readonly AnnotationMark[];
   /** The day the add dialog is open for, or null when it is closed. */
   adding: string | null;
@@ -39,23 +43,27 @@ export function ChartAnnotations({
             <span className="min-w-0 truncate" title={a.text}>
               {a.text}
             </span>
-            <button
-              type="button"
-              aria-label={`Delete annotation ${a.text}`}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(a.id)}
-              className="shrink-0 rounded-full p-0.5 text-amber-300 hover:bg-amber-500/30 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-amber-400"
-            >
-              <IconX className="h-3.5 w-3.5" />
-            </button>
+            {editable && (
+              <button
+                type="button"
+                aria-label={`Delete annotation ${a.text}`}
+                disabled={remove.isPending}
+                onClick={() => remove.mutate(a.id)}
+                className="shrink-0 rounded-full p-0.5 text-amber-300 hover:bg-amber-500/30 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-amber-400"
+              >
+                <IconX className="h-3.5 w-3.5" />
+              </button>
+            )}
           </span>
         ))}
-        <Button variant="ghost" size="sm" onClick={() => onAdding(todayUtc())}>
-          <IconPlus />
-          Add annotation
-        </Button>
+        {editable && (
+          <Button variant="ghost" size="sm" onClick={() => onAdding(todayUtc())}>
+            <IconPlus />
+            Add annotation
+          </Button>
+        )}
       </div>
-      {adding !== null ? <AddAnnotationDialog websiteId={websiteId} day={adding} onClose={() => onAdding(null)} /> : null}
+      {editable && adding !== null ? <AddAnnotationDialog websiteId={websiteId} day={adding} onClose={() => onAdding(null)} /> : null}
     </div>
   );
 }
