@@ -98,6 +98,7 @@ describe("a viewer's controls", () => {
       await waitForText(page.getByTestId("annotation-item"), /Launch day/);
       await expectControl(page.getByRole("button", { name: "Add annotation" }), editor, `${who}: Add annotation`);
       await expectControl(page.getByRole("button", { name: "Delete annotation Launch day" }), editor, `${who}: delete an annotation`);
+      await expectControl(page.getByRole("button", { name: "Edit annotation Launch day" }), editor, `${who}: edit an annotation`);
       await page.getByTestId("segments-trigger").click();
       await page.getByRole("menu").waitFor();
       await expectControl(page.getByRole("menuitem", { name: "Save as segment…" }), editor, `${who}: Save as segment`);
@@ -145,5 +146,29 @@ describe("a viewer's controls", () => {
       const offered = await select.locator("option").allTextContents();
       assert.equal(offered.some((o) => o.includes("team.example.com")), admin, `${who}: imports into the shared site`);
     }
+  });
+
+  it("lets an editor change an annotation's text and day, and delete it, from its dialog", async () => {
+    const day = (ago) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const made = await owner.api("POST", `/api/websites/${site.id}/annotations`, { date: day(1), text: "Beta opens" });
+    const stored = async () => (await owner.api("GET", `/api/websites/${site.id}/annotations`)).find((a) => a.id === made.id);
+    await editorPage.goto(`/?website=${site.id}&range=7d`);
+    await editorPage.getByRole("button", { name: "Edit annotation Beta opens" }).click();
+    const dialog = editorPage.getByRole("dialog", { name: "Edit annotation" });
+    assert.equal(await dialog.getByLabel("Text").inputValue(), "Beta opens");
+    assert.equal(await dialog.getByLabel("Day (UTC)").inputValue(), day(1));
+    await dialog.getByLabel("Text").fill("Public beta");
+    await dialog.getByLabel("Day (UTC)").fill(day(3));
+    await dialog.getByRole("button", { name: "Save annotation" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await waitForText(editorPage.getByTestId("chart-annotations"), /Public beta/);
+    const changed = await stored();
+    assert.deepEqual([changed.text, changed.date], ["Public beta", day(3)]);
+
+    await editorPage.getByRole("button", { name: "Edit annotation Public beta" }).click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await editorPage.getByRole("button", { name: "Edit annotation Public beta" }).waitFor({ state: "detached" });
+    assert.equal(await stored(), undefined, "deleted on the server");
   });
 });
