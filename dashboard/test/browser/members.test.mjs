@@ -13,7 +13,7 @@ import { ownerWithSites, track } from "./site-owner.mjs";
 const GOOGLE = "8.8.8.8";
 
 describe("a viewer's controls", () => {
-  let daemon, browser, ownerPage, viewerPage, editorPage, site, owner;
+  let daemon, browser, ownerPage, viewerPage, editorPage, site, owner, editor;
 
   before(async () => {
     daemon = await startDaemon();
@@ -37,7 +37,7 @@ describe("a viewer's controls", () => {
     assert.equal(accepted.role, "viewer");
 
     const asEditor = await owner.api("POST", `/api/websites/${site.id}/members`, { email: "team-editor@example.com", role: "editor" });
-    const editor = await ownerWithSites(editorPage, daemon.url, "team-editor@example.com", []);
+    editor = await ownerWithSites(editorPage, daemon.url, "team-editor@example.com", []);
     const editorToken = new URLSearchParams(asEditor.link.split("#")[1]).get("token");
     assert.equal((await editor.api("POST", `/api/user/invitations/${asEditor.id}/accept`, { token: editorToken })).role, "editor");
   });
@@ -170,5 +170,28 @@ describe("a viewer's controls", () => {
     await dialog.waitFor({ state: "detached" });
     await editorPage.getByRole("button", { name: "Edit annotation Public beta" }).waitFor({ state: "detached" });
     assert.equal(await stored(), undefined, "deleted on the server");
+  });
+
+  it("lets the owner hand a site over to an admin from the Members dialog, and keeps them on as an admin", async () => {
+    const handoff = await owner.api("POST", "/api/websites", { name: "Handoff", domain: "handoff.example.com" });
+    const invited = await owner.api("POST", `/api/websites/${handoff.id}/members`, { email: "team-editor@example.com", role: "admin" });
+    const token = new URLSearchParams(invited.link.split("#")[1]).get("token");
+    assert.equal((await editor.api("POST", `/api/user/invitations/${invited.id}/accept`, { token })).role, "admin");
+
+    await ownerPage.goto("/websites");
+    const card = ownerPage.getByTestId("website-card").filter({ hasText: "handoff.example.com" });
+    await card.getByRole("button", { name: "Members of Handoff" }).click();
+    const dialog = ownerPage.getByRole("dialog", { name: "Members" });
+    await dialog.getByRole("button", { name: "Make team-editor@example.com the owner" }).click();
+    await waitForText(dialog.getByTestId("hand-over"), /Make team-editor@example\.com the owner\?/);
+    await dialog.getByRole("button", { name: "Hand over" }).click();
+    const rows = dialog.getByTestId("member");
+    await waitForText(rows.first(), /team-editor@example\.com\s*since .*Owner/);
+    await waitForText(rows.filter({ hasText: "team-owner@example.com" }), /Admin/);
+    assert.equal(await dialog.getByRole("button", { name: /the owner$/ }).count(), 0, "no hand-over left to offer");
+    await screenshot(ownerPage, "members-handed-over");
+    await ownerPage.keyboard.press("Escape");
+    await waitForText(card, /Admin/);
+    assert.equal(await card.getByRole("button", { name: "Delete Handoff" }).count(), 0, "the old owner no longer deletes it");
   });
 });
