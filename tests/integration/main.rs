@@ -11,6 +11,7 @@ mod cli;
 mod cli_newcomer;
 mod cli_periods;
 mod cluster;
+mod cluster_access;
 mod cluster_advanced;
 mod cluster_deletions;
 mod cluster_demo;

@@ -241,6 +241,35 @@ impl Members {
         self.audit(site.id, caller.user, "member_removed", json!({ "email": current.email, "role": current.role }))
     }
 
+    /// Hands the site over to one of its admins (owner only): the admin becomes the owner and the old owner an
+    /// admin member. Only an admin may be made the owner, so the one receiving a site has managed it already;
+    /// any other member is a `Conflict` (make them an admin first). Answers the site's team as it is now.
+    pub fn hand_over(&self, caller: impl Into<Caller>, site: WebsiteId, member: UserId) -> Result<SiteMembers> {
+        let caller = caller.into();
+        let (site, role) = self.websites.access(caller, site)?;
+        // Whatever the route asks, a site changes hands only by its owner's own decision.
+        if role != Role::Owner {
+            return Err(Error::Forbidden("only the website's owner can hand it over".into()));
+        }
+        let current = self.member(&site, member)?;
+        match current.role {
+            Role::Owner => return Err(Error::Conflict(format!("{} owns this website already", current.email))),
+            Role::Admin => {}
+            role => {
+                return Err(Error::Conflict(format!(
+                    "{} is {}: only an admin can be made the owner (make them an admin first)",
+                    current.email,
+                    role.as_str()
+                )));
+            }
+        }
+        let previous = self.meta.user(site.user_id)?.ok_or(Error::NotFound("website"))?;
+        self.websites.hand_over(site.user_id, site.id, member)?;
+        let detail = json!({ "from": previous.email, "to": current.email });
+        self.audit(site.id, caller.user, "owner_changed", detail)?;
+        self.list(member, site.id)
+    }
+
     /// The owner or a member of the site by account id (`NotFound` for anyone else).
     fn member(&self, site: &Website, member: UserId) -> Result<Member> {
         if member == site.user_id {

@@ -222,6 +222,35 @@ impl Websites {
         Ok(site)
     }
 
+    /// Makes the admin member `to` the owner of the site `from` owns, and `from` an admin member. The new
+    /// owner may not already own a site of the same domain (one account tracks a domain once); a site beyond
+    /// its `max_sites_per_account` is refused as at creation. `NotFound` unless `from` owns the site and `to`
+    /// is an admin member of it at the moment of the change.
+    pub fn hand_over(&self, from: UserId, id: WebsiteId, to: UserId) -> Result<Website> {
+        let mut site = self.get(Caller::new(from, Role::Owner), id)?;
+        let theirs = self.meta.websites_of(to)?;
+        // Said without naming the new owner's own site: the old owner learns only that there is one.
+        let host = site_host(&site.domain);
+        if theirs.iter().any(|s| site_host(&s.domain) == host) {
+            return Err(Error::Conflict(format!(
+                "the new owner already has a website for {host}: they must delete it before taking this one"
+            )));
+        }
+        if let Some(cap) = self.settings.as_ref().map(|s| s.read(|c| c.max_sites_per_account))
+            && theirs.len() >= cap as usize
+        {
+            return Err(Error::Conflict(format!(
+                "the new owner has {cap} websites already (max_sites_per_account): they must delete one first"
+            )));
+        }
+        if !self.meta.hand_over(id, from, to, now_ms())? {
+            return Err(Error::NotFound("member"));
+        }
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        site.user_id = to;
+        Ok(site)
+    }
+
     /// Deletes a website of `owner` and, by cascade, all of its data in SQLite (in cluster mode
     /// `Tracker::delete_website` deletes its events first).
     pub fn delete(&self, owner: UserId, id: WebsiteId) -> Result<()> {

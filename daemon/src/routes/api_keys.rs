@@ -77,8 +77,8 @@ async fn revoke(id: i64, tracker: Tracker, principal: Principal) -> Result<impl 
 
 /// Paths (under /api, by leading segments, `*` standing for any one) that are the account's security: no API
 /// key may call them, whatever its scope. Sign-in and out, refresh and sign-up are here too: a key is not a
-/// sign-in. So are a site's members and invitations: a leaked key must not hand a stranger's account lasting
-/// access that outlives the key's revocation.
+/// sign-in. So are a site's members, invitations and owner: a leaked key must not hand a stranger's account
+/// lasting access that outlives the key's revocation.
 const ACCOUNT_SECURITY: &[&[&str]] = &[
     &["user", "password"],
     &["user", "email"],
@@ -93,6 +93,7 @@ const ACCOUNT_SECURITY: &[&[&str]] = &[
     &["user", "invitations"],
     &["websites", "*", "members"],
     &["websites", "*", "invitations"],
+    &["websites", "*", "owner"],
     // A stream ticket stands for a sign-in (its session is checked while the stream lives).
     &["dashboard", "live", "ticket"],
 ];
@@ -150,6 +151,7 @@ mod tests {
             (Method::GET, "/api/websites/3/members", KeyUse::AccountSecurity),
             (Method::PUT, "/api/websites/3/Members/9", KeyUse::AccountSecurity),
             (Method::DELETE, "/api/websites/3/invitations/4", KeyUse::AccountSecurity),
+            (Method::POST, "/api/websites/3/owner", KeyUse::AccountSecurity),
             (Method::POST, "/api/user/invitations/4/accept", KeyUse::AccountSecurity),
             (Method::GET, "/api/websites/3/membership-report", KeyUse::Read),
             (Method::POST, "/api/dashboard/live/ticket", KeyUse::AccountSecurity),

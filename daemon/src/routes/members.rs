@@ -1,6 +1,7 @@
 //! A site's team (issue 37): /api/websites/{id}/members (list, invite, change a role, remove) and
-//! /api/websites/{id}/invitations/{invitationId} (withdraw) for the site's admins and owner, and
-//! /api/user/invitations for the invited account (its open invitations, accepting one). The role each needs
+//! /api/websites/{id}/invitations/{invitationId} (withdraw) for the site's admins and owner,
+//! /api/websites/{id}/owner (handing the site over to an admin) for its owner, and /api/user/invitations for
+//! the invited account (its open invitations, accepting one). The role each needs
 //! is in `roles.rs`; the rules beyond it (nobody changes their own role, nor the owner's) in core's `Members`.
 
 use serde::Deserialize;
@@ -30,6 +31,14 @@ struct RoleRequest {
     role: String,
 }
 
+/// The admin member to make the site's owner.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HandOverRequest {
+    /// The member's account id (`memberId` in the members' list); its role must be admin.
+    member_id: i64,
+}
+
 /// Accepting an invitation: the token of its link, needed while the account's address is not confirmed.
 #[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -47,6 +56,11 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let remove = member.and(warp::delete()).and(caller()).and_then(remove);
     let withdraw =
         warp::path!("websites" / WebsiteId / "invitations" / i64).and(warp::delete()).and(caller()).and_then(withdraw);
+    let hand_over = warp::path!("websites" / WebsiteId / "owner")
+        .and(warp::post())
+        .and(caller())
+        .and(api_body())
+        .and_then(hand_over);
     let pending = warp::path!("user" / "invitations").and(warp::get()).and(caller()).and_then(pending);
     let accept = warp::path!("user" / "invitations" / i64 / "accept")
         .and(warp::post())
@@ -54,7 +68,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(host())
         .and(api_body())
         .and_then(accept);
-    list.or(invite).or(set_role).or(remove).or(withdraw).or(pending).or(accept)
+    list.or(invite).or(set_role).or(remove).or(withdraw).or(hand_over).or(pending).or(accept)
 }
 
 /// The site's owner and members with their roles, and its open invitations (admin and up).
@@ -148,6 +162,28 @@ async fn remove(site: WebsiteId, member: i64, tracker: Tracker, caller: Caller) 
 async fn withdraw(site: WebsiteId, id: i64, tracker: Tracker, caller: Caller) -> Result<impl Reply, Rejection> {
     blocking(move || tracker.members.withdraw(caller, site, id)).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Hands the site over to one of its admins (owner only): the admin becomes the owner, the caller an admin
+/// member. Recorded in the site's audit log. Any other member is a 409 (make them an admin first).
+#[utoipa::path(
+    post,
+    path = "/api/websites/{id}/owner",
+    tag = "members",
+    operation_id = "handOverWebsite",
+    params(("id" = i64, Path, description = "Website id")),
+    request_body(content = HandOverRequest, content_type = "application/json"),
+    responses((status = 200, description = "The site's team as it is now: the new owner first, the old one an admin", body = SiteMembers), (status = "4XX", description = "Refused: a bad body (400), a role below owner (403), not found (a member id not on the site too), or a member who is not an admin or already owns a site of this domain (409)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn hand_over(
+    site: WebsiteId,
+    tracker: Tracker,
+    caller: Caller,
+    body: HandOverRequest,
+) -> Result<impl Reply, Rejection> {
+    let members = blocking(move || tracker.members.hand_over(caller, site, body.member_id)).await?;
+    Ok(warp::reply::json(&members))
 }
 
 /// The open invitations to the signed-in account's address, once that address is confirmed (until then an

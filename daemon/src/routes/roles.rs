@@ -72,6 +72,7 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("GET", "/api/websites/{id}", Site(Viewer)),
     ("PUT", "/api/websites/{id}", Site(Admin)),
     ("DELETE", "/api/websites/{id}", Site(Owner)),
+    ("POST", "/api/websites/{id}/owner", Site(Owner)),
     ("GET", "/api/websites/{id}/members", Site(Admin)),
     ("POST", "/api/websites/{id}/members", Site(Admin)),
     ("PUT", "/api/websites/{id}/members/{memberId}", Site(Admin)),

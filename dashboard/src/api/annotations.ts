@@ -23,6 +23,7 @@ export interface SegmentInput {
 
 export const annotationsApi = {
   create: (site: number, input: AnnotationInput) => api.post<Annotation>(`/api/websites/${site}/annotations`, input),
+  update: (site: number, id: number, input: AnnotationInput) => api.put<Annotation>(`/api/websites/${site}/annotations/${id}`, input),
   remove: (site: number, id: number) => api.del(`/api/websites/${site}/annotations/${id}`),
 };
 

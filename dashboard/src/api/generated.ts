@@ -1481,6 +1481,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hands the site over to one of its admins (owner only): the admin becomes the owner, the caller an admin
+         *     member. Recorded in the site's audit log. Any other member is a 409 (make them an admin first).
+         */
+        post: operations["handOverWebsite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/referrers": {
         parameters: {
             query?: never;
@@ -2302,6 +2322,14 @@ export interface components {
         /** @description The site a funnel is on, as the list shows it. */
         FunnelWebsite: {
             name: string;
+        };
+        /** @description The admin member to make the site's owner. */
+        HandOverRequest: {
+            /**
+             * Format: int64
+             * @description The member's account id (`memberId` in the members' list); its role must be admin.
+             */
+            memberId: number;
         };
         /** @description `GET /api/analytics/heatmap` (spec part 2 §3), plus the reference width of the coordinates. */
         Heatmap: {
@@ -7083,6 +7111,42 @@ export interface operations {
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    handOverWebsite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandOverRequest"];
+            };
+        };
+        responses: {
+            /** @description The site's team as it is now: the new owner first, the old one an admin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteMembers"];
+                };
+            };
+            /** @description Refused: a bad body (400), a role below owner (403), not found (a member id not on the site too), or a member who is not an admin or already owns a site of this domain (409) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,14 @@ export function useCreateAnnotation(site: number) {
   return useMutation({ mutationFn: (input: AnnotationInput) => annotationsApi.create(site, input), onSuccess: refresh });
 }
 
+export function useUpdateAnnotation(site: number) {
+  const refresh = useRefreshCharts(site);
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number; input: AnnotationInput }) => annotationsApi.update(site, id, input),
+    onSuccess: refresh,
+  });
+}
+
 export function useDeleteAnnotation(site: number) {
   const refresh = useRefreshCharts(site);
   return useMutation({ mutationFn: (id: number) => annotationsApi.remove(site, id), onSuccess: refresh });

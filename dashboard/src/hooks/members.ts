@@ -42,6 +42,19 @@ export function useRemoveMember(site: number) {
   });
 }
 
+/** Hands the site over to an admin member (owner only): the caller becomes an admin, so the site list's role
+ * changes too. */
+export function useHandOver(site: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (member: number) => api.post<SiteMembers>(`/api/websites/${site}/owner`, { memberId: member }),
+    onSuccess: (team) => {
+      client.setQueryData(membersKey(site), team);
+      void client.invalidateQueries({ queryKey: keys.websites });
+    },
+  });
+}
+
 export function useWithdrawInvitation(site: number) {
   const client = useQueryClient();
   return useMutation({

@@ -6,6 +6,11 @@ import { keys } from "../api/keys";
 import type { Website, WebsiteInput } from "../api/types";
 import { useUser } from "./auth";
 
+/** The signed-in account's role on a site, from the website list (undefined while it loads). */
+export function useSiteRole(site: number) {
+  return useWebsites().data?.find((w) => w.id === site)?.role;
+}
+
 export function useWebsites() {
   const user = useUser();
   return useQuery({

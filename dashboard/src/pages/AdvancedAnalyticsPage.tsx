@@ -2,6 +2,7 @@
 //! four summary cards, and the Overview / AI Intent / Heatmaps / Privacy tabs (?tab=, default overview). The
 //! three sub-panels take the website id as text; with no website they show their no-website states.
 import type { AdvancedRange } from "../api/advanced";
+import type { Role } from "../api/members";
 import { IntentPanel } from "../components/advanced/IntentPanel";
 import { HeatmapPanel } from "../components/advanced/HeatmapPanel";
 import { type AdvancedTab, OverviewTab } from "../components/advanced/OverviewTab";
@@ -45,7 +46,7 @@ export default function AdvancedAnalyticsPage() {
       loading={<PageSkeleton />}
       noWebsite={<AdvancedTabs websiteId="" range={RANGES.fallback} tab={tab} setTab={setTab} />}
     >
-      {({ website, range }) => <SiteAdvanced websiteId={website.id} range={range} tab={tab} setTab={setTab} />}
+      {({ website, range }) => <SiteAdvanced websiteId={website.id} role={website.role} range={range} tab={tab} setTab={setTab} />}
     </SitePage>
   );
 }
@@ -63,7 +64,13 @@ function PageSkeleton() {
   );
 }
 
-function SiteAdvanced({ websiteId, range, tab, setTab }: { websiteId: number; range: AdvancedRange; tab: AdvancedTab; setTab: (t: AdvancedTab) => void }) {
+function SiteAdvanced({
+  websiteId,
+  role,
+  range,
+  tab,
+  setTab,
+}: { websiteId: number; role: Role; range: AdvancedRange; tab: AdvancedTab; setTab: (t: AdvancedTab) => void }) {
   const advanced = useAdvancedAnalytics(websiteId, range);
   const d = advanced.data;
   const loading = advanced.isPending;
@@ -81,19 +88,21 @@ function SiteAdvanced({ websiteId, range, tab, setTab }: { websiteId: number; ra
         <MetricCard title="Conversion Rate" icon={<IconTarget />} loading={loading} value={formatPercent(d?.conversionRate ?? 0)} caption="Visits that converted" />
         <MetricCard title="Avg Session" icon={<IconClock />} loading={loading} value={sessionMinutes(d?.averageSessionDuration ?? 0)} caption="Average visit length" />
       </div>
-      <AdvancedTabs websiteId={String(websiteId)} range={range} tab={tab} setTab={setTab} overview={advanced} />
+      <AdvancedTabs websiteId={String(websiteId)} role={role} range={range} tab={tab} setTab={setTab} overview={advanced} />
     </div>
   );
 }
 
 function AdvancedTabs({
   websiteId,
+  role,
   range,
   tab,
   setTab,
   overview,
 }: {
   websiteId: string;
+  role?: Role;
   range: AdvancedRange;
   tab: AdvancedTab;
   setTab: (t: AdvancedTab) => void;
@@ -123,7 +132,7 @@ function AdvancedTabs({
         <HeatmapPanel websiteId={websiteId} timeRange={range} />
       </TabsContent>
       <TabsContent value="privacy">
-        <PrivacyPanel websiteId={websiteId} />
+        <PrivacyPanel websiteId={websiteId} role={role} />
       </TabsContent>
     </TabsRoot>
   );

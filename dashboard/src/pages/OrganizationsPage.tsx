@@ -1,7 +1,7 @@
 //! Organizations (/organizations, spec part 2): 'Organization Intelligence' with website and sort (sessions,
 //! recent, name A-Z, confidence), four cards, the table with Visit and Edit, and the insights panel. Names come
 //! from the offline ASN data; domain, industry and size are the owner's (edited here or imported with
-//! `tracker orgs import`).
+//! `tracker orgs import`). Edit is offered to editors and up on the site (issue 37); a viewer reads.
 import { useState } from "react";
 import type { Organization } from "../api/organizations";
 import { MetricCard } from "../components/MetricCard";
@@ -12,6 +12,7 @@ import { IconActivity, IconBuilding, IconEdit, IconExternal, IconTarget, IconUse
 import { Badge, Button, Card, CardBody, CardHeader, EmptyState, Select } from "../components/ui/primitives";
 import { useOrganizations } from "../hooks/organizations";
 import { useParamState } from "../hooks/selection";
+import { atLeast } from "../lib/roles";
 import { countryName, formatNumber } from "../lib/format";
 import { HIGH_CONFIDENCE, confidenceTone, organizationStats, sizeLabel, sortOrganizations, visitUrl } from "../lib/organizations";
 import type { OrganizationSort } from "../lib/organizations";
@@ -41,12 +42,12 @@ export default function OrganizationsPage() {
         </Select>
       )}
     >
-      {({ website }) => <OrganizationsBody websiteId={website.id} sort={sort} />}
+      {({ website }) => <OrganizationsBody websiteId={website.id} editable={atLeast(website.role, "editor")} sort={sort} />}
     </SitePage>
   );
 }
 
-function OrganizationsBody({ websiteId, sort }: { websiteId: number; sort: OrganizationSort }) {
+function OrganizationsBody({ websiteId, editable, sort }: { websiteId: number; editable: boolean; sort: OrganizationSort }) {
   const orgs = useOrganizations(websiteId);
   const [editing, setEditing] = useState<Organization | null>(null);
   const stats = organizationStats(orgs.data ?? []);
@@ -74,7 +75,7 @@ function OrganizationsBody({ websiteId, sort }: { websiteId: number; sort: Organ
               />
             }
           >
-            {(list) => <OrganizationTable list={sortOrganizations(list, sort)} onEdit={setEditing} />}
+            {(list) => <OrganizationTable list={sortOrganizations(list, sort)} onEdit={editable ? setEditing : undefined} />}
           </QueryState>
         </CardBody>
       </Card>
@@ -104,7 +105,8 @@ function Insight({ label, value }: { label: string; value: string }) {
 
 const TONE_TEXT = { green: "text-emerald-400", yellow: "text-amber-300", red: "text-red-400" };
 
-function OrganizationTable({ list, onEdit }: { list: Organization[]; onEdit: (o: Organization) => void }) {
+/** `onEdit` is absent for a role that may not change organizations (a viewer): the rows have no Edit then. */
+function OrganizationTable({ list, onEdit }: { list: Organization[]; onEdit?: (o: Organization) => void }) {
   return (
     <div className="relative -mx-5 overflow-x-auto px-5">
       <table className="w-full min-w-[760px] text-left text-sm">
@@ -141,9 +143,11 @@ function OrganizationTable({ list, onEdit }: { list: Organization[]; onEdit: (o:
                 <td className="py-3 pr-3 text-gray-400">{relativeTime(o.lastSeen)}</td>
                 <td className="py-3">
                   <div className="flex justify-end gap-1">
-                    <Button variant="ghost" size="sm" aria-label={`Edit ${o.organizationName}`} onClick={() => onEdit(o)}>
-                      <IconEdit /> Edit
-                    </Button>
+                    {onEdit && (
+                      <Button variant="ghost" size="sm" aria-label={`Edit ${o.organizationName}`} onClick={() => onEdit(o)}>
+                        <IconEdit /> Edit
+                      </Button>
+                    )}
                     {url && (
                       <a
                         href={url}

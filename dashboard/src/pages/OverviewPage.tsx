@@ -12,6 +12,7 @@ import { usePeriod } from "../hooks/period";
 import { changeCaption } from "../lib/change";
 import { compareName } from "../lib/compare";
 import { countOf, formatNumber } from "../lib/format";
+import { atLeast } from "../lib/roles";
 import { type Period, isOneDay, periodLabel, periodQuery } from "../lib/period";
 import { BREAKDOWNS, BreakdownPanel } from "../components/BreakdownPanel";
 import { LiveVisitorsCard } from "../components/LiveVisitorsCard";
@@ -54,6 +55,7 @@ function SiteOverview({ website }: SiteContext<string>) {
   const activity = useRecentActivity(website.id, 10);
   // The day the "Add annotation" dialog is open for (a chart click or the button), null when closed.
   const [annotating, setAnnotating] = useState<string | null>(null);
+  const editable = atLeast(website.role, "editor");
 
   const m = overview.data?.metrics;
   const p = overview.data?.previous;
@@ -113,9 +115,9 @@ function SiteOverview({ website }: SiteContext<string>) {
               {(data) => (
                 <>
                   <Suspense fallback={<Skeleton className="h-72 w-full" />}>
-                    <TrafficChart points={data.points} comparison={data.comparison} annotations={data.annotations} onPickDay={setAnnotating} />
+                    <TrafficChart points={data.points} comparison={data.comparison} annotations={data.annotations} onPickDay={editable ? setAnnotating : undefined} />
                   </Suspense>
-                  <ChartAnnotations websiteId={website.id} annotations={data.annotations} adding={annotating} onAdding={setAnnotating} />
+                  <ChartAnnotations websiteId={website.id} editable={editable} annotations={data.annotations} adding={annotating} onAdding={setAnnotating} />
                 </>
               )}
             </QueryState>

@@ -1,7 +1,7 @@
 //! Team members (issue 37) as an attacker with an account would try them: a viewer raising their own role, an
 //! admin making someone owner or touching the owner, an invitation taken by another account (with its id, with
-//! its link), a removed or lowered member keeping what they had, a stranger learning a site exists, and an API
-//! key doing more than its account's role.
+//! its link), a removed or lowered member keeping what they had, a stranger learning a site exists, an API
+//! key doing more than its account's role, and a site's hand-over taken by anyone but its owner.
 
 use reqwest::StatusCode;
 use serde_json::json;
@@ -205,4 +205,60 @@ async fn an_api_key_cannot_add_members_or_accept_invitations() {
     }
     // The same calls from the owner's sign-in go through.
     assert_eq!(server.post(&format!("/api/websites/{site}/members"), &owner, invite).await.status, StatusCode::CREATED);
+}
+
+/// Handing a site over (`POST /api/websites/{id}/owner`) is the owner's alone: an admin cannot take the site,
+/// a stranger learns nothing, a non-admin member cannot receive it, nor can an owner's API key give it away.
+/// Afterwards the new owner can delete the site and the old one, an admin now, cannot; the audit log says who.
+#[tokio::test]
+async fn only_the_owner_hands_a_site_over_and_then_loses_what_only_an_owner_may() {
+    let (server, owner, admin, admin_id, site) = team("admin").await;
+    let (editor, editor_answer) = server.register("editor@example.com").await;
+    join(&server, &owner, site, "editor@example.com", "editor", &editor).await;
+    let editor_id = editor_answer["user"]["id"].as_i64().unwrap();
+    let (stranger, _) = server.register("stranger@example.com").await;
+    let path = format!("/api/websites/{site}/owner");
+
+    let taken = server.post(&path, &admin, json!({"memberId": admin_id})).await;
+    assert_eq!(taken.status, StatusCode::FORBIDDEN, "{}", taken.text);
+    taken.error_message();
+    let by_editor = server.post(&path, &editor, json!({"memberId": editor_id})).await;
+    assert_eq!(by_editor.status, StatusCode::FORBIDDEN, "{}", by_editor.text);
+    let unknown = server.post(&path, &stranger, json!({"memberId": admin_id})).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.text);
+    assert_eq!(unknown.error_message(), "website not found");
+    let key = server.post("/api/user/api-keys", &owner, json!({"name": "CI", "scope": "write"})).await;
+    let key = key.json["secret"].as_str().unwrap().to_string();
+    let by_key = server.post(&path, &key, json!({"memberId": admin_id})).await;
+    assert_eq!(by_key.status, StatusCode::FORBIDDEN, "{}", by_key.text);
+    assert!(by_key.error_message().contains("API key"), "{}", by_key.text);
+    let to_editor = server.post(&path, &owner, json!({"memberId": editor_id})).await;
+    assert_eq!(to_editor.status, StatusCode::CONFLICT, "only an admin receives a site: {}", to_editor.text);
+    let to_stranger = server.post(&path, &owner, json!({"memberId": 999_999})).await;
+    assert_eq!(to_stranger.status, StatusCode::NOT_FOUND, "{}", to_stranger.text);
+    let bad = server.post(&path, &owner, json!({"member": admin_id})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    assert_eq!(role_on(&server.get("/api/websites", &owner).await.json, site).as_deref(), Some("owner"));
+
+    let handed = server.post(&path, &owner, json!({"memberId": admin_id})).await;
+    assert_eq!(handed.status, StatusCode::OK, "{}", handed.text);
+    let roles: Vec<_> =
+        handed.json["members"].as_array().unwrap().iter().map(|m| (m["email"].clone(), m["role"].clone())).collect();
+    assert_eq!(roles[0], (json!("member@example.com"), json!("owner")), "{}", handed.text);
+    assert!(roles.contains(&(json!("owner@example.com"), json!("admin"))), "{}", handed.text);
+    assert_eq!(role_on(&server.get("/api/websites", &owner).await.json, site).as_deref(), Some("admin"));
+    assert_eq!(role_on(&server.get("/api/websites", &admin).await.json, site).as_deref(), Some("owner"));
+    let back = server.post(&path, &owner, json!({"memberId": 0})).await;
+    assert_eq!(back.status, StatusCode::FORBIDDEN, "the old owner cannot take it back: {}", back.text);
+
+    let log = server.get(&format!("/api/privacy/audit-logs?website_id={site}"), &admin).await;
+    let entry = log.json["entries"].as_array().unwrap().iter().find(|e| e["action"] == "owner_changed").cloned();
+    let entry = entry.unwrap_or_else(|| panic!("owner_changed in {}", log.text));
+    assert_eq!(entry["detail"], json!({"from": "owner@example.com", "to": "member@example.com"}), "{entry}");
+
+    let by_old = server.delete(&format!("/api/websites/{site}"), &owner).await;
+    assert_eq!(by_old.status, StatusCode::FORBIDDEN, "{}", by_old.text);
+    let by_new = server.delete(&format!("/api/websites/{site}"), &admin).await;
+    assert_eq!(by_new.status, StatusCode::NO_CONTENT, "{}", by_new.text);
+    assert_eq!(server.get(&format!("/api/websites/{site}"), &owner).await.status, StatusCode::NOT_FOUND);
 }

@@ -76,6 +76,9 @@ pub trait MemberStore {
     fn delete_member(&self, site: WebsiteId, user: UserId) -> Result<bool>;
     /// Withdraws an invitation of a site; false if the site has no such invitation.
     fn delete_invitation(&self, site: WebsiteId, id: i64) -> Result<bool>;
+    /// Makes the admin member `to` the owner of the site `from` owns, and `from` an admin member, in one
+    /// transaction; false (nothing changed) unless `from` owns the site and `to` is an admin member of it.
+    fn hand_over(&self, site: WebsiteId, from: UserId, to: UserId, now: Millis) -> Result<bool>;
 }
 
 fn role_of(stored: &str) -> Role {
@@ -266,6 +269,31 @@ impl MemberStore for SqliteMeta {
             Ok(conn.execute("DELETE FROM site_invitations WHERE website_id = ?1 AND id = ?2", params![site, id])? > 0)
         })
     }
+
+    fn hand_over(&self, site: WebsiteId, from: UserId, to: UserId, now: Millis) -> Result<bool> {
+        self.db.write(|conn| {
+            let tx = conn.transaction()?;
+            // Dropped without a commit when either row is missing: nothing changes then.
+            let was_admin = tx.execute(
+                "DELETE FROM site_members WHERE website_id = ?1 AND user_id = ?2 AND role = 'admin'",
+                params![site, to],
+            )? == 1;
+            if !was_admin
+                || tx.execute(
+                    "UPDATE websites SET user_id = ?3 WHERE id = ?1 AND user_id = ?2",
+                    params![site, from, to],
+                )? != 1
+            {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT INTO site_members (website_id, user_id, role, created_at) VALUES (?1, ?2, 'admin', ?3)",
+                params![site, from, now],
+            )?;
+            tx.commit()?;
+            Ok(true)
+        })
+    }
 }
 
 impl MemberStore for PgMeta {
@@ -410,6 +438,30 @@ impl MemberStore for PgMeta {
     fn delete_invitation(&self, site: WebsiteId, id: i64) -> Result<bool> {
         self.pg.with(|c| {
             Ok(c.execute("DELETE FROM site_invitations WHERE website_id = $1 AND id = $2", &[&site, &id])? > 0)
+        })
+    }
+
+    fn hand_over(&self, site: WebsiteId, from: UserId, to: UserId, now: Millis) -> Result<bool> {
+        self.pg.with(|c| {
+            let mut tx = c.transaction()?;
+            // Rolled back on drop when either row is missing: nothing changes then.
+            let was_admin = tx.execute(
+                "DELETE FROM site_members WHERE website_id = $1 AND user_id = $2 AND role = 'admin'",
+                &[&site, &to],
+            )? == 1;
+            if !was_admin
+                || tx
+                    .execute("UPDATE websites SET user_id = $3 WHERE id = $1 AND user_id = $2", &[&site, &from, &to])?
+                    != 1
+            {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT INTO site_members (website_id, user_id, role, created_at) VALUES ($1, $2, 'admin', $3)",
+                &[&site, &from, &now],
+            )?;
+            tx.commit()?;
+            Ok(true)
         })
     }
 }

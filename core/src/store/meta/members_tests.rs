@@ -107,3 +107,56 @@ fn an_unconfirmed_address_accepts_with_the_links_token_only_on_each_engine() {
         assert_eq!(members.accept(bob, id, Some(token)).unwrap().1, Role::Editor, "{name}");
     }
 }
+
+#[test]
+fn the_owner_hands_a_site_to_an_admin_and_becomes_one_on_each_engine() {
+    for engine in engines() {
+        let name = engine.name;
+        let settings = Settings::new(Config::default());
+        let auth = Auth::new(engine.meta.clone(), SECRET, settings.clone(), None);
+        let websites = Websites::new(engine.meta.clone());
+        let members = Members::new(engine.meta.clone(), websites.clone(), settings);
+        let ann = auth.create_user("ann@example.com", "secret1").unwrap().id;
+        let bob = auth.create_user("bob@example.com", "secret1").unwrap().id;
+        let eve = auth.create_user("eve@example.com", "secret1").unwrap().id;
+        let new = NewWebsite { name: "Shop".into(), domain: "shop.example.com".into(), tracking_level: None };
+        let site = websites.create(ann, new).unwrap().id;
+        for (email, role) in [("bob@example.com", "editor"), ("eve@example.com", "admin")] {
+            let created = members.invite(Caller::new(ann, Role::Admin), site, email, role, "").unwrap();
+            let user = if email.starts_with("bob") { bob } else { eve };
+            members.accept(user, created.invitation.id, None).unwrap();
+        }
+
+        // Only the owner hands over, only to an admin, never to itself or a stranger.
+        let by_admin = members.hand_over(Caller::new(eve, Role::Admin), site, eve);
+        assert!(matches!(by_admin, Err(Error::Forbidden(_))), "{name}: {by_admin:?}");
+        let to_editor = members.hand_over(Caller::new(ann, Role::Owner), site, bob);
+        assert!(matches!(to_editor, Err(Error::Conflict(_))), "{name}: {to_editor:?}");
+        let to_self = members.hand_over(Caller::new(ann, Role::Owner), site, ann);
+        assert!(matches!(to_self, Err(Error::Conflict(_))), "{name}: {to_self:?}");
+        let stranger = auth.create_user("sam@example.com", "secret1").unwrap().id;
+        let to_stranger = members.hand_over(Caller::new(ann, Role::Owner), site, stranger);
+        assert!(matches!(to_stranger, Err(Error::NotFound(_))), "{name}: {to_stranger:?}");
+
+        let team = members.hand_over(Caller::new(ann, Role::Owner), site, eve).unwrap();
+        let roles: Vec<_> = team.members.iter().map(|m| (m.member_id, m.role)).collect();
+        assert_eq!(roles, [(eve, Role::Owner), (bob, Role::Editor), (ann, Role::Admin)], "{name}");
+        assert_eq!(websites.access(eve, site).unwrap().1, Role::Owner, "{name}");
+        assert_eq!(websites.access(ann, site).unwrap().1, Role::Admin, "{name}");
+        assert_eq!(websites.list(eve).unwrap().iter().map(|w| w.id).collect::<Vec<_>>(), [site], "{name}");
+        assert!(websites.list(ann).unwrap().is_empty(), "{name}");
+        // The old owner cannot take it back; the new one can hand it back.
+        let back = members.hand_over(Caller::new(ann, Role::Owner), site, ann);
+        assert!(matches!(back, Err(Error::Forbidden(_))), "{name}: {back:?}");
+        members.hand_over(Caller::new(eve, Role::Owner), site, ann).unwrap();
+        assert_eq!(websites.access(ann, site).unwrap().1, Role::Owner, "{name}");
+
+        // A new owner tracking the same domain already would track it twice: refused, nothing changed.
+        let own = NewWebsite { name: "Own".into(), domain: "shop.example.com".into(), tracking_level: None };
+        websites.create(eve, own).unwrap();
+        let twice = members.hand_over(Caller::new(ann, Role::Owner), site, eve);
+        assert!(matches!(twice, Err(Error::Conflict(_))), "{name}: {twice:?}");
+        assert_eq!(websites.access(ann, site).unwrap().1, Role::Owner, "{name}");
+        assert_eq!(websites.access(eve, site).unwrap().1, Role::Admin, "{name}");
+    }
+}

@@ -1,16 +1,15 @@
 //! The privacy panel of Advanced Analytics (spec part 2 "Privacy panel", §3-9): tabs General, Consent,
 //! Retention and Audit Logs (values settings, consent, retention, logs; the tab is kept in ?privacy=).
 //! Every control saves at once (text and numbers after a pause, and only when valid) and toasts the spec's
-//! messages; exports, deletions and one visitor's access or erasure live in General.
+//! messages; exports, deletions and one visitor's access or erasure live in General. Below admin on the site
+//! (issue 37) the settings show read-only and the deletions are not offered: the daemon refuses them with 403.
 import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
-import type { AuditEntry, DeleteDataType, ExportDataType, FullPrivacySettings, ProcessingBasis, RetentionDays } from "../../api/privacy";
+import type { Role } from "../../api/members";
+import type { DeleteDataType, ExportDataType, FullPrivacySettings, ProcessingBasis, RetentionDays } from "../../api/privacy";
 import { useParamState } from "../../hooks/selection";
 import {
-  PAGE_SIZE,
   errorMessage,
-  useAuditLogs,
-  useConsentLogs,
   useDeleteData,
   useDeleteVisitor,
   useExportData,
@@ -20,6 +19,7 @@ import {
   useSavePrivacySettings,
   useSaveRetention,
 } from "../../hooks/privacyPanel";
+import { atLeast } from "../../lib/roles";
 import { COMPLIANCE_SETTINGS, complianceStatus, parseDays, parsePolicyUrl } from "../../lib/privacy";
 import { QueryState, SkeletonRows } from "../page/QueryState";
 import { useToast } from "../toast/toast";
@@ -27,6 +27,7 @@ import { Dialog } from "../ui/Dialog";
 import { Switch } from "../ui/Switch";
 import { TabsContent, TabsList, TabsRoot, TabsTrigger } from "../ui/Tabs";
 import { Badge, Button, Card, CardBody, CardHeader, EmptyState, FieldError, Input, Label, Select } from "../ui/primitives";
+import { AuditCard, ConsentLogCard } from "./PrivacyLogs";
 
 /** Pause after the last keystroke before a typed value is saved. */
 const SAVE_DELAY_MS = 600;
@@ -34,14 +35,15 @@ const SAVE_DELAY_MS = 600;
 const TABS = ["settings", "consent", "retention", "logs"] as const;
 type Tab = (typeof TABS)[number];
 
-export function PrivacyPanel({ websiteId }: { websiteId: string }) {
+/** `role` is the signed-in account's on the site: only an admin or the owner changes or deletes anything here. */
+export function PrivacyPanel({ websiteId, role }: { websiteId: string; role?: Role }) {
   if (!websiteId || websiteId.trim() === "") {
     return <EmptyState title="No Website Selected" description="Please select a website to view privacy controls" />;
   }
-  return <PrivacyControls id={Number(websiteId)} />;
+  return <PrivacyControls id={Number(websiteId)} admin={atLeast(role, "admin")} />;
 }
 
-function PrivacyControls({ id }: { id: number }) {
+function PrivacyControls({ id, admin }: { id: number; admin: boolean }) {
   const [tab, setTab] = useParamState<Tab>("privacy", TABS, "settings");
   const settings = usePanelPrivacySettings(id);
   return (
@@ -57,13 +59,13 @@ function PrivacyControls({ id }: { id: number }) {
           <TabsTrigger value="logs">Audit Logs</TabsTrigger>
         </TabsList>
         <TabsContent value="settings" className="mt-4">
-          <QueryState query={settings}>{(s) => <GeneralTab id={id} settings={s} />}</QueryState>
+          <QueryState query={settings}>{(s) => <GeneralTab id={id} settings={s} admin={admin} />}</QueryState>
         </TabsContent>
         <TabsContent value="consent" className="mt-4">
-          <QueryState query={settings}>{(s) => <ConsentTab id={id} settings={s} />}</QueryState>
+          <QueryState query={settings}>{(s) => <ConsentTab id={id} settings={s} admin={admin} />}</QueryState>
         </TabsContent>
         <TabsContent value="retention" className="mt-4">
-          <RetentionTab id={id} />
+          <RetentionTab id={id} admin={admin} />
         </TabsContent>
         <TabsContent value="logs" className="mt-4 space-y-6">
           <ConsentLogCard id={id} />
@@ -184,7 +186,18 @@ function DebouncedInput<T>({
 
 const DAYS_INVALID = "Enter a whole number of days from 1 to 365";
 
-function GeneralTab({ id, settings }: { id: number; settings: FullPrivacySettings }) {
+/** The settings a role below admin reads but may not change: each control inside is disabled. */
+function AdminOnly({ admin, children }: { admin: boolean; children: ReactNode }) {
+  return (
+    <fieldset disabled={!admin} className="min-w-0" data-testid={admin ? undefined : "privacy-read-only"}>
+      {children}
+    </fieldset>
+  );
+}
+
+const READ_ONLY = "Only the site's admins and owner change these.";
+
+function GeneralTab({ id, settings, admin }: { id: number; settings: FullPrivacySettings; admin: boolean }) {
   const save = useSaver(id);
   const toggles: { key: keyof FullPrivacySettings; label: string; hint: string }[] = [
     { key: "gdprCompliant", label: "GDPR Compliant", hint: "Mark this site as operated under the GDPR." },
@@ -196,8 +209,9 @@ function GeneralTab({ id, settings }: { id: number; settings: FullPrivacySetting
   ];
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <AdminOnly admin={admin}>
       <Card>
-        <CardHeader title="Privacy Settings" description="Changes save immediately." />
+        <CardHeader title="Privacy Settings" description={admin ? "Changes save immediately." : READ_ONLY} />
         <CardBody className="divide-y divide-gray-800">
           {toggles.map((t) => (
             <ToggleRow
@@ -235,10 +249,11 @@ function GeneralTab({ id, settings }: { id: number; settings: FullPrivacySetting
           </div>
         </CardBody>
       </Card>
+      </AdminOnly>
       <div className="space-y-6">
         <DataExportCard id={id} />
-        <DataDeletionCard id={id} />
-        <VisitorRequestCard id={id} settings={settings} />
+        {admin && <DataDeletionCard id={id} />}
+        <VisitorRequestCard id={id} settings={settings} admin={admin} />
       </div>
     </div>
   );
@@ -325,7 +340,7 @@ function DataDeletionCard({ id }: { id: number }) {
   );
 }
 
-function VisitorRequestCard({ id, settings }: { id: number; settings: FullPrivacySettings }) {
+function VisitorRequestCard({ id, settings, admin }: { id: number; settings: FullPrivacySettings; admin: boolean }) {
   const [visitor, setVisitor] = useState("");
   const [confirming, setConfirming] = useState(false);
   const exporter = useExportVisitor(id);
@@ -363,9 +378,11 @@ function VisitorRequestCard({ id, settings }: { id: number; settings: FullPrivac
           >
             Export Visitor Data
           </Button>
-          <Button variant="danger" disabled={!canDelete || !trimmed} onClick={() => setConfirming(true)}>
-            Delete Visitor Data
-          </Button>
+          {admin && (
+            <Button variant="danger" disabled={!canDelete || !trimmed} onClick={() => setConfirming(true)}>
+              Delete Visitor Data
+            </Button>
+          )}
         </div>
         <Dialog
           open={confirming}
@@ -405,11 +422,12 @@ function VisitorRequestCard({ id, settings }: { id: number; settings: FullPrivac
   );
 }
 
-function ConsentTab({ id, settings }: { id: number; settings: FullPrivacySettings }) {
+function ConsentTab({ id, settings, admin }: { id: number; settings: FullPrivacySettings; admin: boolean }) {
   const save = useSaver(id);
   return (
+    <AdminOnly admin={admin}>
     <Card>
-      <CardHeader title="Consent Management" description="What the tracking script's consent API serves your site's banner." />
+      <CardHeader title="Consent Management" description={admin ? "What the tracking script's consent API serves your site's banner." : READ_ONLY} />
       <CardBody className="space-y-4">
         <ToggleRow
           id="privacy-cookieConsent"
@@ -443,6 +461,7 @@ function ConsentTab({ id, settings }: { id: number; settings: FullPrivacySetting
         </div>
       </CardBody>
     </Card>
+    </AdminOnly>
   );
 }
 
@@ -455,13 +474,14 @@ const RETENTION_FIELDS: { key: keyof RetentionDays; label: string }[] = [
   { key: "conversions", label: "Conversions" },
 ];
 
-function RetentionTab({ id }: { id: number }) {
+function RetentionTab({ id, admin }: { id: number; admin: boolean }) {
   const retention = useRetention(id);
   const save = useSaveRetention(id);
   const { toast } = useToast();
   return (
+    <AdminOnly admin={admin}>
     <Card>
-      <CardHeader title="Data Retention" description="Raw data older than these days is deleted by the retention job; aggregates stay." />
+      <CardHeader title="Data Retention" description={admin ? "Raw data older than these days is deleted by the retention job; aggregates stay." : READ_ONLY} />
       <CardBody>
         <QueryState query={retention}>
           {(r) => (
@@ -495,105 +515,6 @@ function RetentionTab({ id }: { id: number }) {
         </QueryState>
       </CardBody>
     </Card>
-  );
-}
-
-function Pager({ page, hasNext, onPage, label }: { page: number; hasNext: boolean; onPage: (p: number) => void; label: string }) {
-  if (page === 0 && !hasNext) return null;
-  return (
-    <nav aria-label={label} className="mt-3 flex items-center justify-end gap-2 text-sm text-gray-400">
-      <Button size="sm" variant="outline" disabled={page === 0} onClick={() => onPage(page - 1)}>
-        Previous
-      </Button>
-      <span>Page {page + 1}</span>
-      <Button size="sm" variant="outline" disabled={!hasNext} onClick={() => onPage(page + 1)}>
-        Next
-      </Button>
-    </nav>
-  );
-}
-
-const CONSENT_TONE = { accepted: "green", declined: "red" } as const;
-
-function ConsentLogCard({ id }: { id: number }) {
-  const [page, setPage] = useState(0);
-  const logs = useConsentLogs(id, page);
-  return (
-    <Card>
-      <CardHeader title="Consent Log" description="Visitors' consent choices, newest first." />
-      <CardBody>
-        <QueryState query={logs} isEmpty={(l) => l.length === 0 && page === 0} empty={<p className="py-6 text-center text-sm text-gray-500">No consent choices recorded yet.</p>}>
-          {(l) => (
-            <>
-              <ul className="divide-y divide-gray-800" data-testid="consent-log">
-                {l.slice(0, PAGE_SIZE).map((entry) => (
-                  <li key={entry.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm" data-testid="consent-log-row">
-                    <div className="flex items-center gap-2">
-                      <Badge tone={CONSENT_TONE[entry.consentType as keyof typeof CONSENT_TONE] ?? "gray"}>{entry.consentType}</Badge>
-                      <span className="font-mono text-xs text-gray-400">{entry.sessionId.slice(0, 8)}</span>
-                      <span className="text-xs text-gray-500">
-                        analytics {entry.consentData.analytics ? "yes" : "no"}, marketing {entry.consentData.marketing ? "yes" : "no"}
-                      </span>
-                    </div>
-                    <span className="text-xs text-gray-500">
-                      {entry.ipAddress ?? "no address"} · {new Date(entry.timestamp).toLocaleString()}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-              <Pager label="Consent log pages" page={page} hasNext={l.length > PAGE_SIZE} onPage={setPage} />
-            </>
-          )}
-        </QueryState>
-      </CardBody>
-    </Card>
-  );
-}
-
-const ACTION_LABEL: Record<string, string> = {
-  settings_changed: "Settings changed",
-  retention_changed: "Retention changed",
-  data_deleted: "Data deleted",
-  data_exported: "Data exported",
-  visitor_exported: "Visitor data exported",
-  visitor_deleted: "Visitor data deleted",
-};
-
-function detailText(entry: AuditEntry): string {
-  if (!entry.detail) return "";
-  return Object.entries(entry.detail)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join(", ");
-}
-
-function AuditCard({ id }: { id: number }) {
-  const [page, setPage] = useState(0);
-  const audit = useAuditLogs(id, page);
-  return (
-    <Card>
-      <CardHeader title="Privacy Actions" description="Settings changes, deletions and exports of this site: who and when." />
-      <CardBody>
-        <QueryState query={audit} isEmpty={(a) => a.total === 0} empty={<p className="py-6 text-center text-sm text-gray-500">No privacy actions yet.</p>}>
-          {(a) => (
-            <>
-              <ul className="divide-y divide-gray-800" data-testid="audit-log">
-                {a.entries.map((entry) => (
-                  <li key={entry.id} className="py-2 text-sm" data-testid="audit-log-row">
-                    <div className="flex flex-wrap items-center justify-between gap-2">
-                      <span className="font-medium text-gray-200">{ACTION_LABEL[entry.action] ?? entry.action}</span>
-                      <span className="text-xs text-gray-500">
-                        {entry.actor} · {new Date(entry.timestamp).toLocaleString()}
-                      </span>
-                    </div>
-                    <p className="break-all text-xs text-gray-400">{detailText(entry)}</p>
-                  </li>
-                ))}
-              </ul>
-              <Pager label="Privacy action pages" page={page} hasNext={(page + 1) * PAGE_SIZE < a.total} onPage={setPage} />
-            </>
-          )}
-        </QueryState>
-      </CardBody>
-    </Card>
+    </AdminOnly>
   );
 }

@@ -1,10 +1,13 @@
 //! The filter bar's "Segments" menu: the site's saved segments, each applied in one pick (its filters replace
 //! the URL's, so the link keeps working without the segment), and "Save as segment…" for the filters shown.
+//! Saving and deleting are offered to editors and up on the site (issue 37); a viewer only applies.
 import * as RadixMenu from "@radix-ui/react-dropdown-menu";
 import { useId, useState } from "react";
 import { useCreateSegment, useDeleteSegment, useSegments } from "../../hooks/annotations";
 import { useFilters } from "../../hooks/filters";
+import { useSiteRole } from "../../hooks/websites";
 import { serverMessage } from "../../lib/errors";
+import { atLeast } from "../../lib/roles";
 import { Dialog } from "../ui/Dialog";
 import { IconTrash } from "../ui/icons";
 import { Button, FieldError, Input, Label } from "../ui/primitives";
@@ -16,6 +19,7 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
   const { filters, text, replace } = useFilters();
   const segments = useSegments(websiteId);
   const remove = useDeleteSegment(websiteId);
+  const editable = atLeast(useSiteRole(websiteId), "editor");
   const [saving, setSaving] = useState(false);
   const applied = segments.data?.find((s) => JSON.stringify(s.filters) === text);
   return (
@@ -38,19 +42,25 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
                 <RadixMenu.Item className={`${ITEM} min-w-0 flex-1`} onSelect={() => replace(segment.filters)} data-testid="segment-item">
                   <span className="truncate">{segment.name}</span>
                 </RadixMenu.Item>
-                <RadixMenu.Item
-                  aria-label={`Delete segment ${segment.name}`}
-                  className="mr-1 rounded p-2 text-gray-400 outline-none data-[highlighted]:bg-red-500/10 data-[highlighted]:text-red-400 [&_svg]:h-4 [&_svg]:w-4"
-                  onSelect={() => remove.mutate(segment.id)}
-                >
-                  <IconTrash />
-                </RadixMenu.Item>
+                {editable && (
+                  <RadixMenu.Item
+                    aria-label={`Delete segment ${segment.name}`}
+                    className="mr-1 rounded p-2 text-gray-400 outline-none data-[highlighted]:bg-red-500/10 data-[highlighted]:text-red-400 [&_svg]:h-4 [&_svg]:w-4"
+                    onSelect={() => remove.mutate(segment.id)}
+                  >
+                    <IconTrash />
+                  </RadixMenu.Item>
+                )}
               </div>
             ))}
-            <RadixMenu.Separator className="my-1 h-px bg-gray-800" />
-            <RadixMenu.Item className={ITEM} disabled={filters.length === 0} onSelect={() => setSaving(true)}>
-              Save as segment…
-            </RadixMenu.Item>
+            {editable && (
+              <>
+                <RadixMenu.Separator className="my-1 h-px bg-gray-800" />
+                <RadixMenu.Item className={ITEM} disabled={filters.length === 0} onSelect={() => setSaving(true)}>
+                  Save as segment…
+                </RadixMenu.Item>
+              </>
+            )}
           </RadixMenu.Content>
         </RadixMenu.Portal>
       </RadixMenu.Root>

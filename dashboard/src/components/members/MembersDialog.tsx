@@ -1,12 +1,13 @@
 //! The Members card of a site (issue 37), for its admins and owner: invite an address with a role (the link to
 //! copy when the server has no email), the owner and members with their roles (changed or removed here; one's
-//! own role and the owner's are not), and the open invitations (withdrawn here).
+//! own role and the owner's are not), and the open invitations (withdrawn here). The owner hands the site over
+//! to an admin here, after a confirmation: that admin becomes the owner and the old owner an admin.
 import { useState } from "react";
 import type { FormEvent } from "react";
 import type { CreatedInvitation, Role } from "../../api/members";
 import type { Website } from "../../api/types";
 import { useUser } from "../../hooks/auth";
-import { useInviteMember, useMembers, useRemoveMember, useSetMemberRole, useWithdrawInvitation } from "../../hooks/members";
+import { useHandOver, useInviteMember, useMembers, useRemoveMember, useSetMemberRole, useWithdrawInvitation } from "../../hooks/members";
 import { serverMessage } from "../../lib/errors";
 import { MEMBER_ROLES, ROLE_LABELS } from "../../lib/roles";
 import { formatDate } from "../../lib/time";
@@ -28,6 +29,8 @@ export function MembersDialog({ website, onClose }: { website: Website | undefin
 
 function Members({ site }: { site: number }) {
   const members = useMembers(site);
+  const handOver = useHandOver(site);
+  const [handing, setHanding] = useState<{ memberId: number; email: string } | null>(null);
   const me = useUser().data?.id;
   const setRole = useSetMemberRole(site);
   const remove = useRemoveMember(site);
@@ -39,7 +42,10 @@ function Members({ site }: { site: number }) {
     <div className="space-y-6" data-testid="members">
       <InviteForm site={site} />
       <QueryState query={members} skeleton={<Skeleton className="h-32" />}>
-        {(data) => (
+        {(data) => {
+          // Read from the list itself, so it is right again at once after a hand-over.
+          const owner = data.members.some((m) => m.role === "owner" && m.memberId === me);
+          return (
           <>
             <ul className="divide-y divide-gray-800 rounded-xl border border-gray-800" aria-label="Members">
               {data.members.map((m) => (
@@ -64,6 +70,11 @@ function Members({ site }: { site: number }) {
                           </option>
                         ))}
                       </Select>
+                      {owner && m.role === "admin" && (
+                        <Button size="sm" variant="outline" aria-label={`Make ${m.email} the owner`} onClick={() => setHanding(m)}>
+                          Make owner
+                        </Button>
+                      )}
                       <Button
                         size="icon"
                         variant="ghost"
@@ -78,6 +89,35 @@ function Members({ site }: { site: number }) {
                 </li>
               ))}
             </ul>
+            {handing && (
+              <div role="alert" className="rounded-xl border border-amber-500/30 bg-amber-500/10 p-4 text-sm text-amber-100" data-testid="hand-over">
+                <p>
+                  Make {handing.email} the owner? They may then delete the website or hand it on; you stay on it as an admin. Only the new owner can undo
+                  this.
+                </p>
+                <div className="mt-3 flex gap-2">
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    disabled={handOver.isPending}
+                    onClick={() =>
+                      handOver.mutate(handing.memberId, {
+                        onSuccess: () => {
+                          setHanding(null);
+                          toast({ title: "Ownership handed over", description: `${handing.email} owns the website now.`, variant: "success" });
+                        },
+                        onError: failed("Ownership not handed over"),
+                      })
+                    }
+                  >
+                    Hand over
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => setHanding(null)}>
+                    Cancel
+                  </Button>
+                </div>
+              </div>
+            )}
             {data.invitations.length > 0 && (
               <div>
                 <h3 className="mb-2 text-sm font-medium text-gray-300">Open invitations</h3>
@@ -99,7 +139,8 @@ function Members({ site }: { site: number }) {
               </div>
             )}
           </>
-        )}
+          );
+        }}
       </QueryState>
     </div>
   );

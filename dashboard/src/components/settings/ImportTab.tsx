@@ -1,12 +1,14 @@
 //! Settings, Import: another tool's export into one of the user's websites (POST /api/websites/{id}/imports,
 //! API.md "Importing from the dashboard"). Pick the site and the tool, choose the file, watch the upload's
-//! progress, then read the report: rows, days, rows left out and why, rows that could not be read.
+//! progress, then read the report: rows, days, rows left out and why, rows that could not be read. Only the
+//! sites the account is an admin or owner of are offered (issue 37: importing is an admin's).
 import { useState } from "react";
 import { uploadImport } from "../../api/imports";
 import type { ImportReport, ImportSource } from "../../api/types";
 import { useWebsites } from "../../hooks/websites";
 import { serverMessage } from "../../lib/errors";
 import { formatNumber } from "../../lib/format";
+import { atLeast } from "../../lib/roles";
 import { Button, Card, CardBody, CardHeader, FieldError, Label, Select } from "../ui/primitives";
 
 const TOOLS: { value: ImportSource; label: string; file: string }[] = [
@@ -25,7 +27,7 @@ export function ImportTab() {
   const [stage, setStage] = useState<Stage>({ kind: "idle" });
   const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const sites = websites.data ?? [];
+  const sites = (websites.data ?? []).filter((s) => atLeast(s.role, "admin"));
   const site = siteId ?? sites[0]?.id ?? null;
   const busy = stage.kind !== "idle";
 

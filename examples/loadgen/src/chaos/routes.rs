@@ -321,6 +321,7 @@ pub(super) const ROUTES: &[Route] = &[
     route("PUT", "/api/websites/{site}/members/{n}", "", Body::Json(r#"{"role":"editor"}"#), Auth::Owner),
     route("DELETE", "/api/websites/{victim}/members/{n}", "", Body::None, Auth::Owner),
     route("DELETE", "/api/websites/{victim}/invitations/{n}", "", Body::None, Auth::Owner),
+    route("POST", "/api/websites/{victim}/owner", "", Body::Json(r#"{"memberId":{n}}"#), Auth::Owner),
     route("GET", "/api/user/invitations", "", Body::None, Auth::Owner),
     route("POST", "/api/user/invitations/{n}/accept", "", Body::Json(r#"{"token":"not-a-token"}"#), Auth::Owner),
     // Share links (issue 37): the owner's, and what a link opens (an unknown slug here: 404, never a 5xx).
