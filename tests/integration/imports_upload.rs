@@ -134,3 +134,51 @@ async fn too_large_bad_files_and_other_users_sites_are_refused() {
     assert!(!none.error_message().is_empty());
     server.stop().await;
 }
+
+/// `member` gzipped `count` times over, as one file: gzip's members are read one after another, so the file
+/// expands to `count` times the member's size while being `count` times its (tiny) compressed size.
+fn gzip_members(first: &[u8], member: &[u8], count: usize) -> Vec<u8> {
+    let one = gzip(member);
+    let mut file = gzip(first);
+    for _ in 0..count {
+        file.extend_from_slice(&one);
+    }
+    file
+}
+
+/// A compressed bomb (a small upload expanding to gigabytes) is refused with a 413 saying so, once what it
+/// expanded to passes a bound of its size, not after the whole expansion has been read. The bombs expand to
+/// empty lines, which the CSV reader skips without holding them, so that the unbounded reading they test
+/// against costs time, not this machine's memory. Real exports compress 5 to 30 times.
+#[tokio::test]
+async fn compressed_bombs_are_refused_before_they_expand_past_a_bound() {
+    let server = TestServer::start().await;
+    let (site_id, token) = site(&server, "upload-bomb@example.com").await;
+    let header = "2Path,Title,Event,UserAgent,Browser,System,Session,Bot,Referrer,Referrer scheme,Screen size,\
+                  Location,FirstVisit,Date\n";
+    // 1 GiB of empty lines in about 1 MB of gzip.
+    let lines = vec![b'\n'; 8 << 20];
+    let gz = gzip_members(header.as_bytes(), &lines, 128);
+    assert!(gz.len() < 2 << 20, "{}", gz.len());
+    // Refused at the bound (16 MiB, as the message says), not after the gigabyte: before the bound, this
+    // request outlived the client's timeout while the daemon read on.
+    let refused = upload(&server, site_id, &token, "from=goatcounter&name=export.csv.gz", gz).await;
+    assert_eq!(refused.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", refused.text);
+    assert!(refused.error_message().contains("expands to more than 16 MiB"), "{}", refused.text);
+
+    // Plausible's zip with a table that deflates 1024 to 1.
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("imported_visitors_20250101_20250131.csv", options).unwrap();
+    zip.write_all(b"date,visitors,pageviews,bounces,visits,visit_duration\n").unwrap();
+    for _ in 0..8 {
+        zip.write_all(&lines).unwrap();
+    }
+    let zip = zip.finish().unwrap().into_inner();
+    assert!(zip.len() < 1 << 20, "{}", zip.len());
+    let refused = upload(&server, site_id, &token, "from=plausible&name=export.zip", zip).await;
+    assert_eq!(refused.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", refused.text);
+    assert!(refused.error_message().contains("expands to more than 16 MiB"), "{}", refused.text);
+    assert!(server.tracker.imports.list(site_id).unwrap().is_empty(), "nothing imported");
+    server.stop().await;
+}
