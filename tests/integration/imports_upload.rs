@@ -182,3 +182,43 @@ async fn compressed_bombs_are_refused_before_they_expand_past_a_bound() {
     assert!(server.tracker.imports.list(site_id).unwrap().is_empty(), "nothing imported");
     server.stop().await;
 }
+
+/// GoatCounter's `UserAgent` column (the header, in exports of GoatCounter versions that stored it; blank
+/// since) is read by tracker's own user-agent parser, so an imported visit's browser, system and device class
+/// are what a tracked hit of that browser gets: a Samsung tablet is a tablet, where its `System` column
+/// ("Android 13") alone makes it a phone. A row without one keeps its `Browser` and `System` columns.
+#[tokio::test]
+async fn goatcounter_user_agents_are_parsed_as_tracked_ones() {
+    let server = TestServer::start().await;
+    let (site_id, token) = site(&server, "upload-agents@example.com").await;
+    let tablet = "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) \
+                  SamsungBrowser/23.0 Chrome/115.0.0.0 Safari/537.36";
+    let day = chrono::Utc::now().date_naive() - chrono::Days::new(1);
+    let csv = format!(
+        "2Path,Title,Event,UserAgent,Browser,System,Session,Bot,Referrer,Referrer scheme,Screen size,Location,\
+         FirstVisit,Date\n\
+         /,Home,false,\"{tablet}\",Samsung Internet 23,Android 13,a-1,0,,,\"1920,1200,2\",DE,true,{day}T10:00:00Z\n\
+         /,Home,false,,Firefox 133,Linux,a-2,0,,,\"1920,1080,1\",DE,true,{day}T11:00:00Z\n"
+    );
+    let report = upload(&server, site_id, &token, "from=goatcounter&name=export.csv", csv.into_bytes()).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    let tracked = tracker_core::ingest::enrich::Enricher::new().unwrap().user_agent(tablet);
+    assert_eq!(
+        (tracked.browser.as_str(), tracked.os.as_str(), tracked.device.as_str()),
+        ("Samsung Internet", "Android", "tablet")
+    );
+    let visits: Vec<(String, String, String)> = server
+        .tracker
+        .db()
+        .read(|c| {
+            let mut stmt =
+                c.prepare("SELECT browser, os, device FROM sessions WHERE website_id = ?1 ORDER BY first_seen")?;
+            let rows = stmt.query_map([site_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .unwrap();
+    let expected = [("Samsung Internet", "Android", "tablet"), ("Firefox", "Linux", "desktop")]
+        .map(|(b, o, d)| (b.to_string(), o.to_string(), d.to_string()));
+    assert_eq!(visits, expected);
+    server.stop().await;
+}
