@@ -134,3 +134,97 @@ async fn too_large_bad_files_and_other_users_sites_are_refused() {
     assert!(!none.error_message().is_empty());
     server.stop().await;
 }
+
+/// `member` gzipped `count` times over, as one file: gzip's members are read one after another, so the file
+/// expands to `count` times the member's size while being `count` times its (tiny) compressed size.
+fn gzip_members(first: &[u8], member: &[u8], count: usize) -> Vec<u8> {
+    let one = gzip(member);
+    let mut file = gzip(first);
+    for _ in 0..count {
+        file.extend_from_slice(&one);
+    }
+    file
+}
+
+/// The bound a bomb's refusal names, in MiB.
+fn bound_mib(message: &str) -> u64 {
+    let after = message.split("expands to more than ").nth(1).unwrap_or_else(|| panic!("{message}"));
+    after.split(" MiB").next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{message}"))
+}
+
+/// A compressed bomb (a small upload expanding to gigabytes) is refused with a 413 saying so, once what it
+/// expanded to passes a bound of its size, not after the whole expansion has been read. The bombs expand to
+/// empty lines, which the CSV reader skips without holding them, so that the unbounded reading they test
+/// against costs time, not this machine's memory. Real exports compress 5 to 30 times.
+#[tokio::test]
+async fn compressed_bombs_are_refused_before_they_expand_past_a_bound() {
+    let server = TestServer::start().await;
+    let (site_id, token) = site(&server, "upload-bomb@example.com").await;
+    let header = "2Path,Title,Event,UserAgent,Browser,System,Session,Bot,Referrer,Referrer scheme,Screen size,\
+                  Location,FirstVisit,Date\n";
+    // 1 GiB of empty lines in about 1 MB of gzip.
+    let lines = vec![b'\n'; 8 << 20];
+    let gz = gzip_members(header.as_bytes(), &lines, 128);
+    assert!(gz.len() < 2 << 20, "{}", gz.len());
+    // Refused at the bound (200 times the gzip's size, as the message says), not after the gigabyte: before
+    // the bound, this request outlived the client's timeout while the daemon read on.
+    let refused = upload(&server, site_id, &token, "from=goatcounter&name=export.csv.gz", gz).await;
+    assert_eq!(refused.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", refused.text);
+    assert!(bound_mib(&refused.error_message()) < 1024, "{}", refused.text);
+
+    // Plausible's zip with a table that deflates 1024 to 1.
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("imported_visitors_20250101_20250131.csv", options).unwrap();
+    zip.write_all(b"date,visitors,pageviews,bounces,visits,visit_duration\n").unwrap();
+    for _ in 0..8 {
+        zip.write_all(&lines).unwrap();
+    }
+    let zip = zip.finish().unwrap().into_inner();
+    assert!(zip.len() < 1 << 20, "{}", zip.len());
+    let refused = upload(&server, site_id, &token, "from=plausible&name=export.zip", zip).await;
+    assert_eq!(refused.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", refused.text);
+    assert!(bound_mib(&refused.error_message()) < 1024, "{}", refused.text);
+    assert!(server.tracker.imports.list(site_id).unwrap().is_empty(), "nothing imported");
+    server.stop().await;
+}
+
+/// GoatCounter's `UserAgent` column (the header, in exports of GoatCounter versions that stored it; blank
+/// since) is read by tracker's own user-agent parser, so an imported visit's browser, system and device class
+/// are what a tracked hit of that browser gets: a Samsung tablet is a tablet, where its `System` column
+/// ("Android 13") alone makes it a phone. A row without one keeps its `Browser` and `System` columns.
+#[tokio::test]
+async fn goatcounter_user_agents_are_parsed_as_tracked_ones() {
+    let server = TestServer::start().await;
+    let (site_id, token) = site(&server, "upload-agents@example.com").await;
+    let tablet = "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) \
+                  SamsungBrowser/23.0 Chrome/115.0.0.0 Safari/537.36";
+    let day = chrono::Utc::now().date_naive() - chrono::Days::new(1);
+    let csv = format!(
+        "2Path,Title,Event,UserAgent,Browser,System,Session,Bot,Referrer,Referrer scheme,Screen size,Location,\
+         FirstVisit,Date\n\
+         /,Home,false,\"{tablet}\",Samsung Internet 23,Android 13,a-1,0,,,\"1920,1200,2\",DE,true,{day}T10:00:00Z\n\
+         /,Home,false,,Firefox 133,Linux,a-2,0,,,\"1920,1080,1\",DE,true,{day}T11:00:00Z\n"
+    );
+    let report = upload(&server, site_id, &token, "from=goatcounter&name=export.csv", csv.into_bytes()).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    let tracked = tracker_core::ingest::enrich::Enricher::new().unwrap().user_agent(tablet);
+    assert_eq!(
+        (tracked.browser.as_str(), tracked.os.as_str(), tracked.device.as_str()),
+        ("Samsung Internet", "Android", "tablet")
+    );
+    let visits: Vec<(String, String, String)> = server
+        .tracker
+        .db()
+        .read(|c| {
+            let mut stmt =
+                c.prepare("SELECT browser, os, device FROM sessions WHERE website_id = ?1 ORDER BY first_seen")?;
+            let rows = stmt.query_map([site_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .unwrap();
+    let expected = [("Samsung Internet", "Android", "tablet"), ("Firefox", "Linux", "desktop")]
+        .map(|(b, o, d)| (b.to_string(), o.to_string(), d.to_string()));
+    assert_eq!(visits, expected);
+    server.stop().await;
+}

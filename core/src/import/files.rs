@@ -60,14 +60,81 @@ impl<R: Read> Read for Counting<'_, R> {
     }
 }
 
-/// Opens a file for reading, gunzipping it when it is gzipped (counted before decompression).
+/// How many times its compressed size a compressed input (a gzip, a zip's entry) may expand to. Real exports
+/// of these tools compress 5 to 30 times; a compression bomb (a small file of gigabytes of one byte) compresses
+/// a thousand times and more.
+pub(super) const MAX_EXPANSION: u64 = 200;
+/// The least a compressed input may always expand to, so a small file is never refused for compressing well.
+const MIN_EXPANSION_BOUND: u64 = 16 << 20;
+
+/// A decompressing reader that fails, with [`Expanded`], once more than `bound` bytes have come out of it: a
+/// compression bomb is refused at its bound instead of being read (and its rows parsed) to the end.
+pub(super) struct Bounded<R> {
+    inner: R,
+    left: u64,
+    bound: u64,
+}
+
+impl<R: Read> Bounded<R> {
+    /// `inner` decompressing an input of `compressed` bytes.
+    pub fn new(inner: R, compressed: u64) -> Self {
+        let bound = compressed.saturating_mul(MAX_EXPANSION).max(MIN_EXPANSION_BOUND);
+        Bounded { inner, left: bound, bound }
+    }
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.left = self
+            .left
+            .checked_sub(n as u64)
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, Expanded { bound: self.bound }))?;
+        Ok(n)
+    }
+}
+
+/// A [`Bounded`] reader's failure: the input expanded past `bound` bytes.
+#[derive(Debug)]
+pub(super) struct Expanded {
+    bound: u64,
+}
+
+impl std::fmt::Display for Expanded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "it expands to more than {} MiB", self.bound >> 20)
+    }
+}
+
+impl std::error::Error for Expanded {}
+
+/// An error reading `file` as CSV: a compressed input past its bound is too large (413: a compression bomb),
+/// anything else unreadable (400) with `what` could not be read.
+pub(super) fn read_error(file: &str, what: &str, e: &csv::Error) -> Error {
+    if let csv::ErrorKind::Io(io) = e.kind()
+        && let Some(expanded) = io.get_ref().and_then(|inner| inner.downcast_ref::<Expanded>())
+    {
+        return Error::TooLarge(format!(
+            "{file}: {expanded}, {MAX_EXPANSION} times its compressed size (real exports compress far less): refused \
+             as a compression bomb"
+        ));
+    }
+    Error::invalid(format!("{file}: {what}: {e}"))
+}
+
+/// Opens a file for reading, gunzipping it when it is gzipped (counted before decompression, bounded after).
 pub(super) fn open_maybe_gz<'a>(path: &Path, progress: &'a dyn Fn(u64)) -> Result<Box<dyn Read + 'a>> {
     let mut file = File::open(path).map_err(|e| Error::invalid(format!("cannot open {}: {e}", path.display())))?;
     let mut magic = [0u8; 2];
     let gz = file.read(&mut magic)? == 2 && magic == [0x1f, 0x8b];
     let file = File::open(path)?;
+    let compressed = file.metadata()?.len();
     let counted = BufReader::new(Counting::new(file, progress));
-    Ok(if gz { Box::new(flate2::bufread::MultiGzDecoder::new(counted)) } else { Box::new(counted) })
+    Ok(if gz {
+        Box::new(Bounded::new(flate2::bufread::MultiGzDecoder::new(counted), compressed))
+    } else {
+        Box::new(counted)
+    })
 }
 
 /// Whether a file starts like a zip archive.
@@ -96,7 +163,7 @@ pub(super) fn csv_reader<R: Read>(input: R) -> csv::Reader<R> {
 
 /// The header row of a CSV file.
 pub(super) fn headers<R: Read>(reader: &mut csv::Reader<R>, file: &str) -> Result<StringRecord> {
-    reader.headers().cloned().map_err(|e| Error::invalid(format!("{file}: cannot read the header: {e}")))
+    reader.headers().cloned().map_err(|e| read_error(file, "cannot read the header", &e))
 }
 
 /// The header of an export file: where each named column is.
@@ -162,7 +229,7 @@ pub(super) fn for_each_row<R: Read>(
                     csv::ErrorKind::Utf8 { .. } => {
                         parsed.bad.push(BadRow { file: file.to_string(), line, reason: "not UTF-8 text".into() })
                     }
-                    _ => return Err(Error::invalid(format!("{file}: cannot read the CSV: {e}"))),
+                    _ => return Err(read_error(file, "cannot read the CSV", &e)),
                 }
             }
         }

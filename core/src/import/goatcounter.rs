@@ -1,12 +1,16 @@
 //! GoatCounter's CSV export (format version 2, usually gzipped): one row per hit with the columns
 //! `Path, Title, Event, UserAgent, Browser, System, Session, Bot, Referrer, Referrer scheme, Screen size,
 //! Location, FirstVisit, Date`, the format version written before the first column's name (`2Path`).
+//! `UserAgent` holds the visitor's User-Agent header in exports of GoatCounter versions that stored it (blank
+//! since): where it is there, browser, system and device class come from tracker's own user-agent parser, so
+//! they read exactly as tracked hits' do; else from the `Browser` and `System` columns.
 
 use std::path::Path;
 
 use super::files::{Columns, capped, csv_reader, for_each_row, headers, open_maybe_gz, parse_time};
 use super::{ImportOptions, ImportedHit, Parsed, Source, names};
 use crate::error::{Error, Result};
+use crate::ingest::enrich::{Enricher, UserAgentInfo};
 use crate::ingest::hit::{MAX_URL_LEN, path_as_tracked};
 
 const REQUIRED: [&str; 4] = ["path", "event", "session", "date"];
@@ -30,6 +34,8 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
     }
     let cols = Columns::new(&header, &REQUIRED, &file, Source::Goatcounter)?;
     let mut parsed = Parsed::new(options)?;
+    // Built on the first row with a user agent: most exports have none.
+    let agents: std::cell::OnceCell<Option<Enricher>> = std::cell::OnceCell::new();
     for_each_row(&mut reader, &file, &mut parsed, |row, parsed| {
         let get = |name: &str| cols.get(row, name);
         let ts = parse_time(get("date")).ok_or_else(|| format!("Date: not a time: '{}'", get("date")))?;
@@ -67,8 +73,21 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             Some((c, r)) => (c.to_string(), r.to_string()),
             None => (get("location").to_string(), String::new()),
         };
-        let system = name_without_version(get("system"));
-        let os = names::os(&system);
+        let agent = match get("useragent").trim() {
+            "" => None,
+            header => agents.get_or_init(|| Enricher::new().ok()).as_ref().map(|e| e.user_agent(header)),
+        };
+        let (browser, os, device) = match agent.as_deref() {
+            Some(UserAgentInfo { browser, os, device, .. }) if !browser.is_empty() || !os.is_empty() => {
+                (browser.clone(), os.clone(), device.clone())
+            }
+            _ => {
+                let system = name_without_version(get("system"));
+                let os = names::os(&system);
+                let device = device(&system, &os).to_string();
+                (names::browser(&name_without_version(get("browser"))), os, device)
+            }
+        };
         parsed.rows += 1;
         parsed.staging.hit(ImportedHit {
             visit: session.clone(),
@@ -82,8 +101,8 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
             referrer_host,
             country: capped(&country.to_ascii_uppercase(), 2),
             region: capped(&region, 10),
-            device: device(&system, &os).to_string(),
-            browser: names::browser(&name_without_version(get("browser"))),
+            device,
+            browser,
             os,
             utm_source,
             screen: screen(get("screen size")),

@@ -13,8 +13,8 @@ use std::io::Read;
 use std::path::Path;
 
 use super::files::{
-    Columns, Counting, capped, count, csv_reader, for_each_row, headers, is_zip, open_zip, parse_day, referrer_host,
-    zip_error,
+    Bounded, Columns, Counting, capped, count, csv_reader, for_each_row, headers, is_zip, open_zip, parse_day,
+    referrer_host, zip_error,
 };
 use super::{DayRow, ImportOptions, Parsed, Source, names};
 use crate::analytics::Dimension;
@@ -108,7 +108,8 @@ pub(super) fn parse(path: &Path, options: ImportOptions, progress: &dyn Fn(u64))
                 progress(entry.size());
                 continue;
             }
-            read(&name, &mut Counting::new(entry, progress), &mut parsed)?;
+            let compressed = entry.compressed_size();
+            read(&name, &mut Bounded::new(Counting::new(entry, progress), compressed), &mut parsed)?;
         }
     } else {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
