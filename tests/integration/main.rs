@@ -36,6 +36,7 @@ mod durability;
 mod email;
 mod events;
 mod exports;
+mod filtered_reads;
 mod filters;
 mod funnels;
 mod heatmaps;
