@@ -24,7 +24,7 @@ async fn get_json(server: &TestServer, token: &str, path: &str) -> Value {
 /// 1. Chrome, from Hacker News: /, /pricing, a button_click there with button=signup;
 /// 2. Firefox, tagged utm_source=newsletter, utm_medium=email: /blog/post, /pricing;
 /// 3. Chrome again, direct: /blog/other.
-async fn seeded() -> (TestServer, String, i64) {
+pub(crate) async fn seeded() -> (TestServer, String, i64) {
     let server = TestServer::start().await;
     let (token, _) = server.register("owner@example.com").await;
     let site = server.create_site(&token, "Shop", "professional").await;
@@ -172,6 +172,9 @@ async fn bad_filters_are_a_400_and_another_users_site_a_404() {
         format!("/api/websites/{id}/referrers?filters="),
         format!("/api/websites/{id}/countries?filters="),
         format!("/api/websites/{id}/events/summary?filters="),
+        format!("/api/websites/{id}/export?filters="),
+        format!("/api/export/pageviews?website_id={id}&filters="),
+        format!("/api/dashboard/recent-activity?website_id={id}&filters="),
     ];
     for read in &reads {
         for (raw, says) in refused {

@@ -38,6 +38,7 @@ mod durability;
 mod email;
 mod events;
 mod exports;
+mod filtered_reads;
 mod filters;
 mod funnels;
 mod heatmaps;

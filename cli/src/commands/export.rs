@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use tracker_core::events::Filters;
 use tracker_core::export::{ExportFormat, ExportKind, ExportQuery};
 
 use super::{GlobalArgs, find_site, parse_date, parse_end_date, progress_bar};
@@ -20,7 +21,8 @@ starting with = + - @, a tab or a carriage return gets a leading ' so spreadshee
 Dates are YYYY-MM-DD (UTC; --until includes that whole day) or RFC 3339 (exact).\n\n\
 Examples:\n  tracker export --site blog.example.com > all.csv\n  \
 tracker export --site 1 --type pageviews --since 2026-01-01 --until 2026-01-31 --output january.csv\n  \
-tracker export --site 1 --type events --format jsonl | jq -c 'select(.type == \"conversion\")'"
+tracker export --site 1 --type events --format jsonl | jq -c 'select(.type == \"conversion\")'\n  \
+tracker export --site 1 --filters '[[\"is\",\"visit:source\",[\"Google\"]]]' > google.csv"
 )]
 pub struct ExportArgs {
     /// Website id or domain
@@ -35,6 +37,9 @@ pub struct ExportArgs {
     /// Only rows up to this date
     #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
+    /// Only the rows these filters admit: Plausible Stats API v2 JSON, as `tracker stats --filter` takes
+    #[arg(long, alias = "filter", value_name = "JSON")]
+    pub filters: Option<String>,
     /// File format
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,
@@ -80,6 +85,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
         Format::Json => ExportFormat::Json,
         Format::Jsonl => ExportFormat::JsonLines,
     };
+    let filters = Filters::parse(args.filters.as_deref()).map_err(|e| anyhow::anyhow!("--filters: {e}"))?;
     let since = args.since.as_deref().map(|s| parse_date("--since", s)).transpose()?;
     let until = args.until.as_deref().map(|s| parse_end_date("--until", s)).transpose()?;
     if let (Some(since), Some(until)) = (since, until)
@@ -90,7 +96,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     // In cluster mode the rows come from every shard (as the dashboard's exports).
     let tracker = global.open_shared()?;
     let site = find_site(&tracker, &args.site)?;
-    let query = ExportQuery { since, until, ..ExportQuery::new(site.id, kind) };
+    let query = ExportQuery { since, until, filters, ..ExportQuery::new(site.id, kind) };
     // "-" is standard output, as for most Unix tools.
     let output = args.output.as_ref().filter(|path| path.as_os_str() != "-");
     let out: Box<dyn Write> = match output {

@@ -1,6 +1,7 @@
 //! The Recent Activity card: the latest events of a site, newest first, read from raw events by index.
 
-use rusqlite::params;
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter};
 use serde::Serialize;
 
 use super::Analytics;
@@ -43,21 +44,43 @@ impl Analytics {
         check_activity_limit(limit)?;
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(RECENT_SQL)?;
-            let rows = stmt.query_map(params![site, limit], |r| {
-                Ok(ActivityEvent {
-                    id: r.get(0)?,
-                    kind: r.get(1)?,
-                    name: r.get(2)?,
-                    url: r.get(3)?,
-                    session_id: r.get(4)?,
-                    country: r.get(5)?,
-                    value: r.get(6)?,
-                    timestamp: r.get(7)?,
-                })
-            })?;
+            let rows = stmt.query_map(params![site, limit], activity_event)?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
+
+    /// The newest activity that `admitted` (a condition over the event `e` and its visit `s`, its values
+    /// numbered from `?3`) lets through: the filtered Recent Activity card.
+    pub(crate) fn recent_activity_where(
+        &self,
+        site: WebsiteId,
+        limit: i64,
+        admitted: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<ActivityEvent>> {
+        check_activity_limit(limit)?;
+        let sql = RECENT_SQL.replacen("ORDER BY", &format!("AND {admitted} ORDER BY"), 1);
+        let params: Vec<Value> = [site.into(), limit.into()].into_iter().chain(values).collect();
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare(&sql)?;
+            let rows = stmt.query_map(params_from_iter(params), activity_event)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+}
+
+/// An item of the card from a row of `RECENT_SQL`.
+fn activity_event(r: &rusqlite::Row) -> rusqlite::Result<ActivityEvent> {
+    Ok(ActivityEvent {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        name: r.get(2)?,
+        url: r.get(3)?,
+        session_id: r.get(4)?,
+        country: r.get(5)?,
+        value: r.get(6)?,
+        timestamp: r.get(7)?,
+    })
 }
 
 /// Refuses a recent-activity limit outside 1 to 50.

@@ -36,15 +36,16 @@ impl Events {
     /// `GET /api/dashboard/recent-activity` in cluster mode: the `limit` (1 to 50) newest page views, custom
     /// events, conversions, outbound links and downloads, with their visit's country. As in SQLite, a visit
     /// that a later one of the same key has replaced is named `key~id` (here its visit id). Anonymous page
-    /// views (visit 0) are counts only, as in SQLite, and are not listed.
-    pub fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
+    /// views (visit 0) are counts only, as in SQLite, and are not listed. `admitted` is the events engine's
+    /// condition of the hits a filter admits (`" AND ..."` over hit rows, empty without filters).
+    pub fn recent_activity(&self, site: WebsiteId, limit: i64, admitted: &str) -> Result<Vec<ActivityEvent>> {
         check_activity_limit(limit)?;
         let (db, node) = (self.database(), &self.nodes()[0]);
         let rows = node.query(&format!(
             "SELECT {HIT_ID} AS id, kind, name, url, session_key, visit_id, isNull(value), ifNull(value, 0), ts
              FROM {db}.hits
              WHERE website_id = {site} AND visit_id != 0
-               AND kind IN ('pageview', 'custom', 'conversion', 'outbound', 'download')
+               AND kind IN ('pageview', 'custom', 'conversion', 'outbound', 'download'){admitted}
              ORDER BY ts DESC, id DESC LIMIT {limit}"
         ))?;
         if rows.is_empty() {

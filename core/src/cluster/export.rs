@@ -66,7 +66,15 @@ impl Events {
     /// Writes the rows of `query` to `out` in `format`, as SQLite's `Export::write` does; returns the number of
     /// rows written. A visit's dimensions (country, device, browser, system, campaign) are those of its first
     /// hit, as SQLite keeps them on the visit; anonymous page counts (visit 0) are not rows, as on SQLite.
-    pub fn write_export<W: Write>(&self, query: &ExportQuery, format: ExportFormat, out: W) -> Result<u64> {
+    /// `admitted` is the events engine's condition of the rows the query's filters admit (`" AND ..."` over a
+    /// shard's hit rows, empty without filters).
+    pub fn write_export<W: Write>(
+        &self,
+        query: &ExportQuery,
+        admitted: &str,
+        format: ExportFormat,
+        out: W,
+    ) -> Result<u64> {
         // Only the bounds given: i64::MIN would not read back as an Int64 literal.
         let since = query.since.map(|t| format!(" AND ts >= {t}")).unwrap_or_default();
         let until = query.until.map(|t| format!(" AND ts < {t}")).unwrap_or_default();
@@ -79,7 +87,7 @@ impl Events {
              FROM (SELECT *
                    FROM (SELECT visit_id, ts, kind, name, url, path, referrer, session_key, properties
                          FROM {db}.hits_local
-                         WHERE website_id = {site} AND visit_id != 0{since}{until} AND {})
+                         WHERE website_id = {site} AND visit_id != 0{since}{until} AND {}{admitted})
                    ANY LEFT JOIN
                         (SELECT visit_id, argMin(country, ts) AS v_country, argMin(device, ts) AS v_device,
                                 argMin(browser, ts) AS v_browser, argMin(os, ts) AS v_os,

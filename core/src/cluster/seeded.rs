@@ -145,14 +145,14 @@ pub(crate) fn assert_every_read_equal(sqlite: &Analytics, events: &Events, site:
     }
 
     let mut expected = sqlite.recent_activity(site, 50).unwrap();
-    let mut got = events.recent_activity(site, 50).unwrap();
+    let mut got = events.recent_activity(site, 50, "").unwrap();
     for item in expected.iter_mut().chain(got.iter_mut()) {
         item.id = 0;
         item.session_id = without_visit_id(&item.session_id);
     }
     assert!(expected.iter().any(|item| item.session_id.ends_with('~')), "a replaced visit is listed");
     assert_eq!(got, expected, "recent activity");
-    assert!(events.recent_activity(site, 0).is_err() && events.recent_activity(site, 51).is_err());
+    assert!(events.recent_activity(site, 0, "").is_err() && events.recent_activity(site, 51, "").is_err());
 
     for metric in [SiteMetric::Pageviews, SiteMetric::Visitors] {
         let sites = [site, site + 1000];

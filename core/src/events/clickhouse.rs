@@ -79,7 +79,7 @@ impl TrafficReads for ClickHouseEvents {
 
     fn recent_activity(&self, site: WebsiteId, limit: i64) -> Result<Vec<ActivityEvent>> {
         self.cluster.settle(&[site])?;
-        self.cluster.events.recent_activity(site, limit)
+        self.cluster.events.recent_activity(site, limit, "")
     }
 
     fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
@@ -319,7 +319,9 @@ impl ExportRows for ClickHouseEvents {
         _progress: &mut dyn FnMut(u64),
     ) -> Result<u64> {
         self.cluster.settle(&[query.site])?;
-        self.cluster.events.write_export(query, format, out)
+        let db = self.cluster.events.database();
+        let admitted = filtered::admitted_hit_condition(db, query.site, &query.filters, query.since);
+        self.cluster.events.write_export(query, &admitted, format, out)
     }
 
     fn export_sessions(&self, site: WebsiteId, out: &mut dyn Write) -> Result<u64> {

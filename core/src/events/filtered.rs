@@ -6,8 +6,8 @@
 use super::EventStore;
 use super::filters::{Condition, Expr, Field, Filters, Op, VisitField};
 use crate::analytics::{
-    Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Overview, PageViews,
-    PreviousMetrics, ReferrerCount, TimePoint, TimeRange, Timeseries, Totals, TrafficSource,
+    ActivityEvent, Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Overview,
+    PageViews, PreviousMetrics, ReferrerCount, TimePoint, TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::error::{Error, Result};
 use crate::model::WebsiteId;
@@ -190,6 +190,9 @@ pub trait FilteredReads {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<(Vec<String>, Totals)>>;
+    /// The Recent Activity card's `limit` (1 to 50) newest items that `filters` admit (of any time), newest
+    /// first.
+    fn filtered_activity(&self, site: WebsiteId, filters: &Filters, limit: i64) -> Result<Vec<ActivityEvent>>;
     /// The newest `limit` conversions of the range that `filters` admit, newest first.
     fn filtered_conversions(
         &self,
@@ -345,6 +348,15 @@ impl dyn EventStore {
             .map(|(mut keys, totals)| (keys.swap_remove(0), totals.events + totals.conversions, totals.conversions))
             .collect();
         Ok(EventSummary::of(rows, definitions()?))
+    }
+
+    /// The Recent Activity card of what `filters` admits; the unfiltered card read by index when there is none.
+    pub fn recent_activity_where(&self, site: WebsiteId, filters: &Filters, limit: i64) -> Result<Vec<ActivityEvent>> {
+        if filters.is_empty() {
+            self.recent_activity(site, limit)
+        } else {
+            self.filtered_activity(site, filters, limit)
+        }
     }
 
     /// Referrers of what `filters` admits.

@@ -282,7 +282,7 @@ impl PageData for SqliteEvents {
 
 impl ExportRows for SqliteEvents {
     fn export_row_count(&self, query: &ExportQuery) -> Result<Option<u64>> {
-        self.export.count(query).map(Some)
+        self.export.count(query, filtered::admitted_event_condition).map(Some)
     }
 
     fn write_export(
@@ -292,7 +292,7 @@ impl ExportRows for SqliteEvents {
         out: &mut dyn Write,
         progress: &mut dyn FnMut(u64),
     ) -> Result<u64> {
-        self.export.write(query, format, out, progress)
+        self.export.write(query, filtered::admitted_event_condition, format, out, progress)
     }
 
     fn export_sessions(&self, site: WebsiteId, out: &mut dyn Write) -> Result<u64> {

@@ -9,12 +9,14 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use rusqlite::params;
+use rusqlite::params_from_iter;
+use rusqlite::types::Value as SqlValue;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::db::Db;
 use crate::error::{Error, Result};
+use crate::events::Filters;
 use crate::model::{Millis, WebsiteId, iso};
 
 /// The columns of every export, in order (CSV header; JSON uses their camelCase names).
@@ -121,8 +123,9 @@ impl ExportFormat {
     }
 }
 
-/// What to export: one site's rows of a kind in `[since, until)`, oldest first unless `newest_first`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What to export: one site's rows of a kind in `[since, until)` that `filters` admit (each row an event of a
+/// visit the visit conditions admit, passing the event conditions itself), oldest first unless `newest_first`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportQuery {
     pub site: WebsiteId,
     pub kind: ExportKind,
@@ -132,12 +135,14 @@ pub struct ExportQuery {
     pub limit: Option<u64>,
     /// Newest rows first (with `limit`: the most recent rows).
     pub newest_first: bool,
+    /// Only the rows these admit (none: every row).
+    pub filters: Filters,
 }
 
 impl ExportQuery {
     /// Every row of a kind, oldest first.
     pub fn new(site: WebsiteId, kind: ExportKind) -> ExportQuery {
-        ExportQuery { site, kind, since: None, until: None, limit: None, newest_first: false }
+        ExportQuery { site, kind, since: None, until: None, limit: None, newest_first: false, filters: Filters::none() }
     }
 }
 
@@ -165,6 +170,10 @@ pub struct ExportRow {
     pub(crate) properties: Option<Value>,
 }
 
+/// SQLite's condition of the rows a query's filters admit, over the event row `e` and its visit row `s`, with
+/// its values numbered after the statement's own first parameters (the events engine's dialect writes it).
+pub(crate) type Admitted = fn(&Filters, usize) -> (String, Vec<SqlValue>);
+
 /// The export service.
 #[derive(Clone)]
 pub struct Export {
@@ -177,13 +186,21 @@ impl Export {
     }
 
     /// How many rows `query` will write (for progress bars and size checks).
-    pub fn count(&self, query: &ExportQuery) -> Result<u64> {
+    pub fn count(&self, query: &ExportQuery, admitted: Admitted) -> Result<u64> {
         let (since, until) = bounds(query);
-        let sql = format!(
+        let mut values: Vec<SqlValue> = vec![query.site.into(), since.into(), until.into()];
+        let mut sql = format!(
             "SELECT COUNT(*) FROM events e WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND {}",
             query.kind.condition()
         );
-        let n: i64 = self.db.read(|conn| Ok(conn.query_row(&sql, params![query.site, since, until], |r| r.get(0))?))?;
+        // The visit row only when a filter reads it: the unfiltered count stays on the events' index alone.
+        if !query.filters.is_empty() {
+            let (condition, filter_values) = admitted(&query.filters, values.len());
+            sql = sql.replacen("FROM events e", "FROM events e JOIN sessions s ON s.id = e.session_id", 1);
+            sql.push_str(&format!(" AND {condition}"));
+            values.extend(filter_values);
+        }
+        let n: i64 = self.db.read(|conn| Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get(0))?))?;
         let n = n.max(0) as u64;
         Ok(query.limit.map_or(n, |limit| n.min(limit)))
     }
@@ -193,6 +210,7 @@ impl Export {
     pub fn write<W: Write>(
         &self,
         query: &ExportQuery,
+        admitted: Admitted,
         format: ExportFormat,
         out: W,
         mut progress: impl FnMut(u64),
@@ -202,11 +220,18 @@ impl Export {
         // Keyset paging: the time bound moves with the cursor so each page seeks the index, never rescans;
         // `?4/?5` skip the rows of the cursor's own millisecond already written.
         let after = if query.newest_first { "(e.ts < ?4 OR e.id < ?5)" } else { "(e.ts > ?4 OR e.id > ?5)" };
+        let (filtered, filter_values) = match query.filters.is_empty() {
+            true => (String::new(), Vec::new()),
+            false => {
+                let (condition, values) = admitted(&query.filters, 6);
+                (format!(" AND {condition}"), values)
+            }
+        };
         let sql = format!(
             "SELECT e.id, e.ts, e.kind, e.name, e.url, e.path, e.referrer, s.session_key, s.country, s.device,
                     s.browser, s.os, s.utm_source, s.utm_medium, s.utm_campaign, COALESCE(e.properties, '')
              FROM events e JOIN sessions s ON s.id = e.session_id
-             WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND {} AND {after}
+             WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND {} AND {after}{filtered}
              ORDER BY e.ts {order}, e.id {order} LIMIT ?6",
             query.kind.condition()
         );
@@ -229,7 +254,9 @@ impl Export {
             };
             let read = self.db.read(|conn| {
                 let mut stmt = conn.prepare_cached(&sql)?;
-                let mut rows = stmt.query(params![query.site, lo, hi, cur_ts, cur_id, page as i64])?;
+                let fixed: [SqlValue; 6] =
+                    [query.site.into(), lo.into(), hi.into(), cur_ts.into(), cur_id.into(), (page as i64).into()];
+                let mut rows = stmt.query(params_from_iter(fixed.into_iter().chain(filter_values.iter().cloned())))?;
                 let mut n = 0u64;
                 while let Some(r) = rows.next()? {
                     let id: i64 = r.get(0)?;

@@ -1,6 +1,7 @@
 //! Exports: GET /api/websites/{id}/export?format=csv|json|jsonl (the whole site, spec part 1) and
 //! GET /api/export/{pageviews|events}?website_id=[&range=24h|7d|30d][&format=csv|json] (spec part 2: the
-//! 10,000 most recent rows without a range; every row of the range with one). Both write through the core
+//! 10,000 most recent rows without a range; every row of the range with one), each with `filters` (only the
+//! rows they admit, issue 36). Both write through the core
 //! export writer, the same as `tracker export`, and stream: rows go out as they are read, through a
 //! one-piece channel, so a download of any size costs the daemon a page of rows and a buffer, and a slow
 //! reader slows the reading instead of filling memory.
@@ -16,7 +17,7 @@ use tracker_core::{Error, Tracker};
 use warp::http::{HeaderValue, header};
 use warp::{Filter, Rejection, Reply};
 
-use super::dashboard::range_of;
+use super::dashboard::{filters_of, range_of};
 use super::{blocking, parse_website_id, user, with_tracker};
 use crate::error::{ErrorBody, reject};
 
@@ -33,6 +34,9 @@ struct SiteExportQuery {
     range: Option<String>,
     #[serde(rename = "type")]
     kind: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"):
+    /// only the rows they admit.
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -44,6 +48,9 @@ struct TypeExportQuery {
     range: Option<String>,
     /// csv (default) or json.
     format: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"):
+    /// only the rows they admit.
+    filters: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -85,8 +92,13 @@ async fn site_export(
     };
     let kind = ExportKind::parse(query.kind.as_deref().unwrap_or("all")).map_err(reject)?;
     let range = query.range.as_deref().map(|r| range_of(Some(r))).transpose()?;
-    let query =
-        ExportQuery { since: range.map(|r| r.start), until: range.map(|r| r.end), ..ExportQuery::new(site, kind) };
+    let filters = filters_of(query.filters.as_deref())?;
+    let query = ExportQuery {
+        since: range.map(|r| r.start),
+        until: range.map(|r| r.end),
+        filters,
+        ..ExportQuery::new(site, kind)
+    };
     let filename = (format != ExportFormat::Json).then(|| format!("analytics-{site}.{}", format.extension()));
     stream_export(tracker, user, query, format, filename).await
 }
@@ -117,11 +129,14 @@ async fn type_export(
         Some("json") => ExportFormat::Json,
         Some(_) => return Err(reject(Error::invalid("format must be csv or json"))),
     };
+    let filters = filters_of(query.filters.as_deref())?;
     let export = match query.range.as_deref() {
-        None => ExportQuery { limit: Some(RECENT_EXPORT_ROWS), newest_first: true, ..ExportQuery::new(site, kind) },
+        None => {
+            ExportQuery { limit: Some(RECENT_EXPORT_ROWS), newest_first: true, filters, ..ExportQuery::new(site, kind) }
+        }
         Some(name @ ("24h" | "7d" | "30d")) => {
             let range = range_of(Some(name))?;
-            ExportQuery { since: Some(range.start), until: Some(range.end), ..ExportQuery::new(site, kind) }
+            ExportQuery { since: Some(range.start), until: Some(range.end), filters, ..ExportQuery::new(site, kind) }
         }
         Some(_) => return Err(reject(Error::invalid("range must be 24h, 7d or 30d"))),
     };

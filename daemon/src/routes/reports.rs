@@ -36,6 +36,9 @@ struct ActivityQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     limit: Option<i64>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"):
+    /// only the items they admit.
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -125,7 +128,8 @@ async fn timeseries(tracker: Tracker, user: Caller, query: SeriesQuery) -> Resul
 async fn recent_activity(tracker: Tracker, user: Caller, query: ActivityQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let limit = query.limit.unwrap_or(10);
-    site_json(tracker, user, site, move |tracker| tracker.events.recent_activity(site, limit)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.recent_activity_where(site, &filters, limit)).await
 }
 
 #[utoipa::path(

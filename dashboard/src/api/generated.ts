@@ -4022,6 +4022,11 @@ export interface operations {
             query?: {
                 website_id?: number;
                 limit?: number;
+                /**
+                 * @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"):
+                 *     only the items they admit.
+                 */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4171,6 +4176,11 @@ export interface operations {
                 range?: string;
                 /** @description csv (default) or json. */
                 format?: string;
+                /**
+                 * @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"):
+                 *     only the rows they admit.
+                 */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -6764,6 +6774,11 @@ export interface operations {
                 /** @description Optional: only the rows of a dashboard range (`7d`, `30d`, ...); all history without it. */
                 range?: string;
                 type?: string;
+                /**
+                 * @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"):
+                 *     only the rows they admit.
+                 */
+                filters?: string;
             };
             header?: never;
             path: {

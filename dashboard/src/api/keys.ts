@@ -37,7 +37,7 @@ export const keys = {
       /** `filters` is the `filters=` text (null for none): each slice of the site is its own cache entry. */
       overview: (range: string, filters: string | null = null) => [...all, "overview", range, filters] as const,
       timeseries: (range: string, filters: string | null = null) => [...all, "timeseries", range, filters] as const,
-      recentActivity: (limit: number) => [...all, "recent-activity", limit] as const,
+      recentActivity: (limit: number, filters: string | null = null) => [...all, "recent-activity", limit, filters] as const,
       advanced: (range: string) => [...all, "advanced", range] as const,
       aiIntent: (range: string) => [...all, "ai-intent", range] as const,
       /** A per-site read named by its path segment (`/api/websites/{id}/{name}`), with its query if any. */

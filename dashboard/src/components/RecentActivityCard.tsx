@@ -1,12 +1,13 @@
-//! Recent Activity: the latest real events of the site, newest first.
+//! Recent Activity: the latest real events of the site that the screen's filters admit, newest first.
 import type { ActivityEvent } from "../api/types";
 import { activityTitle } from "../lib/activity";
 import { countryFlag, displayPath, formatValue } from "../lib/format";
 import { relativeTime } from "../lib/time";
+import { useFilters } from "../hooks/filters";
 import { useNow } from "../hooks/live";
+import { RefusedText, refusedFilters } from "./filters/Refused";
 import { EmptyText, QueryState, SkeletonRows } from "./page/QueryState";
 import type { QueryLike } from "./page/QueryState";
-import { NotFiltered } from "./filters/NotFiltered";
 import { Card, CardBody, CardHeader, cx } from "./ui/primitives";
 import { IconEye, IconTarget, IconZap } from "./ui/icons";
 
@@ -22,18 +23,14 @@ function EventIcon({ type }: { type: string }) {
 
 export function RecentActivityCard({ query }: { query: QueryLike<ActivityEvent[]> }) {
   const now = useNow(30_000);
+  const { active } = useFilters();
   return (
     <Card>
-      <CardHeader
-        title="Recent Activity"
-        description={
-          <>
-            Latest events on this site
-            <NotFiltered />
-          </>
-        }
-      />
+      <CardHeader title="Recent Activity" description="Latest events on this site" />
       <CardBody>
+        {refusedFilters(active, query.error) ? (
+          <RefusedText />
+        ) : (
         <QueryState
           query={query}
           skeleton={<SkeletonRows className="h-10" />}
@@ -60,6 +57,7 @@ export function RecentActivityCard({ query }: { query: QueryLike<ActivityEvent[]
             </ul>
           )}
         </QueryState>
+        )}
       </CardBody>
     </Card>
   );

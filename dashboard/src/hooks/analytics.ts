@@ -83,11 +83,11 @@ export function useTimeseries(websiteId: number | undefined, period: string, fil
   );
 }
 
-export function useRecentActivity(websiteId: number | undefined, limit = 10) {
+export function useRecentActivity(websiteId: number | undefined, limit = 10, filters: string | null = null) {
   return useSiteQuery<ActivityEvent[]>(
     websiteId,
-    (id) => keys.site(id).recentActivity(limit),
-    (id) => `/api/dashboard/recent-activity?website_id=${id}&limit=${limit}`,
+    (id) => keys.site(id).recentActivity(limit, filters),
+    (id) => `/api/dashboard/recent-activity?website_id=${id}&limit=${limit}${filtersQuery(filters)}`,
   );
 }
 
@@ -140,9 +140,10 @@ export function useBreakdown(
   });
 }
 
-/** Downloads the site's CSV export as analytics-{id}.csv. */
-export async function downloadCsvExport(websiteId: number): Promise<void> {
-  const text = await api.text(`/api/websites/${websiteId}/export?format=csv`);
+/** Downloads the site's CSV export as analytics-{id}.csv: the rows the screen's filters admit (`filters` is their
+ * text, null for every row). */
+export async function downloadCsvExport(websiteId: number, filters: string | null): Promise<void> {
+  const text = await api.text(`/api/websites/${websiteId}/export?format=csv${filtersQuery(filters)}`);
   const blob = new Blob([text], { type: "text/csv;charset=utf-8" });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");

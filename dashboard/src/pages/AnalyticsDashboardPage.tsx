@@ -72,7 +72,7 @@ function SiteActions({ website }: { website: Website }) {
   async function exportCsv() {
     setExporting(true);
     try {
-      await downloadCsvExport(website.id);
+      await downloadCsvExport(website.id, filters.text);
     } catch (e) {
       toast({ title: "Export failed", description: serverMessage(e), variant: "destructive" });
     } finally {

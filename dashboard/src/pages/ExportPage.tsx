@@ -1,10 +1,13 @@
 //! Export (/export, spec part 2): website selector (first website preselected), a range and a format, and
-//! the Page Views and Events cards, each with an export button that reads 'Exporting...' while it runs.
+//! the Page Views and Events cards, each with an export button that reads 'Exporting...' while it runs. The filter
+//! bar's filters (the URL's, as on the other screens) narrow both exports to the rows they admit.
 import { useState } from "react";
 import { downloadExport } from "../api/export";
 import type { ExportFormat, ExportRange, ExportType } from "../api/export";
+import { FilterBar } from "../components/filters/FilterBar";
 import { SitePage } from "../components/page/SitePage";
 import { useToast } from "../components/toast/toast";
+import { useFilters } from "../hooks/filters";
 import { IconActivity, IconDownload, IconEye } from "../components/ui/icons";
 import { Button, Card, CardBody, CardHeader, Label, Select } from "../components/ui/primitives";
 import type { ReactNode } from "react";
@@ -26,10 +29,12 @@ const CARDS: { type: ExportType; title: string; description: string; icon: React
 
 export default function ExportPage() {
   const [format, setFormat] = useState<ExportFormat>("csv");
+  const filters = useFilters();
   return (
     <SitePage<ExportRange> title="Export Data" description="Download your raw analytics data" ranges={RANGES}>
       {({ website, range, rangeSelect }) => (
         <div className="space-y-6">
+          <FilterBar websiteId={website.id} period={`range=${range}`} />
           <Card>
             <CardBody className="flex flex-col gap-4 sm:flex-row sm:items-end">
               <div className="sm:w-44">
@@ -48,7 +53,7 @@ export default function ExportPage() {
           </Card>
           <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
             {CARDS.map((card) => (
-              <ExportCard key={card.type} {...card} websiteId={website.id} range={range} format={format} />
+              <ExportCard key={card.type} {...card} websiteId={website.id} range={range} format={format} filters={filters.text} />
             ))}
           </div>
         </div>
@@ -65,6 +70,7 @@ function ExportCard({
   websiteId,
   range,
   format,
+  filters,
 }: {
   type: ExportType;
   title: string;
@@ -73,13 +79,14 @@ function ExportCard({
   websiteId: number;
   range: ExportRange;
   format: ExportFormat;
+  filters: string | null;
 }) {
   const [running, setRunning] = useState(false);
   const { toast } = useToast();
   async function run() {
     setRunning(true);
     try {
-      await downloadExport(type, websiteId, range, format);
+      await downloadExport(type, websiteId, range, format, filters);
       toast({ title: "Export successful", description: `${type} data has been downloaded as ${format.toUpperCase()}`, variant: "success" });
     } catch {
       toast({ title: "Export failed", description: `Failed to export ${type} data`, variant: "destructive" });

@@ -52,7 +52,7 @@ function SiteOverview({ website }: SiteContext<string>) {
   const compare = useCompare();
   const overview = useOverview(website.id, { period: period.query + compare.query, filters: filters.text });
   const series = useTimeseries(website.id, periodQuery(chartPeriod) + compare.query, filters.text);
-  const activity = useRecentActivity(website.id, 10);
+  const activity = useRecentActivity(website.id, 10, filters.text);
   // The day the "Add annotation" dialog is open for (a chart click or the button), null when closed.
   const [annotating, setAnnotating] = useState<string | null>(null);
   const editable = atLeast(website.role, "editor");

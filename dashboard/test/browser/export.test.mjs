@@ -1,6 +1,6 @@
 // The Export screen (/export) in Chromium against the real daemon: no website, the first website chosen,
 // 'Exporting...' while a download runs, CSV and JSON files named '{type}-{websiteId}.{csv|json}' holding the
-// rows sent through ingest, the failure toast, and the layout at 390 px.
+// rows sent through ingest, the filter bar's filters narrowing the files, the failure toast, and the layout at 390 px.
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -74,6 +74,17 @@ describe("export screen", () => {
     assert.equal(lines[0].split(",")[0], "timestamp");
     assert.equal(lines.length, 3, lines.join("\n"));
     assert.ok(lines.slice(1).every((l) => l.includes(",pageview,")));
+
+    // A filter in the URL (a chip in the bar) narrows the file to the rows it admits; removing it widens it again.
+    const docs = encodeURIComponent(JSON.stringify([["is", "event:page", ["/docs"]]]));
+    await page.goto(`/export?website=${first.id}&filters=${docs}`);
+    await waitForText(page.getByTestId("filter-bar"), "Page is /docs");
+    const [filtered] = await Promise.all([page.waitForEvent("download"), button.click()]);
+    const filteredLines = readFileSync(await filtered.path(), "utf8").trim().split("\n");
+    assert.equal(filteredLines.length, 2, filteredLines.join("\n"));
+    assert.ok(filteredLines[1].includes(",pageview,") && filteredLines[1].includes("/docs"), filteredLines[1]);
+    await page.getByRole("button", { name: "Remove filter Page is /docs" }).click();
+    await page.waitForURL((url) => !url.searchParams.has("filters"));
 
     await page.getByLabel("Format").selectOption("json");
     const eventsButton = page.getByTestId("export-events").getByRole("button", { name: "Export JSON" });

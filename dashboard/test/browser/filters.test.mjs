@@ -1,5 +1,6 @@
 // The dashboard's filters in Chromium against the real daemon: visits seeded through the tracking API with
-// known counts; a referrer row clicked filters the cards, the chart and the pages panel (numbers asserted) and
+// known counts; a referrer row clicked filters the cards, the chart, the pages panel (numbers asserted) and the
+// recent activity, and
 // the URL holds it; a second filter added from the menu with a suggested value; a chip removed; a reload keeps
 // the rest; a country found by its name; an event property named in the menu; a traffic-source row on the
 // Analytics Dashboard (keyboard), dropped on a site switch; a refused filter explains itself and clears; the bar
@@ -93,10 +94,16 @@ describe("dashboard filters", () => {
     await waitForText(metric("Page Views"), /^6$/);
     await waitForText(page.getByTestId("chart-totals"), "3 visitors · 6 page views");
     await topPagesAre({ "/pricing": 3, "/docs": 3 });
+    // Recent Activity follows: google.com's six page views and its signup (seven of the site's 14 items).
+    const activity = page.getByTestId("recent-activity");
+    await page
+      .waitForFunction(() => document.querySelectorAll('[data-testid="recent-activity"] li').length === 7, null, { timeout: 10_000 })
+      .catch(async (e) => assert.fail(`${e}: ${await activity.textContent()}`));
+    assert.doesNotMatch(await activity.textContent(), /\/blog/);
     // Reads that take no filters yet say so.
     await page.getByTestId("live-visitors").getByTestId("not-filtered").waitFor();
     await waitForText(page.getByTestId("metric-Active Sessions").getByTestId("metric-caption"), "not filtered");
-    assert.equal(await page.getByTestId("not-filtered").count(), 2, "Live Visitors and Recent Activity say 'Not filtered'");
+    assert.equal(await page.getByTestId("not-filtered").count(), 1, "Live Visitors says 'Not filtered'");
     await screenshot(page, "filters-referrer-1400");
   });
 
@@ -211,8 +218,8 @@ describe("dashboard filters", () => {
     await waitForText(metric("Total Visitors"), "—");
     await waitForText(page.getByTestId("chart-card"), "Not shown: the filters above cannot be applied");
     const notShown = page.getByText("Not shown: the filters above cannot be applied");
-    await notShown.nth(3).waitFor();
-    assert.equal(await notShown.count(), 4, "chart, pages, referrers, countries");
+    await notShown.nth(4).waitFor();
+    assert.equal(await notShown.count(), 5, "chart, pages, referrers, countries, recent activity");
     assert.equal(await page.getByText("Could not load this data").count(), 0);
     await screenshot(page, "filters-refused");
     await page.getByRole("button", { name: "Clear filters" }).click();

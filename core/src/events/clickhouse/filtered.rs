@@ -3,14 +3,14 @@
 //! SQLite dialect of the same questions is `events/sqlite/filtered.rs`.
 
 use super::ClickHouseEvents;
-use crate::analytics::{Conversion, TimeRange, Totals};
+use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
 use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
-use crate::model::WebsiteId;
+use crate::model::{Millis, WebsiteId};
 
 /// The kinds the rollups count as events (custom events, outbound links, downloads).
 const EVENT_KINDS: &str = "'custom', 'outbound', 'download'";
@@ -122,18 +122,38 @@ impl ClickHouseEvents {
             "FROM {db}.hits WHERE website_id = {site} AND visit_id != 0 AND ts >= {from} AND ts < {to} AND {event}"
         );
         if !filters.visit.is_empty() {
-            let earlier = from - EARLIER_HITS_MS;
-            sql.push_str(&format!(
-                " AND visit_id IN (SELECT visit_id FROM (
-                    SELECT visit_id{} FROM {db}.hits_local
-                    WHERE website_id = {site} AND visit_id != 0 AND ts >= {earlier} GROUP BY visit_id)
-                  WHERE {})",
-                visit_columns(&filters.visit_fields()),
-                condition_sql(&filters.visit, &mut Ch)
-            ));
+            sql.push_str(&format!(" AND {}", admitted_visit_ids(db, site, filters, Some(from))));
         }
         sql
     }
+}
+
+/// `visit_id IN (...)`: the visits of `site` on this shard that the visit conditions of `filters` admit, their
+/// values grouped from the hits since `EARLIER_HITS_MS` before `from` (from all the site's hits without it).
+fn admitted_visit_ids(db: &str, site: WebsiteId, filters: &Filters, from: Option<Millis>) -> String {
+    let earlier = from.map(|from| format!(" AND ts >= {}", from - EARLIER_HITS_MS)).unwrap_or_default();
+    format!(
+        "visit_id IN (SELECT visit_id FROM (
+            SELECT visit_id{} FROM {db}.hits_local
+            WHERE website_id = {site} AND visit_id != 0{earlier} GROUP BY visit_id)
+          WHERE {})",
+        visit_columns(&filters.visit_fields()),
+        condition_sql(&filters.visit, &mut Ch)
+    )
+}
+
+/// The condition, over a shard's hit rows of `site` from `from` on, of the hits `filters` admit (an export's
+/// rows): `" AND ..."`, or nothing when there is no filter. A visit's hits are all on one shard, so each shard
+/// decides its own visits.
+pub(crate) fn admitted_hit_condition(db: &str, site: WebsiteId, filters: &Filters, from: Option<Millis>) -> String {
+    let mut sql = String::new();
+    if !filters.event.is_empty() {
+        sql.push_str(&format!(" AND {}", condition_sql(&filters.event, &mut Ch)));
+    }
+    if !filters.visit.is_empty() {
+        sql.push_str(&format!(" AND {}", admitted_visit_ids(db, site, filters, from)));
+    }
+    sql
 }
 
 impl FilteredReads for ClickHouseEvents {
@@ -235,6 +255,12 @@ impl FilteredReads for ClickHouseEvents {
                 Ok((values, group_totals(counts.try_into().expect("seven counts"))))
             })
             .collect()
+    }
+
+    fn filtered_activity(&self, site: WebsiteId, filters: &Filters, limit: i64) -> Result<Vec<ActivityEvent>> {
+        self.cluster.settle(&[site])?;
+        let admitted = admitted_hit_condition(self.db(), site, filters, None);
+        self.cluster.events.recent_activity(site, limit, &admitted)
     }
 
     fn filtered_conversions(

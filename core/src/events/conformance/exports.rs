@@ -1,10 +1,11 @@
 //! `ExportRows` on every engine: the exports of visits whose rows are known (every kind, a range, the newest
-//! rows up to a limit) and a site's visits, then every export answering as SQLite's, byte for byte, on a day
-//! of random visits.
+//! rows up to a limit, the rows filters admit) and a site's visits, then every export answering as SQLite's,
+//! byte for byte, on a day of random visits.
 
 use super::{Engine, engines, three_plain_visits};
 use crate::cluster::seeded::seeded_hits;
 use crate::cluster::testing::scroll_reports;
+use crate::events::Filters;
 use crate::export::{ExportFormat, ExportKind, ExportQuery};
 use crate::model::{Millis, now_ms};
 
@@ -56,6 +57,72 @@ fn exports_write_the_seeded_rows_of_each_kind_on_each_engine() {
     }
 }
 
+/// The (type, name, path) of each row `query` writes with `filters`.
+fn exported_where(engine: &Engine, query: &ExportQuery, filters: &str) -> Vec<(String, String, String)> {
+    let query = ExportQuery { filters: Filters::parse(Some(filters)).unwrap(), ..query.clone() };
+    let field = |row: &serde_json::Value, name: &str| row[name].as_str().unwrap_or_default().to_string();
+    exported(engine, &query).iter().map(|r| (field(r, "type"), field(r, "name"), field(r, "path"))).collect()
+}
+
+#[test]
+fn exports_hold_only_the_rows_the_filters_admit_on_each_engine() {
+    let now = now_ms();
+    let row = |kind: &str, name: &str, path: &str| (kind.to_string(), name.to_string(), path.to_string());
+    for engine in engines() {
+        let name = engine.name;
+        super::filters::seeded(&engine, now);
+        let all = ExportQuery::new(engine.site, ExportKind::All);
+        // Visit 2 and 3 are the French ones: every row of theirs, oldest first.
+        assert_eq!(
+            exported_where(&engine, &all, r#"[["is","visit:country",["FR"]]]"#),
+            [row("pageview", "", "/blog/y"), row("custom", "signup", "/blog/y"), row("pageview", "", "/")],
+            "{name}"
+        );
+        // An event condition keeps each row passing it, of any visit.
+        assert_eq!(
+            exported_where(&engine, &all, r#"[["contains","event:page",["/blog"]]]"#),
+            [
+                row("pageview", "", "/blog/x"),
+                row("conversion", "purchase", "/blog/x"),
+                row("pageview", "", "/blog/y"),
+                row("custom", "signup", "/blog/y")
+            ],
+            "{name}"
+        );
+        let pageviews = ExportQuery::new(engine.site, ExportKind::Pageviews);
+        assert_eq!(
+            exported_where(&engine, &pageviews, r#"[["contains","event:page",["/BLOG"],{"case_sensitive":false}]]"#),
+            [row("pageview", "", "/blog/x"), row("pageview", "", "/blog/y")],
+            "{name}"
+        );
+        // Both kinds of condition: the signup of a French visit; a property's value.
+        let signups = [row("custom", "signup", "/blog/y")];
+        let french_signups = r#"[["is","visit:country",["FR"]],["is","event:name",["signup"]]]"#;
+        assert_eq!(exported_where(&engine, &all, french_signups), signups, "{name}");
+        assert_eq!(exported_where(&engine, &all, r#"[["is","event:props:plan",["pro"]]]"#), signups, "{name}");
+        let events = ExportQuery::new(engine.site, ExportKind::Events);
+        assert_eq!(
+            exported_where(&engine, &events, r#"[["is_not","visit:device",["mobile"]]]"#),
+            [row("conversion", "purchase", "/blog/x"), row("custom", "signup", "/c")],
+            "{name}"
+        );
+        // A range and the newest rows first, with a visit condition read from the entry page.
+        let since = ExportQuery { since: Some(now - 30 * MINUTE), until: Some(now), ..all.clone() };
+        assert_eq!(
+            exported_where(&engine, &since, r#"[["is","visit:entry_page",["/a"]]]"#),
+            [row("pageview", "", "/a"), row("pageview", "", "/c"), row("custom", "signup", "/c")],
+            "{name}: visit 1, the other entering on /a, is before the range"
+        );
+        let newest = ExportQuery { limit: Some(2), newest_first: true, ..all.clone() };
+        assert_eq!(
+            exported_where(&engine, &newest, r#"[["is","visit:entry_page",["/a"]]]"#),
+            [row("custom", "signup", "/c"), row("pageview", "", "/c")],
+            "{name}"
+        );
+        assert!(exported_where(&engine, &all, r#"[["is","visit:city",["Nowhere"]]]"#).is_empty(), "{name}");
+    }
+}
+
 /// An export's text with the id in the `key~id` session id of a replaced visit set aside (each engine's own).
 fn without_visit_ids(bytes: Vec<u8>) -> String {
     let text = String::from_utf8(bytes).unwrap();
@@ -80,13 +147,20 @@ fn export_answers(engine: &Engine, now: Millis) -> Vec<(String, String)> {
     let reports = scroll_reports(&hits);
     engine.store_all(hits, reports);
     let all = ExportQuery::new(site, ExportKind::All);
+    let filters = |raw: &str| Filters::parse(Some(raw)).unwrap();
     let queries = [
-        all,
+        all.clone(),
         ExportQuery::new(site, ExportKind::Pageviews),
         ExportQuery::new(site, ExportKind::Events),
-        ExportQuery { since: Some(now - 6 * HOUR), until: Some(now - HOUR), ..all },
-        ExportQuery { limit: Some(25), newest_first: true, ..all },
+        ExportQuery { since: Some(now - 6 * HOUR), until: Some(now - HOUR), ..all.clone() },
+        ExportQuery { limit: Some(25), newest_first: true, ..all.clone() },
         ExportQuery { limit: Some(7), newest_first: true, ..ExportQuery::new(site, ExportKind::Events) },
+        ExportQuery { filters: filters(r#"[["is_not","visit:device",["mobile"]]]"#), ..all.clone() },
+        ExportQuery {
+            since: Some(now - 6 * HOUR),
+            filters: filters(r#"[["contains","event:page",["/"]],["not",["is","visit:source",["Direct / None"]]]]"#),
+            ..all.clone()
+        },
     ];
     let mut answers = Vec::new();
     for query in queries {
@@ -97,7 +171,7 @@ fn export_answers(engine: &Engine, now: Millis) -> Vec<(String, String)> {
             if let Some(limit) = query.limit {
                 assert_eq!(rows, limit, "{query:?}");
             }
-            let query = ExportQuery { site: 0, ..query };
+            let query = ExportQuery { site: 0, ..query.clone() };
             answers.push((format!("{query:?} {format:?}"), format!("{rows} rows: {}", without_visit_ids(out))));
         }
     }

@@ -1,5 +1,5 @@
 //! `FilteredReads` on every engine: a corpus of filters over four visits whose every filtered figure is known by
-//! construction, and breakdowns by dimensions no rollup holds.
+//! construction, breakdowns by dimensions no rollup holds, and the recent activity a filter admits.
 
 use super::{Engine, Visit, engines, hits_of};
 use crate::analytics::{Compare, DimensionCount, PageViews, TimeRange, Totals};
@@ -16,7 +16,7 @@ const MINUTE: Millis = 60_000;
 /// 3. direct, FR, mobile: / (a bounce);
 /// 4. news.example, US, tablet, browser 118 on OS 10.15: /a, /c 15 s later, a signup there 10 s later with
 ///    plan=free (25 s).
-fn seeded(engine: &Engine, now: Millis) {
+pub(super) fn seeded(engine: &Engine, now: Millis) {
     let base = (now - 40 * MINUTE) / 1000 * 1000;
     let visit = |visitor: u8, referrer_host, country, device, hits| Visit {
         visitor,
@@ -295,5 +295,51 @@ fn every_engine_sums_the_events_a_filter_admits() {
         let pro = summary(r#"[["is","event:props:plan",["pro"]]]"#).unwrap();
         assert_eq!((pro.total_events, pro.top_events.len()), (1, 1), "{}", engine.name);
         assert_eq!(summary(r#"[["is","visit:city",["Nowhere"]]]"#).unwrap().total_events, 0, "{}", engine.name);
+    }
+}
+
+#[test]
+fn every_engine_lists_the_recent_activity_a_filter_admits() {
+    let now = now_ms();
+    for engine in engines() {
+        seeded(&engine, now);
+        let listed = |raw: &str, limit: i64| -> Vec<(String, String, String)> {
+            let items = engine.events.recent_activity_where(engine.site, &filters(raw), limit).unwrap();
+            let path = |url: &str| url.trim_start_matches("https://s.example.com").to_string();
+            items.into_iter().map(|a| (a.kind, a.name, path(&a.url))).collect()
+        };
+        let item = |kind: &str, name: &str, path: &str| (kind.to_string(), name.to_string(), path.to_string());
+        // The French visits' items, newest first, with their visit's country.
+        assert_eq!(
+            listed(r#"[["is","visit:country",["FR"]]]"#, 50),
+            [item("pageview", "", "/"), item("custom", "signup", "/blog/y"), item("pageview", "", "/blog/y")],
+            "{}",
+            engine.name
+        );
+        let french =
+            engine.events.recent_activity_where(engine.site, &filters(r#"[["is","visit:country",["FR"]]]"#), 50);
+        assert!(french.unwrap().iter().all(|a| a.country == "FR"), "{}", engine.name);
+        // Event conditions keep the items passing them, of every visit; the limit counts admitted items.
+        assert_eq!(
+            listed(r#"[["is","event:name",["signup"]]]"#, 50),
+            [item("custom", "signup", "/c"), item("custom", "signup", "/blog/y")],
+            "{}",
+            engine.name
+        );
+        assert_eq!(
+            listed(r#"[["is","visit:entry_page",["/a"]],["is","event:page",["/blog/x","/a"]]]"#, 2),
+            [item("pageview", "", "/a"), item("conversion", "purchase", "/blog/x")],
+            "{}",
+            engine.name
+        );
+        assert!(listed(r#"[["is","visit:city",["Nowhere"]]]"#, 50).is_empty(), "{}", engine.name);
+        let unfiltered = engine.events.recent_activity_where(engine.site, &Filters::none(), 50).unwrap();
+        assert_eq!(unfiltered, engine.events.recent_activity(engine.site, 50).unwrap(), "{}", engine.name);
+        assert!(
+            engine
+                .events
+                .recent_activity_where(engine.site, &filters(r#"[["is","visit:country",["FR"]]]"#), 51)
+                .is_err()
+        );
     }
 }

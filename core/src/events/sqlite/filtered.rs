@@ -6,7 +6,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params_from_iter};
 
 use super::SqliteEvents;
-use crate::analytics::{Conversion, TimeRange, Totals};
+use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
@@ -18,16 +18,29 @@ const DAY_MS: i64 = 86_400_000;
 /// The kinds the rollups count as events (custom events, outbound links, downloads).
 const EVENT_KINDS: &str = "'custom', 'outbound', 'download'";
 
-/// A statement's parameters, numbered in the order they are added (`?1`, `?2`, ...), so conditions can be
-/// written before or after the text that places them.
+/// A statement's parameters, numbered in the order they are added (`?1`, `?2`, ... after the `placed` ones the
+/// statement binds itself), so conditions can be written before or after the text that places them.
 #[derive(Default)]
-struct Params(Vec<Value>);
+struct Params {
+    values: Vec<Value>,
+    placed: usize,
+}
 
 impl Params {
     fn push(&mut self, value: Value) -> String {
-        self.0.push(value);
-        format!("?{}", self.0.len())
+        self.values.push(value);
+        format!("?{}", self.placed + self.values.len())
     }
+}
+
+/// The condition, over an event row `e` and its stored visit row `s`, of the events `filters` admit (an
+/// export's rows, the recent activity's), with its values numbered after the statement's own `placed`
+/// parameters.
+pub(crate) fn admitted_event_condition(filters: &Filters, placed: usize) -> (String, Vec<Value>) {
+    let mut p = Params { values: Vec::new(), placed };
+    let visit = condition_sql(&filters.visit, &mut p);
+    let event = condition_sql(&filters.event, &mut p);
+    (format!("{visit} AND {event}"), p.values)
 }
 
 impl Dialect for Params {
@@ -118,7 +131,7 @@ fn rows<T>(
     map: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
 ) -> Result<Vec<T>> {
     let mut stmt = conn.prepare(sql)?;
-    let rows = stmt.query_map(params_from_iter(p.0), map)?;
+    let rows = stmt.query_map(params_from_iter(p.values), map)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -214,6 +227,11 @@ impl FilteredReads for SqliteEvents {
                 Ok((values, group_totals(counts)))
             })
         })
+    }
+
+    fn filtered_activity(&self, site: WebsiteId, filters: &Filters, limit: i64) -> Result<Vec<ActivityEvent>> {
+        let (admitted, values) = admitted_event_condition(filters, 2);
+        self.analytics.recent_activity_where(site, limit, &admitted, values)
     }
 
     fn filtered_conversions(
