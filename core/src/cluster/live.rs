@@ -270,8 +270,10 @@ mod tests {
         for (n, &site) in sites.iter().enumerate() {
             cluster.add_site(site);
             // Each site's visits some seconds apart from the others': no two sessions tie in the stream's order.
+            // Shifted 30 s back, every session is at least 30 s from the active-now (60 s) and active-window (5 min)
+            // edges, so the seconds between the reads below cannot move one across an edge (they did, 60 s back).
             hits.extend(
-                recent_hits(site, now - 60_000).into_iter().map(|hit| Hit { ts: hit.ts + n as i64 * 2_000, ..hit }),
+                recent_hits(site, now - 30_000).into_iter().map(|hit| Hit { ts: hit.ts + n as i64 * 2_000, ..hit }),
             );
         }
         hits.sort_by_key(|h| h.ts);
