@@ -132,16 +132,7 @@ impl Ingest {
         let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
         let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
         let (queue, handle) = writer::spawn(db.connect()?, live, metrics.clone(), queue, batch)?;
-        Ok(Ingest {
-            websites,
-            privacy,
-            enricher,
-            queue,
-            sites: Default::default(),
-            metrics,
-            writer: Arc::new(handle),
-            compat: Arc::new(compat::CompatState::random()),
-        })
+        Ok(Ingest::around(queue, handle, enricher, websites, privacy, metrics))
     }
 
     /// The ingest service over another store's sink (cluster mode: ClickHouse): the same queue, batching and
@@ -156,7 +147,19 @@ impl Ingest {
         let enricher = Arc::new(Enricher::with_city_db(config.geo_city_db.as_deref())?);
         let (queue, batch) = (config.ingest_queue.max(1), config.ingest_batch.max(1));
         let (queue, handle) = writer::spawn_sink(sink, metrics.clone(), queue, batch)?;
-        Ok(Ingest {
+        Ok(Ingest::around(queue, handle, enricher, websites, privacy, metrics))
+    }
+
+    /// The service around a started writer, whichever store it commits to.
+    fn around(
+        queue: SyncSender<writer::Queued>,
+        handle: writer::WriterHandle,
+        enricher: Arc<Enricher>,
+        websites: Websites,
+        privacy: Privacy,
+        metrics: Metrics,
+    ) -> Ingest {
+        Ingest {
             websites,
             privacy,
             enricher,
@@ -165,7 +168,7 @@ impl Ingest {
             metrics,
             writer: Arc::new(handle),
             compat: Arc::new(compat::CompatState::random()),
-        })
+        }
     }
 
     /// Names the other tools' visits with a secret every daemon holding `key` (the cluster's visitor-salt key)
