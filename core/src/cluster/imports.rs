@@ -39,7 +39,14 @@ impl ClusterImports {
         let mut client = Client::connect(self.pg.url(), NoTls)
             .map_err(|e| Error::Unavailable(format!("PostgreSQL is unreachable: {e}")))?;
         let locked: bool =
-            client.query_one("SELECT pg_try_advisory_lock(hashtextextended('tracker import', $1))", &[&site])?.get(0);
+            // Keyed by the schema too: advisory locks are the PostgreSQL server's, and clusters whose metadata
+            // shares one server in schemas of their own would otherwise lock each other's sites of the same id.
+            client
+                .query_one(
+                    "SELECT pg_try_advisory_lock(hashtextextended('tracker import ' || current_schema(), $1))",
+                    &[&site],
+                )?
+                .get(0);
         if !locked {
             return Err(Error::Conflict(
                 "another import into this website is running; run it again when that one has finished".into(),
@@ -378,5 +385,23 @@ mod tests {
             .with(|c| Ok(c.query("SELECT id FROM imports ORDER BY id", &[])?.iter().map(|r| r.get(0)).collect()))
             .unwrap();
         assert_eq!(ids, [done, next]);
+    }
+
+    /// A site's import lock refuses a second import into it, and only into it: not the same site id of another
+    /// cluster whose metadata shares the PostgreSQL server in a schema of its own.
+    #[test]
+    fn the_import_lock_is_one_sites_of_one_cluster() {
+        let Some(test) = fresh() else { return };
+        // The other cluster's metadata: another schema of the same server (its locks need no shards).
+        let (_, other_pg) = crate::cluster::testing::fresh_pg().expect("the harness is running");
+        let one = ClusterImports::new(Arc::new(test.pg()), Arc::new(test.events()));
+        let other = ClusterImports::new(Arc::new(other_pg), Arc::new(test.events()));
+        let held = one.lock(SITE).unwrap();
+        let refused = one.lock(SITE).err().expect("a second import into the site is refused");
+        assert!(matches!(refused, Error::Conflict(_)), "{refused}");
+        let _elsewhere = other.lock(SITE).expect("another cluster's site of the same id is its own");
+        let _next = one.lock(SITE + 1).expect("another site of the cluster is free");
+        drop(held);
+        let _again = one.lock(SITE).expect("free once the import ends");
     }
 }

@@ -74,8 +74,8 @@ fn sessionless_hits_are_visitors_each_and_repeats_are_refused_by_day() {
     let between = write("between.csv", &[hit("b-1", old + 100 * DAY)]);
     let again = write("again.csv", &[hit("c-1", old + 101 * DAY), hit("c-2", recent + 7_000_000)]);
     for engine in engines() {
-        // A second site: the cluster's import lock is PostgreSQL's, shared by the harness's databases, and the
-        // test above imports into the first site at the same time.
+        // A second site: the test above imports into the first site at the same time, and a second import into
+        // one site is refused while the first holds its lock.
         let site = engine.with_more_sites(1)[1];
         let imports = Imports::new(engine.events.clone(), crate::store::websites::Websites::new(engine.meta.clone()));
         let import =
