@@ -48,7 +48,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     operation_id = "importHistory",
     params(("id" = i64, Path, description = "Website id"), ImportQuery),
     request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "The export file as the tool wrote it: Plausible CE's zip, Umami's events CSV, GoatCounter's CSV (plain or gzipped)"),
-    responses((status = 200, description = "What was imported, as `tracker import --json` reports it", body = ImportReport), (status = 413, description = "The file is larger than import_max_bytes", body = ErrorBody), (status = "4XX", description = "Refused: a file the importer cannot read (its message), days already imported (409), no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    responses((status = 200, description = "What was imported, as `tracker import --json` reports it", body = ImportReport), (status = 413, description = "The file is larger than import_max_bytes, or a compressed file (gzip, or a zip's entry) expands past 200 times its compressed size and past 16 MiB: refused as a compression bomb", body = ErrorBody), (status = "4XX", description = "Refused: a file the importer cannot read (its message), days already imported (409), no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn upload<S, B>(

@@ -6876,7 +6876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportReport"];
                 };
             };
-            /** @description The file is larger than import_max_bytes */
+            /** @description The file is larger than import_max_bytes, or a compressed file (gzip, or a zip's entry) expands past 200 times its compressed size and past 16 MiB: refused as a compression bomb */
             413: {
                 headers: {
                     [name: string]: unknown;
