@@ -143,6 +143,9 @@ fn the_owner_hands_a_site_to_an_admin_and_becomes_one_on_each_engine() {
         assert_eq!(roles, [(eve, Role::Owner), (bob, Role::Editor), (ann, Role::Admin)], "{name}");
         assert_eq!(websites.access(eve, site).unwrap().1, Role::Owner, "{name}");
         assert_eq!(websites.access(ann, site).unwrap().1, Role::Admin, "{name}");
+        // Ann's account had Weekly Reports on and Real-time Alerts off: as a member she keeps the same emails.
+        let kept = members.emails(ann, site).unwrap();
+        assert_eq!(kept, MemberEmails { reports: true, alerts: false, follows_account: false }, "{name}");
         assert_eq!(websites.list(eve).unwrap().iter().map(|w| w.id).collect::<Vec<_>>(), [site], "{name}");
         assert!(websites.list(ann).unwrap().is_empty(), "{name}");
         // The old owner cannot take it back; the new one can hand it back.
