@@ -48,7 +48,7 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
         user::resend_email_link, user::confirm_email, user::two_factor_setup, user::enable, user::disable,
         api_keys::list, api_keys::create, api_keys::revoke,
         members::list, members::invite, members::set_role, members::remove, members::withdraw, members::pending,
-        members::accept, members::hand_over,
+        members::accept, members::hand_over, members::emails, members::set_emails,
         shared_links::list, shared_links::create, shared_links::delete,
         share::info, share::session, share::overview, share::timeseries, share::breakdown, share::traffic_sources,
         share::referrers, share::countries,

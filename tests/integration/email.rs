@@ -168,7 +168,7 @@ pub(crate) async fn register_verified(server: &TestServer, sink: &mut SmtpSink, 
 
 /// Registers a verified account and creates a site named `name` on `domain`; returns (token, tracking key,
 /// site id).
-async fn owner_with_site(
+pub(crate) async fn owner_with_site(
     server: &TestServer,
     sink: &mut SmtpSink,
     email: &str,
@@ -182,7 +182,7 @@ async fn owner_with_site(
     (token, site.json["trackingKey"].as_str().unwrap().to_string(), site.json["id"].as_i64().unwrap())
 }
 
-fn message_to<'a>(messages: &'a [Value], to: &str) -> &'a Value {
+pub(crate) fn message_to<'a>(messages: &'a [Value], to: &str) -> &'a Value {
     messages.iter().find(|m| m["to"] == json!([to])).unwrap_or_else(|| panic!("no message to {to}: {messages:#?}"))
 }
 

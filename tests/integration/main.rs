@@ -44,6 +44,7 @@ mod funnels;
 mod heatmaps;
 mod imports;
 mod imports_upload;
+mod member_emails;
 mod operations;
 mod organizations;
 mod privacy;

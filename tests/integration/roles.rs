@@ -169,6 +169,8 @@ impl Fixture {
             ("PUT", "/api/websites/{id}") => Some(json!({"name": "Renamed"})),
             ("POST", "/api/websites/{id}/members") => Some(json!({"email": "new@example.com", "role": "viewer"})),
             ("PUT", "/api/websites/{id}/members/{memberId}") => Some(json!({"role": "editor"})),
+            // The owner's emails follow the account (409): a member's choice goes through.
+            ("PUT", "/api/websites/{id}/members/me/notifications") => Some(json!({"alerts": true})),
             // A viewer cannot be made the owner (409): the owner's call goes through without handing the site over.
             ("POST", "/api/websites/{id}/owner") => Some(json!({"memberId": team.viewer_id})),
             ("POST", "/api/websites/{id}/event-definitions") => {

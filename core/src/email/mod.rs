@@ -1,5 +1,6 @@
 //! Email reports and alerts (issue 17 part 4): each site's weekly report to its owner while Weekly Reports are
-//! on, and a traffic-spike alert while Real-time Alerts are on, over SMTP (`smtp_url`). The daemon's scheduler
+//! on, and a traffic-spike alert while Real-time Alerts are on, and each to the members who asked for them on the
+//! site (issue 37), over SMTP (`smtp_url`). The daemon's scheduler
 //! calls [`Email::run_due`] every few minutes; an email is claimed in `emails_sent` before it goes out (in
 //! PostgreSQL in cluster mode, where every daemon runs the scheduler), so neither a restart nor a second daemon
 //! sends it twice. Without `smtp_url` nothing is sent and the Settings screen says email is not configured.
@@ -31,6 +32,21 @@ const WEEKLY_FOOTER: &str =
     "You get this email because Weekly Reports are on in your tracker account (Settings, Notifications).";
 const ALERT_FOOTER: &str = "You get this email because Real-time Alerts are on in your tracker account \
                             (Settings, Notifications). A site gets at most one alert every 6 hours.";
+const MEMBER_WEEKLY_FOOTER: &str = "You get this email because you asked for this site's weekly report \
+                                    (Your Websites, Emails on the site's card).";
+const MEMBER_ALERT_FOOTER: &str = "You get this email because you asked for this site's traffic alerts \
+                                   (Your Websites, Emails on the site's card). A site sends you at most one alert \
+                                   every 6 hours.";
+
+/// Why a recipient gets an email: an owner by the account's switches, a member by its choice on the site.
+fn footer(kind: EmailKind, due: &EmailRecipient) -> &'static str {
+    match (kind, due.owner) {
+        (EmailKind::WeeklyReport, true) => WEEKLY_FOOTER,
+        (EmailKind::WeeklyReport, false) => MEMBER_WEEKLY_FOOTER,
+        (EmailKind::SpikeAlert, true) => ALERT_FOOTER,
+        (EmailKind::SpikeAlert, false) => MEMBER_ALERT_FOOTER,
+    }
+}
 
 /// What one run sent.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
@@ -101,8 +117,8 @@ impl Email {
         mailer.send(&Outgoing {
             to: to.to_string(),
             subject: report.subject(),
-            text: report.text(&dashboard),
-            html: report.html(&dashboard),
+            text: report.text(&dashboard, WEEKLY_FOOTER),
+            html: report.html(&dashboard, WEEKLY_FOOTER),
         })
     }
 
@@ -111,23 +127,34 @@ impl Email {
             .ok_or_else(|| Error::invalid("email is not configured: set smtp_url (see tracker config example)"))
     }
 
-    /// Last week's report of every site whose owner has Weekly Reports on, once each.
+    /// Last week's report of every site to each of its recipients (`EmailStore::report_recipients`), once
+    /// each; a site's figures are read once however many it has.
     fn send_weekly_reports(&self, mailer: &Mailer, base: &str, now: Millis, report: &mut RunReport) -> Result<()> {
         let week = week_start(now) - WEEK_MS;
         if now >= week + WEEK_MS + REPORT_GRACE_MS {
             return Ok(());
         }
+        let mut read: Option<(WebsiteId, WeeklyReport)> = None;
         for due in self.meta.report_recipients(week)? {
-            let weekly = WeeklyReport::read(&self.figures, due.site, &due.name, &due.domain, week)?;
+            // Recipients come ordered by site.
+            let weekly = match read {
+                Some((site, ref weekly)) if site == due.site => weekly,
+                _ => {
+                    &read
+                        .insert((due.site, WeeklyReport::read(&self.figures, due.site, &due.name, &due.domain, week)?))
+                        .1
+                }
+            };
             if weekly.is_empty() {
                 continue;
             }
             let dashboard = dashboard_link(base, due.site, "dashboard");
+            let footer = footer(EmailKind::WeeklyReport, &due);
             let mail = Outgoing {
                 to: due.email.clone(),
                 subject: weekly.subject(),
-                text: weekly.text(&dashboard),
-                html: weekly.html(&dashboard),
+                text: weekly.text(&dashboard, footer),
+                html: weekly.html(&dashboard, footer),
             };
             let claim =
                 EmailClaim { kind: EmailKind::WeeklyReport, site: due.site, user: due.user, period: week, at: now };
@@ -136,24 +163,32 @@ impl Email {
         Ok(())
     }
 
-    /// An alert for every site spiking now whose owner has Real-time Alerts on, outside its quiet period.
+    /// An alert for every site spiking now to each of its recipients (`EmailStore::alert_recipients`)
+    /// outside their own quiet period; a site's spike is checked once however many it has.
     fn send_spike_alerts(&self, mailer: &Mailer, base: &str, now: Millis, report: &mut RunReport) -> Result<()> {
         let quiet_since = now - SPIKE_QUIET_MS;
+        let mut checked: Option<(WebsiteId, Option<Spike>)> = None;
         for due in self.meta.alert_recipients(quiet_since)? {
-            let Some(spike) = Spike::check(&self.figures, due.site, &due.name, &due.domain, now)? else {
+            let spike = match checked {
+                Some((site, ref spike)) if site == due.site => spike,
+                _ => &checked.insert((due.site, Spike::check(&self.figures, due.site, &due.name, &due.domain, now)?)).1,
+            };
+            let Some(spike) = spike else {
                 continue;
             };
             let live = dashboard_link(base, due.site, "live");
+            let footer = footer(EmailKind::SpikeAlert, &due);
             let mail = Outgoing {
                 to: due.email.clone(),
                 subject: spike.subject(),
-                text: spike.text(&live),
-                html: spike.html(&live),
+                text: spike.text(&live, footer),
+                html: spike.html(&live, footer),
             };
             let claim =
                 EmailClaim { kind: EmailKind::SpikeAlert, site: due.site, user: due.user, period: now, at: now };
             if self.send_once(mailer, &claim, Some(quiet_since), &due, &mail, report)? {
-                // The chart keeps the spike too (issue 37), once however many people the alert reaches.
+                // The chart keeps the spike too (issue 37), once however many people the alert reaches (the
+                // annotation has the alert's quiet period of its own).
                 crate::store::annotations::mark_spike(&self.meta, due.site, spike.page_views, now, SPIKE_QUIET_MS)?;
             }
         }

@@ -77,8 +77,8 @@ impl Spike {
         format!("Traffic spike on {}: {} page views in the last hour", self.site_name, self.page_views)
     }
 
-    /// The plain-text part.
-    pub fn text(&self, dashboard: &str) -> String {
+    /// The plain-text part, closed by `footer` (why the recipient gets it).
+    pub fn text(&self, dashboard: &str, footer: &str) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "Traffic spike on {} ({})\n", self.site_name, self.domain);
         let _ = writeln!(out, "{} page views in the hour to {}.", self.page_views, time(self.at));
@@ -88,12 +88,12 @@ impl Spike {
             let _ = writeln!(out, "  {page}: {views}");
         }
         let _ = writeln!(out, "\nWatch it live: {dashboard}");
-        let _ = writeln!(out, "\n{}", super::ALERT_FOOTER);
+        let _ = writeln!(out, "\n{footer}");
         out
     }
 
     /// The HTML part, every value escaped.
-    pub fn html(&self, dashboard: &str) -> String {
+    pub fn html(&self, dashboard: &str, footer: &str) -> String {
         let mut out = String::new();
         super::html_start(&mut out, &format!("Traffic spike on {}", self.site_name), &self.domain);
         let _ = write!(
@@ -108,7 +108,7 @@ impl Spike {
             let _ = write!(out, "<tr><td>{}</td><td><b>{views}</b></td></tr>", escape(page));
         }
         out.push_str("</table>");
-        super::html_end(&mut out, "Watch it live", dashboard, super::ALERT_FOOTER);
+        super::html_end(&mut out, "Watch it live", dashboard, footer);
         out
     }
 }

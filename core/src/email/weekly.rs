@@ -109,8 +109,8 @@ impl WeeklyReport {
         )
     }
 
-    /// The plain-text part; `dashboard` is the link to the site's dashboard.
-    pub fn text(&self, dashboard: &str) -> String {
+    /// The plain-text part; `dashboard` is the link to the site's dashboard, `footer` why the recipient gets it.
+    pub fn text(&self, dashboard: &str, footer: &str) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "Weekly report for {} ({})", self.site_name, self.domain);
         let _ = writeln!(out, "{}, compared with the week before.\n", self.week_label());
@@ -128,12 +128,12 @@ impl WeeklyReport {
             }
         }
         let _ = writeln!(out, "\nOpen the dashboard: {dashboard}");
-        let _ = writeln!(out, "\n{}", super::WEEKLY_FOOTER);
+        let _ = writeln!(out, "\n{footer}");
         out
     }
 
     /// The HTML part: the same content, every value escaped.
-    pub fn html(&self, dashboard: &str) -> String {
+    pub fn html(&self, dashboard: &str, footer: &str) -> String {
         let mut out = String::new();
         super::html_start(&mut out, &format!("Weekly report for {}", self.site_name), &self.domain);
         let _ = write!(
@@ -168,7 +168,7 @@ impl WeeklyReport {
             }
             out.push_str("</table>");
         }
-        super::html_end(&mut out, "Open the dashboard", dashboard, super::WEEKLY_FOOTER);
+        super::html_end(&mut out, "Open the dashboard", dashboard, footer);
         out
     }
 
@@ -211,12 +211,12 @@ mod tests {
             top_pages: vec![TopRow { name: "/<script>alert(1)</script>".into(), current: 5, previous: 0 }],
             top_sources: vec![],
         };
-        let html = report.html("http://x/dashboard?website=1&range=7d");
+        let html = report.html("http://x/dashboard?website=1&range=7d", super::super::WEEKLY_FOOTER);
         assert!(html.contains("&lt;b&gt;Shop&lt;/b&gt; &amp; co"), "{html}");
         assert!(html.contains("/&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
         assert!(!html.contains("<script>"), "{html}");
         assert!(html.contains("website=1&amp;range=7d"), "{html}");
-        let text = report.text("http://x/");
+        let text = report.text("http://x/", super::super::WEEKLY_FOOTER);
         assert!(text.contains("Visitors: 3 (previous week 2, +50%)"), "{text}");
         assert!(text.contains("Page views: 5 (previous week 0, new)"), "{text}");
         assert_eq!(report.subject(), "Weekly report for <b>Shop</b> & co: 3 visitors (+50%)");

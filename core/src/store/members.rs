@@ -77,6 +77,19 @@ pub struct SiteMembers {
     pub invitations: Vec<Invitation>,
 }
 
+/// Which of a site's emails an account gets: a member's own choice on the site, or the owner's account switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberEmails {
+    /// The site's weekly report (Mondays).
+    pub reports: bool,
+    /// The site's traffic-spike alerts (at most one every 6 hours).
+    pub alerts: bool,
+    /// True for the site's owner, whose emails follow the account's Notifications switches (Weekly Reports,
+    /// Real-time Alerts, `PUT /api/user/notifications`) rather than a choice per site.
+    pub follows_account: bool,
+}
+
 /// A new invitation: mailed to the address when email is configured, else its link for the inviter to pass on.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -116,6 +129,47 @@ impl Members {
         }));
         let invitations = self.meta.site_invitations(site.id, now_ms())?.into_iter().map(Invitation::from).collect();
         Ok(SiteMembers { members, invitations })
+    }
+
+    /// The caller's own choice of the site's weekly report and traffic alerts (any role on the site; a member
+    /// starts with neither); for the owner, the account's Notifications switches.
+    pub fn emails(&self, caller: impl Into<Caller>, site: WebsiteId) -> Result<MemberEmails> {
+        let caller = caller.into();
+        let (site, role) = self.websites.access(caller, site)?;
+        if role == Role::Owner {
+            let (_, switches, _) = self.meta.settings(caller.user)?.ok_or(Error::NotFound("website"))?;
+            return Ok(MemberEmails {
+                reports: switches.weekly_reports,
+                alerts: switches.real_time_alerts,
+                follows_account: true,
+            });
+        }
+        let (reports, alerts) = self.meta.member_emails(site.id, caller.user)?.ok_or(Error::NotFound("website"))?;
+        Ok(MemberEmails { reports, alerts, follows_account: false })
+    }
+
+    /// Saves what is given of the calling member's choice of the site's weekly report and traffic alerts (any
+    /// role on the site). The owner's follow the account's switches: a choice here would be silently beside
+    /// them, so it is refused.
+    pub fn set_emails(
+        &self,
+        caller: impl Into<Caller>,
+        site: WebsiteId,
+        reports: Option<bool>,
+        alerts: Option<bool>,
+    ) -> Result<MemberEmails> {
+        let caller = caller.into();
+        let (site, role) = self.websites.access(caller, site)?;
+        if role == Role::Owner {
+            return Err(Error::Conflict(
+                "the owner's reports and alerts follow the account's Notifications settings (PUT /api/user/notifications)"
+                    .into(),
+            ));
+        }
+        // A member removed since the role was read is not one any more: not found, as on its next request.
+        let (reports, alerts) =
+            self.meta.set_member_emails(site.id, caller.user, reports, alerts)?.ok_or(Error::NotFound("website"))?;
+        Ok(MemberEmails { reports, alerts, follows_account: false })
     }
 
     /// Invites `email` to the site with `role` (viewer, editor or admin). With email configured the link is

@@ -1,13 +1,14 @@
 //! A site's team (issue 37): /api/websites/{id}/members (list, invite, change a role, remove) and
 //! /api/websites/{id}/invitations/{invitationId} (withdraw) for the site's admins and owner,
-//! /api/websites/{id}/owner (handing the site over to an admin) for its owner, and /api/user/invitations for
-//! the invited account (its open invitations, accepting one). The role each needs
+//! /api/websites/{id}/owner (handing the site over to an admin) for its owner,
+//! /api/websites/{id}/members/me/notifications (the caller's own emails of the site) for any role, and
+//! /api/user/invitations for the invited account (its open invitations, accepting one). The role each needs
 //! is in `roles.rs`; the rules beyond it (nobody changes their own role, nor the owner's) in core's `Members`.
 
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::model::{Caller, WebsiteId};
-use tracker_core::store::members::{CreatedInvitation, Invitation, Member, SiteMembers};
+use tracker_core::store::members::{CreatedInvitation, Invitation, Member, MemberEmails, SiteMembers};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
@@ -39,6 +40,16 @@ struct HandOverRequest {
     member_id: i64,
 }
 
+/// What to change of the caller's own emails of a site; a field left out keeps its value.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct MemberEmailsRequest {
+    /// The site's weekly report.
+    reports: Option<bool>,
+    /// The site's traffic-spike alerts.
+    alerts: Option<bool>,
+}
+
 /// Accepting an invitation: the token of its link, needed while the account's address is not confirmed.
 #[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -61,6 +72,9 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(caller())
         .and(api_body())
         .and_then(hand_over);
+    let own_emails = warp::path!("websites" / WebsiteId / "members" / "me" / "notifications");
+    let emails = own_emails.and(warp::get()).and(caller()).and_then(emails);
+    let set_emails = own_emails.and(warp::put()).and(caller()).and(api_body()).and_then(set_emails);
     let pending = warp::path!("user" / "invitations").and(warp::get()).and(caller()).and_then(pending);
     let accept = warp::path!("user" / "invitations" / i64 / "accept")
         .and(warp::post())
@@ -68,7 +82,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
         .and(host())
         .and(api_body())
         .and_then(accept);
-    list.or(invite).or(set_role).or(remove).or(withdraw).or(hand_over).or(pending).or(accept)
+    list.or(invite).or(set_role).or(remove).or(withdraw).or(hand_over).or(emails).or(set_emails).or(pending).or(accept)
 }
 
 /// The site's owner and members with their roles, and its open invitations (admin and up).
@@ -184,6 +198,45 @@ async fn hand_over(
 ) -> Result<impl Reply, Rejection> {
     let members = blocking(move || tracker.members.hand_over(caller, site, body.member_id)).await?;
     Ok(warp::reply::json(&members))
+}
+
+/// The caller's own emails of the site (any role): for a member its choice on the site, off until it turns
+/// them on; for the owner the account's Notifications switches (`followsAccount`).
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/members/me/notifications",
+    tag = "members",
+    operation_id = "getOwnSiteEmails",
+    params(("id" = i64, Path, description = "Website id")),
+    responses((status = 200, description = "Whether the caller gets the site's weekly report and traffic alerts", body = MemberEmails), (status = "4XX", description = "Refused: no valid sign-in, or not found (a site the caller has no role on too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn emails(site: WebsiteId, tracker: Tracker, caller: Caller) -> Result<impl Reply, Rejection> {
+    let emails = blocking(move || tracker.members.emails(caller, site)).await?;
+    Ok(warp::reply::json(&emails))
+}
+
+/// Turns the calling member's weekly report and traffic alerts of the site on or off (any role; a field left
+/// out keeps its value). They go only to a confirmed address. The owner's follow the account's switches
+/// (`PUT /api/user/notifications`): 409 here.
+#[utoipa::path(
+    put,
+    path = "/api/websites/{id}/members/me/notifications",
+    tag = "members",
+    operation_id = "setOwnSiteEmails",
+    params(("id" = i64, Path, description = "Website id")),
+    request_body(content = MemberEmailsRequest, content_type = "application/json"),
+    responses((status = 200, description = "The member's choice as saved", body = MemberEmails), (status = "4XX", description = "Refused: a bad body (400), no valid sign-in, not found (a site the caller has no role on too), or the site's owner (409)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn set_emails(
+    site: WebsiteId,
+    tracker: Tracker,
+    caller: Caller,
+    body: MemberEmailsRequest,
+) -> Result<impl Reply, Rejection> {
+    let emails = blocking(move || tracker.members.set_emails(caller, site, body.reports, body.alerts)).await?;
+    Ok(warp::reply::json(&emails))
 }
 
 /// The open invitations to the signed-in account's address, once that address is confirmed (until then an

@@ -78,6 +78,9 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("PUT", "/api/websites/{id}/members/{memberId}", Site(Admin)),
     ("DELETE", "/api/websites/{id}/members/{memberId}", Site(Admin)),
     ("DELETE", "/api/websites/{id}/invitations/{invitationId}", Site(Admin)),
+    // The caller's own emails of a site: any role chooses its own.
+    ("GET", "/api/websites/{id}/members/me/notifications", Site(Viewer)),
+    ("PUT", "/api/websites/{id}/members/me/notifications", Site(Viewer)),
     // A site's figures: everything a viewer reads.
     ("GET", "/api/dashboard/overview", Site(Viewer)),
     ("GET", "/api/dashboard/recent-activity", Site(Viewer)),

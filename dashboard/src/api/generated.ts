@@ -1428,6 +1428,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/members/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own emails of the site (any role): for a member its choice on the site, off until it turns
+         *     them on; for the owner the account's Notifications switches (`followsAccount`).
+         */
+        get: operations["getOwnSiteEmails"];
+        /**
+         * Turns the calling member's weekly report and traffic alerts of the site on or off (any role; a field left
+         *     out keeps its value). They go only to a confirmed address. The owner's follow the account's switches
+         *     (`PUT /api/user/notifications`): 409 here.
+         */
+        put: operations["setOwnSiteEmails"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/members/{memberId}": {
         parameters: {
             query?: never;
@@ -2610,6 +2635,25 @@ export interface components {
              * @description When it joined (the owner: when the site was created).
              */
             since: string;
+        };
+        /** @description Which of a site's emails an account gets: a member's own choice on the site, or the owner's account switches. */
+        MemberEmails: {
+            /** @description The site's weekly report (Mondays). */
+            reports: boolean;
+            /** @description The site's traffic-spike alerts (at most one every 6 hours). */
+            alerts: boolean;
+            /**
+             * @description True for the site's owner, whose emails follow the account's Notifications switches (Weekly Reports,
+             *     Real-time Alerts, `PUT /api/user/notifications`) rather than a choice per site.
+             */
+            followsAccount: boolean;
+        };
+        /** @description What to change of the caller's own emails of a site; a field left out keeps its value. */
+        MemberEmailsRequest: {
+            /** @description The site's weekly report. */
+            reports?: boolean | null;
+            /** @description The site's traffic-spike alerts. */
+            alerts?: boolean | null;
         };
         /** @description How the weights were obtained, and how well they separate converters on visits the fit never saw. */
         ModelInfo: {
@@ -6986,6 +7030,74 @@ export interface operations {
                 };
             };
             /** @description Refused: a bad address or role (400), a role below admin (403), not found, or the address has access already (409) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOwnSiteEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the caller gets the site's weekly report and traffic alerts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberEmails"];
+                };
+            };
+            /** @description Refused: no valid sign-in, or not found (a site the caller has no role on too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setOwnSiteEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberEmailsRequest"];
+            };
+        };
+        responses: {
+            /** @description The member's choice as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberEmails"];
+                };
+            };
+            /** @description Refused: a bad body (400), no valid sign-in, not found (a site the caller has no role on too), or the site's owner (409) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

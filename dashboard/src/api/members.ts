@@ -8,3 +8,4 @@ export type Member = Schemas["Member"];
 export type SiteMembers = Schemas["SiteMembers"];
 export type Invitation = Schemas["Invitation"];
 export type CreatedInvitation = Schemas["CreatedInvitation"];
+export type MemberEmails = Schemas["MemberEmails"];

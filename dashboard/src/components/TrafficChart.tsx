@@ -57,8 +57,8 @@ export default function TrafficChart({
             <YAxis stroke="#6b7280" fontSize={12} tickLine={false} axisLine={false} allowDecimals={false} />
             <Tooltip
               labelFormatter={(label) => pointLabel(String(label))}
-              contentStyle={{ background: "#111827", border: "1px solid #374151", borderRadius: 8, color: "#f3f4f6" }}
-              labelStyle={{ color: "#9ca3af" }}
+              contentStyle={{ background: "var(--color-gray-900)", border: "1px solid var(--color-gray-700)", borderRadius: 8, color: "var(--color-gray-100)" }}
+              labelStyle={{ color: "var(--color-gray-400)" }}
             />
             <Area isAnimationActive={false} type="monotone" dataKey="pageViews" name="Page views" stroke="#818cf8" strokeWidth={2} fill="url(#pv)" />
             <Area isAnimationActive={false} type="monotone" dataKey="visitors" name="Visitors" stroke="#38bdf8" strokeWidth={2} fill="url(#vis)" />

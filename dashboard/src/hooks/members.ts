@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { keys } from "../api/keys";
-import type { CreatedInvitation, Invitation, Member, Role, SiteMembers } from "../api/members";
+import type { CreatedInvitation, Invitation, Member, MemberEmails, Role, SiteMembers } from "../api/members";
 import type { Website } from "../api/types";
 import { useUser } from "./auth";
 
@@ -60,6 +60,26 @@ export function useWithdrawInvitation(site: number) {
   return useMutation({
     mutationFn: (invitation: number) => api.del(`/api/websites/${site}/invitations/${invitation}`),
     onSuccess: () => void client.invalidateQueries({ queryKey: membersKey(site) }),
+  });
+}
+
+const ownEmailsKey = (site: number) => keys.site(site).read("members/me/notifications");
+
+/** The signed-in account's own emails of a site: a member's choice, or the owner's account switches. */
+export function useOwnEmails(site: number) {
+  return useQuery({
+    queryKey: ownEmailsKey(site),
+    queryFn: () => api.get<MemberEmails>(`/api/websites/${site}/members/me/notifications`),
+  });
+}
+
+/** Turns the calling member's report or alerts of a site on or off; the answer is the choice as saved. */
+export function useSetOwnEmails(site: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: { reports?: boolean; alerts?: boolean }) =>
+      api.put<MemberEmails>(`/api/websites/${site}/members/me/notifications`, change),
+    onSuccess: (saved) => client.setQueryData(ownEmailsKey(site), saved),
   });
 }
 

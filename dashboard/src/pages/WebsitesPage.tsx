@@ -1,6 +1,6 @@
 //! Your Websites (/websites): the account's open invitations, the card grid (its own sites and those shared with
 //! it, each with its role), add dialog, tracking code dialog, members (admin and up), share links (admin and up),
-//! delete (the owner).
+//! delete (the owner), and on a shared site's card the member's own emails of it.
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import type { Website } from "../api/types";
@@ -10,6 +10,7 @@ import { trackingLevelInfo } from "../lib/website";
 import { ShareDialog } from "../components/ShareDialog";
 import { TrackingCodeDialog } from "../components/TrackingCodeDialog";
 import { AddWebsiteDialog, DeleteWebsiteDialog } from "../components/WebsiteDialogs";
+import { MemberEmails } from "../components/members/MemberEmails";
 import { MembersDialog } from "../components/members/MembersDialog";
 import { PendingInvitations } from "../components/members/PendingInvitations";
 import { atLeast, ROLE_LABELS } from "../lib/roles";
@@ -89,6 +90,7 @@ export default function WebsitesPage() {
                     <dd className="mt-1 truncate rounded-md bg-gray-950 px-2 py-1 font-mono text-xs text-gray-300">{site.trackingKey}</dd>
                   </div>
                 </dl>
+                {site.role !== "owner" && <MemberEmails site={site.id} name={site.name} />}
                 <div className="mt-5 flex flex-wrap items-center gap-2 border-t border-gray-800 pt-4">
                   <Button size="sm" variant="outline" onClick={() => setCodeFor(site)}>
                     <IconCode />

@@ -1,7 +1,8 @@
 // A site shared with a viewer, in Chromium against the real daemon: the owner invites an address, the invited
 // account accepts with the link's token, and then sees the site among its websites marked Viewer, reads its
 // dashboard and events, and finds no control its role may not use (no delete, members, share, create or edit);
-// the owner, on the same screens, has each of them, so the checks can tell the two apart. An editor, invited the
+// the owner, on the same screens, has each of them, so the checks can tell the two apart. The viewer turns the
+// site's weekly report on for itself on its card (the owner's card has no such switch: its emails are the account's). An editor, invited the
 // same way, has the editor's controls (annotations, segments, organization edits) and not the admin's (privacy
 // settings and deletions, site settings, imports): on each screen the three roles are checked side by side.
 import { after, before, describe, it } from "node:test";
@@ -58,6 +59,30 @@ describe("a viewer's controls", () => {
   after(async () => {
     await browser?.close();
     await daemon?.stop();
+  });
+
+  it("lets a member turn the shared site's report and alerts on for itself, and not the owner's card", async () => {
+    await viewerPage.goto("/websites");
+    const card = viewerPage.getByTestId("website-card").filter({ hasText: "team.example.com" });
+    const report = card.getByRole("switch", { name: "Weekly report" });
+    const alerts = card.getByRole("switch", { name: "Traffic alerts" });
+    await report.waitFor();
+    assert.equal(await report.getAttribute("aria-checked"), "false", "off until the member asks");
+    assert.equal(await alerts.getAttribute("aria-checked"), "false");
+    await report.click();
+    await viewerPage.waitForFunction((el) => el.getAttribute("aria-checked") === "true", await report.elementHandle());
+    const mine = `/api/websites/${site.id}/members/me/notifications`;
+    assert.deepEqual(await owner.api("GET", mine), { reports: true, alerts: false, followsAccount: true }, "the owner's are the account's");
+    await viewerPage.reload();
+    await card.getByRole("switch", { name: "Weekly report" }).waitFor();
+    assert.equal(await card.getByRole("switch", { name: "Weekly report" }).getAttribute("aria-checked"), "true", "saved");
+    assert.equal(await card.getByRole("switch", { name: "Traffic alerts" }).getAttribute("aria-checked"), "false");
+    await screenshot(viewerPage, "members-viewer-emails");
+
+    await ownerPage.goto("/websites");
+    const own = ownerPage.getByTestId("website-card").filter({ hasText: "team.example.com" });
+    await own.getByRole("button", { name: `Members of ${site.name}` }).waitFor();
+    assert.equal(await own.getByTestId("member-emails").count(), 0, "the owner's follow Settings, Notifications");
   });
 
   it("lists the shared site as Viewer without delete, members or share", async () => {

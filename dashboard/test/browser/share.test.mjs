@@ -110,6 +110,32 @@ describe("Share links", () => {
     await frame.getByTestId("share-embed").waitFor();
     assert.equal(await frame.getByTestId("share-header").count(), 0, "no chrome in an embed");
     assert.equal(await frame.locator("html").getAttribute("data-theme"), "light", "the embedding page's theme");
+    // A real light theme, not the dark one inverted: the page and a card are light as computed, their text dark,
+    // and no filter repaints the frame.
+    const look = await frame.getByTestId("share-embed").evaluate((main) => {
+      /** A computed colour (any syntax, oklch included) as the RGB a canvas paints it. */
+      const rgb = (color) => {
+        const canvas = document.createElement("canvas");
+        canvas.width = canvas.height = 1;
+        const ctx = canvas.getContext("2d");
+        ctx.fillStyle = color;
+        ctx.fillRect(0, 0, 1, 1);
+        return [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+      };
+      const card = main.querySelector('[data-testid="site-card"]') ?? main;
+      const heading = main.querySelector("h1, h2, h3");
+      return {
+        page: rgb(getComputedStyle(main).backgroundColor),
+        card: rgb(getComputedStyle(card).backgroundColor),
+        text: rgb(getComputedStyle(heading).color),
+        filter: getComputedStyle(document.documentElement).filter,
+      };
+    });
+    const light = ([r, g, b]) => Math.min(r, g, b) >= 235;
+    assert.ok(light(look.page), `a light page behind the figures: ${JSON.stringify(look)}`);
+    assert.ok(light(look.card), `light cards: ${JSON.stringify(look)}`);
+    assert.ok(Math.max(...look.text) <= 80, `dark headings: ${JSON.stringify(look)}`);
+    assert.equal(look.filter, "none", "no filter over the page");
     await screenshot(page, "share-embed-allowed");
 
     const refused = await context.newPage();

@@ -1,8 +1,12 @@
-//! The email record behind the metadata boundary: who gets the weekly reports and traffic alerts (owners whose
-//! address is confirmed, issue 33), and which of them went out (`emails_sent`). An email is claimed before it is sent, in one statement that only one
-//! caller can win, so two daemons (or a daemon and `tracker email run`) never send the same one twice.
+//! The email record behind the metadata boundary: who gets the weekly reports and traffic alerts (a site's owner
+//! while the account's switches are on, and each member who asked for them on the site, issue 37; a confirmed
+//! address either way, issue 33), and which of them went out (`emails_sent`). An email is claimed before it is
+//! sent, per recipient, in one statement that only one caller can win and that admits only a recipient still
+//! entitled to it, so two daemons (or a daemon and `tracker email run`) never send the same one twice, one
+//! recipient's email neither blocks nor stands for another's, and a member removed since the list was read gets
+//! nothing.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{PgMeta, SqliteMeta};
 use crate::error::Result;
@@ -26,7 +30,7 @@ impl EmailKind {
     }
 }
 
-/// A site, its owner and the owner's address, as a run finds them.
+/// A site and one account that is to get its email, as a run finds them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmailRecipient {
     pub site: WebsiteId,
@@ -34,6 +38,8 @@ pub struct EmailRecipient {
     pub domain: String,
     pub user: UserId,
     pub email: String,
+    /// The site's owner (its account's switches asked for it), not a member who asked on the site.
+    pub owner: bool,
 }
 
 /// One email of `emails_sent`: its key, and when it is sent.
@@ -48,46 +54,76 @@ pub struct EmailClaim {
 
 /// The email record; each method one statement or one transaction.
 pub trait EmailStore {
-    /// Sites whose owner has Weekly Reports on and whose report of the week starting `week` is not claimed.
+    /// Each owner with Weekly Reports on and each member who asked for the site's reports, per site, whose
+    /// report of the week starting `week` is not claimed.
     fn report_recipients(&self, week: Millis) -> Result<Vec<EmailRecipient>>;
-    /// Sites whose owner has Real-time Alerts on and that had no alert with a period after `quiet_since`.
+    /// Each owner with Real-time Alerts on and each member who asked for the site's alerts, per site, who got no
+    /// alert of it with a period after `quiet_since`.
     fn alert_recipients(&self, quiet_since: Millis) -> Result<Vec<EmailRecipient>>;
-    /// Claims an email as sent before it goes out; true when this caller won it and may send it. A site no
-    /// longer the user's is not claimed; an alert is not claimed while the site had one after `quiet_since`.
+    /// Claims an email as sent before it goes out; true when this caller won it and may send it. It is not
+    /// claimed unless the user owns the site or is a member still asking for this kind of email on it; an alert
+    /// is not claimed while the user got one of the site after `quiet_since`.
     fn claim_email(&self, claim: &EmailClaim, quiet_since: Option<Millis>) -> Result<bool>;
     /// Records that the mail server refused a claimed email for good (it is not tried again).
     fn email_refused(&self, claim: &EmailClaim) -> Result<()>;
     /// Gives a claimed email back (the server could not take it now), so the next run tries it again.
     fn release_email(&self, claim: &EmailClaim) -> Result<()>;
+    /// A member's choice of the site's (reports, alerts); `None` when `user` is not a member of it.
+    fn member_emails(&self, site: WebsiteId, user: UserId) -> Result<Option<(bool, bool)>>;
+    /// Saves what is given of a member's choice and answers it after; `None` when `user` is not a member.
+    fn set_member_emails(
+        &self,
+        site: WebsiteId,
+        user: UserId,
+        reports: Option<bool>,
+        alerts: Option<bool>,
+    ) -> Result<Option<(bool, bool)>>;
 }
 
-const SQLITE_REPORT_RECIPIENTS: &str = "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w
-     JOIN users u ON u.id = w.user_id
-     WHERE u.weekly_reports AND u.email_verified_at IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report' AND e.website_id = w.id AND e.user_id = u.id AND e.period = ?1)
-     ORDER BY w.id";
+/// The recipients of one kind of email, `{p}` its one parameter in the engine's spelling: a site's owner while
+/// the account's switch is on, and each member whose choice on the site is on, with a confirmed address and no
+/// email of the kind claimed for them at the period (a report: the week; an alert: within the quiet period).
+fn recipients_sql(kind: EmailKind, p: &str) -> String {
+    let (owner_switch, member_choice, period) = match kind {
+        EmailKind::WeeklyReport => ("u.weekly_reports", "m.email_reports", "="),
+        EmailKind::SpikeAlert => ("u.real_time_alerts", "m.email_alerts", ">"),
+    };
+    let kind = kind.as_str();
+    // Only constant column names and the kind's constant name are formatted in; the period is bound.
+    format!(
+        "SELECT r.website_id, w.name, w.domain, u.id, u.email, r.owner FROM (
+             SELECT id AS website_id, user_id, TRUE AS owner FROM websites
+             UNION ALL SELECT m.website_id, m.user_id, FALSE FROM site_members m WHERE {member_choice}) r
+         JOIN websites w ON w.id = r.website_id JOIN users u ON u.id = r.user_id
+         WHERE u.email_verified_at IS NOT NULL AND (NOT r.owner OR {owner_switch})
+           AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = '{kind}' AND e.website_id = r.website_id
+                           AND e.user_id = r.user_id AND e.period {period} {p})
+         ORDER BY r.website_id, r.owner DESC, u.id"
+    )
+}
 
-const SQLITE_ALERT_RECIPIENTS: &str = "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w
-     JOIN users u ON u.id = w.user_id
-     WHERE u.real_time_alerts AND u.email_verified_at IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert' AND e.website_id = w.id AND e.period > ?1)
-     ORDER BY w.id";
-
-fn sqlite_recipients(conn: &Connection, sql: &str, bound: Millis) -> Result<Vec<EmailRecipient>> {
-    let mut stmt = conn.prepare_cached(sql)?;
+fn sqlite_recipients(conn: &Connection, kind: EmailKind, bound: Millis) -> Result<Vec<EmailRecipient>> {
+    let mut stmt = conn.prepare_cached(&recipients_sql(kind, "?1"))?;
     let rows = stmt.query_map([bound], |r| {
-        Ok(EmailRecipient { site: r.get(0)?, name: r.get(1)?, domain: r.get(2)?, user: r.get(3)?, email: r.get(4)? })
+        Ok(EmailRecipient {
+            site: r.get(0)?,
+            name: r.get(1)?,
+            domain: r.get(2)?,
+            user: r.get(3)?,
+            email: r.get(4)?,
+            owner: r.get(5)?,
+        })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 impl EmailStore for SqliteMeta {
     fn report_recipients(&self, week: Millis) -> Result<Vec<EmailRecipient>> {
-        self.db.read(|conn| sqlite_recipients(conn, SQLITE_REPORT_RECIPIENTS, week))
+        self.db.read(|conn| sqlite_recipients(conn, EmailKind::WeeklyReport, week))
     }
 
     fn alert_recipients(&self, quiet_since: Millis) -> Result<Vec<EmailRecipient>> {
-        self.db.read(|conn| sqlite_recipients(conn, SQLITE_ALERT_RECIPIENTS, quiet_since))
+        self.db.read(|conn| sqlite_recipients(conn, EmailKind::SpikeAlert, quiet_since))
     }
 
     fn claim_email(&self, claim: &EmailClaim, quiet_since: Option<Millis>) -> Result<bool> {
@@ -96,9 +132,11 @@ impl EmailStore for SqliteMeta {
         self.db.write(|conn| {
             let inserted = conn.execute(
                 "INSERT OR IGNORE INTO emails_sent (kind, website_id, user_id, period, sent_at, outcome)
-                 SELECT ?1, w.id, w.user_id, ?4, ?5, 'sent' FROM websites w WHERE w.id = ?2 AND w.user_id = ?3
+                 SELECT ?1, w.id, ?3, ?4, ?5, 'sent' FROM websites w WHERE w.id = ?2
+                   AND (w.user_id = ?3 OR EXISTS (SELECT 1 FROM site_members m WHERE m.website_id = w.id
+                        AND m.user_id = ?3 AND CASE ?1 WHEN 'weekly_report' THEN m.email_reports ELSE m.email_alerts END))
                    AND (?6 IS NULL OR NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = ?1
-                        AND e.website_id = w.id AND e.period > ?6))",
+                        AND e.website_id = w.id AND e.user_id = ?3 AND e.period > ?6))",
                 params![claim.kind.as_str(), claim.site, claim.user, claim.period, claim.at, quiet_since],
             )?;
             Ok(inserted == 1)
@@ -125,37 +163,64 @@ impl EmailStore for SqliteMeta {
             Ok(())
         })
     }
+
+    fn member_emails(&self, site: WebsiteId, user: UserId) -> Result<Option<(bool, bool)>> {
+        self.db.read(|conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT email_reports, email_alerts FROM site_members WHERE website_id = ?1 AND user_id = ?2",
+                    params![site, user],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?)
+        })
+    }
+
+    fn set_member_emails(
+        &self,
+        site: WebsiteId,
+        user: UserId,
+        reports: Option<bool>,
+        alerts: Option<bool>,
+    ) -> Result<Option<(bool, bool)>> {
+        self.db.write(|conn| {
+            Ok(conn
+                .query_row(
+                    "UPDATE site_members SET email_reports = coalesce(?3, email_reports),
+                     email_alerts = coalesce(?4, email_alerts) WHERE website_id = ?1 AND user_id = ?2
+                     RETURNING email_reports, email_alerts",
+                    params![site, user, reports, alerts],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?)
+        })
+    }
 }
 
 fn pg_recipient(r: &postgres::Row) -> EmailRecipient {
-    EmailRecipient { site: r.get(0), name: r.get(1), domain: r.get(2), user: r.get(3), email: r.get(4) }
+    EmailRecipient {
+        site: r.get(0),
+        name: r.get(1),
+        domain: r.get(2),
+        user: r.get(3),
+        email: r.get(4),
+        owner: r.get(5),
+    }
+}
+
+impl PgMeta {
+    fn recipients(&self, kind: EmailKind, bound: Millis) -> Result<Vec<EmailRecipient>> {
+        self.pg.with(|c| Ok(c.query(&recipients_sql(kind, "$1"), &[&bound])?.iter().map(pg_recipient).collect()))
+    }
 }
 
 impl EmailStore for PgMeta {
     fn report_recipients(&self, week: Millis) -> Result<Vec<EmailRecipient>> {
-        self.pg.with(|c| {
-            let rows = c.query(
-                "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
-                 WHERE u.weekly_reports AND u.email_verified_at IS NOT NULL
-                   AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'weekly_report' AND e.website_id = w.id AND e.user_id = u.id AND e.period = $1)
-                 ORDER BY w.id",
-                &[&week],
-            )?;
-            Ok(rows.iter().map(pg_recipient).collect())
-        })
+        self.recipients(EmailKind::WeeklyReport, week)
     }
 
     fn alert_recipients(&self, quiet_since: Millis) -> Result<Vec<EmailRecipient>> {
-        self.pg.with(|c| {
-            let rows = c.query(
-                "SELECT w.id, w.name, w.domain, u.id, u.email FROM websites w JOIN users u ON u.id = w.user_id
-                 WHERE u.real_time_alerts AND u.email_verified_at IS NOT NULL
-                   AND NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = 'spike_alert' AND e.website_id = w.id AND e.period > $1)
-                 ORDER BY w.id",
-                &[&quiet_since],
-            )?;
-            Ok(rows.iter().map(pg_recipient).collect())
-        })
+        self.recipients(EmailKind::SpikeAlert, quiet_since)
     }
 
     fn claim_email(&self, claim: &EmailClaim, quiet_since: Option<Millis>) -> Result<bool> {
@@ -163,16 +228,26 @@ impl EmailStore for PgMeta {
             let mut tx = c.transaction()?;
             if quiet_since.is_some() {
                 // Alerts of two daemons have different periods (each its own clock), so the key cannot keep
-                // them apart: the site's row lock makes the second claim wait for the first, and its insert
-                // then sees the first's row (under READ COMMITTED each statement reads anew). NO KEY UPDATE
-                // does not block inserts that reference the site.
-                tx.execute("SELECT 1 FROM websites WHERE id = $1 FOR NO KEY UPDATE", &[&claim.site])?;
+                // them apart: the recipient's own row (the site's for its owner, the membership for a member)
+                // makes a second claim for the same recipient wait for the first, and its insert then sees the
+                // first's row (under READ COMMITTED each statement reads anew), while claims for other
+                // recipients go on. NO KEY UPDATE does not block inserts that reference the row.
+                tx.execute(
+                    "SELECT 1 FROM websites WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE",
+                    &[&claim.site, &claim.user],
+                )?;
+                tx.execute(
+                    "SELECT 1 FROM site_members WHERE website_id = $1 AND user_id = $2 FOR NO KEY UPDATE",
+                    &[&claim.site, &claim.user],
+                )?;
             }
             let inserted = tx.execute(
                 "INSERT INTO emails_sent (kind, website_id, user_id, period, sent_at, outcome)
-                 SELECT $1::TEXT, w.id, w.user_id, $4, $5, 'sent' FROM websites w WHERE w.id = $2 AND w.user_id = $3
+                 SELECT $1::TEXT, w.id, $3::BIGINT, $4, $5, 'sent' FROM websites w WHERE w.id = $2
+                   AND (w.user_id = $3 OR EXISTS (SELECT 1 FROM site_members m WHERE m.website_id = w.id
+                        AND m.user_id = $3 AND CASE $1 WHEN 'weekly_report' THEN m.email_reports ELSE m.email_alerts END))
                    AND ($6::BIGINT IS NULL OR NOT EXISTS (SELECT 1 FROM emails_sent e WHERE e.kind = $1
-                        AND e.website_id = w.id AND e.period > $6::BIGINT))
+                        AND e.website_id = w.id AND e.user_id = $3 AND e.period > $6::BIGINT))
                  ON CONFLICT DO NOTHING",
                 &[&claim.kind.as_str(), &claim.site, &claim.user, &claim.period, &claim.at, &quiet_since],
             )?;
@@ -201,96 +276,36 @@ impl EmailStore for PgMeta {
             Ok(())
         })
     }
+
+    fn member_emails(&self, site: WebsiteId, user: UserId) -> Result<Option<(bool, bool)>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(
+                "SELECT email_reports, email_alerts FROM site_members WHERE website_id = $1 AND user_id = $2",
+                &[&site, &user],
+            )?
+            .map(|r| (r.get(0), r.get(1))))
+        })
+    }
+
+    fn set_member_emails(
+        &self,
+        site: WebsiteId,
+        user: UserId,
+        reports: Option<bool>,
+        alerts: Option<bool>,
+    ) -> Result<Option<(bool, bool)>> {
+        self.pg.with(|c| {
+            Ok(c.query_opt(
+                "UPDATE site_members SET email_reports = coalesce($3, email_reports),
+                 email_alerts = coalesce($4, email_alerts) WHERE website_id = $1 AND user_id = $2
+                 RETURNING email_reports, email_alerts",
+                &[&site, &user, &reports, &alerts],
+            )?
+            .map(|r| (r.get(0), r.get(1))))
+        })
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::super::testing::engines;
-    use super::*;
-    use crate::model::TrackingLevel;
-
-    const WEEK: Millis = 1_763_942_400_000;
-
-    /// An account and a site of it on `meta`: (user, site).
-    fn owner_and_site(meta: &super::super::Meta, email: &str) -> (UserId, WebsiteId) {
-        let user = meta.insert_user(email, "hash", 1, false).unwrap().unwrap().id;
-        meta.vouch_for_email(user, 1).unwrap();
-        let key = format!("key-{email}");
-        let site = meta.insert_website(user, "Shop", "shop.example.com", &key, TrackingLevel::Light, 1).unwrap();
-        (user, site.unwrap())
-    }
-
-    #[test]
-    fn a_report_is_claimed_once_and_a_released_one_can_be_claimed_again() {
-        for engine in engines() {
-            let meta = &engine.meta;
-            let (user, site) = owner_and_site(meta, "ann@example.com");
-            let (other, _) = owner_and_site(meta, "bob@example.com");
-            let claim = EmailClaim { kind: EmailKind::WeeklyReport, site, user, period: WEEK, at: WEEK + 10 };
-            let due = |meta: &super::super::Meta| -> Vec<WebsiteId> {
-                meta.report_recipients(WEEK).unwrap().iter().filter(|r| r.user == user).map(|r| r.site).collect()
-            };
-            assert_eq!(due(meta), [site], "{}", engine.name);
-            assert!(!meta.claim_email(&EmailClaim { user: other, ..claim }, None).unwrap(), "{}", engine.name);
-            assert!(meta.claim_email(&claim, None).unwrap(), "{}", engine.name);
-            assert!(!meta.claim_email(&EmailClaim { at: WEEK + 20, ..claim }, None).unwrap(), "{}", engine.name);
-            assert!(due(meta).is_empty(), "{}", engine.name);
-            meta.release_email(&claim).unwrap();
-            assert_eq!(due(meta), [site], "{}: a released claim is due again", engine.name);
-            assert!(meta.claim_email(&claim, None).unwrap(), "{}", engine.name);
-            meta.email_refused(&claim).unwrap();
-            assert!(due(meta).is_empty(), "{}: a refused report is not tried again", engine.name);
-            assert!(!meta.claim_email(&claim, None).unwrap(), "{}", engine.name);
-        }
-    }
-
-    #[test]
-    fn an_owner_whose_address_is_unconfirmed_gets_no_report_or_alert() {
-        for engine in engines() {
-            let meta = &engine.meta;
-            let (user, site) = owner_and_site(meta, "ann@example.com");
-            meta.update_notifications(
-                user,
-                crate::account::NotificationsUpdate { real_time_alerts: Some(true), ..Default::default() },
-            )
-            .unwrap();
-            let sites = |meta: &super::super::Meta| {
-                let reports = meta.report_recipients(WEEK).unwrap().iter().map(|r| r.site).collect::<Vec<_>>();
-                let alerts = meta.alert_recipients(WEEK).unwrap().iter().map(|r| r.site).collect::<Vec<_>>();
-                (reports, alerts)
-            };
-            assert_eq!(sites(meta), (vec![site], vec![site]), "{}", engine.name);
-            meta.set_email(user, "changed@example.com").unwrap();
-            assert_eq!(sites(meta), (vec![], vec![]), "{}: a changed address is unconfirmed", engine.name);
-        }
-    }
-
-    #[test]
-    fn alerts_claimed_at_once_at_different_clocks_keep_the_quiet_period() {
-        const QUIET: Millis = 6 * 3_600_000;
-        for engine in engines() {
-            let meta = &engine.meta;
-            let (user, site) = owner_and_site(meta, "ann@example.com");
-            // Eight daemons, each its own clock a second apart, claim the same spike's alert at once.
-            let won: usize = (0..8)
-                .map(|i| {
-                    let meta = Arc::clone(meta);
-                    std::thread::spawn(move || {
-                        let at = WEEK + i * 1_000;
-                        let claim = EmailClaim { kind: EmailKind::SpikeAlert, site, user, period: at, at };
-                        meta.claim_email(&claim, Some(at - QUIET)).unwrap()
-                    })
-                })
-                .collect::<Vec<_>>()
-                .into_iter()
-                .map(|t| usize::from(t.join().unwrap()))
-                .sum();
-            assert_eq!(won, 1, "{}", engine.name);
-            let after = WEEK + QUIET + 10_000;
-            let claim = EmailClaim { kind: EmailKind::SpikeAlert, site, user, period: after, at: after };
-            assert!(meta.claim_email(&claim, Some(after - QUIET)).unwrap(), "{}: after the quiet period", engine.name);
-        }
-    }
-}
+#[path = "emails_tests.rs"]
+mod tests;

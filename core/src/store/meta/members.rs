@@ -286,8 +286,10 @@ impl MemberStore for SqliteMeta {
             {
                 return Ok(false);
             }
+            // The old owner keeps getting the site's emails its account's switches asked for, now as its choice.
             tx.execute(
-                "INSERT INTO site_members (website_id, user_id, role, created_at) VALUES (?1, ?2, 'admin', ?3)",
+                "INSERT INTO site_members (website_id, user_id, role, created_at, email_reports, email_alerts)
+                 SELECT ?1, id, 'admin', ?3, weekly_reports, real_time_alerts FROM users WHERE id = ?2",
                 params![site, from, now],
             )?;
             tx.commit()?;
@@ -456,8 +458,10 @@ impl MemberStore for PgMeta {
             {
                 return Ok(false);
             }
+            // The old owner keeps getting the site's emails its account's switches asked for, now as its choice.
             tx.execute(
-                "INSERT INTO site_members (website_id, user_id, role, created_at) VALUES ($1, $2, 'admin', $3)",
+                "INSERT INTO site_members (website_id, user_id, role, created_at, email_reports, email_alerts)
+                 SELECT $1::BIGINT, id, 'admin', $3::BIGINT, weekly_reports, real_time_alerts FROM users WHERE id = $2",
                 &[&site, &from, &now],
             )?;
             tx.commit()?;

@@ -11,7 +11,7 @@ use crate::config::{Config, RegistrationMode};
 use crate::error::Error;
 use crate::model::{Caller, Role};
 use crate::settings::Settings;
-use crate::store::members::Members;
+use crate::store::members::{MemberEmails, Members};
 use crate::store::websites::{NewWebsite, Websites};
 
 const SECRET: &[u8] = b"a test signing secret of 32 bytes or more";
@@ -143,6 +143,9 @@ fn the_owner_hands_a_site_to_an_admin_and_becomes_one_on_each_engine() {
         assert_eq!(roles, [(eve, Role::Owner), (bob, Role::Editor), (ann, Role::Admin)], "{name}");
         assert_eq!(websites.access(eve, site).unwrap().1, Role::Owner, "{name}");
         assert_eq!(websites.access(ann, site).unwrap().1, Role::Admin, "{name}");
+        // Ann's account had Weekly Reports on and Real-time Alerts off: as a member she keeps the same emails.
+        let kept = members.emails(ann, site).unwrap();
+        assert_eq!(kept, MemberEmails { reports: true, alerts: false, follows_account: false }, "{name}");
         assert_eq!(websites.list(eve).unwrap().iter().map(|w| w.id).collect::<Vec<_>>(), [site], "{name}");
         assert!(websites.list(ann).unwrap().is_empty(), "{name}");
         // The old owner cannot take it back; the new one can hand it back.
@@ -158,5 +161,41 @@ fn the_owner_hands_a_site_to_an_admin_and_becomes_one_on_each_engine() {
         assert!(matches!(twice, Err(Error::Conflict(_))), "{name}: {twice:?}");
         assert_eq!(websites.access(ann, site).unwrap().1, Role::Owner, "{name}");
         assert_eq!(websites.access(eve, site).unwrap().1, Role::Admin, "{name}");
+    }
+}
+
+#[test]
+fn a_members_email_choice_is_its_own_and_the_owners_is_the_accounts_on_each_engine() {
+    for engine in engines() {
+        let name = engine.name;
+        let settings = Settings::new(Config::default());
+        let auth = Auth::new(engine.meta.clone(), SECRET, settings.clone(), None);
+        let websites = Websites::new(engine.meta.clone());
+        let members = Members::new(engine.meta.clone(), websites.clone(), settings);
+        let ann = auth.create_user("ann@example.com", "secret1").unwrap().id;
+        let bob = auth.create_user("bob@example.com", "secret1").unwrap().id;
+        let eve = auth.create_user("eve@example.com", "secret1").unwrap().id;
+        let new = NewWebsite { name: "Shop".into(), domain: "shop.example.com".into(), tracking_level: None };
+        let site = websites.create(ann, new).unwrap().id;
+        let invited = members.invite(Caller::new(ann, Role::Admin), site, "bob@example.com", "viewer", "").unwrap();
+        members.accept(bob, invited.invitation.id, None).unwrap();
+
+        // A viewer starts with neither and turns on what it wants, the rest kept.
+        let none = MemberEmails { reports: false, alerts: false, follows_account: false };
+        assert_eq!(members.emails(bob, site).unwrap(), none, "{name}");
+        let chosen = members.set_emails(bob, site, Some(true), None).unwrap();
+        assert_eq!(chosen, MemberEmails { reports: true, ..none }, "{name}");
+        assert_eq!(members.emails(bob, site).unwrap(), chosen, "{name}");
+
+        // The owner's are the account's switches (weekly reports on, alerts off by default), not set here.
+        let owner = members.emails(ann, site).unwrap();
+        assert_eq!(owner, MemberEmails { reports: true, alerts: false, follows_account: true }, "{name}");
+        assert!(matches!(members.set_emails(ann, site, Some(false), None), Err(Error::Conflict(_))), "{name}");
+
+        // A stranger, or a member once removed, finds no site.
+        assert!(matches!(members.emails(eve, site), Err(Error::NotFound(_))), "{name}");
+        assert!(matches!(members.set_emails(eve, site, Some(true), None), Err(Error::NotFound(_))), "{name}");
+        members.remove(Caller::new(ann, Role::Admin), site, bob).unwrap();
+        assert!(matches!(members.set_emails(bob, site, None, Some(true)), Err(Error::NotFound(_))), "{name}");
     }
 }

@@ -5,11 +5,12 @@
 //! hold a [`Meta`] and never a connection of either engine for what has moved here (`Privacy` still holds one
 //! for what has not).
 //!
-//! One small trait per aggregate ([`UserStore`], [`SessionStore`], [`WebsiteStore`], [`MemberStore`],
-//! [`EventDefinitionStore`], [`FunnelStore`], [`OrganizationStore`], [`PrivacySettingsStore`], [`RetentionStore`],
-//! [`ConsentStore`], [`AuditStore`], [`ReplayStore`], [`EmailStore`], [`EmailVerificationStore`],
-//! [`AccountExportStore`], [`ApiKeyStore`], [`AnnotationStore`], [`SegmentStore`], [`SharedLinkStore`]), each
-//! method one unit of work (one statement or one transaction) so that no transaction spans a call; both engines
+//! One small trait per aggregate ([`UserStore`], [`AccountSettingsStore`], [`TwoFactorStore`], [`SessionStore`],
+//! [`WebsiteStore`], [`MemberStore`], [`EventDefinitionStore`], [`FunnelStore`], [`OrganizationStore`],
+//! [`PrivacySettingsStore`], [`RetentionStore`], [`ConsentStore`], [`AuditStore`], [`ReplayStore`], [`EmailStore`],
+//! [`EmailVerificationStore`], [`AccountExportStore`], [`ApiKeyStore`], [`AnnotationStore`], [`SegmentStore`],
+//! [`SharedLinkStore`]), each method one unit of work (one statement or one transaction) so that no transaction
+//! spans a call; both engines
 //! implement each trait in the aggregate's file,
 //! their SQL side by side, values always bound. [`Metadata`] gathers the traits behind one object: a service
 //! takes the one handle and calls what it needs. Rules that are not storage (validation, token generation, the
@@ -17,6 +18,7 @@
 //! drift apart on them.
 
 mod account_export;
+mod account_settings;
 mod annotations;
 mod api_keys;
 mod audit;
@@ -33,6 +35,7 @@ mod retention;
 mod segments;
 mod sessions;
 mod shared_links;
+mod two_factor;
 mod users;
 mod websites;
 
@@ -42,6 +45,7 @@ pub use account_export::AccountExportStore;
 #[cfg(test)]
 pub(crate) use account_export::rows_as_json;
 pub(crate) use account_export::text_json;
+pub use account_settings::{AccountSettingsStore, SettingsRow};
 pub use annotations::AnnotationStore;
 pub use api_keys::{ApiKeyStore, NewApiKey};
 pub use audit::{AccountAuditEntry, AuditStore};
@@ -60,7 +64,8 @@ pub use retention::RetentionStore;
 pub use segments::SegmentStore;
 pub use sessions::{RefreshRow, Rotation, SessionState, SessionStore};
 pub use shared_links::{NewSharedLink, SharedLinkStore};
-pub use users::{SettingsRow, TwoFactorRow, UserStore};
+pub use two_factor::{TwoFactorRow, TwoFactorStore};
+pub use users::UserStore;
 pub use websites::WebsiteStore;
 
 use crate::cluster::pg::Pg;
@@ -69,6 +74,8 @@ use crate::db::Db;
 /// Every metadata aggregate moved behind the boundary so far.
 pub trait Metadata:
     UserStore
+    + AccountSettingsStore
+    + TwoFactorStore
     + AccountExportStore
     + ApiKeyStore
     + SharedLinkStore
@@ -94,6 +101,8 @@ pub trait Metadata:
 
 impl<T> Metadata for T where
     T: UserStore
+        + AccountSettingsStore
+        + TwoFactorStore
         + AccountExportStore
         + ApiKeyStore
         + SharedLinkStore

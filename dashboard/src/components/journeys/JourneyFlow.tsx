@@ -36,7 +36,7 @@ export default function JourneyFlow({ paths }: { paths: JourneyPath[] }) {
             link={{ stroke: "#6366f1", strokeOpacity: 0.35 }}
             node={FlowNode}
           >
-            <Tooltip contentStyle={{ background: "#111827", border: "1px solid #374151", borderRadius: 8, color: "#f3f4f6" }} />
+            <Tooltip contentStyle={{ background: "var(--color-gray-900)", border: "1px solid var(--color-gray-700)", borderRadius: 8, color: "var(--color-gray-100)" }} />
           </Sankey>
         </ResponsiveContainer>
       </div>

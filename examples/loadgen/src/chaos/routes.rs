@@ -322,6 +322,9 @@ pub(super) const ROUTES: &[Route] = &[
     route("DELETE", "/api/websites/{victim}/members/{n}", "", Body::None, Auth::Owner),
     route("DELETE", "/api/websites/{victim}/invitations/{n}", "", Body::None, Auth::Owner),
     route("POST", "/api/websites/{victim}/owner", "", Body::Json(r#"{"memberId":{n}}"#), Auth::Owner),
+    // The caller's own emails of a site: the owner's follow the account (409 on a change).
+    route("GET", "/api/websites/{site}/members/me/notifications", "", Body::None, Auth::Owner),
+    route("PUT", "/api/websites/{site}/members/me/notifications", "", Body::Json(r#"{"reports":true}"#), Auth::Owner),
     route("GET", "/api/user/invitations", "", Body::None, Auth::Owner),
     route("POST", "/api/user/invitations/{n}/accept", "", Body::Json(r#"{"token":"not-a-token"}"#), Auth::Owner),
     // Share links (issue 37): the owner's, and what a link opens (an unknown slug here: 404, never a 5xx).
