@@ -176,9 +176,15 @@ impl VisitReads for ClickHouseEvents {
         self.cluster.events.active_sessions(site)
     }
 
-    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+    fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
         self.cluster.settle(sites)?;
-        self.cluster.events.live_visitors(sites)
+        let now = now_ms();
+        let active = TimeRange {
+            start: now - crate::analytics::ACTIVE_WINDOW_MS,
+            end: now,
+            grain: crate::analytics::Grain::Hour,
+        };
+        self.cluster.events.live_visitors(sites, &self.admitted_visits_of(sites, active, filters))
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {

@@ -124,8 +124,9 @@ pub trait VisitReads {
     fn session_journey(&self, site: WebsiteId, session: i64) -> Result<SessionJourney>;
     /// The live stream's visits (seen in the last five minutes).
     fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>>;
-    /// The visitor stream's live summary over `sites`.
-    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors>;
+    /// The visitor stream's live summary over `sites`, its active visits those `filters` admit (the day's
+    /// figures are the sites' whatever the filters: `live_visitors_where` counts them under filters).
+    fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors>;
     /// The site's organizations, most visits first.
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>>;
     /// One organization as the list shows it, from what the owner knows of it.

@@ -151,8 +151,8 @@ impl VisitReads for SqliteEvents {
         self.analytics.active_sessions(site)
     }
 
-    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
-        self.analytics.live_visitors(sites)
+    fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
+        self.analytics.live_visitors(sites, filters)
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {

@@ -1,15 +1,16 @@
 //! The reads of whole visits under filters on every engine: funnels (counts and drop-offs), journey paths and
-//! customer journeys of the visits a filter admits, over the four visits of `filters::seeded`, whose every
-//! answer is known by construction.
+//! customer journeys of the visits a filter admits, over the four visits of `filters::seeded`, and the visitor
+//! stream of the active visits a filter admits; every answer known by construction.
 
 use super::filters::seeded;
-use super::{Engine, engines};
+use super::{Engine, Visit, engines, hits_of};
 use crate::analytics::TimeRange;
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::journeys::JourneyFilter;
 use crate::cluster::seeded::funnel_input;
 use crate::events::Filters;
-use crate::model::now_ms;
+use crate::ingest::EventKind::{Custom, Pageview};
+use crate::model::{Millis, now_ms};
 use crate::store::funnels::Funnels;
 use crate::store::websites::Websites;
 
@@ -107,5 +108,57 @@ fn every_engine_answers_journeys_of_the_visits_a_filter_admits() {
         );
         let listed: Vec<String> = french.unwrap().journeys.into_iter().map(|j| j.session_id).collect();
         assert_eq!(listed, ["visitor-003", "visitor-002"], "{name}");
+    }
+}
+
+#[test]
+fn every_engine_streams_the_active_visits_a_filter_admits() {
+    let now = now_ms();
+    // Three visits of the last four minutes, 20 s apart: 1. google.com, DE: /a, /b;  2. FR: /a;
+    // 3. FR: /c and a signup there.
+    let base = (now - 4 * 60_000) / 1000 * 1000;
+    let visit = |visitor: u8, referrer_host, country, hits| Visit {
+        visitor,
+        start: base + visitor as Millis * 20_000,
+        referrer_host,
+        utm_source: "",
+        country,
+        device: "desktop",
+        hits,
+    };
+    let visits = [
+        visit(1, "google.com", "DE", &[(0, Pageview, "", "/a"), (10, Pageview, "", "/b")]),
+        visit(2, "", "FR", &[(0, Pageview, "", "/a")]),
+        visit(3, "", "FR", &[(0, Pageview, "", "/c"), (5, Custom, "signup", "/c")]),
+    ];
+    // Today's figures count visits begun today: not asserted in the minutes after midnight.
+    let whole_day = now.rem_euclid(86_400_000) > 10 * 60_000;
+    for engine in engines() {
+        engine.store(hits_of(engine.site, &visits));
+        let (events, site, name) = (&*engine.events, engine.site, engine.name);
+        // Each filter with its active visits (newest first), their pages, and today's visitors.
+        let corpus: &[(&str, &[u8], &[(&str, i64)], i64)] = &[
+            ("[]", &[3, 2, 1], &[("/a", 1), ("/b", 1), ("/c", 1)], 3),
+            (r#"[["is","visit:country",["FR"]]]"#, &[3, 2], &[("/a", 1), ("/c", 1)], 2),
+            (r#"[["is","event:name",["signup"]]]"#, &[3], &[("/c", 1)], 1),
+            (r#"[["is","visit:entry_page",["/a"]]]"#, &[2, 1], &[("/a", 1), ("/b", 1)], 2),
+            (r#"[["is","visit:city",["Nowhere"]]]"#, &[], &[], 0),
+        ];
+        for (raw, listed, pages, visitors) in corpus {
+            let live = events.live_visitors_where(&[site], &filters(raw)).unwrap();
+            // A visit by its start (each visitor's hits end in its own millisecond).
+            let started: Vec<Millis> = live.recent_sessions.iter().map(|s| s.first_seen).collect();
+            let expected: Vec<Millis> = listed.iter().map(|&v| base + v as Millis * 20_001).collect();
+            assert_eq!(started, expected, "{name}: {raw}");
+            assert_eq!(live.total_active_visitors, listed.len() as i64, "{name}: {raw}");
+            assert_eq!(live.recent_sessions.len(), listed.len(), "{name}: {raw}");
+            let shown: Vec<(String, i64)> = live.top_pages.iter().map(|p| (p.page.clone(), p.visitors)).collect();
+            let expected: Vec<(String, i64)> = pages.iter().map(|(p, n)| (p.to_string(), *n)).collect();
+            assert_eq!(shown, expected, "{name}: {raw}");
+            if whole_day {
+                assert_eq!(live.new_visitors_today, *visitors, "{name}: {raw}");
+                assert_eq!(live.conversions_today, 0, "{name}: {raw}");
+            }
+        }
     }
 }
