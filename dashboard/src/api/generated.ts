@@ -3661,6 +3661,8 @@ export interface operations {
                 period?: string;
                 filter?: string;
                 website_id?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -3759,6 +3761,8 @@ export interface operations {
                 period?: string;
                 filter?: string;
                 website_id?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -3790,6 +3794,8 @@ export interface operations {
         parameters: {
             query?: {
                 website_id?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4216,6 +4222,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4281,6 +4289,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -4384,6 +4394,8 @@ export interface operations {
                 range?: string;
                 /** @description Visits listed per step, 1-100; 20 by default. */
                 limit?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -7360,6 +7372,8 @@ export interface operations {
                 time_range?: string;
                 range?: string;
                 filter?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -7398,6 +7412,8 @@ export interface operations {
                 time_range?: string;
                 range?: string;
                 filter?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {

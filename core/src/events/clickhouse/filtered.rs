@@ -190,7 +190,7 @@ pub(crate) fn admitted_hit_condition(db: &str, site: WebsiteId, filters: &Filter
 
 /// The condition, over hit rows of `sites` from `from` on, of the hits of the visits `filters` admit (every
 /// visit condition holds and, with event conditions, one of the visit's hits passes them all): `" AND ..."`,
-/// or nothing when there is no filter. The funnels', journeys', replays' and stream's reads; each shard
+/// or nothing when there is no filter. The funnels', journeys' and stream's reads; each shard
 /// decides its own visits, their values grouped from the hits since `EARLIER_HITS_MS` before `from`.
 fn admitted_visit_condition(db: &str, sites: &str, filters: &Filters, from: Millis) -> String {
     if filters.is_empty() {
