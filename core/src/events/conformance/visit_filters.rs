@@ -137,7 +137,8 @@ fn every_engine_streams_the_active_visits_a_filter_admits() {
         engine.store(hits_of(engine.site, &visits));
         let (events, site, name) = (&*engine.events, engine.site, engine.name);
         // Each filter with its active visits (newest first), their pages, and today's visitors.
-        let corpus: &[(&str, &[u8], &[(&str, i64)], i64)] = &[
+        type Live = (&'static str, &'static [u8], &'static [(&'static str, i64)], i64);
+        let corpus: &[Live] = &[
             ("[]", &[3, 2, 1], &[("/a", 1), ("/b", 1), ("/c", 1)], 3),
             (r#"[["is","visit:country",["FR"]]]"#, &[3, 2], &[("/a", 1), ("/c", 1)], 2),
             (r#"[["is","event:name",["signup"]]]"#, &[3], &[("/c", 1)], 1),
