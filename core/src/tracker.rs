@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::db::{self, Db};
 use crate::email::Email;
 use crate::error::{Error, Result};
-use crate::events::{ClickHouseEvents, Events, SqliteEvents};
+use crate::events::{ClickHouseEvents, Events, Filters, SqliteEvents};
 use crate::import::Imports;
 use crate::ingest::{Ingest, LiveHub};
 use crate::metrics::Metrics;
@@ -177,21 +177,29 @@ impl Tracker {
     }
 
     /// The most common paths through the user's sites, or through one of them (another user's is not
-    /// found), over a range.
-    pub fn journey_paths(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<JourneyPaths> {
-        self.events.journey_paths(&self.sites_of(user, site)?, range)
+    /// found), over a range, of the visits `filters` admit.
+    pub fn journey_paths(
+        &self,
+        user: UserId,
+        site: Option<WebsiteId>,
+        range: TimeRange,
+        filters: &Filters,
+    ) -> Result<JourneyPaths> {
+        self.events.journey_paths(&self.sites_of(user, site)?, range, filters)
     }
 
-    /// The customer journeys of the user's sites, or of one of them (another user's is not found).
+    /// The customer journeys of the user's sites, or of one of them (another user's is not found), of the
+    /// visits `filters` admit.
     pub fn customer_journeys(
         &self,
         user: UserId,
         site: Option<WebsiteId>,
         range: TimeRange,
+        filters: &Filters,
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
-        self.events.customer_journeys(&self.sites_of(user, site)?, range, filter, now)
+        self.events.customer_journeys(&self.sites_of(user, site)?, range, filters, filter, now)
     }
 
     /// The site of one of `user`'s visits; `NotFound` for a missing visit and for another user's alike.

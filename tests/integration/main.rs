@@ -59,5 +59,6 @@ mod settings;
 mod share_links;
 mod stats_api;
 mod track;
+mod visit_filters;
 mod visitor_stream;
 mod websites;

@@ -5,13 +5,15 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use serde::Serialize;
 
 use super::intent::{IntentModel, SessionFeatures, SourceType, VisitRow, visit_features};
-use super::visit_hours::{self, ClassTotals, JourneyTotals};
+use super::visit_hours::{self, ClassTotals, JourneyTotals, PathCount};
 use super::{Analytics, TimeRange};
 use crate::error::{Error, Result};
+use crate::events::{Filters, admitted_visit_condition};
 use crate::model::{Millis, WebsiteId, ser_iso};
 
 /// A visit idle this long is over (the ingest writer's visit timeout): its journey is completed.
@@ -182,13 +184,17 @@ impl Analytics {
         &self,
         sites: &[WebsiteId],
         range: TimeRange,
+        filters: &Filters,
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
         let mut totals = JourneyTotals::default();
         for &site in sites {
-            let of_site = visit_hours::site_journeys(&self.db, site, range, now, false)?;
-            totals.add(&of_site.totals);
+            let of_site = match filters.is_empty() {
+                true => visit_hours::site_journeys(&self.db, site, range, now, false)?.totals,
+                false => self.db.read(|conn| visit_hours::raw(conn, site, &[], range, now, filters))?.1,
+            };
+            totals.add(&of_site);
         }
         let summary = JourneySummary::of(filter.totals(&totals));
         let mut models: HashMap<WebsiteId, Arc<IntentModel>> = HashMap::new();
@@ -198,6 +204,7 @@ impl Analytics {
         self.db.read(|conn| {
             let cut = now - JOURNEY_IDLE_MS;
             let condition = filter.sql();
+            let (admitted, values) = admitted_visit_condition(filters, 5);
             // One site at a time: the start index then yields each site's newest first (a join with the
             // user's sites sorted the whole period, 1.1 s over 30 days at 10M events).
             let mut stmt = conn.prepare_cached(&format!(
@@ -205,11 +212,13 @@ impl Analytics {
                     s.is_converted, s.city, s.region, s.country, s.device, s.browser, s.utm_source, s.referrer_host,
                     s.utm_medium, s.utm_campaign, s.organization_id IS NOT NULL, s.visitor_hash
                  FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3
-                   AND {condition} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?5"
+                   AND {condition} AND {admitted} ORDER BY s.first_seen DESC, s.id DESC LIMIT ?5"
             ))?;
             let mut sessions = Vec::new();
             for &site in sites {
-                let rows = stmt.query_map(params![site, range.start, range.end, cut, JOURNEY_LIST_LIMIT], |r| {
+                let bound: [Value; 5] =
+                    [site.into(), range.start.into(), range.end.into(), cut.into(), JOURNEY_LIST_LIMIT.into()];
+                let rows = stmt.query_map(params_from_iter(bound.iter().chain(&values)), |r| {
                     let page_views = r.get::<_, i64>(5)? as u64;
                     let events = r.get::<_, i64>(6)? as u64;
                     let first_seen: Millis = r.get(3)?;
@@ -275,8 +284,11 @@ impl Analytics {
     }
 
     /// The most common page sequences (entry to exit, cut at [`PATH_DEPTH`] pages) of the visits started in
-    /// `range` on `sites`, with how many visits took each and how many converted.
-    pub fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
+    /// `range` on `sites` that `filters` admit, with how many visits took each and how many converted.
+    pub fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> Result<JourneyPaths> {
+        if !filters.is_empty() {
+            return self.filtered_journey_paths(sites, range, filters);
+        }
         let mut attempts = 0;
         let (top, total_sessions) = loop {
             let now = crate::model::now_ms();
@@ -297,6 +309,37 @@ impl Analytics {
                 other => break other?,
             }
         };
+        Ok(JourneyPaths::of(top, total_sessions))
+    }
+
+    /// [`Analytics::journey_paths`] under filters: tallied from the admitted visits of the range (no stored hour
+    /// holds a filter's visits), as the stored hours tally theirs.
+    fn filtered_journey_paths(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> Result<JourneyPaths> {
+        let now = crate::model::now_ms();
+        let mut tallies: HashMap<Vec<String>, (u64, u64)> = HashMap::new();
+        let mut total_sessions = 0;
+        for &site in sites {
+            let (_, _, paths, visits) = self.db.read(|conn| visit_hours::raw(conn, site, &[], range, now, filters))?;
+            total_sessions += visits;
+            for path in paths {
+                let tally = tallies.entry(path.pages).or_default();
+                tally.0 += path.sessions;
+                tally.1 += path.conversions;
+            }
+        }
+        let mut top: Vec<PathCount> = tallies
+            .into_iter()
+            .map(|(pages, (sessions, conversions))| PathCount { pages, sessions, conversions })
+            .collect();
+        top.sort_by(|a, b| b.sessions.cmp(&a.sessions).then_with(|| a.pages.cmp(&b.pages)));
+        top.truncate(TOP_PATHS);
+        Ok(JourneyPaths::of(top, total_sessions))
+    }
+}
+
+impl JourneyPaths {
+    /// The answer of the top paths and the visits with a path.
+    fn of(top: Vec<PathCount>, total_sessions: u64) -> JourneyPaths {
         let paths = top
             .into_iter()
             .map(|p| JourneyPath {
@@ -306,7 +349,7 @@ impl Analytics {
                 conversions: p.conversions,
             })
             .collect();
-        Ok(JourneyPaths { total_sessions, paths })
+        JourneyPaths { total_sessions, paths }
     }
 }
 
@@ -439,7 +482,8 @@ mod tests {
         }
         send_from(&tracker, hits);
         let range = TimeRange::parse("1d", now).unwrap();
-        let listed = tracker.analytics().customer_journeys(&[site], range, JourneyFilter::All, now).unwrap();
+        let listed =
+            tracker.analytics().customer_journeys(&[site], range, &Filters::none(), JourneyFilter::All, now).unwrap();
         assert_eq!(listed.journeys.len(), 60);
         let model = tracker.analytics().intent_model(site, false).unwrap();
         let features = tracker

@@ -3,11 +3,13 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use serde::Serialize;
 
 use super::Analytics;
 use crate::error::{Error, Result};
+use crate::events::{Filters, admitted_visit_condition};
 use crate::model::{Millis, WebsiteId, now_ms, ser_iso};
 
 /// A session counts as active when seen within this window (spec part 1 §9).
@@ -140,18 +142,27 @@ pub struct CurrentActivity {
 
 impl Analytics {
     /// The visitor stream over `sites` (one or all of a user's sites): active visitors, today's new visitors
-    /// and conversions from the day's rollup row, the pages visitors are on, and the latest sessions.
-    pub fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+    /// and conversions from the day's rollup row, the pages visitors are on, and the latest sessions; the active
+    /// ones of them `filters` admit (the day's figures are the site's: `EventStore::live_visitors_where`
+    /// counts them under filters).
+    pub fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
         let now = now_ms();
         let since = now - ACTIVE_WINDOW_MS;
         let today = now.div_euclid(DAY_MS) * (DAY_MS / 1000);
+        let (admitted, values) = admitted_visit_condition(filters, 2);
+        let bound = |site: WebsiteId| {
+            let site_since: [Value; 2] = [site.into(), since.into()];
+            site_since.into_iter().chain(values.iter().cloned()).collect::<Vec<Value>>()
+        };
         self.db.read(|conn| {
             let mut live = LiveVisitors::default();
             let mut pages: HashMap<String, i64> = HashMap::new();
             for &site in sites {
                 live.total_active_visitors += conn
-                    .prepare_cached("SELECT COUNT(*) FROM sessions WHERE website_id = ?1 AND last_seen >= ?2")?
-                    .query_row(params![site, since], |r| r.get::<_, i64>(0))?;
+                    .prepare_cached(&format!(
+                        "SELECT COUNT(*) FROM sessions s WHERE s.website_id = ?1 AND s.last_seen >= ?2 AND {admitted}"
+                    ))?
+                    .query_row(params_from_iter(bound(site)), |r| r.get::<_, i64>(0))?;
                 // The day's totals row: `visitors` counts each daily-salted visitor hash once, on the day its
                 // first visit began (see DayVisitors in the ingest writer).
                 let (visitors, conversions) = conn
@@ -164,17 +175,17 @@ impl Analytics {
                     .unwrap_or((0, 0));
                 live.new_visitors_today += visitors;
                 live.conversions_today += conversions;
-                let mut stmt = conn.prepare_cached(
-                    "SELECT exit_page, COUNT(*) FROM sessions
-                     WHERE website_id = ?1 AND last_seen >= ?2 GROUP BY exit_page",
-                )?;
-                for row in
-                    stmt.query_map(params![site, since], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
-                {
+                let mut stmt = conn.prepare_cached(&format!(
+                    "SELECT s.exit_page, COUNT(*) FROM sessions s
+                     WHERE s.website_id = ?1 AND s.last_seen >= ?2 AND {admitted} GROUP BY s.exit_page"
+                ))?;
+                let rows = stmt
+                    .query_map(params_from_iter(bound(site)), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+                for row in rows {
                     let (page, visitors) = row?;
                     *pages.entry(page).or_default() += visitors;
                 }
-                live.recent_sessions.extend(stream_sessions(conn, site, since, now)?);
+                live.recent_sessions.extend(stream_sessions(conn, site, since, now, filters)?);
             }
             let mut pages: Vec<LivePage> =
                 pages.into_iter().map(|(page, visitors)| LivePage { page, visitors }).collect();
@@ -193,14 +204,24 @@ impl Analytics {
 
 const DAY_MS: Millis = 86_400_000;
 
-/// The most recently seen sessions of one site since `since`.
-fn stream_sessions(conn: &Connection, site: WebsiteId, since: Millis, now: Millis) -> Result<Vec<StreamSession>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, country, region, city, device, browser, os, first_seen, last_seen, is_converted,
-                conversion_value, page_views, entry_page, exit_page, utm_source, referrer
-         FROM sessions WHERE website_id = ?1 AND last_seen >= ?2 ORDER BY last_seen DESC LIMIT ?3",
-    )?;
-    let rows = stmt.query_map(params![site, since, STREAM_LIMIT], |r| stream_session_row(r, site, now))?;
+/// The most recently seen sessions of one site since `since` that `filters` admit.
+fn stream_sessions(
+    conn: &Connection,
+    site: WebsiteId,
+    since: Millis,
+    now: Millis,
+    filters: &Filters,
+) -> Result<Vec<StreamSession>> {
+    let (admitted, values) = admitted_visit_condition(filters, 3);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT s.id, s.country, s.region, s.city, s.device, s.browser, s.os, s.first_seen, s.last_seen,
+                s.is_converted, s.conversion_value, s.page_views, s.entry_page, s.exit_page, s.utm_source, s.referrer
+         FROM sessions s WHERE s.website_id = ?1 AND s.last_seen >= ?2 AND {admitted}
+         ORDER BY s.last_seen DESC LIMIT ?3"
+    ))?;
+    let bound: [Value; 3] = [site.into(), since.into(), STREAM_LIMIT.into()];
+    let rows =
+        stmt.query_map(params_from_iter(bound.into_iter().chain(values)), |r| stream_session_row(r, site, now))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

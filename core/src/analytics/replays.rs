@@ -5,11 +5,13 @@
 use std::io::Read;
 
 use flate2::read::MultiGzDecoder;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::types::Value;
+use rusqlite::{OptionalExtension, params, params_from_iter};
 use serde::Serialize;
 
 use super::{Analytics, TimeRange};
 use crate::error::{Error, Result};
+use crate::events::{Filters, admitted_visit_condition};
 use crate::ingest::replay::MAX_INFLATED_BYTES;
 use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
 use crate::store::meta::Meta;
@@ -192,41 +194,64 @@ fn non_empty(s: String) -> Option<String> {
 }
 
 impl Analytics {
-    /// Recordings of a site with activity in `range` that pass `filter`, newest first, at most `limit` (≤ 100).
+    /// Recordings of a site with activity in `range` that pass `filter`, of visits `filters` admit, newest first,
+    /// at most `limit` (≤ 100).
     pub fn replays(
         &self,
         site: WebsiteId,
         range: TimeRange,
+        filters: &Filters,
         filter: ReplayFilter,
         limit: i64,
     ) -> Result<Vec<ReplaySummary>> {
         let now = now_ms();
+        let (admitted, values) = admitted_visit_condition(filters, 6);
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT {SUMMARY_COLUMNS}
-                 {REPLAYS_MATCHING}
+                 {REPLAYS_MATCHING} AND {admitted}
                  ORDER BY r.id DESC LIMIT ?6"
             ))?;
             let quiet_since = now - REPLAY_QUIET_MS;
-            let args = params![site, range.start, range.end, filter.as_str(), quiet_since, limit.clamp(1, MAX_REPLAYS)];
-            let rows = stmt.query_map(args, |r| summary(r, now))?;
+            let bound: [Value; 6] = [
+                site.into(),
+                range.start.into(),
+                range.end.into(),
+                filter.as_str().to_string().into(),
+                quiet_since.into(),
+                limit.clamp(1, MAX_REPLAYS).into(),
+            ];
+            let rows = stmt.query_map(params_from_iter(bound.into_iter().chain(values)), |r| summary(r, now))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
 
-    /// The Session Replays cards over every recording of `range` that passes `filter`.
-    pub fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
+    /// The Session Replays cards over every recording of `range` that passes `filter`, of visits `filters` admit.
+    pub fn replay_stats(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        filter: ReplayFilter,
+    ) -> Result<ReplayStats> {
         let quiet_since = now_ms() - REPLAY_QUIET_MS;
+        let (admitted, values) = admitted_visit_condition(filters, 5);
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT count(*),
                         coalesce(sum(r.is_final = 1 OR r.last_chunk_at <= ?5), 0),
                         coalesce(avg(max(r.ended_at - r.started_at, 0) / 1000), 0.0),
                         coalesce(sum(o.size = 'enterprise'), 0)
-                 {REPLAYS_MATCHING}"
+                 {REPLAYS_MATCHING} AND {admitted}"
             ))?;
-            let args = params![site, range.start, range.end, filter.as_str(), quiet_since];
-            Ok(stmt.query_row(args, |r| {
+            let bound: [Value; 5] = [
+                site.into(),
+                range.start.into(),
+                range.end.into(),
+                filter.as_str().to_string().into(),
+                quiet_since.into(),
+            ];
+            Ok(stmt.query_row(params_from_iter(bound.into_iter().chain(values)), |r| {
                 Ok(ReplayStats {
                     total: r.get(0)?,
                     complete: r.get(1)?,

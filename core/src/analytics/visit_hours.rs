@@ -10,13 +10,16 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
 use super::TimeRange;
 use super::funnels::StepPattern;
 use super::stored_hours::SETTLED_MS;
 use crate::db::Db;
 use crate::error::Result;
+use crate::events::Filters;
+use crate::events::admitted_visit_condition;
 use crate::model::{Millis, WebsiteId};
 
 pub const HOUR_MS: Millis = 3_600_000;
@@ -72,6 +75,15 @@ pub struct PathCount {
     pub conversions: u64,
 }
 
+/// A condition on the stored visit row `s` with its values, numbered from ?4: the visits a read's filters
+/// admit (`events::admitted_visit_condition`).
+type VisitCondition = (String, Vec<Value>);
+
+/// The condition of the visits `filters` admit, none without filters (every visit, as the stored hours count).
+fn admitted(filters: &Filters) -> Option<VisitCondition> {
+    (!filters.is_empty()).then(|| admitted_visit_condition(filters, 3))
+}
+
 /// One visit as the aggregates need it.
 struct Visit {
     first_seen: Millis,
@@ -111,6 +123,7 @@ fn compute(
     from: i64,
     to: i64,
     now: Millis,
+    admitted: Option<&VisitCondition>,
 ) -> Result<HashMap<i64, Hour>> {
     let mut hours: HashMap<i64, Hour> = HashMap::new();
     for h in from..to {
@@ -120,7 +133,7 @@ fn compute(
             Hour { funnels: funnels.iter().map(|s| vec![0; s.len()]).collect(), settled, ..Hour::default() },
         );
     }
-    let mut visits = load_visits(conn, site, from * HOUR_MS, to * HOUR_MS)?;
+    let mut visits = load_visits(conn, site, from * HOUR_MS, to * HOUR_MS, admitted)?;
     for visit in visits.values_mut() {
         let Some(hour) = hours.get_mut(&hour_of(visit.first_seen)) else { continue };
         add_visit(hour, visit, funnels, now);
@@ -129,16 +142,24 @@ fn compute(
 }
 
 /// The visits of a site that started in [from, to) (milliseconds), by session id, with their page views,
-/// custom events and conversions (in no order yet).
-fn load_visits(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<HashMap<i64, Visit>> {
+/// custom events and conversions (in no order yet); only those `admitted` keeps when given.
+fn load_visits(
+    conn: &Connection,
+    site: WebsiteId,
+    from: Millis,
+    to: Millis,
+    admitted: Option<&VisitCondition>,
+) -> Result<HashMap<i64, Visit>> {
     // Sessions by their start (the covering index), each with its events through the session index.
-    let mut stmt = conn.prepare_cached(
+    let (condition, values) = admitted.map_or(("1", &[][..]), |(sql, values)| (sql.as_str(), values.as_slice()));
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT s.id, s.first_seen, s.last_seen, s.page_views + s.events, s.is_converted, e.ts, e.id, e.kind,
             e.name, e.path
          FROM sessions s LEFT JOIN events e ON e.session_id = s.id AND e.kind IN ('pageview', 'custom', 'conversion')
-         WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3",
-    )?;
-    let mut rows = stmt.query(params![site, from, to])?;
+         WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3 AND {condition}"
+    ))?;
+    let bound = [Value::from(site), Value::from(from), Value::from(to)];
+    let mut rows = stmt.query(params_from_iter(bound.iter().chain(values)))?;
     let mut visits: HashMap<i64, Visit> = HashMap::new();
     while let Some(r) = rows.next()? {
         let id: i64 = r.get(0)?;
@@ -178,17 +199,19 @@ pub struct DropOff {
     pub first_seen: Millis,
 }
 
-/// Per step n but the last (index 0 = step 1), the newest visits started in `range` that reached step n and
-/// not n+1, at most `limit` each. `dropped[n]`: how many there are in all (from the counts), so the scan
+/// Per step n but the last (index 0 = step 1), the newest visits started in `range` that `filters` admit and
+/// that reached step n and not n+1, at most `limit` each. `dropped[n]`: how many there are in all (from the counts), so the scan
 /// back through the range stops as soon as every step has what it can have.
 pub fn drop_offs(
     conn: &Connection,
     site: WebsiteId,
     steps: &[StepPattern],
     range: TimeRange,
+    filters: &Filters,
     limit: usize,
     dropped: &[u64],
 ) -> Result<Vec<Vec<DropOff>>> {
+    let admitted = admitted(filters);
     let wanted: Vec<usize> = (0..steps.len().saturating_sub(1))
         .map(|n| (dropped.get(n).copied().unwrap_or(0) as usize).min(limit))
         .collect();
@@ -198,7 +221,7 @@ pub fn drop_offs(
     while end > from && out.iter().zip(&wanted).any(|(got, want)| got.len() < *want) {
         let start = (end - RUN_HOURS).max(from);
         let mut visits: Vec<(i64, Visit)> =
-            load_visits(conn, site, start * HOUR_MS, end * HOUR_MS)?.into_iter().collect();
+            load_visits(conn, site, start * HOUR_MS, end * HOUR_MS, admitted.as_ref())?.into_iter().collect();
         visits.sort_unstable_by(|a, b| b.1.first_seen.cmp(&a.1.first_seen).then(b.0.cmp(&a.0)));
         for (id, mut visit) in visits {
             visit.events.sort_unstable_by_key(|e| (e.0, e.1));
@@ -415,7 +438,7 @@ pub fn funnel_counts(
         let patterns: Vec<Vec<StepPattern>> = funnels.iter().map(|(_, s)| s.clone()).collect();
         let mut computed = HashMap::new();
         for (a, b) in runs(&missing) {
-            computed.extend(compute(&tx, site, &patterns, a, b, now)?);
+            computed.extend(compute(&tx, site, &patterns, a, b, now, None)?);
         }
         Ok((seen, computed))
     })?;
@@ -494,7 +517,7 @@ pub fn site_journeys(
         let missing: BTreeSet<i64> = (from..to).filter(|h| !present.contains(h)).collect();
         let mut computed = HashMap::new();
         for (a, b) in runs(&missing) {
-            computed.extend(compute(&tx, site, &[], a, b, now)?);
+            computed.extend(compute(&tx, site, &[], a, b, now, None)?);
         }
         Ok((seen, computed))
     })?;
@@ -512,17 +535,19 @@ pub fn site_journeys(
 /// Funnel counts, journey totals, every path (most visits first) and the visits with a page view.
 pub type RawAnswer = (Vec<Vec<u64>>, JourneyTotals, Vec<PathCount>, u64);
 
-/// The uncached answer: the same aggregates computed from the raw events of the whole range in one scan.
-/// Tests compare the stored path with it.
+/// The uncached answer: the same aggregates computed from the raw events of the whole range in one scan, of
+/// the visits `filters` admit. Filtered reads answer with it (no stored hour holds a filter's
+/// visits); tests compare the stored path with it.
 pub fn raw(
     conn: &Connection,
     site: WebsiteId,
     funnels: &[Vec<StepPattern>],
     range: TimeRange,
     now: Millis,
+    filters: &Filters,
 ) -> Result<RawAnswer> {
     let (from, to) = hours_of(range);
-    let hours = compute(conn, site, funnels, from, to, now)?;
+    let hours = compute(conn, site, funnels, from, to, now, admitted(filters).as_ref())?;
     let mut counts: Vec<Vec<u64>> = funnels.iter().map(|s| vec![0; s.len()]).collect();
     let mut totals = JourneyTotals::default();
     let mut paths: HashMap<String, (u64, u64)> = HashMap::new();
@@ -744,14 +769,16 @@ mod tests {
         for period in ["1d", "7d", "30d"] {
             let range = TimeRange::parse(period, now).unwrap();
             for _ in 0..2 {
-                let fast = tracker.funnels.get(user, funnel, range).unwrap();
+                let fast = tracker.funnels.get(user, funnel, range, &Filters::none()).unwrap();
                 let patterns: Vec<StepPattern> = fast
                     .steps
                     .iter()
                     .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
                     .collect();
-                let (counts, totals, paths, visits) =
-                    tracker.db().read(|c| raw(c, site, std::slice::from_ref(&patterns), range, now)).unwrap();
+                let (counts, totals, paths, visits) = tracker
+                    .db()
+                    .read(|c| raw(c, site, std::slice::from_ref(&patterns), range, now, &Filters::none()))
+                    .unwrap();
                 let fast_counts: Vec<u64> = fast.steps.iter().map(|s| s.visitors).collect();
                 assert_eq!(fast_counts, counts[0], "{what}, {period}: funnel");
                 for (filter, class) in [
@@ -759,15 +786,19 @@ mod tests {
                     (JourneyFilter::Abandoned, totals.abandoned),
                     (JourneyFilter::Active, totals.active),
                 ] {
-                    let answer = tracker.analytics().customer_journeys(&[site], range, filter, now).unwrap();
+                    let answer =
+                        tracker.analytics().customer_journeys(&[site], range, &Filters::none(), filter, now).unwrap();
                     assert_eq!(answer.summary.total_journeys, class.visits, "{what}, {period}: {filter:?}");
                     let average = if class.visits == 0 { 0.0 } else { class.duration_s as f64 / class.visits as f64 };
                     assert!((answer.summary.average_duration - average).abs() < 1e-9, "{what}, {period}: {filter:?}");
                 }
-                let all = tracker.analytics().customer_journeys(&[site], range, JourneyFilter::All, now).unwrap();
+                let all = tracker
+                    .analytics()
+                    .customer_journeys(&[site], range, &Filters::none(), JourneyFilter::All, now)
+                    .unwrap();
                 let everyone = totals.converted.visits + totals.abandoned.visits + totals.active.visits;
                 assert_eq!(all.summary.total_journeys, everyone, "{what}, {period}");
-                let fast_paths = tracker.analytics().journey_paths(&[site], range).unwrap();
+                let fast_paths = tracker.analytics().journey_paths(&[site], range, &Filters::none()).unwrap();
                 assert_eq!(fast_paths.total_sessions, visits, "{what}, {period}: visits with a page view");
                 let fast_list: Vec<(Vec<String>, u64, u64)> =
                     fast_paths.paths.into_iter().map(|p| (p.pages, p.sessions, p.conversions)).collect();

@@ -26,7 +26,13 @@ use crate::store::funnels::DropOffVisit;
 impl Events {
     /// Per step of a funnel, the visits of `site` started in `range` (whole hours, as SQLite stores them)
     /// that reached it in order.
-    pub fn funnel_counts(&self, site: WebsiteId, steps: &[StepPattern], range: TimeRange) -> Result<Vec<u64>> {
+    pub fn funnel_counts(
+        &self,
+        site: WebsiteId,
+        steps: &[StepPattern],
+        range: TimeRange,
+        admitted: &str,
+    ) -> Result<Vec<u64>> {
         if steps.is_empty() {
             return Ok(Vec::new());
         }
@@ -34,7 +40,7 @@ impl Events {
         let rows = self.nodes()[0].query(&format!(
             "SELECT {} FROM ({})",
             counts.join(", "),
-            self.reached_sql(site, steps, range, "")
+            self.reached_sql(site, steps, range, admitted, "")
         ))?;
         let row = rows.first().cloned().unwrap_or_default();
         (0..steps.len()).map(|i| Ok(int(&row, i)? as u64)).collect()
@@ -48,6 +54,7 @@ impl Events {
         site: WebsiteId,
         steps: &[StepPattern],
         range: TimeRange,
+        admitted: &str,
         limit: usize,
     ) -> Result<Vec<Vec<DropOffVisit>>> {
         let mut out: Vec<Vec<DropOffVisit>> = (1..steps.len()).map(|_| Vec::new()).collect();
@@ -66,7 +73,7 @@ impl Events {
              WHERE reached >= 1 AND reached < {}
              ORDER BY start DESC, visit_id DESC
              LIMIT {limit} BY reached",
-            self.reached_sql(site, steps, range, visit_columns),
+            self.reached_sql(site, steps, range, admitted, visit_columns),
             steps.len()
         ))?;
         // A visit a later one of its key replaced is named `key~id`, as SQLite renames it.
@@ -108,8 +115,16 @@ impl Events {
     }
 
     /// A subquery of the visits of `site` that started in `range`'s whole hours, one row per visit:
-    /// `visit_id`, `start`, `reached` (how many steps it reached in order) and `extra` aggregate columns.
-    fn reached_sql(&self, site: WebsiteId, steps: &[StepPattern], range: TimeRange, extra: &str) -> String {
+    /// `visit_id`, `start`, `reached` (how many steps it reached in order) and `extra` aggregate columns; only
+    /// the visits `admitted` keeps (a condition on hits, `" AND ..."` or nothing).
+    fn reached_sql(
+        &self,
+        site: WebsiteId,
+        steps: &[StepPattern],
+        range: TimeRange,
+        admitted: &str,
+        extra: &str,
+    ) -> String {
         let db = self.database();
         // SQLite counts a visit in the hour it started and reads whole hours (visit_hours::hours_of).
         let from = range.start.div_euclid(HOUR_MS) * HOUR_MS;
@@ -142,7 +157,7 @@ impl Events {
                 FROM {db}.hits
                 WHERE website_id = {site} AND visit_id IN (
                     SELECT visit_id FROM {db}.hits_local
-                    WHERE website_id = {site} AND visit_id != 0 AND ts >= {from} AND ts < {to})
+                    WHERE website_id = {site} AND visit_id != 0 AND ts >= {from} AND ts < {to}){admitted}
                 GROUP BY visit_id
                 HAVING start >= {from} AND start < {to})",
             positions = positions.join(", "),

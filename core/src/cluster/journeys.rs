@@ -25,8 +25,9 @@ impl Events {
     /// `GET /api/analytics/journeys` in cluster mode over `sites` (the caller's, checked by the caller), as
     /// SQLite's `Analytics::journey_paths` answers it: the visits that started in the range's hours (SQLite
     /// tallies whole hours), each with its page views in order, repeats in a row folded and cut after
-    /// [`PATH_DEPTH`] pages; the [`TOP_PATHS`] taken most, ties by their pages.
-    pub fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
+    /// [`PATH_DEPTH`] pages; the [`TOP_PATHS`] taken most, ties by their pages. Only the visits `admitted`
+    /// keeps (a read's filters as a condition on hits, `" AND ..."`, or nothing).
+    pub fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange, admitted: &str) -> Result<JourneyPaths> {
         if sites.is_empty() {
             return Ok(JourneyPaths { total_sessions: 0, paths: Vec::new() });
         }
@@ -43,7 +44,7 @@ impl Events {
                        if(length(folded) > {PATH_DEPTH},
                           arrayPushBack(arraySlice(folded, 1, {PATH_DEPTH}), {more}), folded) AS pages
                 FROM {db}.hits
-                WHERE {rows}
+                WHERE {rows}{admitted}
                 GROUP BY website_id, visit_id
                 HAVING start >= {from} AND start < {to} AND length(views) > 0
              )
@@ -76,11 +77,13 @@ impl Events {
     /// `GET /api/analytics/customer-journeys` in cluster mode over `sites` (the caller's, checked by the
     /// caller), as SQLite's `Analytics::customer_journeys` answers it: totals of every visit that started in the
     /// range by class (over and converted, over without, not over), and the newest [`JOURNEY_LIST_LIMIT`] of the
-    /// filter's visits with their steps, each scored by its site's model in `models`.
+    /// filter's visits with their steps, each scored by its site's model in `models`; of the visits `admitted`
+    /// keeps (as in `journey_paths`).
     pub fn customer_journeys(
         &self,
         sites: &[WebsiteId],
         range: TimeRange,
+        admitted: &str,
         filter: JourneyFilter,
         now: Millis,
         models: &HashMap<WebsiteId, Arc<IntentModel>>,
@@ -103,7 +106,7 @@ impl Events {
                     argMin(referrer_host, ts) AS referrer_host, argMin(utm_medium, ts) AS utm_medium,
                     argMin(utm_campaign, ts) AS utm_campaign, max(organization_asn != 0) AS organization
              FROM {db}.hits
-             WHERE {rows}
+             WHERE {rows}{admitted}
              GROUP BY website_id, visit_id
              HAVING start >= {from} AND start < {to}",
             rows = visit_rows(db, sites, from, to),
@@ -291,12 +294,12 @@ mod tests {
         let range = TimeRange::parse("7d", now).unwrap();
         for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned] {
             let before = statements(&events);
-            let all = events.customer_journeys(&sites, range, filter, now, &models).unwrap();
+            let all = events.customer_journeys(&sites, range, "", filter, now, &models).unwrap();
             let for_all = statements(&events) - before;
             let listed: std::collections::HashSet<_> = all.journeys.iter().map(|j| j.website_id).collect();
             assert!(listed.len() > 1, "journeys of several sites are listed: {listed:?}");
             let before = statements(&events);
-            events.customer_journeys(&sites[..1], range, filter, now, &models).unwrap();
+            events.customer_journeys(&sites[..1], range, "", filter, now, &models).unwrap();
             assert_eq!(
                 for_all,
                 statements(&events) - before,

@@ -13,10 +13,10 @@ use crate::model::{Millis, WebsiteId, now_ms};
 
 const DAY_MS: Millis = 86_400_000;
 
-/// The columns of each visit of `sites` seen since `since`, one row per visit (`{cols}` of the outer query
-/// pick from them).
-fn active_visits(db: &str, sites: &[WebsiteId], since: Millis) -> String {
-    visit_summaries(db, sites, &format!("ts >= {since}"), &format!("last >= {since}"))
+/// The columns of each visit of `sites` seen since `since` that `admitted` keeps (a read's filters as a
+/// condition on hits, `" AND ..."`, or nothing), one row per visit (`{cols}` of the outer query pick from them).
+fn active_visits(db: &str, sites: &[WebsiteId], since: Millis, admitted: &str) -> String {
+    visit_summaries(db, sites, &format!("ts >= {since}{admitted}"), &format!("last >= {since}"))
 }
 
 /// The columns of each visit of `sites` with a hit matching `picked`, kept when `having` holds, one row per
@@ -63,7 +63,7 @@ impl Events {
         let rows = self.nodes()[0].query(&format!(
             "SELECT visit_id, session_key, ip_address, last, exit_page, country, device, browser
              FROM ({}) ORDER BY last DESC, visit_id DESC LIMIT {LIVE_LIMIT}",
-            active_visits(self.database(), &[site], since)
+            active_visits(self.database(), &[site], since, "")
         ))?;
         rows.into_iter()
             .map(|row| match row.as_slice() {
@@ -84,7 +84,8 @@ impl Events {
 
     /// `GET /api/analytics/live-visitors` in cluster mode, as SQLite's `Analytics::live_visitors` answers it:
     /// today's new visitors and conversions are the overview's totals of the UTC day.
-    pub fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+    /// Only the active visits `admitted` keeps are counted and listed (the day's figures are the sites').
+    pub fn live_visitors(&self, sites: &[WebsiteId], admitted: &str) -> Result<LiveVisitors> {
         let mut live = LiveVisitors::default();
         if sites.is_empty() {
             return Ok(live);
@@ -96,7 +97,7 @@ impl Events {
             end: now.div_euclid(DAY_MS) * DAY_MS + DAY_MS,
             grain: Grain::Hour,
         };
-        let (node, visits) = (&self.nodes()[0], active_visits(self.database(), sites, since));
+        let (node, visits) = (&self.nodes()[0], active_visits(self.database(), sites, since, admitted));
         // The sites' day totals and the three lists, at once: a fixed number of queries however many sites the
         // caller has (each reads them all, grouped), so one account's many sites cost another tenant nothing more.
         let day_totals = || self.totals_of(sites, today);
@@ -247,8 +248,9 @@ mod tests {
         }
         assert_eq!(clickhouse, sqlite);
 
-        let mut sqlite = fixture.tracker.analytics().live_visitors(&[fixture.site]).unwrap();
-        let mut clickhouse = events.live_visitors(&[fixture.site]).unwrap();
+        let mut sqlite =
+            fixture.tracker.analytics().live_visitors(&[fixture.site], &crate::events::Filters::none()).unwrap();
+        let mut clickhouse = events.live_visitors(&[fixture.site], "").unwrap();
         assert!(sqlite.conversions_today > 0 && sqlite.total_active_visitors > 0, "{sqlite:?}");
         assert!(sqlite.recent_sessions.iter().any(|s| !s.current_activity.activity.is_empty()), "{sqlite:?}");
         for live in [&mut sqlite, &mut clickhouse] {
@@ -285,17 +287,17 @@ mod tests {
             live.recent_sessions.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then(a.website_id.cmp(&b.website_id)));
             live
         };
-        let sqlite = plain(fixture.tracker.analytics().live_visitors(&sites).unwrap());
-        let one = events.live_visitors(&sites[..1]).unwrap();
+        let sqlite = plain(fixture.tracker.analytics().live_visitors(&sites, &crate::events::Filters::none()).unwrap());
+        let one = events.live_visitors(&sites[..1], "").unwrap();
         assert!(sqlite.total_active_visitors > one.total_active_visitors && sqlite.conversions_today > 0, "{sqlite:?}");
         assert!(sqlite.recent_sessions.iter().map(|s| s.website_id).collect::<HashSet<_>>().len() > 1, "{sqlite:?}");
         let before = statements(&events);
-        let all = events.live_visitors(&sites).unwrap();
+        let all = events.live_visitors(&sites, "").unwrap();
         let for_all = statements(&events) - before;
         assert_eq!(plain(all), sqlite);
 
         let before = statements(&events);
-        events.live_visitors(&sites[..1]).unwrap();
+        events.live_visitors(&sites[..1], "").unwrap();
         let for_one = statements(&events) - before;
         assert_eq!(for_all, for_one, "queries for {} sites and for one", sites.len());
         assert!(for_all <= 8, "{for_all} queries");

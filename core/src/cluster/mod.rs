@@ -25,7 +25,7 @@ mod organizations;
 mod overview;
 pub mod pg;
 mod privacy_jobs;
-mod replays;
+pub(crate) mod replays;
 mod retention;
 mod rollups;
 #[cfg(test)]

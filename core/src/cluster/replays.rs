@@ -24,6 +24,9 @@ const REPLAY_PAGE: i64 = 1_000;
 #[cfg(test)]
 const REPLAY_PAGE: i64 = 3;
 
+/// Which of a site's visits (by id) a read's filters admit: the recordings of the others are left out.
+pub(crate) type AdmittedVisits<'a> = dyn Fn(&[i64]) -> Result<HashSet<i64>> + 'a;
+
 /// What the list shows of a recording's visit, as SQLite's `sessions` row gives it: its first hit's values,
 /// its page views and the first organization its hits came from.
 #[derive(Debug, Clone, Default)]
@@ -168,15 +171,17 @@ impl Cluster {
         latest_snapshot(meta, replays, path)
     }
 
-    /// Calls `each` with the pages of a site's recordings that `query` keeps, newest first, each recording with
-    /// whether its visit is of an organization its owner set to enterprise (`enterprise`: their ASNs, not
-    /// empty), until `each` answers false or no recording is left.
-    fn enterprise_pages(
+    /// Calls `each` with the pages of a site's recordings that `query` keeps and `admitted` admits (their
+    /// visits' ids to those the read's filters admit), newest first, each recording with whether its visit is of
+    /// an organization its owner set to enterprise (`enterprise`: their ASNs; none asked when empty), until
+    /// `each` answers false or no recording is left.
+    fn kept_pages(
         &self,
         meta: &dyn Metadata,
         enterprise: &HashSet<i64>,
         site: WebsiteId,
         query: &ReplayQuery,
+        admitted: Option<&AdmittedVisits>,
         mut each: impl FnMut(Vec<(ReplayRow, bool)>) -> bool,
     ) -> Result<()> {
         let mut after: Option<ReplayRow> = None;
@@ -184,10 +189,18 @@ impl Cluster {
             let page = meta.replays_page(site, query, ReplayOrder::Created, after.as_ref(), REPLAY_PAGE)?;
             let full = page.len() as i64 == REPLAY_PAGE;
             after = page.last().cloned();
-            let organizations =
-                self.events.visit_organizations(site, &page.iter().map(|r| r.visit).collect::<Vec<_>>())?;
+            let visits: Vec<i64> = page.iter().map(|r| r.visit).collect();
+            let kept = match admitted {
+                Some(admitted) => Some(admitted(&visits)?),
+                None => None,
+            };
+            let organizations = match enterprise.is_empty() {
+                true => HashMap::new(),
+                false => self.events.visit_organizations(site, &visits)?,
+            };
             let page = page
                 .into_iter()
+                .filter(|row| kept.as_ref().is_none_or(|kept| kept.contains(&row.visit)))
                 .map(|row| {
                     let of_enterprise = organizations.get(&row.visit).is_some_and(|asn| enterprise.contains(asn));
                     (row, of_enterprise)
@@ -200,33 +213,38 @@ impl Cluster {
     }
 
     /// `GET /api/websites/{id}/session-replays` in cluster mode, as `Analytics::replays` lists them: read from
-    /// PostgreSQL, a page at a time for the enterprise filter until the list is full.
+    /// PostgreSQL, a page at a time for the enterprise filter or the read's filters (`admitted`) until the list
+    /// is full.
+    #[allow(clippy::too_many_arguments)]
     pub fn replays(
         &self,
         meta: &dyn Metadata,
         known: &[KnownOrganization],
         site: WebsiteId,
         range: TimeRange,
+        admitted: Option<&AdmittedVisits>,
         filter: ReplayFilter,
         limit: i64,
     ) -> Result<Vec<ReplaySummary>> {
         let now = now_ms();
         let limit = limit.clamp(1, MAX_REPLAYS);
         let query = replay_query(range, filter, now);
-        let rows = match filter {
-            ReplayFilter::Enterprise => {
-                let mut rows = Vec::new();
-                let enterprise = enterprise_asns(known);
-                if !enterprise.is_empty() {
-                    self.enterprise_pages(meta, &enterprise, site, &query, |page| {
-                        rows.extend(page.into_iter().filter(|(_, of_enterprise)| *of_enterprise).map(|(row, _)| row));
-                        rows.len() < limit as usize
-                    })?;
-                }
-                rows.truncate(limit as usize);
-                rows
-            }
-            _ => meta.replays_page(site, &query, ReplayOrder::Created, None, limit)?,
+        let enterprise = enterprise_asns(known);
+        let only_enterprise = filter == ReplayFilter::Enterprise;
+        let rows = if only_enterprise && enterprise.is_empty() {
+            Vec::new()
+        } else if only_enterprise || admitted.is_some() {
+            let mut rows = Vec::new();
+            let asked = if only_enterprise { enterprise } else { HashSet::new() };
+            self.kept_pages(meta, &asked, site, &query, admitted, |page| {
+                let kept = page.into_iter().filter(|(_, of_enterprise)| !only_enterprise || *of_enterprise);
+                rows.extend(kept.map(|(row, _)| row));
+                rows.len() < limit as usize
+            })?;
+            rows.truncate(limit as usize);
+            rows
+        } else {
+            meta.replays_page(site, &query, ReplayOrder::Created, None, limit)?
         };
         let visits = self.events.replay_visits(site, &rows.iter().map(|r| r.visit).collect::<Vec<_>>())?;
         Ok(rows
@@ -240,41 +258,44 @@ impl Cluster {
 
     /// `GET /api/websites/{id}/session-replays/stats` in cluster mode, as `Analytics::replay_stats` counts them
     /// (the average of whole seconds, as SQLite divides integers): PostgreSQL counts the recordings, and only
-    /// when the site has enterprise organizations are they read a page at a time to ask ClickHouse which are.
+    /// when the site has enterprise organizations, or the read has filters (`admitted`), are they read a page at
+    /// a time to ask ClickHouse which are.
     pub fn replay_stats(
         &self,
         meta: &dyn Metadata,
         known: &[KnownOrganization],
         site: WebsiteId,
         range: TimeRange,
+        admitted: Option<&AdmittedVisits>,
         filter: ReplayFilter,
     ) -> Result<ReplayStats> {
         let now = now_ms();
         let query = replay_query(range, filter, now);
         let enterprise = enterprise_asns(known);
-        let (totals, of_enterprise) = match (filter, enterprise.is_empty()) {
-            (ReplayFilter::Enterprise, true) => (ReplayTotals::default(), 0),
-            (_, true) => (meta.replay_totals(site, &query)?, 0),
-            (ReplayFilter::Enterprise, false) => {
-                let mut totals = ReplayTotals::default();
-                self.enterprise_pages(meta, &enterprise, site, &query, |page| {
-                    for (row, _) in page.into_iter().filter(|(_, of_enterprise)| *of_enterprise) {
-                        totals.count += 1;
-                        totals.complete += i64::from(is_complete(row.is_final, row.last_chunk_at, now));
-                        totals.seconds += duration_seconds(row.started_at, row.ended_at);
-                    }
-                    true
-                })?;
-                (totals, totals.count)
-            }
-            (_, false) => {
-                let mut of_enterprise = 0;
-                self.enterprise_pages(meta, &enterprise, site, &query, |page| {
-                    of_enterprise += page.iter().filter(|(_, of_enterprise)| *of_enterprise).count() as i64;
-                    true
-                })?;
-                (meta.replay_totals(site, &query)?, of_enterprise)
-            }
+        let only_enterprise = filter == ReplayFilter::Enterprise;
+        let (totals, of_enterprise) = if only_enterprise && enterprise.is_empty() {
+            (ReplayTotals::default(), 0)
+        } else if enterprise.is_empty() && admitted.is_none() {
+            (meta.replay_totals(site, &query)?, 0)
+        } else if only_enterprise || admitted.is_some() {
+            let (mut totals, mut of_enterprise) = (ReplayTotals::default(), 0);
+            self.kept_pages(meta, &enterprise, site, &query, admitted, |page| {
+                for (row, enterprise) in page.into_iter().filter(|(_, of)| !only_enterprise || *of) {
+                    totals.count += 1;
+                    totals.complete += i64::from(is_complete(row.is_final, row.last_chunk_at, now));
+                    totals.seconds += duration_seconds(row.started_at, row.ended_at);
+                    of_enterprise += i64::from(enterprise);
+                }
+                true
+            })?;
+            (totals, of_enterprise)
+        } else {
+            let mut of_enterprise = 0;
+            self.kept_pages(meta, &enterprise, site, &query, None, |page| {
+                of_enterprise += page.iter().filter(|(_, of_enterprise)| *of_enterprise).count() as i64;
+                true
+            })?;
+            (meta.replay_totals(site, &query)?, of_enterprise)
         };
         let ReplayTotals { count, complete, seconds } = totals;
         Ok(ReplayStats {

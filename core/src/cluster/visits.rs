@@ -10,7 +10,7 @@ use crate::model::{Millis, WebsiteId};
 pub(crate) const DAY_MS: Millis = 86_400_000;
 
 /// The sites a query reads, as SQL text (ids are integers, formatted by us).
-pub(super) fn sites_condition(sites: &[WebsiteId]) -> String {
+pub(crate) fn sites_condition(sites: &[WebsiteId]) -> String {
     match sites {
         [site] => format!("website_id = {site}"),
         _ => {

@@ -8,7 +8,9 @@ mod filtered;
 
 use std::io::Write;
 
-use super::{Erasure, ExportRows, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
+use super::{
+    Erasure, ExportRows, Filters, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads,
+};
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::intent_cache::IntentModels;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
@@ -20,6 +22,7 @@ use crate::analytics::{
 };
 use crate::cluster::Cluster;
 use crate::cluster::imports::ClusterImports;
+use crate::cluster::replays::AdmittedVisits;
 use crate::error::Result;
 use crate::export::{ExportFormat, ExportQuery};
 use crate::import::{ImportRecord, ImportedHistory, Parsed, Source};
@@ -173,9 +176,15 @@ impl VisitReads for ClickHouseEvents {
         self.cluster.events.active_sessions(site)
     }
 
-    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
+    fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
         self.cluster.settle(sites)?;
-        self.cluster.events.live_visitors(sites)
+        let now = now_ms();
+        let active = TimeRange {
+            start: now - crate::analytics::ACTIVE_WINDOW_MS,
+            end: now,
+            grain: crate::analytics::Grain::Hour,
+        };
+        self.cluster.events.live_visitors(sites, &self.admitted_visits_of(sites, active, filters))
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
@@ -195,9 +204,9 @@ impl VisitReads for ClickHouseEvents {
 }
 
 impl PathReads for ClickHouseEvents {
-    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
+    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> Result<JourneyPaths> {
         self.cluster.settle(sites)?;
-        self.cluster.events.journey_paths(sites, range)
+        self.cluster.events.journey_paths(sites, range, &self.admitted_visits_of(sites, range, filters))
     }
 
     /// The models missing from this daemon's cache are fitted in one read of all their sites, not one per site.
@@ -205,13 +214,15 @@ impl PathReads for ClickHouseEvents {
         &self,
         sites: &[WebsiteId],
         range: TimeRange,
+        filters: &Filters,
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
         self.cluster.settle(sites)?;
         let events = &self.cluster.events;
         let models = self.intent_models.cached_all(sites, |stale, now| events.fit_intents(stale, now))?;
-        events.customer_journeys(sites, range, filter, now, &models)
+        let admitted = self.admitted_visits_of(sites, range, filters);
+        events.customer_journeys(sites, range, &admitted, filter, now, &models)
     }
 
     fn funnel_counts(
@@ -219,9 +230,11 @@ impl PathReads for ClickHouseEvents {
         site: WebsiteId,
         funnels: &[(i64, Vec<StepPattern>)],
         range: TimeRange,
+        filters: &Filters,
     ) -> Result<Vec<Vec<u64>>> {
         self.cluster.settle(&[site])?;
-        funnels.iter().map(|(_, steps)| self.cluster.events.funnel_counts(site, steps, range)).collect()
+        let admitted = self.admitted_visits_of(&[site], range, filters);
+        funnels.iter().map(|(_, steps)| self.cluster.events.funnel_counts(site, steps, range, &admitted)).collect()
     }
 
     fn funnel_drop_offs(
@@ -229,11 +242,13 @@ impl PathReads for ClickHouseEvents {
         site: WebsiteId,
         steps: &[StepPattern],
         range: TimeRange,
+        filters: &Filters,
         limit: usize,
         _dropped: &[u64],
     ) -> Result<Vec<Vec<DropOffVisit>>> {
         self.cluster.settle(&[site])?;
-        let mut found = self.cluster.events.funnel_drop_offs(site, steps, range, limit)?;
+        let admitted = self.admitted_visits_of(&[site], range, filters);
+        let mut found = self.cluster.events.funnel_drop_offs(site, steps, range, &admitted, limit)?;
         // A visit's recording is in PostgreSQL: its id is the drop-off's `replayId`, as SQLite joins it.
         let visits: Vec<i64> = found.iter().flatten().map(|v| v.id).collect();
         let replays: std::collections::HashMap<i64, i64> =
@@ -281,16 +296,27 @@ impl PageData for ClickHouseEvents {
         &self,
         site: WebsiteId,
         range: TimeRange,
+        filters: &Filters,
         filter: ReplayFilter,
         limit: i64,
     ) -> Result<Vec<ReplaySummary>> {
         self.cluster.settle(&[site])?;
-        self.cluster.replays(self.meta.as_ref(), &self.known(site)?, site, range, filter, limit)
+        let admitted = |visits: &[i64]| self.admitted_among(site, visits, filters);
+        let admitted = (!filters.is_empty()).then_some(&admitted as &AdmittedVisits);
+        self.cluster.replays(self.meta.as_ref(), &self.known(site)?, site, range, admitted, filter, limit)
     }
 
-    fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
+    fn replay_stats(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        filter: ReplayFilter,
+    ) -> Result<ReplayStats> {
         self.cluster.settle(&[site])?;
-        self.cluster.replay_stats(self.meta.as_ref(), &self.known(site)?, site, range, filter)
+        let admitted = |visits: &[i64]| self.admitted_among(site, visits, filters);
+        let admitted = (!filters.is_empty()).then_some(&admitted as &AdmittedVisits);
+        self.cluster.replay_stats(self.meta.as_ref(), &self.known(site)?, site, range, admitted, filter)
     }
 
     fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail> {

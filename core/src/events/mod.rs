@@ -20,6 +20,7 @@ mod sqlite;
 
 pub(crate) use clickhouse::ClickHouseEvents;
 pub(crate) use sqlite::SqliteEvents;
+pub(crate) use sqlite::admitted_visit_condition;
 
 pub use filtered::{BreakdownBy, FilteredReads};
 pub use filters::Filters;
@@ -123,8 +124,9 @@ pub trait VisitReads {
     fn session_journey(&self, site: WebsiteId, session: i64) -> Result<SessionJourney>;
     /// The live stream's visits (seen in the last five minutes).
     fn active_sessions(&self, site: WebsiteId) -> Result<Vec<ActiveSession>>;
-    /// The visitor stream's live summary over `sites`.
-    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors>;
+    /// The visitor stream's live summary over `sites`, its active visits those `filters` admit (the day's
+    /// figures are the sites' whatever the filters: `live_visitors_where` counts them under filters).
+    fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors>;
     /// The site's organizations, most visits first.
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>>;
     /// One organization as the list shows it, from what the owner knows of it.
@@ -133,16 +135,18 @@ pub trait VisitReads {
     fn identified_visitors(&self, site: WebsiteId) -> Result<Vec<IdentifiedVisitor>>;
 }
 
-/// Sequences of pages and events: journeys and funnels.
+/// Sequences of pages and events: journeys and funnels, each of the visits `filters` admit (every visit
+/// started in the range when there is none).
 pub trait PathReads {
     /// The most common paths through `sites` over a range.
-    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths>;
+    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> Result<JourneyPaths>;
     /// The customer journeys of `sites`, scored by each site's intent model, in a number of queries that does
     /// not grow with the number of sites.
     fn customer_journeys(
         &self,
         sites: &[WebsiteId],
         range: TimeRange,
+        filters: &Filters,
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys>;
@@ -152,6 +156,7 @@ pub trait PathReads {
         site: WebsiteId,
         funnels: &[(i64, Vec<StepPattern>)],
         range: TimeRange,
+        filters: &Filters,
     ) -> Result<Vec<Vec<u64>>>;
     /// Per step but the last, the newest visits (at most `limit`) that reached it and not the next one, each
     /// with its recording when one exists; `dropped` is each step's count, as the funnel's figures have it.
@@ -160,6 +165,7 @@ pub trait PathReads {
         site: WebsiteId,
         steps: &[StepPattern],
         range: TimeRange,
+        filters: &Filters,
         limit: usize,
         dropped: &[u64],
     ) -> Result<Vec<Vec<DropOffVisit>>>;
@@ -181,16 +187,24 @@ pub trait PageData {
     fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap>;
     /// The page under a heatmap, from the site's latest recording that viewed it.
     fn page_snapshot(&self, site: WebsiteId, path: &str) -> Result<PageRendering>;
-    /// The site's recordings with activity in a range that pass a filter, newest first.
+    /// The site's recordings with activity in a range that pass a filter, of visits `filters` admit, newest
+    /// first.
     fn replays(
         &self,
         site: WebsiteId,
         range: TimeRange,
+        filters: &Filters,
         filter: ReplayFilter,
         limit: i64,
     ) -> Result<Vec<ReplaySummary>>;
-    /// The Session Replays cards of a range.
-    fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats>;
+    /// The Session Replays cards of a range, over the recordings of visits `filters` admit.
+    fn replay_stats(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        filter: ReplayFilter,
+    ) -> Result<ReplayStats>;
     /// One recording of one of `owner`'s sites (another user's is not found, as a missing one).
     fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail>;
     /// A recording's events, read a chunk at a time.

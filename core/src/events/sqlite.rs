@@ -3,11 +3,15 @@
 
 mod filtered;
 
+pub(crate) use filtered::admitted_visit_condition;
+
 use std::io::Write;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Erasure, ExportRows, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads};
+use super::{
+    Erasure, ExportRows, Filters, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads,
+};
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{
@@ -147,8 +151,8 @@ impl VisitReads for SqliteEvents {
         self.analytics.active_sessions(site)
     }
 
-    fn live_visitors(&self, sites: &[WebsiteId]) -> Result<LiveVisitors> {
-        self.analytics.live_visitors(sites)
+    fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
+        self.analytics.live_visitors(sites, filters)
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
@@ -165,28 +169,35 @@ impl VisitReads for SqliteEvents {
 }
 
 impl PathReads for SqliteEvents {
-    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange) -> Result<JourneyPaths> {
-        self.analytics.journey_paths(sites, range)
+    fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> Result<JourneyPaths> {
+        self.analytics.journey_paths(sites, range, filters)
     }
 
     fn customer_journeys(
         &self,
         sites: &[WebsiteId],
         range: TimeRange,
+        filters: &Filters,
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
-        self.analytics.customer_journeys(sites, range, filter, now)
+        self.analytics.customer_journeys(sites, range, filters, filter, now)
     }
 
-    /// Counted through the stored hours: settled hours are summed, the others computed (and stored).
+    /// Counted through the stored hours: settled hours are summed, the others computed (and stored). A filtered
+    /// funnel is counted from the visits the filters admit (no stored hour holds a filter's visits).
     fn funnel_counts(
         &self,
         site: WebsiteId,
         funnels: &[(i64, Vec<StepPattern>)],
         range: TimeRange,
+        filters: &Filters,
     ) -> Result<Vec<Vec<u64>>> {
-        visit_hours::funnel_counts(&self.db, site, funnels, range, now_ms())
+        if filters.is_empty() {
+            return visit_hours::funnel_counts(&self.db, site, funnels, range, now_ms());
+        }
+        let patterns: Vec<Vec<StepPattern>> = funnels.iter().map(|(_, steps)| steps.clone()).collect();
+        self.db.read(|conn| Ok(visit_hours::raw(conn, site, &patterns, range, now_ms(), filters)?.0))
     }
 
     fn funnel_drop_offs(
@@ -194,11 +205,12 @@ impl PathReads for SqliteEvents {
         site: WebsiteId,
         steps: &[StepPattern],
         range: TimeRange,
+        filters: &Filters,
         limit: usize,
         dropped: &[u64],
     ) -> Result<Vec<Vec<DropOffVisit>>> {
         self.db.read(|conn| {
-            let found = visit_hours::drop_offs(conn, site, steps, range, limit, dropped)?;
+            let found = visit_hours::drop_offs(conn, site, steps, range, filters, limit, dropped)?;
             let mut visit = conn.prepare_cached(
                 "SELECT s.session_key, s.first_seen, s.last_seen, s.page_views, s.exit_page, s.country, s.device, r.id
                  FROM sessions s LEFT JOIN replays r ON r.session_id = s.id WHERE s.id = ?1",
@@ -261,14 +273,21 @@ impl PageData for SqliteEvents {
         &self,
         site: WebsiteId,
         range: TimeRange,
+        filters: &Filters,
         filter: ReplayFilter,
         limit: i64,
     ) -> Result<Vec<ReplaySummary>> {
-        self.analytics.replays(site, range, filter, limit)
+        self.analytics.replays(site, range, filters, filter, limit)
     }
 
-    fn replay_stats(&self, site: WebsiteId, range: TimeRange, filter: ReplayFilter) -> Result<ReplayStats> {
-        self.analytics.replay_stats(site, range, filter)
+    fn replay_stats(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        filter: ReplayFilter,
+    ) -> Result<ReplayStats> {
+        self.analytics.replay_stats(site, range, filters, filter)
     }
 
     fn replay(&self, owner: UserId, replay: i64) -> Result<ReplayDetail> {
@@ -373,9 +392,9 @@ impl Upkeep for SqliteEvents {
                 .and_then(|rows| {
                     let funnels: Vec<(i64, Vec<StepPattern>)> =
                         rows.iter().map(|row| (row.id, row.steps.iter().map(StepPattern::of).collect())).collect();
-                    self.funnel_counts(site, &funnels, range)
+                    self.funnel_counts(site, &funnels, range, &Filters::none())
                 })
-                .and_then(|_| self.analytics.journey_paths(&[site], range))
+                .and_then(|_| self.analytics.journey_paths(&[site], range, &Filters::none()))
                 .and_then(|_| self.analytics.advanced(site, range))
                 .and_then(|_| self.analytics.store_page_hours(site, range));
             report.sites += 1;

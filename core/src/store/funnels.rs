@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::analytics::TimeRange;
 use crate::analytics::funnels::StepPattern;
 use crate::error::{Error, Result};
-use crate::events::Events;
+use crate::events::{Events, Filters};
 use crate::model::{Caller, Millis, UserId, WebsiteId, now_ms, ser_iso};
 use crate::store::meta::{FunnelChanges, FunnelRow, FunnelStepDef, Meta, NewFunnel};
 use crate::store::websites::Websites;
@@ -156,20 +156,27 @@ impl Funnels {
         Funnels { meta, events, websites }
     }
 
-    /// The user's funnels (of one site when `site` is set), newest first, with figures for `range`.
-    /// Another user's site is not found.
-    pub fn list(&self, user: UserId, site: Option<WebsiteId>, range: TimeRange) -> Result<Vec<Funnel>> {
+    /// The user's funnels (of one site when `site` is set), newest first, with figures for `range` of the visits
+    /// `filters` admit. Another user's site is not found.
+    pub fn list(
+        &self,
+        user: UserId,
+        site: Option<WebsiteId>,
+        range: TimeRange,
+        filters: &Filters,
+    ) -> Result<Vec<Funnel>> {
         if let Some(site) = site {
             self.websites.get(user, site)?;
         }
         let rows = self.meta.funnels(user, site, None)?;
-        self.with_figures(rows, range)
+        self.with_figures(rows, range, filters)
     }
 
-    /// One of the user's funnels with figures for `range`; another user's is not found.
-    pub fn get(&self, user: UserId, id: i64, range: TimeRange) -> Result<Funnel> {
+    /// One of the user's funnels with figures for `range` of the visits `filters` admit; another user's is not
+    /// found.
+    pub fn get(&self, user: UserId, id: i64, range: TimeRange, filters: &Filters) -> Result<Funnel> {
         let row = self.meta.funnels(user, None, Some(id))?.pop().ok_or(Error::NotFound("funnel"))?;
-        let counts = self.counted(std::slice::from_ref(&row), range)?.pop().unwrap_or_default();
+        let counts = self.counted(std::slice::from_ref(&row), range, filters)?.pop().unwrap_or_default();
         Ok(funnel(row, &counts))
     }
 
@@ -183,15 +190,22 @@ impl Funnels {
         Ok(Funnel { figures_pending: true, ..funnel(rows.remove(0), &[]) })
     }
 
-    /// Per step but the last, the newest visits of `range` (at most `limit`) that reached it and not the next
-    /// one. Another user's funnel is not found.
-    pub fn drop_offs(&self, user: UserId, id: i64, range: TimeRange, limit: usize) -> Result<FunnelDropOffs> {
-        let funnel = self.get(user, id, range)?;
+    /// Per step but the last, the newest visits of `range` that `filters` admit (at most `limit`) that reached
+    /// it and not the next one. Another user's funnel is not found.
+    pub fn drop_offs(
+        &self,
+        user: UserId,
+        id: i64,
+        range: TimeRange,
+        filters: &Filters,
+        limit: usize,
+    ) -> Result<FunnelDropOffs> {
+        let funnel = self.get(user, id, range, filters)?;
         let patterns: Vec<StepPattern> =
             funnel.steps.iter().map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() }).collect();
         let dropped: Vec<u64> = funnel.steps.iter().map(|s| s.visitors - s.conversions).collect();
         let limit = limit.min(MAX_DROP_OFFS);
-        let found = self.events.funnel_drop_offs(funnel.website_id, &patterns, range, limit, &dropped)?;
+        let found = self.events.funnel_drop_offs(funnel.website_id, &patterns, range, filters, limit, &dropped)?;
         let steps = found
             .into_iter()
             .enumerate()
@@ -222,7 +236,7 @@ impl Funnels {
     pub fn create_and_read(&self, caller: impl Into<Caller>, input: FunnelInput, range: TimeRange) -> Result<Funnel> {
         let caller = caller.into();
         let id = self.create(caller, input)?;
-        self.get(caller.user, id, range).or_else(|e| {
+        self.get(caller.user, id, range, &Filters::none()).or_else(|e| {
             self.delete(caller, id)?;
             Err(e)
         })
@@ -270,17 +284,17 @@ impl Funnels {
 
     /// Adds the figures, counted once per site for all of its funnels. A funnel whose figures cannot be
     /// counted is answered with them pending (and the cause logged) rather than failing the whole list.
-    fn with_figures(&self, rows: Vec<FunnelRow>, range: TimeRange) -> Result<Vec<Funnel>> {
+    fn with_figures(&self, rows: Vec<FunnelRow>, range: TimeRange, filters: &Filters) -> Result<Vec<Funnel>> {
         let mut figures: Vec<Option<Vec<u64>>> = vec![None; rows.len()];
         for (site, of_site) in by_site(&rows) {
             let group: Vec<FunnelRow> = of_site.iter().map(|&i| rows[i].clone()).collect();
-            match self.counted(&group, range) {
+            match self.counted(&group, range, filters) {
                 Ok(counts) => of_site.iter().zip(counts).for_each(|(&i, c)| figures[i] = Some(c)),
                 // One funnel's failure is kept to that funnel: the others of the site are counted alone.
                 Err(e) => {
                     tracing::error!(site, error = %e, "funnel figures of a site failed; counting each alone");
                     for &i in &of_site {
-                        match self.counted(std::slice::from_ref(&rows[i]), range) {
+                        match self.counted(std::slice::from_ref(&rows[i]), range, filters) {
                             Ok(mut counts) => figures[i] = counts.pop(),
                             Err(e) => tracing::error!(funnel = rows[i].id, error = %e, "funnel figures failed"),
                         }
@@ -298,12 +312,12 @@ impl Funnels {
             .collect())
     }
 
-    /// The figures of funnels of one site over `range`, in their order.
-    fn counted(&self, rows: &[FunnelRow], range: TimeRange) -> Result<Vec<Vec<u64>>> {
+    /// The figures of funnels of one site over `range` of the visits `filters` admit, in their order.
+    fn counted(&self, rows: &[FunnelRow], range: TimeRange, filters: &Filters) -> Result<Vec<Vec<u64>>> {
         let Some(site) = rows.first().map(|r| r.website_id) else { return Ok(Vec::new()) };
         let patterns: Vec<(i64, Vec<StepPattern>)> =
             rows.iter().map(|row| (row.id, row.steps.iter().map(StepPattern::of).collect())).collect();
-        self.events.funnel_counts(site, &patterns, range)
+        self.events.funnel_counts(site, &patterns, range, filters)
     }
 }
 

@@ -4,11 +4,13 @@
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::analytics::TimeRange;
+use tracker_core::events::Filters;
 use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::store::funnels::FunnelInput;
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::filters_of;
 use super::{api_body, blocking, parse_website_id, user, with_tracker};
 use tracker_core::store::funnels::{Funnel, FunnelDropOffs, MAX_DROP_OFFS};
 
@@ -20,11 +22,13 @@ struct FunnelQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     range: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 impl FunnelQuery {
-    /// The optional site and the range (1d, 7d, 30d or 90d; 30d by default).
-    fn parse(&self) -> Result<(Option<WebsiteId>, TimeRange), Rejection> {
+    /// The optional site, the range (1d, 7d, 30d or 90d; 30d by default) and the filters.
+    fn parse(&self) -> Result<(Option<WebsiteId>, TimeRange, Filters), Rejection> {
         let site = match self.website_id.as_deref().map(str::trim) {
             None | Some("") => None,
             raw => Some(parse_website_id(raw)?),
@@ -33,7 +37,8 @@ impl FunnelQuery {
         if !matches!(name, "1d" | "7d" | "30d" | "90d") {
             return Err(reject(tracker_core::Error::invalid("range must be 1d, 7d, 30d or 90d")));
         }
-        Ok((site, TimeRange::parse(name, now_ms()).map_err(reject)?))
+        let filters = filters_of(self.filters.as_deref())?;
+        Ok((site, TimeRange::parse(name, now_ms()).map_err(reject)?, filters))
     }
 }
 
@@ -45,6 +50,8 @@ struct DropOffQuery {
     /// Visits listed per step, 1-100; 20 by default.
     #[param(value_type = Option<i64>)]
     limit: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -74,7 +81,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     security(("bearer" = []))
 )]
 async fn drop_offs(id: i64, tracker: Tracker, user: Caller, query: DropOffQuery) -> Result<impl Reply, Rejection> {
-    let (_, range) = FunnelQuery { website_id: None, range: query.range }.parse()?;
+    let (_, range, filters) = FunnelQuery { website_id: None, range: query.range, filters: query.filters }.parse()?;
     let limit = match query.limit.as_deref() {
         None => 20,
         Some(raw) => raw
@@ -84,7 +91,7 @@ async fn drop_offs(id: i64, tracker: Tracker, user: Caller, query: DropOffQuery)
             .filter(|n| (1..=MAX_DROP_OFFS).contains(n))
             .ok_or_else(|| reject(tracker_core::Error::invalid("limit must be a whole number from 1 to 100")))?,
     };
-    let answer = blocking(move || tracker.funnels.drop_offs(user.user, id, range, limit)).await?;
+    let answer = blocking(move || tracker.funnels.drop_offs(user.user, id, range, &filters, limit)).await?;
     Ok(warp::reply::json(&answer))
 }
 
@@ -98,8 +105,8 @@ async fn drop_offs(id: i64, tracker: Tracker, user: Caller, query: DropOffQuery)
     security(("bearer" = []))
 )]
 async fn list(tracker: Tracker, user: Caller, query: FunnelQuery) -> Result<impl Reply, Rejection> {
-    let (site, range) = query.parse()?;
-    let funnels = blocking(move || tracker.funnels.list(user.user, site, range)).await?;
+    let (site, range, filters) = query.parse()?;
+    let funnels = blocking(move || tracker.funnels.list(user.user, site, range, &filters)).await?;
     Ok(warp::reply::json(&funnels))
 }
 
@@ -128,8 +135,8 @@ async fn create(tracker: Tracker, user: Caller, body: FunnelInput) -> Result<imp
     security(("bearer" = []))
 )]
 async fn get(id: i64, tracker: Tracker, user: Caller, query: FunnelQuery) -> Result<impl Reply, Rejection> {
-    let (_, range) = query.parse()?;
-    let funnel = blocking(move || tracker.funnels.get(user.user, id, range)).await?;
+    let (_, range, filters) = query.parse()?;
+    let funnel = blocking(move || tracker.funnels.get(user.user, id, range, &filters)).await?;
     Ok(warp::reply::json(&funnel))
 }
 
@@ -151,7 +158,7 @@ async fn update(id: i64, tracker: Tracker, user: Caller, body: FunnelInput) -> R
         if tracker.funnels.update(user, id, body)? {
             tracker.funnels.pending(user.user, id)
         } else {
-            tracker.funnels.get(user.user, id, range)
+            tracker.funnels.get(user.user, id, range, &Filters::none())
         }
     })
     .await?;

@@ -8,6 +8,7 @@ use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::filters_of;
 use super::{blocking, parse_website_id, user, with_tracker};
 use tracker_core::analytics::journeys::{CustomerJourneys, JourneyPaths};
 
@@ -20,6 +21,8 @@ struct JourneyQuery {
     filter: Option<String>,
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 impl JourneyQuery {
@@ -64,8 +67,10 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 )]
 async fn customer_journeys(tracker: Tracker, user: Caller, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
+    let filters = filters_of(query.filters.as_deref())?;
     let filter = JourneyFilter::parse(query.filter.as_deref().unwrap_or("all")).map_err(reject)?;
-    let journeys = blocking(move || tracker.customer_journeys(user.user, site, range, filter, now_ms())).await?;
+    let journeys =
+        blocking(move || tracker.customer_journeys(user.user, site, range, &filters, filter, now_ms())).await?;
     Ok(warp::reply::json(&journeys))
 }
 
@@ -80,6 +85,7 @@ async fn customer_journeys(tracker: Tracker, user: Caller, query: JourneyQuery) 
 )]
 async fn journey_paths(tracker: Tracker, user: Caller, query: JourneyQuery) -> Result<impl Reply, Rejection> {
     let (site, range) = query.scope()?;
-    let paths = blocking(move || tracker.journey_paths(user.user, site, range)).await?;
+    let filters = filters_of(query.filters.as_deref())?;
+    let paths = blocking(move || tracker.journey_paths(user.user, site, range, &filters)).await?;
     Ok(warp::reply::json(&paths))
 }

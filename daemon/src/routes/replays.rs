@@ -4,6 +4,7 @@
 use bytes::Bytes;
 use serde::Deserialize;
 use tracker_core::analytics::{MAX_REPLAYS, ReplayDetail, ReplayFilter, ReplayStats, ReplaySummary, TimeRange};
+use tracker_core::events::Filters;
 use tracker_core::ingest::replay::MAX_CHUNK_BYTES;
 use tracker_core::ingest::{Client, ReplayUpload};
 use tracker_core::model::{Caller, WebsiteId, now_ms};
@@ -13,6 +14,7 @@ use warp::http::header::CONTENT_TYPE;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::filters_of;
 use super::track::{accepted, preflight_response, recover_with_cors, with_cors};
 use super::{Done, blocking, body_bytes, client, site_json, user, with_tracker};
 use crate::error::error_reply;
@@ -39,11 +41,13 @@ struct ListQuery {
     time_range_snake: Option<String>,
     range: Option<String>,
     filter: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 impl ListQuery {
-    /// The range (24h, 7d or 30d; 7d by default) and the filter (all by default).
-    fn scope(&self) -> Result<(TimeRange, ReplayFilter), Rejection> {
+    /// The range (24h, 7d or 30d; 7d by default), the filter (all by default) and the visits' filters.
+    fn scope(&self) -> Result<(TimeRange, ReplayFilter, Filters), Rejection> {
         let name = self.time_range.as_deref().or(self.time_range_snake.as_deref()).or(self.range.as_deref());
         let name = name.unwrap_or("7d");
         if !matches!(name, "24h" | "1d" | "7d" | "30d") {
@@ -51,7 +55,7 @@ impl ListQuery {
         }
         let range = TimeRange::parse(name, now_ms()).map_err(reject)?;
         let filter = self.filter.as_deref().map_or(Ok(ReplayFilter::All), ReplayFilter::parse).map_err(reject)?;
-        Ok((range, filter))
+        Ok((range, filter, filters_of(self.filters.as_deref())?))
     }
 }
 
@@ -157,8 +161,8 @@ async fn list(site: WebsiteId, tracker: Tracker, user: Caller, query: ListQuery)
             .ok_or_else(|| reject(Error::invalid("limit must be a positive number")))?
             .min(MAX_REPLAYS),
     };
-    let (range, filter) = query.scope()?;
-    site_json(tracker, user, site, move |tracker| tracker.events.replays(site, range, filter, limit)).await
+    let (range, filter, filters) = query.scope()?;
+    site_json(tracker, user, site, move |tracker| tracker.events.replays(site, range, &filters, filter, limit)).await
 }
 
 #[utoipa::path(
@@ -171,8 +175,8 @@ async fn list(site: WebsiteId, tracker: Tracker, user: Caller, query: ListQuery)
     security(("bearer" = []))
 )]
 async fn stats(site: WebsiteId, tracker: Tracker, user: Caller, query: ListQuery) -> Result<impl Reply, Rejection> {
-    let (range, filter) = query.scope()?;
-    site_json(tracker, user, site, move |tracker| tracker.events.replay_stats(site, range, filter)).await
+    let (range, filter, filters) = query.scope()?;
+    site_json(tracker, user, site, move |tracker| tracker.events.replay_stats(site, range, &filters, filter)).await
 }
 
 #[utoipa::path(

@@ -6,6 +6,7 @@ use tracker_core::model::{Caller, WebsiteId};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::filters_of;
 use super::{blocking, user, with_tracker};
 use tracker_core::analytics::{LiveVisitors, SessionJourney, StreamSession};
 
@@ -16,6 +17,8 @@ use crate::error::{ErrorBody, reject};
 struct LiveQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -102,12 +105,13 @@ fn optional_site(raw: Option<&str>) -> Result<Option<WebsiteId>, Rejection> {
 )]
 async fn live_visitors(tracker: Tracker, user: Caller, query: LiveQuery) -> Result<impl Reply, Rejection> {
     let site = optional_site(query.website_id.as_deref())?;
+    let filters = filters_of(query.filters.as_deref())?;
     let body = blocking(move || {
         let sites = match site {
             Some(site) => vec![tracker.websites.get(user, site)?.id],
             None => tracker.websites.visible(user.user)?.into_iter().map(|(w, _)| w.id).collect(),
         };
-        tracker.events.live_visitors(&sites)
+        tracker.events.live_visitors_where(&sites, &filters)
     })
     .await?;
     Ok(warp::reply::json(&body))

@@ -1,6 +1,7 @@
 //! Types of the funnel and journey calls: the answers are aliases onto the generated contract (spec part 2 §3
 //! "Funnel", "Customer journey"; daemon/API.md); the form bodies and parameter values are written here.
 
+import { filtersQuery } from "../lib/filters";
 import type { components } from "./generated";
 
 type Schemas = components["schemas"];
@@ -13,8 +14,8 @@ export type Funnel = Schemas["Funnel"];
 export type FunnelDropOffs = Schemas["FunnelDropOffs"];
 export type DropOffVisit = Schemas["DropOffVisit"];
 
-export const dropOffsPath = (id: number, range: string, limit = 20) =>
-  `/api/funnels/${id}/drop-offs?range=${encodeURIComponent(range)}&limit=${limit}`;
+export const dropOffsPath = (id: number, range: string, filters: string | null = null, limit = 20) =>
+  `/api/funnels/${id}/drop-offs?range=${encodeURIComponent(range)}&limit=${limit}${filtersQuery(filters)}`;
 
 export interface FunnelStepInput {
   name: string;

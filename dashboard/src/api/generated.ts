@@ -3705,6 +3705,8 @@ export interface operations {
                 period?: string;
                 filter?: string;
                 website_id?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -3803,6 +3805,8 @@ export interface operations {
                 period?: string;
                 filter?: string;
                 website_id?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -3834,6 +3838,8 @@ export interface operations {
         parameters: {
             query?: {
                 website_id?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4260,6 +4266,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -4325,6 +4333,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -4428,6 +4438,8 @@ export interface operations {
                 range?: string;
                 /** @description Visits listed per step, 1-100; 20 by default. */
                 limit?: number;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -7472,6 +7484,8 @@ export interface operations {
                 time_range?: string;
                 range?: string;
                 filter?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {
@@ -7510,6 +7524,8 @@ export interface operations {
                 time_range?: string;
                 range?: string;
                 filter?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path: {

@@ -22,13 +22,14 @@ export const keys = {
   },
   funnels: {
     all: ["funnels"] as const,
-    list: (range: string) => ["funnels", range] as const,
-    dropOffs: (id: number, range: string) => ["funnels", "drop-offs", id, range] as const,
+    list: (range: string, filters: string | null) => ["funnels", range, filters] as const,
+    dropOffs: (id: number, range: string, filters: string | null) => ["funnels", "drop-offs", id, range, filters] as const,
   },
   journeys: {
     all: ["journeys"] as const,
-    list: (site: number, period: string, filter: string) => ["journeys", site, period, filter] as const,
-    paths: (site: number, period: string) => ["journeys", site, "paths", period] as const,
+    list: (site: number, period: string, filter: string, filters: string | null) =>
+      ["journeys", site, period, filter, filters] as const,
+    paths: (site: number, period: string, filters: string | null) => ["journeys", site, "paths", period, filters] as const,
   },
   site(id: number) {
     const all = ["site", id] as const;

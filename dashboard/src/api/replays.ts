@@ -1,6 +1,7 @@
 //! Session replay types and calls (daemon/API.md "Session replays"): the site's list with its filter and
 //! range, and one recording's rrweb events for the player.
 import { api } from ".";
+import { filtersQuery } from "../lib/filters";
 import type { components } from "./generated";
 
 /** The four cards over every recording of the range that passes the filter (not only the listed 100). */
@@ -27,16 +28,27 @@ export interface RecordedEvent {
 /**
  * The list: null on 401 (spec part 2 §6), and anything but an array counts as empty.
  */
-export async function fetchReplays(websiteId: number, filter: ReplayFilter, range: ReplayRange): Promise<ReplaySummary[] | null> {
+export async function fetchReplays(
+  websiteId: number,
+  filter: ReplayFilter,
+  range: ReplayRange,
+  filters: string | null = null,
+): Promise<ReplaySummary[] | null> {
   const query = new URLSearchParams({ limit: String(REPLAY_LIST_LIMIT), filter, range });
-  const list = await api.get<unknown>(`/api/websites/${websiteId}/session-replays?${query}`, { nullOn401: true });
+  const path = `/api/websites/${websiteId}/session-replays?${query}${filtersQuery(filters)}`;
+  const list = await api.get<unknown>(path, { nullOn401: true });
   if (list === null) return null;
   return Array.isArray(list) ? (list as ReplaySummary[]) : [];
 }
 
-export function fetchReplayStats(websiteId: number, filter: ReplayFilter, range: ReplayRange): Promise<ReplayStats> {
+export function fetchReplayStats(
+  websiteId: number,
+  filter: ReplayFilter,
+  range: ReplayRange,
+  filters: string | null = null,
+): Promise<ReplayStats> {
   const query = new URLSearchParams({ filter, range });
-  return api.get<ReplayStats>(`/api/websites/${websiteId}/session-replays/stats?${query}`);
+  return api.get<ReplayStats>(`/api/websites/${websiteId}/session-replays/stats?${query}${filtersQuery(filters)}`);
 }
 
 /** GET /api/replays/{id}: one recording as the list shows it, and its site. */

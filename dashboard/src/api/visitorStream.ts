@@ -1,6 +1,7 @@
 //! Types (aliases onto the generated contract) and paths of the Visitor Stream's reads (daemon/API.md
 //! "Visitor Stream").
 
+import { filtersQuery } from "../lib/filters";
 import type { components } from "./generated";
 
 type Schemas = components["schemas"];
@@ -16,7 +17,8 @@ export type JourneyStep = Schemas["SessionJourneyStep"];
 /** GET /api/analytics/sessions/{id}/journey. */
 export type SessionJourney = Schemas["SessionJourney"];
 
-export const liveVisitorsPath = (websiteId: number) => `/api/analytics/live-visitors?website_id=${websiteId}`;
+export const liveVisitorsPath = (websiteId: number, filters: string | null = null) =>
+  `/api/analytics/live-visitors?website_id=${websiteId}${filtersQuery(filters)}`;
 /** GET /api/analytics/sessions/{id}: one session as the stream lists it (a funnel drop-off's detail). */
 export const sessionPath = (websiteId: number, sessionId: number) =>
   `/api/analytics/sessions/${sessionId}?website_id=${websiteId}`;

@@ -3,23 +3,25 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { type Funnel, type FunnelDropOffs, type FunnelInput, type FunnelStatus, dropOffsPath } from "../api/funnels";
 import { keys } from "../api/keys";
+import { filtersQuery } from "../lib/filters";
 import { useUser } from "./auth";
 
-export function useFunnels(range: string) {
+/** The funnels with their figures over `range`, of the visits `filters` (the URL's, as sent) admit. */
+export function useFunnels(range: string, filters: string | null = null) {
   const user = useUser();
   return useQuery({
-    queryKey: keys.funnels.list(range),
-    queryFn: () => api.get<Funnel[]>(`/api/funnels?range=${encodeURIComponent(range)}`),
+    queryKey: keys.funnels.list(range, filters),
+    queryFn: () => api.get<Funnel[]>(`/api/funnels?range=${encodeURIComponent(range)}${filtersQuery(filters)}`),
     enabled: !!user.data,
   });
 }
 
 /** The visits that dropped off at each step, read when the drop-off list is opened. */
-export function useFunnelDropOffs(id: number, range: string, enabled: boolean) {
+export function useFunnelDropOffs(id: number, range: string, enabled: boolean, filters: string | null = null) {
   const user = useUser();
   return useQuery({
-    queryKey: keys.funnels.dropOffs(id, range),
-    queryFn: () => api.get<FunnelDropOffs>(dropOffsPath(id, range)),
+    queryKey: keys.funnels.dropOffs(id, range, filters),
+    queryFn: () => api.get<FunnelDropOffs>(dropOffsPath(id, range, filters)),
     enabled: !!user.data && enabled,
   });
 }

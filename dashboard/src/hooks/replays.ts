@@ -6,23 +6,24 @@ import type { ReplayFilter, ReplayRange } from "../api/replays";
 import { keys } from "../api/keys";
 import { useUser } from "./auth";
 
-export function useSessionReplays(websiteId: number | undefined, filter: ReplayFilter, range: ReplayRange) {
+/** `filters`: the URL's filters as sent (null for none); the recordings of the visits they admit. */
+export function useSessionReplays(websiteId: number | undefined, filter: ReplayFilter, range: ReplayRange, filters: string | null = null) {
   const signedIn = !!useUser().data;
   const id = websiteId ?? -1;
   return useQuery({
-    queryKey: keys.site(id).read("session-replays", { filter, range }),
-    queryFn: () => fetchReplays(id, filter, range),
+    queryKey: keys.site(id).read("session-replays", { filter, range, filters }),
+    queryFn: () => fetchReplays(id, filter, range, filters),
     enabled: signedIn && websiteId !== undefined,
   });
 }
 
 /** The cards over every recording of the range and filter. */
-export function useReplayStats(websiteId: number | undefined, filter: ReplayFilter, range: ReplayRange) {
+export function useReplayStats(websiteId: number | undefined, filter: ReplayFilter, range: ReplayRange, filters: string | null = null) {
   const signedIn = !!useUser().data;
   const id = websiteId ?? -1;
   return useQuery({
-    queryKey: keys.site(id).read("session-replay-stats", { filter, range }),
-    queryFn: () => fetchReplayStats(id, filter, range),
+    queryKey: keys.site(id).read("session-replay-stats", { filter, range, filters }),
+    queryFn: () => fetchReplayStats(id, filter, range, filters),
     enabled: signedIn && websiteId !== undefined,
   });
 }

@@ -16,11 +16,12 @@ import { useUser } from "./auth";
 /** Visitor stream polling while Live (spec part 2 §9). */
 export const STREAM_POLL_MS = 3000;
 
-export function useLiveVisitors(websiteId: number, live: boolean) {
+/** `filters`: the URL's filters as sent (null for none); the active visits they admit. */
+export function useLiveVisitors(websiteId: number, live: boolean, filters: string | null = null) {
   const signedIn = !!useUser().data;
   return useQuery({
-    queryKey: keys.site(websiteId).read("live-visitors"),
-    queryFn: () => api.get<LiveVisitors>(liveVisitorsPath(websiteId)),
+    queryKey: keys.site(websiteId).read("live-visitors", { filters }),
+    queryFn: () => api.get<LiveVisitors>(liveVisitorsPath(websiteId, filters)),
     enabled: signedIn,
     refetchInterval: live ? STREAM_POLL_MS : false,
     // Live data: a fresh mount or a return to Live shows now, not the cache.

@@ -8,6 +8,8 @@ import { EmptyText, QueryState, SkeletonRows } from "../components/page/QuerySta
 import { SitePage } from "../components/page/SitePage";
 import { IconActivity, IconClock, IconRoute, IconTarget } from "../components/ui/icons";
 import { Badge, Button, Card, CardBody, CardHeader, Select, Skeleton, cx } from "../components/ui/primitives";
+import { FilterBar } from "../components/filters/FilterBar";
+import { useFilters } from "../hooks/filters";
 import { useParamState } from "../hooks/selection";
 import { useCustomerJourneys, useJourneyPaths } from "../hooks/journeys";
 import { useMediaQuery } from "../hooks/media";
@@ -58,7 +60,8 @@ export default function CustomerJourneysPage() {
 const JOURNEYS_PAGE = 10;
 
 function Journeys({ site, period, filter }: { site: number; period: JourneyPeriod; filter: JourneyFilter }) {
-  const journeys = useCustomerJourneys(site, period, filter);
+  const filters = useFilters();
+  const journeys = useCustomerJourneys(site, period, filter, filters.text);
   const [selected, setSelected] = useState<string | null>(null);
   const [page, setPage] = useState(0);
   // Side by side from `lg`; on narrower screens a tapped journey's details open under its row, not below the list.
@@ -71,6 +74,7 @@ function Journeys({ site, period, filter }: { site: number; period: JourneyPerio
   const current = data?.journeys.find((j) => j.sessionId === selected) ?? (wide ? shown[0] : undefined);
   return (
     <div className={cx("space-y-6", journeys.isPlaceholderData && "opacity-70")} aria-busy={journeys.isFetching}>
+      <FilterBar websiteId={site} period={`range=${period}`} error={journeys.error} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <MetricCard
           title="Total Journeys"
@@ -246,7 +250,7 @@ function JourneyDetail({ journey }: { journey: CustomerJourney }) {
 }
 
 function CommonPaths({ site, period }: { site: number; period: JourneyPeriod }) {
-  const paths = useJourneyPaths(site, period);
+  const paths = useJourneyPaths(site, period, useFilters().text);
   return (
     <Card>
       <CardHeader title="Common Paths" description="The most frequent page sequences from entry to exit." />

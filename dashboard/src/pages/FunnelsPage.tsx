@@ -11,6 +11,8 @@ import { useToast } from "../components/toast/toast";
 import { Dialog } from "../components/ui/Dialog";
 import { IconFilter, IconPlus } from "../components/ui/icons";
 import { Button, EmptyState, ErrorNote, FullPageSpinner, PageHeader } from "../components/ui/primitives";
+import { FilterBar } from "../components/filters/FilterBar";
+import { useFilters } from "../hooks/filters";
 import { useDeleteFunnel, useFunnels, useUpdateFunnel } from "../hooks/funnels";
 import { useParamState } from "../hooks/selection";
 import { useWebsites } from "../hooks/websites";
@@ -29,7 +31,8 @@ const RANGE_VALUES = RANGES.map((r) => r.value);
 export default function FunnelsPage() {
   const websites = useWebsites();
   const [range, setRange] = useParamState<Range>("range", RANGE_VALUES, "30d");
-  const funnels = useFunnels(range);
+  const filters = useFilters();
+  const funnels = useFunnels(range, filters.text);
   const update = useUpdateFunnel();
   const remove = useDeleteFunnel();
   const { toast } = useToast();
@@ -85,38 +88,41 @@ export default function FunnelsPage() {
       ) : sites.length === 0 ? (
         <NoWebsites />
       ) : (
-        <QueryState
-          query={funnels}
-          skeleton={<SkeletonRows rows={2} className="h-64" />}
-          isEmpty={(list) => list.length === 0}
-          empty={
-            <EmptyState
-              icon={<IconFilter />}
-              title="No funnels yet"
-              description="Create a funnel to see how many visitors reach each step, in order."
-              action={
-                editable.length > 0 && (
-                  <Button onClick={() => setDialog({})}>
-                    <IconPlus /> Create Funnel
-                  </Button>
-                )
-              }
-            />
-          }
-        >
-          {(list) => (
-            <div className="space-y-6">
-              {list.map((f) => (
-                <FunnelCard
-                  key={f.id}
-                  funnel={f}
-                  range={range}
-                  changes={mayChange(f) ? { onEdit: () => setDialog({ funnel: f }), onToggle: () => toggle(f), onDelete: () => setDeleting(f) } : undefined}
-                />
-              ))}
-            </div>
-          )}
-        </QueryState>
+        <div className="space-y-6">
+          <FilterBar websiteId={sites.length === 1 ? sites[0].id : undefined} period={`range=${range}`} error={funnels.error} />
+          <QueryState
+            query={funnels}
+            skeleton={<SkeletonRows rows={2} className="h-64" />}
+            isEmpty={(list) => list.length === 0}
+            empty={
+              <EmptyState
+                icon={<IconFilter />}
+                title="No funnels yet"
+                description="Create a funnel to see how many visitors reach each step, in order."
+                action={
+                  editable.length > 0 && (
+                    <Button onClick={() => setDialog({})}>
+                      <IconPlus /> Create Funnel
+                    </Button>
+                  )
+                }
+              />
+            }
+          >
+            {(list) => (
+              <div className="space-y-6">
+                {list.map((f) => (
+                  <FunnelCard
+                    key={f.id}
+                    funnel={f}
+                    range={range}
+                    changes={mayChange(f) ? { onEdit: () => setDialog({ funnel: f }), onToggle: () => toggle(f), onDelete: () => setDeleting(f) } : undefined}
+                  />
+                ))}
+              </div>
+            )}
+          </QueryState>
+        </div>
       )}
       <FunnelDialog open={dialog !== null} onClose={() => setDialog(null)} websites={editable} funnel={dialog?.funnel} />
       <Dialog

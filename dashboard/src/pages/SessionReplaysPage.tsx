@@ -13,6 +13,8 @@ import { ReplayDialog } from "../components/replays/ReplayDialog";
 import { ReplayTable } from "../components/replays/ReplayTable";
 import { IconBuilding, IconCheck, IconClock, IconVideo } from "../components/ui/icons";
 import { Card, EmptyState, ErrorNote, Select, Spinner } from "../components/ui/primitives";
+import { FilterBar } from "../components/filters/FilterBar";
+import { useFilters } from "../hooks/filters";
 import { useParamState } from "../hooks/selection";
 import { useReplay, useReplayStats, useSessionReplays } from "../hooks/replays";
 import { formatNumber } from "../lib/format";
@@ -58,7 +60,8 @@ export default function SessionReplaysPage() {
 }
 
 function Replays({ websiteId, filter, range }: { websiteId: number; filter: ReplayFilter; range: ReplayRange }) {
-  const list = useSessionReplays(websiteId, filter, range);
+  const filters = useFilters();
+  const list = useSessionReplays(websiteId, filter, range, filters.text);
   const replays = list.data ?? [];
   const [replayId, setReplayId] = useReplayParam();
   // A recording named in the URL is read alone unless the list has it (it may be older, filtered out, or of
@@ -79,12 +82,13 @@ function Replays({ websiteId, filter, range }: { websiteId: number; filter: Repl
         { replace: true },
       );
   }, [otherSite, setParams]);
-  const cards = useReplayStats(websiteId, filter, range);
+  const cards = useReplayStats(websiteId, filter, range, filters.text);
   const stats = cards.data ?? { total: 0, complete: 0, averageDuration: 0, enterprise: 0 };
   const loading = list.isPending;
 
   return (
     <div className="space-y-6">
+      <FilterBar websiteId={websiteId} period={`range=${range}`} error={list.error ?? cards.error} />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <MetricCard title="Total Replays" value={formatNumber(stats.total)} caption="Recorded sessions" icon={<IconVideo />} loading={cards.isPending} />
         <MetricCard title="Complete Recordings" value={formatNumber(stats.complete)} caption="Finished sessions" icon={<IconCheck />} loading={cards.isPending} />

@@ -11,6 +11,8 @@ import { IconUsers } from "../components/ui/icons";
 import { Card, CardBody, CardHeader, EmptyState } from "../components/ui/primitives";
 import { SessionPanel } from "../components/visitorStream/SessionPanel";
 import { SessionRow } from "../components/visitorStream/SessionRow";
+import { FilterBar } from "../components/filters/FilterBar";
+import { useFilters } from "../hooks/filters";
 import { useNow } from "../hooks/live";
 import { useLiveVisitors, useStreamSession } from "../hooks/visitorStream";
 
@@ -43,7 +45,8 @@ export default function VisitorStreamPage() {
 }
 
 function Stream({ websiteId, live }: { websiteId: number; live: boolean }) {
-  const query = useLiveVisitors(websiteId, live);
+  const filters = useFilters();
+  const query = useLiveVisitors(websiteId, live, filters.text);
   const [params, setParams] = useSearchParams();
   const linked = Number(params.get("session")) || undefined;
   const [openId, setOpenId] = useState<number | undefined>(linked);
@@ -67,6 +70,7 @@ function Stream({ websiteId, live }: { websiteId: number; live: boolean }) {
   };
   return (
     <div className="space-y-6">
+      <FilterBar websiteId={websiteId} period="range=1d" error={query.error} />
       <QueryState query={query} skeleton={<SkeletonRows rows={4} className="h-24" />}>
         {(data) => <Cards data={data} />}
       </QueryState>

@@ -22,6 +22,7 @@ use crate::analytics::{Dimension, TimeRange};
 use crate::cluster::imports::ClusterImports;
 use crate::cluster::seeded::{assert_every_read_equal, comparable_funnel, funnel_input, seeded_bodies, seeded_hits};
 use crate::cluster::testing::{TestCluster, fresh, store_all_in_sqlite};
+use crate::events::Filters;
 use crate::import::{ImportOptions, Source};
 use crate::ingest::replay::ChunkStats;
 use crate::ingest::{Hit, ReplayChunk};
@@ -235,9 +236,9 @@ fn a_copied_data_folder_answers_every_read_as_sqlite_and_keeps_its_ids() {
         Websites::new(test_cluster.meta()),
     );
     let listed = |f: Vec<crate::store::funnels::Funnel>| f.into_iter().map(comparable_funnel).collect::<Vec<_>>();
-    let expected = listed(fixture.tracker.funnels.list(fixture.user.id, None, range).unwrap());
+    let expected = listed(fixture.tracker.funnels.list(fixture.user.id, None, range, &Filters::none()).unwrap());
     assert!(expected[0].total_visitors > 0, "{expected:?}");
-    assert_eq!(listed(funnels.list(fixture.user.id, None, range).unwrap()), expected);
+    assert_eq!(listed(funnels.list(fixture.user.id, None, range, &Filters::none()).unwrap()), expected);
 
     // Ids are kept, and none SQLite ever gave (the deleted site's included) is handed out again.
     let (key, next_site): (String, i64) = cluster

@@ -6,7 +6,7 @@ use super::ClickHouseEvents;
 use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
-use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, text, visit_rows};
+use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
@@ -111,6 +111,38 @@ impl ClickHouseEvents {
         )
     }
 
+    /// The condition on hits of `sites` of the visits started in the range that `filters` admit (see
+    /// [`admitted_visit_condition`]).
+    pub(super) fn admitted_visits_of(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> String {
+        admitted_visit_condition(self.db(), &sites_condition(sites), filters, range.start)
+    }
+
+    /// Those of `site`'s `visits` that `filters` admit, judged on all their hits (a recording's visit may have
+    /// started long before the range).
+    pub(super) fn admitted_among(
+        &self,
+        site: WebsiteId,
+        visits: &[i64],
+        filters: &Filters,
+    ) -> Result<std::collections::HashSet<i64>> {
+        if visits.is_empty() {
+            return Ok(Default::default());
+        }
+        let ids: Vec<String> = visits.iter().map(i64::to_string).collect();
+        let rows = self.ask(&format!(
+            "SELECT visit_id FROM (
+                SELECT visit_id{}, countIf({}) AS matched FROM {}.hits
+                WHERE website_id = {site} AND visit_id IN ({}) GROUP BY visit_id)
+             WHERE {} AND matched > 0",
+            visit_columns(&filters.visit_fields()),
+            condition_sql(&filters.event, &mut Ch),
+            self.db(),
+            ids.join(", "),
+            condition_sql(&filters.visit, &mut Ch)
+        ))?;
+        rows.iter().map(|row| int(row, 0)).collect()
+    }
+
     /// `FROM hits WHERE ...`: the hits of visits of `site` timed in the range that `filters` admit. The visit
     /// conditions are checked on each shard against the visits of its own hits (a visit's hits are on one
     /// shard), grouped from `EARLIER_HITS_MS` before the range, where every visit with a hit in it is found.
@@ -154,6 +186,26 @@ pub(crate) fn admitted_hit_condition(db: &str, site: WebsiteId, filters: &Filter
         sql.push_str(&format!(" AND {}", admitted_visit_ids(db, site, filters, from)));
     }
     sql
+}
+
+/// The condition, over hit rows of `sites` from `from` on, of the hits of the visits `filters` admit (every
+/// visit condition holds and, with event conditions, one of the visit's hits passes them all): `" AND ..."`,
+/// or nothing when there is no filter. The funnels', journeys' and stream's reads; each shard
+/// decides its own visits, their values grouped from the hits since `EARLIER_HITS_MS` before `from`.
+fn admitted_visit_condition(db: &str, sites: &str, filters: &Filters, from: Millis) -> String {
+    if filters.is_empty() {
+        return String::new();
+    }
+    format!(
+        " AND visit_id IN (SELECT visit_id FROM (
+            SELECT visit_id{}, countIf({}) AS matched FROM {db}.hits_local
+            WHERE {sites} AND visit_id != 0 AND ts >= {} GROUP BY visit_id)
+          WHERE {} AND matched > 0)",
+        visit_columns(&filters.visit_fields()),
+        condition_sql(&filters.event, &mut Ch),
+        from - EARLIER_HITS_MS,
+        condition_sql(&filters.visit, &mut Ch)
+    )
 }
 
 impl FilteredReads for ClickHouseEvents {

@@ -11,6 +11,7 @@ use crate::analytics::TimeRange;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter};
 use crate::cluster::seeded::journey_hits;
 use crate::cluster::testing::scroll_reports;
+use crate::events::Filters;
 use crate::ingest::Hit;
 use crate::model::{Millis, WebsiteId, now_ms};
 
@@ -128,7 +129,7 @@ fn customer_journeys_of_one_site_and_of_several_answer_as_sqlites_on_random_visi
             for filter in
                 [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned, JourneyFilter::Active]
             {
-                let journeys = plain(events.customer_journeys(one, range, filter, now).unwrap());
+                let journeys = plain(events.customer_journeys(one, range, &Filters::none(), filter, now).unwrap());
                 assert!(journeys.journeys.iter().all(|j| j.website_id == one[0]), "{name}");
                 scored += journeys.journeys.iter().filter(|j| j.journey_score > 0 && !j.steps.is_empty()).count();
                 got.push(journeys);
@@ -137,7 +138,7 @@ fn customer_journeys_of_one_site_and_of_several_answer_as_sqlites_on_random_visi
         assert!(scored > 50, "{name}: the journeys are listed with steps and scores: {scored}");
         let week = TimeRange::parse("7d", now).unwrap();
         for filter in [JourneyFilter::All, JourneyFilter::Converted, JourneyFilter::Abandoned] {
-            let journeys = plain(events.customer_journeys(several, week, filter, now).unwrap());
+            let journeys = plain(events.customer_journeys(several, week, &Filters::none(), filter, now).unwrap());
             let listed: std::collections::BTreeSet<WebsiteId> =
                 journeys.journeys.iter().map(|j| j.website_id).collect();
             assert!(
@@ -147,7 +148,7 @@ fn customer_journeys_of_one_site_and_of_several_answer_as_sqlites_on_random_visi
             got.push(journeys);
         }
         // A site without visits lists none.
-        let empty = events.customer_journeys(none, week, JourneyFilter::All, now).unwrap();
+        let empty = events.customer_journeys(none, week, &Filters::none(), JourneyFilter::All, now).unwrap();
         assert!(empty.journeys.is_empty(), "{name}");
         answers.push((name, got));
     }

@@ -23,6 +23,7 @@ mod retention;
 mod sources;
 mod traffic;
 mod upkeep;
+mod visit_filters;
 mod visits;
 
 use crate::cluster::testing::{TestCluster, fresh, in_time_order, store_jobs_in_cluster, submit_to_sqlite};

@@ -7,6 +7,7 @@ use crate::analytics::funnels::StepPattern;
 use crate::analytics::journeys::JourneyFilter;
 use crate::cluster::seeded::{comparable_funnel, funnel_input, journey_hits, seeded_hits, without_visit_id};
 use crate::cluster::testing::scroll_reports;
+use crate::events::Filters;
 use crate::ingest::EventKind::{Conversion as Purchase, Pageview};
 use crate::ingest::Hit;
 use crate::model::{Millis, WebsiteId, now_ms};
@@ -60,7 +61,7 @@ fn journey_paths_and_customer_journeys_follow_each_visits_pages_on_each_engine()
         let hits = seeded(&engine, &sites, now);
         let range = TimeRange::parse("24h", now).unwrap();
 
-        let paths = events.journey_paths(&sites[..1], range).unwrap();
+        let paths = events.journey_paths(&sites[..1], range, &Filters::none()).unwrap();
         assert_eq!(paths.total_sessions, 5, "{name}");
         let listed: Vec<(String, u64, u64, f64)> =
             paths.paths.iter().map(|p| (p.pages.join(" "), p.sessions, p.conversions, p.conversion_rate)).collect();
@@ -71,10 +72,10 @@ fn journey_paths_and_customer_journeys_follow_each_visits_pages_on_each_engine()
             .map(|(pages, sessions, conversions, rate)| (pages.to_string(), sessions, conversions, rate));
         assert_eq!(rest, expected, "{name}");
         // The account's sites together: the second site's /a, /b is counted with the first's.
-        let both = events.journey_paths(&sites, range).unwrap();
+        let both = events.journey_paths(&sites, range, &Filters::none()).unwrap();
         assert_eq!((both.total_sessions, both.paths[0].sessions), (6, 3), "{name}");
 
-        let all = events.customer_journeys(&sites[..1], range, JourneyFilter::All, now).unwrap();
+        let all = events.customer_journeys(&sites[..1], range, &Filters::none(), JourneyFilter::All, now).unwrap();
         let listed: Vec<(&str, u64, u64, Millis)> = all
             .journeys
             .iter()
@@ -91,13 +92,14 @@ fn journey_paths_and_customer_journeys_follow_each_visits_pages_on_each_engine()
         .map(|(key, touchpoints, conversions)| (key, touchpoints, conversions, start(key)));
         assert_eq!(listed, expected, "{name}");
         assert_eq!((all.summary.total_journeys, all.summary.conversion_rate), (5, 20.0), "{name}");
-        let converted = events.customer_journeys(&sites[..1], range, JourneyFilter::Converted, now).unwrap();
+        let converted =
+            events.customer_journeys(&sites[..1], range, &Filters::none(), JourneyFilter::Converted, now).unwrap();
         let keys: Vec<&str> = converted.journeys.iter().map(|j| j.session_id.as_str()).collect();
         assert_eq!(keys, ["visitor-001"], "{name}");
         // One step a touchpoint: the purchase on /c too.
         let steps: Vec<&str> = converted.journeys[0].steps.iter().map(|s| s.page.as_str()).collect();
         assert_eq!(steps, ["/a", "/b", "/c", "/c"], "{name}");
-        let both = events.customer_journeys(&sites, range, JourneyFilter::All, now).unwrap();
+        let both = events.customer_journeys(&sites, range, &Filters::none(), JourneyFilter::All, now).unwrap();
         assert_eq!((both.journeys.len(), both.journeys[0].website_id), (6, sites[1]), "{name}");
     }
 }
@@ -131,7 +133,7 @@ fn funnels_count_the_visits_reaching_each_step_in_order_and_list_those_that_drop
                 (id, patterns)
             })
             .collect();
-        let counts = events.funnel_counts(site, &funnels, range).unwrap();
+        let counts = events.funnel_counts(site, &funnels, range, &Filters::none()).unwrap();
         assert_eq!(counts, [vec![4, 3, 1], vec![4, 1], vec![4, 0], vec![5, 1]], "{name}");
 
         // Visit 5 stopped at /a; visits 3 and 2 (newest first) at /b.
@@ -157,10 +159,10 @@ fn funnels_count_the_visits_reaching_each_step_in_order_and_list_those_that_drop
             found.iter_mut().flatten().for_each(|v| v.id = 0);
             found
         };
-        let found = events.funnel_drop_offs(site, steps, range, 10, &[1, 2]).unwrap();
+        let found = events.funnel_drop_offs(site, steps, range, &Filters::none(), 10, &[1, 2]).unwrap();
         let expected = vec![vec![dropped(5, 1, 0, "/a")], vec![dropped(3, 3, 40, "/b"), dropped(2, 2, 20, "/b")]];
         assert_eq!(without_ids(found), expected, "{name}");
-        let newest = events.funnel_drop_offs(site, steps, range, 1, &[1, 2]).unwrap();
+        let newest = events.funnel_drop_offs(site, steps, range, &Filters::none(), 1, &[1, 2]).unwrap();
         assert_eq!(without_ids(newest), [vec![dropped(5, 1, 0, "/a")], vec![dropped(3, 3, 40, "/b")]], "{name}");
     }
 }
@@ -189,13 +191,17 @@ fn funnel_answers(engine: &Engine, now: Millis) -> Vec<(String, String)> {
     let mut reached_late_steps = false;
     for period in ["24h", "7d", "30d", "90d"] {
         let range = TimeRange::parse(period, now).unwrap();
-        let listed: Vec<Funnel> =
-            stored.list(engine.owner, Some(site), range).unwrap().into_iter().map(comparable_funnel).collect();
+        let listed: Vec<Funnel> = stored
+            .list(engine.owner, Some(site), range, &Filters::none())
+            .unwrap()
+            .into_iter()
+            .map(comparable_funnel)
+            .collect();
         reached_late_steps |= listed.iter().all(|f| f.steps[1].visitors > 0 && f.total_visitors > 20);
         answers.push((format!("funnels {period}"), format!("{listed:?}")));
         for &id in &ids {
             for limit in [1, 100] {
-                let mut drop_offs = stored.drop_offs(engine.owner, id, range, limit).unwrap();
+                let mut drop_offs = stored.drop_offs(engine.owner, id, range, &Filters::none(), limit).unwrap();
                 assert!(drop_offs.steps.iter().any(|s| !s.visits.is_empty()), "{drop_offs:?}");
                 drop_offs.funnel_id = 0;
                 for visit in drop_offs.steps.iter_mut().flat_map(|s| s.visits.iter_mut()) {
@@ -241,12 +247,12 @@ fn journey_paths_answer_as_sqlites_on_random_visits() {
         let mut got = Vec::new();
         for period in ["1d", "7d", "30d", "90d"] {
             let range = TimeRange::parse(period, now).unwrap();
-            let paths = events.journey_paths(&sites[..1], range).unwrap();
+            let paths = events.journey_paths(&sites[..1], range, &Filters::none()).unwrap();
             assert!(paths.paths.len() == crate::analytics::journeys::TOP_PATHS, "{name}: {paths:?}");
             assert!(paths.paths.iter().any(|p| p.conversions > 0 && p.conversions < p.sessions), "{name}");
             assert!(paths.paths.windows(2).any(|w| w[0].sessions == w[1].sessions), "{name}: {paths:?}");
             // The account's second site has no visits: the paths of both are the first's.
-            assert_eq!(events.journey_paths(&sites, range).unwrap(), paths, "{name} {period}");
+            assert_eq!(events.journey_paths(&sites, range, &Filters::none()).unwrap(), paths, "{name} {period}");
             got.push(format!("{period}: {paths:?}"));
         }
         answers.push((name, got));

@@ -13,6 +13,7 @@ use super::{Engine, engines};
 use crate::Error;
 use crate::analytics::{ReplayFilter, ReplaySummary, TimeRange};
 use crate::auth::Auth;
+use crate::events::Filters;
 use crate::ingest::EventKind::Pageview;
 use crate::ingest::Hit;
 use crate::ingest::enrich::Organization;
@@ -130,7 +131,7 @@ fn the_replay_list_and_its_cards_page_through_the_recordings_under_every_filter_
             ];
             for &(filter, expected) in newest_first {
                 for limit in [2, 5, 100] {
-                    let list = events.replays(site, range, filter, limit).unwrap();
+                    let list = events.replays(site, range, &Filters::none(), filter, limit).unwrap();
                     let shown = &expected[..expected.len().min(limit as usize)];
                     assert_eq!(visitors(&list), keys(shown), "{name}: {filter:?}, {limit}");
                     let clicks: Vec<i64> = list.iter().map(|r| r.click_count).collect();
@@ -144,12 +145,12 @@ fn the_replay_list_and_its_cards_page_through_the_recordings_under_every_filter_
                 }
             }
             for filter in FILTERS {
-                let stats = events.replay_stats(site, range, filter).unwrap();
+                let stats = events.replay_stats(site, range, &Filters::none(), filter).unwrap();
                 let count = newest_first.iter().find(|(f, _)| *f == filter).unwrap().1.len() as i64;
                 assert_eq!(stats.total, count, "{name}: {filter:?} {stats:?}");
                 got.push(format!("{enterprise} {filter:?}: {stats:?}"));
             }
-            let all = events.replay_stats(site, range, ReplayFilter::All).unwrap();
+            let all = events.replay_stats(site, range, &Filters::none(), ReplayFilter::All).unwrap();
             assert_eq!((all.complete, all.enterprise), (4, if enterprise { 3 } else { 0 }), "{name}");
             // 0, 1, 3, 4, 6, 7, 9 and 10 seconds (whole seconds of 1.5 × v) over 8.
             assert!((all.average_duration - 5.0).abs() < 0.3, "{name}: {all:?}");
@@ -198,7 +199,7 @@ fn a_recording_and_its_events_are_read_by_its_owner_alone_on_each_engine() {
         let (events, site, name) = (&engine.events, engine.site, engine.name);
         seeded(&engine, now);
         let range = TimeRange::parse("24h", now).unwrap();
-        let newest = events.replays(site, range, ReplayFilter::All, 1).unwrap().remove(0);
+        let newest = events.replays(site, range, &Filters::none(), ReplayFilter::All, 1).unwrap().remove(0);
         let owner = engine.owner;
 
         let detail = events.replay(owner, newest.id).unwrap();
@@ -219,5 +220,40 @@ fn a_recording_and_its_events_are_read_by_its_owner_alone_on_each_engine() {
             assert!(matches!(missing, Some(Error::NotFound(_))), "{name}: {missing:?}");
         }
         assert!(matches!(events.replay_events(other, newest.id).err(), Some(Error::NotFound(_))), "{name}");
+    }
+}
+
+#[test]
+fn the_replay_list_and_its_cards_keep_the_recordings_of_the_visits_a_filter_admits_on_each_engine() {
+    let now = now_ms();
+    for engine in engines() {
+        let (events, site, name) = (&engine.events, engine.site, engine.name);
+        seeded(&engine, now);
+        make_acme_an_enterprise(&engine);
+        let range = TimeRange::parse("24h", now).unwrap();
+        let on_p = Filters::parse(Some(r#"[["is","event:page",["/p"]]]"#)).unwrap();
+        let not_entering_p = Filters::parse(Some(r#"[["is_not","visit:entry_page",["/p"]]]"#)).unwrap();
+        // Newest first; past the cluster's pages of three recordings.
+        let expected: &[(&Filters, ReplayFilter, &[u8])] = &[
+            (&on_p, ReplayFilter::All, &[1, 0]),
+            (&on_p, ReplayFilter::Complete, &[0]),
+            (&on_p, ReplayFilter::Incomplete, &[1]),
+            (&on_p, ReplayFilter::Enterprise, &[0]),
+            (&not_entering_p, ReplayFilter::All, &[7, 6, 5, 4, 3, 2]),
+            (&not_entering_p, ReplayFilter::Complete, &[6, 4, 2]),
+            (&not_entering_p, ReplayFilter::Enterprise, &[6, 3]),
+        ];
+        for &(filters, filter, shown) in expected {
+            for limit in [1, 100] {
+                let list = events.replays(site, range, filters, filter, limit).unwrap();
+                let kept = &shown[..shown.len().min(limit as usize)];
+                assert_eq!(visitors(&list), keys(kept), "{name}: {filters:?} {filter:?} {limit}");
+            }
+            let stats = events.replay_stats(site, range, filters, filter).unwrap();
+            assert_eq!(stats.total, shown.len() as i64, "{name}: {filters:?} {filter:?}");
+            let complete = shown.iter().filter(|v| *v % 2 == 0).count() as i64;
+            let enterprise = shown.iter().filter(|v| *v % 3 == 0).count() as i64;
+            assert_eq!((stats.complete, stats.enterprise), (complete, enterprise), "{name}: {filters:?} {filter:?}");
+        }
     }
 }

@@ -130,7 +130,7 @@ fn the_stream_lists_the_visits_active_now_and_each_visits_journey_on_each_engine
         assert_eq!(listed, expected, "{name}");
         assert!(events.active_sessions(sites[1]).unwrap().is_empty(), "{name}");
 
-        let live = events.live_visitors(&sites).unwrap();
+        let live = events.live_visitors(&sites, &crate::events::Filters::none()).unwrap();
         let today = now.div_euclid(DAY) * DAY;
         let began_today = [1, 2, 3].iter().filter(|&&v| of(&hits, v)[0].ts >= today).count() as i64;
         assert_eq!(live.total_active_visitors, 2, "{name}");

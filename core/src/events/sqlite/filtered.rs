@@ -43,6 +43,20 @@ pub(crate) fn admitted_event_condition(filters: &Filters, placed: usize) -> (Str
     (format!("{visit} AND {event}"), p.values)
 }
 
+/// The condition, over a stored visit row `s`, of the visits `filters` admit: every visit condition holds and,
+/// when there are event conditions, one of the visit's events passes them all (as `filtered_totals` counts
+/// visits). The funnels', journeys', replays' and stream's reads list or count these visits; values numbered
+/// after the statement's own `placed` parameters.
+pub(crate) fn admitted_visit_condition(filters: &Filters, placed: usize) -> (String, Vec<Value>) {
+    let mut p = Params { values: Vec::new(), placed };
+    let mut sql = condition_sql(&filters.visit, &mut p);
+    if !filters.event.is_empty() {
+        let event = condition_sql(&filters.event, &mut p);
+        sql.push_str(&format!(" AND EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND {event})"));
+    }
+    (sql, p.values)
+}
+
 impl Dialect for Params {
     fn field(&mut self, field: &Field) -> String {
         match field {

@@ -9,6 +9,7 @@ use crate::account::{Account, NotificationsUpdate, RECENT_SIGN_INS};
 use crate::auth::{Auth, Login};
 use crate::config::Config;
 use crate::error::Error;
+use crate::events::Filters;
 use crate::model::TrackingLevel;
 use crate::privacy::{Actor, AuditAction, Privacy, PrivacySettings, PrivacyUpdate};
 use crate::settings::Settings;
@@ -526,7 +527,7 @@ fn funnels_are_their_owners_alone_on_each_engine() {
         };
         let range = crate::analytics::TimeRange::parse("30d", crate::model::now_ms()).unwrap();
         let id = funnels.create(ann.id, input(ann_site)).unwrap();
-        let listed = funnels.list(ann.id, None, range).unwrap();
+        let listed = funnels.list(ann.id, None, range, &Filters::none()).unwrap();
         assert_eq!(listed.len(), 1, "{}", engine.name);
         assert_eq!(
             (listed[0].status.as_str(), listed[0].steps[1].url.as_str()),
@@ -535,22 +536,30 @@ fn funnels_are_their_owners_alone_on_each_engine() {
             engine.name
         );
         assert!(matches!(funnels.create(ann.id, input(bob_site)), Err(Error::NotFound("website"))), "{}", engine.name);
-        assert!(matches!(funnels.list(ann.id, Some(bob_site), range), Err(Error::NotFound(_))), "{}", engine.name);
-        assert!(funnels.list(bob.id, None, range).unwrap().is_empty(), "{}", engine.name);
-        assert!(matches!(funnels.get(bob.id, id, range), Err(Error::NotFound("funnel"))), "{}", engine.name);
+        assert!(
+            matches!(funnels.list(ann.id, Some(bob_site), range, &Filters::none()), Err(Error::NotFound(_))),
+            "{}",
+            engine.name
+        );
+        assert!(funnels.list(bob.id, None, range, &Filters::none()).unwrap().is_empty(), "{}", engine.name);
+        assert!(
+            matches!(funnels.get(bob.id, id, range, &Filters::none()), Err(Error::NotFound("funnel"))),
+            "{}",
+            engine.name
+        );
         let pause = FunnelInput { status: Some("paused".into()), ..FunnelInput::default() };
         assert!(matches!(funnels.update(bob.id, id, pause.clone()), Err(Error::NotFound(_))), "{}", engine.name);
         assert!(matches!(funnels.delete(bob.id, id), Err(Error::NotFound(_))), "{}", engine.name);
         assert!(!funnels.update(ann.id, id, pause).unwrap(), "{}: a pause keeps the figures", engine.name);
         let moved = FunnelInput { steps: Some(vec![step("/a"), step("/b"), step("/c")]), ..FunnelInput::default() };
         assert!(funnels.update(ann.id, id, moved).unwrap(), "{}: new steps are counted again", engine.name);
-        let edited = funnels.get(ann.id, id, range).unwrap();
+        let edited = funnels.get(ann.id, id, range, &Filters::none()).unwrap();
         assert_eq!((edited.status.as_str(), edited.steps.len()), ("paused", 3), "{}", engine.name);
         let one_step = FunnelInput { steps: Some(vec![step("/a")]), ..input(ann_site) };
         let refused = funnels.create(ann.id, one_step).unwrap_err().to_string();
         assert_eq!(refused, "At least 2 steps are required", "{}", engine.name);
         funnels.delete(ann.id, id).unwrap();
-        assert!(matches!(funnels.get(ann.id, id, range), Err(Error::NotFound(_))), "{}", engine.name);
+        assert!(matches!(funnels.get(ann.id, id, range, &Filters::none()), Err(Error::NotFound(_))), "{}", engine.name);
     }
 }
 

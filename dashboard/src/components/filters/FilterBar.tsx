@@ -13,8 +13,9 @@ import { refusedFilters } from "./Refused";
 import { SegmentsMenu } from "./SegmentsMenu";
 
 /** `period` is the screen's period as query text (hooks/period.ts), for the menu's suggestions; `extra` is the
- * screen's range picker. */
-export function FilterBar({ websiteId, period, error, extra }: { websiteId: number; period: string; error?: unknown; extra?: ReactNode }) {
+ * screen's range picker. Without `websiteId` (a screen of all the account's sites) the bar shows the URL's chips
+ * to remove, with no menus: suggestions and segments are a site's. */
+export function FilterBar({ websiteId, period, error, extra }: { websiteId?: number; period: string; error?: unknown; extra?: ReactNode }) {
   const { filters, text, active, add, remove, clear } = useFilters();
   const [choosing, setChoosing] = useState<FilterDimension | null>(null);
   const refused = refusedFilters(active, error);
@@ -26,39 +27,41 @@ export function FilterBar({ websiteId, period, error, extra }: { websiteId: numb
           <FilterChip key={`${i}-${JSON.stringify(entry)}`} label={describeFilter(entry)} onRemove={() => remove(i)} />
         ))}
         {text !== null && filters.length === 0 ? <FilterChip label={`Filters ${text}`} onRemove={clear} /> : null}
-        <RadixMenu.Root modal={false}>
-          <RadixMenu.Trigger asChild>
-            <Button variant="outline" size="sm">
-              {active ? <IconPlus /> : <IconFilter />}
-              Add filter
-            </Button>
-          </RadixMenu.Trigger>
-          <RadixMenu.Portal>
-            <RadixMenu.Content
-              align="start"
-              sideOffset={4}
-              className="z-50 max-h-[min(24rem,var(--radix-dropdown-menu-content-available-height))] w-52 overflow-y-auto rounded-lg border border-gray-800 bg-gray-900 py-1 shadow-xl shadow-black/40"
-            >
-              {FILTER_DIMENSIONS.map((d) => (
+        {websiteId === undefined ? null : (
+          <RadixMenu.Root modal={false}>
+            <RadixMenu.Trigger asChild>
+              <Button variant="outline" size="sm">
+                {active ? <IconPlus /> : <IconFilter />}
+                Add filter
+              </Button>
+            </RadixMenu.Trigger>
+            <RadixMenu.Portal>
+              <RadixMenu.Content
+                align="start"
+                sideOffset={4}
+                className="z-50 max-h-[min(24rem,var(--radix-dropdown-menu-content-available-height))] w-52 overflow-y-auto rounded-lg border border-gray-800 bg-gray-900 py-1 shadow-xl shadow-black/40"
+              >
+                {FILTER_DIMENSIONS.map((d) => (
+                  <RadixMenu.Item
+                    key={d.dimension}
+                    onSelect={() => setChoosing(d)}
+                    className="flex w-full cursor-default items-center px-3 py-2 text-left text-sm text-gray-200 outline-none data-[highlighted]:bg-gray-800"
+                  >
+                    {d.label}
+                  </RadixMenu.Item>
+                ))}
+                <RadixMenu.Separator className="my-1 h-px bg-gray-800" />
                 <RadixMenu.Item
-                  key={d.dimension}
-                  onSelect={() => setChoosing(d)}
+                  onSelect={() => setChoosing(PROPERTY)}
                   className="flex w-full cursor-default items-center px-3 py-2 text-left text-sm text-gray-200 outline-none data-[highlighted]:bg-gray-800"
                 >
-                  {d.label}
+                  Property…
                 </RadixMenu.Item>
-              ))}
-              <RadixMenu.Separator className="my-1 h-px bg-gray-800" />
-              <RadixMenu.Item
-                onSelect={() => setChoosing(PROPERTY)}
-                className="flex w-full cursor-default items-center px-3 py-2 text-left text-sm text-gray-200 outline-none data-[highlighted]:bg-gray-800"
-              >
-                Property…
-              </RadixMenu.Item>
-            </RadixMenu.Content>
-          </RadixMenu.Portal>
-        </RadixMenu.Root>
-        <SegmentsMenu websiteId={websiteId} />
+              </RadixMenu.Content>
+            </RadixMenu.Portal>
+          </RadixMenu.Root>
+        )}
+        {websiteId === undefined ? null : <SegmentsMenu websiteId={websiteId} />}
         {active ? (
           <Button variant="ghost" size="sm" onClick={clear}>
             Clear all
@@ -74,7 +77,7 @@ export function FilterBar({ websiteId, period, error, extra }: { websiteId: numb
           </Button>
         </div>
       ) : null}
-      {choosing ? (
+      {choosing && websiteId !== undefined ? (
         <AddFilterDialog
           websiteId={websiteId}
           period={period}

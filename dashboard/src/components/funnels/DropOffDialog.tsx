@@ -2,6 +2,7 @@
 //! its session's detail panel in the Visitor Stream and, when it was recorded, to its replay.
 import { Link } from "react-router-dom";
 import type { Funnel } from "../../api/funnels";
+import { useFilters } from "../../hooks/filters";
 import { useFunnelDropOffs } from "../../hooks/funnels";
 import { formatNumber } from "../../lib/format";
 import { formatDateTime, formatDuration } from "../../lib/time";
@@ -19,7 +20,8 @@ export function DropOffDialog({
   step: number | undefined;
   onClose: () => void;
 }) {
-  const query = useFunnelDropOffs(funnel.id, range, step !== undefined);
+  const { text: filters } = useFilters();
+  const query = useFunnelDropOffs(funnel.id, range, step !== undefined, filters);
   const stopped = step === undefined ? undefined : query.data?.steps[step];
   const name = step === undefined ? "" : (funnel.steps[step]?.name ?? "");
   return (
