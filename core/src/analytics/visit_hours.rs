@@ -15,8 +15,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::TimeRange;
 use super::funnels::StepPattern;
 use super::stored_hours::SETTLED_MS;
-use super::visit_paths::{PathHour, encode_paths};
 pub use super::visit_paths::SiteJourneys;
+use super::visit_paths::{PathHour, encode_paths};
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
@@ -432,7 +432,6 @@ pub fn funnel_counts(
     store(db, site, seen, &ids, &computed)?;
     Ok(totals)
 }
-
 
 /// The journeys of one site over `range`: stored hours read, the others computed (and stored when settled).
 /// `with_paths`: whether the path tallies are wanted (the summary alone does not read them).
