@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::intent::{IntentModel, SessionFeatures, SourceType, VisitRow, visit_features};
 use super::visit_hours::{self, ClassTotals, JourneyTotals, PathCount};
+use super::visit_paths;
 use super::{Analytics, TimeRange};
 use crate::error::{Error, Result};
 use crate::events::{Filters, admitted_visit_condition};
@@ -299,7 +300,7 @@ impl Analytics {
             let found = self.db.read(|conn| {
                 let mut stmt =
                     conn.prepare_cached("SELECT path_keys FROM visit_hours WHERE website_id = ?1 AND hour = ?2")?;
-                visit_hours::top_paths(&per_site, TOP_PATHS, |site, hour| {
+                visit_paths::top_paths(&per_site, TOP_PATHS, |site, hour| {
                     Ok(stmt.query_row(params![site, hour], |r| r.get(0)).optional()?.unwrap_or_default())
                 })
             });

@@ -26,6 +26,7 @@ pub mod stored_hours;
 mod timeseries;
 mod traffic_sources;
 pub mod visit_hours;
+mod visit_paths;
 
 pub(crate) use activity::check_activity_limit;
 pub use activity::{ACTIVITY_MAX, ActivityEvent};
