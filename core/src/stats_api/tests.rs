@@ -1,5 +1,7 @@
 //! The Stats API's query checks: bad fields named, Plausible's named ranges, conversion-rate needs.
 
+use chrono::NaiveDate;
+
 use super::*;
 
 fn parse(body: Value) -> Result<StatsQuery> {

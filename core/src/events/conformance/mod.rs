@@ -20,6 +20,7 @@ mod paths;
 mod periods;
 mod replays;
 mod retention;
+mod revenue;
 mod sources;
 mod traffic;
 mod upkeep;
