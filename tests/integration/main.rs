@@ -50,6 +50,7 @@ mod privacy;
 mod privacy_data;
 mod reads;
 mod replays;
+mod revenue;
 mod robustness;
 mod roles;
 mod same_figures;
