@@ -58,6 +58,7 @@ mod security;
 mod settings;
 mod share_links;
 mod stats_api;
+mod stats_engagement;
 mod track;
 mod visitor_stream;
 mod websites;

@@ -212,6 +212,17 @@ pub trait FilteredReads {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<RevenueSum>>;
+    /// The scroll depth of the page views the range's scroll reports are of: per group of `group`'s event fields
+    /// (a page; a report has no name, goal or property) and bucket, the sum over each visit's pages of its
+    /// deepest scroll there (percent), and how many (visit, page) pairs were summed. A report is an event of the
+    /// name `engagement` on its page for the event conditions; the visit conditions apply to its visit.
+    fn filtered_scroll(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>>;
     /// The newest `limit` conversions of the range that `filters` admit, newest first.
     fn filtered_conversions(
         &self,

@@ -11,12 +11,14 @@ use crate::analytics::{Grain, TimeRange, Totals};
 use crate::error::{Error, Result};
 use crate::events::EventStore;
 use crate::events::filtered::{CountOf, GroupBy, Rank};
-use crate::events::filters::{Field, Filters};
+use crate::events::filters::{Expr, Field, Filters};
 use crate::model::{Millis, WebsiteId};
 
 mod dates;
+mod fields;
 mod revenue;
 use dates::{date_range, labels, time_label};
+use fields::{order_by, quoted, strings};
 use revenue::{Currencies, RowRevenue};
 
 /// Most rows one query answers (Plausible's page limit too).
@@ -36,9 +38,10 @@ pub enum Metric {
     ConversionRate,
     GroupConversionRate,
     TotalRevenue,
+    ScrollDepth,
 }
 
-const METRICS: [(Metric, &str); 11] = [
+const METRICS: [(Metric, &str); 12] = [
     (Metric::Visitors, "visitors"),
     (Metric::Visits, "visits"),
     (Metric::Pageviews, "pageviews"),
@@ -50,10 +53,11 @@ const METRICS: [(Metric, &str); 11] = [
     (Metric::ConversionRate, "conversion_rate"),
     (Metric::GroupConversionRate, "group_conversion_rate"),
     (Metric::TotalRevenue, "total_revenue"),
+    (Metric::ScrollDepth, "scroll_depth"),
 ];
 
 /// Plausible's metrics tracker does not answer yet (API.md says why).
-const UNSUPPORTED: [&str; 2] = ["time_on_page", "scroll_depth"];
+const UNSUPPORTED: [&str; 1] = ["time_on_page"];
 
 impl Metric {
     fn parse(name: &str) -> Result<Metric> {
@@ -74,8 +78,8 @@ impl Metric {
         METRICS.iter().find(|(m, _)| *m == self).map(|(_, n)| *n).expect("every metric is listed")
     }
 
-    /// The metric of a row's totals, with the visitors the shares divide by; null for the revenue, which is
-    /// not a count (`revenue.rs`).
+    /// The metric of a row's totals, with the visitors the shares divide by; null for the revenue and the
+    /// scroll depth, which are not counts (`run` reads them).
     fn value(self, t: &Totals, wholes: Wholes) -> Value {
         let ratio = |part: i64, whole: i64, scale: f64| {
             if whole <= 0 { 0.0 } else { (part as f64 * scale / whole as f64 * 100.0).round() / 100.0 }
@@ -91,7 +95,7 @@ impl Metric {
             Metric::Percentage => json!((ratio(t.visitors, wholes.total, 100.0) * 10.0).round() / 10.0),
             Metric::ConversionRate => json!(ratio(t.visitors, wholes.all, 100.0)),
             Metric::GroupConversionRate => json!(ratio(t.visitors, wholes.group, 100.0)),
-            Metric::TotalRevenue => Value::Null,
+            Metric::TotalRevenue | Metric::ScrollDepth => Value::Null,
         }
     }
 
@@ -267,6 +271,20 @@ impl StatsQuery {
             None => Filters::none(),
             Some(f) => Filters::from_json(f).map_err(|e| Error::invalid(format!("filters: {e}")))?,
         };
+        if metrics.contains(&Metric::ScrollDepth) {
+            // Plausible's rule and words: a page's figure, so a page dimension or a page filter at the top level.
+            let page_filter = filters.event.iter().any(|e| matches!(e, Expr::Condition(c) if c.field == Field::Page));
+            if !fields.contains(&Field::Page) && !page_filter {
+                return Err(Error::invalid(
+                    "metrics: Metric `scroll_depth` can only be queried with event:page filters or dimensions.",
+                ));
+            }
+            if fields.iter().any(Field::is_visit) {
+                return Err(Error::invalid(
+                    "metrics: scroll_depth is a page's, and cannot be grouped by a visit: dimension",
+                ));
+            }
+        }
         if let Some(m) = metrics.iter().find(|m| m.is_conversion_rate()) {
             if !filters.has_goal() && !fields.contains(&Field::Goal) {
                 return Err(Error::invalid(format!("metrics: {} needs an event:goal filter or dimension", m.name())));
@@ -339,8 +357,16 @@ impl StatsQuery {
         if let Some(warning) = currencies.as_ref().and_then(Currencies::warning) {
             meta["metric_warnings"] = json!({ "total_revenue": warning });
         }
+        let scroll = match self.metrics.contains(&Metric::ScrollDepth) {
+            true => self.scroll(events, site)?,
+            false => HashMap::new(),
+        };
         let metric = |m: Metric, dims: &[Value], t: &Totals, wholes: Wholes| match (m, &currencies) {
             (Metric::TotalRevenue, Some(currencies)) => currencies.value(revenue.as_ref().and_then(|r| r.get(dims))),
+            (Metric::ScrollDepth, _) => match scroll.get(dims) {
+                Some(&(sum, pairs)) if pairs > 0 => json!((sum as f64 / pairs as f64).round() as i64),
+                _ => Value::Null,
+            },
             _ => m.value(t, wholes),
         };
         let values = |dims: &[Value], t: &Totals, wholes: Wholes| {
@@ -451,6 +477,17 @@ impl StatsQuery {
         Ok(rows)
     }
 
+    /// Per row, the sum of each visit's deepest scroll on its pages and how many (visit, page) pairs.
+    fn scroll(&self, events: &(dyn EventStore + 'static), site: WebsiteId) -> Result<HashMap<Vec<Value>, (i64, i64)>> {
+        let (group, range) = self.group_of(&self.dimensions)?;
+        let mut rows: HashMap<Vec<Value>, (i64, i64)> = HashMap::new();
+        for (keys, sum, pairs) in events.filtered_scroll(site, range, &self.filters, &group)? {
+            let row = rows.entry(values_of(&self.dimensions, &keys)).or_default();
+            *row = (row.0 + sum, row.1 + pairs);
+        }
+        Ok(rows)
+    }
+
     /// The group query of `dimensions` (ranked by visits for visit fields, by events otherwise) and the range at
     /// its time dimension's grain.
     fn group_of(&self, dimensions: &[Dimension]) -> Result<(GroupBy, TimeRange)> {
@@ -504,58 +541,6 @@ fn shown_value(field: &Field, country_name: bool, value: String) -> String {
 /// A country's English name (ISO 3166-1) for its stored code; the code itself when unknown, '' for none.
 fn country_name_of(code: &str) -> String {
     isocountry::CountryCode::for_alpha2(code).map(|c| c.name().to_string()).unwrap_or_else(|_| code.to_string())
-}
-
-/// `order_by`: `[[metric or dimension, "asc" | "desc"], ...]`; by default the first metric, most first, or
-/// time in order when grouping by time.
-fn order_by(raw: Option<&Value>, metrics: &[Metric], dimensions: &[Dimension]) -> Result<Vec<(OrderKey, bool)>> {
-    let time = dimensions.iter().position(|d| matches!(d.kind, DimensionKind::Time(_)));
-    let Some(raw) = raw else {
-        return Ok(match time {
-            Some(i) => vec![(OrderKey::Dimension(i), false)],
-            None => vec![(OrderKey::Metric(0), true)],
-        });
-    };
-    let bad = || Error::invalid("order_by must be [[metric or dimension, \"asc\" or \"desc\"], ...]");
-    let list = raw.as_array().ok_or_else(bad)?;
-    list.iter()
-        .map(|item| {
-            let [Value::String(name), Value::String(direction)] = item.as_array().ok_or_else(bad)?.as_slice() else {
-                return Err(bad());
-            };
-            let descending = match direction.as_str() {
-                "desc" => true,
-                "asc" => false,
-                _ => return Err(bad()),
-            };
-            if let Some(i) = metrics.iter().position(|m| m.name() == name) {
-                return Ok((OrderKey::Metric(i), descending));
-            }
-            if let Some(i) = dimensions.iter().position(|d| d.name == *name) {
-                return Ok((OrderKey::Dimension(i), descending));
-            }
-            Err(Error::invalid(format!("order_by: {} is neither a metric nor a dimension of the query", quoted(name))))
-        })
-        .collect()
-}
-
-/// A list of strings of the request.
-fn strings(raw: Option<&Value>, field: &str) -> Result<Vec<String>> {
-    let list =
-        raw.and_then(Value::as_array).ok_or_else(|| Error::invalid(format!("{field} must be a list of names")))?;
-    if list.len() > 20 {
-        return Err(Error::invalid(format!("{field}: at most 20")));
-    }
-    list.iter()
-        .map(|v| {
-            v.as_str().map(str::to_string).ok_or_else(|| Error::invalid(format!("{field} must be a list of names")))
-        })
-        .collect()
-}
-
-/// A name from the request, shortened and quoted for an error message.
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.chars().filter(|c| !c.is_control()).take(60).collect::<String>())
 }
 
 #[cfg(test)]

@@ -333,6 +333,55 @@ impl FilteredReads for ClickHouseEvents {
             .collect()
     }
 
+    fn filtered_scroll(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        self.cluster.settle(&[site])?;
+        let (db, step) = (self.db(), range.grain.seconds());
+        let keys = group.fields.len() + group.bucket as usize;
+        let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+        if group.bucket {
+            columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+        }
+        let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
+        let (per_pair, outer) = match keys {
+            0 => (String::new(), String::new()),
+            _ => (
+                format!(", {}", key_list(keys)),
+                format!(" GROUP BY {} HAVING {}", key_list(keys), group.valued_sql(key)),
+            ),
+        };
+        let outer_keys = if keys == 0 { String::new() } else { format!("{}, ", key_list(keys)) };
+        let event = condition_sql(&filters.event, &mut Ch);
+        // The visit conditions on each shard, where the distributed table's read runs (a visit's rows are on one).
+        let visits = match filters.visit.is_empty() {
+            true => String::new(),
+            false => format!(" AND {}", admitted_visit_ids(db, site, filters, Some(range.start))),
+        };
+        // A report as an event row (its kind renamed a level up from where the table's own is filtered on): the
+        // page view's path, of no name or property of its own.
+        let rows = self.ask(&format!(
+            "SELECT {outer_keys}sum(d), count() FROM (
+                SELECT {listed}max(depth) AS d FROM (
+                    SELECT visit_id, path, ts, depth, 'engagement' AS kind, '' AS name, '' AS properties FROM (
+                        SELECT visit_id, path, ts, depth FROM {db}.interactions
+                        WHERE website_id = {site} AND kind = 'scroll' AND ts >= {} AND ts < {}{visits}))
+                WHERE {event}
+                GROUP BY visit_id, path{per_pair}){outer}",
+            range.start, range.end
+        ))?;
+        rows.iter()
+            .map(|r| {
+                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                Ok((values, int(r, keys)?, int(r, keys + 1)?))
+            })
+            .collect()
+    }
+
     fn filtered_conversions(
         &self,
         site: WebsiteId,

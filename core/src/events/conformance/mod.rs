@@ -21,6 +21,7 @@ mod periods;
 mod replays;
 mod retention;
 mod revenue;
+mod scroll;
 mod sources;
 mod traffic;
 mod upkeep;

@@ -292,6 +292,50 @@ impl FilteredReads for SqliteEvents {
         })
     }
 
+    fn filtered_scroll(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
+        self.db.read(|conn| {
+            let mut p = Params::default();
+            let (site, from, to) = (p.push(site.into()), p.push(range.start.into()), p.push(range.end.into()));
+            let visit = condition_sql(&filters.visit, &mut p);
+            let event = condition_sql(&filters.event, &mut p);
+            let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
+            if group.bucket {
+                columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+            }
+            let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
+            let (per_pair, outer) = match keys {
+                0 => (String::new(), String::new()),
+                _ => (
+                    format!(", {}", key_list(keys)),
+                    format!(" GROUP BY {} HAVING {}", key_list(keys), group.valued_sql(key)),
+                ),
+            };
+            let outer_keys = if keys == 0 { String::new() } else { format!("{}, ", key_list(keys)) };
+            // A report as an event row: the page view's path, of no name, kind or property of its own.
+            let sql = format!(
+                "SELECT {outer_keys}COALESCE(SUM(d), 0), COUNT(*) FROM (
+                    SELECT {listed}MAX(e.depth) AS d
+                    FROM (SELECT session_id, path, ts, depth, 'engagement' AS kind, '' AS name, NULL AS properties
+                          FROM scroll_depths WHERE website_id = {site} AND ts >= {from} AND ts < {to}) e
+                    JOIN sessions s ON s.id = e.session_id
+                    WHERE {visit} AND {event}
+                    GROUP BY e.session_id, e.path{per_pair}){outer}"
+            );
+            rows(conn, &sql, p, |r| {
+                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                Ok((values, r.get(keys)?, r.get(keys + 1)?))
+            })
+        })
+    }
+
     fn filtered_conversions(
         &self,
         site: WebsiteId,
