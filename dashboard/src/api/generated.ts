@@ -3145,6 +3145,8 @@ export interface components {
             filters: unknown[];
             /** @description The email of the account that saved it; null once that account is gone. */
             createdBy?: string | null;
+            /** @description Listed only to the account that saved it; shared with everyone on the site otherwise. */
+            personal: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3210,6 +3212,11 @@ export interface components {
             name: string;
             /** @description At least one filter, in the syntax every read's `filters` takes. */
             filters: unknown[];
+            /**
+             * @description Only for the account saving it (true) or shared with the site (false, the default on create; on update,
+             *     absent keeps it, and only the account that saved it may change it).
+             */
+            personal?: boolean | null;
         };
         /** @description `GET /api/analytics/sessions/{id}/journey`. */
         SessionJourney: {

@@ -54,7 +54,7 @@ export function PropertyBreakdown({ websiteId, period, events }: { websiteId: nu
           </Button>
         </form>
         {events.length === 0 ? (
-          <EmptyText>No events tracked in this period</EmptyText>
+          <EmptyText>No event to break down in this period</EmptyText>
         ) : key === "" ? (
           <EmptyText>Name a property of {event} to see its values.</EmptyText>
         ) : (
