@@ -13,7 +13,9 @@ use crate::routes::{
     stats_api,
 };
 use crate::routes::{imports, members, share, shared_links, visitor_stream, websites};
-use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replays, reports, segments, track, user};
+use crate::routes::{
+    organizations, privacy, privacy_data, privacy_delete, replays, reports, revenue, segments, track, user,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -28,7 +30,7 @@ use crate::routes::{organizations, privacy, privacy_data, privacy_delete, replay
         dashboard::overview, dashboard::live, dashboard::referrers, dashboard::countries, dashboard::breakdown,
         dashboard::ticket,
         reports::timeseries, reports::recent_activity, reports::site_periods, reports::conversions,
-        reports::identified_visitors, reports::traffic_sources,
+        reports::identified_visitors, reports::traffic_sources, revenue::revenue,
         analytics::urls, analytics::heatmap, analytics::page,
         advanced::advanced, advanced::ai_intent,
         events::list, events::create, events::update, events::delete, events::summary,

@@ -262,3 +262,34 @@ fn tracker_annotate_marks_a_day_for_deploy_scripts() {
     let stored: Vec<String> = tracker.annotations.list(site, None).unwrap().into_iter().map(|a| a.text).collect();
     assert_eq!(stored, ["Release 2.0", "Deploy abc123"]);
 }
+
+/// A personal segment through HTTP: an editor on the site saves one for itself; the owner lists only the shared
+/// ones and gets a 404 changing or deleting it; a non-boolean `personal` is a 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_personal_segment_is_its_savers_alone() {
+    let server = TestServer::start().await;
+    let (owner, _) = server.register("owner@example.com").await;
+    let (editor, _) = server.register("editor@example.com").await;
+    let site = server.create_site(&owner, "Shop", "light").await["id"].as_i64().unwrap();
+    crate::roles::join(&server, &owner, site, "editor@example.com", "editor", &editor).await;
+    let base = format!("/api/websites/{site}/segments");
+    let google = json!([["is", "visit:source", ["Google"]]]);
+
+    let mine = server.post(&base, &editor, json!({"name": "Mine", "filters": google, "personal": true})).await;
+    assert_eq!(mine.status, StatusCode::CREATED, "{}", mine.text);
+    assert_eq!(mine.json["personal"], true);
+    let team = server.post(&base, &editor, json!({"name": "Team", "filters": google})).await;
+    assert_eq!(team.json["personal"], false, "{}", team.text);
+    let names = |list: &Value| list.as_array().unwrap().iter().map(|s| s["name"].clone()).collect::<Vec<_>>();
+    assert_eq!(names(&server.get(&base, &editor).await.json), vec![json!("Mine"), json!("Team")]);
+    assert_eq!(names(&server.get(&base, &owner).await.json), vec![json!("Team")], "the owner sees the shared one");
+
+    let id = mine.json["id"].as_i64().unwrap();
+    let changed = server.put(&format!("{base}/{id}"), &owner, json!({"name": "Taken", "filters": google})).await;
+    assert_eq!(changed.status, StatusCode::NOT_FOUND, "{}", changed.text);
+    assert_eq!(server.delete(&format!("{base}/{id}"), &owner).await.status, StatusCode::NOT_FOUND);
+    let bad = server.post(&base, &editor, json!({"name": "Odd", "filters": google, "personal": "yes"})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
+    assert!(bad.json["error"]["message"].is_string());
+    assert_eq!(server.delete(&format!("{base}/{id}"), &editor).await.status, StatusCode::OK);
+}

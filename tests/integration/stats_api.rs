@@ -173,23 +173,27 @@ async fn plausibles_documented_queries_answer_on_tracker() {
     assert_eq!(rows(&props), vec![(json!([today, "true"]), json!([1]))]);
 
     // The documented queries tracker does not answer yet are refused saying which field.
-    for (name, body, says) in [
-        (
-            "behavioral-filters",
-            json!({"site_id": "dummy.site", "metrics": ["visitors"], "date_range": "all",
+    for (name, body, says) in [(
+        "behavioral-filters",
+        json!({"site_id": "dummy.site", "metrics": ["visitors"], "date_range": "all",
             "filters": [["is", "event:goal", ["Signup"]], ["has_done", ["is", "event:page", ["/pricing"]]]]}),
-            "filters:",
-        ),
-        (
-            "revenue-metrics",
-            json!({"site_id": "dummy.site", "metrics": ["total_revenue"], "date_range": "all", "dimensions": ["event:goal"]}),
-            "total_revenue",
-        ),
-    ] {
+        "filters:",
+    )] {
         let (status, answer) = query(&server, &key, &body).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {answer}");
         assert!(answer["error"]["message"].as_str().unwrap().contains(says), "{name}: {answer}");
     }
+    // Revenue without a conversion carrying a value: no rows, and Plausible's warning (revenue.rs has the sums).
+    let (status, revenue) = query(
+        &server,
+        &key,
+        &json!({"site_id": "dummy.site", "metrics": ["total_revenue"],
+        "date_range": "all", "dimensions": ["event:goal"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "revenue-metrics: {revenue}");
+    assert_eq!(revenue["results"], json!([]));
+    assert_eq!(revenue["meta"]["metric_warnings"]["total_revenue"]["code"], "no_revenue_goals_matching");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -50,6 +50,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0034_umami_website_id.sql"),
     include_str!("../../migrations/0035_import_days.sql"),
     include_str!("../../migrations/0036_member_emails.sql"),
+    include_str!("../../migrations/0037_personal_segments.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

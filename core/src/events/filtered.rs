@@ -5,6 +5,7 @@
 
 use super::EventStore;
 use super::filters::{Condition, Expr, Field, Filters, Op, VisitField};
+use super::revenue::RevenueSum;
 use crate::analytics::{
     ActivityEvent, Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Grain,
     LiveVisitors, Overview, PageViews, PreviousMetrics, ReferrerCount, TimePoint, TimeRange, Timeseries, Totals,
@@ -150,10 +151,17 @@ impl GroupBy {
     /// The SQL condition keeping a group: a value an event does not have (a property, a goal, a name) is no
     /// group; a visit's unknown value or a page is. `key(i)` names the i-th field's key column.
     pub(crate) fn kept_sql(&self, key: impl Fn(usize) -> String) -> String {
-        let mut parts = vec![match self.rank {
+        let counted = match self.rank {
             Rank::Count(count) => format!("{} > 0", count.sql()),
             Rank::Keys => "n_visits + n_pv + n_ev + n_cv > 0".to_string(),
-        }];
+        };
+        format!("{counted} AND {}", self.valued_sql(key))
+    }
+
+    /// The SQL condition keeping a group by its keys alone: a value an event does not have (a property, a goal, a
+    /// name) is no group.
+    pub(crate) fn valued_sql(&self, key: impl Fn(usize) -> String) -> String {
+        let mut parts = vec!["1 = 1".to_string()];
         for (i, field) in self.fields.iter().enumerate() {
             if !matches!(field, Field::Visit(_) | Field::Page) {
                 parts.push(format!("{} != ''", key(i)));
@@ -197,6 +205,28 @@ pub trait FilteredReads {
     /// The Recent Activity card's `limit` (1 to 50) newest items that `filters` admit (of any time), newest
     /// first.
     fn filtered_activity(&self, site: WebsiteId, filters: &Filters, limit: i64) -> Result<Vec<ActivityEvent>>;
+    /// The admitted conversions carrying a value, summed per group of `group` (as `filtered_groups` groups them;
+    /// without fields, all the conversions timed in the range) and currency, the `limit` greatest sums first
+    /// (then by keys and currency).
+    fn filtered_revenue(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+        limit: i64,
+    ) -> Result<Vec<RevenueSum>>;
+    /// The scroll depth of the page views the range's scroll reports are of: per group of `group`'s event fields
+    /// (a page; a report has no name, goal or property) and bucket, the sum over each visit's pages of its
+    /// deepest scroll there (percent), and how many (visit, page) pairs were summed. A report is an event of the
+    /// name `engagement` on its page for the event conditions; the visit conditions apply to its visit.
+    fn filtered_scroll(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>>;
     /// The newest `limit` conversions of the range that `filters` admit, newest first.
     fn filtered_conversions(
         &self,

@@ -16,6 +16,7 @@ mod clickhouse;
 mod conformance;
 pub mod filtered;
 pub mod filters;
+pub mod revenue;
 mod sqlite;
 
 pub(crate) use clickhouse::ClickHouseEvents;
@@ -24,6 +25,7 @@ pub(crate) use sqlite::admitted_visit_condition;
 
 pub use filtered::{BreakdownBy, FilteredReads};
 pub use filters::Filters;
+pub use revenue::{RevenueRow, RevenueSum};
 
 use std::io::Write;
 use std::sync::Arc;

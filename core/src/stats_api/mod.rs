@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use chrono::{Datelike, Duration, NaiveDate};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -12,8 +11,15 @@ use crate::analytics::{Grain, TimeRange, Totals};
 use crate::error::{Error, Result};
 use crate::events::EventStore;
 use crate::events::filtered::{CountOf, GroupBy, Rank};
-use crate::events::filters::{Field, Filters};
+use crate::events::filters::{Expr, Field, Filters};
 use crate::model::{Millis, WebsiteId};
+
+mod dates;
+mod fields;
+mod revenue;
+use dates::{date_range, labels, time_label};
+use fields::{order_by, quoted, strings};
+use revenue::{Currencies, RowRevenue};
 
 /// Most rows one query answers (Plausible's page limit too).
 const MAX_ROWS: i64 = 10_000;
@@ -31,9 +37,11 @@ pub enum Metric {
     Percentage,
     ConversionRate,
     GroupConversionRate,
+    TotalRevenue,
+    ScrollDepth,
 }
 
-const METRICS: [(Metric, &str); 10] = [
+const METRICS: [(Metric, &str); 12] = [
     (Metric::Visitors, "visitors"),
     (Metric::Visits, "visits"),
     (Metric::Pageviews, "pageviews"),
@@ -44,10 +52,12 @@ const METRICS: [(Metric, &str); 10] = [
     (Metric::Percentage, "percentage"),
     (Metric::ConversionRate, "conversion_rate"),
     (Metric::GroupConversionRate, "group_conversion_rate"),
+    (Metric::TotalRevenue, "total_revenue"),
+    (Metric::ScrollDepth, "scroll_depth"),
 ];
 
 /// Plausible's metrics tracker does not answer yet (API.md says why).
-const UNSUPPORTED: [&str; 3] = ["time_on_page", "scroll_depth", "total_revenue"];
+const UNSUPPORTED: [&str; 1] = ["time_on_page"];
 
 impl Metric {
     fn parse(name: &str) -> Result<Metric> {
@@ -68,7 +78,8 @@ impl Metric {
         METRICS.iter().find(|(m, _)| *m == self).map(|(_, n)| *n).expect("every metric is listed")
     }
 
-    /// The metric of a row's totals, with the visitors the shares divide by.
+    /// The metric of a row's totals, with the visitors the shares divide by; null for the revenue and the
+    /// scroll depth, which are not counts (`run` reads them).
     fn value(self, t: &Totals, wholes: Wholes) -> Value {
         let ratio = |part: i64, whole: i64, scale: f64| {
             if whole <= 0 { 0.0 } else { (part as f64 * scale / whole as f64 * 100.0).round() / 100.0 }
@@ -84,6 +95,7 @@ impl Metric {
             Metric::Percentage => json!((ratio(t.visitors, wholes.total, 100.0) * 10.0).round() / 10.0),
             Metric::ConversionRate => json!(ratio(t.visitors, wholes.all, 100.0)),
             Metric::GroupConversionRate => json!(ratio(t.visitors, wholes.group, 100.0)),
+            Metric::TotalRevenue | Metric::ScrollDepth => Value::Null,
         }
     }
 
@@ -259,6 +271,20 @@ impl StatsQuery {
             None => Filters::none(),
             Some(f) => Filters::from_json(f).map_err(|e| Error::invalid(format!("filters: {e}")))?,
         };
+        if metrics.contains(&Metric::ScrollDepth) {
+            // Plausible's rule and words: a page's figure, so a page dimension or a page filter at the top level.
+            let page_filter = filters.event.iter().any(|e| matches!(e, Expr::Condition(c) if c.field == Field::Page));
+            if !fields.contains(&Field::Page) && !page_filter {
+                return Err(Error::invalid(
+                    "metrics: Metric `scroll_depth` can only be queried with event:page filters or dimensions.",
+                ));
+            }
+            if fields.iter().any(Field::is_visit) {
+                return Err(Error::invalid(
+                    "metrics: scroll_depth is a page's, and cannot be grouped by a visit: dimension",
+                ));
+            }
+        }
         if let Some(m) = metrics.iter().find(|m| m.is_conversion_rate()) {
             if !filters.has_goal() && !fields.contains(&Field::Goal) {
                 return Err(Error::invalid(format!("metrics: {} needs an event:goal filter or dimension", m.name())));
@@ -323,11 +349,33 @@ impl StatsQuery {
             Some(everyone) => events.filtered_totals(site, self.range, everyone)?.visitors,
             None => 0,
         };
-        let values = |t: &Totals, wholes: Wholes| self.metrics.iter().map(|m| m.value(t, wholes)).collect::<Vec<_>>();
+        let revenue = match self.metrics.contains(&Metric::TotalRevenue) {
+            true => Some(self.revenue(events, site)?),
+            false => None,
+        };
+        let currencies = revenue.as_ref().map(|r| Currencies::of(r, self.dimensions.iter().any(Dimension::is_goal)));
+        if let Some(warning) = currencies.as_ref().and_then(Currencies::warning) {
+            meta["metric_warnings"] = json!({ "total_revenue": warning });
+        }
+        let scroll = match self.metrics.contains(&Metric::ScrollDepth) {
+            true => self.scroll(events, site)?,
+            false => HashMap::new(),
+        };
+        let metric = |m: Metric, dims: &[Value], t: &Totals, wholes: Wholes| match (m, &currencies) {
+            (Metric::TotalRevenue, Some(currencies)) => currencies.value(revenue.as_ref().and_then(|r| r.get(dims))),
+            (Metric::ScrollDepth, _) => match scroll.get(dims) {
+                Some(&(sum, pairs)) if pairs > 0 => json!((sum as f64 / pairs as f64).round() as i64),
+                _ => Value::Null,
+            },
+            _ => m.value(t, wholes),
+        };
+        let values = |dims: &[Value], t: &Totals, wholes: Wholes| {
+            self.metrics.iter().map(|m| metric(*m, dims, t, wholes)).collect::<Vec<_>>()
+        };
         if self.dimensions.is_empty() {
             let totals = events.totals_where(site, self.range, &self.filters)?;
             let wholes = Wholes { total: totals.visitors, all, group: all };
-            let results = vec![StatsRow { metrics: values(&totals, wholes), dimensions: vec![] }];
+            let results = vec![StatsRow { metrics: values(&[], &totals, wholes), dimensions: vec![] }];
             return Ok(StatsAnswer { results, meta, query: self.echo.clone() });
         }
         let mut rows = self.grouped(events, site, &self.filters, &self.dimensions)?;
@@ -363,12 +411,13 @@ impl StatsQuery {
             for (key, descending) in &self.order {
                 let (x, y) = match key {
                     OrderKey::Metric(i) => {
-                        let metric = self.metrics[*i];
-                        (metric.value(&a.1, wholes(&a.0)), metric.value(&b.1, wholes(&b.0)))
+                        let m = self.metrics[*i];
+                        (metric(m, &a.0, &a.1, wholes(&a.0)), metric(m, &b.0, &b.1, wholes(&b.0)))
                     }
                     OrderKey::Dimension(i) => (a.0[*i].clone(), b.0[*i].clone()),
                 };
-                let ord = match (x.as_f64(), y.as_f64()) {
+                let number = |v: &Value| v.as_f64().or_else(|| revenue::number(v));
+                let ord = match (number(&x), number(&y)) {
                     (Some(x), Some(y)) => x.total_cmp(&y),
                     _ => x.as_str().unwrap_or("").cmp(y.as_str().unwrap_or("")),
                 };
@@ -387,7 +436,10 @@ impl StatsQuery {
             .into_iter()
             .skip(self.offset as usize)
             .take(self.limit as usize)
-            .map(|(dimensions, totals)| StatsRow { metrics: values(&totals, wholes(&dimensions)), dimensions })
+            .map(|(dimensions, totals)| StatsRow {
+                metrics: values(&dimensions, &totals, wholes(&dimensions)),
+                dimensions,
+            })
             .collect();
         Ok(StatsAnswer { results, meta, query: self.echo.clone() })
     }
@@ -401,6 +453,44 @@ impl StatsQuery {
         filters: &Filters,
         dimensions: &[Dimension],
     ) -> Result<Vec<(Vec<Value>, Totals)>> {
+        let (group, range) = self.group_of(dimensions)?;
+        let groups = events.filtered_groups(site, range, filters, &group, MAX_ROWS)?;
+        let mut rows: Vec<(Vec<Value>, Totals)> = Vec::new();
+        for (keys, totals) in groups {
+            let values = values_of(dimensions, &keys);
+            match rows.iter_mut().find(|(d, _)| *d == values) {
+                Some((_, sum)) => *sum = *sum + totals,
+                None => rows.push((values, totals)),
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The revenue of the query's rows, per currency in cents; weeks and months add up their days.
+    fn revenue(&self, events: &(dyn EventStore + 'static), site: WebsiteId) -> Result<RowRevenue> {
+        let (group, range) = self.group_of(&self.dimensions)?;
+        let mut rows = RowRevenue::new();
+        for sum in events.filtered_revenue(site, range, &self.filters, &group, MAX_ROWS)? {
+            let row = rows.entry(values_of(&self.dimensions, &sum.keys)).or_default();
+            *row.entry(sum.currency).or_default() += sum.cents;
+        }
+        Ok(rows)
+    }
+
+    /// Per row, the sum of each visit's deepest scroll on its pages and how many (visit, page) pairs.
+    fn scroll(&self, events: &(dyn EventStore + 'static), site: WebsiteId) -> Result<HashMap<Vec<Value>, (i64, i64)>> {
+        let (group, range) = self.group_of(&self.dimensions)?;
+        let mut rows: HashMap<Vec<Value>, (i64, i64)> = HashMap::new();
+        for (keys, sum, pairs) in events.filtered_scroll(site, range, &self.filters, &group)? {
+            let row = rows.entry(values_of(&self.dimensions, &keys)).or_default();
+            *row = (row.0 + sum, row.1 + pairs);
+        }
+        Ok(rows)
+    }
+
+    /// The group query of `dimensions` (ranked by visits for visit fields, by events otherwise) and the range at
+    /// its time dimension's grain.
+    fn group_of(&self, dimensions: &[Dimension]) -> Result<(GroupBy, TimeRange)> {
         let fields: Vec<Field> = dimensions
             .iter()
             .filter_map(|d| match &d.kind {
@@ -413,28 +503,25 @@ impl StatsQuery {
         let rank = Rank::Count(if by_visit { CountOf::Visits } else { CountOf::AllEvents });
         let group = GroupBy::new(fields, unit.is_some(), rank)?;
         let grain = if unit == Some(TimeUnit::Hour) { Grain::Hour } else { Grain::Day };
-        let groups = events.filtered_groups(site, TimeRange { grain, ..self.range }, filters, &group, MAX_ROWS)?;
-        let mut rows: Vec<(Vec<Value>, Totals)> = Vec::new();
-        for (keys, totals) in groups {
-            let mut fields = keys.iter();
-            let bucket = keys.last().and_then(|k| k.parse::<Millis>().ok()).unwrap_or(0) * 1000;
-            let values: Vec<Value> = dimensions
-                .iter()
-                .map(|d| match &d.kind {
-                    DimensionKind::Field { field, country_name } => {
-                        let value = fields.next().cloned().unwrap_or_default();
-                        json!(shown_value(field, *country_name, value))
-                    }
-                    DimensionKind::Time(unit) => json!(time_label(bucket, *unit)),
-                })
-                .collect();
-            match rows.iter_mut().find(|(d, _)| *d == values) {
-                Some((_, sum)) => *sum = *sum + totals,
-                None => rows.push((values, totals)),
-            }
-        }
-        Ok(rows)
+        Ok((group, TimeRange { grain, ..self.range }))
     }
+}
+
+/// A group's dimension values as the query shows them, from its keys (the fields' values, then the bucket's
+/// start in seconds).
+fn values_of(dimensions: &[Dimension], keys: &[String]) -> Vec<Value> {
+    let mut fields = keys.iter();
+    let bucket = keys.last().and_then(|k| k.parse::<Millis>().ok()).unwrap_or(0) * 1000;
+    dimensions
+        .iter()
+        .map(|d| match &d.kind {
+            DimensionKind::Field { field, country_name } => {
+                let value = fields.next().cloned().unwrap_or_default();
+                json!(shown_value(field, *country_name, value))
+            }
+            DimensionKind::Time(unit) => json!(time_label(bucket, *unit)),
+        })
+        .collect()
 }
 
 /// A dimension's value as Plausible shows it: a country's name for `visit:country_name`, `Direct / None` for no
@@ -454,128 +541,6 @@ fn shown_value(field: &Field, country_name: bool, value: String) -> String {
 /// A country's English name (ISO 3166-1) for its stored code; the code itself when unknown, '' for none.
 fn country_name_of(code: &str) -> String {
     isocountry::CountryCode::for_alpha2(code).map(|c| c.name().to_string()).unwrap_or_else(|_| code.to_string())
-}
-
-/// A bucket's label as Plausible writes it: `2026-11-15 13:00:00` for hours, the day (the week's Monday, the
-/// month's first day) otherwise.
-fn time_label(ms: Millis, unit: TimeUnit) -> String {
-    let at = chrono::DateTime::from_timestamp_millis(ms).expect("a time in chrono's range").naive_utc();
-    let day = at.date();
-    match unit {
-        TimeUnit::Hour => at.format("%Y-%m-%d %H:00:00").to_string(),
-        TimeUnit::Day => day.to_string(),
-        TimeUnit::Week => (day - Duration::days(day.weekday().num_days_from_monday() as i64)).to_string(),
-        TimeUnit::Month => day.with_day(1).expect("a month's first day").to_string(),
-    }
-}
-
-/// Every label of a range, in order.
-fn labels(range: TimeRange, unit: TimeUnit) -> Vec<String> {
-    let step = if unit == TimeUnit::Hour { 3_600_000 } else { 86_400_000 };
-    let mut out: Vec<String> = Vec::new();
-    let mut at = range.start;
-    while at < range.end {
-        let label = time_label(at, unit);
-        if out.last() != Some(&label) {
-            out.push(label);
-        }
-        at += step;
-    }
-    out
-}
-
-/// Plausible's `date_range`: a name or `[first, last]` ISO dates (or times, of which the day counts).
-fn date_range(
-    raw: Option<&Value>,
-    now: Millis,
-    first_data: impl FnOnce() -> Result<Option<Millis>>,
-) -> Result<TimeRange> {
-    let bad = || {
-        Error::invalid(
-            "date_range must be day, 7d, 28d, 30d, 91d, month, 6mo, 12mo, year, all or [\"YYYY-MM-DD\", \"YYYY-MM-DD\"]",
-        )
-    };
-    match raw {
-        Some(Value::String(name)) => {
-            let today = chrono::DateTime::from_timestamp_millis(now).expect("now").date_naive();
-            let months_back = |n: u32| {
-                let months = today.year() * 12 + today.month0() as i32 - n as i32;
-                NaiveDate::from_ymd_opt(months.div_euclid(12), months.rem_euclid(12) as u32 + 1, 1).expect("a month")
-            };
-            let days = |from: NaiveDate| TimeRange::custom(&from.to_string(), &today.to_string());
-            match name.as_str() {
-                "day" => TimeRange::parse("today", now),
-                "7d" | "28d" | "30d" => TimeRange::parse(name, now),
-                "91d" => days(today - Duration::days(90)),
-                "month" => days(months_back(0)),
-                "6mo" => days(months_back(5)),
-                "12mo" => days(months_back(11)),
-                "year" => TimeRange::parse("year", now),
-                "all" => Ok(TimeRange::since(first_data()?, now)),
-                _ => Err(bad()),
-            }
-        }
-        Some(Value::Array(pair)) => match pair.as_slice() {
-            [Value::String(from), Value::String(to)] => {
-                let day = |s: &str| s.get(..10).unwrap_or(s).to_string();
-                TimeRange::custom(&day(from), &day(to)).map_err(|e| Error::invalid(format!("date_range: {e}")))
-            }
-            _ => Err(bad()),
-        },
-        _ => Err(bad()),
-    }
-}
-
-/// `order_by`: `[[metric or dimension, "asc" | "desc"], ...]`; by default the first metric, most first, or
-/// time in order when grouping by time.
-fn order_by(raw: Option<&Value>, metrics: &[Metric], dimensions: &[Dimension]) -> Result<Vec<(OrderKey, bool)>> {
-    let time = dimensions.iter().position(|d| matches!(d.kind, DimensionKind::Time(_)));
-    let Some(raw) = raw else {
-        return Ok(match time {
-            Some(i) => vec![(OrderKey::Dimension(i), false)],
-            None => vec![(OrderKey::Metric(0), true)],
-        });
-    };
-    let bad = || Error::invalid("order_by must be [[metric or dimension, \"asc\" or \"desc\"], ...]");
-    let list = raw.as_array().ok_or_else(bad)?;
-    list.iter()
-        .map(|item| {
-            let [Value::String(name), Value::String(direction)] = item.as_array().ok_or_else(bad)?.as_slice() else {
-                return Err(bad());
-            };
-            let descending = match direction.as_str() {
-                "desc" => true,
-                "asc" => false,
-                _ => return Err(bad()),
-            };
-            if let Some(i) = metrics.iter().position(|m| m.name() == name) {
-                return Ok((OrderKey::Metric(i), descending));
-            }
-            if let Some(i) = dimensions.iter().position(|d| d.name == *name) {
-                return Ok((OrderKey::Dimension(i), descending));
-            }
-            Err(Error::invalid(format!("order_by: {} is neither a metric nor a dimension of the query", quoted(name))))
-        })
-        .collect()
-}
-
-/// A list of strings of the request.
-fn strings(raw: Option<&Value>, field: &str) -> Result<Vec<String>> {
-    let list =
-        raw.and_then(Value::as_array).ok_or_else(|| Error::invalid(format!("{field} must be a list of names")))?;
-    if list.len() > 20 {
-        return Err(Error::invalid(format!("{field}: at most 20")));
-    }
-    list.iter()
-        .map(|v| {
-            v.as_str().map(str::to_string).ok_or_else(|| Error::invalid(format!("{field} must be a list of names")))
-        })
-        .collect()
-}
-
-/// A name from the request, shortened and quoted for an error message.
-fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.chars().filter(|c| !c.is_control()).take(60).collect::<String>())
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! The Stats API's query checks: bad fields named, Plausible's named ranges, conversion-rate needs.
 
+use chrono::NaiveDate;
+
 use super::*;
 
 fn parse(body: Value) -> Result<StatsQuery> {
@@ -23,6 +25,15 @@ fn bad_queries_name_the_field() {
     assert!(message(json!({"metrics": ["visitors"], "date_range": "7d"})).contains("site_id"));
     assert!(message(site(json!({"metrics": ["visitorz"]}))).contains("metrics: unknown metric \"visitorz\""));
     assert!(message(site(json!({"metrics": ["time_on_page"]}))).contains("not supported"));
+    let scroll = "metrics: Metric `scroll_depth` can only be queried with event:page filters or dimensions.";
+    assert_eq!(message(site(json!({"metrics": ["scroll_depth"]}))), scroll);
+    let deep_page = json!([["not", ["is", "event:page", ["/"]]]]);
+    assert_eq!(message(site(json!({"metrics": ["scroll_depth"], "filters": deep_page}))), scroll, "top level only");
+    assert!(parse(site(json!({"metrics": ["scroll_depth"], "filters": [["is", "event:page", ["/"]]]}))).is_ok());
+    assert!(parse(site(json!({"metrics": ["scroll_depth"], "dimensions": ["event:page", "time:day"]}))).is_ok());
+    let by_source =
+        json!({"metrics": ["scroll_depth"], "dimensions": ["visit:source"], "filters": [["is", "event:page", ["/"]]]});
+    assert!(message(site(by_source)).contains("visit: dimension"));
     assert!(message(site(json!({"metrics": ["conversion_rate"]}))).contains("needs an event:goal"));
     let goal_in_group = json!([["or", [["is", "event:goal", ["a"]], ["is", "event:page", ["/"]]]]]);
     assert!(message(site(json!({"metrics": ["conversion_rate"], "filters": goal_in_group}))).contains("apart"));

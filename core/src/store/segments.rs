@@ -27,6 +27,8 @@ pub struct SavedSegment {
     pub filters: Value,
     /// The email of the account that saved it; null once that account is gone.
     pub created_by: Option<String>,
+    /// Listed only to the account that saved it; shared with everyone on the site otherwise.
+    pub personal: bool,
     #[serde(serialize_with = "ser_iso")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Millis,
@@ -45,6 +47,10 @@ pub struct SegmentRequest {
     /// At least one filter, in the syntax every read's `filters` takes.
     #[schema(value_type = Vec<Value>)]
     pub filters: Value,
+    /// Only for the account saving it (true) or shared with the site (false, the default on create; on update,
+    /// absent keeps it, and only the account that saved it may change it).
+    #[serde(default)]
+    pub personal: Option<bool>,
 }
 
 /// A segment to store, validated: its name and its filters as JSON text.
@@ -52,6 +58,15 @@ pub struct NewSegment<'a> {
     pub name: &'a str,
     pub filters: &'a str,
     pub created_by: UserId,
+    pub personal: bool,
+    pub at: Millis,
+}
+
+/// A segment's new name and filters, validated, and its new visibility when asked (the saver's to change).
+pub struct SegmentChange<'a> {
+    pub name: &'a str,
+    pub filters: &'a str,
+    pub personal: Option<bool>,
     pub at: Millis,
 }
 
@@ -66,31 +81,34 @@ impl Segments {
         Segments { meta }
     }
 
-    /// A site's segments, oldest first.
-    pub fn list(&self, site: WebsiteId) -> Result<Vec<SavedSegment>> {
-        self.meta.segments(site)
+    /// A site's segments `viewer` may see (the shared ones and its own personal ones), oldest first.
+    pub fn list(&self, site: WebsiteId, viewer: UserId) -> Result<Vec<SavedSegment>> {
+        self.meta.segments(site, viewer)
     }
 
     /// Saves a segment; a name the site has already is a conflict.
     pub fn create(&self, site: WebsiteId, by: UserId, request: &SegmentRequest) -> Result<SavedSegment> {
         let name = name(&request.name)?;
         let filters = filters(&request.filters)?;
-        let new = NewSegment { name, filters: &filters, created_by: by, at: now_ms() };
+        let personal = request.personal.unwrap_or(false);
+        let new = NewSegment { name, filters: &filters, created_by: by, personal, at: now_ms() };
         self.meta.insert_segment(site, &new, MAX_SEGMENTS)?.ok_or_else(|| {
             Error::Conflict(format!("a site can have at most {MAX_SEGMENTS} segments: delete some first"))
         })
     }
 
-    /// Renames a segment and replaces its filters; another site's id is not found.
-    pub fn update(&self, site: WebsiteId, id: i64, request: &SegmentRequest) -> Result<SavedSegment> {
+    /// Renames a segment and replaces its filters (and who sees it, by the account that saved it); another
+    /// site's id, or another account's personal segment, is not found.
+    pub fn update(&self, site: WebsiteId, id: i64, viewer: UserId, request: &SegmentRequest) -> Result<SavedSegment> {
         let name = name(&request.name)?;
         let filters = filters(&request.filters)?;
-        self.meta.update_segment(site, id, name, &filters, now_ms())?.ok_or(Error::NotFound("segment"))
+        let change = SegmentChange { name, filters: &filters, personal: request.personal, at: now_ms() };
+        self.meta.update_segment(site, id, viewer, &change)?.ok_or(Error::NotFound("segment"))
     }
 
-    /// Deletes a segment; another site's id is not found.
-    pub fn delete(&self, site: WebsiteId, id: i64) -> Result<()> {
-        if self.meta.delete_segment(site, id)? { Ok(()) } else { Err(Error::NotFound("segment")) }
+    /// Deletes a segment; another site's id, or another account's personal segment, is not found.
+    pub fn delete(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<()> {
+        if self.meta.delete_segment(site, id, viewer)? { Ok(()) } else { Err(Error::NotFound("segment")) }
     }
 }
 

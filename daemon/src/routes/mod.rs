@@ -23,6 +23,7 @@ pub(crate) mod privacy_delete;
 mod replay_player;
 pub(crate) mod replays;
 pub(crate) mod reports;
+pub(crate) mod revenue;
 pub(crate) mod roles;
 pub(crate) mod segments;
 pub(crate) mod share;
@@ -73,6 +74,7 @@ pub fn routes(
         .or(boxed(export::routes(tracker.clone())))
         .or(boxed(privacy_delete::routes(tracker.clone())))
         .or(boxed(reports::routes(tracker.clone())))
+        .or(boxed(revenue::routes(tracker.clone())))
         .or(boxed(replays::routes(tracker.clone())))
         .or(boxed(privacy::routes(tracker.clone())))
         .or(boxed(privacy_data::routes(tracker.clone())))

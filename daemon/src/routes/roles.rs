@@ -89,6 +89,7 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("GET", "/api/websites/{id}/conversions", Site(Viewer)),
     ("GET", "/api/websites/{id}/countries", Site(Viewer)),
     ("GET", "/api/websites/{id}/referrers", Site(Viewer)),
+    ("GET", "/api/websites/{id}/revenue/{dimension}", Site(Viewer)),
     ("GET", "/api/websites/{id}/traffic-sources", Site(Viewer)),
     ("GET", "/api/websites/{id}/events/summary", Site(Viewer)),
     ("GET", "/api/websites/{id}/export", Site(Viewer)),

@@ -39,7 +39,7 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     security(("bearer" = []))
 )]
 async fn list(site: WebsiteId, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.segments.list(site)).await
+    site_json(tracker, user, site, move |tracker| tracker.segments.list(site, user.user)).await
 }
 
 /// Saves a segment.
@@ -85,7 +85,7 @@ async fn update(
     user: Caller,
     body: SegmentRequest,
 ) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.segments.update(site, id, &body)).await
+    site_json(tracker, user, site, move |tracker| tracker.segments.update(site, id, user.user, &body)).await
 }
 
 /// Deletes a segment.
@@ -99,5 +99,8 @@ async fn update(
     security(("bearer" = []))
 )]
 async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.segments.delete(site, id).map(|()| Done { ok: true })).await
+    site_json(tracker, user, site, move |tracker| {
+        tracker.segments.delete(site, id, user.user).map(|()| Done { ok: true })
+    })
+    .await
 }

@@ -15,10 +15,12 @@ export interface AnnotationInput {
   text: string;
 }
 
-/** The body of a saved segment: its name and its filters as the URL holds them (a JSON array). */
+/** The body of a saved segment: its name, its filters as the URL holds them (a JSON array), and whether only its
+ * saver sees it (shared with the site when absent). */
 export interface SegmentInput {
   name: string;
   filters: readonly unknown[];
+  personal?: boolean;
 }
 
 export const annotationsApi = {

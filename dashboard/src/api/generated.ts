@@ -1542,6 +1542,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/revenue/{dimension}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The revenue of a site's conversions with a value by any breakdown dimension (`source`, `goal`, ...). */
+        get: operations["revenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/segments": {
         parameters: {
             query?: never;
@@ -3130,6 +3147,27 @@ export interface components {
             /** Format: int64 */
             conversions?: number | null;
         };
+        /** @description The revenue by a dimension: rows of a value, a currency, the sum and the conversions, greatest sums first. */
+        Revenue: {
+            dimension: string;
+            rows: components["schemas"]["RevenueRow"][];
+        };
+        /**
+         * @description One row of the revenue panel: a value of the dimension ('' = unknown, Direct for sources), a currency, the
+         *     sum of the conversions' values in it and how many there were.
+         */
+        RevenueRow: {
+            value: string;
+            /** @description ISO 4217 code; '' when the conversions' values came without one. */
+            currency: string;
+            /**
+             * Format: double
+             * @description The sum, to the cent.
+             */
+            amount: number;
+            /** Format: int64 */
+            conversions: number;
+        };
         /**
          * @description A role on a site (issue 37), ordered: each may do what the roles below it may. A `viewer` reads everything
          *     of the site (replays and the visitor stream included); an `editor` also edits event definitions, funnels
@@ -3151,6 +3189,8 @@ export interface components {
             filters: unknown[];
             /** @description The email of the account that saved it; null once that account is gone. */
             createdBy?: string | null;
+            /** @description Listed only to the account that saved it; shared with everyone on the site otherwise. */
+            personal: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3216,6 +3256,11 @@ export interface components {
             name: string;
             /** @description At least one filter, in the syntax every read's `filters` takes. */
             filters: unknown[];
+            /**
+             * @description Only for the account saving it (true) or shared with the site (false, the default on create; on update,
+             *     absent keeps it, and only the account that saved it may change it).
+             */
+            personal?: boolean | null;
         };
         /** @description `GET /api/analytics/sessions/{id}/journey`. */
         SessionJourney: {
@@ -7323,6 +7368,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReferrerCount"][];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revenue: {
+        parameters: {
+            query?: {
+                range?: string;
+                /** @description Rows (a value in one currency), 1 to 1000; 10 by default. */
+                limit?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+                /** @description As GET /api/websites/{id}/breakdown/{dimension}: source, goal, page, prop:<key>, country, ... */
+                dimension: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sums by value and currency, greatest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revenue"];
                 };
             };
             /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */

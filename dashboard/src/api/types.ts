@@ -43,6 +43,11 @@ export type BreakdownDimension = string;
 /** GET /api/websites/{id}/breakdown/{dimension}: rows most first; value '' = unknown (Direct for referrers). */
 export type Breakdown = Schemas["Breakdown"];
 
+/** GET /api/websites/{id}/revenue/{dimension}: per value and currency, greatest sums first; currency '' when the
+ * values came without one. */
+export type Revenue = Schemas["Revenue"];
+export type RevenueRow = Schemas["RevenueRow"];
+
 export type ActiveSession = Schemas["ActiveSession"];
 
 /** A message of the live stream (GET /api/dashboard/live). */

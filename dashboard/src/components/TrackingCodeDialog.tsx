@@ -2,7 +2,7 @@
 //! personalised, Basic, Professional, Legacy), custom event examples.
 import { useState } from "react";
 import type { Website } from "../api/types";
-import { CONVERSION_EXAMPLE, CUSTOM_EVENT_EXAMPLE, SNIPPET_VARIANTS, scriptUrlFor, trackingLevelInfo, variantSnippet } from "../lib/website";
+import { CONVERSION_EXAMPLE, CUSTOM_EVENT_EXAMPLE, NOT_FOUND_EXAMPLE, SNIPPET_VARIANTS, scriptUrlFor, trackingLevelInfo, variantSnippet } from "../lib/website";
 import type { SnippetVariant } from "../lib/website";
 import { Tabs } from "./ui/Tabs";
 import { CopyButton } from "./CopyButton";
@@ -57,6 +57,11 @@ export function TrackingCodeDialog({ website, open, onClose }: { website: Websit
             <CodeBlock>{CUSTOM_EVENT_EXAMPLE}</CodeBlock>
             <CodeBlock>{CONVERSION_EXAMPLE}</CodeBlock>
           </div>
+        </section>
+        <section>
+          <h3 className="mb-2 text-sm font-medium text-gray-200">Not found pages</h3>
+          <p className="mb-2 text-xs text-gray-500">Add this line to the page your site shows for a missing page to see which addresses visitors could not find.</p>
+          <CodeBlock testId="not-found-snippet">{NOT_FOUND_EXAMPLE}</CodeBlock>
         </section>
       </div>
     </Dialog>

@@ -11,6 +11,7 @@ import type {
   ConversionsResponse,
   IdentifiedVisitor,
   Overview,
+  Revenue,
   SiteMetric,
   SitePeriods,
   Timeseries,
@@ -138,6 +139,15 @@ export function useBreakdown(
       reader.get<Breakdown>(`/api/websites/${id}/breakdown/${breakdownSegment(dimension)}?${period}&limit=${limit}${filtersQuery(filters)}`),
     enabled: reader.ready && websiteId !== undefined && (options.enabled ?? true),
   });
+}
+
+/** The revenue of the site's conversions with a value by a breakdown dimension (`source`, `goal`, ...). */
+export function useRevenue(websiteId: number | undefined, dimension: BreakdownDimension, period: string, filters: string | null = null) {
+  return useSiteQuery<Revenue>(
+    websiteId,
+    (id) => keys.site(id).read(`revenue/${dimension}`, { period, filters }),
+    (id) => `/api/websites/${id}/revenue/${breakdownSegment(dimension)}?${period}&limit=20${filtersQuery(filters)}`,
+  );
 }
 
 /** Downloads the site's CSV export as analytics-{id}.csv: the rows the screen's filters admit (`filters` is their

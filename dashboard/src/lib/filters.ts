@@ -179,3 +179,10 @@ export function describeFilter(entry: unknown): string {
 export function filtersWithout(filters: Filters, dimension: string): Filters {
   return filters.filter((e) => asCondition(e)?.dimension !== dimension);
 }
+
+/** A panel's own narrower read: the screen's filters (`text` as sent, `filters` as read) with `condition` added; the
+ * screen's text as typed when it is unreadable, for the daemon to refuse with its reason. */
+export function narrowedText(filters: Filters, text: string | null, condition: Condition): string {
+  if (text !== null && text !== encodeFilters(filters)) return text;
+  return JSON.stringify(addFilter(filters, condition));
+}

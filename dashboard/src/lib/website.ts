@@ -84,6 +84,11 @@ window.tracker.track('button_click', {button: 'signup'})`;
 export const CONVERSION_EXAMPLE = `// Track a conversion with value and currency
 window.tracker.track('purchase', {value: 49.99, currency: 'USD'})`;
 
+/** The 404 report's one-liner (README "Not found pages"): an event `404` with the page's path, on the site's
+ * not-found page only, once the script has loaded. */
+export const NOT_FOUND_EXAMPLE = `// On your 404 page only: lists the page in Events > Not Found Pages
+window.addEventListener('load', () => window.tracker.track('404', {path: location.pathname}))`;
+
 /** The snippet variants of the Tracking Code dialog (spec part 2, Tracking snippet variants; REAL.md). */
 export type SnippetVariant = "personalised" | "basic" | "professional" | "legacy";
 

@@ -1,5 +1,6 @@
 //! Analytics Dashboard (/dashboard?website={id}): picker, tracking code, CSV export, site card, the filter bar,
-//! four metric cards and the Overview / Visitors / Traffic / Conversions tabs. The overview refetches every 30 s.
+//! four metric cards and the Overview / Visitors / Traffic / Conversions tabs (the conversions, and their revenue
+//! by source or goal). The overview refetches every 30 s.
 //! Cards, Top Pages, traffic sources, conversions and every breakdown panel follow the URL's filters (a row click
 //! adds one) and its period (the range picker, default 30 days); identified visitors do not take filters yet and
 //! say so. A share page (/share/:slug, SharePage.tsx) shows the same `SiteAnalytics` read-only (`shared`): its
@@ -32,6 +33,7 @@ import { RangePicker } from "../components/filters/RangePicker";
 import { REFUSED_TEXT, RefusedText, refusedFilters } from "../components/filters/Refused";
 import { NotFiltered } from "../components/filters/NotFiltered";
 import { MetricCard } from "../components/MetricCard";
+import { RevenuePanel } from "../components/RevenuePanel";
 import { ImportedNote } from "../components/imports/ImportedNote";
 import { EmptyText, QueryState } from "../components/page/QueryState";
 import { SitePage } from "../components/page/SitePage";
@@ -194,7 +196,10 @@ export function SiteAnalytics({
         </TabsContent>
         {shared ? null : (
           <TabsContent value="conversions">
-            <ConversionsTab websiteId={website.id} period={period.query} label={periodLabel(period.period)} />
+            <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+              <ConversionsTab websiteId={website.id} period={period.query} label={periodLabel(period.period)} />
+              <RevenuePanel websiteId={website.id} period={period.query} />
+            </div>
           </TabsContent>
         )}
       </TabsRoot>

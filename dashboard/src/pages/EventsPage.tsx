@@ -1,10 +1,12 @@
 //! Events (/events, spec part 2): 'Advanced Event Tracking' with website and range (24h, 7d, 30d), four
 //! cards, the Event Definitions list (edit, activate/deactivate, delete, triggers over the range), Top
-//! Events, and the Create Event dialog. The cards, triggers and Top Events follow the URL's filters (the filter
+//! Events, Event Properties (an event's values of one property), Not Found Pages (the 404 report) and the
+//! Create Event dialog. The cards, triggers and Top Events follow the URL's filters (the filter
 //! bar; a Top Events row adds "Event is ..."), as the Analytics Dashboard's do.
 import { useState } from "react";
 import type { EventDefinition, EventRange } from "../api/events";
 import { EventDefinitionDialog } from "../components/events/EventDefinitionDialog";
+import { NotFoundPages, PropertyBreakdown } from "../components/events/PropertyBreakdown";
 import { FilterBar } from "../components/filters/FilterBar";
 import { RefusedText, refusedFilters } from "../components/filters/Refused";
 import { MetricCard } from "../components/MetricCard";
@@ -132,6 +134,10 @@ function EventsBody({ websiteId, range, onEdit }: { websiteId: number; range: Ev
             )}
           </CardBody>
         </Card>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <PropertyBreakdown websiteId={websiteId} period={`range=${range}`} events={summary.data?.topEvents.map((e) => e.name) ?? []} />
+        <NotFoundPages websiteId={websiteId} period={`range=${range}`} />
       </div>
     </div>
   );

@@ -2,7 +2,7 @@
 // shows on the Traffic Overview chart as a flag on its day that names it on hover and on keyboard focus, and in
 // the list under the chart; one added from the dialog joins it; at 390 px the flag and the list stay on screen
 // and a tap names it. A segment saved from the filter bar survives a reload, and picking it puts its filters in
-// the URL, with the chips, the cards and the chart following.
+// the URL, with the chips, the cards and the chart following; one saved "only for me" is marked so.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, screenshot, startDaemon, waitForText } from "./helpers.mjs";
@@ -144,6 +144,25 @@ describe("annotations and saved segments", () => {
     const saved = await owner.api("GET", `/api/websites/${site.id}/segments`);
     assert.deepEqual(saved.map((s) => [s.name, s.filters]), [["From Google", google]]);
     await screenshot(page, "segments-picked");
+    await page.context().close();
+  });
+
+  it("saves a segment only for its saver, marked as such in the menu", async () => {
+    const page = await signedInPage({ width: 1400, height: 900 });
+    const direct = [["is", "visit:source", ["Direct / None"]]];
+    await page.goto(`/?website=${site.id}&range=7d&filters=${encodeURIComponent(JSON.stringify(direct))}`);
+    await page.getByTestId("segments-trigger").click();
+    await page.getByRole("menuitem", { name: "Save as segment…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Save as segment" });
+    await dialog.getByLabel("Name").fill("My direct");
+    await dialog.getByLabel(/Only for me/).check();
+    await dialog.getByRole("button", { name: "Save segment" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.getByTestId("segments-trigger").click();
+    await waitForText(page.getByTestId("segment-item").filter({ hasText: "My direct" }), /My direct\s*only you/);
+    await waitForText(page.getByTestId("segment-item").filter({ hasText: "From Google" }), /^From Google$/);
+    const saved = await owner.api("GET", `/api/websites/${site.id}/segments`);
+    assert.deepEqual(saved.map((s) => [s.name, s.personal]), [["From Google", false], ["My direct", true]]);
     await page.context().close();
   });
 });

@@ -12,6 +12,7 @@ import {
   filtersQuery,
   filtersText,
   filtersWithout,
+  narrowedText,
   parseFilters,
   removeFilter,
   suggestionLabel,
@@ -116,4 +117,15 @@ test("a property breakdown's path keeps its colon (the daemon matches the segmen
   assert.equal(breakdownSegment("prop:plan"), "prop:plan");
   assert.equal(breakdownSegment("utm_source"), "utm_source");
   assert.equal(breakdownSegment("prop:a/b"), "prop:a%2Fb");
+});
+
+test("a panel narrows the screen's filters by its own condition, and passes unreadable text on as typed", () => {
+  const screen = parseFilters('[["is","visit:country",["DE"]]]');
+  const outbound = { operator: "is" as const, dimension: "event:name", values: ["Outbound"] };
+  assert.equal(
+    narrowedText(screen.filters, filtersText(screen), outbound),
+    '[["is","visit:country",["DE"]],["is","event:name",["Outbound"]]]',
+  );
+  assert.equal(narrowedText([], null, outbound), '[["is","event:name",["Outbound"]]]');
+  assert.equal(narrowedText([], "oops", outbound), "oops");
 });

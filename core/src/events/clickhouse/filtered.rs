@@ -10,6 +10,7 @@ use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, sites_condition, text
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
+use crate::events::revenue::RevenueSum;
 use crate::model::{Millis, WebsiteId};
 
 /// The kinds the rollups count as events (custom events, outbound links, downloads).
@@ -80,6 +81,19 @@ impl ClickHouseEvents {
     /// `start`, `last`, `page_views`, the admitted page views, events and conversions (`pv`, `ev`, `cv`) and
     /// `f_<field>` of the filters' fields and `extra`.
     fn admitted_visits(&self, site: WebsiteId, range: TimeRange, filters: &Filters, extra: &[VisitField]) -> String {
+        self.admitted_visits_with(site, range, filters, extra, "")
+    }
+
+    /// `admitted_visits` with more of a visit's aggregates (`, expr AS name, ...`), whose conditions may name the
+    /// event conditions' columns of a hit.
+    fn admitted_visits_with(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        extra: &[VisitField],
+        aggregates: &str,
+    ) -> String {
         let db = self.db();
         let mut fields = filters.visit_fields();
         for field in extra {
@@ -101,7 +115,7 @@ impl ClickHouseEvents {
         format!(
             "SELECT * FROM (
                 SELECT visit_id, any(visitor) AS visitor, min(ts) AS start, max(ts) AS last,
-                       countIf(kind = 'pageview') AS page_views{}{counts}{matched}
+                       countIf(kind = 'pageview') AS page_views{}{counts}{matched}{aggregates}
                 FROM {db}.hits WHERE {}
                 GROUP BY visit_id HAVING start >= {from} AND start < {to})
              WHERE {} AND {admitted}",
@@ -313,6 +327,111 @@ impl FilteredReads for ClickHouseEvents {
         self.cluster.settle(&[site])?;
         let admitted = admitted_hit_condition(self.db(), site, filters, None);
         self.cluster.events.recent_activity(site, limit, &admitted)
+    }
+
+    fn filtered_revenue(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+        limit: i64,
+    ) -> Result<Vec<RevenueSum>> {
+        self.cluster.settle(&[site])?;
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
+        let by_visit = !group.fields.is_empty() && group.by_visit();
+        let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+        if group.bucket {
+            let time = if by_visit { "start" } else { "ts" };
+            columns.push(format!("toString(intDiv({time}, {}) * {step})", step * 1000));
+        }
+        let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
+        let grouped = if keys == 0 { "cur".to_string() } else { format!("{}, cur", key_list(keys)) };
+        // A value times 100 plus a half, truncated: SQLite's `CAST(... AS INTEGER)` does the same arithmetic.
+        let cents = "toInt64(ifNull(value, 0) * 100 + 0.5)";
+        let sql = match by_visit {
+            true => {
+                // Each visit's valued conversions as two arrays, a row each after the ARRAY JOIN.
+                let event = condition_sql(&filters.event, &mut Ch);
+                let valued = format!("kind = 'conversion' AND isNotNull(value) AND {event}");
+                let aggregates =
+                    format!(", groupArrayIf(currency, {valued}) AS r_cur, groupArrayIf({cents}, {valued}) AS r_cents");
+                let extra: Vec<VisitField> =
+                    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect();
+                format!(
+                    "SELECT {listed}cur, sum(one) AS cents, count()
+                     FROM ({}) ARRAY JOIN r_cur AS cur, r_cents AS one GROUP BY {grouped}",
+                    self.admitted_visits_with(site, range, filters, &extra, &aggregates)
+                )
+            }
+            false => format!(
+                "SELECT {listed}currency AS cur, sum({cents}) AS cents, count()
+                 {} AND kind = 'conversion' AND isNotNull(value) GROUP BY {grouped}",
+                self.admitted_hits(site, range, filters)
+            ),
+        };
+        let rows =
+            self.ask(&format!("{sql} HAVING {} ORDER BY cents DESC, {grouped} LIMIT {limit}", group.valued_sql(key)))?;
+        rows.iter()
+            .map(|r| {
+                Ok(RevenueSum {
+                    keys: (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?,
+                    currency: text(r, keys)?,
+                    cents: int(r, keys + 1)?,
+                    conversions: int(r, keys + 2)?,
+                })
+            })
+            .collect()
+    }
+
+    fn filtered_scroll(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        self.cluster.settle(&[site])?;
+        let (db, step) = (self.db(), range.grain.seconds());
+        let keys = group.fields.len() + group.bucket as usize;
+        let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+        if group.bucket {
+            columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+        }
+        let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
+        let (per_pair, outer) = match keys {
+            0 => (String::new(), String::new()),
+            _ => (
+                format!(", {}", key_list(keys)),
+                format!(" GROUP BY {} HAVING {}", key_list(keys), group.valued_sql(key)),
+            ),
+        };
+        let outer_keys = if keys == 0 { String::new() } else { format!("{}, ", key_list(keys)) };
+        let event = condition_sql(&filters.event, &mut Ch);
+        // The visit conditions on each shard, where the distributed table's read runs (a visit's rows are on one).
+        let visits = match filters.visit.is_empty() {
+            true => String::new(),
+            false => format!(" AND {}", admitted_visit_ids(db, site, filters, Some(range.start))),
+        };
+        // A report as an event row (its kind renamed a level up from where the table's own is filtered on): the
+        // page view's path, of no name or property of its own.
+        let rows = self.ask(&format!(
+            "SELECT {outer_keys}sum(d), count() FROM (
+                SELECT {listed}max(depth) AS d FROM (
+                    SELECT visit_id, path, ts, depth, 'engagement' AS kind, '' AS name, '' AS properties FROM (
+                        SELECT visit_id, path, ts, depth FROM {db}.interactions
+                        WHERE website_id = {site} AND kind = 'scroll' AND ts >= {} AND ts < {}{visits}))
+                WHERE {event}
+                GROUP BY visit_id, path{per_pair}){outer}",
+            range.start, range.end
+        ))?;
+        rows.iter()
+            .map(|r| {
+                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                Ok((values, int(r, keys)?, int(r, keys + 1)?))
+            })
+            .collect()
     }
 
     fn filtered_conversions(

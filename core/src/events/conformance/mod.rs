@@ -20,6 +20,8 @@ mod paths;
 mod periods;
 mod replays;
 mod retention;
+mod revenue;
+mod scroll;
 mod sources;
 mod traffic;
 mod upkeep;

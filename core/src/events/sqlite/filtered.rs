@@ -10,6 +10,7 @@ use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::error::Result;
 use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
+use crate::events::revenue::RevenueSum;
 use crate::model::WebsiteId;
 
 /// A UTC day in milliseconds: a visitor hash is one visitor's on one day.
@@ -246,6 +247,107 @@ impl FilteredReads for SqliteEvents {
     fn filtered_activity(&self, site: WebsiteId, filters: &Filters, limit: i64) -> Result<Vec<ActivityEvent>> {
         let (admitted, values) = admitted_event_condition(filters, 2);
         self.analytics.recent_activity_where(site, limit, &admitted, values)
+    }
+
+    fn filtered_revenue(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+        limit: i64,
+    ) -> Result<Vec<RevenueSum>> {
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
+        // A value times 100 plus a half, truncated: ClickHouse's `toInt64` does the same arithmetic.
+        let sums = "COALESCE(e.currency, '') AS cur, SUM(CAST(e.value * 100 + 0.5 AS INTEGER)) AS cents, COUNT(*)";
+        let valued = "e.kind = 'conversion' AND e.value IS NOT NULL";
+        let by_visit = !group.fields.is_empty() && group.by_visit();
+        self.db.read(|conn| {
+            let (from, mut p, mut columns) = match by_visit {
+                true => {
+                    let (visits, mut p) = admitted_visits(site, range, filters);
+                    let event = condition_sql(&filters.event, &mut p);
+                    let from = visits.replacen(
+                        "FROM sessions s WHERE",
+                        &format!("FROM sessions s JOIN events e ON e.session_id = s.id AND {event} WHERE"),
+                        1,
+                    );
+                    let columns: Vec<String> =
+                        group.fields.iter().map(|f| visit_column(visit(f)).to_string()).collect();
+                    (from, p, columns)
+                }
+                false => {
+                    let (events, mut p) = admitted_events(site, range, filters);
+                    let columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
+                    (events, p, columns)
+                }
+            };
+            if group.bucket {
+                let time = if by_visit { "s.first_seen" } else { "e.ts" };
+                columns.push(format!("CAST(({time} / {}) * {step} AS TEXT)", step * 1000));
+            }
+            let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
+            let grouped = if keys == 0 { "cur".to_string() } else { format!("{}, cur", key_list(keys)) };
+            let limit = p.push(limit.into());
+            let sql = format!(
+                "SELECT {listed}{sums} {from} AND {valued} GROUP BY {grouped} HAVING {}
+                 ORDER BY cents DESC, {grouped} LIMIT {limit}",
+                group.valued_sql(key),
+            );
+            rows(conn, &sql, p, |r| {
+                Ok(RevenueSum {
+                    keys: (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?,
+                    currency: r.get(keys)?,
+                    cents: r.get(keys + 1)?,
+                    conversions: r.get(keys + 2)?,
+                })
+            })
+        })
+    }
+
+    fn filtered_scroll(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
+        self.db.read(|conn| {
+            let mut p = Params::default();
+            let (site, from, to) = (p.push(site.into()), p.push(range.start.into()), p.push(range.end.into()));
+            let visit = condition_sql(&filters.visit, &mut p);
+            let event = condition_sql(&filters.event, &mut p);
+            let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
+            if group.bucket {
+                columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+            }
+            let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
+            let (per_pair, outer) = match keys {
+                0 => (String::new(), String::new()),
+                _ => (
+                    format!(", {}", key_list(keys)),
+                    format!(" GROUP BY {} HAVING {}", key_list(keys), group.valued_sql(key)),
+                ),
+            };
+            let outer_keys = if keys == 0 { String::new() } else { format!("{}, ", key_list(keys)) };
+            // A report as an event row: the page view's path, of no name, kind or property of its own.
+            let sql = format!(
+                "SELECT {outer_keys}COALESCE(SUM(d), 0), COUNT(*) FROM (
+                    SELECT {listed}MAX(e.depth) AS d
+                    FROM (SELECT session_id, path, ts, depth, 'engagement' AS kind, '' AS name, NULL AS properties
+                          FROM scroll_depths WHERE website_id = {site} AND ts >= {from} AND ts < {to}) e
+                    JOIN sessions s ON s.id = e.session_id
+                    WHERE {visit} AND {event}
+                    GROUP BY e.session_id, e.path{per_pair}){outer}"
+            );
+            rows(conn, &sql, p, |r| {
+                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                Ok((values, r.get(keys)?, r.get(keys + 1)?))
+            })
+        })
     }
 
     fn filtered_conversions(

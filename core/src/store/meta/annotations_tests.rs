@@ -119,48 +119,115 @@ fn segments_are_kept_per_site_with_checked_filters_and_go_with_their_site_on_eac
         let germany = json!([["is", "visit:country", ["DE"]]]);
 
         let saved = segments
-            .create(shop, ann.id, &SegmentRequest { name: " Google blog ".into(), filters: google.clone() })
+            .create(
+                shop,
+                ann.id,
+                &SegmentRequest { name: " Google blog ".into(), filters: google.clone(), personal: None },
+            )
             .unwrap();
         assert_eq!((saved.name.as_str(), &saved.filters), ("Google blog", &google), "{name}");
         assert_eq!(saved.created_by.as_deref(), Some("ann@example.com"), "{name}");
         let de = segments
-            .create(shop, ann.id, &SegmentRequest { name: "Germany".into(), filters: germany.clone() })
+            .create(shop, ann.id, &SegmentRequest { name: "Germany".into(), filters: germany.clone(), personal: None })
             .unwrap();
         let elsewhere = segments
-            .create(blog, ann.id, &SegmentRequest { name: "Germany".into(), filters: germany.clone() })
+            .create(blog, ann.id, &SegmentRequest { name: "Germany".into(), filters: germany.clone(), personal: None })
             .unwrap();
-        assert_eq!(segments.list(shop).unwrap(), vec![saved.clone(), de.clone()], "{name}: oldest first");
+        assert_eq!(segments.list(shop, ann.id).unwrap(), vec![saved.clone(), de.clone()], "{name}: oldest first");
 
         // A taken name on the same site is a conflict, on create and on rename; bad filters never get stored.
-        let again = segments.create(shop, ann.id, &SegmentRequest { name: "Germany".into(), filters: google.clone() });
+        let again = segments.create(
+            shop,
+            ann.id,
+            &SegmentRequest { name: "Germany".into(), filters: google.clone(), personal: None },
+        );
         assert!(matches!(again, Err(Error::Conflict(_))), "{name}: {again:?}");
-        let rename =
-            segments.update(shop, saved.id, &SegmentRequest { name: "Germany".into(), filters: google.clone() });
+        let rename = segments.update(
+            shop,
+            saved.id,
+            ann.id,
+            &SegmentRequest { name: "Germany".into(), filters: google.clone(), personal: None },
+        );
         assert!(matches!(rename, Err(Error::Conflict(_))), "{name}: {rename:?}");
         for bad in [json!([]), json!([["is", "visit:planet", ["Mars"]]]), json!({"is": 1})] {
-            let refused = segments.create(shop, ann.id, &SegmentRequest { name: "Bad".into(), filters: bad.clone() });
+            let refused = segments.create(
+                shop,
+                ann.id,
+                &SegmentRequest { name: "Bad".into(), filters: bad.clone(), personal: None },
+            );
             assert!(matches!(refused, Err(Error::Invalid(_))), "{name}: {bad}: {refused:?}");
         }
 
         // Another site's id is not found through this one.
-        let foreign =
-            segments.update(shop, elsewhere.id, &SegmentRequest { name: "Mine".into(), filters: google.clone() });
+        let foreign = segments.update(
+            shop,
+            elsewhere.id,
+            ann.id,
+            &SegmentRequest { name: "Mine".into(), filters: google.clone(), personal: None },
+        );
         assert!(matches!(foreign, Err(Error::NotFound(_))), "{name}: {foreign:?}");
-        assert!(matches!(segments.delete(shop, elsewhere.id), Err(Error::NotFound(_))), "{name}");
+        assert!(matches!(segments.delete(shop, elsewhere.id, ann.id), Err(Error::NotFound(_))), "{name}");
 
         let changed = segments
-            .update(shop, de.id, &SegmentRequest { name: "Germany, blog".into(), filters: google.clone() })
+            .update(
+                shop,
+                de.id,
+                ann.id,
+                &SegmentRequest { name: "Germany, blog".into(), filters: google.clone(), personal: None },
+            )
             .unwrap();
         assert_eq!((changed.name.as_str(), &changed.filters), ("Germany, blog", &google), "{name}");
-        segments.delete(shop, saved.id).unwrap();
-        assert_eq!(segments.list(shop).unwrap(), vec![changed], "{name}");
+        segments.delete(shop, saved.id, ann.id).unwrap();
+        assert_eq!(segments.list(shop, ann.id).unwrap(), vec![changed], "{name}");
 
         // The cap, then the site's and the owner's deletion.
-        let new = crate::store::segments::NewSegment { name: "third", filters: "[]", created_by: ann.id, at: 1 };
+        let new = crate::store::segments::NewSegment {
+            name: "third",
+            filters: "[]",
+            created_by: ann.id,
+            personal: false,
+            at: 1,
+        };
         assert!(engine.meta.insert_segment(blog, &new, 1).unwrap().is_none(), "{name}: over the cap");
         websites.delete(ann.id, shop).unwrap();
-        assert!(segments.list(shop).unwrap().is_empty(), "{name}");
+        assert!(segments.list(shop, ann.id).unwrap().is_empty(), "{name}");
         auth.remove_user(ann.id).unwrap();
-        assert!(segments.list(blog).unwrap().is_empty(), "{name}");
+        assert!(segments.list(blog, ann.id).unwrap().is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn a_personal_segment_is_seen_changed_and_deleted_by_its_saver_alone_on_each_engine() {
+    for engine in engines() {
+        let name = engine.name;
+        let auth = Auth::new(engine.meta.clone(), SECRET, Settings::new(Config::default()), None);
+        let websites = Websites::new(engine.meta.clone());
+        let segments = Segments::new(engine.meta.clone());
+        let ann = auth.create_user("ann@example.com", "secret1").unwrap();
+        let bob = auth.create_user("bob@example.com", "secret1").unwrap();
+        let shop = websites.create(ann.id, site("shop")).unwrap().id;
+        let google = json!([["is", "visit:source", ["Google"]]]);
+        let request = |label: &str, personal: Option<bool>| SegmentRequest {
+            name: label.into(),
+            filters: google.clone(),
+            personal,
+        };
+        let shared = segments.create(shop, ann.id, &request("Team", None)).unwrap();
+        let mine = segments.create(shop, ann.id, &request("Mine", Some(true))).unwrap();
+        assert!(!shared.personal && mine.personal, "{name}: shared unless asked");
+        assert_eq!(segments.list(shop, ann.id).unwrap(), vec![shared.clone(), mine.clone()], "{name}: ann sees both");
+        assert_eq!(segments.list(shop, bob.id).unwrap(), vec![shared.clone()], "{name}: bob the shared one");
+
+        // Another account can neither change nor delete a personal segment, nor make a shared one its own.
+        let renamed = segments.update(shop, mine.id, bob.id, &request("Bob's", None));
+        assert!(matches!(renamed, Err(Error::NotFound(_))), "{name}: {renamed:?}");
+        assert!(matches!(segments.delete(shop, mine.id, bob.id), Err(Error::NotFound(_))), "{name}");
+        let taken = segments.update(shop, shared.id, bob.id, &request("Team", Some(true))).unwrap();
+        assert!(!taken.personal, "{name}: only the saver changes who sees it");
+        // The saver shares it, then bob sees it.
+        let opened = segments.update(shop, mine.id, ann.id, &request("Mine", Some(false))).unwrap();
+        assert!(!opened.personal, "{name}");
+        assert_eq!(segments.list(shop, bob.id).unwrap().len(), 2, "{name}");
+        segments.delete(shop, mine.id, bob.id).unwrap();
     }
 }

@@ -1,4 +1,5 @@
-//! Saved segments behind the metadata boundary (issue 36): a site's named filters. `Segments`
+//! Saved segments behind the metadata boundary (issue 36): a site's named filters, shared with the site or
+//! personal to the account that saved it (seen, changed and deleted by it alone). `Segments`
 //! (store/segments.rs) validates; these methods store, list, change and forget rows of one site, and the
 //! unique name per site has the last word on a taken name.
 
@@ -6,29 +7,29 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{PgMeta, SqliteMeta, unique_violation};
 use crate::error::{Error, Result};
-use crate::model::{Millis, WebsiteId};
-use crate::store::segments::{NewSegment, SavedSegment, stored_filters};
+use crate::model::{UserId, WebsiteId};
+use crate::store::segments::{NewSegment, SavedSegment, SegmentChange, stored_filters};
 
 /// Saved segments: each method is one statement or one transaction.
 pub trait SegmentStore {
     /// Stores a segment on `site` unless the site has `max` already (`None`); a taken name is a conflict.
     fn insert_segment(&self, site: WebsiteId, new: &NewSegment, max: u32) -> Result<Option<SavedSegment>>;
-    /// The site's segments, oldest first.
-    fn segments(&self, site: WebsiteId) -> Result<Vec<SavedSegment>>;
-    /// Renames one of the site's segments and replaces its filters; `None` when the site has no such id.
+    /// The site's segments `viewer` sees (shared ones, and its own personal ones), oldest first.
+    fn segments(&self, site: WebsiteId, viewer: UserId) -> Result<Vec<SavedSegment>>;
+    /// Renames one of the site's segments `viewer` sees and replaces its filters, and its visibility when
+    /// asked and `viewer` saved it; `None` when the site has no such id `viewer` sees.
     fn update_segment(
         &self,
         site: WebsiteId,
         id: i64,
-        name: &str,
-        filters: &str,
-        now: Millis,
+        viewer: UserId,
+        change: &SegmentChange,
     ) -> Result<Option<SavedSegment>>;
-    /// Deletes one of the site's segments; false when it has no such id.
-    fn delete_segment(&self, site: WebsiteId, id: i64) -> Result<bool>;
+    /// Deletes one of the site's segments `viewer` sees; false when it has no such id.
+    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<bool>;
 }
 
-const COLUMNS: &str = "s.id, s.name, s.filters, u.email, s.created_at, s.updated_at";
+const COLUMNS: &str = "s.id, s.name, s.filters, u.email, s.created_at, s.updated_at, s.personal";
 const FROM: &str = "saved_segments s LEFT JOIN users u ON u.id = s.created_by";
 
 fn taken() -> Error {
@@ -50,6 +51,7 @@ fn sqlite_row(r: &rusqlite::Row) -> rusqlite::Result<(SavedSegment, String)> {
         created_by: r.get(3)?,
         created_at: r.get(4)?,
         updated_at: r.get(5)?,
+        personal: r.get(6)?,
     };
     Ok((segment, r.get(2)?))
 }
@@ -75,11 +77,11 @@ impl SegmentStore for SqliteMeta {
         self.db.write(|conn| {
             let inserted = conn
                 .execute(
-                    "INSERT INTO saved_segments (website_id, name, filters, created_by, created_at, updated_at)
-                     SELECT ?1, ?2, ?3, ?4, ?5, ?5
+                    "INSERT INTO saved_segments (website_id, name, filters, created_by, created_at, updated_at, personal)
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?5, ?7
                      WHERE EXISTS (SELECT 1 FROM websites WHERE id = ?1)
                        AND (SELECT count(*) FROM saved_segments WHERE website_id = ?1) < ?6",
-                    params![site, new.name, new.filters, new.created_by, new.at, max],
+                    params![site, new.name, new.filters, new.created_by, new.at, max, new.personal],
                 )
                 .map_err(sqlite_taken)?;
             if inserted == 0 {
@@ -89,11 +91,13 @@ impl SegmentStore for SqliteMeta {
         })
     }
 
-    fn segments(&self, site: WebsiteId) -> Result<Vec<SavedSegment>> {
+    fn segments(&self, site: WebsiteId, viewer: UserId) -> Result<Vec<SavedSegment>> {
         self.db.read(|conn| {
-            let mut stmt =
-                conn.prepare_cached(&format!("SELECT {COLUMNS} FROM {FROM} WHERE s.website_id = ?1 ORDER BY s.id"))?;
-            let rows = stmt.query_map([site], sqlite_row)?;
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM {FROM} WHERE s.website_id = ?1 AND (s.personal = 0 OR s.created_by = ?2)
+                 ORDER BY s.id"
+            ))?;
+            let rows = stmt.query_map(params![site, viewer], sqlite_row)?;
             rows.map(|row| with_filters(row?)).collect()
         })
     }
@@ -102,15 +106,16 @@ impl SegmentStore for SqliteMeta {
         &self,
         site: WebsiteId,
         id: i64,
-        name: &str,
-        filters: &str,
-        now: Millis,
+        viewer: UserId,
+        change: &SegmentChange,
     ) -> Result<Option<SavedSegment>> {
         self.db.write(|conn| {
             let changed = conn
                 .execute(
-                    "UPDATE saved_segments SET name = ?1, filters = ?2, updated_at = ?3 WHERE id = ?4 AND website_id = ?5",
-                    params![name, filters, now, id, site],
+                    "UPDATE saved_segments SET name = ?1, filters = ?2, updated_at = ?3,
+                        personal = CASE WHEN ?7 IS NOT NULL AND created_by = ?6 THEN ?7 ELSE personal END
+                     WHERE id = ?4 AND website_id = ?5 AND (personal = 0 OR created_by = ?6)",
+                    params![change.name, change.filters, change.at, id, site, viewer, change.personal],
                 )
                 .map_err(sqlite_taken)?;
             if changed == 0 {
@@ -120,9 +125,13 @@ impl SegmentStore for SqliteMeta {
         })
     }
 
-    fn delete_segment(&self, site: WebsiteId, id: i64) -> Result<bool> {
+    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<bool> {
         self.db.write(|conn| {
-            Ok(conn.execute("DELETE FROM saved_segments WHERE id = ?1 AND website_id = ?2", params![id, site])? > 0)
+            let deleted = conn.execute(
+                "DELETE FROM saved_segments WHERE id = ?1 AND website_id = ?2 AND (personal = 0 OR created_by = ?3)",
+                params![id, site, viewer],
+            )?;
+            Ok(deleted > 0)
         })
     }
 }
@@ -139,6 +148,7 @@ fn pg_row(r: &postgres::Row) -> Result<SavedSegment> {
         created_by: r.get(3),
         created_at: r.get(4),
         updated_at: r.get(5),
+        personal: r.get(6),
     })
 }
 
@@ -163,9 +173,9 @@ impl SegmentStore for PgMeta {
             }
             let id: i64 = tx
                 .query_one(
-                    "INSERT INTO saved_segments (website_id, name, filters, created_by, created_at, updated_at)
-                     VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
-                    &[&site, &new.name, &new.filters, &new.created_by, &new.at],
+                    "INSERT INTO saved_segments (website_id, name, filters, created_by, created_at, updated_at, personal)
+                     VALUES ($1, $2, $3, $4, $5, $5, $6) RETURNING id",
+                    &[&site, &new.name, &new.filters, &new.created_by, &new.at, &new.personal],
                 )
                 .map_err(pg_taken)?
                 .get(0);
@@ -175,10 +185,15 @@ impl SegmentStore for PgMeta {
         })
     }
 
-    fn segments(&self, site: WebsiteId) -> Result<Vec<SavedSegment>> {
+    fn segments(&self, site: WebsiteId, viewer: UserId) -> Result<Vec<SavedSegment>> {
         self.pg.with(|c| {
-            let rows =
-                c.query(&format!("SELECT {COLUMNS} FROM {FROM} WHERE s.website_id = $1 ORDER BY s.id"), &[&site])?;
+            let rows = c.query(
+                &format!(
+                    "SELECT {COLUMNS} FROM {FROM} WHERE s.website_id = $1 AND (NOT s.personal OR s.created_by = $2)
+                     ORDER BY s.id"
+                ),
+                &[&site, &viewer],
+            )?;
             rows.iter().map(pg_row).collect()
         })
     }
@@ -187,15 +202,16 @@ impl SegmentStore for PgMeta {
         &self,
         site: WebsiteId,
         id: i64,
-        name: &str,
-        filters: &str,
-        now: Millis,
+        viewer: UserId,
+        change: &SegmentChange,
     ) -> Result<Option<SavedSegment>> {
         self.pg.with(|c| {
             let changed = c
                 .execute(
-                    "UPDATE saved_segments SET name = $1, filters = $2, updated_at = $3 WHERE id = $4 AND website_id = $5",
-                    &[&name, &filters, &now, &id, &site],
+                    "UPDATE saved_segments SET name = $1, filters = $2, updated_at = $3,
+                        personal = CASE WHEN $7::BOOLEAN IS NOT NULL AND created_by = $6 THEN $7 ELSE personal END
+                     WHERE id = $4 AND website_id = $5 AND (NOT personal OR created_by = $6)",
+                    &[&change.name, &change.filters, &change.at, &id, &site, &viewer, &change.personal],
                 )
                 .map_err(pg_taken)?;
             if changed == 0 {
@@ -205,8 +221,13 @@ impl SegmentStore for PgMeta {
         })
     }
 
-    fn delete_segment(&self, site: WebsiteId, id: i64) -> Result<bool> {
-        self.pg
-            .with(|c| Ok(c.execute("DELETE FROM saved_segments WHERE id = $1 AND website_id = $2", &[&id, &site])? > 0))
+    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<bool> {
+        self.pg.with(|c| {
+            let deleted = c.execute(
+                "DELETE FROM saved_segments WHERE id = $1 AND website_id = $2 AND (NOT personal OR created_by = $3)",
+                &[&id, &site, &viewer],
+            )?;
+            Ok(deleted > 0)
+        })
     }
 }

@@ -1,6 +1,7 @@
 //! The filter bar's "Segments" menu: the site's saved segments, each applied in one pick (its filters replace
 //! the URL's, so the link keeps working without the segment), and "Save as segment…" for the filters shown.
-//! Saving and deleting are offered to editors and up on the site (issue 37); a viewer only applies.
+//! Saving and deleting are offered to editors and up on the site (issue 37); a viewer only applies. A segment
+//! saved "only for me" is personal: listed to its saver alone, marked "only you".
 import * as RadixMenu from "@radix-ui/react-dropdown-menu";
 import { useId, useState } from "react";
 import { useCreateSegment, useDeleteSegment, useSegments } from "../../hooks/annotations";
@@ -41,6 +42,11 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
               <div key={segment.id} className="flex items-center">
                 <RadixMenu.Item className={`${ITEM} min-w-0 flex-1`} onSelect={() => replace(segment.filters)} data-testid="segment-item">
                   <span className="truncate">{segment.name}</span>
+                  {segment.personal ? (
+                    <span className="ml-auto shrink-0 text-xs text-gray-500" title="Only you see this segment">
+                      only you
+                    </span>
+                  ) : null}
                 </RadixMenu.Item>
                 {editable && (
                   <RadixMenu.Item
@@ -71,6 +77,7 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
 
 function SaveSegmentDialog({ websiteId, filters, onClose }: { websiteId: number; filters: readonly unknown[]; onClose: () => void }) {
   const [name, setName] = useState("");
+  const [personal, setPersonal] = useState(false);
   const create = useCreateSegment(websiteId);
   const ids = useId();
   return (
@@ -94,11 +101,15 @@ function SaveSegmentDialog({ websiteId, filters, onClose }: { websiteId: number;
         id={`${ids}-form`}
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate({ name, filters }, { onSuccess: onClose });
+          create.mutate({ name, filters, personal }, { onSuccess: onClose });
         }}
       >
         <Label htmlFor={`${ids}-name`}>Name</Label>
         <Input id={`${ids}-name`} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="Google visitors" />
+        <label className="mt-3 flex items-center gap-2 text-sm text-gray-300">
+          <input type="checkbox" checked={personal} onChange={(e) => setPersonal(e.target.checked)} className="h-4 w-4 accent-indigo-500" />
+          Only for me (others on this site do not see it)
+        </label>
         <FieldError>{create.error ? serverMessage(create.error) : null}</FieldError>
       </form>
     </Dialog>

@@ -125,6 +125,7 @@ pub(super) const ROUTES: &[Route] = &[
     route("GET", "/api/dashboard/recent-activity", "website_id={site}&limit=10", Body::None, Auth::Owner),
     route("GET", "/api/dashboard/sites", "metric=pageviews", Body::None, Auth::Owner),
     route("GET", "/api/websites/{site}/conversions", "range=7d", Body::None, Auth::Owner),
+    route("GET", "/api/websites/{site}/revenue/source", "range=7d&limit=5", Body::None, Auth::Owner),
     route("GET", "/api/websites/{site}/identified-visitors", "", Body::None, Auth::Owner),
     route("GET", "/api/websites/{site}/traffic-sources", "range=7d", Body::None, Auth::Owner),
     // Export
