@@ -36,6 +36,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0220_deletion_jobs", include_str!("../../migrations/postgres/0220_deletion_jobs.sql")),
     ("0230_import_days", include_str!("../../migrations/postgres/0230_import_days.sql")),
     ("0240_privacy_deletion_jobs", include_str!("../../migrations/postgres/0240_privacy_deletion_jobs.sql")),
+    ("0280_sealed_share_slugs", include_str!("../../migrations/postgres/0280_sealed_share_slugs.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.

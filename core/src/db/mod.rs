@@ -49,6 +49,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0033_annotations_and_segments.sql"),
     include_str!("../../migrations/0034_umami_website_id.sql"),
     include_str!("../../migrations/0035_import_days.sql"),
+    include_str!("../../migrations/0039_sealed_share_slugs.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};
