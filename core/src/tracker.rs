@@ -140,7 +140,7 @@ impl Tracker {
         };
         let auth = Auth::new(meta.clone(), &secret, settings.clone(), cluster.as_ref().map(|c| c.pg.clone()));
         let services = Services {
-            shared_links: SharedLinks::new(meta.clone(), auth.clone()),
+            shared_links: SharedLinks::new(meta.clone(), auth.clone(), &secret),
             auth,
             account: Account::new(meta.clone(), settings.clone()),
             email: Email::new(meta.clone(), settings.clone(), events.clone()),
@@ -164,6 +164,7 @@ impl Tracker {
             _deletions: deletions,
         };
         services.auth.seal_plain_secrets()?;
+        services.shared_links.seal_plain_slugs()?;
         Ok(Tracker { services: Arc::new(services) })
     }
 

@@ -6,6 +6,7 @@ mod api_keys;
 mod argon_gate;
 mod email_link;
 mod limiter;
+pub(crate) mod seal;
 mod share_sessions;
 mod tickets;
 mod tokens;

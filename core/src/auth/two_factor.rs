@@ -7,8 +7,6 @@
 //! disable for the password and a code, so a stolen access token cannot lock the owner out with an
 //! authenticator of the thief's; turning two-factor on ends every other sign-in.
 
-use chacha20poly1305::aead::{Aead, KeyInit, Payload};
-use chacha20poly1305::{ChaCha20Poly1305, Nonce};
 use qrcode::QrCode;
 use qrcode::render::svg;
 use rand::Rng;
@@ -18,6 +16,7 @@ use totp_rs::{Algorithm, Secret, TOTP};
 
 use std::net::IpAddr;
 
+use super::seal::Seal;
 use super::{Auth, Principal, TWO_FACTOR_ATTEMPTS, revoked};
 use crate::error::{Error, Result};
 use crate::model::{UserId, now_ms};
@@ -43,39 +42,28 @@ pub struct TwoFactorSetup {
 
 /// What starts a sealed secret in `users.totp_secret`; anything else is a secret stored before sealing.
 const SEALED: &[u8] = b"tk1";
-const NONCE_BYTES: usize = 12;
 
-/// Seals TOTP secrets at rest with ChaCha20-Poly1305 under a key derived from the instance secret (the
-/// configured `jwt_secret` or `secret.key`), bound to the account id. A copy of the database alone (a
-/// backup, a stolen file) then holds no working second factor.
-pub(super) struct SecretSeal(ChaCha20Poly1305);
+/// Seals TOTP secrets at rest under a key from the instance secret (the configured `jwt_secret` or
+/// `secret.key`), bound to the account id. A copy of the database alone (a backup, a stolen file) then holds no
+/// working second factor.
+pub(super) struct SecretSeal(Seal);
 
 impl SecretSeal {
     pub(super) fn new(instance_secret: &[u8]) -> SecretSeal {
-        let key = Sha256::new().chain_update(b"tracker totp seal v1\0").chain_update(instance_secret).finalize();
-        SecretSeal(ChaCha20Poly1305::new(&key))
+        SecretSeal(Seal::new(instance_secret, "tracker totp seal v1", SEALED))
     }
 
     fn seal(&self, user: UserId, secret: &[u8]) -> Result<Vec<u8>> {
-        let nonce: [u8; NONCE_BYTES] = rand::rng().random();
-        let aad = user.to_le_bytes();
-        let sealed = self
-            .0
-            .encrypt(&Nonce::from(nonce), Payload { msg: secret, aad: &aad })
-            .map_err(|_| Error::Internal("sealing a two-factor secret failed".into()))?;
-        Ok([SEALED, &nonce, &sealed].concat())
+        self.0.seal(user, secret)
     }
 
     /// The secret, or None when it cannot be opened (the instance secret changed, or the row was copied
     /// onto another account): the account's authenticator codes then fail, its recovery codes still work.
     fn open(&self, user: UserId, stored: &[u8]) -> Option<Vec<u8>> {
-        let Some(rest) = stored.strip_prefix(SEALED) else {
+        if !self.0.is_sealed(stored) {
             return Some(stored.to_vec()); // stored before sealing; `seal_plain_secrets` seals it at start
-        };
-        let (nonce, sealed) = rest.split_at_checked(NONCE_BYTES)?;
-        let nonce = Nonce::from(<[u8; NONCE_BYTES]>::try_from(nonce).ok()?);
-        let aad = user.to_le_bytes();
-        let opened = self.0.decrypt(&nonce, Payload { msg: sealed, aad: &aad }).ok();
+        }
+        let opened = self.0.open(user, stored);
         if opened.is_none() {
             tracing::warn!(user, "a two-factor secret could not be opened: was the instance secret changed?");
         }

@@ -38,6 +38,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0240_privacy_deletion_jobs", include_str!("../../migrations/postgres/0240_privacy_deletion_jobs.sql")),
     ("0250_member_emails", include_str!("../../migrations/postgres/0250_member_emails.sql")),
     ("0270_personal_segments", include_str!("../../migrations/postgres/0270_personal_segments.sql")),
+    ("0280_sealed_share_slugs", include_str!("../../migrations/postgres/0280_sealed_share_slugs.sql")),
 ];
 
 /// Idle connections kept for reuse; more are opened under load and closed when handed back beyond this.

@@ -51,6 +51,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0035_import_days.sql"),
     include_str!("../../migrations/0036_member_emails.sql"),
     include_str!("../../migrations/0037_personal_segments.sql"),
+    include_str!("../../migrations/0038_sealed_share_slugs.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

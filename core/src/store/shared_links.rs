@@ -5,8 +5,14 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use serde::Serialize;
+use std::sync::Arc;
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::auth::seal::Seal;
 use crate::auth::{Auth, ShareSession, tokens_random};
 use crate::error::{Error, Result};
 use crate::events::Filters;
@@ -29,6 +35,8 @@ pub struct SharedLink {
     pub id: i64,
     #[serde(skip)]
     pub website_id: WebsiteId,
+    /// Empty when the stored slug cannot be opened (the instance secret changed since the link was made): the
+    /// link still opens for whoever holds it, but its owner can no longer be shown it.
     pub slug: String,
     pub name: String,
     pub password_required: bool,
@@ -67,16 +75,52 @@ impl ShareAccess {
     }
 }
 
+/// What starts a sealed slug's stored text; a plain slug (base64url) never holds a colon.
+const SEALED_SLUG: &str = "sealed:";
+
 /// Share links and their sessions.
 #[derive(Clone)]
 pub struct SharedLinks {
     meta: Meta,
     auth: Auth,
+    /// Seals slugs at rest: a copy of the database opens no shared dashboard.
+    seal: Arc<Seal>,
 }
 
 impl SharedLinks {
-    pub(crate) fn new(meta: Meta, auth: Auth) -> SharedLinks {
-        SharedLinks { meta, auth }
+    pub(crate) fn new(meta: Meta, auth: Auth, instance_secret: &[u8]) -> SharedLinks {
+        let seal = Seal::new(instance_secret, "tracker share slug seal v1", b"sl1");
+        SharedLinks { meta, auth, seal: Arc::new(seal) }
+    }
+
+    /// Seals the slugs of links made before slugs were sealed (run once at start; one read when there are none);
+    /// answers how many. Their addresses stay the same.
+    pub(crate) fn seal_plain_slugs(&self) -> Result<usize> {
+        let plain = self.meta.plain_slugs()?;
+        for (id, site, slug) in &plain {
+            self.meta.seal_slug(*id, slug, &self.sealed(*site, slug)?, &slug_hash(slug))?;
+        }
+        Ok(plain.len())
+    }
+
+    /// The slug as stored: sealed for its site, as text.
+    fn sealed(&self, site: WebsiteId, slug: &str) -> Result<String> {
+        Ok(format!("{SEALED_SLUG}{}", URL_SAFE_NO_PAD.encode(self.seal.seal(site, slug.as_bytes())?)))
+    }
+
+    /// A stored link with its slug opened (empty when it cannot be).
+    fn opened(&self, mut link: SharedLink) -> SharedLink {
+        let opened = link
+            .slug
+            .strip_prefix(SEALED_SLUG)
+            .and_then(|text| URL_SAFE_NO_PAD.decode(text).ok())
+            .and_then(|sealed| self.seal.open(link.website_id, &sealed))
+            .and_then(|slug| String::from_utf8(slug).ok());
+        if opened.is_none() {
+            tracing::warn!(link = link.id, "a share link's slug could not be opened: was the instance secret changed?");
+        }
+        link.slug = opened.unwrap_or_default();
+        link
     }
 
     /// Makes a link of `site` (the caller has checked the site is the requester's to share).
@@ -95,21 +139,23 @@ impl SharedLinks {
         let origins = serde_json::to_string(&origins).map_err(|e| Error::Internal(e.to_string()))?;
         let slug = tokens_random(SLUG_BYTES);
         let row = NewSharedLink {
-            slug: &slug,
+            sealed_slug: &self.sealed(site, &slug)?,
+            slug_hash: &slug_hash(&slug),
             name,
             password_hash: password_hash.as_deref(),
             filters: &filters,
             embed: new.embed,
             allowed_origins: &origins,
         };
-        self.meta.insert_shared_link(site, &row, now_ms(), MAX_SHARED_LINKS)?.ok_or_else(|| {
+        let link = self.meta.insert_shared_link(site, &row, now_ms(), MAX_SHARED_LINKS)?.ok_or_else(|| {
             Error::Conflict(format!("a site may have at most {MAX_SHARED_LINKS} share links: delete one first"))
-        })
+        })?;
+        Ok(SharedLink { slug, ..link })
     }
 
     /// The site's links, newest first.
     pub fn list(&self, site: WebsiteId) -> Result<Vec<SharedLink>> {
-        self.meta.shared_links(site)
+        Ok(self.meta.shared_links(site)?.into_iter().map(|link| self.opened(link)).collect())
     }
 
     /// Deletes a link of `site`: every page and session of it ends at once. Another site's link is not found.
@@ -149,8 +195,14 @@ impl SharedLinks {
         if slug.len() != 22 || !slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
             return Err(Error::NotFound("share link"));
         }
-        self.meta.shared_link_by_slug(slug)?.ok_or(Error::NotFound("share link"))
+        let (link, hash) = self.meta.shared_link_by_hash(&slug_hash(slug))?.ok_or(Error::NotFound("share link"))?;
+        Ok((SharedLink { slug: slug.to_string(), ..link }, hash))
     }
+}
+
+/// What finds a link: its slug's SHA-256 (128 random bits: no dictionary reaches them, so no salt or key).
+fn slug_hash(slug: &str) -> Vec<u8> {
+    Sha256::digest(slug.as_bytes()).to_vec()
 }
 
 /// A link's filters as stored: checked with the reads' own parser, kept as compact JSON text.

@@ -37,7 +37,8 @@ struct SharedLinkRequest {
 struct SharedLinkResponse {
     #[serde(flatten)]
     link: SharedLink,
-    /// `{base}/share/{slug}`; add `?embed=true` inside an iframe.
+    /// `{base}/share/{slug}`; add `?embed=true` inside an iframe. Empty when the slug, sealed at rest, cannot be
+    /// opened since the instance secret changed: delete the link and make a new one.
     url: String,
 }
 
@@ -52,7 +53,9 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 }
 
 fn response(tracker: &Tracker, host: Option<&str>, link: SharedLink) -> SharedLinkResponse {
-    let url = format!("{}/share/{}", base_url(tracker, host), link.slug);
+    // An address the instance secret no longer opens cannot be shown (the link still opens for its holders).
+    let url =
+        if link.slug.is_empty() { String::new() } else { format!("{}/share/{}", base_url(tracker, host), link.slug) };
     SharedLinkResponse { link, url }
 }
 

@@ -114,7 +114,7 @@ function LinkRow({ website, link }: { website: Website; link: SharedLink }) {
         {link.embed ? <Badge tone="green">Embed</Badge> : null}
         {link.filters !== "[]" ? <Badge tone="gray">Filtered</Badge> : null}
         <div className="ml-auto flex items-center gap-2">
-          <CopyButton text={link.url} label="Copy URL" copiedLabel="Copied" successTitle="Link copied" successDescription="The share link is on your clipboard." />
+          {link.url ? <CopyButton text={link.url} label="Copy URL" copiedLabel="Copied" successTitle="Link copied" successDescription="The share link is on your clipboard." /> : null}
           {confirming ? (
             <>
               <Button size="sm" variant="danger" onClick={() => remove.mutate(link.id)} disabled={remove.isPending}>
@@ -131,8 +131,12 @@ function LinkRow({ website, link }: { website: Website; link: SharedLink }) {
           )}
         </div>
       </div>
-      <p className="truncate font-mono text-xs text-gray-400">{link.url}</p>
-      {link.embed ? (
+      {link.url ? (
+        <p className="truncate font-mono text-xs text-gray-400">{link.url}</p>
+      ) : (
+        <p className="text-xs text-amber-300">This link's address cannot be shown since the server's secret changed. It still opens for whoever has it; delete it and create a new one to share again.</p>
+      )}
+      {link.url && link.embed ? (
         <div className="space-y-1">
           <p className="text-xs text-gray-500">Framable by {link.allowedOrigins.join(", ")}</p>
           <pre className="overflow-x-auto rounded-md bg-gray-950 p-2 text-xs text-gray-300" data-testid="share-iframe">

@@ -33,6 +33,13 @@ const METADATA_TABLES: &[&str] = &[
     "emails_sent",
     "annotations",
     "saved_segments",
+    // Sharing and access travel with the sites. A share link's slug is sealed under the folder's secret: it
+    // still opens by its hash on the cluster, but the owner is shown its address only when the cluster signs
+    // with that same secret.
+    "site_members",
+    "site_invitations",
+    "api_keys",
+    "shared_links",
 ];
 
 /// Rows sent in one PostgreSQL insert (its parameters stay under the protocol's 65,535).

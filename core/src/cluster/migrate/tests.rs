@@ -196,6 +196,26 @@ fn a_copied_data_folder_answers_every_read_as_sqlite_and_keeps_its_ids() {
         })
         .unwrap();
     let umami = import_history(&fixture);
+    // Sharing and access: a member (an invitation accepted), an invitation pending, an API key, a share link.
+    let tracker = &fixture.tracker;
+    let owner = crate::model::Caller::new(fixture.user.id, crate::model::Role::Owner);
+    let bob = tracker.auth.create_user("bob@example.com", "secret1").unwrap();
+    let invited = tracker.members.invite(owner, fixture.site, "bob@example.com", "viewer", "http://x").unwrap();
+    tracker.members.accept(bob.id, invited.invitation.id, None).unwrap();
+    tracker.members.invite(owner, fixture.site, "eve@example.com", "editor", "http://x").unwrap();
+    let signed_in = crate::auth::Principal {
+        user: fixture.user.id,
+        session: 1,
+        version: 0,
+        issued_at: 0,
+        expires_at: i64::MAX,
+        api_key: None,
+    };
+    tracker.auth.create_api_key(signed_in, "deploys", crate::auth::ApiKeyScope::Write).unwrap();
+    let link = tracker
+        .shared_links
+        .create(fixture.site, crate::store::shared_links::NewLink { name: "Public".into(), ..Default::default() })
+        .unwrap();
     let cluster = open(&test_cluster);
     // The cluster has rolled up hours the copied day falls in: the copy rebuilds their rollups.
     let later = now + crate::cluster::rollups::CLOSED_AFTER_MS + 86_400_000;
@@ -220,6 +240,23 @@ fn a_copied_data_folder_answers_every_read_as_sqlite_and_keeps_its_ids() {
         assert_eq!(*rows, count_sqlite(&fixture, table), "{table}");
     }
     assert!(report.metadata.contains(&("emails_sent".to_string(), 1)), "{:?}", report.metadata);
+    for table in ["site_members", "site_invitations", "api_keys", "shared_links"] {
+        assert!(report.metadata.contains(&(table.to_string(), 1)), "{table}: {:?}", report.metadata);
+    }
+    // The share link opens on the cluster by the same address, under whatever secret the cluster signs with.
+    let cluster_meta = test_cluster.meta();
+    let cluster_auth = crate::auth::Auth::new(
+        cluster_meta.clone(),
+        b"the cluster's own secret, 32 bytes+",
+        tracker.settings.clone(),
+        None,
+    );
+    let links = crate::store::shared_links::SharedLinks::new(
+        cluster_meta,
+        cluster_auth,
+        b"the cluster's own secret, 32 bytes+",
+    );
+    assert_eq!(links.access(&link.slug, None).unwrap().website.id, fixture.site);
     assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
     let range = TimeRange::parse("24h", now).unwrap();
     assert!(fixture.tracker.analytics().totals(fixture.site, range).unwrap().pageviews > 3);

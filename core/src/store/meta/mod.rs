@@ -184,6 +184,19 @@ pub(crate) mod testing {
         }
     }
 
+    impl Engine {
+        /// Runs `sql` on the engine's own database: a test's way to store rows as an older version did.
+        pub fn execute(&self, sql: &str) {
+            match &self.schema {
+                None => self.db.write(|conn| Ok(conn.execute_batch(sql)?)).unwrap(),
+                Some((url, schema)) => {
+                    let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                    client.batch_execute(&format!("SET search_path TO {schema}; {sql}")).unwrap();
+                }
+            }
+        }
+    }
+
     /// SQLite, then PostgreSQL if the harness is up.
     pub(crate) fn engines() -> Vec<Engine> {
         let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,6 @@
 //! Share links behind the metadata boundary (issue 37): a site's read-only dashboard links, each found by its
 //! unguessable slug. `SharedLinks` (store/shared_links.rs) validates names, filters and origins and makes the
-//! slug and the password hash; these methods only store, list, find and forget rows.
+//! slug, its seal and hash, and the password hash; these methods only store, list, find and forget rows.
 
 use rusqlite::{OptionalExtension, params};
 
@@ -11,7 +11,10 @@ use crate::store::shared_links::SharedLink;
 
 /// A link to store, validated: its filters and origins as JSON text.
 pub struct NewSharedLink<'a> {
-    pub slug: &'a str,
+    /// The slug sealed under the instance secret (what `SharedLink::slug` reads back from the store).
+    pub sealed_slug: &'a str,
+    /// The slug's SHA-256: what finds the link.
+    pub slug_hash: &'a [u8],
     pub name: &'a str,
     pub password_hash: Option<&'a str>,
     pub filters: &'a str,
@@ -33,8 +36,12 @@ pub trait SharedLinkStore {
     fn shared_links(&self, site: WebsiteId) -> Result<Vec<SharedLink>>;
     /// Deletes one of the site's links; false when it has none of that id.
     fn delete_shared_link(&self, site: WebsiteId, id: i64) -> Result<bool>;
-    /// The link with this slug and its password hash, if any.
-    fn shared_link_by_slug(&self, slug: &str) -> Result<Option<(SharedLink, Option<String>)>>;
+    /// The link whose slug has this SHA-256, and its password hash, if any.
+    fn shared_link_by_hash(&self, slug_hash: &[u8]) -> Result<Option<(SharedLink, Option<String>)>>;
+    /// Links stored with their slug in plain (before sealing): id, site and slug.
+    fn plain_slugs(&self) -> Result<Vec<(i64, WebsiteId, String)>>;
+    /// Replaces a link's plain slug by its sealed form and hash, if it is still `plain`.
+    fn seal_slug(&self, id: i64, plain: &str, sealed: &str, slug_hash: &[u8]) -> Result<()>;
 }
 
 const COLUMNS: &str = "id, website_id, slug, name, password_hash, filters, embed, allowed_origins, created_at";
@@ -81,20 +88,21 @@ impl SharedLinkStore for SqliteMeta {
         let row = self.db.write(|conn| {
             let inserted = conn.execute(
                 "INSERT INTO shared_links (website_id, slug, name, password_hash, filters, embed, allowed_origins,
-                    created_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+                    created_at, slug_hash)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10
                  WHERE EXISTS (SELECT 1 FROM websites WHERE id = ?1)
                    AND (SELECT count(*) FROM shared_links WHERE website_id = ?1) < ?9",
                 params![
                     site,
-                    link.slug,
+                    link.sealed_slug,
                     link.name,
                     link.password_hash,
                     link.filters,
                     link.embed,
                     link.allowed_origins,
                     now,
-                    max
+                    max,
+                    link.slug_hash
                 ],
             )?;
             if inserted == 0 {
@@ -121,13 +129,34 @@ impl SharedLinkStore for SqliteMeta {
         })
     }
 
-    fn shared_link_by_slug(&self, slug: &str) -> Result<Option<Row>> {
+    fn shared_link_by_hash(&self, slug_hash: &[u8]) -> Result<Option<Row>> {
         let row = self.db.read(|conn| {
             Ok(conn
-                .query_row(&format!("SELECT {COLUMNS} FROM shared_links WHERE slug = ?1"), [slug], sqlite_link)
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM shared_links WHERE slug_hash = ?1"),
+                    [slug_hash],
+                    sqlite_link,
+                )
                 .optional()?)
         })?;
         row.map(with_origins).transpose()
+    }
+
+    fn plain_slugs(&self) -> Result<Vec<(i64, WebsiteId, String)>> {
+        self.db.read(|conn| {
+            let mut stmt = conn.prepare("SELECT id, website_id, slug FROM shared_links WHERE slug_hash IS NULL")?;
+            Ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn seal_slug(&self, id: i64, plain: &str, sealed: &str, slug_hash: &[u8]) -> Result<()> {
+        self.db.write(|conn| {
+            conn.execute(
+                "UPDATE shared_links SET slug = ?1, slug_hash = ?2 WHERE id = ?3 AND slug = ?4 AND slug_hash IS NULL",
+                params![sealed, slug_hash, id, plain],
+            )?;
+            Ok(())
+        })
     }
 }
 
@@ -169,18 +198,19 @@ impl SharedLinkStore for PgMeta {
             let row = tx.query_one(
                 &format!(
                     "INSERT INTO shared_links (website_id, slug, name, password_hash, filters, embed, allowed_origins,
-                        created_at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {COLUMNS}"
+                        created_at, slug_hash)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
                 ),
                 &[
                     &site,
-                    &link.slug,
+                    &link.sealed_slug,
                     &link.name,
                     &link.password_hash,
                     &link.filters,
                     &link.embed,
                     &link.allowed_origins,
                     &now,
+                    &link.slug_hash,
                 ],
             )?;
             let (link, _) = pg_link(&row)?;
@@ -204,10 +234,28 @@ impl SharedLinkStore for PgMeta {
             .with(|c| Ok(c.execute("DELETE FROM shared_links WHERE id = $1 AND website_id = $2", &[&id, &site])? > 0))
     }
 
-    fn shared_link_by_slug(&self, slug: &str) -> Result<Option<Row>> {
+    fn shared_link_by_hash(&self, slug_hash: &[u8]) -> Result<Option<Row>> {
         self.pg.with(|c| {
-            let row = c.query_opt(&format!("SELECT {COLUMNS} FROM shared_links WHERE slug = $1"), &[&slug])?;
+            let row =
+                c.query_opt(&format!("SELECT {COLUMNS} FROM shared_links WHERE slug_hash = $1"), &[&slug_hash])?;
             row.map(|r| pg_link(&r)).transpose()
+        })
+    }
+
+    fn plain_slugs(&self) -> Result<Vec<(i64, WebsiteId, String)>> {
+        self.pg.with(|c| {
+            let rows = c.query("SELECT id, website_id, slug FROM shared_links WHERE slug_hash IS NULL", &[])?;
+            Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+        })
+    }
+
+    fn seal_slug(&self, id: i64, plain: &str, sealed: &str, slug_hash: &[u8]) -> Result<()> {
+        self.pg.with(|c| {
+            c.execute(
+                "UPDATE shared_links SET slug = $1, slug_hash = $2 WHERE id = $3 AND slug = $4 AND slug_hash IS NULL",
+                &[&sealed, &slug_hash, &id, &plain],
+            )?;
+            Ok(())
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Share links on each metadata engine (SQLite always, PostgreSQL when the harness is up), through
 //! `SharedLinks` as the daemon calls it: creation with a 128-bit slug, listing without the password hash,
-//! another site's link, password sessions bound to one link and their limit, and deletion of a link or its site
-//! ending access at once.
+//! another site's link, password sessions bound to one link and their limit, deletion of a link or its site
+//! ending access at once, and slugs sealed at rest.
 
 use std::net::IpAddr;
 
@@ -24,7 +24,7 @@ fn links_open_their_site_only_while_they_and_the_site_exist_on_each_engine() {
         let name = engine.name;
         let settings = Settings::new(Config { login_attempts_per_minute: 3, ..Config::default() });
         let auth = Auth::new(engine.meta.clone(), SECRET, settings, None);
-        let links = SharedLinks::new(engine.meta.clone(), auth.clone());
+        let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
         let site = |domain: &str, key: &str| {
             engine.meta.insert_website(ann.id, domain, domain, key, TrackingLevel::Light, 1).unwrap().unwrap()
@@ -108,7 +108,7 @@ fn bad_links_are_refused_before_anything_is_stored_on_each_engine() {
     for engine in engines() {
         let name = engine.name;
         let auth = Auth::new(engine.meta.clone(), SECRET, Settings::new(Config::default()), None);
-        let links = SharedLinks::new(engine.meta.clone(), auth.clone());
+        let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
         let blog =
             engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
@@ -130,5 +130,41 @@ fn bad_links_are_refused_before_anything_is_stored_on_each_engine() {
         assert!(links.list(blog).unwrap().is_empty(), "{name}");
         let gone = links.create(blog + 1000, NewLink { name: "x".into(), ..NewLink::default() });
         assert!(gone.is_err(), "{name}: a missing site gets no link");
+    }
+}
+
+/// A copy of the database opens no shared dashboard: a slug is stored sealed and found by its hash; a link stored
+/// in plain by an older version is sealed at start and keeps its address; under another instance secret the owner
+/// can no longer be shown the address, and the link still opens for whoever holds it.
+#[test]
+fn slugs_are_sealed_at_rest_on_each_engine() {
+    for engine in engines() {
+        let name = engine.name;
+        let auth = Auth::new(engine.meta.clone(), SECRET, Settings::new(Config::default()), None);
+        let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
+        let ann = auth.create_user("ann@example.com", "secret1").unwrap();
+        let blog =
+            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
+        let made = links.create(blog, NewLink { name: "Public".into(), ..NewLink::default() }).unwrap();
+        let stored = engine.meta.shared_links(blog).unwrap();
+        assert!(stored[0].slug.starts_with("sealed:"), "{name}: {}", stored[0].slug);
+        assert!(!stored[0].slug.contains(&made.slug), "{name}");
+        assert_eq!(links.list(blog).unwrap()[0].slug, made.slug, "{name}: the owner is shown the address");
+
+        // As versions before sealing stored it: the slug in plain, no hash.
+        let old = "AbCdEfGhIjKlMnOpQrStUv";
+        engine.execute(&format!(
+            "INSERT INTO shared_links (website_id, slug, name, created_at) VALUES ({blog}, '{old}', 'Old', 1)"
+        ));
+        assert_eq!(links.seal_plain_slugs().unwrap(), 1, "{name}");
+        assert_eq!(links.seal_plain_slugs().unwrap(), 0, "{name}: once");
+        assert!(engine.meta.shared_links(blog).unwrap().iter().all(|l| l.slug.starts_with("sealed:")), "{name}");
+        assert_eq!(links.access(old, None).unwrap().website.id, blog, "{name}: the old address still opens");
+        let shown: Vec<String> = links.list(blog).unwrap().into_iter().map(|l| l.slug).collect();
+        assert_eq!(shown, vec![old.to_string(), made.slug.clone()], "{name}");
+
+        let elsewhere = SharedLinks::new(engine.meta.clone(), auth.clone(), b"another instance secret of 32 bytes");
+        assert!(elsewhere.list(blog).unwrap().iter().all(|l| l.slug.is_empty()), "{name}");
+        assert_eq!(elsewhere.access(&made.slug, None).unwrap().website.id, blog, "{name}");
     }
 }
