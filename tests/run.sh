@@ -45,27 +45,66 @@ lap "build"
 echo "== API contract: dashboard/src/api/generated.ts matches the daemon's OpenAPI document"
 (cd dashboard && npm run contract:check)
 
-echo "== scale-out test cluster: PostgreSQL and a 2-shard ClickHouse on loopback ports, for the cluster tests"
-cluster_dir=$(mktemp -d)
-trap 'bash tests/cluster/cluster.sh down "$cluster_dir" >/dev/null 2>&1 || true; rm -rf "$cluster_dir"' EXIT
-bash tests/cluster/cluster.sh up "$cluster_dir"
-set -a && . "$cluster_dir/env" && set +a
+echo "== scale-out test clusters: PostgreSQL and a 2-shard ClickHouse on loopback ports, one for the unit tests and"
+echo "   one for the integration tests"
+# Two clusters, so the two test binaries can run at once: a unit test restarts its cluster's ClickHouse shards (what
+# survives a restart), which would fail whatever integration test reads through them at that moment. Each test
+# makes its own schema and database, so tests of one binary share a cluster safely.
+unit_cluster=$(mktemp -d)
+integration_cluster=$(mktemp -d)
+logs=$(mktemp -d)
+trap 'for c in "$unit_cluster" "$integration_cluster"; do bash tests/cluster/cluster.sh down "$c" >/dev/null 2>&1 || true; rm -rf "$c"; done; rm -rf "$logs"' EXIT
+bash tests/cluster/cluster.sh up "$unit_cluster" >/dev/null
+bash tests/cluster/cluster.sh up "$integration_cluster" >/dev/null
 # Every cluster test must then run: with this set, a test that finds no harness fails instead of skipping.
 export TRACKER_TEST_REQUIRE_CLUSTER=1
-lap "test cluster up"
+lap "test clusters up"
 
 echo "== the user-agent corpus the enrichment tests measure device classes on (Matomo's fixtures, from PyPI)"
 [ -f target/ua-corpus/device_detector-6.5.1-py3-none-any.whl ] ||
   python3 -m pip download -q --no-deps --only-binary=:all: device_detector==6.5.1 -d target/ua-corpus
 
-echo "== rust: unit and integration tests (built above)"
-# The unit tests run on more threads than there are cores: they mostly wait for the cluster's servers, not for a
-# core (a ClickHouse deletion waits ~10 s for the server's background pool). core's unit tests used 58 s of CPU
-# in 596 s with 2 threads, and took 429 s with 6 (a debug build on a shared 2-core machine).
-cargo test --locked --profile ci --workspace --lib --bins -- --test-threads=6
-cargo test --locked --profile ci --workspace --test '*'
-cargo test --locked --profile ci --workspace --doc
+# The unit and integration tests run at the same time: they mostly wait (on ClickHouse's background pool, ~10 s
+# for each deletion on 18.16; on daemons starting), so together they take little more than the longer one. They
+# share no port (every server takes a free one) and no folder (each test makes its own); each writes its own
+# log, printed whole when it ends. The browser tests come after, alone: their waits on pages (10-30 s) failed
+# when they ran beside these on a loaded 2-core machine.
+unit_tests() {
+  set -a && . "$unit_cluster/env" && set +a &&
+    # More threads than cores: the unit tests mostly wait for the cluster's servers, not for a core (core's unit
+    # tests used 58 s of CPU in 596 s with 2 threads, and took 429 s with 6, in a debug build on 2 cores).
+    cargo test --locked --profile ci --workspace --lib --bins -- --test-threads=6 &&
+    cargo test --locked --profile ci --workspace --doc
+}
+integration_tests() {
+  set -a && . "$integration_cluster/env" && set +a &&
+    # Twice the default (the cores): on 4 threads the integration binary took 285 s and used 86 s of CPU (67 s
+    # user, 19 s system) on this shared 2-core machine; on 2, beside the unit tests, 514 s.
+    cargo test --locked --profile ci --workspace --test '*' -- --test-threads=4
+}
+declare -A part_pid
+start_part() {
+  local name=$1
+  (
+    started=$SECONDS
+    if "$name"; then rc=0; else rc=$?; fi
+    echo "-- $name: $((SECONDS - started)) s"
+    exit $rc
+  ) >"$logs/$name.log" 2>&1 &
+  part_pid[$name]=$!
+}
+echo "== rust: unit and integration tests (built above), at once (each one's log follows)"
+parts=(unit_tests integration_tests)
+for part in "${parts[@]}"; do start_part "$part"; done
+failed=()
+for part in "${parts[@]}"; do
+  if wait "${part_pid[$part]}"; then rc=0; else rc=$?; fi
+  echo "== $part"
+  cat "$logs/$part.log"
+  ((rc == 0)) || failed+=("$part")
+done
 lap "unit and integration tests"
+((${#failed[@]} == 0)) || { echo "== failed: ${failed[*]}" >&2; exit 1; }
 
 echo "== API contract: Schemathesis fuzz run against a real daemon (no 5xx, answers match their schemas)"
 bash tests/contract/fuzz.sh
