@@ -3318,6 +3318,10 @@ export interface components {
         SharedLink: {
             /** Format: int64 */
             id: number;
+            /**
+             * @description Empty when the stored slug cannot be opened (the instance secret changed since the link was made): the
+             *     link still opens for whoever holds it, but its owner can no longer be shown it.
+             */
             slug: string;
             name: string;
             passwordRequired: boolean;
@@ -3346,7 +3350,10 @@ export interface components {
         };
         /** @description A link as its owner sees it, with the address to hand out. */
         SharedLinkResponse: components["schemas"]["SharedLink"] & {
-            /** @description `{base}/share/{slug}`; add `?embed=true` inside an iframe. */
+            /**
+             * @description `{base}/share/{slug}`; add `?embed=true` inside an iframe. Empty when the slug, sealed at rest, cannot be
+             *     opened since the instance secret changed: delete the link and make a new one.
+             */
             url: string;
         };
         /** @description One recorded sign-in. */
