@@ -46,8 +46,10 @@ fn assert_matches_raw(tracker: &Tracker, user: UserId, site: WebsiteId, funnel: 
                 .iter()
                 .map(|s| StepPattern { url: s.url.clone(), event_name: s.event_name.clone() })
                 .collect();
-            let (counts, totals, paths, visits) =
-                tracker.db().read(|c| raw(c, site, std::slice::from_ref(&patterns), range, now, &Filters::none())).unwrap();
+            let (counts, totals, paths, visits) = tracker
+                .db()
+                .read(|c| raw(c, site, std::slice::from_ref(&patterns), range, now, &Filters::none()))
+                .unwrap();
             let fast_counts: Vec<u64> = fast.steps.iter().map(|s| s.visitors).collect();
             assert_eq!(fast_counts, counts[0], "{what}, {period}: funnel");
             for (filter, class) in [
@@ -55,12 +57,16 @@ fn assert_matches_raw(tracker: &Tracker, user: UserId, site: WebsiteId, funnel: 
                 (JourneyFilter::Abandoned, totals.abandoned),
                 (JourneyFilter::Active, totals.active),
             ] {
-                let answer = tracker.analytics().customer_journeys(&[site], range, &Filters::none(), filter, now).unwrap();
+                let answer =
+                    tracker.analytics().customer_journeys(&[site], range, &Filters::none(), filter, now).unwrap();
                 assert_eq!(answer.summary.total_journeys, class.visits, "{what}, {period}: {filter:?}");
                 let average = if class.visits == 0 { 0.0 } else { class.duration_s as f64 / class.visits as f64 };
                 assert!((answer.summary.average_duration - average).abs() < 1e-9, "{what}, {period}: {filter:?}");
             }
-            let all = tracker.analytics().customer_journeys(&[site], range, &Filters::none(), JourneyFilter::All, now).unwrap();
+            let all = tracker
+                .analytics()
+                .customer_journeys(&[site], range, &Filters::none(), JourneyFilter::All, now)
+                .unwrap();
             let everyone = totals.converted.visits + totals.abandoned.visits + totals.active.visits;
             assert_eq!(all.summary.total_journeys, everyone, "{what}, {period}");
             let fast_paths = tracker.analytics().journey_paths(&[site], range, &Filters::none()).unwrap();
