@@ -457,6 +457,37 @@ pub(crate) fn key_list(n: usize) -> String {
     (0..n).map(key).collect::<Vec<_>>().join(", ")
 }
 
+/// The dialect-neutral parts of the scroll query, whose inner level groups by visit and page and outer level by
+/// `group`'s keys (its `columns`, in the engine's dialect): the inner SELECT's key columns, the inner GROUP BY's
+/// keys after the visit and page, the outer GROUP BY with its HAVING, and the outer SELECT's keys. All empty
+/// without keys (one total).
+pub(crate) struct ScrollGrouping {
+    pub listed: String,
+    pub per_pair: String,
+    pub outer: String,
+    pub outer_keys: String,
+}
+
+impl ScrollGrouping {
+    pub(crate) fn of(group: &GroupBy, columns: &[String]) -> ScrollGrouping {
+        if columns.is_empty() {
+            return ScrollGrouping {
+                listed: String::new(),
+                per_pair: String::new(),
+                outer: String::new(),
+                outer_keys: String::new(),
+            };
+        }
+        let keys = key_list(columns.len());
+        ScrollGrouping {
+            listed: format!("{}, ", aliased(columns)),
+            per_pair: format!(", {keys}"),
+            outer: format!(" GROUP BY {keys} HAVING {}", group.valued_sql(key)),
+            outer_keys: format!("{keys}, "),
+        }
+    }
+}
+
 /// Columns named `k0, k1, ...` in a group query's SELECT.
 pub(crate) fn aliased(columns: &[String]) -> String {
     columns.iter().enumerate().map(|(i, c)| format!("{c} AS {}", key(i))).collect::<Vec<_>>().join(", ")

@@ -8,7 +8,9 @@ use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
 use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
 use crate::error::Result;
-use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
+use crate::events::filtered::{
+    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
 use crate::model::{Millis, WebsiteId};
@@ -399,15 +401,7 @@ impl FilteredReads for ClickHouseEvents {
         if group.bucket {
             columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
         }
-        let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
-        let (per_pair, outer) = match keys {
-            0 => (String::new(), String::new()),
-            _ => (
-                format!(", {}", key_list(keys)),
-                format!(" GROUP BY {} HAVING {}", key_list(keys), group.valued_sql(key)),
-            ),
-        };
-        let outer_keys = if keys == 0 { String::new() } else { format!("{}, ", key_list(keys)) };
+        let ScrollGrouping { listed, per_pair, outer, outer_keys } = ScrollGrouping::of(group, &columns);
         let event = condition_sql(&filters.event, &mut Ch);
         // The visit conditions on each shard, where the distributed table's read runs (a visit's rows are on one).
         let visits = match filters.visit.is_empty() {

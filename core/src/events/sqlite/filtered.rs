@@ -8,7 +8,9 @@ use rusqlite::{Connection, params_from_iter};
 use super::SqliteEvents;
 use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::error::Result;
-use crate::events::filtered::{FilteredReads, GroupBy, aliased, group_totals, key, key_list, merge_series};
+use crate::events::filtered::{
+    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+};
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
 use crate::model::WebsiteId;
@@ -324,15 +326,7 @@ impl FilteredReads for SqliteEvents {
             if group.bucket {
                 columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
             }
-            let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
-            let (per_pair, outer) = match keys {
-                0 => (String::new(), String::new()),
-                _ => (
-                    format!(", {}", key_list(keys)),
-                    format!(" GROUP BY {} HAVING {}", key_list(keys), group.valued_sql(key)),
-                ),
-            };
-            let outer_keys = if keys == 0 { String::new() } else { format!("{}, ", key_list(keys)) };
+            let ScrollGrouping { listed, per_pair, outer, outer_keys } = ScrollGrouping::of(group, &columns);
             // A report as an event row: the page view's path, of no name, kind or property of its own.
             let sql = format!(
                 "SELECT {outer_keys}COALESCE(SUM(d), 0), COUNT(*) FROM (
