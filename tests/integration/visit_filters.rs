@@ -1,6 +1,6 @@
 //! Filters on the reads of whole visits through a real daemon (funnels and their drop-offs, journey paths,
-//! customer journeys, the session replays list and cards, the visitor stream): two recorded visits tracked over
-//! HTTP, each read keeping the visits a filter admits; a bad filter is a 400 with the JSON error and another
+//! customer journeys, the session replays list and cards, the visitor stream, Advanced Analytics and its intent
+//! scores): two recorded visits tracked over HTTP, each read keeping the visits a filter admits; a bad filter is a 400 with the JSON error and another
 //! user's site a 404 on every one of them.
 
 use reqwest::StatusCode;
@@ -106,6 +106,26 @@ async fn reads_of_whole_visits_keep_the_visits_a_filter_admits() {
         assert_eq!(live["totalActiveVisitors"], active, "{f}: {live}");
         assert_eq!(live["recentSessions"].as_array().unwrap().len(), active as usize, "{f}: {live}");
     }
+
+    // Advanced Analytics: its cards, top pages and visitors on the site now, and the intent scores.
+    let advanced = |f: &str| format!("/api/analytics/advanced?website_id={site}&filters={f}");
+    for (f, visits) in [("", 2), (&blog[..], 1), (&nowhere[..], 0)] {
+        let answer = get_ok(&server, &token, &advanced(f)).await;
+        assert_eq!(answer["intentAnalyzed"], visits, "{f}: {answer}");
+        assert_eq!(answer["realTimeMetrics"]["activeVisitors"], visits, "{f}: {answer}");
+        let intent = get_ok(&server, &token, &format!("/api/analytics/ai-intent?website_id={site}&filters={f}")).await;
+        assert_eq!(intent["summary"]["totalAnalyzed"], visits, "{f}: {intent}");
+        assert_eq!(intent["topIntentSessions"].as_array().unwrap().len(), visits as usize, "{f}: {intent}");
+    }
+    let pages = |answer: &Value| -> Vec<(String, i64)> {
+        let list = answer["topPages"].as_array().unwrap();
+        list.iter().map(|p| (p["url"].as_str().unwrap().to_string(), p["views"].as_i64().unwrap())).collect()
+    };
+    let all = get_ok(&server, &token, &advanced("")).await;
+    assert_eq!(pages(&all)[0], ("/pricing".to_string(), 2), "{all}");
+    assert_eq!(pages(&all).len(), 3, "{all}");
+    let from_blog = get_ok(&server, &token, &advanced(&blog)).await;
+    assert_eq!(pages(&from_blog), [("/blog/post".to_string(), 1), ("/pricing".to_string(), 1)], "{from_blog}");
 }
 
 /// Every read above, without its `filters`.
@@ -119,6 +139,8 @@ fn reads(site: i64, funnel: i64) -> Vec<String> {
         format!("/api/websites/{site}/session-replays?time_range=7d"),
         format!("/api/websites/{site}/session-replays/stats?time_range=7d"),
         format!("/api/analytics/live-visitors?website_id={site}"),
+        format!("/api/analytics/advanced?website_id={site}"),
+        format!("/api/analytics/ai-intent?website_id={site}"),
     ]
 }
 

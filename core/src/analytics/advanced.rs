@@ -15,8 +15,8 @@ use std::sync::Arc;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
-pub(crate) use hours::{Counts, device_label, forget_hours, segments};
-use hours::{store_finished_hours, top_pages};
+pub(crate) use hours::{Counts, SegmentCounts, device_label, forget_hours, segments};
+use hours::{admitted_figures, store_finished_hours, top_pages};
 use recommendations::recommendations;
 pub(crate) use scored::ScoredVisit;
 use scored::{CONVERTED, RETURNING, high_intent, newest_scored};
@@ -24,8 +24,9 @@ use scored::{CONVERTED, RETURNING, high_intent, newest_scored};
 use super::intent::{self, IntentModel, ModelInfo, SessionFeatures, SourceType};
 use super::live::ACTIVE_WINDOW_MS;
 use super::overview::{percent, totals};
-use super::{Analytics, TimeRange};
+use super::{Analytics, TimeRange, Totals};
 use crate::error::Result;
+use crate::events::{Filters, admitted_visit_condition};
 use crate::model::{Millis, WebsiteId, now_ms};
 
 /// A cached model is refitted when older than this (or on demand).
@@ -175,6 +176,55 @@ pub struct Recommendation {
     pub evidence: Vec<Evidence>,
 }
 
+impl Advanced {
+    /// The answer from a range's counts, as every engine and path counts them: `totals` of its visits,
+    /// `converted` of them, its top pages, segments, the visitors on the site now, and the scored visits
+    /// (`analyzed`, and `high` of them of high intent) under the model from `model_source`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn of(
+        totals: Totals,
+        converted: i64,
+        top_pages: Vec<TopPage>,
+        visitor_segments: Vec<Segment>,
+        real_time_metrics: RealTimeMetrics,
+        (analyzed, high): (i64, i64),
+        model_source: &'static str,
+    ) -> Advanced {
+        Advanced {
+            total_visitors: totals.visitors,
+            high_intent_visitors: high,
+            conversion_rate: percent(converted, totals.visits),
+            average_session_duration: if totals.visits > 0 {
+                one_decimal(totals.duration_s as f64 / totals.visits as f64)
+            } else {
+                0.0
+            },
+            bounce_rate: percent(totals.bounces, totals.visits),
+            real_time_metrics,
+            top_pages,
+            visitor_segments,
+            intent_analyzed: analyzed,
+            intent_model: model_source,
+        }
+    }
+}
+
+/// The top pages (url, views) with the share of each one's `visited` counts (visits, converted) that converted.
+pub(crate) fn rated_pages(pages: Vec<(String, i64)>, visited: &HashMap<String, Counts>) -> Vec<TopPage> {
+    pages
+        .into_iter()
+        .map(|(url, views)| {
+            let (visits, converted) = visited.get(&url).copied().unwrap_or_default();
+            TopPage { url, views, conversion_rate: percent(converted, visits) }
+        })
+        .collect()
+}
+
+/// The converted visits among segment counts: every visit is in one visitor segment.
+pub(crate) fn converted_of(segments: &SegmentCounts) -> i64 {
+    segments.iter().filter(|((group, _), _)| *group == "visitor").map(|(_, c)| c.1).sum()
+}
+
 /// The intent category and pattern of a score and visit.
 pub fn category(score: i64) -> &'static str {
     if score >= HIGH_INTENT {
@@ -223,7 +273,7 @@ impl Analytics {
         let now = now_ms();
         self.db.read(|conn| {
             store_finished_hours(conn, site, range, now)?;
-            let (intent_analyzed, high_intent_visitors) = high_intent(conn, site, range, &model, SCORE_LIMIT)?;
+            let scored = high_intent(conn, site, range, &model, SCORE_LIMIT)?;
             let (top_pages, visitor_segments) = top_pages(conn, site, range)?;
             let t = totals(conn, site, range)?;
             let (from, to) = range.buckets();
@@ -234,22 +284,38 @@ impl Analytics {
                     range.grain.table()
                 ))?
                 .query_row(params![site, from, to], |r| r.get(0))?;
-            Ok(Advanced {
-                total_visitors: t.visitors,
-                high_intent_visitors,
-                conversion_rate: percent(converted, t.visits),
-                average_session_duration: if t.visits > 0 {
-                    one_decimal(t.duration_s as f64 / t.visits as f64)
-                } else {
-                    0.0
-                },
-                bounce_rate: percent(t.bounces, t.visits),
-                real_time_metrics: real_time(conn, site, now)?,
-                top_pages,
-                visitor_segments,
-                intent_analyzed,
-                intent_model: model.info.source,
-            })
+            let real_time = real_time(conn, site, now, &Filters::none())?;
+            Ok(Advanced::of(t, converted, top_pages, visitor_segments, real_time, scored, model.info.source))
+        })
+    }
+
+    /// `GET /api/analytics/advanced` of the visits `filters` admit, whose `totals` and top `pages` (url, views)
+    /// the filtered reads counted: counted from the raw rows of the range (no stored hour holds a filter's
+    /// visits), the scores of its newest admitted visits, and the admitted visits on the site now.
+    pub fn advanced_admitted(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        totals: Totals,
+        pages: Vec<(String, i64)>,
+    ) -> Result<Advanced> {
+        let model = self.intent_model(site, false)?;
+        let now = now_ms();
+        self.db.read(|conn| {
+            let urls: Vec<String> = pages.iter().map(|(url, _)| url.clone()).collect();
+            let (segment_counts, visited) = admitted_figures(conn, site, range, filters, &urls)?;
+            let features = intent::load_admitted_features(conn, site, range.start, range.end, SCORE_LIMIT, filters)?;
+            let high = features.iter().filter(|f| model.score_without_reasons(f).score >= HIGH_INTENT).count();
+            Ok(Advanced::of(
+                totals,
+                converted_of(&segment_counts),
+                rated_pages(pages, &visited),
+                segments(&segment_counts),
+                real_time(conn, site, now, filters)?,
+                (features.len() as i64, high as i64),
+                model.info.source,
+            ))
         })
     }
 
@@ -264,6 +330,30 @@ impl Analytics {
             ai_intent(&model, &visits, live, |missing| intent::load_features_of(conn, site, missing))
         })
     }
+
+    /// `GET /api/analytics/ai-intent` of the visits `filters` admit: the range's newest [`SCORE_LIMIT`] of them
+    /// scored live (no stored hour holds a filter's visits).
+    pub fn ai_intent_admitted(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        refit: bool,
+    ) -> Result<AiIntent> {
+        let model = self.intent_model(site, refit)?;
+        self.db.read(|conn| {
+            let features = intent::load_admitted_features(conn, site, range.start, range.end, SCORE_LIMIT, filters)?;
+            scored_live(&model, features)
+        })
+    }
+}
+
+/// The AI intent answer from visits whose features are all loaded (newest first), each scored under `model`.
+pub(crate) fn scored_live(model: &IntentModel, features: Vec<SessionFeatures>) -> Result<AiIntent> {
+    let visits: Vec<ScoredVisit> = features.iter().map(|f| ScoredVisit::of(model, f)).collect();
+    let live: HashMap<i64, SessionFeatures> = features.into_iter().map(|f| (f.session_id, f)).collect();
+    // Every scored visit's features are at hand.
+    ai_intent(model, &visits, live, |_| Ok(Vec::new()))
 }
 
 /// The AI intent answer from the range's scored visits (newest first); the listed ones' features are taken
@@ -347,22 +437,26 @@ pub(crate) fn ai_intent(
     })
 }
 
-/// Visitors on the site now (seen in the last five minutes), those of them on their first visit of the day,
-/// and the conversions of those visits.
-fn real_time(conn: &Connection, site: WebsiteId, now: Millis) -> Result<RealTimeMetrics> {
+/// Visitors on the site now (seen in the last five minutes) of the visits `filters` admit, those of them on
+/// their first visit of the day (after no earlier visit of any kind), and the conversions of those visits.
+fn real_time(conn: &Connection, site: WebsiteId, now: Millis, filters: &Filters) -> Result<RealTimeMetrics> {
     let since = now - ACTIVE_WINDOW_MS;
     let day_start = now.div_euclid(86_400_000) * 86_400_000;
-    Ok(conn
-        .prepare_cached(
-            "SELECT COUNT(*),
-                COUNT(DISTINCT CASE WHEN NOT EXISTS (
-                    SELECT 1 FROM sessions p WHERE p.website_id = s.website_id AND p.first_seen >= ?3
-                      AND p.first_seen < s.first_seen AND p.visitor_hash = s.visitor_hash) THEN s.visitor_hash END),
-                (SELECT COUNT(*) FROM events e WHERE e.website_id = ?1 AND e.ts >= ?3 AND e.kind = 'conversion'
-                   AND e.session_id IN (SELECT id FROM sessions WHERE website_id = ?1 AND last_seen >= ?2))
-         FROM sessions s WHERE s.website_id = ?1 AND s.last_seen >= ?2",
-        )?
-        .query_row(params![site, since, day_start], |r| {
-            Ok(RealTimeMetrics { active_visitors: r.get(0)?, new_visitors: r.get(1)?, conversions: r.get(2)? })
-        })?)
+    // The condition names `s`, the visit row of both the outer query and the conversions' subquery; its values
+    // are bound once (numbered parameters repeat).
+    let (admitted, values) = admitted_visit_condition(filters, 3);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT COUNT(*),
+            COUNT(DISTINCT CASE WHEN NOT EXISTS (
+                SELECT 1 FROM sessions p WHERE p.website_id = s.website_id AND p.first_seen >= ?3
+                  AND p.first_seen < s.first_seen AND p.visitor_hash = s.visitor_hash) THEN s.visitor_hash END),
+            (SELECT COUNT(*) FROM events e WHERE e.website_id = ?1 AND e.ts >= ?3 AND e.kind = 'conversion'
+               AND e.session_id IN (SELECT s.id FROM sessions s WHERE s.website_id = ?1 AND s.last_seen >= ?2
+                                      AND {admitted}))
+         FROM sessions s WHERE s.website_id = ?1 AND s.last_seen >= ?2 AND {admitted}",
+    ))?;
+    let bound = [rusqlite::types::Value::from(site), since.into(), day_start.into()];
+    Ok(stmt.query_row(rusqlite::params_from_iter(bound.iter().chain(&values)), |r| {
+        Ok(RealTimeMetrics { active_visitors: r.get(0)?, new_visitors: r.get(1)?, conversions: r.get(2)? })
+    })?)
 }

@@ -12,7 +12,7 @@ mod features;
 mod fit;
 
 pub(crate) use features::{VisitRow, visit_features};
-pub use features::{load_features, load_features_of};
+pub use features::{load_admitted_features, load_features, load_features_of};
 pub use fit::{auc, fit, fit_features};
 
 use std::collections::HashMap;

@@ -26,7 +26,7 @@ impl Events {
     pub fn fit_intents(&self, sites: &[WebsiteId], now: Millis) -> Result<HashMap<WebsiteId, IntentModel>> {
         let started = Instant::now();
         let finished = Some(now - FINISHED_AFTER_MS);
-        let mut history = self.intent_features_of(sites, now - HISTORY_MS, now, TRAIN_LIMIT, finished)?;
+        let mut history = self.intent_features_of(sites, now - HISTORY_MS, now, TRAIN_LIMIT, finished, "")?;
         Ok(sites
             .iter()
             .map(|&site| (site, fit_features(&history.remove(&site).unwrap_or_default(), now, started)))
@@ -42,11 +42,17 @@ impl Events {
         to: Millis,
         limit: i64,
         finished_before: Option<Millis>,
+        admitted: &str,
     ) -> Result<Vec<SessionFeatures>> {
-        Ok(self.intent_features_of(&[site], from, to, limit, finished_before)?.remove(&site).unwrap_or_default())
+        Ok(self
+            .intent_features_of(&[site], from, to, limit, finished_before, admitted)?
+            .remove(&site)
+            .unwrap_or_default())
     }
 
-    /// `intent_features` of each of `sites` (at most `limit` visits each), read for all of them at once.
+    /// `intent_features` of each of `sites` (at most `limit` visits each), read for all of them at once, of the
+    /// visits `admitted` keeps (`" AND <test>"` of a hit row, or nothing; a visit is returning after an earlier
+    /// one of any kind).
     fn intent_features_of(
         &self,
         sites: &[WebsiteId],
@@ -54,6 +60,7 @@ impl Events {
         to: Millis,
         limit: i64,
         finished_before: Option<Millis>,
+        admitted: &str,
     ) -> Result<HashMap<WebsiteId, Vec<SessionFeatures>>> {
         if sites.is_empty() {
             return Ok(HashMap::new());
@@ -77,7 +84,7 @@ impl Events {
                        argMin(utm_medium, ts) AS utm_medium, argMin(utm_campaign, ts) AS utm_campaign,
                        max(organization_asn != 0) AS has_organization
                 FROM {db}.hits
-                WHERE {}
+                WHERE {}{admitted}
                 GROUP BY website_id, visit_id
                 HAVING start >= {from} AND start < {to}
              )
@@ -223,11 +230,11 @@ mod tests {
         let events = cluster.events();
 
         let (from, finished) = (now - HISTORY_MS, Some(now - FINISHED_AFTER_MS));
-        let all = events.intent_features(site, from, now, TRAIN_LIMIT, finished).unwrap();
+        let all = events.intent_features(site, from, now, TRAIN_LIMIT, finished, "").unwrap();
         assert!(all.len() > 150, "{}", all.len());
         assert!(all.iter().any(|f| f.returning) && all.iter().any(|f| f.events > 0 && f.converted));
         assert!(all.iter().filter(|f| f.scroll_depth > 0).count() > 100, "scroll depths are read");
-        assert_eq!(events.intent_features(site, from, now, 7, finished).unwrap(), all[..7].to_vec());
-        assert!(events.intent_features(site + 1, from, now, TRAIN_LIMIT, None).unwrap().is_empty());
+        assert_eq!(events.intent_features(site, from, now, 7, finished, "").unwrap(), all[..7].to_vec());
+        assert!(events.intent_features(site + 1, from, now, TRAIN_LIMIT, None, "").unwrap().is_empty());
     }
 }

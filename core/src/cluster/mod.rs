@@ -3,7 +3,7 @@
 //! SQLite in the data folder holds everything.
 
 pub(crate) mod activity;
-mod advanced;
+pub(crate) mod advanced;
 mod breakdowns;
 pub mod clickhouse;
 mod deletion;

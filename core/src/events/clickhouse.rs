@@ -8,9 +8,11 @@ mod filtered;
 
 use std::io::Write;
 
+use super::filtered::totals_and_top_pages;
 use super::{
     Erasure, ExportRows, Filters, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads,
 };
+use crate::analytics::advanced::TOP_PAGES;
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::intent_cache::IntentModels;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
@@ -21,6 +23,7 @@ use crate::analytics::{
     SitePeriods, StreamSession, TimeRange, Timeseries, Totals, TrafficSource,
 };
 use crate::cluster::Cluster;
+use crate::cluster::advanced::AdvancedVisits;
 use crate::cluster::imports::ClusterImports;
 use crate::cluster::replays::AdmittedVisits;
 use crate::error::Result;
@@ -261,18 +264,33 @@ impl PathReads for ClickHouseEvents {
 }
 
 impl IntentReads for ClickHouseEvents {
-    fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
+    fn advanced(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Advanced> {
         self.cluster.settle(&[site])?;
         let events = &self.cluster.events;
         let model = self.intent_models.cached(site, false, |now| events.fit_intent(site, now))?;
-        events.advanced(site, range, &model, now_ms())
+        let now = now_ms();
+        // The visitors on the site now: the admitted visits active in the last minutes.
+        let active = TimeRange {
+            start: now - crate::analytics::ACTIVE_WINDOW_MS,
+            end: now,
+            grain: crate::analytics::Grain::Hour,
+        };
+        let admitted = AdvancedVisits {
+            of_range: self.admitted_visit_test_of(&[site], range, filters),
+            active: self.admitted_visit_test_of(&[site], active, filters),
+        };
+        let traffic = || match filters.is_empty() {
+            true => events.totals_and_top_pages(site, range),
+            false => totals_and_top_pages(self, site, range, filters, TOP_PAGES),
+        };
+        events.advanced(site, range, &model, now, &admitted, traffic)
     }
 
-    fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent> {
+    fn ai_intent(&self, site: WebsiteId, range: TimeRange, filters: &Filters, refit: bool) -> Result<AiIntent> {
         self.cluster.settle(&[site])?;
         let events = &self.cluster.events;
         let model = self.intent_models.cached(site, refit, |now| events.fit_intent(site, now))?;
-        events.ai_intent(site, range, &model)
+        events.ai_intent(site, range, &model, self.admitted_visit_test_of(&[site], range, filters).as_deref())
     }
 }
 

@@ -338,8 +338,7 @@ impl dyn EventStore {
         by: &BreakdownBy,
         limit: i64,
     ) -> Result<Vec<(String, i64)>> {
-        let groups = self.filtered_groups(site, range, filters, &by.group(), limit)?;
-        Ok(groups.into_iter().map(|(mut keys, totals)| (keys.swap_remove(0), by.count(&totals))).collect())
+        filtered_counts(self, site, range, filters, by, limit)
     }
 
     /// The Conversions tab of what `filters` admits: its newest conversions, and the share of its visits with a
@@ -445,6 +444,34 @@ impl dyn EventStore {
         let total = self.filtered_totals(site, range, filters)?.visits;
         Ok(TrafficSource::of(rows, total))
     }
+}
+
+/// The `limit` greatest counts of `by`'s values among what `filters` admits, from an engine's groups (the
+/// engines' own reads ask it too: Advanced Analytics' top pages).
+pub(crate) fn filtered_counts<R: FilteredReads + ?Sized>(
+    reads: &R,
+    site: WebsiteId,
+    range: TimeRange,
+    filters: &Filters,
+    by: &BreakdownBy,
+    limit: i64,
+) -> Result<Vec<(String, i64)>> {
+    let groups = reads.filtered_groups(site, range, filters, &by.group(), limit)?;
+    Ok(groups.into_iter().map(|(mut keys, totals)| (keys.swap_remove(0), by.count(&totals))).collect())
+}
+
+/// The totals and the `limit` most viewed pages (url, views) of what `filters` admits, as the filtered
+/// overview counts them: what Advanced Analytics' cards and top pages show under a filter.
+pub(crate) fn totals_and_top_pages<R: FilteredReads + ?Sized>(
+    reads: &R,
+    site: WebsiteId,
+    range: TimeRange,
+    filters: &Filters,
+    limit: i64,
+) -> Result<(Totals, Vec<(String, i64)>)> {
+    let totals = reads.filtered_totals(site, range, filters)?;
+    let pages = filtered_counts(reads, site, range, filters, &BreakdownBy { field: Field::Page }, limit)?;
+    Ok((totals, pages))
 }
 
 /// The i-th key column of a group query.

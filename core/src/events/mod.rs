@@ -175,10 +175,14 @@ pub trait PathReads {
 
 /// The intent model's screens: Advanced Analytics and AI intent (the model fitted per site and cached).
 pub trait IntentReads {
-    /// The Advanced Analytics screen's figures of a range.
-    fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced>;
-    /// Intent scores of a range's visits and what to do about them; `refit` fits the site's model again first.
-    fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent>;
+    /// The Advanced Analytics screen's figures of a range, of the visits `filters` admit (every visit
+    /// condition holds and, with event conditions, one of the visit's events passes them all): cards and top
+    /// pages as the filtered overview counts them, segments, page conversion rates, intent scores and the
+    /// visitors on the site now of the admitted visits.
+    fn advanced(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Advanced>;
+    /// Intent scores of a range's visits that `filters` admit and what to do about them; `refit` fits the
+    /// site's model (always of all its visits) again first.
+    fn ai_intent(&self, site: WebsiteId, range: TimeRange, filters: &Filters, refit: bool) -> Result<AiIntent>;
 }
 
 /// What happened on pages: heatmaps, the page under them, and recordings.

@@ -9,9 +9,11 @@ use std::io::Write;
 
 use rusqlite::{OptionalExtension, params};
 
+use super::filtered::totals_and_top_pages;
 use super::{
     Erasure, ExportRows, Filters, HistoryImports, IntentReads, PageData, PathReads, TrafficReads, Upkeep, VisitReads,
 };
+use crate::analytics::advanced::TOP_PAGES;
 use crate::analytics::funnels::StepPattern;
 use crate::analytics::journeys::{CustomerJourneys, JourneyFilter, JourneyPaths};
 use crate::analytics::{
@@ -247,12 +249,21 @@ impl PathReads for SqliteEvents {
 }
 
 impl IntentReads for SqliteEvents {
-    fn advanced(&self, site: WebsiteId, range: TimeRange) -> Result<Advanced> {
-        self.analytics.advanced(site, range)
+    /// Through the stored hours without a filter; counted from the raw rows of the admitted visits with one.
+    fn advanced(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Advanced> {
+        if filters.is_empty() {
+            return self.analytics.advanced(site, range);
+        }
+        let (totals, pages) = totals_and_top_pages(self, site, range, filters, TOP_PAGES)?;
+        self.analytics.advanced_admitted(site, range, filters, totals, pages)
     }
 
-    fn ai_intent(&self, site: WebsiteId, range: TimeRange, refit: bool) -> Result<AiIntent> {
-        self.analytics.ai_intent(site, range, refit)
+    /// Through the stored scores without a filter; the admitted visits scored live with one.
+    fn ai_intent(&self, site: WebsiteId, range: TimeRange, filters: &Filters, refit: bool) -> Result<AiIntent> {
+        if filters.is_empty() {
+            return self.analytics.ai_intent(site, range, refit);
+        }
+        self.analytics.ai_intent_admitted(site, range, filters, refit)
     }
 }
 

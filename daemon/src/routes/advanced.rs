@@ -1,5 +1,5 @@
 //! /api/analytics/advanced and /api/analytics/ai-intent: the Advanced Analytics screen's overview figures and
-//! the visitor intent model's scores (owner only).
+//! the visitor intent model's scores (owner only), of the visits the `filters` admit.
 
 use serde::Deserialize;
 use tracker_core::analytics::TimeRange;
@@ -7,6 +7,7 @@ use tracker_core::model::{Caller, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
 
+use super::dashboard::filters_of;
 use super::{parse_website_id, site_json, user, with_tracker};
 use tracker_core::analytics::{Advanced, AiIntent};
 
@@ -18,6 +19,8 @@ struct AdvancedQuery {
     #[param(value_type = Option<i64>)]
     website_id: Option<String>,
     time_range: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -27,6 +30,8 @@ struct IntentQuery {
     website_id: Option<String>,
     time_range: Option<String>,
     refit: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters").
+    filters: Option<String>,
 }
 
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -66,7 +71,8 @@ fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
 async fn advanced(tracker: Tracker, user: Caller, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let range = range(query.time_range.as_deref(), "7d")?;
-    site_json(tracker, user, site, move |tracker| tracker.events.advanced(site, range)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.advanced(site, range, &filters)).await
 }
 
 #[utoipa::path(
@@ -86,5 +92,6 @@ async fn ai_intent(tracker: Tracker, user: Caller, query: IntentQuery) -> Result
         Some("1" | "true") => true,
         Some(_) => return Err(reject(Error::invalid("refit must be true or false"))),
     };
-    site_json(tracker, user, site, move |tracker| tracker.events.ai_intent(site, range, refit)).await
+    let filters = filters_of(query.filters.as_deref())?;
+    site_json(tracker, user, site, move |tracker| tracker.events.ai_intent(site, range, &filters, refit)).await
 }

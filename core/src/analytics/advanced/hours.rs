@@ -3,14 +3,16 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use rusqlite::{Connection, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, params, params_from_iter};
 
-use super::{Segment, TOP_PAGES, TopPage};
+use super::{Segment, TOP_PAGES, TopPage, rated_pages};
 use crate::analytics::intent::SourceType;
 use crate::analytics::overview::{percent, top_values};
 use crate::analytics::stored_hours::SETTLED_MS;
 use crate::analytics::{Dimension, TimeRange};
 use crate::error::Result;
+use crate::events::{Filters, admitted_visit_condition};
 use crate::model::{Millis, WebsiteId};
 
 /// Hour and day in ms.
@@ -19,6 +21,9 @@ pub(super) const DAY_MS: Millis = 86_400_000;
 
 /// Visits and converted visits.
 pub(crate) type Counts = (i64, i64);
+
+/// Counts per segment: (group, segment name).
+pub(crate) type SegmentCounts = HashMap<(&'static str, String), Counts>;
 
 /// What the visits that started in some hours did: segment and page counts (a page counts a visit once).
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -62,10 +67,16 @@ pub(crate) fn device_label(device: &str) -> String {
     }
 }
 
-/// Counts the visits that started in `[from, to)` per hour, from the raw rows: by visitor type (new, or
-/// returning: the visitor hash had an earlier visit that UTC day), source type and device, and per page the
-/// visits that viewed it; each with how many of them converted.
-fn count_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<BTreeMap<Millis, Hour>> {
+/// Counts the visits that started in `[from, to)` per hour that `filters` admit, from the raw rows: by visitor
+/// type (new, or returning: the visitor hash had an earlier visit of any kind that UTC day), source type and
+/// device, and per page the visits that viewed it; each with how many of them converted.
+fn count_hours(
+    conn: &Connection,
+    site: WebsiteId,
+    from: Millis,
+    to: Millis,
+    filters: &Filters,
+) -> Result<BTreeMap<Millis, Hour>> {
     let mut hours: BTreeMap<Millis, Hour> = BTreeMap::new();
     if from >= to {
         return Ok(hours);
@@ -85,15 +96,23 @@ fn count_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> 
     let mut visits: HashMap<i64, (Millis, bool)> = HashMap::new();
     let mut latest = from;
     {
-        let mut stmt = conn.prepare_cached(
-            "SELECT id, visitor_hash, first_seen, last_seen, is_converted, referrer_host, utm_source, utm_medium,
-                    utm_campaign, device
-             FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 ORDER BY first_seen, id",
-        )?;
-        let mut q = stmt.query(params![site, from, to])?;
+        // Every visit is read, so that one not admitted still makes its visitor's later visits returning.
+        let (admitted, values) = admitted_visit_condition(filters, 3);
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT s.id, s.visitor_hash, s.first_seen, s.last_seen, s.is_converted, s.referrer_host, s.utm_source,
+                    s.utm_medium, s.utm_campaign, s.device, {admitted}
+             FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3
+             ORDER BY s.first_seen, s.id",
+        ))?;
+        let bound = [Value::from(site), Value::from(from), Value::from(to)];
+        let mut q = stmt.query(params_from_iter(bound.iter().chain(&values)))?;
         while let Some(r) = q.next()? {
             let (id, hash, first_seen, last_seen, converted): (i64, i64, Millis, Millis, bool) =
                 (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+            let returning = !seen.insert((day(first_seen), hash));
+            if !r.get::<_, bool>(10)? {
+                continue;
+            }
             let source = SourceType::classify(
                 &r.get::<_, String>(5)?,
                 &r.get::<_, String>(6)?,
@@ -101,7 +120,6 @@ fn count_hours(conn: &Connection, site: WebsiteId, from: Millis, to: Millis) -> 
                 &r.get::<_, String>(8)?,
             );
             let device = device_label(&r.get::<_, String>(9)?);
-            let returning = !seen.insert((day(first_seen), hash));
             let visitor = if returning { "Returning Visitors" } else { "New Visitors" };
             let hour_start = first_seen.div_euclid(HOUR_MS) * HOUR_MS;
             let hour = hours.entry(hour_start).or_default();
@@ -155,7 +173,7 @@ pub(super) fn store_finished_hours(conn: &Connection, site: WebsiteId, range: Ti
     for hours in missing.values() {
         let (first, last) = (hours[0], hours[hours.len() - 1]);
         let stored = crate::analytics::stored_hours::store_day(conn, |tx| {
-            let counted = count_hours(tx, site, first, last + HOUR_MS)?;
+            let counted = count_hours(tx, site, first, last + HOUR_MS, &Filters::none())?;
             let mut marker = tx.prepare_cached(
                 "INSERT OR REPLACE INTO advanced_hours (website_id, hour, visits) VALUES (?1, ?2, ?3)",
             )?;
@@ -251,7 +269,7 @@ fn visit_figures(conn: &Connection, site: WebsiteId, range: TimeRange, pages: &[
         while hour < range.end && !stored.contains(&hour) {
             hour += HOUR_MS;
         }
-        for counted in count_hours(conn, site, from, hour)?.values() {
+        for counted in count_hours(conn, site, from, hour, &Filters::none())?.values() {
             let mut live = counted.figures.clone();
             live.pages.retain(|page, _| pages.contains(page));
             figures.add(&live);
@@ -260,19 +278,30 @@ fn visit_figures(conn: &Connection, site: WebsiteId, range: TimeRange, pages: &[
     Ok(figures)
 }
 
+/// The segment counts of the range's visits that `filters` admit, and the visit counts of `pages` among them,
+/// counted from the raw rows of the whole range.
+pub(super) fn admitted_figures(
+    conn: &Connection,
+    site: WebsiteId,
+    range: TimeRange,
+    filters: &Filters,
+    pages: &[String],
+) -> Result<(SegmentCounts, HashMap<String, Counts>)> {
+    let mut figures = VisitFigures::default();
+    for counted in count_hours(conn, site, range.start, range.end, filters)?.values() {
+        figures.add(&counted.figures);
+    }
+    figures.pages.retain(|page, _| pages.contains(page));
+    Ok((figures.segments, figures.pages))
+}
+
 /// The five most viewed pages of the range (page views, from the rollups), each with the share of the visits
 /// that started in the range and viewed it that converted.
 pub(super) fn top_pages(conn: &Connection, site: WebsiteId, range: TimeRange) -> Result<(Vec<TopPage>, Vec<Segment>)> {
     let pages = top_values(conn, site, range, Dimension::Page, TOP_PAGES)?;
     let urls: Vec<String> = pages.iter().map(|(url, _)| url.clone()).collect();
     let figures = visit_figures(conn, site, range, &urls)?;
-    let top = pages
-        .into_iter()
-        .map(|(url, views)| {
-            let (visits, converted) = figures.pages.get(&url).copied().unwrap_or_default();
-            TopPage { url, views, conversion_rate: percent(converted, visits) }
-        })
-        .collect();
+    let top = rated_pages(pages, &figures.pages);
     Ok((top, segments(&figures.segments)))
 }
 

@@ -3,10 +3,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
 use super::{SessionFeatures, SourceType};
 use crate::error::Result;
+use crate::events::{Filters, admitted_visit_condition};
 use crate::model::{Millis, WebsiteId};
 
 /// A visit's row as the feature loaders read it (SQLite's `sessions` row, or a visit the cluster groups its
@@ -62,6 +64,32 @@ pub fn load_features(
     ))?;
     let rows: Vec<VisitRow> =
         stmt.query_map(params![site, from, to, finished_before, limit], row)?.collect::<rusqlite::Result<_>>()?;
+    features_of_rows(conn, site, rows)
+}
+
+/// [`load_features`] of the visits `filters` admit (a visit is returning after an earlier visit of any kind).
+pub fn load_admitted_features(
+    conn: &Connection,
+    site: WebsiteId,
+    from: Millis,
+    to: Millis,
+    limit: i64,
+    filters: &Filters,
+) -> Result<Vec<SessionFeatures>> {
+    let (admitted, values) = admitted_visit_condition(filters, 4);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ROW_COLUMNS}
+         FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3 AND {admitted}
+         ORDER BY s.first_seen DESC LIMIT ?4"
+    ))?;
+    let bound = [Value::from(site), Value::from(from), Value::from(to), Value::from(limit)];
+    let rows: Vec<VisitRow> =
+        stmt.query_map(params_from_iter(bound.iter().chain(&values)), row)?.collect::<rusqlite::Result<_>>()?;
+    features_of_rows(conn, site, rows)
+}
+
+/// The features of visit rows (newest first), with their events, returning status and scroll depths.
+fn features_of_rows(conn: &Connection, site: WebsiteId, rows: Vec<VisitRow>) -> Result<Vec<SessionFeatures>> {
     let Some(earliest) = rows.iter().map(|r| r.first_seen).min() else {
         return Ok(Vec::new());
     };

@@ -133,6 +133,17 @@ impl ClickHouseEvents {
         admitted_visit_condition(self.db(), &sites_condition(sites), filters, range.start)
     }
 
+    /// The test of a hit row of `sites` whose visit started in the range and is one `filters` admit, as
+    /// `visit_id IN (...)`; none without a filter (see [`admitted_visit_test`]).
+    pub(super) fn admitted_visit_test_of(
+        &self,
+        sites: &[WebsiteId],
+        range: TimeRange,
+        filters: &Filters,
+    ) -> Option<String> {
+        admitted_visit_test(self.db(), &sites_condition(sites), filters, range.start)
+    }
+
     /// Those of `site`'s `visits` that `filters` admit, judged on all their hits (a recording's visit may have
     /// started long before the range).
     pub(super) fn admitted_among(
@@ -206,14 +217,20 @@ pub(crate) fn admitted_hit_condition(db: &str, site: WebsiteId, filters: &Filter
 
 /// The condition, over hit rows of `sites` from `from` on, of the hits of the visits `filters` admit (every
 /// visit condition holds and, with event conditions, one of the visit's hits passes them all): `" AND ..."`,
-/// or nothing when there is no filter. The funnels', journeys' and stream's reads; each shard
-/// decides its own visits, their values grouped from the hits since `EARLIER_HITS_MS` before `from`.
+/// or nothing when there is no filter. The funnels', journeys' and stream's reads.
 fn admitted_visit_condition(db: &str, sites: &str, filters: &Filters, from: Millis) -> String {
+    admitted_visit_test(db, sites, filters, from).map(|test| format!(" AND {test}")).unwrap_or_default()
+}
+
+/// `visit_id IN (...)`, of a hit row of `sites`, for the visits `filters` admit (see
+/// [`admitted_visit_condition`]), none when there is no filter: each shard decides its own visits, their
+/// values grouped from the hits since `EARLIER_HITS_MS` before `from`.
+fn admitted_visit_test(db: &str, sites: &str, filters: &Filters, from: Millis) -> Option<String> {
     if filters.is_empty() {
-        return String::new();
+        return None;
     }
-    format!(
-        " AND visit_id IN (SELECT visit_id FROM (
+    Some(format!(
+        "visit_id IN (SELECT visit_id FROM (
             SELECT visit_id{}, countIf({}) AS matched FROM {db}.hits_local
             WHERE {sites} AND visit_id != 0 AND ts >= {} GROUP BY visit_id)
           WHERE {} AND matched > 0)",
@@ -221,7 +238,7 @@ fn admitted_visit_condition(db: &str, sites: &str, filters: &Filters, from: Mill
         condition_sql(&filters.event, &mut Ch),
         from - EARLIER_HITS_MS,
         condition_sql(&filters.visit, &mut Ch)
-    )
+    ))
 }
 
 impl FilteredReads for ClickHouseEvents {

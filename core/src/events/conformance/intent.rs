@@ -8,6 +8,7 @@ use super::engines;
 use crate::analytics::TimeRange;
 use crate::cluster::seeded::intent_hits;
 use crate::cluster::testing::scroll_reports;
+use crate::events::Filters;
 use crate::ingest::{EventKind, Hit};
 use crate::model::{Millis, now_ms};
 
@@ -63,18 +64,18 @@ fn the_advanced_screen_and_intent_scores_answer_as_sqlites_on_each_engine() {
         let mut got = Vec::new();
         for period in ["24h", "7d"] {
             let range = TimeRange::parse(period, now).unwrap();
-            let advanced = events.advanced(site, range).unwrap();
+            let advanced = events.advanced(site, range, &Filters::none()).unwrap();
             assert!(advanced.high_intent_visitors > 0 && advanced.top_pages.len() == 5, "{name}: {advanced:?}");
             let live = &advanced.real_time_metrics;
             assert_eq!((live.active_visitors, live.conversions), (3, 1), "{name} {period}: {advanced:?}");
             got.push(comparable(&advanced));
-            let intent = events.ai_intent(site, range, false).unwrap();
+            let intent = events.ai_intent(site, range, &Filters::none(), false).unwrap();
             assert_eq!(intent.top_intent_sessions.len(), 20, "{name} {period}");
             got.push(comparable(&intent));
         }
         // Refitting answers the same (the same finished visits).
         let range = TimeRange::parse("7d", now).unwrap();
-        assert_eq!(comparable(events.ai_intent(site, range, true).unwrap()), got[3], "{name}");
+        assert_eq!(comparable(events.ai_intent(site, range, &Filters::none(), true).unwrap()), got[3], "{name}");
         answers.push((name, got));
     }
     let (first, expected) = &answers[0];

@@ -8,6 +8,7 @@ use crate::analytics::TimeRange;
 use crate::analytics::intent::ModelInfo;
 use crate::cluster::seeded::{intent_hits, journey_hits};
 use crate::cluster::testing::scroll_reports;
+use crate::events::Filters;
 use crate::model::now_ms;
 
 /// The intent scores of the top sessions: (score, conversion probability).
@@ -30,7 +31,7 @@ fn the_intent_model_is_fitted_on_the_sites_own_visits_as_sqlites_on_each_engine(
         let reports = scroll_reports(&hits);
         engine.store_all(hits, reports);
         let week = TimeRange::parse("7d", now).unwrap();
-        let intent = events.ai_intent(sites[0], week, true).unwrap();
+        let intent = events.ai_intent(sites[0], week, &Filters::none(), true).unwrap();
         let model = fitted(intent.model);
         assert_eq!(model.source, "fitted", "{name}: {model:?}");
         assert!(model.training_sessions > 150 && model.training_conversions > 0, "{name}: {model:?}");
@@ -42,9 +43,9 @@ fn the_intent_model_is_fitted_on_the_sites_own_visits_as_sqlites_on_each_engine(
         let other = journey_hits(sites[1], now);
         let reports = scroll_reports(&other);
         engine.store_all(other, reports);
-        let again = events.ai_intent(sites[0], week, true).unwrap();
+        let again = events.ai_intent(sites[0], week, &Filters::none(), true).unwrap();
         assert_eq!(fitted(again.model), model, "{name}");
-        let theirs = fitted(events.ai_intent(sites[1], week, true).unwrap().model);
+        let theirs = fitted(events.ai_intent(sites[1], week, &Filters::none(), true).unwrap().model);
         assert_ne!(theirs.training_sessions, model.training_sessions, "{name}: the other site has a model of its own");
         answers.push((name, model, scores));
     }

@@ -13,6 +13,7 @@ mod exports;
 mod filters;
 mod imports;
 mod intent;
+mod intent_filters;
 mod intent_fit;
 mod journeys;
 mod pages;
