@@ -3691,6 +3691,8 @@ export interface operations {
             query?: {
                 website_id?: number;
                 time_range?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
@@ -3724,6 +3726,8 @@ export interface operations {
                 website_id?: number;
                 time_range?: string;
                 refit?: string;
+                /** @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","visit:country",["DE"]]]` (API.md "Filters"). */
+                filters?: string;
             };
             header?: never;
             path?: never;
