@@ -39,8 +39,8 @@ export const keys = {
       overview: (range: string, filters: string | null = null) => [...all, "overview", range, filters] as const,
       timeseries: (range: string, filters: string | null = null) => [...all, "timeseries", range, filters] as const,
       recentActivity: (limit: number, filters: string | null = null) => [...all, "recent-activity", limit, filters] as const,
-      advanced: (range: string) => [...all, "advanced", range] as const,
-      aiIntent: (range: string) => [...all, "ai-intent", range] as const,
+      advanced: (range: string, filters: string | null = null) => [...all, "advanced", range, filters] as const,
+      aiIntent: (range: string, filters: string | null = null) => [...all, "ai-intent", range, filters] as const,
       /** A per-site read named by its path segment (`/api/websites/{id}/{name}`), with its query if any. */
       read: (name: string, params: Record<string, string | number | null> = {}) => [...all, name, params] as const,
     };

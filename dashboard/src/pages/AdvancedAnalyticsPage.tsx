@@ -1,12 +1,15 @@
 //! Advanced Analytics (/advanced-analytics, spec part 2): website and range (1d / 7d / 30d / 90d) in the URL,
-//! four summary cards, and the Overview / AI Intent / Heatmaps / Privacy tabs (?tab=, default overview). The
-//! three sub-panels take the website id as text; with no website they show their no-website states.
+//! the filter bar (the URL's `?filters=`, which the cards, the Overview and the AI Intent tab follow), four
+//! summary cards, and the Overview / AI Intent / Heatmaps / Privacy tabs (?tab=, default overview). The three
+//! sub-panels take the website id as text; with no website they show their no-website states.
 import type { AdvancedRange } from "../api/advanced";
 import type { Role } from "../api/members";
 import { IntentPanel } from "../components/advanced/IntentPanel";
 import { HeatmapPanel } from "../components/advanced/HeatmapPanel";
 import { type AdvancedTab, OverviewTab } from "../components/advanced/OverviewTab";
 import { PrivacyPanel } from "../components/advanced/PrivacyPanel";
+import { FilterBar } from "../components/filters/FilterBar";
+import { NotFiltered } from "../components/filters/NotFiltered";
 import { MetricCard } from "../components/MetricCard";
 import { NoWebsites } from "../components/NoWebsites";
 import { QueryState } from "../components/page/QueryState";
@@ -15,6 +18,7 @@ import { IconClock, IconTarget, IconUsers, IconZap } from "../components/ui/icon
 import { Skeleton } from "../components/ui/primitives";
 import { TabsContent, TabsList, TabsRoot, TabsTrigger } from "../components/ui/Tabs";
 import { useAdvancedAnalytics } from "../hooks/advanced";
+import { useFilters } from "../hooks/filters";
 import { useParamState } from "../hooks/selection";
 import { formatNumber, formatPercent } from "../lib/format";
 import { sessionMinutes } from "../lib/intent";
@@ -71,11 +75,13 @@ function SiteAdvanced({
   tab,
   setTab,
 }: { websiteId: number; role: Role; range: AdvancedRange; tab: AdvancedTab; setTab: (t: AdvancedTab) => void }) {
-  const advanced = useAdvancedAnalytics(websiteId, range);
+  const filters = useFilters().text;
+  const advanced = useAdvancedAnalytics(websiteId, range, filters);
   const d = advanced.data;
   const loading = advanced.isPending;
   return (
     <div className="space-y-6">
+      <FilterBar websiteId={websiteId} period={`range=${range}`} error={advanced.error} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <MetricCard title="Total Visitors" icon={<IconUsers />} loading={loading} value={formatNumber(d?.totalVisitors ?? 0)} caption="Unique visitors in the period" />
         <MetricCard
@@ -88,7 +94,7 @@ function SiteAdvanced({
         <MetricCard title="Conversion Rate" icon={<IconTarget />} loading={loading} value={formatPercent(d?.conversionRate ?? 0)} caption="Visits that converted" />
         <MetricCard title="Avg Session" icon={<IconClock />} loading={loading} value={sessionMinutes(d?.averageSessionDuration ?? 0)} caption="Average visit length" />
       </div>
-      <AdvancedTabs websiteId={String(websiteId)} role={role} range={range} tab={tab} setTab={setTab} overview={advanced} />
+      <AdvancedTabs websiteId={String(websiteId)} role={role} range={range} tab={tab} setTab={setTab} overview={advanced} filters={filters} />
     </div>
   );
 }
@@ -100,6 +106,7 @@ function AdvancedTabs({
   tab,
   setTab,
   overview,
+  filters = null,
 }: {
   websiteId: string;
   role?: Role;
@@ -107,6 +114,7 @@ function AdvancedTabs({
   tab: AdvancedTab;
   setTab: (t: AdvancedTab) => void;
   overview?: ReturnType<typeof useAdvancedAnalytics>;
+  filters?: string | null;
 }) {
   return (
     <TabsRoot<AdvancedTab> value={tab} onChange={setTab} className="space-y-6">
@@ -126,9 +134,10 @@ function AdvancedTabs({
         )}
       </TabsContent>
       <TabsContent value="ai-intent">
-        <IntentPanel websiteId={websiteId} timeRange={intentRange(range)} />
+        <IntentPanel websiteId={websiteId} timeRange={intentRange(range)} filters={filters} />
       </TabsContent>
       <TabsContent value="heatmaps">
+        <NotFiltered />
         <HeatmapPanel websiteId={websiteId} timeRange={range} />
       </TabsContent>
       <TabsContent value="privacy">

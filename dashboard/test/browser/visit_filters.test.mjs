@@ -1,6 +1,6 @@
 // Filters on the screens of whole visits in Chromium against the real daemon: with a filter chip set (from the
-// URL, as a link or another screen leaves it), the Funnels, Customer Journeys and Session Replays screens show
-// the figures of the visits the filter admits (numbers known by construction); removing the chip brings the
+// URL, as a link or another screen leaves it), the Funnels, Customer Journeys, Session Replays and Advanced
+// Analytics screens show the figures of the visits the filter admits (numbers known by construction); removing the chip brings the
 // whole site's back.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +12,7 @@ const ORIGIN = "https://shop.example.com";
 /** Only the visit from Google: `visit:referrer` is google.com. */
 const GOOGLE = JSON.stringify([["is", "visit:referrer", ["google.com"]]]);
 
-describe("filters on funnels, journeys and replays", () => {
+describe("filters on funnels, journeys, replays and advanced analytics", () => {
   let daemon, browser, page, site;
 
   /** Three visits from addresses of their own, each recorded:
@@ -113,5 +113,28 @@ describe("filters on funnels, journeys and replays", () => {
     await page.getByRole("button", { name: /Remove filter/ }).click();
     await waitForText(total, /^3$/);
     assert.deepEqual((await rows.evaluateAll((r) => r.map((row) => row.dataset.session))).sort(), ["blog-visit", "direct-visit", "google-visit"]);
+  });
+
+  it("the Advanced Analytics screen's cards, top pages and intent scores follow the chip", async () => {
+    await page.goto(filtered(`/advanced-analytics?website=${site.id}&range=7d`));
+    await waitForText(page.getByTestId("filter-chip"), /google\.com/);
+    const visitors = page.getByTestId("metric-Total Visitors").getByTestId("metric-value");
+    await waitForText(visitors, /^1$/);
+    const pages = page.getByTestId("top-page");
+    await waitForText(pages.first(), /\/pricing|\//);
+    assert.equal(await pages.count(), 2);
+    assert.doesNotMatch(await page.getByTestId("top-pages-card").textContent(), /\/blog/);
+    await screenshot(page, "visit-filters-03-advanced-filtered-1400");
+
+    await page.getByRole("tab", { name: "AI Intent" }).click();
+    const analyzed = page.getByTestId("intent-stat-Visits Analyzed").getByTestId("intent-stat-value");
+    await waitForText(analyzed, /^1$/);
+
+    await page.getByRole("button", { name: /Remove filter/ }).click();
+    await page.waitForURL((url) => !url.searchParams.has("filters"));
+    await waitForText(analyzed, /^3$/);
+    await page.getByRole("tab", { name: "Overview" }).click();
+    await waitForText(visitors, /^3$/);
+    await waitForText(page.getByTestId("top-pages-card"), /\/blog/);
   });
 });

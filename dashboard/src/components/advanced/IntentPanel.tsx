@@ -37,9 +37,10 @@ const PATTERN_ICONS: Record<IntentPatternName, typeof IconZap> = {
   window_shopping: IconClock,
 };
 
-export function IntentPanel({ websiteId, timeRange = "24h" }: { websiteId: string; timeRange?: string }) {
+/** `filters`: the screen's filters as sent (null for none); the scores are of the visits they admit. */
+export function IntentPanel({ websiteId, timeRange = "24h", filters = null }: { websiteId: string; timeRange?: string; filters?: string | null }) {
   const id = websiteId.trim() === "" ? undefined : Number(websiteId);
-  const intent = useAiIntent(id !== undefined && Number.isFinite(id) ? id : undefined, timeRange);
+  const intent = useAiIntent(id !== undefined && Number.isFinite(id) ? id : undefined, timeRange, filters);
   if (id === undefined) {
     return (
       <Card>
