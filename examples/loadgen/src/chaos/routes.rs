@@ -195,6 +195,21 @@ pub(super) const ROUTES: &[Route] = &[
     // Advanced analytics and AI intent
     route("GET", "/api/analytics/advanced", "website_id={site}&time_range=7d", Body::None, Auth::Owner),
     route("GET", "/api/analytics/ai-intent", "website_id={site}&time_range=24h", Body::None, Auth::Owner),
+    // ... of the visits a filter admits (counted from the raw visits, not the stored hours).
+    route(
+        "GET",
+        "/api/analytics/advanced",
+        "website_id={site}&time_range=30d&filters=%5B%5B%22contains%22%2C%22event%3Apage%22%2C%5B%22%2Fp%22%5D%5D%5D",
+        Body::None,
+        Auth::Owner,
+    ),
+    route(
+        "GET",
+        "/api/analytics/ai-intent",
+        "website_id={site}&time_range=7d&filters=%5B%5B%22is_not%22%2C%22visit%3Acountry%22%2C%5B%22DE%22%5D%5D%5D",
+        Body::None,
+        Auth::Owner,
+    ),
     // Visitor stream
     route("GET", "/api/analytics/live-visitors", "website_id={site}", Body::None, Auth::Owner),
     route("GET", "/api/analytics/sessions/1/journey", "website_id={site}", Body::None, Auth::Owner),
