@@ -3,13 +3,14 @@
 //! SQLite dialect of the same questions is `events/sqlite/filtered.rs`.
 
 use super::ClickHouseEvents;
+use crate::analytics::heatmap::MAX_TIME_ON_PAGE_MS;
 use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
 use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
@@ -401,7 +402,7 @@ impl FilteredReads for ClickHouseEvents {
         if group.bucket {
             columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
         }
-        let ScrollGrouping { listed, per_pair, outer, outer_keys } = ScrollGrouping::of(group, &columns);
+        let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
         let event = condition_sql(&filters.event, &mut Ch);
         // The visit conditions on each shard, where the distributed table's read runs (a visit's rows are on one).
         let visits = match filters.visit.is_empty() {
@@ -419,6 +420,72 @@ impl FilteredReads for ClickHouseEvents {
                 WHERE {event}
                 GROUP BY visit_id, path{per_pair}){outer}",
             range.start, range.end
+        ))?;
+        rows.iter()
+            .map(|r| {
+                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                Ok((values, int(r, keys)?, int(r, keys + 1)?))
+            })
+            .collect()
+    }
+
+    fn filtered_page_time(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        self.cluster.settle(&[site])?;
+        let (db, step) = (self.db(), range.grain.seconds());
+        let (from, to) = (range.start, range.end);
+        let keys = group.fields.len() + group.bucket as usize;
+        let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+        if group.bucket {
+            columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+        }
+        let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
+        let mut fields = filters.visit_fields();
+        for field in &group.fields {
+            if let Field::Visit(v) = field
+                && !fields.contains(v)
+            {
+                fields.push(*v);
+            }
+        }
+        let carried: String = fields.iter().map(|f| format!(", f_{}", f.name())).collect();
+        // Per visit with a page view in the range (its values from the hits since `EARLIER_HITS_MS` before, as the
+        // visit conditions read them everywhere), its page views in time then path order, each timed until the
+        // next one or the visit's last hit (no lambda reads an outer column: 18.16 then loses it); then a row per
+        // page view, as an event row for the event conditions.
+        let rows = self.ask(&format!(
+            "SELECT {outer_keys}sum(t), count() FROM (
+                SELECT {listed}sum(span) AS t FROM (
+                    SELECT visit_id{carried}, tupleElement(view, 1) AS ts, tupleElement(view, 2) AS path,
+                           'pageview' AS kind, tupleElement(view, 3) AS name, tupleElement(view, 4) AS properties, span
+                    FROM (
+                        SELECT visit_id{carried}, views,
+                               arrayMap((e, t) -> least(e - t, {MAX_TIME_ON_PAGE_MS}),
+                                   arrayPushBack(arrayPopFront(view_ts), last), view_ts) AS spans
+                        FROM (
+                            SELECT visit_id, max(ts) AS last{},
+                                   arraySort(groupArrayIf(tuple(ts, path, name, properties), kind = 'pageview')) AS views,
+                                   arrayMap(v -> tupleElement(v, 1), views) AS view_ts
+                            FROM {db}.hits
+                            WHERE website_id = {site} AND visit_id != 0 AND ts >= {}
+                              AND visit_id IN (
+                                SELECT visit_id FROM {db}.hits_local
+                                WHERE website_id = {site} AND visit_id != 0 AND kind = 'pageview'
+                                  AND ts >= {from} AND ts < {to})
+                            GROUP BY visit_id)
+                        WHERE {})
+                    ARRAY JOIN views AS view, spans AS span)
+                WHERE ts >= {from} AND ts < {to} AND span > 0 AND {}
+                GROUP BY visit_id, path{per_pair}){outer}",
+            visit_columns(&fields),
+            from - EARLIER_HITS_MS,
+            condition_sql(&filters.visit, &mut Ch),
+            condition_sql(&filters.event, &mut Ch),
         ))?;
         rows.iter()
             .map(|r| {

@@ -15,6 +15,7 @@ mod imports;
 mod intent;
 mod intent_fit;
 mod journeys;
+mod page_time;
 mod pages;
 mod paths;
 mod periods;
