@@ -376,9 +376,11 @@ impl StatsQuery {
                 Some(&(sum, pairs)) if pairs > 0 => json!((sum as f64 / pairs as f64).round() as i64),
                 _ => Value::Null,
             },
-            // Whole seconds per visit of the page, as Plausible rounds them.
+            // Whole seconds per visit of the page, half to even as ClickHouse's round (Plausible's) does.
             (Metric::TimeOnPage, _) => match page_time.get(dims) {
-                Some(&(ms, pairs)) if pairs > 0 => json!((ms as f64 / 1000.0 / pairs as f64).round() as i64),
+                Some(&(ms, pairs)) if pairs > 0 => {
+                    json!((ms as f64 / 1000.0 / pairs as f64).round_ties_even() as i64)
+                }
                 _ => Value::Null,
             },
             _ => m.value(t, wholes),
