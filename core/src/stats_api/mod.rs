@@ -282,13 +282,6 @@ impl StatsQuery {
                 )));
             }
         }
-        if metrics.contains(&Metric::ScrollDepth) {
-            if fields.iter().any(Field::is_visit) {
-                return Err(Error::invalid(
-                    "metrics: scroll_depth is a page's, and cannot be grouped by a visit: dimension",
-                ));
-            }
-        }
         if let Some(m) = metrics.iter().find(|m| m.is_conversion_rate()) {
             if !filters.has_goal() && !fields.contains(&Field::Goal) {
                 return Err(Error::invalid(format!("metrics: {} needs an event:goal filter or dimension", m.name())));

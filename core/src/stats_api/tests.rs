@@ -38,7 +38,7 @@ fn bad_queries_name_the_field() {
     assert!(parse(site(json!({"metrics": ["scroll_depth"], "dimensions": ["event:page", "time:day"]}))).is_ok());
     let by_source =
         json!({"metrics": ["scroll_depth"], "dimensions": ["visit:source"], "filters": [["is", "event:page", ["/"]]]});
-    assert!(message(site(by_source)).contains("visit: dimension"));
+    assert!(parse(site(by_source)).is_ok(), "a page's scroll depth per visit source");
     assert!(message(site(json!({"metrics": ["conversion_rate"]}))).contains("needs an event:goal"));
     let goal_in_group = json!([["or", [["is", "event:goal", ["a"]], ["is", "event:page", ["/"]]]]]);
     assert!(message(site(json!({"metrics": ["conversion_rate"], "filters": goal_in_group}))).contains("apart"));

@@ -177,6 +177,11 @@ impl ClickHouseEvents {
     }
 }
 
+/// The per-visit fields `group` groups by.
+fn group_visit_fields(group: &GroupBy) -> Vec<VisitField> {
+    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect()
+}
+
 /// `visit_id IN (...)`: the visits of `site` on this shard that the visit conditions of `filters` admit, their
 /// values grouped from the hits since `EARLIER_HITS_MS` before `from` (from all the site's hits without it).
 fn admitted_visit_ids(db: &str, site: WebsiteId, filters: &Filters, from: Option<Millis>) -> String {
@@ -287,8 +292,7 @@ impl FilteredReads for ClickHouseEvents {
                 if group.bucket {
                     columns.push(format!("toString(intDiv(start, {}) * {step})", step * 1000));
                 }
-                let extra: Vec<VisitField> =
-                    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect();
+                let extra = group_visit_fields(group);
                 format!(
                     "SELECT {}, count() AS n_visits, countIf(page_views = 1), sum(intDiv(last - start, 1000)),
                             uniqExact(intDiv(start, {DAY_MS}), visitor), sum(pv) AS n_pv, sum(ev) AS n_ev,
@@ -360,8 +364,7 @@ impl FilteredReads for ClickHouseEvents {
                 let valued = format!("kind = 'conversion' AND isNotNull(value) AND {event}");
                 let aggregates =
                     format!(", groupArrayIf(currency, {valued}) AS r_cur, groupArrayIf({cents}, {valued}) AS r_cents");
-                let extra: Vec<VisitField> =
-                    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect();
+                let extra = group_visit_fields(group);
                 format!(
                     "SELECT {listed}cur, sum(one) AS cents, count()
                      FROM ({}) ARRAY JOIN r_cur AS cur, r_cents AS one GROUP BY {grouped}",
@@ -409,13 +412,28 @@ impl FilteredReads for ClickHouseEvents {
             true => String::new(),
             false => format!(" AND {}", admitted_visit_ids(db, site, filters, Some(range.start))),
         };
+        // Grouped by a visit's fields: its values from its hits on the same shard (a JOIN in the shard's own read).
+        let by_visit = group_visit_fields(group);
+        let (carried, values) = match by_visit.is_empty() {
+            true => (String::new(), String::new()),
+            false => (
+                by_visit.iter().map(|f| format!(", f_{}", f.name())).collect(),
+                format!(
+                    " ANY INNER JOIN (
+                        SELECT visit_id{} FROM {db}.hits_local
+                        WHERE website_id = {site} AND visit_id != 0 AND ts >= {} GROUP BY visit_id) USING visit_id",
+                    visit_columns(&by_visit),
+                    range.start - EARLIER_HITS_MS
+                ),
+            ),
+        };
         // A report as an event row (its kind renamed a level up from where the table's own is filtered on): the
         // page view's path, of no name or property of its own.
         let rows = self.ask(&format!(
             "SELECT {outer_keys}sum(d), count() FROM (
                 SELECT {listed}max(depth) AS d FROM (
-                    SELECT visit_id, path, ts, depth, 'engagement' AS kind, '' AS name, '' AS properties FROM (
-                        SELECT visit_id, path, ts, depth FROM {db}.interactions
+                    SELECT visit_id, path, ts, depth, 'engagement' AS kind, '' AS name, '' AS properties{carried} FROM (
+                        SELECT visit_id, path, ts, depth{carried} FROM {db}.interactions{values}
                         WHERE website_id = {site} AND kind = 'scroll' AND ts >= {} AND ts < {}{visits}))
                 WHERE {event}
                 GROUP BY visit_id, path{per_pair}){outer}",
@@ -446,11 +464,9 @@ impl FilteredReads for ClickHouseEvents {
         }
         let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
         let mut fields = filters.visit_fields();
-        for field in &group.fields {
-            if let Field::Visit(v) = field
-                && !fields.contains(v)
-            {
-                fields.push(*v);
+        for field in group_visit_fields(group) {
+            if !fields.contains(&field) {
+                fields.push(field);
             }
         }
         let carried: String = fields.iter().map(|f| format!(", f_{}", f.name())).collect();
