@@ -33,7 +33,7 @@ fn seeded(engine: &Engine, now: Millis) {
         visit(4, "DE", &[(0, Pageview, "", "/a"), (1200, Custom, "signup", "/a"), (2400, Pageview, "", "/b")]),
     ];
     let hits = hits_of(engine.site, &visits);
-    let second_a = hits.iter().filter(|h| h.session_key.ends_with("001") && h.path == "/a").last().expect("seeded");
+    let second_a = hits.iter().rfind(|h| h.session_key.ends_with("001") && h.path == "/a").expect("seeded");
     let report = Interactions {
         visit: Hit { ts: second_a.ts + 30_000, kind: None, ..second_a.clone() },
         viewport: (1280, 800),
