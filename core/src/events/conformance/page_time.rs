@@ -78,5 +78,18 @@ fn every_engine_times_each_page_view_until_the_visits_next_one_or_last_activity(
             "{name}: by the visit's country"
         );
         assert_eq!(times(r#"[["is","event:goal",["buy"]]]"#, &whole), vec![row(&[], 0, 0)], "{name}: no goal");
+        // By page and day (the views' days, whichever midnight the seeded hours hold): the same times per page.
+        let by_page_day = GroupBy::new(vec![Field::Page], true, Rank::Keys).unwrap();
+        let mut per_page: Vec<(String, i64)> = Vec::new();
+        for (keys, ms, _) in times("[]", &by_page_day) {
+            assert_eq!(keys[1].parse::<i64>().unwrap() % 86_400, 0, "{name}: a day's start in seconds");
+            match per_page.iter_mut().find(|(page, _)| *page == keys[0]) {
+                Some((_, sum)) => *sum += ms,
+                None => per_page.push((keys[0].clone(), ms)),
+            }
+        }
+        per_page.sort();
+        let expected = [("/a", all_a), ("/b", 30_000), ("/c", 20_000)].map(|(p, ms)| (p.to_string(), ms));
+        assert_eq!(per_page, expected, "{name}: by page and day");
     }
 }
