@@ -5,7 +5,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::overview::percent;
-pub(crate) use super::page_hours::PageFigures;
+pub(crate) use super::page_hours::{MAX_TIME_ON_PAGE_MS, PageFigures};
 pub(crate) use super::point_hours::PagePoints;
 use super::point_hours::{self, FRACTION_UNIT};
 use super::{Analytics, TimeRange, page_hours};

@@ -17,8 +17,8 @@ use super::visit_hours::HOUR_MS;
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
-/// Time on a page is capped at the visit timeout.
-const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
+/// Time on a page is capped at the visit timeout (Page Performance's and the Stats API's `time_on_page`).
+pub(crate) const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
 
 /// One page's figures over some visits.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

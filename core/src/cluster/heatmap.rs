@@ -10,17 +10,14 @@ use super::events::Events;
 use super::visits::{EARLIER_HITS_MS, int, text};
 use crate::analytics::TimeRange;
 use crate::analytics::heatmap::{
-    FormField, GRID, Heatmap, MAX_FIELDS, MAX_MOVES, OFFSET_STEPS, PAGE_STEPS, PageFigures, PagePoints, Position,
-    REFERENCE_WIDTH,
+    FormField, GRID, Heatmap, MAX_FIELDS, MAX_MOVES, MAX_TIME_ON_PAGE_MS, OFFSET_STEPS, PAGE_STEPS, PageFigures,
+    PagePoints, Position, REFERENCE_WIDTH,
 };
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
 /// Page fractions are summed in millionths (`point_hours::FRACTION_UNIT`).
 const FRACTION_UNIT: &str = "1000000.";
-
-/// Time on a page is capped at the visit timeout (`page_hours`).
-const MAX_TIME_ON_PAGE_MS: i64 = 30 * 60 * 1000;
 
 /// A form-field event of a visit: time, place in its body, field, whether it left the field filled.
 type FieldRow = (Millis, i64, String, bool);

@@ -227,6 +227,18 @@ pub trait FilteredReads {
         filters: &Filters,
         group: &GroupBy,
     ) -> Result<Vec<(Vec<String>, i64, i64)>>;
+    /// The time spent on pages: each page view of the range is timed until its visit's next page view (in time,
+    /// then path order), else until the visit's last activity, at most `MAX_TIME_ON_PAGE_MS` (as the heatmaps'
+    /// Page Performance times it). Per group of `group` (a page, a property of the page view, a visit's field) and
+    /// bucket, the sum over each visit's pages of its times there (ms), and how many (visit, page) pairs had a
+    /// time. The event conditions apply to the page view; the visit conditions to its visit.
+    fn filtered_page_time(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>>;
     /// The newest `limit` conversions of the range that `filters` admit, newest first.
     fn filtered_conversions(
         &self,
@@ -484,21 +496,21 @@ pub(crate) fn key_list(n: usize) -> String {
     (0..n).map(key).collect::<Vec<_>>().join(", ")
 }
 
-/// The dialect-neutral parts of the scroll query, whose inner level groups by visit and page and outer level by
-/// `group`'s keys (its `columns`, in the engine's dialect): the inner SELECT's key columns, the inner GROUP BY's
-/// keys after the visit and page, the outer GROUP BY with its HAVING, and the outer SELECT's keys. All empty
-/// without keys (one total).
-pub(crate) struct ScrollGrouping {
+/// The dialect-neutral parts of the queries of a figure per visit and page (scroll depth, time on page), whose
+/// inner level groups by visit and page and outer level by `group`'s keys (its `columns`, in the engine's
+/// dialect): the inner SELECT's key columns, the inner GROUP BY's keys after the visit and page, the outer GROUP
+/// BY with its HAVING, and the outer SELECT's keys. All empty without keys (one total).
+pub(crate) struct PairGrouping {
     pub listed: String,
     pub per_pair: String,
     pub outer: String,
     pub outer_keys: String,
 }
 
-impl ScrollGrouping {
-    pub(crate) fn of(group: &GroupBy, columns: &[String]) -> ScrollGrouping {
+impl PairGrouping {
+    pub(crate) fn of(group: &GroupBy, columns: &[String]) -> PairGrouping {
         if columns.is_empty() {
-            return ScrollGrouping {
+            return PairGrouping {
                 listed: String::new(),
                 per_pair: String::new(),
                 outer: String::new(),
@@ -506,7 +518,7 @@ impl ScrollGrouping {
             };
         }
         let keys = key_list(columns.len());
-        ScrollGrouping {
+        PairGrouping {
             listed: format!("{}, ", aliased(columns)),
             per_pair: format!(", {keys}"),
             outer: format!(" GROUP BY {keys} HAVING {}", group.valued_sql(key)),

@@ -39,9 +39,10 @@ pub enum Metric {
     GroupConversionRate,
     TotalRevenue,
     ScrollDepth,
+    TimeOnPage,
 }
 
-const METRICS: [(Metric, &str); 12] = [
+const METRICS: [(Metric, &str); 13] = [
     (Metric::Visitors, "visitors"),
     (Metric::Visits, "visits"),
     (Metric::Pageviews, "pageviews"),
@@ -54,18 +55,13 @@ const METRICS: [(Metric, &str); 12] = [
     (Metric::GroupConversionRate, "group_conversion_rate"),
     (Metric::TotalRevenue, "total_revenue"),
     (Metric::ScrollDepth, "scroll_depth"),
+    (Metric::TimeOnPage, "time_on_page"),
 ];
-
-/// Plausible's metrics tracker does not answer yet (API.md says why).
-const UNSUPPORTED: [&str; 1] = ["time_on_page"];
 
 impl Metric {
     fn parse(name: &str) -> Result<Metric> {
         if let Some((metric, _)) = METRICS.iter().find(|(_, n)| *n == name) {
             return Ok(*metric);
-        }
-        if UNSUPPORTED.contains(&name) {
-            return Err(Error::invalid(format!("metrics: {name} is not supported by tracker yet")));
         }
         Err(Error::invalid(format!(
             "metrics: unknown metric {}; use {}",
@@ -78,8 +74,8 @@ impl Metric {
         METRICS.iter().find(|(m, _)| *m == self).map(|(_, n)| *n).expect("every metric is listed")
     }
 
-    /// The metric of a row's totals, with the visitors the shares divide by; null for the revenue and the
-    /// scroll depth, which are not counts (`run` reads them).
+    /// The metric of a row's totals, with the visitors the shares divide by; null for the revenue, the scroll
+    /// depth and the time on page, which are not counts (`run` reads them).
     fn value(self, t: &Totals, wholes: Wholes) -> Value {
         let ratio = |part: i64, whole: i64, scale: f64| {
             if whole <= 0 { 0.0 } else { (part as f64 * scale / whole as f64 * 100.0).round() / 100.0 }
@@ -95,12 +91,17 @@ impl Metric {
             Metric::Percentage => json!((ratio(t.visitors, wholes.total, 100.0) * 10.0).round() / 10.0),
             Metric::ConversionRate => json!(ratio(t.visitors, wholes.all, 100.0)),
             Metric::GroupConversionRate => json!(ratio(t.visitors, wholes.group, 100.0)),
-            Metric::TotalRevenue | Metric::ScrollDepth => Value::Null,
+            Metric::TotalRevenue | Metric::ScrollDepth | Metric::TimeOnPage => Value::Null,
         }
     }
 
     fn is_conversion_rate(self) -> bool {
         matches!(self, Metric::ConversionRate | Metric::GroupConversionRate)
+    }
+
+    /// Whether the metric is a page's figure per visit, asked of one page or per page.
+    fn is_per_page(self) -> bool {
+        matches!(self, Metric::ScrollDepth | Metric::TimeOnPage)
     }
 }
 
@@ -271,18 +272,14 @@ impl StatsQuery {
             None => Filters::none(),
             Some(f) => Filters::from_json(f).map_err(|e| Error::invalid(format!("filters: {e}")))?,
         };
-        if metrics.contains(&Metric::ScrollDepth) {
+        if let Some(m) = metrics.iter().find(|m| m.is_per_page()) {
             // Plausible's rule and words: a page's figure, so a page dimension or a page filter at the top level.
             let page_filter = filters.event.iter().any(|e| matches!(e, Expr::Condition(c) if c.field == Field::Page));
             if !fields.contains(&Field::Page) && !page_filter {
-                return Err(Error::invalid(
-                    "metrics: Metric `scroll_depth` can only be queried with event:page filters or dimensions.",
-                ));
-            }
-            if fields.iter().any(Field::is_visit) {
-                return Err(Error::invalid(
-                    "metrics: scroll_depth is a page's, and cannot be grouped by a visit: dimension",
-                ));
+                return Err(Error::invalid(format!(
+                    "metrics: Metric `{}` can only be queried with event:page filters or dimensions.",
+                    m.name()
+                )));
             }
         }
         if let Some(m) = metrics.iter().find(|m| m.is_conversion_rate()) {
@@ -357,14 +354,26 @@ impl StatsQuery {
         if let Some(warning) = currencies.as_ref().and_then(Currencies::warning) {
             meta["metric_warnings"] = json!({ "total_revenue": warning });
         }
+        let (group, range) = self.group_of(&self.dimensions)?;
         let scroll = match self.metrics.contains(&Metric::ScrollDepth) {
-            true => self.scroll(events, site)?,
+            true => self.per_row(events.filtered_scroll(site, range, &self.filters, &group)?),
+            false => HashMap::new(),
+        };
+        let page_time = match self.metrics.contains(&Metric::TimeOnPage) {
+            true => self.per_row(events.filtered_page_time(site, range, &self.filters, &group)?),
             false => HashMap::new(),
         };
         let metric = |m: Metric, dims: &[Value], t: &Totals, wholes: Wholes| match (m, &currencies) {
             (Metric::TotalRevenue, Some(currencies)) => currencies.value(revenue.as_ref().and_then(|r| r.get(dims))),
             (Metric::ScrollDepth, _) => match scroll.get(dims) {
                 Some(&(sum, pairs)) if pairs > 0 => json!((sum as f64 / pairs as f64).round() as i64),
+                _ => Value::Null,
+            },
+            // Whole seconds per visit of the page, half to even as ClickHouse's round (Plausible's) does.
+            (Metric::TimeOnPage, _) => match page_time.get(dims) {
+                Some(&(ms, pairs)) if pairs > 0 => {
+                    json!((ms as f64 / 1000.0 / pairs as f64).round_ties_even() as i64)
+                }
                 _ => Value::Null,
             },
             _ => m.value(t, wholes),
@@ -477,15 +486,15 @@ impl StatsQuery {
         Ok(rows)
     }
 
-    /// Per row, the sum of each visit's deepest scroll on its pages and how many (visit, page) pairs.
-    fn scroll(&self, events: &(dyn EventStore + 'static), site: WebsiteId) -> Result<HashMap<Vec<Value>, (i64, i64)>> {
-        let (group, range) = self.group_of(&self.dimensions)?;
+    /// Per row, a figure per visit and page (`filtered_scroll`'s, `filtered_page_time`'s) summed and the number of
+    /// (visit, page) pairs; weeks and months add up their days.
+    fn per_row(&self, groups: Vec<(Vec<String>, i64, i64)>) -> HashMap<Vec<Value>, (i64, i64)> {
         let mut rows: HashMap<Vec<Value>, (i64, i64)> = HashMap::new();
-        for (keys, sum, pairs) in events.filtered_scroll(site, range, &self.filters, &group)? {
+        for (keys, sum, pairs) in groups {
             let row = rows.entry(values_of(&self.dimensions, &keys)).or_default();
             *row = (row.0 + sum, row.1 + pairs);
         }
-        Ok(rows)
+        rows
     }
 
     /// The group query of `dimensions` (ranked by visits for visit fields, by events otherwise) and the range at

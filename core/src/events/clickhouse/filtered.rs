@@ -3,13 +3,14 @@
 //! SQLite dialect of the same questions is `events/sqlite/filtered.rs`.
 
 use super::ClickHouseEvents;
+use crate::analytics::heatmap::MAX_TIME_ON_PAGE_MS;
 use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
 use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
@@ -187,6 +188,11 @@ impl ClickHouseEvents {
     }
 }
 
+/// The per-visit fields `group` groups by.
+fn group_visit_fields(group: &GroupBy) -> Vec<VisitField> {
+    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect()
+}
+
 /// `visit_id IN (...)`: the visits of `site` on this shard that the visit conditions of `filters` admit, their
 /// values grouped from the hits since `EARLIER_HITS_MS` before `from` (from all the site's hits without it).
 fn admitted_visit_ids(db: &str, site: WebsiteId, filters: &Filters, from: Option<Millis>) -> String {
@@ -303,8 +309,7 @@ impl FilteredReads for ClickHouseEvents {
                 if group.bucket {
                     columns.push(format!("toString(intDiv(start, {}) * {step})", step * 1000));
                 }
-                let extra: Vec<VisitField> =
-                    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect();
+                let extra = group_visit_fields(group);
                 format!(
                     "SELECT {}, count() AS n_visits, countIf(page_views = 1), sum(intDiv(last - start, 1000)),
                             uniqExact(intDiv(start, {DAY_MS}), visitor), sum(pv) AS n_pv, sum(ev) AS n_ev,
@@ -376,8 +381,7 @@ impl FilteredReads for ClickHouseEvents {
                 let valued = format!("kind = 'conversion' AND isNotNull(value) AND {event}");
                 let aggregates =
                     format!(", groupArrayIf(currency, {valued}) AS r_cur, groupArrayIf({cents}, {valued}) AS r_cents");
-                let extra: Vec<VisitField> =
-                    group.fields.iter().filter_map(|f| if let Field::Visit(v) = f { Some(*v) } else { None }).collect();
+                let extra = group_visit_fields(group);
                 format!(
                     "SELECT {listed}cur, sum(one) AS cents, count()
                      FROM ({}) ARRAY JOIN r_cur AS cur, r_cents AS one GROUP BY {grouped}",
@@ -418,24 +422,103 @@ impl FilteredReads for ClickHouseEvents {
         if group.bucket {
             columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
         }
-        let ScrollGrouping { listed, per_pair, outer, outer_keys } = ScrollGrouping::of(group, &columns);
+        let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
         let event = condition_sql(&filters.event, &mut Ch);
         // The visit conditions on each shard, where the distributed table's read runs (a visit's rows are on one).
         let visits = match filters.visit.is_empty() {
             true => String::new(),
             false => format!(" AND {}", admitted_visit_ids(db, site, filters, Some(range.start))),
         };
+        // Grouped by a visit's fields: its values from its hits on the same shard (a JOIN in the shard's own read).
+        let by_visit = group_visit_fields(group);
+        let (carried, values) = match by_visit.is_empty() {
+            true => (String::new(), String::new()),
+            false => (
+                by_visit.iter().map(|f| format!(", f_{}", f.name())).collect(),
+                format!(
+                    " ANY INNER JOIN (
+                        SELECT visit_id{} FROM {db}.hits_local
+                        WHERE website_id = {site} AND visit_id != 0 AND ts >= {} GROUP BY visit_id) USING visit_id",
+                    visit_columns(&by_visit),
+                    range.start - EARLIER_HITS_MS
+                ),
+            ),
+        };
         // A report as an event row (its kind renamed a level up from where the table's own is filtered on): the
         // page view's path, of no name or property of its own.
         let rows = self.ask(&format!(
             "SELECT {outer_keys}sum(d), count() FROM (
                 SELECT {listed}max(depth) AS d FROM (
-                    SELECT visit_id, path, ts, depth, 'engagement' AS kind, '' AS name, '' AS properties FROM (
-                        SELECT visit_id, path, ts, depth FROM {db}.interactions
+                    SELECT visit_id, path, ts, depth, 'engagement' AS kind, '' AS name, '' AS properties{carried} FROM (
+                        SELECT visit_id, path, ts, depth{carried} FROM {db}.interactions{values}
                         WHERE website_id = {site} AND kind = 'scroll' AND ts >= {} AND ts < {}{visits}))
                 WHERE {event}
                 GROUP BY visit_id, path{per_pair}){outer}",
             range.start, range.end
+        ))?;
+        rows.iter()
+            .map(|r| {
+                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                Ok((values, int(r, keys)?, int(r, keys + 1)?))
+            })
+            .collect()
+    }
+
+    fn filtered_page_time(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        self.cluster.settle(&[site])?;
+        let (db, step) = (self.db(), range.grain.seconds());
+        let (from, to) = (range.start, range.end);
+        let keys = group.fields.len() + group.bucket as usize;
+        let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
+        if group.bucket {
+            columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+        }
+        let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
+        let mut fields = filters.visit_fields();
+        for field in group_visit_fields(group) {
+            if !fields.contains(&field) {
+                fields.push(field);
+            }
+        }
+        let carried: String = fields.iter().map(|f| format!(", f_{}", f.name())).collect();
+        // Per visit with a page view in the range (its values from the hits since `EARLIER_HITS_MS` before, as the
+        // visit conditions read them everywhere), its page views in time then path order, each timed until the
+        // next one or the visit's last hit (no lambda reads an outer column: 18.16 then loses it); then a row per
+        // page view, as an event row for the event conditions.
+        let rows = self.ask(&format!(
+            "SELECT {outer_keys}sum(t), count() FROM (
+                SELECT {listed}sum(span) AS t FROM (
+                    SELECT visit_id{carried}, tupleElement(view, 1) AS ts, tupleElement(view, 2) AS path,
+                           'pageview' AS kind, tupleElement(view, 3) AS name, tupleElement(view, 4) AS properties, span
+                    FROM (
+                        SELECT visit_id{carried}, views,
+                               arrayMap((e, t) -> least(e - t, {MAX_TIME_ON_PAGE_MS}),
+                                   arrayPushBack(arrayPopFront(view_ts), last), view_ts) AS spans
+                        FROM (
+                            SELECT visit_id, max(ts) AS last{},
+                                   arraySort(groupArrayIf(tuple(ts, path, name, properties), kind = 'pageview')) AS views,
+                                   arrayMap(v -> tupleElement(v, 1), views) AS view_ts
+                            FROM {db}.hits
+                            WHERE website_id = {site} AND visit_id != 0 AND ts >= {}
+                              AND visit_id IN (
+                                SELECT visit_id FROM {db}.hits_local
+                                WHERE website_id = {site} AND visit_id != 0 AND kind = 'pageview'
+                                  AND ts >= {from} AND ts < {to})
+                            GROUP BY visit_id)
+                        WHERE {})
+                    ARRAY JOIN views AS view, spans AS span)
+                WHERE ts >= {from} AND ts < {to} AND span > 0 AND {}
+                GROUP BY visit_id, path{per_pair}){outer}",
+            visit_columns(&fields),
+            from - EARLIER_HITS_MS,
+            condition_sql(&filters.visit, &mut Ch),
+            condition_sql(&filters.event, &mut Ch),
         ))?;
         rows.iter()
             .map(|r| {

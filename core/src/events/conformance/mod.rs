@@ -16,6 +16,7 @@ mod intent;
 mod intent_filters;
 mod intent_fit;
 mod journeys;
+mod page_time;
 mod pages;
 mod paths;
 mod periods;

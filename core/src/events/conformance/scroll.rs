@@ -1,10 +1,10 @@
-//! `filtered_scroll` on every engine: each visit's deepest scroll per page, summed per group of pages among what
-//! a filter admits, from scroll reports whose depths are known.
+//! `filtered_scroll` on every engine: each visit's deepest scroll per page, summed per group of pages (or of the
+//! visits' fields) among what a filter admits, from scroll reports whose depths are known.
 
 use super::{Engine, Visit, engines, hits_of};
 use crate::analytics::TimeRange;
 use crate::events::filtered::{CountOf, GroupBy, Rank};
-use crate::events::filters::{Field, Filters};
+use crate::events::filters::{Field, Filters, VisitField};
 use crate::ingest::EventKind::Pageview;
 use crate::ingest::Hit;
 use crate::ingest::interactions::Interactions;
@@ -68,5 +68,9 @@ fn every_engine_sums_each_visits_deepest_scroll_per_page() {
         assert_eq!(scroll(r#"[["is","event:page",["/a"]]]"#, &whole), vec![row(&[], 90, 2)], "{name}: on /a");
         assert_eq!(scroll(r#"[["is","visit:country",["FR"]]]"#, &by_page), vec![row(&["/a"], 20, 1)], "{name}");
         assert_eq!(scroll(r#"[["is","event:goal",["buy"]]]"#, &whole), vec![row(&[], 0, 0)], "{name}: no goal");
+        let by_country = GroupBy::new(vec![Field::Visit(VisitField::Country)], false, Rank::Keys).unwrap();
+        assert_eq!(scroll("[]", &by_country), vec![row(&["DE"], 110, 2), row(&["FR"], 20, 1)], "{name}: by country");
+        let on_a = r#"[["is","event:page",["/a"]]]"#;
+        assert_eq!(scroll(on_a, &by_country), vec![row(&["DE"], 70, 1), row(&["FR"], 20, 1)], "{name}: /a by country");
     }
 }

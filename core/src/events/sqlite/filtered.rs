@@ -6,10 +6,11 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params_from_iter};
 
 use super::SqliteEvents;
+use crate::analytics::heatmap::MAX_TIME_ON_PAGE_MS;
 use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
@@ -326,7 +327,7 @@ impl FilteredReads for SqliteEvents {
             if group.bucket {
                 columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
             }
-            let ScrollGrouping { listed, per_pair, outer, outer_keys } = ScrollGrouping::of(group, &columns);
+            let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
             // A report as an event row: the page view's path, of no name, kind or property of its own.
             let sql = format!(
                 "SELECT {outer_keys}COALESCE(SUM(d), 0), COUNT(*) FROM (
@@ -335,6 +336,47 @@ impl FilteredReads for SqliteEvents {
                           FROM scroll_depths WHERE website_id = {site} AND ts >= {from} AND ts < {to}) e
                     JOIN sessions s ON s.id = e.session_id
                     WHERE {visit} AND {event}
+                    GROUP BY e.session_id, e.path{per_pair}){outer}"
+            );
+            rows(conn, &sql, p, |r| {
+                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                Ok((values, r.get(keys)?, r.get(keys + 1)?))
+            })
+        })
+    }
+
+    fn filtered_page_time(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        group: &GroupBy,
+    ) -> Result<Vec<(Vec<String>, i64, i64)>> {
+        let step = range.grain.seconds();
+        let keys = group.fields.len() + group.bucket as usize;
+        self.db.read(|conn| {
+            let mut p = Params::default();
+            let (site, from, to) = (p.push(site.into()), p.push(range.start.into()), p.push(range.end.into()));
+            // A view's next one further than the cap after the range changes nothing: capped either way.
+            let until = p.push((range.end + MAX_TIME_ON_PAGE_MS).into());
+            let cap = p.push(MAX_TIME_ON_PAGE_MS.into());
+            let visit = condition_sql(&filters.visit, &mut p);
+            let event = condition_sql(&filters.event, &mut p);
+            let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
+            if group.bucket {
+                columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+            }
+            let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
+            let sql = format!(
+                "SELECT {outer_keys}COALESCE(SUM(t), 0), COUNT(*) FROM (
+                    SELECT {listed}SUM(e.span) AS t
+                    FROM (SELECT v.session_id, v.path, v.ts, v.kind, v.name, v.properties,
+                                 MIN(COALESCE(LEAD(v.ts) OVER (PARTITION BY v.session_id ORDER BY v.ts, v.path, v.id),
+                                              vs.last_seen) - v.ts, {cap}) AS span
+                          FROM events v JOIN sessions vs ON vs.id = v.session_id
+                          WHERE v.website_id = {site} AND v.kind = 'pageview' AND v.ts >= {from} AND v.ts < {until}) e
+                    JOIN sessions s ON s.id = e.session_id
+                    WHERE e.ts < {to} AND e.span > 0 AND {visit} AND {event}
                     GROUP BY e.session_id, e.path{per_pair}){outer}"
             );
             rows(conn, &sql, p, |r| {
