@@ -153,6 +153,11 @@ impl Db {
         if schema_version(&writer)? != before {
             empty_log(&writer)?;
         }
+        // Every transaction on this connection takes the write lock when it begins, waiting within the busy
+        // timeout. A deferred one that reads first (a count before an insert) took it only at its first write,
+        // and SQLite refuses that upgrade at once ("database is locked", no wait) when the ingest writer
+        // committed since the read: a 500 on a funnel's creation while hits arrived.
+        writer.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
         Ok(Db {
             inner: Arc::new(DbInner {
                 path: path.to_path_buf(),
@@ -199,6 +204,28 @@ mod tests {
     use rusqlite::StatementStatus;
 
     use super::*;
+
+    /// A transaction on the shared write connection holds the write lock from its start, so a read before its
+    /// first write cannot be overtaken by another connection's commit (which SQLite answers with "database is
+    /// locked" at the write, without waiting).
+    #[test]
+    fn a_transaction_on_the_write_connection_holds_the_write_lock_from_its_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let db = Db::open(&path).unwrap();
+        let other = connect(&path).unwrap();
+        other.busy_timeout(std::time::Duration::ZERO).unwrap();
+        db.write(|conn| {
+            let tx = conn.transaction()?;
+            let _: i64 = tx.query_row("SELECT COUNT(*) FROM websites", [], |r| r.get(0))?;
+            let overtaken = other.execute_batch("BEGIN IMMEDIATE; COMMIT;");
+            assert!(overtaken.is_err(), "another connection took the write lock inside the transaction");
+            tx.commit()?;
+            Ok(())
+        })
+        .unwrap();
+        other.execute_batch("BEGIN IMMEDIATE; COMMIT;").unwrap();
+    }
 
     /// A cached statement runs as prepared whatever the site: no recompiling when the site id moves off 1.
     #[test]
