@@ -26,6 +26,10 @@ export async function startDaemon(env = {}) {
   });
   const stderr = [];
   child.stderr.on("data", (c) => stderr.push(c));
+  // A 5xx the daemon answers says only "internal server error": its log line says why, so errors are shown.
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    if (/\bERROR\b/.test(line)) process.stderr.write(`[tracker daemon] ${line}\n`);
+  });
   const url = await new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`daemon did not print its URL in 30 s\n${Buffer.concat(stderr)}`)), 30_000);
     const lines = createInterface({ input: child.stdout });

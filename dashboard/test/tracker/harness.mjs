@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { gunzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
@@ -162,6 +163,10 @@ export async function startDaemon() {
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
+    // A 5xx the daemon answers says only "internal server error": its log line says why, so errors are shown.
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      if (/\bERROR\b/.test(line)) process.stderr.write(`[tracker daemon] ${line}\n`);
+    });
     child.on("exit", (code) => reject(new Error(`tracker exited with ${code}: ${out}`)));
     child.on("error", reject);
     setTimeout(() => reject(new Error(`tracker did not print its URL in 20 s: ${out}`)), 20000);
