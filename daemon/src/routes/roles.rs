@@ -92,6 +92,7 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("GET", "/api/websites/{id}/revenue/{dimension}", Site(Viewer)),
     ("GET", "/api/websites/{id}/traffic-sources", Site(Viewer)),
     ("GET", "/api/websites/{id}/events/summary", Site(Viewer)),
+    ("GET", "/api/websites/{id}/events/property-keys", Site(Viewer)),
     ("GET", "/api/websites/{id}/export", Site(Viewer)),
     ("GET", "/api/websites/{id}/identified-visitors", Site(Viewer)),
     ("GET", "/api/websites/{id}/session-replays", Site(Viewer)),

@@ -18,6 +18,7 @@ mod journeys;
 mod pages;
 mod paths;
 mod periods;
+mod property_keys;
 mod replays;
 mod retention;
 mod revenue;
