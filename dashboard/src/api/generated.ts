@@ -7565,7 +7565,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedSegment"];
                 };
             };
-            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another user's id too), a taken name or the site's 100 segments already (409) */
+            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key or a shared segment saved by a viewer (403), not found (another user's id too), a taken name or the site's 100 segments already (409) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7603,7 +7603,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedSegment"];
                 };
             };
-            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another site's segment too), or a taken name (409) */
+            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key or a viewer changing a shared segment or sharing one (403), not found (another site's or another account's personal segment too), or a taken name (409) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7637,7 +7637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Done"];
                 };
             };
-            /** @description Refused: no valid sign-in, a read API key (403), or not found (another site's segment too) */
+            /** @description Refused: no valid sign-in, a read API key or a viewer deleting a shared segment (403), or not found (another site's or another account's personal segment too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
