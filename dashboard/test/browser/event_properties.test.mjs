@@ -69,6 +69,7 @@ describe("event properties and not found pages", () => {
     await card.getByLabel("Event").selectOption("Outbound");
     await card.getByLabel("Property", { exact: true }).fill("url");
     await card.getByRole("button", { name: "Show" }).click();
+    // One click adds two conditions (the event, then the value): the filters hook must keep both.
     await card.getByRole("button", { name: /Filter by .*b\.example/ }).click();
     await page.waitForURL(/filters=.*b\.example/);
     assert.deepEqual(JSON.parse(new URL(page.url()).searchParams.get("filters")), [

@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react";
 import type { Breakdown } from "../../api/types";
 import { useBreakdown } from "../../hooks/analytics";
 import { useFilters } from "../../hooks/filters";
-import { type Condition, addFilter, narrowedText } from "../../lib/filters";
+import { type Condition, narrowedText } from "../../lib/filters";
 import { BarRow } from "../BreakdownPanel";
 import { RefusedText, refusedFilters } from "../filters/Refused";
 import { EmptyText, QueryState } from "../page/QueryState";
@@ -101,7 +101,7 @@ function PropertyRows({
   testId,
   empty,
 }: { websiteId: number; period: string; event: string; property: string; testId: string; empty?: string }) {
-  const { filters, text, active, replace } = useFilters();
+  const { filters, text, active, add } = useFilters();
   const byEvent = byName(event);
   const query = useBreakdown(websiteId, `prop:${property}`, period, ROWS, narrowedText(filters, text, byEvent));
   if (refusedFilters(active, query.error)) return <RefusedText />;
@@ -117,7 +117,10 @@ function PropertyRows({
             value={r.count}
             max={max}
             filter={{ operator: "is", dimension: `event:props:${property}`, values: [r.value] }}
-            onFilter={(c) => replace(addFilter(addFilter(filters, byEvent), c))}
+            onFilter={(c) => {
+              add(byEvent);
+              add(c);
+            }}
           />
         ))}
       </ul>
