@@ -33,7 +33,7 @@ use crate::routes::{
         reports::identified_visitors, reports::traffic_sources, revenue::revenue,
         analytics::urls, analytics::heatmap, analytics::page,
         advanced::advanced, advanced::ai_intent,
-        events::list, events::create, events::update, events::delete, events::summary,
+        events::list, events::create, events::update, events::delete, events::summary, events::property_keys,
         export::site_export, export::type_export,
         funnels::list, funnels::create, funnels::get, funnels::update, funnels::delete, funnels::drop_offs,
         journeys::customer_journeys, journeys::journey_paths,

@@ -293,3 +293,52 @@ async fn a_personal_segment_is_its_savers_alone() {
     assert!(bad.json["error"]["message"].is_string());
     assert_eq!(server.delete(&format!("{base}/{id}"), &editor).await.status, StatusCode::OK);
 }
+
+/// A viewer on the site keeps segments of its own (issue 36): it saves, changes and deletes personal ones, while
+/// a segment shared with the site (saving one, changing or deleting the owner's, sharing its own) is a 403 with
+/// the JSON error; the owner's personal segment is a 404 to it, and a stranger gets 404 for the site.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_viewer_keeps_personal_segments_and_leaves_shared_ones_to_editors() {
+    let server = TestServer::start().await;
+    let (owner, _) = server.register("owner@example.com").await;
+    let (viewer, _) = server.register("viewer@example.com").await;
+    let (stranger, _) = server.register("stranger@example.com").await;
+    let site = server.create_site(&owner, "Shop", "light").await["id"].as_i64().unwrap();
+    crate::roles::join(&server, &owner, site, "viewer@example.com", "viewer", &viewer).await;
+    let base = format!("/api/websites/{site}/segments");
+    let google = json!([["is", "visit:source", ["Google"]]]);
+    let team = server.post(&base, &owner, json!({"name": "Team", "filters": google})).await;
+    let owners = server.post(&base, &owner, json!({"name": "Owner's", "filters": google, "personal": true})).await;
+    let (team, owners) = (team.json["id"].as_i64().unwrap(), owners.json["id"].as_i64().unwrap());
+    let forbidden = |answer: &crate::util::Answer, what: &str| {
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{what}: {}", answer.text);
+        assert!(answer.json["error"]["message"].as_str().unwrap().contains("editor"), "{what}: {}", answer.text);
+    };
+
+    forbidden(&server.post(&base, &viewer, json!({"name": "Shared", "filters": google})).await, "a shared one");
+    let mine = server.post(&base, &viewer, json!({"name": "Mine", "filters": google, "personal": true})).await;
+    assert_eq!((mine.status, &mine.json["personal"]), (StatusCode::CREATED, &json!(true)), "{}", mine.text);
+    let id = mine.json["id"].as_i64().unwrap();
+    let renamed = server.put(&format!("{base}/{id}"), &viewer, json!({"name": "Mine, DE", "filters": google})).await;
+    assert_eq!((renamed.status, &renamed.json["name"]), (StatusCode::OK, &json!("Mine, DE")), "{}", renamed.text);
+    assert_eq!(renamed.json["personal"], true, "kept personal");
+    let sharing = json!({"name": "Mine", "filters": google, "personal": false});
+    forbidden(&server.put(&format!("{base}/{id}"), &viewer, sharing).await, "sharing its own");
+    let rename_team = json!({"name": "Ours", "filters": google});
+    forbidden(&server.put(&format!("{base}/{team}"), &viewer, rename_team).await, "changing a shared one");
+    forbidden(&server.delete(&format!("{base}/{team}"), &viewer).await, "deleting a shared one");
+
+    // The owner's personal segment does not exist for the viewer; the viewer's is the viewer's alone.
+    let change = json!({"name": "Taken", "filters": google, "personal": true});
+    assert_eq!(server.put(&format!("{base}/{owners}"), &viewer, change.clone()).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(server.delete(&format!("{base}/{owners}"), &viewer).await.status, StatusCode::NOT_FOUND);
+    let names = |list: &Value| list.as_array().unwrap().iter().map(|s| s["name"].clone()).collect::<Vec<_>>();
+    assert_eq!(names(&server.get(&base, &viewer).await.json), vec![json!("Team"), json!("Mine, DE")]);
+    assert_eq!(names(&server.get(&base, &owner).await.json), vec![json!("Team"), json!("Owner's")]);
+    let strangers = server.post(&base, &stranger, json!({"name": "X", "filters": google, "personal": true})).await;
+    assert_eq!(strangers.status, StatusCode::NOT_FOUND, "{}", strangers.text);
+    assert_eq!(server.put(&format!("{base}/{id}"), &stranger, change).await.status, StatusCode::NOT_FOUND);
+
+    assert_eq!(server.delete(&format!("{base}/{id}"), &viewer).await.status, StatusCode::OK);
+    assert_eq!(names(&server.get(&base, &viewer).await.json), vec![json!("Team")]);
+}

@@ -154,6 +154,30 @@ async fn breakdowns_by_dimensions_no_rollup_holds() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn property_keys_of_the_events_a_filter_admits() {
+    let (server, token, id) = seeded().await;
+    let keys = |filters: &str, limit: &str| {
+        let path = format!("/api/websites/{id}/events/property-keys?range=7d&filters={}{limit}", enc(filters));
+        let (server, token) = (&server, &token);
+        async move {
+            let answer = get_json(server, token, &path).await;
+            let keys = answer["keys"].as_array().unwrap().iter();
+            keys.map(|k| (k["key"].as_str().unwrap().to_string(), k["events"].as_i64().unwrap())).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(keys("[]", "").await, pairs(&[("button", 1)]));
+    assert_eq!(keys(r#"[["is","event:name",["button_click"]]]"#, "&limit=1").await, pairs(&[("button", 1)]));
+    assert_eq!(keys(r#"[["is","visit:browser",["Firefox"]]]"#, "").await, pairs(&[]), "the second visit sent none");
+    for limit in ["0", "101", "ten"] {
+        let answer = server.get(&format!("/api/websites/{id}/events/property-keys?limit={limit}"), &token).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "limit={limit}: {}", answer.text);
+        assert!(answer.json["error"]["message"].as_str().unwrap().contains("limit"), "{}", answer.text);
+    }
+    let late = format!("/api/websites/{id}/events/property-keys?from=2000-02-01&to=2000-01-01");
+    assert_eq!(server.get(&late, &token).await.status, StatusCode::BAD_REQUEST, "from after to");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_filters_are_a_400_and_another_users_site_a_404() {
     let (server, token, id) = seeded().await;
     let refused = [
@@ -172,6 +196,7 @@ async fn bad_filters_are_a_400_and_another_users_site_a_404() {
         format!("/api/websites/{id}/referrers?filters="),
         format!("/api/websites/{id}/countries?filters="),
         format!("/api/websites/{id}/events/summary?filters="),
+        format!("/api/websites/{id}/events/property-keys?filters="),
         format!("/api/websites/{id}/export?filters="),
         format!("/api/export/pageviews?website_id={id}&filters="),
         format!("/api/dashboard/recent-activity?website_id={id}&filters="),

@@ -35,6 +35,8 @@ struct Fixture {
     invitation: i64,
     annotation: i64,
     segment: i64,
+    /// The viewer's personal segment: what a viewer may change (the shared `segment` needs an editor).
+    viewer_segment: i64,
     link: i64,
 }
 
@@ -107,6 +109,9 @@ impl Fixture {
         assert_eq!(annotation.status, StatusCode::CREATED, "{}", annotation.text);
         let segment = server.post(&format!("/api/websites/{site}/segments"), &team.owner, segment_body()).await;
         assert_eq!(segment.status, StatusCode::CREATED, "{}", segment.text);
+        let mine = json!({"name": "Mine", "filters": [["is", "visit:os", ["Linux"]]], "personal": true});
+        let viewer_segment = server.post(&format!("/api/websites/{site}/segments"), &team.viewer, mine).await;
+        assert_eq!(viewer_segment.status, StatusCode::CREATED, "{}", viewer_segment.text);
         let link =
             server.post(&format!("/api/websites/{site}/shared-links"), &team.owner, json!({"name": "Board"})).await;
         assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
@@ -120,12 +125,22 @@ impl Fixture {
             invitation: invitation.json["id"].as_i64().unwrap(),
             annotation: annotation.json["id"].as_i64().unwrap(),
             segment: segment.json["id"].as_i64().unwrap(),
+            viewer_segment: viewer_segment.json["id"].as_i64().unwrap(),
             link: link.json["id"].as_i64().unwrap(),
         }
     }
 
-    /// The path of an operation with its parameters filled in for this site, and a body that would pass.
-    fn request(&self, team: &Team, method: &str, pattern: &str, operation: &Value) -> (String, Option<Value>) {
+    /// The path of an operation with its parameters filled in for this site, and a body that would pass, as
+    /// `role` calls it (a viewer changes its own segment).
+    fn request(
+        &self,
+        team: &Team,
+        role: &str,
+        method: &str,
+        pattern: &str,
+        operation: &Value,
+    ) -> (String, Option<Value>) {
+        let segment = if role == "viewer" { self.viewer_segment } else { self.segment };
         let site = self.site;
         let id = if pattern.starts_with("/api/funnels/") {
             self.funnel
@@ -143,7 +158,7 @@ impl Fixture {
             .replace("{memberId}", &team.viewer_id.to_string())
             .replace("{invitationId}", &self.invitation.to_string())
             .replace("{annotationId}", &self.annotation.to_string())
-            .replace("{segmentId}", &self.segment.to_string())
+            .replace("{segmentId}", &segment.to_string())
             .replace("{linkId}", &self.link.to_string())
             .replace("{dimension}", "page")
             .replace("{kind}", "pageviews");
@@ -183,8 +198,9 @@ impl Fixture {
             ("POST", "/api/websites/{id}/annotations") | ("PUT", "/api/websites/{id}/annotations/{annotationId}") => {
                 Some(annotation_body())
             }
+            // Personal: any member saves one (a shared one needs an editor, annotations.rs tests).
             ("POST", "/api/websites/{id}/segments") => {
-                Some(json!({"name": "Other", "filters": [["is", "visit:os", ["Linux"]]]}))
+                Some(json!({"name": "Other", "filters": [["is", "visit:os", ["Linux"]]], "personal": true}))
             }
             ("PUT", "/api/websites/{id}/segments/{segmentId}") => Some(segment_body()),
             ("POST", "/api/websites/{id}/shared-links") => Some(json!({"name": "Clients"})),
@@ -267,7 +283,7 @@ async fn every_site_route_answers_each_role_as_the_matrix_says() {
         // change (a member removed, the site deleted) is not the next caller's starting point.
         let reads = method == "GET";
         let bogus = {
-            let (path, body) = shared.request(&team, &method, &pattern, &operation);
+            let (path, body) = shared.request(&team, "stranger", &method, &pattern, &operation);
             call(&server, &method, &path, "not-a-token", body).await
         };
         if bogus.status != StatusCode::UNAUTHORIZED {
@@ -281,7 +297,7 @@ async fn every_site_route_answers_each_role_as_the_matrix_says() {
         };
         let stranger = {
             let at = if reads { &shared } else { fixture.insert(fresh(0).await) };
-            let (path, body) = at.request(&team, &method, &pattern, &operation);
+            let (path, body) = at.request(&team, "stranger", &method, &pattern, &operation);
             call(&server, &method, &path, &team.stranger, body).await
         };
         if stranger.status != StatusCode::NOT_FOUND || stranger.json["error"]["message"].as_str().is_none() {
@@ -289,7 +305,7 @@ async fn every_site_route_answers_each_role_as_the_matrix_says() {
         }
         for (k, role) in ROLES.iter().enumerate() {
             let at = if reads { &shared } else { fixture.insert(fresh(k + 1).await) };
-            let (path, body) = at.request(&team, &method, &pattern, &operation);
+            let (path, body) = at.request(&team, role, &method, &pattern, &operation);
             let answer = call(&server, &method, &path, team.token(role), body).await;
             let allowed = k >= rank;
             let denied = answer.status == StatusCode::FORBIDDEN;

@@ -239,6 +239,16 @@ pub trait FilteredReads {
         filters: &Filters,
         group: &GroupBy,
     ) -> Result<Vec<(Vec<String>, i64, i64)>>;
+    /// The property keys of the events of the range that `filters` admit, each with how many of those events
+    /// carry it, the `limit` most carried first (then by key): the names a `prop:<key>` breakdown or an
+    /// `event:props:<key>` filter can take. A key no filter can name (holding a quote or a backslash) is left out.
+    fn filtered_property_keys(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>>;
     /// The newest `limit` conversions of the range that `filters` admit, newest first.
     fn filtered_conversions(
         &self,

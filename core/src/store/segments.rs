@@ -1,14 +1,15 @@
 //! Saved segments (issue 36): a site's named sets of filters (Plausible's Stats API v2 syntax, as the
 //! dashboard's URL holds them) that the filter bar applies in one pick. Filters are checked by the one filter
 //! parser when saved, so a stored segment always applies. `meta::SegmentStore` stores; callers check the site's
-//! access first.
+//! access first and hand over the caller's role: any member saves, changes and deletes its own personal
+//! segments, and a segment shared with the site needs an editor or above.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::events::Filters;
-use crate::model::{Millis, UserId, WebsiteId, now_ms, ser_iso};
+use crate::model::{Millis, Role, UserId, WebsiteId, now_ms, ser_iso};
 use crate::store::meta::Meta;
 
 /// Most segments one site keeps (the picker lists them all).
@@ -86,11 +87,15 @@ impl Segments {
         self.meta.segments(site, viewer)
     }
 
-    /// Saves a segment; a name the site has already is a conflict.
-    pub fn create(&self, site: WebsiteId, by: UserId, request: &SegmentRequest) -> Result<SavedSegment> {
+    /// Saves a segment as `by`, whose role on the site is `role`; a shared one needs an editor or above, and a
+    /// name the site has already is a conflict.
+    pub fn create(&self, site: WebsiteId, by: UserId, role: Role, request: &SegmentRequest) -> Result<SavedSegment> {
         let name = name(&request.name)?;
         let filters = filters(&request.filters)?;
         let personal = request.personal.unwrap_or(false);
+        if !personal {
+            may_share(role)?;
+        }
         let new = NewSegment { name, filters: &filters, created_by: by, personal, at: now_ms() };
         self.meta.insert_segment(site, &new, MAX_SEGMENTS)?.ok_or_else(|| {
             Error::Conflict(format!("a site can have at most {MAX_SEGMENTS} segments: delete some first"))
@@ -98,18 +103,59 @@ impl Segments {
     }
 
     /// Renames a segment and replaces its filters (and who sees it, by the account that saved it); another
-    /// site's id, or another account's personal segment, is not found.
-    pub fn update(&self, site: WebsiteId, id: i64, viewer: UserId, request: &SegmentRequest) -> Result<SavedSegment> {
+    /// site's id, or another account's personal segment, is not found; a shared one, or sharing one, needs an
+    /// editor or above.
+    pub fn update(
+        &self,
+        site: WebsiteId,
+        id: i64,
+        viewer: UserId,
+        role: Role,
+        request: &SegmentRequest,
+    ) -> Result<SavedSegment> {
         let name = name(&request.name)?;
         let filters = filters(&request.filters)?;
+        if request.personal == Some(false) {
+            may_share(role)?;
+        }
         let change = SegmentChange { name, filters: &filters, personal: request.personal, at: now_ms() };
-        self.meta.update_segment(site, id, viewer, &change)?.ok_or(Error::NotFound("segment"))
+        match self.meta.update_segment(site, id, viewer, role >= Role::Editor, &change)? {
+            Some(segment) => Ok(segment),
+            None => Err(self.refusal(site, id, viewer, role)),
+        }
     }
 
-    /// Deletes a segment; another site's id, or another account's personal segment, is not found.
-    pub fn delete(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<()> {
-        if self.meta.delete_segment(site, id, viewer)? { Ok(()) } else { Err(Error::NotFound("segment")) }
+    /// Deletes a segment; another site's id, or another account's personal segment, is not found; a shared one
+    /// needs an editor or above.
+    pub fn delete(&self, site: WebsiteId, id: i64, viewer: UserId, role: Role) -> Result<()> {
+        match self.meta.delete_segment(site, id, viewer, role >= Role::Editor)? {
+            true => Ok(()),
+            false => Err(self.refusal(site, id, viewer, role)),
+        }
     }
+
+    /// Why a change of segment `id` touched nothing: a shared segment `viewer` sees but may not change is
+    /// forbidden, anything else not found.
+    fn refusal(&self, site: WebsiteId, id: i64, viewer: UserId, role: Role) -> Error {
+        match self.meta.segments(site, viewer) {
+            Ok(seen) if seen.iter().any(|s| s.id == id && !s.personal) => may_share(role).err(),
+            Ok(_) => None,
+            Err(e) => Some(e),
+        }
+        .unwrap_or(Error::NotFound("segment"))
+    }
+}
+
+/// A segment shared with the site is saved, changed and deleted by editors and up.
+fn may_share(role: Role) -> Result<()> {
+    if role >= Role::Editor {
+        return Ok(());
+    }
+    Err(Error::Forbidden(format!(
+        "your role on this website is {}: a segment shared with the site needs editor or above (save it only for \
+         yourself)",
+        role.as_str()
+    )))
 }
 
 /// The trimmed name, 1 to 100 characters without control characters.

@@ -12,8 +12,8 @@ use warp::http::{HeaderValue, StatusCode};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use super::track::{TRACK_BODY_LIMIT, recover_with_cors, with_cors};
-use super::{client, json_body, with_tracker};
+use super::track::{TRACK_BODY_LIMIT, beacon, with_cors};
+use super::{client, with_tracker};
 use crate::error::{ErrorBody, error_reply};
 
 /// GoatCounter's answer to a count: a transparent 1×1 GIF (43 bytes).
@@ -36,24 +36,8 @@ pub struct UmamiAnswer {
 /// Under /api: Plausible's and Umami's endpoints with their CORS preflights.
 pub fn api_routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let preflight = warp::path!("event").or(warp::path!("send")).unify().and(warp::options()).map(preflight);
-    let metrics = tracker.metrics.clone();
-    let event = warp::path!("event").and(warp::post()).and(
-        with_tracker(tracker.clone())
-            .and(client(tracker.clone()))
-            .and(json_body::<PlausibleEvent>(TRACK_BODY_LIMIT))
-            .and_then(plausible_event)
-            .recover(move |r| recover_with_cors(metrics.clone(), r))
-            .unify(),
-    );
-    let metrics = tracker.metrics.clone();
-    let send = warp::path!("send").and(warp::post()).and(
-        with_tracker(tracker.clone())
-            .and(client(tracker.clone()))
-            .and(json_body::<UmamiSend>(TRACK_BODY_LIMIT))
-            .and_then(umami_send)
-            .recover(move |r| recover_with_cors(metrics.clone(), r))
-            .unify(),
-    );
+    let event = warp::path!("event").and(warp::post()).and(beacon(tracker.clone(), TRACK_BODY_LIMIT, plausible_event));
+    let send = warp::path!("send").and(warp::post()).and(beacon(tracker.clone(), TRACK_BODY_LIMIT, umami_send));
     preflight.or(event).or(send)
 }
 

@@ -1,7 +1,8 @@
-//! Event definitions and the events summary of a site: /api/websites/{id}/event-definitions (list, create,
-//! and per definition PUT and DELETE) and /api/websites/{id}/events/summary (owner only).
+//! Event definitions, the events summary and the property keys of a site: /api/websites/{id}/event-definitions
+//! (list, create, and per definition PUT and DELETE), /api/websites/{id}/events/summary and
+//! /api/websites/{id}/events/property-keys.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tracker_core::analytics::EventSummary;
 use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::store::event_definitions::{EventDefinition, NewEventDefinition};
@@ -31,6 +32,39 @@ struct SummaryQuery {
     filters: Option<String>,
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct PropertyKeysQuery {
+    /// Any period of the other reads (API.md "Periods"), 30 days by default.
+    range: Option<String>,
+    /// First day, YYYY-MM-DD, with `to` in place of `range` (UTC days).
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
+    /// Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","event:name",["Signup"]]]` (API.md
+    /// "Filters"): the keys of the events they admit.
+    filters: Option<String>,
+    /// How many keys, 1 to 100 (20 by default).
+    limit: Option<String>,
+}
+
+/// The property keys of a site's events, most carried first.
+#[derive(Serialize, utoipa::ToSchema)]
+struct PropertyKeys {
+    keys: Vec<PropertyKey>,
+}
+
+/// A property key (as `prop:<key>` and `event:props:<key>` name it) and how many of the events carry it.
+#[derive(Serialize, utoipa::ToSchema)]
+struct PropertyKey {
+    key: String,
+    events: i64,
+}
+
+/// Keys a property-keys read answers by default, and at most.
+const PROPERTY_KEYS_DEFAULT_LIMIT: i64 = 20;
+const PROPERTY_KEYS_MAX_LIMIT: i64 = 100;
+
 pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let list = warp::path!("websites" / WebsiteId / "event-definitions")
         .and(warp::get())
@@ -57,10 +91,16 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     let summary = warp::path!("websites" / WebsiteId / "events" / "summary")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
-        .and(user(tracker))
+        .and(user(tracker.clone()))
         .and(warp::query::<SummaryQuery>())
         .and_then(summary);
-    list.or(create).or(update).or(delete).or(summary)
+    let property_keys = warp::path!("websites" / WebsiteId / "events" / "property-keys")
+        .and(warp::get())
+        .and(with_tracker(tracker.clone()))
+        .and(user(tracker))
+        .and(warp::query::<PropertyKeysQuery>())
+        .and_then(property_keys);
+    list.or(create).or(update).or(delete).or(summary).or(property_keys)
 }
 
 #[utoipa::path(
@@ -170,6 +210,41 @@ async fn summary(
             Ok(all)
         };
         tracker.events.events_summary_where(site, range, &filters, definitions)
+    })
+    .await
+}
+
+/// The property keys the site's events of a period carry, among what `filters` admits (the Event Properties card
+/// names one event with `event:name`), most carried first: what a `prop:<key>` breakdown can take.
+#[utoipa::path(
+    get,
+    path = "/api/websites/{id}/events/property-keys",
+    tag = "events",
+    operation_id = "eventPropertyKeys",
+    params(("id" = i64, Path, description = "Website id"), PropertyKeysQuery),
+    responses((status = 200, description = "Property keys, most carried first", body = PropertyKeys), (status = "4XX", description = "Refused: bad input, no valid sign-in, or not found (another user's id too)", body = ErrorBody)),
+    security(("bearer" = []))
+)]
+async fn property_keys(
+    site: WebsiteId,
+    tracker: Tracker,
+    user: Caller,
+    query: PropertyKeysQuery,
+) -> Result<impl Reply, Rejection> {
+    let period = period_of(&query.range, &query.from, &query.to, "30d")?;
+    let filters = filters_of(query.filters.as_deref())?;
+    let limit = match query.limit.as_deref() {
+        None => PROPERTY_KEYS_DEFAULT_LIMIT,
+        Some(raw) => raw
+            .parse()
+            .ok()
+            .filter(|n| (1..=PROPERTY_KEYS_MAX_LIMIT).contains(n))
+            .ok_or_else(|| reject(Error::invalid("limit must be a whole number from 1 to 100")))?,
+    };
+    site_json(tracker, user, site, move |tracker| {
+        let range = tracker.events.range_of(site, period, now_ms())?;
+        let keys = tracker.events.filtered_property_keys(site, range, &filters, limit)?;
+        Ok(PropertyKeys { keys: keys.into_iter().map(|(key, events)| PropertyKey { key, events }).collect() })
     })
     .await
 }

@@ -276,13 +276,23 @@ pub(crate) fn body_bytes(limit: u64) -> impl Filter<Extract = (bytes::Bytes,), E
     warp::body::content_length_limit(limit).and(read)
 }
 
-/// A JSON body of at most `limit` bytes, parsed whatever the content type says (beacons send text/plain).
+/// A JSON body of at most `limit` bytes, parsed whatever the content type says (beacons send text/plain). It
+/// must be an object: serde reads a struct from an array too, its fields by position, which no client means.
 pub(crate) fn json_body<T: DeserializeOwned + Send>(
     limit: u64,
 ) -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
     body_bytes(limit).and_then(|bytes: bytes::Bytes| async move {
+        if !opens_an_object(&bytes) {
+            return Err(reject(Error::invalid("the body must be a JSON object")));
+        }
         serde_json::from_slice::<T>(&bytes).map_err(|e| reject(Error::invalid(format!("invalid JSON body: {e}"))))
     })
+}
+
+/// Whether `body` opens as a JSON object: its first byte past JSON's whitespace is `{` (the parser judges the
+/// rest).
+fn opens_an_object(body: &[u8]) -> bool {
+    body.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{')
 }
 
 /// A JSON body for dashboard API calls, which must say it is JSON: a cross-site form or `text/plain`

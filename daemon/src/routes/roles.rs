@@ -92,6 +92,7 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("GET", "/api/websites/{id}/revenue/{dimension}", Site(Viewer)),
     ("GET", "/api/websites/{id}/traffic-sources", Site(Viewer)),
     ("GET", "/api/websites/{id}/events/summary", Site(Viewer)),
+    ("GET", "/api/websites/{id}/events/property-keys", Site(Viewer)),
     ("GET", "/api/websites/{id}/export", Site(Viewer)),
     ("GET", "/api/websites/{id}/identified-visitors", Site(Viewer)),
     ("GET", "/api/websites/{id}/session-replays", Site(Viewer)),
@@ -129,15 +130,16 @@ pub(crate) const ROUTE_ROLES: &[(&str, &str, Needs)] = &[
     ("PUT", "/api/privacy/retention", Site(Admin)),
     ("POST", "/api/privacy/delete-data", Site(Admin)),
     ("POST", "/api/privacy/delete-visitor", Site(Admin)),
-    // Annotations and saved segments: read by every member, written by editors and up.
+    // Annotations: read by every member, written by editors and up; saved segments read by every member.
     ("GET", "/api/websites/{id}/annotations", Site(Viewer)),
     ("POST", "/api/websites/{id}/annotations", Site(Editor)),
     ("PUT", "/api/websites/{id}/annotations/{annotationId}", Site(Editor)),
     ("DELETE", "/api/websites/{id}/annotations/{annotationId}", Site(Editor)),
     ("GET", "/api/websites/{id}/segments", Site(Viewer)),
-    ("POST", "/api/websites/{id}/segments", Site(Editor)),
-    ("PUT", "/api/websites/{id}/segments/{segmentId}", Site(Editor)),
-    ("DELETE", "/api/websites/{id}/segments/{segmentId}", Site(Editor)),
+    // Any member keeps personal segments; `Segments` refuses a viewer the shared ones (issue 36).
+    ("POST", "/api/websites/{id}/segments", Site(Viewer)),
+    ("PUT", "/api/websites/{id}/segments/{segmentId}", Site(Viewer)),
+    ("DELETE", "/api/websites/{id}/segments/{segmentId}", Site(Viewer)),
     // Importing another tool's history: admins and up.
     ("POST", "/api/websites/{id}/imports", Site(Admin)),
     // Share links: made and ended by admins and up; what a link opens needs the link, not an account.

@@ -1,5 +1,6 @@
 //! /api/websites/{id}/segments (issue 36): a site's saved segments, named Stats API v2 filters the dashboard's
-//! filter bar applies in one pick; listed, saved, changed and deleted.
+//! filter bar applies in one pick; listed, saved, changed and deleted. Any member keeps personal segments of its
+//! own; `Segments` refuses a viewer a shared one, from the role the site's check answers.
 
 use tracker_core::Tracker;
 use tracker_core::model::{Caller, WebsiteId};
@@ -50,7 +51,7 @@ async fn list(site: WebsiteId, tracker: Tracker, user: Caller) -> Result<impl Re
     operation_id = "createSegment",
     params(("id" = i64, Path, description = "Website id")),
     request_body(content = SegmentRequest, content_type = "application/json"),
-    responses((status = 201, description = "Saved", body = SavedSegment), (status = "4XX", description = "Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another user's id too), a taken name or the site's 100 segments already (409)", body = ErrorBody)),
+    responses((status = 201, description = "Saved", body = SavedSegment), (status = "4XX", description = "Refused: a bad name or filters (400), no valid sign-in, a read API key or a shared segment saved by a viewer (403), not found (another user's id too), a taken name or the site's 100 segments already (409)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn create(
@@ -60,8 +61,8 @@ async fn create(
     body: SegmentRequest,
 ) -> Result<impl Reply, Rejection> {
     let segment = blocking(move || {
-        tracker.websites.get(user, site)?;
-        tracker.segments.create(site, user.user, &body)
+        let (_, role) = tracker.websites.access(user, site)?;
+        tracker.segments.create(site, user.user, role, &body)
     })
     .await?;
     Ok(warp::reply::with_status(warp::reply::json(&segment), StatusCode::CREATED))
@@ -75,7 +76,7 @@ async fn create(
     operation_id = "updateSegment",
     params(("id" = i64, Path, description = "Website id"), ("segmentId" = i64, Path, description = "Segment id")),
     request_body(content = SegmentRequest, content_type = "application/json"),
-    responses((status = 200, description = "The changed segment", body = SavedSegment), (status = "4XX", description = "Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another site's segment too), or a taken name (409)", body = ErrorBody)),
+    responses((status = 200, description = "The changed segment", body = SavedSegment), (status = "4XX", description = "Refused: a bad name or filters (400), no valid sign-in, a read API key or a viewer changing a shared segment or sharing one (403), not found (another site's or another account's personal segment too), or a taken name (409)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn update(
@@ -85,7 +86,12 @@ async fn update(
     user: Caller,
     body: SegmentRequest,
 ) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| tracker.segments.update(site, id, user.user, &body)).await
+    let segment = blocking(move || {
+        let (_, role) = tracker.websites.access(user, site)?;
+        tracker.segments.update(site, id, user.user, role, &body)
+    })
+    .await?;
+    Ok(warp::reply::json(&segment))
 }
 
 /// Deletes a segment.
@@ -95,12 +101,14 @@ async fn update(
     tag = "segments",
     operation_id = "deleteSegment",
     params(("id" = i64, Path, description = "Website id"), ("segmentId" = i64, Path, description = "Segment id")),
-    responses((status = 200, description = "Deleted", body = Done), (status = "4XX", description = "Refused: no valid sign-in, a read API key (403), or not found (another site's segment too)", body = ErrorBody)),
+    responses((status = 200, description = "Deleted", body = Done), (status = "4XX", description = "Refused: no valid sign-in, a read API key or a viewer deleting a shared segment (403), or not found (another site's or another account's personal segment too)", body = ErrorBody)),
     security(("bearer" = []))
 )]
 async fn delete(site: WebsiteId, id: i64, tracker: Tracker, user: Caller) -> Result<impl Reply, Rejection> {
-    site_json(tracker, user, site, move |tracker| {
-        tracker.segments.delete(site, id, user.user).map(|()| Done { ok: true })
+    blocking(move || {
+        let (_, role) = tracker.websites.access(user, site)?;
+        tracker.segments.delete(site, id, user.user, role)
     })
-    .await
+    .await?;
+    Ok(warp::reply::json(&Done { ok: true }))
 }

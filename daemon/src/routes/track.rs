@@ -1,8 +1,10 @@
 //! The visitor-facing side: POST /api/track and /api/interactions (CORS-open, no credentials), the
 //! scripts' config, the tracking scripts, and the CORS answers every visitor endpoint shares.
 
+use std::future::Future;
 use std::io::Write;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tracker_core::ingest::{Client, InteractionsRequest, SiteRules, Submitted, TrackRequest};
 use tracker_core::metrics::Metrics;
@@ -97,25 +99,12 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     // Exact paths: a prefix would answer 405 for any other method under /api/track/... instead of 404.
     let preflight =
         warp::path!("track").or(warp::path!("interactions")).unify().and(warp::options()).map(preflight_response);
-    // Once path and method matched, every answer (body errors included) is produced here, with CORS headers.
-    let metrics = tracker.metrics.clone();
-    let track = warp::path!("track").and(warp::post()).and(
-        with_tracker(tracker.clone())
-            .and(client(tracker.clone()))
-            .and(json_body::<TrackRequest>(TRACK_BODY_LIMIT))
-            .and_then(track)
-            .recover(move |r| recover_with_cors(metrics.clone(), r))
-            .unify(),
-    );
-    let metrics = tracker.metrics.clone();
-    let interactions = warp::path!("interactions").and(warp::post()).and(
-        with_tracker(tracker.clone())
-            .and(client(tracker.clone()))
-            .and(json_body::<InteractionsRequest>(INTERACTIONS_BODY_LIMIT))
-            .and_then(interactions)
-            .recover(move |r| recover_with_cors(metrics.clone(), r))
-            .unify(),
-    );
+    let track = warp::path!("track").and(warp::post()).and(beacon(tracker.clone(), TRACK_BODY_LIMIT, track));
+    let interactions = warp::path!("interactions").and(warp::post()).and(beacon(
+        tracker.clone(),
+        INTERACTIONS_BODY_LIMIT,
+        interactions,
+    ));
     let config = warp::path!("track" / "config")
         .and(warp::get())
         .and(with_tracker(tracker.clone()))
@@ -238,6 +227,28 @@ async fn config(tracker: Tracker, host: Option<String>, query: ConfigQuery) -> R
 
 /// The JSON error of any rejection, readable cross-origin (visitor routes, once path and method matched);
 /// counted as a refused hit.
+/// A visitor's POST of a JSON body `T` of at most `limit` bytes, handed to `handler` with the tracker and the
+/// client: our own beacons' and the other tools' (routes/compat.rs). Once path and method matched, every answer
+/// (body errors included) is produced here, with CORS headers, and counted.
+pub(crate) fn beacon<T, H, Answer>(
+    tracker: Tracker,
+    limit: u64,
+    handler: H,
+) -> impl Filter<Extract = (Response,), Error = Rejection> + Clone
+where
+    T: DeserializeOwned + Send + 'static,
+    H: Fn(Tracker, Client, T) -> Answer + Clone + Send + Sync + 'static,
+    Answer: Future<Output = Result<Response, Rejection>> + Send,
+{
+    let metrics = tracker.metrics.clone();
+    with_tracker(tracker.clone())
+        .and(client(tracker))
+        .and(json_body::<T>(limit))
+        .and_then(handler)
+        .recover(move |r| recover_with_cors(metrics.clone(), r))
+        .unify()
+}
+
 pub(crate) async fn recover_with_cors(metrics: Metrics, rejection: Rejection) -> Result<Response, Rejection> {
     let Ok(response) = crate::error::recover(rejection).await;
     metrics.hit_refused(response.status() == StatusCode::PAYLOAD_TOO_LARGE);

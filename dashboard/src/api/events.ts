@@ -1,4 +1,4 @@
-//! Event definitions and the events summary (spec part 2 §3, §7): types and fetchers. Answers are aliases onto
+//! Event definitions, the events summary (spec part 2 §3, §7) and the events' property keys: types and fetchers. Answers are aliases onto
 //! the generated contract; the event types and the create/update body the form sends are written here.
 import { api } from ".";
 import { filtersQuery } from "../lib/filters";
@@ -27,10 +27,16 @@ export type EventSummary = Schemas["EventSummary"];
 
 export type EventRange = "24h" | "7d" | "30d";
 
+/** GET /api/websites/{id}/events/property-keys: the keys the events carry, most carried first. */
+export type PropertyKeys = Schemas["PropertyKeys"];
+
 export const eventsApi = {
   definitions: (site: number) => api.get<EventDefinition[]>(`/api/websites/${site}/event-definitions`),
   summary: (site: number, range: EventRange, filters: string | null) =>
     api.get<EventSummary>(`/api/websites/${site}/events/summary?timeRange=${encodeURIComponent(range)}${filtersQuery(filters)}`),
+  /** `period` is the screen's period as query text (`range=7d`, `from=…&to=…`). */
+  propertyKeys: (site: number, period: string, filters: string | null) =>
+    api.get<PropertyKeys>(`/api/websites/${site}/events/property-keys?${period}${filtersQuery(filters)}`),
   create: (site: number, input: EventDefinitionInput) =>
     api.post<EventDefinition>(`/api/websites/${site}/event-definitions`, input),
   update: (site: number, id: number, changes: Partial<EventDefinitionInput>) =>

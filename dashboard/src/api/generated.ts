@@ -1325,6 +1325,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/websites/{id}/events/property-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The property keys the site's events of a period carry, among what `filters` admits (the Event Properties card
+         *     names one event with `event:name`), most carried first: what a `prop:<key>` breakdown can take.
+         */
+        get: operations["eventPropertyKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/websites/{id}/events/summary": {
         parameters: {
             query?: never;
@@ -2987,6 +3007,16 @@ export interface components {
             name: string;
             company?: string;
             timezone: string;
+        };
+        /** @description A property key (as `prop:<key>` and `event:props:<key>` name it) and how many of the events carry it. */
+        PropertyKey: {
+            key: string;
+            /** Format: int64 */
+            events: number;
+        };
+        /** @description The property keys of a site's events, most carried first. */
+        PropertyKeys: {
+            keys: components["schemas"]["PropertyKey"][];
         };
         RealTimeMetrics: {
             /** Format: int64 */
@@ -6835,6 +6865,52 @@ export interface operations {
             };
         };
     };
+    eventPropertyKeys: {
+        parameters: {
+            query?: {
+                /** @description Any period of the other reads (API.md "Periods"), 30 days by default. */
+                range?: string;
+                /** @description First day, YYYY-MM-DD, with `to` in place of `range` (UTC days). */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to?: string;
+                /**
+                 * @description Plausible Stats API v2 filters as URL-encoded JSON, e.g. `[["is","event:name",["Signup"]]]` (API.md
+                 *     "Filters"): the keys of the events they admit.
+                 */
+                filters?: string;
+                /** @description How many keys, 1 to 100 (20 by default). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Website id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Property keys, most carried first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyKeys"];
+                };
+            };
+            /** @description Refused: bad input, no valid sign-in, or not found (another user's id too) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     eventsSummary: {
         parameters: {
             query?: {
@@ -7493,7 +7569,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedSegment"];
                 };
             };
-            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another user's id too), a taken name or the site's 100 segments already (409) */
+            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key or a shared segment saved by a viewer (403), not found (another user's id too), a taken name or the site's 100 segments already (409) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7531,7 +7607,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedSegment"];
                 };
             };
-            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key (403), not found (another site's segment too), or a taken name (409) */
+            /** @description Refused: a bad name or filters (400), no valid sign-in, a read API key or a viewer changing a shared segment or sharing one (403), not found (another site's or another account's personal segment too), or a taken name (409) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7565,7 +7641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Done"];
                 };
             };
-            /** @description Refused: no valid sign-in, a read API key (403), or not found (another site's segment too) */
+            /** @description Refused: no valid sign-in, a read API key or a viewer deleting a shared segment (403), or not found (another site's or another account's personal segment too) */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

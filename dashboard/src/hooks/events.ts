@@ -1,5 +1,5 @@
 //! One hook per events endpoint; writes refresh the site's definitions and summary.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { keys } from "../api/keys";
 import { eventsApi } from "../api/events";
 import type { EventDefinitionInput, EventRange } from "../api/events";
@@ -13,6 +13,17 @@ export function useEventSummary(site: number, range: EventRange, filters: string
   return useQuery({
     queryKey: keys.site(site).read("events/summary", { range, filters }),
     queryFn: () => eventsApi.summary(site, range, filters),
+  });
+}
+
+/** The property keys of the events `filters` (as sent) admit over `period` (query text): what a property's
+ * breakdown or filter can name. Off until `enabled`; the last list stays up while another loads. */
+export function usePropertyKeys(site: number, period: string, filters: string | null, enabled = true) {
+  return useQuery({
+    queryKey: keys.site(site).read("events/property-keys", { period, filters }),
+    queryFn: () => eventsApi.propertyKeys(site, period, filters),
+    enabled,
+    placeholderData: keepPreviousData,
   });
 }
 

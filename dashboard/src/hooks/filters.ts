@@ -26,16 +26,19 @@ export function useFilters(): ScreenFilters {
   const parsed = useMemo(() => parseFilters(raw), [raw]);
   const text = filtersText(parsed);
 
-  // Each change is a history entry (Back undoes a filter), read from the URL of the moment, not this render's.
+  // Each change is a history entry (Back undoes a filter), made on the URL of the moment: react-router's
+  // functional `setSearchParams` hands every call the params of the last render, so two changes in one event
+  // (the Event Properties card adds its event and a value) would each start from the same URL and the second
+  // would drop the first. The address bar is the moment's URL: BrowserRouter writes it before `setParams`
+  // returns.
   const change = useCallback(
-    (next: (current: Filters) => Filters) =>
-      setParams((prev) => {
-        const out = new URLSearchParams(prev);
-        const encoded = encodeFilters(next(parseFilters(prev.get(FILTERS_PARAM)).filters));
-        if (encoded === null) out.delete(FILTERS_PARAM);
-        else out.set(FILTERS_PARAM, encoded);
-        return out;
-      }),
+    (next: (current: Filters) => Filters) => {
+      const out = new URLSearchParams(window.location.search);
+      const encoded = encodeFilters(next(parseFilters(out.get(FILTERS_PARAM)).filters));
+      if (encoded === null) out.delete(FILTERS_PARAM);
+      else out.set(FILTERS_PARAM, encoded);
+      setParams(out);
+    },
     [setParams],
   );
 

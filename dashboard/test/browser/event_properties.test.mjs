@@ -49,11 +49,16 @@ describe("event properties and not found pages", () => {
     await page.goto(`/events?website=${site.id}&range=7d`);
     const card = page.getByTestId("event-properties");
     await waitForText(card, /Name a property of Outbound/);
-    await card.getByLabel("Property").fill("url");
-    await card.getByRole("button", { name: "Show" }).click();
+    // The keys each event carried are offered: a click names one and shows its values.
+    const keys = card.getByTestId("property-key-suggestions");
+    await waitForText(keys, /^Seen:\s*url\s*3$/);
+    await keys.getByRole("button", { name: /^url/ }).click();
+    assert.equal(await card.getByLabel("Property", { exact: true }).inputValue(), "url");
     await waitForText(card.getByTestId("property-rows"), /^https:\/\/a\.example\/\s*2\s*https:\/\/b\.example\/\s*1$/);
     await card.getByLabel("Event").selectOption("Download");
-    await card.getByLabel("Property").fill("file");
+    await waitForText(keys, /^Seen:\s*file\s*1$/);
+    // A name can still be typed.
+    await card.getByLabel("Property", { exact: true }).fill("file");
     await card.getByRole("button", { name: "Show" }).click();
     await waitForText(card.getByTestId("property-rows"), /^report\.pdf\s*1$/);
     await screenshot(page, "event-properties-1400");
@@ -62,8 +67,9 @@ describe("event properties and not found pages", () => {
   it("filters the screen by the event and a row's value", async () => {
     const card = page.getByTestId("event-properties");
     await card.getByLabel("Event").selectOption("Outbound");
-    await card.getByLabel("Property").fill("url");
+    await card.getByLabel("Property", { exact: true }).fill("url");
     await card.getByRole("button", { name: "Show" }).click();
+    // One click adds two conditions (the event, then the value): the filters hook must keep both.
     await card.getByRole("button", { name: /Filter by .*b\.example/ }).click();
     await page.waitForURL(/filters=.*b\.example/);
     assert.deepEqual(JSON.parse(new URL(page.url()).searchParams.get("filters")), [

@@ -174,7 +174,11 @@ describe("dashboard filters", () => {
     await page.getByRole("menuitem", { name: "Property…" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByText("Name the property to see its values").waitFor();
-    await dialog.getByLabel("Property name").fill("plan");
+    // The keys the period's events carried are offered; picking one names it.
+    const keys = dialog.getByTestId("property-key-suggestions");
+    await waitForText(keys, /^Seen:\s*plan\s*1$/);
+    await keys.getByRole("button", { name: /^plan/ }).click();
+    assert.equal(await dialog.getByLabel("Property name").inputValue(), "plan");
     const suggestions = dialog.getByTestId("filter-suggestions");
     await waitForText(suggestions, /^pro1$/);
     await suggestions.getByRole("button", { name: /pro/ }).click();

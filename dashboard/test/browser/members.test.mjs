@@ -3,7 +3,7 @@
 // dashboard and events, and finds no control its role may not use (no delete, members, share, create or edit);
 // the owner, on the same screens, has each of them, so the checks can tell the two apart. The viewer turns the
 // site's weekly report on for itself on its card (the owner's card has no such switch: its emails are the account's). An editor, invited the
-// same way, has the editor's controls (annotations, segments, organization edits) and not the admin's (privacy
+// same way, has the editor's controls (annotations, shared segments, organization edits) and not the admin's (privacy
 // settings and deletions, site settings, imports): on each screen the three roles are checked side by side.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -117,16 +117,32 @@ describe("a viewer's controls", () => {
     await ownerPage.getByRole("button", { name: "Edit Signup" }).waitFor();
   });
 
-  it("offers annotation and segment writes to editors and up", async () => {
+  it("offers annotation writes to editors and up, and segments to everyone: shared ones to editors", async () => {
+    const filters = encodeURIComponent('[["is","visit:country",["DE"]]]');
     for (const { who, page, editor } of roles()) {
-      await page.goto(`/?website=${site.id}&range=7d`);
+      await page.goto(`/?website=${site.id}&range=7d&filters=${filters}`);
       await waitForText(page.getByTestId("annotation-item"), /Launch day/);
       await expectControl(page.getByRole("button", { name: "Add annotation" }), editor, `${who}: Add annotation`);
       await expectControl(page.getByRole("button", { name: "Delete annotation Launch day" }), editor, `${who}: delete an annotation`);
       await expectControl(page.getByRole("button", { name: "Edit annotation Launch day" }), editor, `${who}: edit an annotation`);
       await page.getByTestId("segments-trigger").click();
+      await page.getByRole("menuitem", { name: "Save as segment…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Save as segment" });
+      const personal = dialog.getByRole("checkbox", { name: /Only for me/ });
+      // A viewer's segment is its own: the choice is made for it.
+      assert.equal(await personal.isChecked(), !editor, `${who}: only for me by default`);
+      assert.equal(await personal.isDisabled(), !editor, `${who}: the choice is ${editor ? "open" : "fixed"}`);
+      await dialog.getByLabel("Name").fill(`${who}'s own`);
+      if (editor) await personal.check();
+      await dialog.getByRole("button", { name: "Save segment" }).click();
+      await waitForText(page.getByTestId("segments-trigger"), `Segment: ${who}'s own`);
+      await page.getByTestId("segments-trigger").click();
+      const mine = page.getByTestId("segment-item").filter({ hasText: `${who}'s own` });
+      await waitForText(mine, /only you/);
+      await page.getByRole("menuitem", { name: `Delete segment ${who}'s own` }).click();
+      await page.getByTestId("segments-trigger").click();
       await page.getByRole("menu").waitFor();
-      await expectControl(page.getByRole("menuitem", { name: "Save as segment…" }), editor, `${who}: Save as segment`);
+      assert.equal(await mine.count(), 0, `${who}: deleted its own`);
       await page.keyboard.press("Escape");
     }
   });

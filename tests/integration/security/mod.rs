@@ -4,6 +4,7 @@
 
 mod account_ids;
 mod api_keys;
+mod array_bodies;
 mod client_address;
 mod cluster_api_keys;
 mod cluster_loot;

@@ -528,6 +528,29 @@ impl FilteredReads for ClickHouseEvents {
             .collect()
     }
 
+    fn filtered_property_keys(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>> {
+        self.cluster.settle(&[site])?;
+        // 18.16 has no JSON functions listing keys: each member of the stored object (written by serde_json,
+        // flat, compact) is matched whole, key and value, so a key-like text inside a string value is never
+        // taken for a key. The key comes as written; one with an escape (a quote, a backslash) is dropped.
+        let member = quote(r#""((?:[^"\\]|\\.)*)":(?:"(?:[^"\\]|\\.)*"|[^,}]*)"#);
+        let rows = self.ask(&format!(
+            "SELECT k, count() AS n FROM (
+                SELECT arrayJoin(extractAll(properties, {member})) AS k {} AND properties != '')
+             WHERE k != '' AND position(k, {}) = 0
+             GROUP BY k ORDER BY n DESC, k LIMIT {limit}",
+            self.admitted_hits(site, range, filters),
+            quote("\\")
+        ))?;
+        rows.iter().map(|r| Ok((text(r, 0)?, int(r, 1)?))).collect()
+    }
+
     fn filtered_conversions(
         &self,
         site: WebsiteId,

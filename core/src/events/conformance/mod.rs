@@ -20,6 +20,7 @@ mod page_time;
 mod pages;
 mod paths;
 mod periods;
+mod property_keys;
 mod replays;
 mod retention;
 mod revenue;

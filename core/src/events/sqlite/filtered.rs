@@ -386,6 +386,26 @@ impl FilteredReads for SqliteEvents {
         })
     }
 
+    fn filtered_property_keys(
+        &self,
+        site: WebsiteId,
+        range: TimeRange,
+        filters: &Filters,
+        limit: i64,
+    ) -> Result<Vec<(String, i64)>> {
+        self.db.read(|conn| {
+            let (events, mut p) = admitted_events(site, range, filters);
+            let limit = p.push(limit.into());
+            let sql = format!(
+                "SELECT j.key AS k, COUNT(*) AS n
+                 FROM (SELECT e.properties AS props {events} AND e.properties IS NOT NULL) a, json_each(a.props) j
+                 WHERE j.key != '' AND instr(j.key, '\"') = 0 AND instr(j.key, '\\') = 0
+                 GROUP BY k ORDER BY n DESC, k LIMIT {limit}"
+            );
+            rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))
+        })
+    }
+
     fn filtered_conversions(
         &self,
         site: WebsiteId,

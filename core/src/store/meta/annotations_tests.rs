@@ -10,6 +10,7 @@ use crate::analytics::TimeRange;
 use crate::auth::Auth;
 use crate::config::Config;
 use crate::error::Error;
+use crate::model::Role;
 use crate::settings::Settings;
 use crate::store::annotations::{AnnotationRequest, AnnotationSource, Annotations, NewAnnotation, mark_spike};
 use crate::store::segments::{SegmentRequest, Segments};
@@ -122,16 +123,27 @@ fn segments_are_kept_per_site_with_checked_filters_and_go_with_their_site_on_eac
             .create(
                 shop,
                 ann.id,
+                Role::Owner,
                 &SegmentRequest { name: " Google blog ".into(), filters: google.clone(), personal: None },
             )
             .unwrap();
         assert_eq!((saved.name.as_str(), &saved.filters), ("Google blog", &google), "{name}");
         assert_eq!(saved.created_by.as_deref(), Some("ann@example.com"), "{name}");
         let de = segments
-            .create(shop, ann.id, &SegmentRequest { name: "Germany".into(), filters: germany.clone(), personal: None })
+            .create(
+                shop,
+                ann.id,
+                Role::Owner,
+                &SegmentRequest { name: "Germany".into(), filters: germany.clone(), personal: None },
+            )
             .unwrap();
         let elsewhere = segments
-            .create(blog, ann.id, &SegmentRequest { name: "Germany".into(), filters: germany.clone(), personal: None })
+            .create(
+                blog,
+                ann.id,
+                Role::Owner,
+                &SegmentRequest { name: "Germany".into(), filters: germany.clone(), personal: None },
+            )
             .unwrap();
         assert_eq!(segments.list(shop, ann.id).unwrap(), vec![saved.clone(), de.clone()], "{name}: oldest first");
 
@@ -139,6 +151,7 @@ fn segments_are_kept_per_site_with_checked_filters_and_go_with_their_site_on_eac
         let again = segments.create(
             shop,
             ann.id,
+            Role::Owner,
             &SegmentRequest { name: "Germany".into(), filters: google.clone(), personal: None },
         );
         assert!(matches!(again, Err(Error::Conflict(_))), "{name}: {again:?}");
@@ -146,6 +159,7 @@ fn segments_are_kept_per_site_with_checked_filters_and_go_with_their_site_on_eac
             shop,
             saved.id,
             ann.id,
+            Role::Owner,
             &SegmentRequest { name: "Germany".into(), filters: google.clone(), personal: None },
         );
         assert!(matches!(rename, Err(Error::Conflict(_))), "{name}: {rename:?}");
@@ -153,6 +167,7 @@ fn segments_are_kept_per_site_with_checked_filters_and_go_with_their_site_on_eac
             let refused = segments.create(
                 shop,
                 ann.id,
+                Role::Owner,
                 &SegmentRequest { name: "Bad".into(), filters: bad.clone(), personal: None },
             );
             assert!(matches!(refused, Err(Error::Invalid(_))), "{name}: {bad}: {refused:?}");
@@ -163,21 +178,23 @@ fn segments_are_kept_per_site_with_checked_filters_and_go_with_their_site_on_eac
             shop,
             elsewhere.id,
             ann.id,
+            Role::Owner,
             &SegmentRequest { name: "Mine".into(), filters: google.clone(), personal: None },
         );
         assert!(matches!(foreign, Err(Error::NotFound(_))), "{name}: {foreign:?}");
-        assert!(matches!(segments.delete(shop, elsewhere.id, ann.id), Err(Error::NotFound(_))), "{name}");
+        assert!(matches!(segments.delete(shop, elsewhere.id, ann.id, Role::Owner), Err(Error::NotFound(_))), "{name}");
 
         let changed = segments
             .update(
                 shop,
                 de.id,
                 ann.id,
+                Role::Owner,
                 &SegmentRequest { name: "Germany, blog".into(), filters: google.clone(), personal: None },
             )
             .unwrap();
         assert_eq!((changed.name.as_str(), &changed.filters), ("Germany, blog", &google), "{name}");
-        segments.delete(shop, saved.id, ann.id).unwrap();
+        segments.delete(shop, saved.id, ann.id, Role::Owner).unwrap();
         assert_eq!(segments.list(shop, ann.id).unwrap(), vec![changed], "{name}");
 
         // The cap, then the site's and the owner's deletion.
@@ -212,22 +229,39 @@ fn a_personal_segment_is_seen_changed_and_deleted_by_its_saver_alone_on_each_eng
             filters: google.clone(),
             personal,
         };
-        let shared = segments.create(shop, ann.id, &request("Team", None)).unwrap();
-        let mine = segments.create(shop, ann.id, &request("Mine", Some(true))).unwrap();
+        let shared = segments.create(shop, ann.id, Role::Owner, &request("Team", None)).unwrap();
+        let mine = segments.create(shop, ann.id, Role::Owner, &request("Mine", Some(true))).unwrap();
         assert!(!shared.personal && mine.personal, "{name}: shared unless asked");
         assert_eq!(segments.list(shop, ann.id).unwrap(), vec![shared.clone(), mine.clone()], "{name}: ann sees both");
         assert_eq!(segments.list(shop, bob.id).unwrap(), vec![shared.clone()], "{name}: bob the shared one");
 
         // Another account can neither change nor delete a personal segment, nor make a shared one its own.
-        let renamed = segments.update(shop, mine.id, bob.id, &request("Bob's", None));
+        let renamed = segments.update(shop, mine.id, bob.id, Role::Editor, &request("Bob's", None));
         assert!(matches!(renamed, Err(Error::NotFound(_))), "{name}: {renamed:?}");
-        assert!(matches!(segments.delete(shop, mine.id, bob.id), Err(Error::NotFound(_))), "{name}");
-        let taken = segments.update(shop, shared.id, bob.id, &request("Team", Some(true))).unwrap();
+        assert!(matches!(segments.delete(shop, mine.id, bob.id, Role::Editor), Err(Error::NotFound(_))), "{name}");
+        let taken = segments.update(shop, shared.id, bob.id, Role::Editor, &request("Team", Some(true))).unwrap();
         assert!(!taken.personal, "{name}: only the saver changes who sees it");
         // The saver shares it, then bob sees it.
-        let opened = segments.update(shop, mine.id, ann.id, &request("Mine", Some(false))).unwrap();
+        let opened = segments.update(shop, mine.id, ann.id, Role::Owner, &request("Mine", Some(false))).unwrap();
         assert!(!opened.personal, "{name}");
         assert_eq!(segments.list(shop, bob.id).unwrap().len(), 2, "{name}");
-        segments.delete(shop, mine.id, bob.id).unwrap();
+        segments.delete(shop, mine.id, bob.id, Role::Editor).unwrap();
+
+        // A viewer keeps segments of its own, personal ones only: a shared one is the editors'.
+        fn forbidden<T>(r: Result<T, Error>) -> bool {
+            matches!(r, Err(Error::Forbidden(_)))
+        }
+        assert!(forbidden(segments.create(shop, bob.id, Role::Viewer, &request("Shared", None))), "{name}");
+        let own = segments.create(shop, bob.id, Role::Viewer, &request("Own", Some(true))).unwrap();
+        let renamed = segments.update(shop, own.id, bob.id, Role::Viewer, &request("Own 2", None)).unwrap();
+        assert!(renamed.personal && renamed.name == "Own 2", "{name}: {renamed:?}");
+        assert!(forbidden(segments.update(shop, own.id, bob.id, Role::Viewer, &request("Own", Some(false)))), "{name}");
+        assert!(forbidden(segments.update(shop, shared.id, bob.id, Role::Viewer, &request("Team", None))), "{name}");
+        assert!(forbidden(segments.delete(shop, shared.id, bob.id, Role::Viewer)), "{name}");
+        let others = segments.delete(shop, own.id, ann.id, Role::Viewer);
+        assert!(matches!(others, Err(Error::NotFound(_))), "{name}: {others:?}");
+        segments.delete(shop, own.id, bob.id, Role::Viewer).unwrap();
+        let left: Vec<i64> = segments.list(shop, bob.id).unwrap().iter().map(|s| s.id).collect();
+        assert_eq!(left, vec![shared.id], "{name}");
     }
 }

@@ -1,5 +1,6 @@
 //! Saved segments behind the metadata boundary (issue 36): a site's named filters, shared with the site or
-//! personal to the account that saved it (seen, changed and deleted by it alone). `Segments`
+//! personal to the account that saved it (seen, changed and deleted by it alone; a shared one by editors and
+//! up, which the caller says with `shared_too`). `Segments`
 //! (store/segments.rs) validates; these methods store, list, change and forget rows of one site, and the
 //! unique name per site has the last word on a taken name.
 
@@ -16,17 +17,20 @@ pub trait SegmentStore {
     fn insert_segment(&self, site: WebsiteId, new: &NewSegment, max: u32) -> Result<Option<SavedSegment>>;
     /// The site's segments `viewer` sees (shared ones, and its own personal ones), oldest first.
     fn segments(&self, site: WebsiteId, viewer: UserId) -> Result<Vec<SavedSegment>>;
-    /// Renames one of the site's segments `viewer` sees and replaces its filters, and its visibility when
-    /// asked and `viewer` saved it; `None` when the site has no such id `viewer` sees.
+    /// Renames one of the site's segments `viewer` may change (its own personal ones, and the shared ones when
+    /// `shared_too`) and replaces its filters, and its visibility when asked and `viewer` saved it; `None` when
+    /// the site has no such id.
     fn update_segment(
         &self,
         site: WebsiteId,
         id: i64,
         viewer: UserId,
+        shared_too: bool,
         change: &SegmentChange,
     ) -> Result<Option<SavedSegment>>;
-    /// Deletes one of the site's segments `viewer` sees; false when it has no such id.
-    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<bool>;
+    /// Deletes one of the site's segments `viewer` may change (as `update_segment`); false when it has no such
+    /// id.
+    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId, shared_too: bool) -> Result<bool>;
 }
 
 const COLUMNS: &str = "s.id, s.name, s.filters, u.email, s.created_at, s.updated_at, s.personal";
@@ -107,6 +111,7 @@ impl SegmentStore for SqliteMeta {
         site: WebsiteId,
         id: i64,
         viewer: UserId,
+        shared_too: bool,
         change: &SegmentChange,
     ) -> Result<Option<SavedSegment>> {
         self.db.write(|conn| {
@@ -114,8 +119,8 @@ impl SegmentStore for SqliteMeta {
                 .execute(
                     "UPDATE saved_segments SET name = ?1, filters = ?2, updated_at = ?3,
                         personal = CASE WHEN ?7 IS NOT NULL AND created_by = ?6 THEN ?7 ELSE personal END
-                     WHERE id = ?4 AND website_id = ?5 AND (personal = 0 OR created_by = ?6)",
-                    params![change.name, change.filters, change.at, id, site, viewer, change.personal],
+                     WHERE id = ?4 AND website_id = ?5 AND (personal = 0 AND ?8 OR personal = 1 AND created_by = ?6)",
+                    params![change.name, change.filters, change.at, id, site, viewer, change.personal, shared_too],
                 )
                 .map_err(sqlite_taken)?;
             if changed == 0 {
@@ -125,11 +130,12 @@ impl SegmentStore for SqliteMeta {
         })
     }
 
-    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<bool> {
+    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId, shared_too: bool) -> Result<bool> {
         self.db.write(|conn| {
             let deleted = conn.execute(
-                "DELETE FROM saved_segments WHERE id = ?1 AND website_id = ?2 AND (personal = 0 OR created_by = ?3)",
-                params![id, site, viewer],
+                "DELETE FROM saved_segments
+                 WHERE id = ?1 AND website_id = ?2 AND (personal = 0 AND ?4 OR personal = 1 AND created_by = ?3)",
+                params![id, site, viewer, shared_too],
             )?;
             Ok(deleted > 0)
         })
@@ -203,6 +209,7 @@ impl SegmentStore for PgMeta {
         site: WebsiteId,
         id: i64,
         viewer: UserId,
+        shared_too: bool,
         change: &SegmentChange,
     ) -> Result<Option<SavedSegment>> {
         self.pg.with(|c| {
@@ -210,8 +217,8 @@ impl SegmentStore for PgMeta {
                 .execute(
                     "UPDATE saved_segments SET name = $1, filters = $2, updated_at = $3,
                         personal = CASE WHEN $7::BOOLEAN IS NOT NULL AND created_by = $6 THEN $7 ELSE personal END
-                     WHERE id = $4 AND website_id = $5 AND (NOT personal OR created_by = $6)",
-                    &[&change.name, &change.filters, &change.at, &id, &site, &viewer, &change.personal],
+                     WHERE id = $4 AND website_id = $5 AND (NOT personal AND $8 OR personal AND created_by = $6)",
+                    &[&change.name, &change.filters, &change.at, &id, &site, &viewer, &change.personal, &shared_too],
                 )
                 .map_err(pg_taken)?;
             if changed == 0 {
@@ -221,11 +228,12 @@ impl SegmentStore for PgMeta {
         })
     }
 
-    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId) -> Result<bool> {
+    fn delete_segment(&self, site: WebsiteId, id: i64, viewer: UserId, shared_too: bool) -> Result<bool> {
         self.pg.with(|c| {
             let deleted = c.execute(
-                "DELETE FROM saved_segments WHERE id = $1 AND website_id = $2 AND (NOT personal OR created_by = $3)",
-                &[&id, &site, &viewer],
+                "DELETE FROM saved_segments
+                 WHERE id = $1 AND website_id = $2 AND (NOT personal AND $4 OR personal AND created_by = $3)",
+                &[&id, &site, &viewer, &shared_too],
             )?;
             Ok(deleted > 0)
         })

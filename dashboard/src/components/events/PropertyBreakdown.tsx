@@ -1,19 +1,25 @@
 //! Event Properties (Events screen): pick an event (a goal or a custom event of the period's Top Events), name one
-//! of its properties, and see how often each value came (GET /api/websites/{id}/breakdown/prop:<key> under the
+//! of its properties (typed, or picked from the keys that event carried in the period), and see how often each value came (GET /api/websites/{id}/breakdown/prop:<key> under the
 //! screen's filters and "Event is ..."): which outbound link, which file, which plan. A row adds the event and
 //! the value to the screen's filters. `NotFoundPages` is the same read fixed to the 404 report's event.
 import { type FormEvent, useState } from "react";
 import type { Breakdown } from "../../api/types";
 import { useBreakdown } from "../../hooks/analytics";
 import { useFilters } from "../../hooks/filters";
-import { type Condition, addFilter, narrowedText } from "../../lib/filters";
+import { type Condition, narrowedText } from "../../lib/filters";
 import { BarRow } from "../BreakdownPanel";
 import { RefusedText, refusedFilters } from "../filters/Refused";
 import { EmptyText, QueryState } from "../page/QueryState";
 import { Button, Card, CardBody, CardHeader, Input } from "../ui/primitives";
+import { PropertyKeySuggestions } from "./PropertyKeySuggestions";
 
 /** How many values a property card lists. */
 const ROWS = 10;
+
+/** The condition "Event is `event`". */
+function byName(event: string): Condition {
+  return { operator: "is", dimension: "event:name", values: [event] };
+}
 
 /** `events` are the names to pick from, most frequent first; `period` the screen's period as query text. */
 export function PropertyBreakdown({ websiteId, period, events }: { websiteId: number; period: string; events: string[] }) {
@@ -21,9 +27,15 @@ export function PropertyBreakdown({ websiteId, period, events }: { websiteId: nu
   const [typed, setTyped] = useState("");
   const [key, setKey] = useState("");
   const event = picked ?? events[0] ?? "";
+  const { filters, text } = useFilters();
+  const ofEvent = narrowedText(filters, text, byName(event));
   function submit(e: FormEvent) {
     e.preventDefault();
     setKey(typed.trim());
+  }
+  function pickKey(k: string) {
+    setTyped(k);
+    setKey(k);
   }
   return (
     <Card data-testid="event-properties">
@@ -53,6 +65,9 @@ export function PropertyBreakdown({ websiteId, period, events }: { websiteId: nu
             Show
           </Button>
         </form>
+        <div className="mb-4">
+          <PropertyKeySuggestions websiteId={websiteId} period={period} filters={ofEvent} picked={key} onPick={pickKey} enabled={events.length > 0} />
+        </div>
         {events.length === 0 ? (
           <EmptyText>No event to break down in this period</EmptyText>
         ) : key === "" ? (
@@ -86,8 +101,8 @@ function PropertyRows({
   testId,
   empty,
 }: { websiteId: number; period: string; event: string; property: string; testId: string; empty?: string }) {
-  const { filters, text, active, replace } = useFilters();
-  const byEvent: Condition = { operator: "is", dimension: "event:name", values: [event] };
+  const { filters, text, active, add } = useFilters();
+  const byEvent = byName(event);
   const query = useBreakdown(websiteId, `prop:${property}`, period, ROWS, narrowedText(filters, text, byEvent));
   if (refusedFilters(active, query.error)) return <RefusedText />;
   const rows = (data: Breakdown) => {
@@ -102,7 +117,10 @@ function PropertyRows({
             value={r.count}
             max={max}
             filter={{ operator: "is", dimension: `event:props:${property}`, values: [r.value] }}
-            onFilter={(c) => replace(addFilter(addFilter(filters, byEvent), c))}
+            onFilter={(c) => {
+              add(byEvent);
+              add(c);
+            }}
           />
         ))}
       </ul>

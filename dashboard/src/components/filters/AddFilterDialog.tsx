@@ -1,7 +1,7 @@
 //! "Add filter" for one dimension: an operator, and values picked from the dimension's top values among what the
 //! other filters admit (the breakdown endpoint, 20 rows) or typed. Typing narrows the suggestions on the server
 //! (a case-insensitive `contains`), so a value outside the top 20 can still be found. The "Property" entry asks
-//! for the property's name first.
+//! for the property's name first, suggesting the keys the events the filters admit carried in the period.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { keys } from "../../api/keys";
@@ -23,6 +23,7 @@ import {
   suggestionLabel,
 } from "../../lib/filters";
 import { formatNumber } from "../../lib/format";
+import { PropertyKeySuggestions } from "../events/PropertyKeySuggestions";
 import { Dialog } from "../ui/Dialog";
 import { IconCheck } from "../ui/icons";
 import { Button, ErrorNote, Input, Label, Select, Spinner, cx } from "../ui/primitives";
@@ -111,6 +112,18 @@ export function AddFilterDialog({
               placeholder="plan, href, ..."
               autoComplete="off"
             />
+            <div className="mt-2">
+              <PropertyKeySuggestions
+                websiteId={websiteId}
+                period={period}
+                filters={encodeFilters(filters)}
+                picked={propertyKey.trim()}
+                onPick={(key) => {
+                  setPropertyKey(key);
+                  setPicked([]);
+                }}
+              />
+            </div>
           </div>
         ) : null}
         <div>

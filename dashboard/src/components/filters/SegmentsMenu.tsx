@@ -1,7 +1,8 @@
 //! The filter bar's "Segments" menu: the site's saved segments, each applied in one pick (its filters replace
 //! the URL's, so the link keeps working without the segment), and "Save as segment…" for the filters shown.
-//! Saving and deleting are offered to editors and up on the site (issue 37); a viewer only applies. A segment
-//! saved "only for me" is personal: listed to its saver alone, marked "only you".
+//! A segment saved "only for me" is personal: listed to its saver alone, marked "only you", and saved, changed
+//! and deleted by any member (a viewer too); a segment shared with the site is the editors' and up (issue 37).
+//! A viewer's save is personal, always.
 import * as RadixMenu from "@radix-ui/react-dropdown-menu";
 import { useId, useState } from "react";
 import { useCreateSegment, useDeleteSegment, useSegments } from "../../hooks/annotations";
@@ -20,7 +21,8 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
   const { filters, text, replace } = useFilters();
   const segments = useSegments(websiteId);
   const remove = useDeleteSegment(websiteId);
-  const editable = atLeast(useSiteRole(websiteId), "editor");
+  const role = useSiteRole(websiteId);
+  const editable = atLeast(role, "editor");
   const [saving, setSaving] = useState(false);
   const applied = segments.data?.find((s) => JSON.stringify(s.filters) === text);
   return (
@@ -48,7 +50,7 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
                     </span>
                   ) : null}
                 </RadixMenu.Item>
-                {editable && (
+                {(editable || segment.personal) && (
                   <RadixMenu.Item
                     aria-label={`Delete segment ${segment.name}`}
                     className="mr-1 rounded p-2 text-gray-400 outline-none data-[highlighted]:bg-red-500/10 data-[highlighted]:text-red-400 [&_svg]:h-4 [&_svg]:w-4"
@@ -59,7 +61,7 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
                 )}
               </div>
             ))}
-            {editable && (
+            {role !== undefined && (
               <>
                 <RadixMenu.Separator className="my-1 h-px bg-gray-800" />
                 <RadixMenu.Item className={ITEM} disabled={filters.length === 0} onSelect={() => setSaving(true)}>
@@ -70,14 +72,21 @@ export function SegmentsMenu({ websiteId }: { websiteId: number }) {
           </RadixMenu.Content>
         </RadixMenu.Portal>
       </RadixMenu.Root>
-      {saving ? <SaveSegmentDialog websiteId={websiteId} filters={filters} onClose={() => setSaving(false)} /> : null}
+      {saving ? <SaveSegmentDialog websiteId={websiteId} filters={filters} shareable={editable} onClose={() => setSaving(false)} /> : null}
     </>
   );
 }
 
-function SaveSegmentDialog({ websiteId, filters, onClose }: { websiteId: number; filters: readonly unknown[]; onClose: () => void }) {
+/** `shareable`: whether the caller may share a segment with the site (an editor and up); a viewer's is personal. */
+function SaveSegmentDialog({
+  websiteId,
+  filters,
+  shareable,
+  onClose,
+}: { websiteId: number; filters: readonly unknown[]; shareable: boolean; onClose: () => void }) {
   const [name, setName] = useState("");
-  const [personal, setPersonal] = useState(false);
+  const [chosen, setPersonal] = useState(false);
+  const personal = chosen || !shareable;
   const create = useCreateSegment(websiteId);
   const ids = useId();
   return (
@@ -107,9 +116,16 @@ function SaveSegmentDialog({ websiteId, filters, onClose }: { websiteId: number;
         <Label htmlFor={`${ids}-name`}>Name</Label>
         <Input id={`${ids}-name`} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="Google visitors" />
         <label className="mt-3 flex items-center gap-2 text-sm text-gray-300">
-          <input type="checkbox" checked={personal} onChange={(e) => setPersonal(e.target.checked)} className="h-4 w-4 accent-indigo-500" />
+          <input
+            type="checkbox"
+            checked={personal}
+            disabled={!shareable}
+            onChange={(e) => setPersonal(e.target.checked)}
+            className="h-4 w-4 accent-indigo-500"
+          />
           Only for me (others on this site do not see it)
         </label>
+        {shareable ? null : <p className="mt-1 text-xs text-gray-500">As a viewer of this site, you save segments for yourself.</p>}
         <FieldError>{create.error ? serverMessage(create.error) : null}</FieldError>
       </form>
     </Dialog>

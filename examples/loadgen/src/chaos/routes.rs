@@ -238,6 +238,7 @@ pub(super) const ROUTES: &[Route] = &[
         Auth::Owner,
     ),
     route("GET", "/api/websites/{site}/events/summary", "timeRange=7d", Body::None, Auth::Owner),
+    route("GET", "/api/websites/{site}/events/property-keys", "range=7d", Body::None, Auth::Owner),
     // The seeded "buy" definition is the database's first; on the victim site the id is another site's (404).
     route(
         "PUT",
