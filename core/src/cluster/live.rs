@@ -96,6 +96,7 @@ impl Events {
             start: now.div_euclid(DAY_MS) * DAY_MS,
             end: now.div_euclid(DAY_MS) * DAY_MS + DAY_MS,
             grain: Grain::Hour,
+            tz: chrono_tz::Tz::UTC,
         };
         let (node, visits) = (&self.nodes()[0], active_visits(self.database(), sites, since, admitted));
         // The sites' day totals and the three lists, at once: a fixed number of queries however many sites the

@@ -64,7 +64,8 @@ impl WeeklyReport {
         domain: &str,
         week_start: Millis,
     ) -> Result<WeeklyReport> {
-        let week = TimeRange { start: week_start, end: week_start + WEEK_MS, grain: Grain::Day };
+        let week =
+            TimeRange { start: week_start, end: week_start + WEEK_MS, grain: Grain::Day, tz: chrono_tz::Tz::UTC };
         let before = week.previous();
         let (now, then) = (figures.totals(site, week)?, figures.totals(site, before)?);
         let top = |dim: Dimension| -> Result<Vec<TopRow>> {
