@@ -40,27 +40,28 @@ fn set_zone(engine: &Engine, name: &str) {
     engine.events.timezone_changed(engine.site).unwrap();
 }
 
+/// A chart point: (date, visitors, page views).
+type Point = (String, i64, i64);
+
 /// Visitors and page views of the days `first`..`last` of the engine's zone: (per day, totals), unfiltered
 /// and filtered alike.
-fn days(engine: &Engine, first: NaiveDate, last: NaiveDate) -> (Vec<(String, i64, i64)>, (i64, i64)) {
+fn days(engine: &Engine, first: NaiveDate, last: NaiveDate) -> (Vec<Point>, (i64, i64)) {
     let events = &*engine.events;
     let range = Period::Days(first, last).resolve(events.site_zone(engine.site).unwrap(), now_ms(), || Ok(None));
     let range = range.unwrap();
     let chart = events.timeseries(engine.site, range).unwrap();
-    let points: Vec<(String, i64, i64)> =
-        chart.points.into_iter().map(|p| (p.date, p.visitors, p.page_views)).collect();
+    let points: Vec<Point> = chart.points.into_iter().map(|p| (p.date, p.visitors, p.page_views)).collect();
     let totals = events.totals(engine.site, range).unwrap();
     let filters = Filters::parse(Some(r#"[["is","event:page",["/a"]]]"#)).unwrap();
     let filtered = events.timeseries_where(engine.site, range, &filters, None).unwrap();
-    let filtered: Vec<(String, i64, i64)> =
-        filtered.points.into_iter().map(|p| (p.date, p.visitors, p.page_views)).collect();
+    let filtered: Vec<Point> = filtered.points.into_iter().map(|p| (p.date, p.visitors, p.page_views)).collect();
     assert_eq!(filtered, points, "{}: filtered days as unfiltered", engine.name);
     let filtered = events.totals_where(engine.site, range, &filters).unwrap();
     assert_eq!((filtered.visitors, filtered.pageviews), (totals.visitors, totals.pageviews), "{}", engine.name);
     (points, (totals.visitors, totals.pageviews))
 }
 
-fn day(date: NaiveDate, visitors: i64, views: i64) -> (String, i64, i64) {
+fn day(date: NaiveDate, visitors: i64, views: i64) -> Point {
     (date.to_string(), visitors, views)
 }
 

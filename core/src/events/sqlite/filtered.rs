@@ -15,8 +15,6 @@ use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql}
 use crate::events::revenue::RevenueSum;
 use crate::model::WebsiteId;
 
-/// A UTC day in milliseconds: a visitor hash is one visitor's on one day.
-
 /// The kinds the rollups count as events (custom events, outbound links, downloads).
 const EVENT_KINDS: &str = "'custom', 'outbound', 'download'";
 
