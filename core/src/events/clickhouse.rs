@@ -183,6 +183,7 @@ impl VisitReads for ClickHouseEvents {
             start: now - crate::analytics::ACTIVE_WINDOW_MS,
             end: now,
             grain: crate::analytics::Grain::Hour,
+            tz: chrono_tz::Tz::UTC,
         };
         self.cluster.events.live_visitors(sites, &self.admitted_visits_of(sites, active, filters))
     }

@@ -144,7 +144,7 @@ fn slugs_are_sealed_at_rest_on_each_engine() {
         let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
         let blog =
-            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
+            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap().0;
         let made = links.create(blog, NewLink { name: "Public".into(), ..NewLink::default() }).unwrap();
         let stored = engine.meta.shared_links(blog).unwrap();
         assert!(stored[0].slug.starts_with("sealed:"), "{name}: {}", stored[0].slug);
