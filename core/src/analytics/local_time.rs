@@ -135,6 +135,19 @@ pub fn day_number_sql(tz: Tz, column: &str, from: Millis, to: Millis) -> String 
     format!("({} / {DAY_MS})", local_ms_sql(tz, column, from, to))
 }
 
+/// The start (seconds) of a chart bucket an engine's SQL gave for `range`: an hour's start as it is, a day's number
+/// times 86,400 as that local day's start (a DST day's start is not its local midnight less the offset of its
+/// later hours).
+pub fn bucket_start(range: crate::analytics::TimeRange, raw: i64) -> i64 {
+    match range.grain {
+        crate::analytics::Grain::Hour => raw,
+        crate::analytics::Grain::Day => {
+            let date = chrono::DateTime::from_timestamp(raw, 0).unwrap_or_default().date_naive();
+            midnight(range.tz, date) / 1000
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,7 +87,8 @@ impl TrafficReads for ClickHouseEvents {
 
     fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
         self.cluster.settle(sites)?;
-        self.cluster.events.site_periods(sites, metric, now)
+        let zoned = sites.iter().map(|&site| Ok((site, self.cluster.site_zone(site)?))).collect::<Result<Vec<_>>>()?;
+        self.cluster.events.site_periods(&zoned, metric, now)
     }
 
     fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
@@ -185,7 +186,8 @@ impl VisitReads for ClickHouseEvents {
             grain: crate::analytics::Grain::Hour,
             tz: chrono_tz::Tz::UTC,
         };
-        self.cluster.events.live_visitors(sites, &self.admitted_visits_of(sites, active, filters))
+        let zones = sites.iter().map(|&site| Ok((site, self.cluster.site_zone(site)?))).collect::<Result<Vec<_>>>()?;
+        self.cluster.events.live_visitors(&zones, &self.admitted_visits_of(sites, active, filters))
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
@@ -280,7 +282,7 @@ impl IntentReads for ClickHouseEvents {
 impl PageData for ClickHouseEvents {
     fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
         self.cluster.settle(&[site])?;
-        self.cluster.events.page_urls(site, now_ms())
+        self.cluster.events.page_urls(site, self.site_zone(site)?, now_ms())
     }
 
     fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
@@ -441,13 +443,16 @@ impl Upkeep for ClickHouseEvents {
         self.cluster.rebuild_rollups(site, from, to).map(|_| ())
     }
 
-    /// UTC: the cluster's rollups are keyed by UTC hours and its visitors by UTC days (issue 36, not yet ported).
-    fn site_zone(&self, _site: WebsiteId) -> Result<chrono_tz::Tz> {
-        Ok(chrono_tz::Tz::UTC)
+    /// The site's timezone in PostgreSQL, which the roll-ups key its hours and days by.
+    fn site_zone(&self, site: WebsiteId) -> Result<chrono_tz::Tz> {
+        self.cluster.site_zone(site)
     }
 
-    fn timezone_changed(&self, _site: WebsiteId) -> Result<()> {
-        Ok(())
+    /// Rebuilds every rolled-up hour of the site in its new zone (`Cluster::rekey_site`); its hits and imported
+    /// days are read in the zone as they are.
+    fn timezone_changed(&self, site: WebsiteId) -> Result<()> {
+        self.cluster.settle(&[site])?;
+        self.cluster.rekey_site(site)
     }
 
     /// When PostgreSQL and every ClickHouse shard answer.

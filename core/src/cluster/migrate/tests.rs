@@ -175,7 +175,7 @@ fn assert_heatmaps_equal(fixture: &OneSite, cluster: &Cluster, now: Millis) {
             assert_eq!(cluster.events.heatmap(site, path, range).unwrap(), expected, "{name} {path}");
         }
     }
-    assert_eq!(cluster.events.page_urls(site, now).unwrap(), sqlite.page_urls(site).unwrap());
+    assert_eq!(cluster.events.page_urls(site, chrono_tz::Tz::UTC, now).unwrap(), sqlite.page_urls(site).unwrap());
 }
 
 #[test]

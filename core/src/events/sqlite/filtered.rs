@@ -186,7 +186,7 @@ impl FilteredReads for SqliteEvents {
                 bucket_sql(range, "m"),
                 day_sql(range, "s.first_seen")
             );
-            let local = |r: &rusqlite::Row| Ok((bucket_start(range, r.get(0)?), r.get(1)?));
+            let local = |r: &rusqlite::Row| Ok((local_time::bucket_start(range, r.get(0)?), r.get(1)?));
             let visitors: Vec<(i64, i64)> = rows(conn, &sql, p, local)?;
             let (events, p) = admitted_events(site, range, filters);
             let sql =
@@ -242,7 +242,7 @@ impl FilteredReads for SqliteEvents {
                 if group.bucket
                     && let Some(last) = values.last_mut()
                 {
-                    *last = bucket_start(range, last.parse().unwrap_or(0)).to_string();
+                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
                 }
                 let counts: [i64; 7] = std::array::from_fn(|i| r.get(keys + i).unwrap_or(0));
                 Ok((values, group_totals(counts)))
@@ -263,7 +263,6 @@ impl FilteredReads for SqliteEvents {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<RevenueSum>> {
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         // A value times 100 plus a half, truncated: ClickHouse's `toInt64` does the same arithmetic.
         let sums = "COALESCE(e.currency, '') AS cur, SUM(CAST(e.value * 100 + 0.5 AS INTEGER)) AS cents, COUNT(*)";
@@ -291,7 +290,7 @@ impl FilteredReads for SqliteEvents {
             };
             if group.bucket {
                 let time = if by_visit { "s.first_seen" } else { "e.ts" };
-                columns.push(format!("CAST(({time} / {}) * {step} AS TEXT)", step * 1000));
+                columns.push(format!("CAST({} AS TEXT)", bucket_sql(range, time)));
             }
             let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
             let grouped = if keys == 0 { "cur".to_string() } else { format!("{}, cur", key_list(keys)) };
@@ -302,8 +301,14 @@ impl FilteredReads for SqliteEvents {
                 group.valued_sql(key),
             );
             rows(conn, &sql, p, |r| {
+                let mut keys_of = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                if group.bucket
+                    && let Some(last) = keys_of.last_mut()
+                {
+                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
+                }
                 Ok(RevenueSum {
-                    keys: (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?,
+                    keys: keys_of,
                     currency: r.get(keys)?,
                     cents: r.get(keys + 1)?,
                     conversions: r.get(keys + 2)?,
@@ -319,7 +324,6 @@ impl FilteredReads for SqliteEvents {
         filters: &Filters,
         group: &GroupBy,
     ) -> Result<Vec<(Vec<String>, i64, i64)>> {
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         self.db.read(|conn| {
             let mut p = Params::default();
@@ -328,7 +332,7 @@ impl FilteredReads for SqliteEvents {
             let event = condition_sql(&filters.event, &mut p);
             let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
             if group.bucket {
-                columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+                columns.push(format!("CAST({} AS TEXT)", bucket_sql(range, "e.ts")));
             }
             let ScrollGrouping { listed, per_pair, outer, outer_keys } = ScrollGrouping::of(group, &columns);
             // A report as an event row: the page view's path, of no name, kind or property of its own.
@@ -342,7 +346,12 @@ impl FilteredReads for SqliteEvents {
                     GROUP BY e.session_id, e.path{per_pair}){outer}"
             );
             rows(conn, &sql, p, |r| {
-                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                let mut values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                if group.bucket
+                    && let Some(last) = values.last_mut()
+                {
+                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
+                }
                 Ok((values, r.get(keys)?, r.get(keys + 1)?))
             })
         })
@@ -374,23 +383,12 @@ fn day_sql(range: TimeRange, column: &str) -> String {
 }
 
 /// SQL of a column's bucket of the range's grain: the local hour's start in seconds, or for days the local day's
-/// number times 86,400, which [`bucket_start`] turns into the day's start (a DST day's start is not its local
+/// number times 86,400, which `local_time::bucket_start` turns into the day's start (a DST day's start is not its local
 /// midnight less the offset of its later hours).
 fn bucket_sql(range: TimeRange, column: &str) -> String {
     match range.grain {
         Grain::Hour => local_time::hour_bucket_sql(range.tz, column, range.start, range.end),
         Grain::Day => format!("({} * 86400)", day_sql(range, column)),
-    }
-}
-
-/// The start (seconds) of a bucket [`bucket_sql`] gave.
-fn bucket_start(range: TimeRange, raw: i64) -> i64 {
-    match range.grain {
-        Grain::Hour => raw,
-        Grain::Day => {
-            let date = chrono::DateTime::from_timestamp(raw, 0).unwrap_or_default().date_naive();
-            local_time::midnight(range.tz, date) / 1000
-        }
     }
 }
 
