@@ -134,3 +134,23 @@ fn new_yorks_longer_day_holds_its_25_hours() {
         assert_eq!(range.previous().start, utc(first, 4, 0));
     }
 }
+
+#[test]
+fn the_weekly_report_is_the_sites_monday_to_sunday() {
+    // A Monday three weeks ago; India's Monday begins at 18:30 UTC on the Sunday before.
+    let monday = crate::email::week_start(now_ms()) - 3 * 7 * DAY;
+    let sunday_before = chrono::DateTime::from_timestamp_millis(monday - DAY).unwrap().date_naive();
+    let last_sunday = chrono::DateTime::from_timestamp_millis(monday + 6 * DAY).unwrap().date_naive();
+    for engine in engines() {
+        // 00:10 on India's Monday of the week, and 00:10 on its next Monday (both Sundays in UTC).
+        engine.store(hits_of(engine.site, &[view(1, utc(sunday_before, 18, 40)), view(2, utc(last_sunday, 18, 40))]));
+        let report = |engine: &Engine| {
+            let report =
+                crate::email::WeeklyReport::read(&engine.events, engine.site, "Shop", "shop.example", monday).unwrap();
+            (report.page_views.current, report.page_views.previous, report.timezone)
+        };
+        assert_eq!(report(&engine), (1, 1, "UTC".to_string()), "{}: UTC weeks", engine.name);
+        set_zone(&engine, "Asia/Kolkata");
+        assert_eq!(report(&engine), (1, 0, "Asia/Kolkata".to_string()), "{}: India's week", engine.name);
+    }
+}
