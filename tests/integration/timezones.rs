@@ -1,6 +1,6 @@
 //! A site's timezone through HTTP (issue 36): a new site takes its creator's profile timezone, the site's settings
-//! change it (a name outside the IANA list is a 400, another user's site a 404), and the dashboard's days and
-//! hours are then the site's local ones.
+//! change it (a name outside the IANA list is a 400, another user's site a 404), and the dashboard's, the Stats
+//! API's and Advanced Analytics' days and hours are then the site's local ones.
 
 use reqwest::StatusCode;
 use serde_json::json;
@@ -51,6 +51,20 @@ async fn a_sites_timezone_is_its_creators_then_its_settings_and_its_charts_follo
     let dates: Vec<&str> =
         days.json["points"].as_array().unwrap().iter().map(|p| p["date"].as_str().unwrap()).collect();
     assert_eq!(dates, ["2026-03-07", "2026-03-08", "2026-03-09"], "{}", days.text);
+    // The Stats API's day is New York's too: its echoed range and its hour labels are local.
+    let query = json!({"site_id": site["domain"], "metrics": ["pageviews"], "date_range": "day",
+                       "dimensions": ["time:day"], "include": {"time_labels": true}});
+    let stats = server.post("/api/v2/query", &alice, query).await;
+    assert_eq!(stats.status, StatusCode::OK, "{}", stats.text);
+    let echoed = stats.json["query"]["date_range"][0].as_str().unwrap();
+    assert!(echoed.ends_with("T00:00:00-05:00") || echoed.ends_with("T00:00:00-04:00"), "{echoed}");
+    assert_eq!(stats.json["results"][0]["dimensions"][0], first[..10], "{}", stats.text);
+    assert_eq!(stats.json["results"][0]["metrics"][0], 1, "{}", stats.text);
+    // Advanced Analytics reads the site's days too (and still refuses a range it does not list).
+    let advanced = server.get(&format!("/api/analytics/advanced?website_id={id}&time_range=1d"), &alice).await;
+    assert_eq!(advanced.status, StatusCode::OK, "{}", advanced.text);
+    let bad = server.get(&format!("/api/analytics/advanced?website_id={id}&time_range=2w"), &alice).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);
     let other = server.get(&format!("/api/dashboard/timeseries?website_id={id}&range=today"), &bob).await;
     assert_eq!(other.status, StatusCode::NOT_FOUND);
     server.stop().await;

@@ -99,6 +99,17 @@ impl Cluster {
         zone_of(&self.pg, site)
     }
 
+    /// Each of `sites` with the timezone its rollups are keyed by, in one query (UTC for a site no longer there).
+    pub fn site_zones(&self, sites: &[WebsiteId]) -> Result<Vec<(WebsiteId, Tz)>> {
+        let named: std::collections::HashMap<WebsiteId, String> = self.pg.with(|c| {
+            Ok(c.query("SELECT id, timezone FROM websites WHERE id = ANY($1)", &[&sites])?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect())
+        })?;
+        Ok(sites.iter().map(|site| (*site, named.get(site).map_or(Tz::UTC, |name| local_time::zone(name)))).collect())
+    }
+
     /// Keys every rolled-up hour of a site by the timezone its metadata now holds, after a change: its rollups
     /// recomputed from a day before its first hit on, the old zone's rows taken to zero by the difference. Rows
     /// older than that (hours whose hits retention deleted) stay as they were keyed: their figures are not

@@ -87,8 +87,7 @@ impl TrafficReads for ClickHouseEvents {
 
     fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
         self.cluster.settle(sites)?;
-        let zoned = sites.iter().map(|&site| Ok((site, self.cluster.site_zone(site)?))).collect::<Result<Vec<_>>>()?;
-        self.cluster.events.site_periods(&zoned, metric, now)
+        self.cluster.events.site_periods(&self.cluster.site_zones(sites)?, metric, now)
     }
 
     fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
@@ -186,8 +185,9 @@ impl VisitReads for ClickHouseEvents {
             grain: crate::analytics::Grain::Hour,
             tz: chrono_tz::Tz::UTC,
         };
-        let zones = sites.iter().map(|&site| Ok((site, self.cluster.site_zone(site)?))).collect::<Result<Vec<_>>>()?;
-        self.cluster.events.live_visitors(&zones, &self.admitted_visits_of(sites, active, filters))
+        self.cluster
+            .events
+            .live_visitors(&self.cluster.site_zones(sites)?, &self.admitted_visits_of(sites, active, filters))
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
