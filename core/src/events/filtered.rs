@@ -14,6 +14,16 @@ use crate::analytics::{
 use crate::error::{Error, Result};
 use crate::model::{WebsiteId, now_ms};
 
+/// A group's keys with its time bucket (the last key, when `group` has one) made the start of its local hour or
+/// day: the engines' SQL gives days as local day numbers (see `local_time::bucket_start`).
+pub(crate) fn local_bucket(range: TimeRange, group: &GroupBy, keys: &mut [String]) {
+    if group.bucket
+        && let Some(last) = keys.last_mut()
+    {
+        *last = crate::analytics::local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
+    }
+}
+
 /// What a breakdown groups by: a rollup dimension's name or any filter dimension's (without `visit:` or
 /// `event:`; `prop:<key>` for a property).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::cluster::local_hours::{bucket_sql, day_sql};
 use crate::cluster::visits::{EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, local_bucket, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
@@ -327,11 +327,7 @@ impl FilteredReads for ClickHouseEvents {
         rows.iter()
             .map(|r| {
                 let mut values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
-                if group.bucket
-                    && let Some(last) = values.last_mut()
-                {
-                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
-                }
+                local_bucket(range, group, &mut values);
                 let counts = (0..7).map(|i| int(r, keys + i)).collect::<Result<Vec<_>>>()?;
                 Ok((values, group_totals(counts.try_into().expect("seven counts"))))
             })
@@ -390,11 +386,7 @@ impl FilteredReads for ClickHouseEvents {
         rows.iter()
             .map(|r| {
                 let mut keys_of = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
-                if group.bucket
-                    && let Some(last) = keys_of.last_mut()
-                {
-                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
-                }
+                local_bucket(range, group, &mut keys_of);
                 Ok(RevenueSum {
                     keys: keys_of,
                     currency: text(r, keys)?,
@@ -441,11 +433,7 @@ impl FilteredReads for ClickHouseEvents {
         rows.iter()
             .map(|r| {
                 let mut values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
-                if group.bucket
-                    && let Some(last) = values.last_mut()
-                {
-                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
-                }
+                local_bucket(range, group, &mut values);
                 Ok((values, int(r, keys)?, int(r, keys + 1)?))
             })
             .collect()

@@ -9,7 +9,7 @@ use super::SqliteEvents;
 use crate::analytics::{ActivityEvent, Conversion, Grain, TimeRange, Totals, local_time};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, ScrollGrouping, aliased, group_totals, key, key_list, local_bucket, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
@@ -239,11 +239,7 @@ impl FilteredReads for SqliteEvents {
             let sql = format!("{sql} HAVING {kept} ORDER BY {order} LIMIT {limit}");
             rows(conn, &sql, p, |r| {
                 let mut values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
-                if group.bucket
-                    && let Some(last) = values.last_mut()
-                {
-                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
-                }
+                local_bucket(range, group, &mut values);
                 let counts: [i64; 7] = std::array::from_fn(|i| r.get(keys + i).unwrap_or(0));
                 Ok((values, group_totals(counts)))
             })
@@ -302,11 +298,7 @@ impl FilteredReads for SqliteEvents {
             );
             rows(conn, &sql, p, |r| {
                 let mut keys_of = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
-                if group.bucket
-                    && let Some(last) = keys_of.last_mut()
-                {
-                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
-                }
+                local_bucket(range, group, &mut keys_of);
                 Ok(RevenueSum {
                     keys: keys_of,
                     currency: r.get(keys)?,
@@ -347,11 +339,7 @@ impl FilteredReads for SqliteEvents {
             );
             rows(conn, &sql, p, |r| {
                 let mut values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
-                if group.bucket
-                    && let Some(last) = values.last_mut()
-                {
-                    *last = local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
-                }
+                local_bucket(range, group, &mut values);
                 Ok((values, r.get(keys)?, r.get(keys + 1)?))
             })
         })
