@@ -152,6 +152,9 @@ pub struct Website {
     /// The site's website id in Umami (a UUID), which Umami's clients send to `POST /api/send`: set by the
     /// Umami importer or in the site's settings.
     pub umami_website_id: Option<String>,
+    /// The site's timezone (an IANA name): the days, weeks, months and hours of its reads are local ones. A new
+    /// site takes its creator's profile timezone.
+    pub timezone: String,
 }
 
 /// Serializes Unix milliseconds as an ISO-8601 string.

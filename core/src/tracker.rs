@@ -230,6 +230,24 @@ impl Tracker {
         self.websites.delete(site.user_id, id)
     }
 
+    /// Applies changes to a website the caller may change (`Websites::update`); a new timezone has the events
+    /// store key the site's aggregates by it at once (`Upkeep::timezone_changed`: on SQLite every rollup of the
+    /// site counted again in its local days and hours).
+    pub fn update_website(
+        &self,
+        caller: impl Into<Caller>,
+        id: WebsiteId,
+        changes: crate::store::websites::WebsiteChanges,
+    ) -> Result<crate::model::Website> {
+        let caller = caller.into();
+        let before = self.websites.get(caller, id)?.timezone;
+        let site = self.websites.update(caller, id, changes)?;
+        if site.timezone != before {
+            self.events.timezone_changed(id)?;
+        }
+        Ok(site)
+    }
+
     /// Deletes an account with its websites and all their data after checking its password (the sites'
     /// events go first, as in [`Tracker::delete_website`]).
     pub fn delete_account(&self, user: UserId, password: &str, client: IpAddr) -> Result<()> {

@@ -60,6 +60,7 @@ mod settings;
 mod share_links;
 mod stats_api;
 mod stats_engagement;
+mod timezones;
 mod track;
 mod visit_filters;
 mod visitor_stream;

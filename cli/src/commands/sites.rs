@@ -54,6 +54,9 @@ enum SitesCommand {
         /// Accept hits only from pages on the site's domain and its subdomains
         #[arg(long)]
         domain_only: Option<bool>,
+        /// The site's timezone (an IANA name such as Asia/Kolkata): its days and hours in every read
+        #[arg(long)]
+        timezone: Option<String>,
     },
     /// Delete a website and all its data
     Rm {
@@ -180,7 +183,7 @@ fn run_command(global: &GlobalArgs, args: &SitesArgs, tracker: &Tracker, base: &
             println!("{t}");
             Ok(())
         }
-        SitesCommand::Edit { site, name, domain, level, domain_only } => {
+        SitesCommand::Edit { site, name, domain, level, domain_only, timezone } => {
             let current = super::find_site(tracker, site)?;
             let changes = WebsiteChanges {
                 name: name.clone(),
@@ -188,8 +191,9 @@ fn run_command(global: &GlobalArgs, args: &SitesArgs, tracker: &Tracker, base: &
                 tracking_level: level.map(TrackingLevel::from),
                 domain_only: *domain_only,
                 umami_website_id: None,
+                timezone: timezone.clone(),
             };
-            show(tracker.websites.update(current.user_id, current.id, changes)?)
+            show(tracker.update_website(current.user_id, current.id, changes)?)
         }
         SitesCommand::Rm { site, yes } => {
             let current = super::find_site(tracker, site)?;

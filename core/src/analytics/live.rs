@@ -148,7 +148,6 @@ impl Analytics {
     pub fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
         let now = now_ms();
         let since = now - ACTIVE_WINDOW_MS;
-        let today = now.div_euclid(DAY_MS) * (DAY_MS / 1000);
         let (admitted, values) = admitted_visit_condition(filters, 2);
         let bound = |site: WebsiteId| {
             let site_since: [Value; 2] = [site.into(), since.into()];
@@ -164,7 +163,9 @@ impl Analytics {
                     ))?
                     .query_row(params_from_iter(bound(site)), |r| r.get::<_, i64>(0))?;
                 // The day's totals row: `visitors` counts each daily-salted visitor hash once, on the day its
-                // first visit began (see DayVisitors in the ingest writer).
+                // first visit began (see DayVisitors in the ingest writer); the site's local day.
+                let tz = crate::privacy::deletion::site_zone(conn, site)?;
+                let today = super::local_time::day_start(tz, now) / 1000;
                 let (visitors, conversions) = conn
                     .prepare_cached(
                         "SELECT visitors, conversions FROM rollup_days
@@ -201,8 +202,6 @@ impl Analytics {
         })
     }
 }
-
-const DAY_MS: Millis = 86_400_000;
 
 /// The most recently seen sessions of one site since `since` that `filters` admit.
 fn stream_sessions(

@@ -13,6 +13,7 @@ pub mod intent;
 pub mod intent_cache;
 pub mod journeys;
 mod live;
+pub mod local_time;
 mod organizations;
 mod overview;
 mod page_hours;

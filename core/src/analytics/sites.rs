@@ -3,7 +3,7 @@
 use rusqlite::params;
 use serde::Serialize;
 
-use super::Analytics;
+use super::{Analytics, local_time};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId};
 
@@ -33,7 +33,8 @@ impl SiteMetric {
     }
 }
 
-/// `GET /api/dashboard/sites` item. Periods are whole UTC days; the 7- and 30-day ones include today.
+/// `GET /api/dashboard/sites` item. Periods are whole days of each site's timezone; the 7- and 30-day ones
+/// include today.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SitePeriods {
@@ -43,8 +44,6 @@ pub struct SitePeriods {
     pub last7_days: i64,
     pub last30_days: i64,
 }
-
-const DAY_S: i64 = 86_400;
 
 impl SitePeriods {
     /// A site's periods before anything is counted.
@@ -60,22 +59,28 @@ impl Analytics {
     /// are different databases, so this no longer joins `websites` with the rollups. One cached statement per
     /// site walks the rollup primary key (website_id, dim, bucket) as the join's inner loop did.
     pub fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
-        let today = now.div_euclid(1000).div_euclid(DAY_S) * DAY_S;
         let col = metric.column();
+        // Each site's days are its own (its timezone): the starts of today, yesterday, 6 and 29 days ago, and
+        // tomorrow, in seconds.
         let sql = format!(
-            "SELECT COALESCE(SUM(CASE WHEN bucket = ?2 THEN {col} END), 0),
-                    COALESCE(SUM(CASE WHEN bucket = ?2 - {DAY_S} THEN {col} END), 0),
-                    COALESCE(SUM(CASE WHEN bucket >= ?2 - 6 * {DAY_S} THEN {col} END), 0),
+            "SELECT COALESCE(SUM(CASE WHEN bucket >= ?2 THEN {col} END), 0),
+                    COALESCE(SUM(CASE WHEN bucket >= ?3 AND bucket < ?2 THEN {col} END), 0),
+                    COALESCE(SUM(CASE WHEN bucket >= ?4 THEN {col} END), 0),
                     COALESCE(SUM({col}), 0)
              FROM rollup_days
-             WHERE website_id = ?1 AND dim = '' AND value = '' AND bucket >= ?2 - 29 * {DAY_S} AND bucket <= ?2"
+             WHERE website_id = ?1 AND dim = '' AND value = '' AND bucket >= ?5 AND bucket < ?6"
         );
         self.db.read(|conn| {
             let mut stmt = conn.prepare_cached(&sql)?;
             sites
                 .iter()
                 .map(|&website_id| {
-                    Ok(stmt.query_row(params![website_id, today], |r| {
+                    let tz = crate::privacy::deletion::site_zone(conn, website_id)?;
+                    let today = local_time::date_of(tz, now);
+                    let start = |days_ago: u64| local_time::midnight(tz, today - chrono::Days::new(days_ago)) / 1000;
+                    let tomorrow = local_time::midnight(tz, today + chrono::Days::new(1)) / 1000;
+                    let days = params![website_id, start(0), start(1), start(6), start(29), tomorrow];
+                    Ok(stmt.query_row(days, |r| {
                         Ok(SitePeriods {
                             website_id,
                             today: r.get(0)?,

@@ -3,7 +3,7 @@
 use rusqlite::params;
 use serde::Serialize;
 
-use super::{Analytics, Grain, TimeRange};
+use super::{Analytics, Grain, TimeRange, local_time};
 use crate::error::Result;
 use crate::model::{WebsiteId, iso};
 use crate::store::annotations::AnnotationMark;
@@ -19,7 +19,8 @@ pub struct Timeseries {
     pub annotations: Vec<AnnotationMark>,
 }
 
-/// One bucket: a UTC day (`2026-11-15`) for daily ranges, an ISO hour for the 24-hour range.
+/// One bucket: a local day of the site (`2026-11-15`) for daily ranges, an ISO hour for hourly ones (`Z` in UTC,
+/// else with the site's offset, `2026-11-15T13:00:00+05:30`).
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TimePoint {
@@ -51,26 +52,37 @@ impl Timeseries {
     /// with traffic, in bucket order; the others are zeros.
     pub(crate) fn of(range: TimeRange, rows: Vec<(i64, i64, i64)>) -> Timeseries {
         let (from, to) = range.buckets();
-        let step = range.grain.seconds();
+        let tz = range.tz;
         let mut rows = rows.into_iter().peekable();
-        let mut points = Vec::with_capacity(((to - from) / step) as usize);
+        let mut points = Vec::with_capacity(((to - from) / range.grain.seconds()).max(0) as usize + 1);
         let mut bucket = from;
         while bucket < to {
-            let (visitors, page_views) = match rows.peek() {
-                Some(&(b, v, p)) if b == bucket => {
-                    rows.next();
-                    (v, p)
+            // Local days are 23 to 25 hours long where the zone changes its offset.
+            let next = match range.grain {
+                Grain::Hour => bucket + 3_600,
+                Grain::Day => {
+                    let date = local_time::date_of(tz, bucket * 1000) + chrono::Days::new(1);
+                    local_time::midnight(tz, date) / 1000
                 }
-                _ => (0, 0),
             };
-            let stamp = iso(bucket * 1000);
+            let (mut visitors, mut page_views) = (0, 0);
+            while let Some(&(b, v, p)) = rows.peek() {
+                if b >= next {
+                    break;
+                }
+                rows.next();
+                if b >= bucket {
+                    (visitors, page_views) = (visitors + v, page_views + p);
+                }
+            }
             let date = match range.grain {
-                Grain::Day => stamp[..10].to_string(),
+                Grain::Day => local_time::date_of(tz, bucket * 1000).to_string(),
                 // The hour's start without milliseconds: `2026-11-15T13:00:00Z`.
-                Grain::Hour => format!("{}Z", &stamp[..19]),
+                Grain::Hour if tz == chrono_tz::Tz::UTC => format!("{}Z", &iso(bucket * 1000)[..19]),
+                Grain::Hour => local_time::local_iso(tz, bucket * 1000),
             };
             points.push(TimePoint { date, visitors, page_views });
-            bucket += step;
+            bucket = next;
         }
         Timeseries { points, comparison: None, annotations: Vec::new() }
     }

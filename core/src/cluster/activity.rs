@@ -117,9 +117,9 @@ impl Events {
     /// The visits that started in a range which converted (whenever they did), and all of them.
     fn converted_visits(&self, site: WebsiteId, range: TimeRange) -> Result<(i64, i64)> {
         let db = self.database();
-        let (rolled, live) = self.split(range.start, range.end)?;
+        let (rolled, live) = self.split(range.tz, range.start, range.end)?;
         let mut parts = Vec::new();
-        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end)) {
+        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end), range.tz) {
             parts.push(format!(
                 "SELECT sumIf(visits, dim = 'converted') AS converted, sumIf(visits, dim = '') AS started
                  FROM {db}.{table}
@@ -148,9 +148,9 @@ impl Events {
         definitions: Vec<(i64, String)>,
     ) -> Result<EventSummary> {
         let db = self.database();
-        let (rolled, live) = self.split(range.start, range.end)?;
+        let (rolled, live) = self.split(range.tz, range.start, range.end)?;
         let mut parts = Vec::new();
-        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end)) {
+        for (table, (from, to)) in hour_tables(rolled, (range.start, range.end), range.tz) {
             parts.push(format!(
                 "SELECT value AS event_name, sum(events + conversions) AS n, sum(conversions) AS converted
                  FROM {db}.{table}

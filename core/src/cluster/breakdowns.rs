@@ -47,15 +47,17 @@ impl Events {
 
     /// `GET /api/analytics/urls` in cluster mode: the pages viewed over the last 90 UTC days, most viewed
     /// first, then those with heatmap points or scroll depths (of any time) alone, as SQLite lists them.
-    pub fn page_urls(&self, site: WebsiteId, now: Millis) -> Result<Vec<String>> {
-        let since = now.div_euclid(DAY_MS) * DAY_MS - URL_DAYS * DAY_MS;
+    /// The 90 days start on the local hour of `tz` (the zone the site's rollups are keyed by) holding the UTC
+    /// midnight SQLite starts them on.
+    pub fn page_urls(&self, site: WebsiteId, tz: chrono_tz::Tz, now: Millis) -> Result<Vec<String>> {
+        let since = crate::analytics::local_time::hour_start(tz, now.div_euclid(DAY_MS) * DAY_MS - URL_DAYS * DAY_MS);
         let db = self.database();
-        let (rolled, live) = self.split(since, Millis::MAX)?;
+        let (rolled, live) = self.split(tz, since, Millis::MAX)?;
         let mut parts = vec![format!(
             "SELECT path AS value, toInt64(0) AS n FROM {db}.interactions
              WHERE website_id = {site} AND kind IN ('click', 'move', 'submit', 'scroll') GROUP BY value"
         )];
-        for table in hour_tables(rolled, (since, Millis::MAX)) {
+        for table in hour_tables(rolled, (since, Millis::MAX), tz) {
             parts.push(self.rolled_values_sql(site, Dimension::Page.as_str(), "pageviews", table));
         }
         if let Some((from, _)) = live {
@@ -82,10 +84,10 @@ impl Events {
     ) -> Result<Vec<(String, i64)>> {
         let db = self.database();
         let limit = limit.max(0);
-        let (rolled, live) = self.split(range.start, range.end)?;
+        let (rolled, live) = self.split(range.tz, range.start, range.end)?;
         let mut parts = Vec::new();
         let counter = if dim == Dimension::Page { "pageviews" } else { "visits" };
-        for table in hour_tables(rolled, (range.start, range.end)) {
+        for table in hour_tables(rolled, (range.start, range.end), range.tz) {
             parts.push(self.rolled_values_sql(site, dim.as_str(), counter, table));
         }
         if let Some((from, to)) = live {

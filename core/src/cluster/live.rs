@@ -2,16 +2,16 @@
 //! stream's summary, with the meaning SQLite's `sessions` rows give them (a visit's place, device and address
 //! are its first hit's; its entry and exit pages its first and latest page views').
 
+use chrono_tz::Tz;
+
 use super::clickhouse::join;
 use super::events::Events;
 use crate::analytics::{
-    ACTIVE_NOW_MS, ACTIVE_WINDOW_MS, ActiveSession, CurrentActivity, Grain, LIVE_LIMIT, LivePage, LiveVisitors,
-    STREAM_LIMIT, StreamSession, TOP_PAGES, TimeRange, activity_text,
+    ACTIVE_NOW_MS, ACTIVE_WINDOW_MS, ActiveSession, CurrentActivity, LIVE_LIMIT, LivePage, LiveVisitors, STREAM_LIMIT,
+    StreamSession, TOP_PAGES, TimeRange, Totals, activity_text,
 };
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId, now_ms};
-
-const DAY_MS: Millis = 86_400_000;
 
 /// The columns of each visit of `sites` seen since `since` that `admitted` keeps (a read's filters as a
 /// condition on hits, `" AND ..."`, or nothing), one row per visit (`{cols}` of the outer query pick from them).
@@ -83,24 +83,32 @@ impl Events {
     }
 
     /// `GET /api/analytics/live-visitors` in cluster mode, as SQLite's `Analytics::live_visitors` answers it:
-    /// today's new visitors and conversions are the overview's totals of the UTC day.
-    /// Only the active visits `admitted` keeps are counted and listed (the day's figures are the sites').
-    pub fn live_visitors(&self, sites: &[WebsiteId], admitted: &str) -> Result<LiveVisitors> {
+    /// today's new visitors and conversions are the overview's totals of each site's local day (`zones`: each
+    /// site's zone). Only the active visits `admitted` keeps are counted and listed (the day's figures are the
+    /// sites').
+    pub fn live_visitors(&self, zones: &[(WebsiteId, Tz)], admitted: &str) -> Result<LiveVisitors> {
         let mut live = LiveVisitors::default();
-        if sites.is_empty() {
+        if zones.is_empty() {
             return Ok(live);
         }
+        let sites: Vec<WebsiteId> = zones.iter().map(|(site, _)| *site).collect();
         let now = now_ms();
         let since = now - ACTIVE_WINDOW_MS;
-        let today = TimeRange {
-            start: now.div_euclid(DAY_MS) * DAY_MS,
-            end: now.div_euclid(DAY_MS) * DAY_MS + DAY_MS,
-            grain: Grain::Hour,
+        let (node, visits) = (&self.nodes()[0], active_visits(self.database(), &sites, since, admitted));
+        // The sites' day totals and the three lists, at once: a fixed number of queries per zone however many
+        // sites the caller has (each reads them all, grouped), so one account's many sites cost another tenant
+        // nothing more.
+        let day_totals = || {
+            let mut names: Vec<Tz> = zones.iter().map(|(_, tz)| *tz).collect();
+            names.sort_by_key(|tz| tz.name());
+            names.dedup();
+            let mut totals = Totals::default();
+            for tz in names {
+                let zoned: Vec<WebsiteId> = zones.iter().filter(|(_, z)| *z == tz).map(|(site, _)| *site).collect();
+                totals = totals + self.totals_of(&zoned, TimeRange::parse_in("today", now, tz)?)?;
+            }
+            Ok(totals)
         };
-        let (node, visits) = (&self.nodes()[0], active_visits(self.database(), sites, since, admitted));
-        // The sites' day totals and the three lists, at once: a fixed number of queries however many sites the
-        // caller has (each reads them all, grouped), so one account's many sites cost another tenant nothing more.
-        let day_totals = || self.totals_of(sites, today);
         // Active visitors are active visits, one row each (see `LiveVisitors::total_active_visitors`).
         let active = || node.query_value::<i64>(&format!("SELECT count() FROM ({visits})"));
         let pages = || {
@@ -250,7 +258,7 @@ mod tests {
 
         let mut sqlite =
             fixture.tracker.analytics().live_visitors(&[fixture.site], &crate::events::Filters::none()).unwrap();
-        let mut clickhouse = events.live_visitors(&[fixture.site], "").unwrap();
+        let mut clickhouse = events.live_visitors(&[(fixture.site, Tz::UTC)], "").unwrap();
         assert!(sqlite.conversions_today > 0 && sqlite.total_active_visitors > 0, "{sqlite:?}");
         assert!(sqlite.recent_sessions.iter().any(|s| !s.current_activity.activity.is_empty()), "{sqlite:?}");
         for live in [&mut sqlite, &mut clickhouse] {
@@ -288,6 +296,7 @@ mod tests {
             live
         };
         let sqlite = plain(fixture.tracker.analytics().live_visitors(&sites, &crate::events::Filters::none()).unwrap());
+        let sites: Vec<(WebsiteId, Tz)> = sites.into_iter().map(|site| (site, Tz::UTC)).collect();
         let one = events.live_visitors(&sites[..1], "").unwrap();
         assert!(sqlite.total_active_visitors > one.total_active_visitors && sqlite.conversions_today > 0, "{sqlite:?}");
         assert!(sqlite.recent_sessions.iter().map(|s| s.website_id).collect::<HashSet<_>>().len() > 1, "{sqlite:?}");

@@ -19,6 +19,7 @@ pub mod ingest_state;
 mod intent;
 mod journeys;
 mod live;
+pub(crate) mod local_hours;
 pub mod migrate;
 pub mod notices;
 mod organizations;

@@ -39,22 +39,24 @@ impl Events {
     }
 
     /// The totals of `sites` together over a range, each site's figures added (a visitor is a site's own, so
-    /// visitors add up too), in as many queries as one site's: the live summary of a caller's sites.
+    /// visitors add up too), in as many queries as one site's; the sites' rollups must be keyed by the range's
+    /// zone.
     pub fn totals_of(&self, sites: &[WebsiteId], range: TimeRange) -> Result<Totals> {
         if sites.is_empty() {
             return Ok(Totals::default());
         }
-        let (rolled, live) = self.split(range.start, range.end)?;
-        let tables = rollups::hour_tables(rolled, (range.start, range.end));
+        let (rolled, live) = self.split(range.tz, range.start, range.end)?;
+        let tables = rollups::hour_tables(rolled, (range.start, range.end), range.tz);
         let (rolled, live) = join(
             || if tables.is_empty() { Ok(Totals::default()) } else { self.rolled_totals(sites, &tables) },
-            || live.map_or(Ok(Totals::default()), |span| self.hit_totals(sites, span)),
+            || live.map_or(Ok(Totals::default()), |span| self.hit_totals(sites, range.tz, span)),
         )?;
         Ok(rolled + live)
     }
 
-    /// The totals of `sites` over [from, to) counted from their hits, read through the Distributed table.
-    fn hit_totals(&self, sites: &[WebsiteId], (from, to): Span) -> Result<Totals> {
+    /// The totals of `sites` over [from, to) counted from their hits, read through the Distributed table
+    /// (visitors once per local day of `tz`).
+    fn hit_totals(&self, sites: &[WebsiteId], tz: chrono_tz::Tz, (from, to): Span) -> Result<Totals> {
         let condition = sites_condition(sites);
         let db = self.database();
         let node = &self.nodes()[0];
@@ -77,7 +79,7 @@ impl Events {
         let visitors = || {
             node.query(&format!(
                 "SELECT count() FROM ({}) WHERE first >= {from}",
-                first_visits_sql(db, sites, from, to)
+                first_visits_sql(db, sites, tz, from, to)
             ))
         };
         let (counts, (rows, visitors)) = join(counts, || join(visits, visitors))?;

@@ -37,6 +37,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0230_import_days", include_str!("../../migrations/postgres/0230_import_days.sql")),
     ("0240_privacy_deletion_jobs", include_str!("../../migrations/postgres/0240_privacy_deletion_jobs.sql")),
     ("0250_member_emails", include_str!("../../migrations/postgres/0250_member_emails.sql")),
+    ("0260_site_timezone", include_str!("../../migrations/postgres/0260_site_timezone.sql")),
     ("0270_personal_segments", include_str!("../../migrations/postgres/0270_personal_segments.sql")),
     ("0280_sealed_share_slugs", include_str!("../../migrations/postgres/0280_sealed_share_slugs.sql")),
 ];

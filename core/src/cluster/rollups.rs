@@ -3,17 +3,26 @@
 //! its own hits once an hour is closed. Reads take a range's closed hours from here and its open hours from the
 //! hits, so a year's overview sums a few thousand rows instead of grouping millions of hits into visits.
 //!
+//! Each site's rows are keyed by its local hours (issue 36): `hour` is the UTC millisecond its local hour starts
+//! (a UTC half hour in India), and a visitor counts once per local day. A shard's mark is a UTC hour; in a zone
+//! it stands for every local hour before the one holding it (`local_span`), so a roll-up step of UTC hours
+//! keys whole local hours in every zone and consecutive steps tile. A changed timezone rebuilds the site's
+//! rows (`Cluster::rekey_site`).
+//!
 //! Closed hours are rolled up by one daemon at a time (serve's periodic job, under a PostgreSQL advisory lock)
 //! and rebuilt, under the same lock, for the days a deletion touched. Retention keeps them, as SQLite keeps its
 //! own, so history stays on the dashboard after its hits expire.
 
 use std::time::{Duration, Instant};
 
+use chrono_tz::Tz;
+
 use super::Cluster;
 use super::events::Events;
+use super::local_hours::{hour_sql, local_span};
 use super::pg::Pg;
-use super::visits::{DAY_MS, first_visits_in, int, visits_in};
-use crate::analytics::{Dimension, Totals};
+use super::visits::{DAY_MS, first_visits_in, int, sites_condition, visits_in};
+use crate::analytics::{Dimension, Totals, local_time};
 use crate::error::Result;
 use crate::model::{Millis, WebsiteId};
 
@@ -60,7 +69,7 @@ impl Cluster {
         let target = (now - CLOSED_AFTER_MS).div_euclid(HOUR_MS) * HOUR_MS;
         let (pg, events) = (&self.pg, &self.events);
         locked(pg, false, || {
-            roll_up_holding_lock(events, target, now)?;
+            roll_up_holding_lock(pg, events, target, now)?;
             reroll_stale_visits(pg, events)?;
             Ok(target)
         })
@@ -72,8 +81,8 @@ impl Cluster {
     /// rollups answer for them), so `before` must be past the hours still receiving hits. Answers the mark
     /// every shard has reached, which may be later.
     pub(super) fn roll_up_before(&self, before: Millis, now: Millis) -> Result<Millis> {
-        let events = &self.events;
-        locked(&self.pg, true, || roll_up_holding_lock(events, before, now))?;
+        let (pg, events) = (&self.pg, &self.events);
+        locked(pg, true, || roll_up_holding_lock(pg, events, before, now))?;
         events.rolled_up_through()
     }
 
@@ -84,13 +93,75 @@ impl Cluster {
     pub fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
         rebuild(&self.pg, &self.events, site, from, to)
     }
+
+    /// The timezone a site's rollups are keyed by: its metadata's.
+    pub fn site_zone(&self, site: WebsiteId) -> Result<Tz> {
+        zone_of(&self.pg, site)
+    }
+
+    /// Each of `sites` with the timezone its rollups are keyed by, in one query (UTC for a site no longer there).
+    pub fn site_zones(&self, sites: &[WebsiteId]) -> Result<Vec<(WebsiteId, Tz)>> {
+        let named: std::collections::HashMap<WebsiteId, String> = self.pg.with(|c| {
+            Ok(c.query("SELECT id, timezone FROM websites WHERE id = ANY($1)", &[&sites])?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect())
+        })?;
+        Ok(sites.iter().map(|site| (*site, named.get(site).map_or(Tz::UTC, |name| local_time::zone(name)))).collect())
+    }
+
+    /// Keys every rolled-up hour of a site by the timezone its metadata now holds, after a change: its rollups
+    /// recomputed from a day before its first hit on, the old zone's rows taken to zero by the difference. Rows
+    /// older than that (hours whose hits retention deleted) stay as they were keyed: their figures are not
+    /// lost, only their hours are the old zone's.
+    pub fn rekey_site(&self, site: WebsiteId) -> Result<()> {
+        let (pg, events) = (&self.pg, &self.events);
+        locked(pg, true, || {
+            let Some(first) = events.first_hit(site)? else { return Ok(()) };
+            rebuild_holding_lock(events, site, zone_of(pg, site)?, first - DAY_MS, Millis::MAX).map(|_| ())
+        })?;
+        Ok(())
+    }
+}
+
+/// The timezones of the sites not in UTC, each with its sites: a roll-up keys each zone's sites by its hours.
+fn zones(pg: &Pg) -> Result<Vec<(Tz, Vec<WebsiteId>)>> {
+    let rows: Vec<(WebsiteId, String)> = pg.with(|c| {
+        Ok(c.query("SELECT id, timezone FROM websites WHERE timezone <> 'UTC' ORDER BY timezone, id", &[])?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    })?;
+    let mut zones: Vec<(Tz, Vec<WebsiteId>)> = Vec::new();
+    for (site, name) in rows {
+        let tz = local_time::zone(&name);
+        match zones.iter_mut().find(|(zone, _)| *zone == tz) {
+            Some((_, sites)) => sites.push(site),
+            None => zones.push((tz, vec![site])),
+        }
+    }
+    zones.retain(|(tz, _)| *tz != Tz::UTC);
+    Ok(zones)
+}
+
+/// The timezone a site's rollups are keyed by: its metadata's (UTC for a site no longer there).
+pub(super) fn zone_of(pg: &Pg, site: WebsiteId) -> Result<Tz> {
+    let name: Option<String> =
+        pg.with(|c| Ok(c.query_opt("SELECT timezone FROM websites WHERE id = $1", &[&site])?.map(|r| r.get(0))))?;
+    Ok(name.map_or(Tz::UTC, |name| local_time::zone(&name)))
 }
 
 /// Brings every shard's mark to `target` (an hour's start) by rolling up its hours before it, by a caller
-/// holding the rollups' lock; a shard already there is left alone.
-fn roll_up_holding_lock(events: &Events, target: Millis, now: Millis) -> Result<()> {
+/// holding the rollups' lock; a shard already there is left alone. Each step is one statement for the sites in
+/// UTC and one per other timezone a site has.
+fn roll_up_holding_lock(pg: &Pg, events: &Events, target: Millis, now: Millis) -> Result<()> {
     let db = events.database();
     let marks = events.shard_marks()?;
+    let zones = zones(pg)?;
+    let in_utc = match zones.iter().flat_map(|(_, sites)| sites).copied().collect::<Vec<_>>() {
+        zoned if zoned.is_empty() => "1".to_string(),
+        zoned => format!("NOT ({})", sites_condition(&zoned)),
+    };
     for (shard, node) in events.nodes().iter().enumerate() {
         let mut from = marks[shard];
         if from >= target {
@@ -111,7 +182,10 @@ fn roll_up_holding_lock(events: &Events, target: Millis, now: Millis) -> Result<
         }
         while from < target {
             let to = (from + STEP_MS).min(target);
-            node.execute(&difference_sql(db, "1", from, to))?;
+            node.execute(&difference_sql(db, &in_utc, Tz::UTC, from, to))?;
+            for (tz, sites) in &zones {
+                node.execute(&difference_sql(db, &sites_condition(sites), *tz, from, to))?;
+            }
             node.execute(&format!(
                 "INSERT INTO {db}.rollup_marks_local (shard, through, at) VALUES ({shard}, {to}, {now})"
             ))?;
@@ -125,7 +199,7 @@ fn roll_up_holding_lock(events: &Events, target: Millis, now: Millis) -> Result<
 /// `Cluster::rebuild_rollups` on a pool and an events store.
 pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
     let keys = locked(pg, true, || {
-        let (from, rebuilt_to) = rebuild_holding_lock(events, site, from, to)?;
+        let (from, rebuilt_to) = rebuild_holding_lock(events, site, zone_of(pg, site)?, from, to)?;
         // Counted under the lock, before a roll-up elsewhere adds later hours. A shard holds no rollup of an
         // hour past its own mark, so the hours up to the furthest mark are each shard's rebuilt hours.
         if rebuilt_to > from { events.rollup_keys(site, Some((from, rebuilt_to))) } else { Ok(0) }
@@ -133,9 +207,9 @@ pub(super) fn rebuild(pg: &Pg, events: &Events, site: WebsiteId, from: Millis, t
     Ok(keys.unwrap_or(0))
 }
 
-/// `rebuild`, by a caller holding the rollups' lock; the span of hours it rebuilt on some shard (empty when
-/// none: every shard's mark is before `from`).
-fn rebuild_holding_lock(events: &Events, site: WebsiteId, from: Millis, to: Millis) -> Result<Span> {
+/// `rebuild`, by a caller holding the rollups' lock, keying the site by `tz`; the span of (local) hours it
+/// rebuilt on some shard (empty when none: every shard's mark is before `from`).
+fn rebuild_holding_lock(events: &Events, site: WebsiteId, tz: Tz, from: Millis, to: Millis) -> Result<Span> {
     let from = from.div_euclid(HOUR_MS) * HOUR_MS;
     let marks = events.shard_marks()?;
     let mut rebuilt_to = from;
@@ -143,12 +217,12 @@ fn rebuild_holding_lock(events: &Events, site: WebsiteId, from: Millis, to: Mill
         let mut start = from;
         while start < to.min(mark) {
             let end = (start + STEP_MS).min(to).min(mark);
-            node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), start, end))?;
+            node.execute(&difference_sql(events.database(), &format!("website_id = {site}"), tz, start, end))?;
             start = end;
         }
         rebuilt_to = rebuilt_to.max(to.min(mark));
     }
-    Ok((from, rebuilt_to))
+    Ok(local_span(tz, from, rebuilt_to))
 }
 
 /// Whether a visit that started at `start` and has a hit at `latest` may have outgrown its rolled-up hour.
@@ -191,7 +265,7 @@ fn reroll_stale_visits(pg: &Pg, events: &Events) -> Result<()> {
             .collect())
     })?;
     for (site, from, note) in notes {
-        rebuild_holding_lock(events, site, from, Millis::MAX)?;
+        rebuild_holding_lock(events, site, zone_of(pg, site)?, from, Millis::MAX)?;
         pg.with(|c| {
             c.execute("DELETE FROM rollup_stale_visits WHERE website_id = $1 AND note = $2", &[&site, &note])?;
             Ok(())
@@ -222,9 +296,11 @@ pub(super) fn locked<T>(pg: &Pg, wait: bool, f: impl FnOnce() -> Result<T>) -> R
 }
 
 /// The statement, run on one shard, that brings its rollups of the sites of `sites` (a condition on
-/// `website_id`) over the hours of [from, to) to what its hits give: the rows its hits give, minus the rows it
-/// holds, summed per key and inserted where they differ.
-fn difference_sql(db: &str, sites: &str, from: Millis, to: Millis) -> String {
+/// `website_id`, sites of the zone `tz`) over the local hours a roll-up of the UTC hours [from, to) keys
+/// (`local_span`) to what its hits give: the rows its hits give, minus the rows it holds, summed per key and
+/// inserted where they differ.
+fn difference_sql(db: &str, sites: &str, tz: Tz, from: Millis, to: Millis) -> String {
+    let (from, to) = local_span(tz, from, to);
     let held = format!(
         "SELECT website_id, dim, hour, value, -pageviews, -visits, -visitors, -events, -conversions, -bounces,
                 -duration_s
@@ -237,16 +313,17 @@ fn difference_sql(db: &str, sites: &str, from: Millis, to: Millis) -> String {
          FROM ({} UNION ALL {held})
          GROUP BY website_id, dim, hour, value
          HAVING p != 0 OR v != 0 OR u != 0 OR e != 0 OR c != 0 OR b != 0 OR d != 0",
-        rows_sql(db, sites, from, to)
+        rows_sql(db, sites, tz, from, to)
     )
 }
 
 /// The rollup rows a shard's hits give over the hours of [from, to), with the meanings of SQLite's rebuild
 /// (and its writer): visits, bounces, visit time and visits with a conversion in the hour their visit started,
 /// under their first hit's dimensions; a visitor once a day, in the hour of their first visit that day; page
-/// views, events and conversions in the hour they happened, pages and event names as values.
-fn rows_sql(db: &str, sites: &str, from: Millis, to: Millis) -> String {
-    let hour = |column: &str| format!("intDiv({column}, {HOUR_MS}) * {HOUR_MS}");
+/// views, events and conversions in the hour they happened, pages and event names as values. Hours and days are
+/// the local ones of `tz`.
+fn rows_sql(db: &str, sites: &str, tz: Tz, from: Millis, to: Millis) -> String {
+    let hour = |column: &str| hour_sql(tz, column, from, to);
     let in_range = format!("{sites} AND ts >= {from} AND ts < {to}");
     // One pass over the visits for every per-visit row: each visit fans out to its (dim, value) pairs.
     let mut pairs = vec!["('', '')".to_string(), "('converted', '')".to_string()];
@@ -274,7 +351,7 @@ fn rows_sql(db: &str, sites: &str, from: Millis, to: Millis) -> String {
              FROM ({}) WHERE first >= {from}
              GROUP BY website_id, hour",
             hour("first"),
-            first_visits_in(db, "hits_local", sites, from, to)
+            first_visits_in(db, "hits_local", sites, tz, from, to)
         ),
         format!(
             "SELECT website_id, '', {} AS hour, '', toInt64(countIf(kind = 'pageview')), {zero}, {zero},
@@ -333,6 +410,15 @@ impl Events {
         ))
     }
 
+    /// The time of a site's first hit on any shard (`None` when it has none).
+    fn first_hit(&self, site: WebsiteId) -> Result<Option<Millis>> {
+        let rows = self.nodes()[0]
+            .query(&format!("SELECT count(), min(ts) FROM {}.hits WHERE website_id = {site}", self.database()))?;
+        let row = rows.first().map(Vec::as_slice).unwrap_or_default();
+        // An empty table's min is 0 in ClickHouse, not NULL.
+        Ok(if int(row, 0)? > 0 { Some(int(row, 1)?) } else { None })
+    }
+
     /// Drops the mark read last (after a roll-up moved it).
     pub(super) fn forget_mark(&self) {
         *self.mark.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -351,13 +437,14 @@ impl Events {
         Ok(marks)
     }
 
-    /// The part of [from, to) read from the rollups (its whole hours before the mark) and the part read from
-    /// the hits; either may be `None`. A range that does not start on an hour is read from the hits alone.
-    pub(super) fn split(&self, from: Millis, to: Millis) -> Result<(Option<Span>, Option<Span>)> {
-        if from.rem_euclid(HOUR_MS) != 0 || from >= to {
+    /// The part of [from, to) read from the rollups of a site keyed by `tz` (its whole local hours before the
+    /// mark's) and the part read from the hits; either may be `None`. A range that does not start on a local hour
+    /// is read from the hits alone.
+    pub(super) fn split(&self, tz: Tz, from: Millis, to: Millis) -> Result<(Option<Span>, Option<Span>)> {
+        if from != local_time::hour_start(tz, from) || from >= to {
             return Ok((None, (from < to).then_some((from, to))));
         }
-        let mark = self.rolled_up_through()?.div_euclid(HOUR_MS) * HOUR_MS;
+        let mark = local_span(tz, 0, self.rolled_up_through()?.div_euclid(HOUR_MS) * HOUR_MS).1;
         let rolled = (from < mark).then_some((from, to.min(mark)));
         let live = (mark < to).then_some((from.max(mark), to));
         Ok((rolled, live))
@@ -414,18 +501,38 @@ impl Events {
     }
 }
 
-/// The tables of hourly counts a read of `whole` adds to its hits, each with its span: the rollups over the
-/// rolled-up part (`rolled`, from `Events::split`), and the imported daily aggregates over the whole range, which
-/// have no hits to be read from instead. The same table may not be listed twice.
-pub(super) fn hour_tables(rolled: Option<Span>, whole: Span) -> Vec<(&'static str, Span)> {
+/// The tables of hourly counts a read of `whole` adds to its hits, each with the span of `hour` it reads: the
+/// rollups over the rolled-up part (`rolled`, from `Events::split`), and the imported daily aggregates of the days
+/// whose local midnight of `tz` is in the range (`imported_span`), which have no hits to be read from instead.
+/// The same table may not be listed twice.
+pub(super) fn hour_tables(rolled: Option<Span>, whole: Span, tz: Tz) -> Vec<(&'static str, Span)> {
     let mut tables = Vec::with_capacity(2);
     if let Some(span) = rolled {
         tables.push(("rollup_hours", span));
     }
-    if whole.0 < whole.1 {
-        tables.push(("imported_hours", whole));
+    let imported = imported_span(tz, whole);
+    if imported.0 < imported.1 {
+        tables.push(("imported_hours", imported));
     }
     tables
+}
+
+/// The span of `imported_hours.hour` a read of [from, to) in `tz` takes. Imported rows are keyed by their
+/// date's UTC midnight whatever the site's zone (an import stores dates; a zone change moves nothing), and
+/// count on the date's local midnight, as SQLite's rebuild places them: the dates whose local midnight is in the
+/// range.
+pub(super) fn imported_span(tz: Tz, (from, to): Span) -> Span {
+    if tz == Tz::UTC || from >= to {
+        return (from, to);
+    }
+    let first_date = |at: Millis| {
+        let date = local_time::date_of(tz, at);
+        if local_time::midnight(tz, date) >= at { date } else { date + chrono::Days::new(1) }
+    };
+    let utc_midnight =
+        |date: chrono::NaiveDate| date.and_hms_opt(0, 0, 0).expect("midnight").and_utc().timestamp_millis();
+    let clamp = |at: Millis| at.clamp(-DAY_MS * 365 * 200, DAY_MS * 365 * 300);
+    (utc_midnight(first_date(clamp(from))), utc_midnight(first_date(clamp(to))))
 }
 
 #[cfg(test)]

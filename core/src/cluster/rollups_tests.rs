@@ -3,9 +3,11 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use chrono_tz::Tz;
+
 use super::*;
 use crate::analytics::TimeRange;
-use crate::cluster::seeded::{assert_every_read_equal, seeded_hits};
+use crate::cluster::seeded::{assert_every_read_equal, assert_every_read_equal_in, seeded_hits};
 use crate::cluster::testing::{TestCluster, fresh, store_in_both};
 use crate::model::now_ms;
 use crate::privacy::{DataType, DeletionReport};
@@ -25,6 +27,26 @@ fn seeded(later: Millis) -> Option<(TestCluster, OneSite, Cluster, Vec<crate::in
     assert_eq!(cluster.roll_up(later).unwrap(), Some(target));
     assert_eq!(cluster.events.rolled_up_through().unwrap(), target);
     Some((test, fixture, cluster, hits, target))
+}
+
+/// Sets a site's timezone on both engines, each keying the site by it at once (`Upkeep::timezone_changed` on
+/// SQLite, `Cluster::rekey_site` on the cluster).
+fn set_zone(fixture: &OneSite, cluster: &Cluster, name: &str) {
+    let meta = &fixture.tracker.privacy.meta;
+    let mut site = meta.website(fixture.site).unwrap().unwrap();
+    site.timezone = name.to_string();
+    assert!(meta.update_website(&site).unwrap());
+    fixture.tracker.events.timezone_changed(fixture.site).unwrap();
+    cluster
+        .pg
+        .with(|c| Ok(c.execute("UPDATE websites SET timezone = $1 WHERE id = $2", &[&name, &fixture.site])?))
+        .unwrap();
+    cluster.rekey_site(fixture.site).unwrap();
+}
+
+/// The minutes past the UTC hour of a site's rollup keys (those not summing to zero).
+fn minutes_of_keys(cluster: &Cluster, site: WebsiteId) -> HashSet<Millis> {
+    keys_held(cluster, site).into_iter().map(|(_, hour, _)| hour.rem_euclid(HOUR_MS) / 60_000).collect()
 }
 
 /// The rollups summed over both shards: (rows, page views, visits, visitors).
@@ -62,9 +84,14 @@ fn keys_held(cluster: &Cluster, site: WebsiteId) -> HashSet<(String, Millis, Str
 
 /// The reads that rollups answer, compared on both engines.
 fn assert_rolled_reads_equal(fixture: &OneSite, events: &Events, now: Millis) {
+    assert_rolled_reads_equal_in(fixture, events, Tz::UTC, now);
+}
+
+/// `assert_rolled_reads_equal` of a site whose timezone is `tz` on both engines, over its local days.
+fn assert_rolled_reads_equal_in(fixture: &OneSite, events: &Events, tz: Tz, now: Millis) {
     let (sqlite, site) = (&fixture.tracker.analytics(), fixture.site);
     for name in ["24h", "7d", "30d"] {
-        let range = TimeRange::parse(name, now).unwrap();
+        let range = TimeRange::parse_in(name, now, tz).unwrap();
         assert_eq!(events.totals(site, range).unwrap(), sqlite.totals(site, range).unwrap(), "totals {name}");
         assert_eq!(events.timeseries(site, range).unwrap(), sqlite.timeseries(site, range).unwrap(), "{name}");
         for dim in Dimension::ALL {
@@ -80,7 +107,7 @@ fn assert_rolled_reads_equal(fixture: &OneSite, events: &Events, now: Millis) {
     }
     for metric in [crate::analytics::SiteMetric::Pageviews, crate::analytics::SiteMetric::Visitors] {
         let expected = sqlite.site_periods(&[site], metric, now).unwrap();
-        assert_eq!(events.site_periods(&[site], metric, now).unwrap(), expected);
+        assert_eq!(events.site_periods(&[(site, tz)], metric, now).unwrap(), expected);
     }
 }
 
@@ -234,4 +261,41 @@ fn deletions_before_a_time_give_sqlites_counts_and_answers() {
         assert_eq!(DeletionReport { rollup_rows: 0, ..got }, DeletionReport { rollup_rows: 0, ..expected }, "{data:?}");
         assert_rolled_reads_equal(&fixture, &cluster.events, now);
     }
+}
+
+/// A site in India (+5:30) is rolled up in its local hours (keys on UTC half hours) and local days, and its
+/// reads over its local ranges are SQLite's, from the rollups and hits and then from the rollups alone.
+#[test]
+fn a_sites_local_hours_are_rolled_up_with_sqlites_answers() {
+    let Some(test) = fresh() else { return };
+    let fixture = one_site();
+    test.add_site(fixture.site);
+    let cluster = Cluster { pg: Arc::new(test.pg()), events: Arc::new(test.events()) };
+    set_zone(&fixture, &cluster, "Asia/Kolkata");
+    let india: Tz = "Asia/Kolkata".parse().unwrap();
+    let now = now_ms();
+    store_in_both(&fixture, &test, seeded_hits(fixture.site, now));
+    assert!(cluster.roll_up(now + CLOSED_AFTER_MS + DAY_MS).unwrap().is_some());
+    assert_eq!(minutes_of_keys(&cluster, fixture.site), HashSet::from([30]));
+    assert_every_read_equal_in(fixture.tracker.analytics(), &cluster.events, fixture.site, india, now);
+
+    cluster.events.delete_where(&format!("website_id = {}", fixture.site)).unwrap();
+    assert_rolled_reads_equal_in(&fixture, &cluster.events, india, now);
+}
+
+/// Rolled-up hours keyed in UTC are keyed again when the site moves to Nepal (+5:45) and back, each time
+/// with SQLite's answers over the new zone's ranges.
+#[test]
+fn a_changed_timezone_keys_the_rolled_up_hours_again() {
+    let now = now_ms();
+    let Some((_test, fixture, cluster, _, _)) = seeded(now + CLOSED_AFTER_MS + DAY_MS) else { return };
+    assert_eq!(minutes_of_keys(&cluster, fixture.site), HashSet::from([0]));
+    set_zone(&fixture, &cluster, "Asia/Kathmandu");
+    assert_eq!(minutes_of_keys(&cluster, fixture.site), HashSet::from([15]), "the old keys went to zero");
+    let nepal: Tz = "Asia/Kathmandu".parse().unwrap();
+    assert_every_read_equal_in(fixture.tracker.analytics(), &cluster.events, fixture.site, nepal, now);
+
+    set_zone(&fixture, &cluster, "UTC");
+    assert_eq!(minutes_of_keys(&cluster, fixture.site), HashSet::from([0]));
+    assert_every_read_equal(fixture.tracker.analytics(), &cluster.events, fixture.site, now);
 }

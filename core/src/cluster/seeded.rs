@@ -114,8 +114,19 @@ pub(crate) fn without_visit_id(session_id: &str) -> String {
 
 /// Asserts that every read moved to ClickHouse answers as SQLite's on a site holding `seeded_hits`.
 pub(crate) fn assert_every_read_equal(sqlite: &Analytics, events: &Events, site: WebsiteId, now: Millis) {
+    assert_every_read_equal_in(sqlite, events, site, chrono_tz::Tz::UTC, now);
+}
+
+/// `assert_every_read_equal` of a site whose timezone is `tz` on both engines, over ranges of its local days.
+pub(crate) fn assert_every_read_equal_in(
+    sqlite: &Analytics,
+    events: &Events,
+    site: WebsiteId,
+    tz: chrono_tz::Tz,
+    now: Millis,
+) {
     for name in ["24h", "7d", "30d", "90d"] {
-        let range = TimeRange::parse(name, now).unwrap();
+        let range = TimeRange::parse_in(name, now, tz).unwrap();
         let totals = sqlite.totals(site, range).unwrap();
         assert!(totals.visits > 100 && totals.bounces > 0 && totals.conversions > 0, "{name}: {totals:?}");
         assert_eq!(events.totals(site, range).unwrap(), totals, "totals {name}");
@@ -157,11 +168,11 @@ pub(crate) fn assert_every_read_equal(sqlite: &Analytics, events: &Events, site:
     for metric in [SiteMetric::Pageviews, SiteMetric::Visitors] {
         let sites = [site, site + 1000];
         assert_eq!(
-            events.site_periods(&sites, metric, now).unwrap(),
+            events.site_periods(&[(site, tz), (site + 1000, chrono_tz::Tz::UTC)], metric, now).unwrap(),
             sqlite.site_periods(&sites, metric, now).unwrap()
         );
     }
-    assert_eq!(events.page_urls(site, now).unwrap(), sqlite.page_urls(site).unwrap());
+    assert_eq!(events.page_urls(site, tz, now).unwrap(), sqlite.page_urls(site).unwrap());
 }
 
 /// A funnel's steps as the dialog sends them: (url, event name).

@@ -2,11 +2,13 @@
 //! first hit gave it, as SQLite's writer counts a visit in its rollups (on its start, under its first hit's
 //! dimensions, with its visitor hash of that day). Shared by the cluster's reports; values are parsed here.
 
-use crate::analytics::Dimension;
+use chrono_tz::Tz;
+
+use crate::analytics::{Dimension, local_time};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId};
 
-/// A UTC day in milliseconds: the visitor hash's salt changes daily, so a visitor is one per site and day.
+/// A UTC day in milliseconds: the visitor hash's salt changes daily (at UTC midnight).
 pub(crate) const DAY_MS: Millis = 86_400_000;
 
 /// The sites a query reads, as SQL text (ids are integers, formatted by us).
@@ -79,21 +81,22 @@ fn rows_of_visits(db: &str, sites: &str, from: Millis, to: Millis) -> String {
 /// How far before a range its visits that started earlier are looked for (see `visits_sql`).
 pub(crate) const EARLIER_HITS_MS: Millis = 2 * DAY_MS;
 
-/// A subquery of each visitor's first visit start per day, for visits of `sites` that started on the days
-/// from the one holding `from` to `to`: `website_id`, `first`. SQLite counts a visitor once per site and day,
-/// in the hour its first visit of the day started, so a range counts the visitors whose `first` is in it
-/// (a visitor seen earlier that day, before the range, is not counted in it).
-pub(super) fn first_visits_sql(db: &str, sites: &[WebsiteId], from: Millis, to: Millis) -> String {
-    first_visits_in(db, "hits", &sites_condition(sites), from, to)
+/// A subquery of each visitor's first visit start per local day of `tz`, for visits of `sites` that started on
+/// the days from the one holding `from` to `to`: `website_id`, `first`. SQLite counts a visitor once per site
+/// and local day, in the hour its first visit of the day started, so a range counts the visitors whose `first`
+/// is in it (a visitor seen earlier that day, before the range, is not counted in it).
+pub(super) fn first_visits_sql(db: &str, sites: &[WebsiteId], tz: Tz, from: Millis, to: Millis) -> String {
+    first_visits_in(db, "hits", &sites_condition(sites), tz, from, to)
 }
 
 /// `first_visits_sql` reading `table` for the sites of the condition `sites` (as `visits_in`).
-pub(super) fn first_visits_in(db: &str, table: &str, sites: &str, from: Millis, to: Millis) -> String {
-    let day_start = from.div_euclid(DAY_MS) * DAY_MS;
+pub(super) fn first_visits_in(db: &str, table: &str, sites: &str, tz: Tz, from: Millis, to: Millis) -> String {
+    let day_start = local_time::day_start(tz, from);
     format!(
         "SELECT website_id, min(start) AS first FROM ({})
-         GROUP BY website_id, intDiv(start, {DAY_MS}), visitor",
-        visits_in(db, table, sites, day_start, to)
+         GROUP BY website_id, {}, visitor",
+        visits_in(db, table, sites, day_start, to),
+        super::local_hours::day_sql(tz, "start", day_start, to)
     )
 }
 

@@ -52,6 +52,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0036_member_emails.sql"),
     include_str!("../../migrations/0037_personal_segments.sql"),
     include_str!("../../migrations/0038_sealed_share_slugs.sql"),
+    include_str!("../../migrations/0039_site_timezone.sql"),
 ];
 
 pub use files::{secure_file, secure_folder};

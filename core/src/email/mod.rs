@@ -145,7 +145,8 @@ impl Email {
                         .1
                 }
             };
-            if weekly.is_empty() {
+            // Not yet due where the site's Sunday is not over (west of UTC): a later run sends it.
+            if weekly.is_empty() || now < weekly.week_end {
                 continue;
             }
             let dashboard = dashboard_link(base, due.site, "dashboard");

@@ -1,12 +1,13 @@
-//! The weekly report of one site: visitors, page views, top pages and top sources of a UTC week (Monday to
-//! Sunday, as the dashboard's days are UTC) against the week before, read as the dashboard reads them (SQLite's
-//! rollups, or ClickHouse's in cluster mode), and rendered as plain text and HTML. Only aggregates: nothing
-//! about any one visitor.
+//! The weekly report of one site: visitors, page views, top pages and top sources of a week (Monday to Sunday,
+//! the site's local days as the dashboard's are) against the week before, read as the dashboard reads them
+//! (SQLite's rollups, or ClickHouse's in cluster mode), and rendered as plain text and HTML. Only aggregates:
+//! nothing about any one visitor. A week is named by its Monday's UTC midnight (`week_start`, the key its
+//! emails are claimed by); its span is that Monday to Sunday in the site's timezone.
 
 use std::fmt::Write;
 
 use super::{escape, percent_change};
-use crate::analytics::{Dimension, Grain, TimeRange};
+use crate::analytics::{Dimension, TimeRange, local_time};
 use crate::error::Result;
 use crate::events::Events;
 use crate::model::{Millis, WebsiteId};
@@ -45,8 +46,12 @@ pub struct WeeklyReport {
     pub site_id: WebsiteId,
     pub site_name: String,
     pub domain: String,
-    /// Monday 00:00 UTC of the reported week.
+    /// Monday 00:00 UTC of the reported week: its name.
     pub week_start: Millis,
+    /// The site's timezone, whose Monday to Sunday the week is.
+    pub timezone: String,
+    /// When the week ends in that zone (the next Monday's local midnight): the report is due from then.
+    pub week_end: Millis,
     pub visitors: Change,
     pub page_views: Change,
     /// By page views.
@@ -56,7 +61,8 @@ pub struct WeeklyReport {
 }
 
 impl WeeklyReport {
-    /// Reads the report of the week starting `week_start` (a Monday 00:00 UTC).
+    /// Reads the report of the week named `week_start` (a Monday 00:00 UTC): that Monday to Sunday in the site's
+    /// timezone.
     pub(crate) fn read(
         figures: &Events,
         site: WebsiteId,
@@ -64,7 +70,9 @@ impl WeeklyReport {
         domain: &str,
         week_start: Millis,
     ) -> Result<WeeklyReport> {
-        let week = TimeRange { start: week_start, end: week_start + WEEK_MS, grain: Grain::Day };
+        let tz = figures.site_zone(site)?;
+        let monday = local_time::date_of(chrono_tz::Tz::UTC, week_start);
+        let week = TimeRange::of_days(monday, monday + chrono::Days::new(6), tz);
         let before = week.previous();
         let (now, then) = (figures.totals(site, week)?, figures.totals(site, before)?);
         let top = |dim: Dimension| -> Result<Vec<TopRow>> {
@@ -84,6 +92,8 @@ impl WeeklyReport {
             site_name: site_name.to_string(),
             domain: domain.to_string(),
             week_start,
+            timezone: tz.name().to_string(),
+            week_end: week.end,
             visitors: Change { current: now.visitors, previous: then.visitors },
             page_views: Change { current: now.pageviews, previous: then.pageviews },
             top_pages: top(Dimension::Page)?,
@@ -172,10 +182,10 @@ impl WeeklyReport {
         out
     }
 
-    /// "Week of 2026-11-16 to 2026-11-22 (UTC)".
+    /// "Week of 2026-11-16 to 2026-11-22 (Asia/Kolkata)": the site's local days.
     fn week_label(&self) -> String {
         let day = |ms: Millis| chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().format("%Y-%m-%d");
-        format!("Week of {} to {} (UTC)", day(self.week_start), day(self.week_start + WEEK_MS - DAY_MS))
+        format!("Week of {} to {} ({})", day(self.week_start), day(self.week_start + WEEK_MS - DAY_MS), self.timezone)
     }
 }
 
@@ -206,6 +216,8 @@ mod tests {
             site_name: "<b>Shop</b> & co".into(),
             domain: "shop.example.com".into(),
             week_start: week_start(0),
+            timezone: "UTC".into(),
+            week_end: week_start(0) + WEEK_MS,
             visitors: Change { current: 3, previous: 2 },
             page_views: Change { current: 5, previous: 0 },
             top_pages: vec![TopRow { name: "/<script>alert(1)</script>".into(), current: 5, previous: 0 }],

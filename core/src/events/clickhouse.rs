@@ -90,7 +90,7 @@ impl TrafficReads for ClickHouseEvents {
 
     fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
         self.cluster.settle(sites)?;
-        self.cluster.events.site_periods(sites, metric, now)
+        self.cluster.events.site_periods(&self.cluster.site_zones(sites)?, metric, now)
     }
 
     fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
@@ -186,8 +186,11 @@ impl VisitReads for ClickHouseEvents {
             start: now - crate::analytics::ACTIVE_WINDOW_MS,
             end: now,
             grain: crate::analytics::Grain::Hour,
+            tz: chrono_tz::Tz::UTC,
         };
-        self.cluster.events.live_visitors(sites, &self.admitted_visits_of(sites, active, filters))
+        self.cluster
+            .events
+            .live_visitors(&self.cluster.site_zones(sites)?, &self.admitted_visits_of(sites, active, filters))
     }
 
     fn organizations(&self, site: WebsiteId) -> Result<Vec<OrganizationSummary>> {
@@ -274,6 +277,7 @@ impl IntentReads for ClickHouseEvents {
             start: now - crate::analytics::ACTIVE_WINDOW_MS,
             end: now,
             grain: crate::analytics::Grain::Hour,
+            tz: range.tz,
         };
         let admitted = AdvancedVisits {
             of_range: self.admitted_visit_test_of(&[site], range, filters),
@@ -297,7 +301,7 @@ impl IntentReads for ClickHouseEvents {
 impl PageData for ClickHouseEvents {
     fn page_urls(&self, site: WebsiteId) -> Result<Vec<String>> {
         self.cluster.settle(&[site])?;
-        self.cluster.events.page_urls(site, now_ms())
+        self.cluster.events.page_urls(site, self.site_zone(site)?, now_ms())
     }
 
     fn heatmap(&self, site: WebsiteId, path: &str, range: TimeRange) -> Result<Heatmap> {
@@ -456,6 +460,18 @@ impl Upkeep for ClickHouseEvents {
 
     fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()> {
         self.cluster.rebuild_rollups(site, from, to).map(|_| ())
+    }
+
+    /// The site's timezone in PostgreSQL, which the roll-ups key its hours and days by.
+    fn site_zone(&self, site: WebsiteId) -> Result<chrono_tz::Tz> {
+        self.cluster.site_zone(site)
+    }
+
+    /// Rebuilds every rolled-up hour of the site in its new zone (`Cluster::rekey_site`); its hits and imported
+    /// days are read in the zone as they are.
+    fn timezone_changed(&self, site: WebsiteId) -> Result<()> {
+        self.cluster.settle(&[site])?;
+        self.cluster.rekey_site(site)
     }
 
     /// When PostgreSQL and every ClickHouse shard answer.

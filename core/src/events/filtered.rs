@@ -7,15 +7,22 @@ use super::EventStore;
 use super::filters::{Condition, Expr, Field, Filters, Op, VisitField};
 use super::revenue::RevenueSum;
 use crate::analytics::{
-    ActivityEvent, Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, EventSummary, Grain,
+    ActivityEvent, Compare, Conversion, Conversions, CountryCount, Dimension, DimensionCount, EventSummary,
     LiveVisitors, Overview, PageViews, PreviousMetrics, ReferrerCount, TimePoint, TimeRange, Timeseries, Totals,
     TrafficSource,
 };
 use crate::error::{Error, Result};
-use crate::model::{Millis, WebsiteId, now_ms};
+use crate::model::{WebsiteId, now_ms};
 
-/// A UTC day: the visitor stream's "today".
-const DAY_MS: Millis = 86_400_000;
+/// A group's keys with its time bucket (the last key, when `group` has one) made the start of its local hour or
+/// day: the engines' SQL gives days as local day numbers (see `local_time::bucket_start`).
+pub(crate) fn local_bucket(range: TimeRange, group: &GroupBy, keys: &mut [String]) {
+    if group.bucket
+        && let Some(last) = keys.last_mut()
+    {
+        *last = crate::analytics::local_time::bucket_start(range, last.parse().unwrap_or(0)).to_string();
+    }
+}
 
 /// What a breakdown groups by: a rollup dimension's name or any filter dimension's (without `visit:` or
 /// `event:`; `prop:<key>` for a property).
@@ -415,14 +422,14 @@ impl dyn EventStore {
     }
 
     /// The visitor stream of what `filters` admits: its active visits, and today's visitors and conversions
-    /// counted from the admitted visits and events of the UTC day; the rollups' day row when there is no filter.
+    /// counted from the admitted visits and events of each site's day; the rollups' day row when there is no filter.
     pub fn live_visitors_where(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
         let mut live = self.live_visitors(sites, filters)?;
         if !filters.is_empty() {
-            let day = now_ms().div_euclid(DAY_MS) * DAY_MS;
-            let today = TimeRange { start: day, end: day + DAY_MS, grain: Grain::Hour };
+            let now = now_ms();
             (live.new_visitors_today, live.conversions_today) = (0, 0);
             for &site in sites {
+                let today = TimeRange::parse_in("today", now, self.site_zone(site)?)?;
                 let totals = self.filtered_totals(site, today, filters)?;
                 live.new_visitors_today += totals.visitors;
                 live.conversions_today += totals.conversions;

@@ -288,6 +288,12 @@ pub trait Upkeep {
     fn rebuild_rollups(&self, site: WebsiteId, from: Millis, to: Millis) -> Result<()>;
     /// Whether hits can be written now; `Unavailable` says what is not so.
     fn ready(&self) -> Result<()>;
+    /// The timezone whose local days and hours this store keys a site's aggregates by, so its ranges are resolved
+    /// in it: the site's own on SQLite; UTC on the cluster, whose rollups do not follow sites' timezones yet.
+    fn site_zone(&self, site: WebsiteId) -> Result<chrono_tz::Tz>;
+    /// Keys a site's aggregates by the timezone its settings now hold, after a change: every rollup of the site
+    /// counted again from its raw rows (nothing where the store keys by UTC whatever the site's timezone).
+    fn timezone_changed(&self, site: WebsiteId) -> Result<()>;
     /// Runs the deletion jobs due by `at` (ms) that no other daemon holds; answers how many finished. None
     /// where deletions finish in their request.
     fn run_deletions_due_by(&self, at: Millis) -> Result<usize>;
@@ -296,12 +302,10 @@ pub trait Upkeep {
 }
 
 impl dyn EventStore {
-    /// The days a period covers: `all` runs from the site's first data to today.
+    /// The local days a period covers in the site's timezone (as the store keys it): `all` runs from the site's
+    /// first data to today.
     pub fn range_of(&self, site: WebsiteId, period: Period, now: Millis) -> Result<TimeRange> {
-        match period {
-            Period::Range(range) => Ok(range),
-            Period::All => Ok(TimeRange::since(self.first_data(site)?, now)),
-        }
+        period.resolve(self.site_zone(site)?, now, || self.first_data(site))
     }
 }
 

@@ -422,6 +422,21 @@ impl Upkeep for SqliteEvents {
         Ok(())
     }
 
+    fn site_zone(&self, site: WebsiteId) -> Result<chrono_tz::Tz> {
+        self.db.read(|conn| Ok(crate::privacy::deletion::site_zone(conn, site)?))
+    }
+
+    /// Rebuilds every rollup of the site in one write transaction, which reads the timezone the writer's batches
+    /// read: a batch before it is counted again, one after it keys by the new zone.
+    fn timezone_changed(&self, site: WebsiteId) -> Result<()> {
+        self.db.write(|conn| {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            crate::privacy::deletion::rebuild_rollups(&tx, site, Millis::MIN / 2, Millis::MAX / 2)?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
     /// When the database's write lock can be taken within 2 seconds, on a connection of its own: the shared
     /// one may be held by a long deletion, which is not unreadiness.
     fn ready(&self) -> Result<()> {

@@ -349,6 +349,7 @@ mod tests {
             created_at: 0,
             domain_only: false,
             umami_website_id: None,
+            timezone: "UTC".into(),
         }
     }
 

@@ -10,11 +10,10 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use serde::Serialize;
 
 use super::Privacy;
-use crate::analytics::Dimension;
+use crate::analytics::{Dimension, local_time};
 use crate::error::{Error, Result};
 use crate::model::{Millis, WebsiteId};
 
-const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 86_400_000;
 
 /// What a deletion removes.
@@ -196,10 +195,29 @@ const UPSERT: &str = "ON CONFLICT (website_id, dim, bucket, value) DO UPDATE SET
     conversions = conversions + excluded.conversions, bounces = bounces + excluded.bounces,
     duration_s = duration_s + excluded.duration_s";
 
-/// Recomputes a site's hourly and daily rollups over `[from, to)` (whole UTC days, in ms) from the raw
-/// sessions and events, with the ingest writer's definitions (the per-visit dimensions from
-/// `Dimension::PER_VISIT`, as the writer's); returns the number of rows written.
+/// A site's timezone as saved (UTC for a site that is gone).
+pub(crate) fn site_zone(conn: &Connection, site: WebsiteId) -> rusqlite::Result<chrono_tz::Tz> {
+    use rusqlite::OptionalExtension;
+    let name: Option<String> =
+        conn.query_row("SELECT timezone FROM websites WHERE id = ?1", [site], |r| r.get(0)).optional()?;
+    Ok(name.map_or(chrono_tz::Tz::UTC, |n| local_time::zone(&n)))
+}
+
+/// Recomputes a site's hourly and daily rollups over `[from, to)` (ms, widened to whole local days of the site's
+/// timezone) from the raw sessions and events, with the ingest writer's definitions (the per-visit dimensions
+/// from `Dimension::PER_VISIT`, as the writer's; hours and days are the site's local ones, keyed by the UTC
+/// second they start); returns the number of rows written.
 pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to: Millis) -> Result<u64> {
+    let tz = site_zone(tx, site)?;
+    // The site's whole span when asked for everything: the offsets' SQL names each change within the span.
+    let (from, to) = if from <= Millis::MIN / 4 || to >= Millis::MAX / 4 {
+        let (first, last) = data_span(tx, site)?;
+        (from.max(first - DAY_MS), to.min(last + DAY_MS))
+    } else {
+        (from, to)
+    };
+    let from = local_time::day_start(tz, from);
+    let to = local_time::midnight(tz, local_time::date_of(tz, to - 1) + chrono::Days::new(1));
     let (b_from, b_to) = (from / 1000, to / 1000);
     tx.execute(
         "DELETE FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3",
@@ -211,21 +229,27 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
     )?;
     let insert = "INSERT INTO rollup_hours (website_id, dim, bucket, value, pageviews, visits, visitors, events,
         conversions, bounces, duration_s)";
-    let hour = format!("(ts / {HOUR_MS}) * 3600");
+    let hour = local_time::hour_bucket_sql(tz, "ts", from, to);
+    let started = local_time::hour_bucket_sql(tz, "first_seen", from, to);
+    let started_s = local_time::hour_bucket_sql(tz, "s.first_seen", from, to);
+    let viewed = local_time::hour_bucket_sql(tz, "e.ts", from, to);
+    let first_of_day = local_time::hour_bucket_sql(tz, "first", from, to);
+    let local_day = local_time::day_number_sql(tz, "first_seen", from, to);
     let page = Dimension::Page.as_str();
     let mut statements = vec![
         // Visits, bounces and duration belong to the hour a visit started.
         format!(
-            "{insert} SELECT website_id, '', (first_seen / {HOUR_MS}) * 3600 AS b, '', 0, COUNT(*), 0, 0, 0,
+            "{insert} SELECT website_id, '', {started} AS b, '', 0, COUNT(*), 0, 0, 0,
                 SUM(page_views = 1), SUM((last_seen - first_seen) / 1000)
              FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 GROUP BY b {UPSERT}"
         ),
-        // A visitor counts once a day, in the hour of their first visit that day.
+        // A visitor counts once a (local) day, in the hour of their first visit that day.
         format!(
             "{insert} SELECT ?1, '', b, '', 0, 0, COUNT(*), 0, 0, 0, 0 FROM (
-                SELECT (MIN(first_seen) / {HOUR_MS}) * 3600 AS b FROM sessions
-                WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3
-                GROUP BY first_seen / {DAY_MS}, visitor_hash) WHERE true GROUP BY b {UPSERT}"
+                SELECT {first_of_day} AS b FROM (
+                    SELECT MIN(first_seen) AS first FROM sessions
+                    WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3
+                    GROUP BY {local_day}, visitor_hash)) WHERE true GROUP BY b {UPSERT}"
         ),
         // Page views, events and conversions belong to the hour they happened.
         format!(
@@ -246,19 +270,19 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
     ];
     // Visits with a conversion, in the hour the visit started (divides into the conversion rate).
     statements.push(format!(
-        "{insert} SELECT website_id, 'converted', (first_seen / {HOUR_MS}) * 3600 AS b, '', 0, COUNT(*), 0, 0, 0, 0, 0
+        "{insert} SELECT website_id, 'converted', {started} AS b, '', 0, COUNT(*), 0, 0, 0, 0, 0
          FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 AND is_converted GROUP BY b {UPSERT}"
     ));
     for dim in Dimension::PER_VISIT {
         let value = dim.visit_sql().expect("per-visit dimensions have a visit value");
         let dim = dim.as_str();
         statements.push(format!(
-            "{insert} SELECT s.website_id, '{dim}', (s.first_seen / {HOUR_MS}) * 3600 AS b, {value} AS v, 0, COUNT(*),
+            "{insert} SELECT s.website_id, '{dim}', {started_s} AS b, {value} AS v, 0, COUNT(*),
                 0, 0, 0, 0, 0
              FROM sessions s WHERE s.website_id = ?1 AND s.first_seen >= ?2 AND s.first_seen < ?3 GROUP BY b, v {UPSERT}"
         ));
         statements.push(format!(
-            "{insert} SELECT e.website_id, '{dim}', (e.ts / {HOUR_MS}) * 3600 AS b, {value} AS v, COUNT(*), 0, 0, 0,
+            "{insert} SELECT e.website_id, '{dim}', {viewed} AS b, {value} AS v, COUNT(*), 0, 0, 0,
                 0, 0, 0
              FROM events e JOIN sessions s ON s.id = e.session_id
              WHERE e.website_id = ?1 AND e.ts >= ?2 AND e.ts < ?3 AND e.kind = 'pageview'
@@ -266,11 +290,16 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
         ));
     }
     // Imported daily aggregates have no raw rows to count again (Plausible's export): they come back as stored.
+    // An imported date (keyed by its UTC midnight) goes to the local midnight of the same date.
+    let imported_day = match tz {
+        chrono_tz::Tz::UTC => "bucket".to_string(),
+        _ => format!("(bucket - ({} - bucket * 1000) / 1000)", local_time::local_ms_sql(tz, "bucket * 1000", from, to)),
+    };
     statements.push(format!(
-        "{insert} SELECT website_id, dim, bucket, value, SUM(pageviews), SUM(visits), SUM(visitors), SUM(events), 0,
-            SUM(bounces), SUM(duration_s)
-         FROM imported_rollups WHERE website_id = ?1 AND bucket >= ?2 / 1000 AND bucket < ?3 / 1000
-         GROUP BY dim, bucket, value {UPSERT}"
+        "{insert} SELECT website_id, dim, {imported_day} AS b, value, SUM(pageviews), SUM(visits), SUM(visitors),
+            SUM(events), 0, SUM(bounces), SUM(duration_s)
+         FROM imported_rollups WHERE website_id = ?1 AND {imported_day} >= ?2 / 1000 AND {imported_day} < ?3 / 1000
+         GROUP BY dim, b, value {UPSERT}"
     ));
     let mut rows = 0u64;
     for sql in &statements {
@@ -281,15 +310,69 @@ pub(crate) fn rebuild_rollups(tx: &Connection, site: WebsiteId, from: Millis, to
         params![site, b_from, b_to],
         |r| r.get::<_, i64>(0),
     )? as u64;
-    rows += tx.execute(
+    rows += days_of_hours(tx, site, tz, from, to)?;
+    Ok(rows)
+}
+
+/// Adds up the rebuilt hours of [from, to) (whole local days) into their local days.
+fn days_of_hours(tx: &Connection, site: WebsiteId, tz: chrono_tz::Tz, from: Millis, to: Millis) -> Result<u64> {
+    let (b_from, b_to) = (from / 1000, to / 1000);
+    if tz == chrono_tz::Tz::UTC {
+        return Ok(tx.execute(
+            "INSERT INTO rollup_days (website_id, dim, bucket, value, pageviews, visits, visitors, events,
+                conversions, bounces, duration_s)
+             SELECT website_id, dim, (bucket / 86400) * 86400 AS d, value, SUM(pageviews), SUM(visits), SUM(visitors),
+                SUM(events), SUM(conversions), SUM(bounces), SUM(duration_s)
+             FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3 GROUP BY dim, d, value",
+            params![site, b_from, b_to],
+        )? as u64);
+    }
+    // Each local day's [start, end) in seconds: a DST day is 23 or 25 hours, so days are matched by their span.
+    tx.execute_batch(
+        "CREATE TEMP TABLE IF NOT EXISTS rebuild_days (start INTEGER PRIMARY KEY, end INTEGER NOT NULL);
+         DELETE FROM temp.rebuild_days;",
+    )?;
+    {
+        let mut insert = tx.prepare_cached("INSERT INTO temp.rebuild_days (start, end) VALUES (?1, ?2)")?;
+        let mut day = local_time::date_of(tz, from);
+        let mut start = from;
+        while start < to {
+            day = day + chrono::Days::new(1);
+            let end = local_time::midnight(tz, day);
+            insert.execute(params![start / 1000, end / 1000])?;
+            start = end;
+        }
+    }
+    let rows = tx.execute(
         "INSERT INTO rollup_days (website_id, dim, bucket, value, pageviews, visits, visitors, events,
             conversions, bounces, duration_s)
-         SELECT website_id, dim, (bucket / 86400) * 86400 AS d, value, SUM(pageviews), SUM(visits), SUM(visitors),
-            SUM(events), SUM(conversions), SUM(bounces), SUM(duration_s)
-         FROM rollup_hours WHERE website_id = ?1 AND bucket >= ?2 AND bucket < ?3 GROUP BY dim, d, value",
+         SELECT h.website_id, h.dim, d.start, h.value, SUM(h.pageviews), SUM(h.visits), SUM(h.visitors),
+            SUM(h.events), SUM(h.conversions), SUM(h.bounces), SUM(h.duration_s)
+         FROM rollup_hours h JOIN temp.rebuild_days d ON h.bucket >= d.start AND h.bucket < d.end
+         WHERE h.website_id = ?1 AND h.bucket >= ?2 AND h.bucket < ?3 GROUP BY h.dim, d.start, h.value",
         params![site, b_from, b_to],
     )? as u64;
+    tx.execute("DELETE FROM temp.rebuild_days", [])?;
     Ok(rows)
+}
+
+/// The first and last instants of a site's raw rows and imported days (now, when it has none).
+fn data_span(tx: &Connection, site: WebsiteId) -> Result<(Millis, Millis)> {
+    let (first, last): (Option<Millis>, Option<Millis>) = tx.query_row(
+        "SELECT MIN(t), MAX(t) FROM (
+            SELECT MIN(first_seen) AS t FROM sessions WHERE website_id = ?1
+            UNION ALL SELECT MAX(last_seen) FROM sessions WHERE website_id = ?1
+            UNION ALL SELECT MIN(ts) FROM events WHERE website_id = ?1
+            UNION ALL SELECT MAX(ts) FROM events WHERE website_id = ?1
+            UNION ALL SELECT MIN(bucket) * 1000 FROM imported_rollups WHERE website_id = ?1
+            UNION ALL SELECT MAX(bucket) * 1000 FROM imported_rollups WHERE website_id = ?1
+            UNION ALL SELECT MIN(bucket) * 1000 FROM rollup_hours WHERE website_id = ?1
+            UNION ALL SELECT MAX(bucket) * 1000 FROM rollup_hours WHERE website_id = ?1)",
+        [site],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let now = crate::model::now_ms();
+    Ok((first.unwrap_or(now), last.unwrap_or(now)))
 }
 
 #[cfg(test)]

@@ -223,8 +223,14 @@ impl StatsQuery {
             .ok_or_else(|| Error::invalid("site_id is required: the site's domain"))
     }
 
-    /// Reads a request body; `first_data` gives the site's first data for `all` (asked only then).
-    pub fn parse(body: &Value, now: Millis, first_data: impl FnOnce() -> Result<Option<Millis>>) -> Result<StatsQuery> {
+    /// Reads a request body, its dates the local ones of the site's zone `tz`; `first_data` gives the site's first
+    /// data for `all` (asked only then).
+    pub fn parse(
+        body: &Value,
+        now: Millis,
+        tz: chrono_tz::Tz,
+        first_data: impl FnOnce() -> Result<Option<Millis>>,
+    ) -> Result<StatsQuery> {
         let object = body.as_object().ok_or_else(|| Error::invalid("the query must be a JSON object"))?;
         for key in object.keys() {
             if !["site_id", "metrics", "date_range", "dimensions", "filters", "order_by", "include", "pagination"]
@@ -239,7 +245,7 @@ impl StatsQuery {
             return Err(Error::invalid("metrics: at least one metric is required"));
         }
         let metrics = metrics.iter().map(|m| Metric::parse(m)).collect::<Result<Vec<_>>>()?;
-        let range = date_range(object.get("date_range"), now, first_data)?;
+        let range = date_range(object.get("date_range"), now, tz, first_data)?;
         let names = match object.get("dimensions") {
             None => Vec::new(),
             some => strings(some, "dimensions")?,
@@ -315,8 +321,8 @@ impl StatsQuery {
         let (limit, offset) = (number("limit", MAX_ROWS, 1..=MAX_ROWS)?, number("offset", 0, 0..=1_000_000)?);
         let mut echo = body.clone();
         let stamp = |ms: Millis| {
-            let at = chrono::DateTime::from_timestamp_millis(ms).expect("a time in chrono's range");
-            at.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
+            let at = chrono::DateTime::from_timestamp_millis(ms).expect("a time in chrono's range").with_timezone(&tz);
+            at.format("%Y-%m-%dT%H:%M:%S%:z").to_string()
         };
         echo["date_range"] = json!([stamp(range.start), stamp(range.end - 1000)]);
         Ok(StatsQuery {
@@ -466,7 +472,7 @@ impl StatsQuery {
         let groups = events.filtered_groups(site, range, filters, &group, MAX_ROWS)?;
         let mut rows: Vec<(Vec<Value>, Totals)> = Vec::new();
         for (keys, totals) in groups {
-            let values = values_of(dimensions, &keys);
+            let values = values_of(dimensions, &keys, self.range.tz);
             match rows.iter_mut().find(|(d, _)| *d == values) {
                 Some((_, sum)) => *sum = *sum + totals,
                 None => rows.push((values, totals)),
@@ -480,7 +486,7 @@ impl StatsQuery {
         let (group, range) = self.group_of(&self.dimensions)?;
         let mut rows = RowRevenue::new();
         for sum in events.filtered_revenue(site, range, &self.filters, &group, MAX_ROWS)? {
-            let row = rows.entry(values_of(&self.dimensions, &sum.keys)).or_default();
+            let row = rows.entry(values_of(&self.dimensions, &sum.keys, self.range.tz)).or_default();
             *row.entry(sum.currency).or_default() += sum.cents;
         }
         Ok(rows)
@@ -491,7 +497,7 @@ impl StatsQuery {
     fn per_row(&self, groups: Vec<(Vec<String>, i64, i64)>) -> HashMap<Vec<Value>, (i64, i64)> {
         let mut rows: HashMap<Vec<Value>, (i64, i64)> = HashMap::new();
         for (keys, sum, pairs) in groups {
-            let row = rows.entry(values_of(&self.dimensions, &keys)).or_default();
+            let row = rows.entry(values_of(&self.dimensions, &keys, self.range.tz)).or_default();
             *row = (row.0 + sum, row.1 + pairs);
         }
         rows
@@ -518,7 +524,7 @@ impl StatsQuery {
 
 /// A group's dimension values as the query shows them, from its keys (the fields' values, then the bucket's
 /// start in seconds).
-fn values_of(dimensions: &[Dimension], keys: &[String]) -> Vec<Value> {
+fn values_of(dimensions: &[Dimension], keys: &[String], tz: chrono_tz::Tz) -> Vec<Value> {
     let mut fields = keys.iter();
     let bucket = keys.last().and_then(|k| k.parse::<Millis>().ok()).unwrap_or(0) * 1000;
     dimensions
@@ -528,7 +534,7 @@ fn values_of(dimensions: &[Dimension], keys: &[String]) -> Vec<Value> {
                 let value = fields.next().cloned().unwrap_or_default();
                 json!(shown_value(field, *country_name, value))
             }
-            DimensionKind::Time(unit) => json!(time_label(bucket, *unit)),
+            DimensionKind::Time(unit) => json!(time_label(bucket, *unit, tz)),
         })
         .collect()
 }

@@ -1,11 +1,12 @@
 //! The Stats API's query checks: bad fields named, Plausible's named ranges, conversion-rate needs.
 
 use chrono::NaiveDate;
+use chrono_tz::Tz;
 
 use super::*;
 
 fn parse(body: Value) -> Result<StatsQuery> {
-    StatsQuery::parse(&body, 1_764_300_000_000, || Ok(None))
+    StatsQuery::parse(&body, 1_764_300_000_000, chrono_tz::Tz::UTC, || Ok(None))
 }
 
 fn message(body: Value) -> String {
@@ -67,7 +68,26 @@ fn named_ranges_are_plausibles() {
     assert_eq!(range("12mo").start, day("2024-12-01"));
     assert_eq!(range("91d").start, day("2025-08-30"));
     assert_eq!(range("day").grain, Grain::Hour);
-    assert_eq!(time_label(day("2025-11-27") + 13 * 3_600_000, TimeUnit::Hour), "2025-11-27 13:00:00");
-    assert_eq!(time_label(day("2025-11-27"), TimeUnit::Week), "2025-11-24");
+    assert_eq!(time_label(day("2025-11-27") + 13 * 3_600_000, TimeUnit::Hour, Tz::UTC), "2025-11-27 13:00:00");
+    assert_eq!(time_label(day("2025-11-27"), TimeUnit::Week, Tz::UTC), "2025-11-24");
     assert_eq!(labels(range("month"), TimeUnit::Month), ["2025-11-01"]);
+}
+
+#[test]
+fn dates_are_the_sites_local_days() {
+    let india: Tz = "Asia/Kolkata".parse().unwrap();
+    let query = |range: Value| {
+        let body = json!({"site_id": "a", "metrics": ["visits"], "date_range": range});
+        StatsQuery::parse(&body, 1_764_300_000_000, india, || Ok(None)).unwrap()
+    };
+    let at = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().timestamp_millis();
+    // 2025-11-28 03:20 UTC is 08:50 in India: its today began at 18:30 UTC the day before.
+    let today = query(json!("day"));
+    assert_eq!((today.range.start, today.range.end), (at("2025-11-27T18:30:00Z"), at("2025-11-28T18:30:00Z")));
+    assert_eq!(today.echo["date_range"], json!(["2025-11-28T00:00:00+05:30", "2025-11-28T23:59:59+05:30"]));
+    let pair = query(json!(["2025-11-01", "2025-11-02"]));
+    assert_eq!((pair.range.start, pair.range.end), (at("2025-10-31T18:30:00Z"), at("2025-11-02T18:30:00Z")));
+    assert_eq!(time_label(at("2025-11-27T18:30:00Z"), TimeUnit::Hour, india), "2025-11-28 00:00:00");
+    assert_eq!(time_label(at("2025-11-27T18:30:00Z"), TimeUnit::Day, india), "2025-11-28");
+    assert_eq!(labels(pair.range, TimeUnit::Day), ["2025-11-01", "2025-11-02"]);
 }

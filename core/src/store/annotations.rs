@@ -163,10 +163,10 @@ fn hour_minute(ms: Millis) -> String {
     chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().format("%H:%M").to_string()
 }
 
-/// The first and last UTC days (YYYY-MM-DD) a range touches.
+/// The first and last local days (YYYY-MM-DD) of the range's timezone it touches.
 fn days_of(range: TimeRange) -> (String, String) {
-    let day = |ms: Millis| chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default().format("%Y-%m-%d");
-    (day(range.start).to_string(), day(range.end - 1).to_string())
+    let (first, last) = range.dates();
+    (first.to_string(), last.to_string())
 }
 
 fn too_many() -> Error {

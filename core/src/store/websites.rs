@@ -27,6 +27,8 @@ pub struct WebsiteChanges {
     pub domain_only: Option<bool>,
     /// `Some(None)` clears the site's Umami website id.
     pub umami_website_id: Option<Option<String>>,
+    /// An IANA timezone name (checked by `account::validate_timezone`).
+    pub timezone: Option<String>,
 }
 
 /// Websites and who owns them.
@@ -79,7 +81,7 @@ impl Websites {
         let created_at: Millis = now_ms();
         // 16 random bytes: a collision is practically impossible, but the UNIQUE index has the last word.
         let tracking_key = tokens_random(16);
-        let id = self
+        let (id, timezone) = self
             .meta
             .insert_website(owner, &name, &domain, &tracking_key, level, created_at)?
             // The account was deleted after its request was authenticated.
@@ -94,6 +96,7 @@ impl Websites {
             created_at,
             domain_only: false,
             umami_website_id: None,
+            timezone,
         })
     }
 
@@ -214,6 +217,9 @@ impl Websites {
             {
                 return Err(Error::Conflict("another website already has this Umami website id".into()));
             }
+        }
+        if let Some(timezone) = changes.timezone {
+            site.timezone = crate::account::validate_timezone(&timezone)?;
         }
         if !self.meta.update_website(&site)? {
             return Err(Error::NotFound("website"));

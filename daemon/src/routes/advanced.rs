@@ -2,7 +2,7 @@
 //! the visitor intent model's scores (owner only), of the visits the `filters` admit.
 
 use serde::Deserialize;
-use tracker_core::analytics::TimeRange;
+use tracker_core::analytics::Period;
 use tracker_core::model::{Caller, now_ms};
 use tracker_core::{Error, Tracker};
 use warp::{Filter, Rejection, Reply};
@@ -50,13 +50,14 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
     advanced.or(intent)
 }
 
-/// The spec's ranges of the screen: 1d, 7d, 30d, 90d (and 24h, the intent panel's default).
-fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
+/// The spec's ranges of the screen: 1d, 7d, 30d, 90d (and 24h, the intent panel's default), resolved in the
+/// site's days by `tracker.events.range_of` once the site is known.
+fn period(raw: Option<&str>, default: &str) -> Result<Period, Rejection> {
     let name = raw.unwrap_or(default);
     if !matches!(name, "1d" | "24h" | "7d" | "30d" | "90d") {
         return Err(reject(Error::invalid("time_range must be one of 1d, 24h, 7d, 30d, 90d")));
     }
-    TimeRange::parse(name, now_ms()).map_err(reject)
+    Period::parse(Some(name), None, None, default, now_ms()).map_err(reject)
 }
 
 #[utoipa::path(
@@ -70,9 +71,12 @@ fn range(raw: Option<&str>, default: &str) -> Result<TimeRange, Rejection> {
 )]
 async fn advanced(tracker: Tracker, user: Caller, query: AdvancedQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let range = range(query.time_range.as_deref(), "7d")?;
+    let period = period(query.time_range.as_deref(), "7d")?;
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.advanced(site, range, &filters)).await
+    site_json(tracker, user, site, move |tracker| {
+        tracker.events.advanced(site, tracker.events.range_of(site, period, now_ms())?, &filters)
+    })
+    .await
 }
 
 #[utoipa::path(
@@ -86,12 +90,15 @@ async fn advanced(tracker: Tracker, user: Caller, query: AdvancedQuery) -> Resul
 )]
 async fn ai_intent(tracker: Tracker, user: Caller, query: IntentQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
-    let range = range(query.time_range.as_deref(), "24h")?;
+    let period = period(query.time_range.as_deref(), "24h")?;
     let refit = match query.refit.as_deref() {
         None | Some("" | "0" | "false") => false,
         Some("1" | "true") => true,
         Some(_) => return Err(reject(Error::invalid("refit must be true or false"))),
     };
     let filters = filters_of(query.filters.as_deref())?;
-    site_json(tracker, user, site, move |tracker| tracker.events.ai_intent(site, range, &filters, refit)).await
+    site_json(tracker, user, site, move |tracker| {
+        tracker.events.ai_intent(site, tracker.events.range_of(site, period, now_ms())?, &filters, refit)
+    })
+    .await
 }

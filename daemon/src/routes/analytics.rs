@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use tracker_core::Tracker;
-use tracker_core::analytics::{Heatmap, PageRendering, TimeRange, page_path};
+use tracker_core::analytics::{Heatmap, PageRendering, Period, page_path};
 use tracker_core::model::{Caller, now_ms};
 use warp::{Filter, Rejection, Reply};
 
@@ -82,8 +82,11 @@ async fn urls(tracker: Tracker, user: Caller, query: UrlsQuery) -> Result<impl R
 async fn heatmap(tracker: Tracker, user: Caller, query: HeatmapQuery) -> Result<impl Reply, Rejection> {
     let site = parse_website_id(query.website_id.as_deref())?;
     let path = page_path(query.url.as_deref().unwrap_or("")).map_err(reject)?;
-    let range = TimeRange::parse(query.time_range.as_deref().unwrap_or("7d"), now_ms()).map_err(reject)?;
-    site_json(tracker, user, site, move |tracker| tracker.events.heatmap(site, &path, range)).await
+    let period = Period::parse(query.time_range.as_deref(), None, None, "7d", now_ms()).map_err(reject)?;
+    site_json(tracker, user, site, move |tracker| {
+        tracker.events.heatmap(site, &path, tracker.events.range_of(site, period, now_ms())?)
+    })
+    .await
 }
 
 /// The page's latest recorded snapshot: visitor-controlled content, which the dashboard rebuilds only in a

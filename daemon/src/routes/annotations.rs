@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use tracker_core::Tracker;
 use tracker_core::analytics::Period;
-use tracker_core::model::{Caller, WebsiteId};
+use tracker_core::model::{Caller, WebsiteId, now_ms};
 use tracker_core::store::annotations::{Annotation, AnnotationRequest};
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -64,11 +64,15 @@ async fn list(
     query: AnnotationsQuery,
 ) -> Result<impl Reply, Rejection> {
     let period = period_of(&query.range, &query.from, &query.to, "all")?;
-    let range = match period {
-        Period::All => None,
-        Period::Range(range) => Some(range),
-    };
-    site_json(tracker, user, site, move |tracker| tracker.annotations.list(site, range)).await
+    site_json(tracker, user, site, move |tracker| {
+        // The site's local days; `all` lists every annotation.
+        let range = match period {
+            Period::All => None,
+            named => Some(tracker.events.range_of(site, named, now_ms())?),
+        };
+        tracker.annotations.list(site, range)
+    })
+    .await
 }
 
 /// Writes an annotation (a sign-in or a `write` API key).

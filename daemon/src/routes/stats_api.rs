@@ -33,7 +33,8 @@ pub fn routes(tracker: Tracker) -> impl Filter<Extract = (impl Reply,), Error = 
 async fn query(tracker: Tracker, user: Caller, body: Value) -> Result<impl Reply, Rejection> {
     let answer: StatsAnswer = blocking(move || {
         let site = tracker.websites.of_domain(user.user, &StatsQuery::site_domain(&body)?)?;
-        let query = StatsQuery::parse(&body, now_ms(), || tracker.events.first_data(site.id))?;
+        let zone = tracker.events.site_zone(site.id)?;
+        let query = StatsQuery::parse(&body, now_ms(), zone, || tracker.events.first_data(site.id))?;
         query.run(&*tracker.events, site.id)
     })
     .await?;

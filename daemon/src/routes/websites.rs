@@ -48,6 +48,8 @@ struct UpdateWebsite {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<String>)]
     umami_website_id: Option<Option<String>>,
+    /// The site's timezone, an IANA name such as `Asia/Kolkata`: its reads' days and hours are local ones.
+    timezone: Option<String>,
 }
 
 /// A field that may be sent as `null` to clear it: absent is `None`, `null` is `Some(None)`.
@@ -152,9 +154,10 @@ async fn update(
         tracking_level: level(body.tracking_level)?,
         domain_only: body.domain_only,
         umami_website_id: body.umami_website_id,
+        timezone: body.timezone,
     };
     let (site, role) = blocking(move || {
-        tracker.websites.update(user, id, changes)?;
+        tracker.update_website(user, id, changes)?;
         tracker.websites.access(user.user, id)
     })
     .await?;

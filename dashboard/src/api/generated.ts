@@ -3415,7 +3415,10 @@ export interface components {
             members: components["schemas"]["Member"][];
             invitations: components["schemas"]["Invitation"][];
         };
-        /** @description `GET /api/dashboard/sites` item. Periods are whole UTC days; the 7- and 30-day ones include today. */
+        /**
+         * @description `GET /api/dashboard/sites` item. Periods are whole days of each site's timezone; the 7- and 30-day ones
+         *     include today.
+         */
         SitePeriods: {
             websiteId: components["schemas"]["i64"];
             /** Format: int64 */
@@ -3508,7 +3511,10 @@ export interface components {
             /** Format: int64 */
             t?: number | null;
         };
-        /** @description One bucket: a UTC day (`2026-11-15`) for daily ranges, an ISO hour for the 24-hour range. */
+        /**
+         * @description One bucket: a local day of the site (`2026-11-15`) for daily ranges, an ISO hour for hourly ones (`Z` in UTC,
+         *     else with the site's offset, `2026-11-15T13:00:00+05:30`).
+         */
         TimePoint: {
             date: string;
             /** Format: int64 */
@@ -3634,6 +3640,8 @@ export interface components {
             domainOnly?: boolean | null;
             /** @description The site's old Umami website id (a UUID) for Umami's clients; `null` or "" removes it. */
             umamiWebsiteId?: string | null;
+            /** @description The site's timezone, an IANA name such as `Asia/Kolkata`: its reads' days and hours are local ones. */
+            timezone?: string | null;
         };
         /** @description A registered account, without secrets. */
         User: {
@@ -3693,6 +3701,11 @@ export interface components {
              *     Umami importer or in the site's settings.
              */
             umamiWebsiteId?: string | null;
+            /**
+             * @description The site's timezone (an IANA name): the days, weeks, months and hours of its reads are local ones. A new
+             *     site takes its creator's profile timezone.
+             */
+            timezone: string;
         };
         /** @description A website as the API shows it: the stored fields, its script URL and the caller's role on it. */
         WebsiteResponse: components["schemas"]["Website"] & {

@@ -18,6 +18,7 @@ export type ImportReport = Schemas["ImportReport"];
 export type ImportSource = "plausible" | "umami" | "goatcounter";
 export type Website = Schemas["WebsiteResponse"];
 export type WebsiteInput = Schemas["CreateWebsite"];
+export type WebsiteUpdate = Schemas["UpdateWebsite"];
 
 export type OverviewMetrics = Schemas["OverviewMetrics"];
 export type Overview = Schemas["Overview"];

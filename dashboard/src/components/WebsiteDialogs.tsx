@@ -1,10 +1,11 @@
 //! Website management dialogs: the Your Websites add dialog, the All Sites add/edit form, delete confirm.
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { FormEvent } from "react";
 import type { TrackingLevel, Website } from "../api/types";
 import { usePrivacySettings, useUpdatePrivacySettings } from "../hooks/privacy";
 import { useCreateWebsite, useDeleteWebsite, useUpdateWebsite } from "../hooks/websites";
 import { serverMessage } from "../lib/errors";
+import { timezones } from "../lib/settings";
 import { TRACKING_LEVELS, normalizeNewWebsite, scriptUrlFor, validateWebsiteForm } from "../lib/website";
 import type { WebsiteFormErrors } from "../lib/website";
 import { useToast } from "./toast/toast";
@@ -120,8 +121,13 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
   const [domain, setDomain] = useState("");
   const [maskAllText, setMaskAllText] = useState<boolean | undefined>(undefined);
   const [remoteAssets, setRemoteAssets] = useState<boolean | undefined>(undefined);
+  const [timezone, setTimezone] = useState("UTC");
   const [errors, setErrors] = useState<WebsiteFormErrors>({});
   const editing = !!website;
+  const zones = useMemo(() => {
+    const list = timezones();
+    return website && !list.includes(website.timezone) ? [website.timezone, ...list] : list;
+  }, [website]);
 
   useEffect(() => {
     if (open) {
@@ -129,6 +135,7 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
       setDomain(website?.domain ?? "");
       setMaskAllText(undefined);
       setRemoteAssets(undefined);
+      setTimezone(website?.timezone ?? "UTC");
       setErrors({});
     }
   }, [open, website]);
@@ -143,7 +150,7 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
     const input = { name: name.trim(), domain: domain.trim() };
     if (website) {
       update.mutate(
-        { id: website.id, ...input },
+        { id: website.id, ...input, ...(timezone !== website.timezone ? { timezone } : {}) },
         {
           onSuccess: () => {
             const done = () => {
@@ -191,6 +198,19 @@ export function WebsiteFormDialog({ open, onClose, website }: { open: boolean; o
           <Input id="site-domain" type="url" placeholder="https://example.com" value={domain} onChange={(e) => setDomain(e.target.value)} aria-invalid={!!errors.domain} />
           <FieldError>{errors.domain}</FieldError>
         </div>
+        {editing && (
+          <div>
+            <Label htmlFor="site-timezone">Timezone</Label>
+            <Select id="site-timezone" value={timezone} onChange={(e) => setTimezone(e.target.value)}>
+              {zones.map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone}
+                </option>
+              ))}
+            </Select>
+            <p className="mt-1.5 text-xs text-gray-500">The site&apos;s days, weeks, months and chart hours are this timezone&apos;s.</p>
+          </div>
+        )}
         {editing && (
           <div>
             <label htmlFor="site-mask-all-text" className="flex items-center gap-2 text-sm text-gray-200">

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api";
 import { keys } from "../api/keys";
-import type { Website, WebsiteInput } from "../api/types";
+import type { Website, WebsiteInput, WebsiteUpdate } from "../api/types";
 import { useUser } from "./auth";
 
 /** The signed-in account's role on a site, from the website list (undefined while it loads). */
@@ -34,7 +34,7 @@ export function useCreateWebsite() {
 export function useUpdateWebsite() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...input }: WebsiteInput & { id: number }) => api.put<Website>(`/api/websites/${id}`, input),
+    mutationFn: ({ id, ...input }: WebsiteUpdate & { id: number }) => api.put<Website>(`/api/websites/${id}`, input),
     onSuccess: () => void client.invalidateQueries({ queryKey: keys.websites }),
   });
 }

@@ -107,7 +107,7 @@ fn import_history(fixture: &OneSite) -> WebsiteId {
 /// The imported days of the samples (2024-03-01 and 02), with the day after.
 fn imported_days_range() -> TimeRange {
     let start = 1_709_251_200_000;
-    TimeRange { start, end: start + 3 * 86_400_000, grain: crate::analytics::Grain::Day }
+    TimeRange { start, end: start + 3 * 86_400_000, grain: crate::analytics::Grain::Day, tz: chrono_tz::Tz::UTC }
 }
 
 /// Both sites' imports are listed and marked as in the folder, under the same ids, and the imported days'
@@ -175,7 +175,7 @@ fn assert_heatmaps_equal(fixture: &OneSite, cluster: &Cluster, now: Millis) {
             assert_eq!(cluster.events.heatmap(site, path, range).unwrap(), expected, "{name} {path}");
         }
     }
-    assert_eq!(cluster.events.page_urls(site, now).unwrap(), sqlite.page_urls(site).unwrap());
+    assert_eq!(cluster.events.page_urls(site, chrono_tz::Tz::UTC, now).unwrap(), sqlite.page_urls(site).unwrap());
 }
 
 #[test]

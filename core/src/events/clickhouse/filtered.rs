@@ -4,13 +4,14 @@
 
 use super::ClickHouseEvents;
 use crate::analytics::heatmap::MAX_TIME_ON_PAGE_MS;
-use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
+use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals, local_time};
 use crate::cluster::activity::{HIT_ID, conversion_of};
 use crate::cluster::clickhouse::quote;
-use crate::cluster::visits::{DAY_MS, EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
+use crate::cluster::local_hours::{bucket_sql, day_sql};
+use crate::cluster::visits::{EARLIER_HITS_MS, int, sites_condition, text, visit_rows};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, local_bucket, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
@@ -247,14 +248,20 @@ fn admitted_visit_test(db: &str, sites: &str, filters: &Filters, from: Millis) -
     ))
 }
 
+/// SQL of the local day (its number) of a column of instants, in the range's timezone: a visitor counts once a
+/// local day.
+fn day(range: TimeRange, column: &str) -> String {
+    day_sql(range.tz, column, range.start, range.end)
+}
+
 impl FilteredReads for ClickHouseEvents {
     fn filtered_totals(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Totals> {
         self.cluster.settle(&[site])?;
         let visits = self.admitted_visits(site, range, filters, &[]);
         let row = self.ask(&format!(
-            "SELECT count(), countIf(page_views = 1), sum(intDiv(last - start, 1000)),
-                    uniqExact(intDiv(start, {DAY_MS}), visitor)
-             FROM ({visits})"
+            "SELECT count(), countIf(page_views = 1), sum(intDiv(last - start, 1000)), uniqExact({}, visitor)
+             FROM ({visits})",
+            day(range, "start")
         ))?;
         let hits = self.admitted_hits(site, range, filters);
         let counts = self.ask(&format!(
@@ -274,20 +281,21 @@ impl FilteredReads for ClickHouseEvents {
 
     fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>> {
         self.cluster.settle(&[site])?;
-        let step = range.grain.seconds();
-        let step_ms = step * 1000;
         let visits = self.admitted_visits(site, range, filters, &[]);
         let visitors = self.ask(&format!(
-            "SELECT intDiv(m, {step_ms}) * {step} AS b, count() FROM (
-                SELECT min(start) AS m FROM ({visits}) GROUP BY intDiv(start, {DAY_MS}), visitor)
-             GROUP BY b"
+            "SELECT {} AS b, count() FROM (
+                SELECT min(start) AS m FROM ({visits}) GROUP BY {}, visitor)
+             GROUP BY b",
+            bucket_sql(range, "m"),
+            day(range, "start")
         ))?;
         let hits = self.admitted_hits(site, range, filters);
         let views = self.ask(&format!(
-            "SELECT intDiv(ts, {step_ms}) * {step} AS b, count() {hits} AND kind = 'pageview' GROUP BY b"
+            "SELECT {} AS b, count() {hits} AND kind = 'pageview' GROUP BY b",
+            bucket_sql(range, "ts")
         ))?;
         let pairs = |rows: Vec<Vec<String>>| -> Result<Vec<(i64, i64)>> {
-            rows.iter().map(|r| Ok((int(r, 0)?, int(r, 1)?))).collect()
+            rows.iter().map(|r| Ok((local_time::bucket_start(range, int(r, 0)?), int(r, 1)?))).collect()
         };
         Ok(merge_series(pairs(visitors)?, pairs(views)?))
     }
@@ -301,21 +309,20 @@ impl FilteredReads for ClickHouseEvents {
         limit: i64,
     ) -> Result<Vec<(Vec<String>, Totals)>> {
         self.cluster.settle(&[site])?;
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         let sql = match group.by_visit() {
             true => {
                 let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
                 if group.bucket {
-                    columns.push(format!("toString(intDiv(start, {}) * {step})", step * 1000));
+                    columns.push(format!("toString({})", bucket_sql(range, "start")));
                 }
                 let extra = group_visit_fields(group);
                 format!(
                     "SELECT {}, count() AS n_visits, countIf(page_views = 1), sum(intDiv(last - start, 1000)),
-                            uniqExact(intDiv(start, {DAY_MS}), visitor), sum(pv) AS n_pv, sum(ev) AS n_ev,
-                            sum(cv) AS n_cv
+                            uniqExact({}, visitor), sum(pv) AS n_pv, sum(ev) AS n_ev, sum(cv) AS n_cv
                      FROM ({}) GROUP BY {}",
                     aliased(&columns),
+                    day(range, "start"),
                     self.admitted_visits(site, range, filters, &extra),
                     key_list(keys)
                 )
@@ -323,14 +330,15 @@ impl FilteredReads for ClickHouseEvents {
             false => {
                 let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
                 if group.bucket {
-                    columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+                    columns.push(format!("toString({})", bucket_sql(range, "ts")));
                 }
                 format!(
-                    "SELECT {}, uniqExact(visit_id) AS n_visits, 0, 0, uniqExact(intDiv(ts, {DAY_MS}), visitor),
+                    "SELECT {}, uniqExact(visit_id) AS n_visits, 0, 0, uniqExact({}, visitor),
                             countIf(kind = 'pageview') AS n_pv, countIf(kind IN ({EVENT_KINDS})) AS n_ev,
                             countIf(kind = 'conversion') AS n_cv
                      {} GROUP BY {}",
                     aliased(&columns),
+                    day(range, "ts"),
                     self.admitted_hits(site, range, filters),
                     key_list(keys)
                 )
@@ -340,7 +348,8 @@ impl FilteredReads for ClickHouseEvents {
         let rows = self.ask(&format!("{sql} HAVING {kept} ORDER BY {order} LIMIT {limit}"))?;
         rows.iter()
             .map(|r| {
-                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                let mut values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                local_bucket(range, group, &mut values);
                 let counts = (0..7).map(|i| int(r, keys + i)).collect::<Result<Vec<_>>>()?;
                 Ok((values, group_totals(counts.try_into().expect("seven counts"))))
             })
@@ -362,13 +371,12 @@ impl FilteredReads for ClickHouseEvents {
         limit: i64,
     ) -> Result<Vec<RevenueSum>> {
         self.cluster.settle(&[site])?;
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         let by_visit = !group.fields.is_empty() && group.by_visit();
         let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
         if group.bucket {
             let time = if by_visit { "start" } else { "ts" };
-            columns.push(format!("toString(intDiv({time}, {}) * {step})", step * 1000));
+            columns.push(format!("toString({})", bucket_sql(range, time)));
         }
         let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
         let grouped = if keys == 0 { "cur".to_string() } else { format!("{}, cur", key_list(keys)) };
@@ -398,8 +406,10 @@ impl FilteredReads for ClickHouseEvents {
             self.ask(&format!("{sql} HAVING {} ORDER BY cents DESC, {grouped} LIMIT {limit}", group.valued_sql(key)))?;
         rows.iter()
             .map(|r| {
+                let mut keys_of = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                local_bucket(range, group, &mut keys_of);
                 Ok(RevenueSum {
-                    keys: (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?,
+                    keys: keys_of,
                     currency: text(r, keys)?,
                     cents: int(r, keys + 1)?,
                     conversions: int(r, keys + 2)?,
@@ -416,11 +426,11 @@ impl FilteredReads for ClickHouseEvents {
         group: &GroupBy,
     ) -> Result<Vec<(Vec<String>, i64, i64)>> {
         self.cluster.settle(&[site])?;
-        let (db, step) = (self.db(), range.grain.seconds());
+        let db = self.db();
         let keys = group.fields.len() + group.bucket as usize;
         let mut columns: Vec<String> = group.fields.iter().map(|f| Ch.field(f)).collect();
         if group.bucket {
-            columns.push(format!("toString(intDiv(ts, {}) * {step})", step * 1000));
+            columns.push(format!("toString({})", bucket_sql(range, "ts")));
         }
         let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
         let event = condition_sql(&filters.event, &mut Ch);
@@ -458,7 +468,8 @@ impl FilteredReads for ClickHouseEvents {
         ))?;
         rows.iter()
             .map(|r| {
-                let values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                let mut values = (0..keys).map(|i| text(r, i)).collect::<Result<Vec<_>>>()?;
+                local_bucket(range, group, &mut values);
                 Ok((values, int(r, keys)?, int(r, keys + 1)?))
             })
             .collect()

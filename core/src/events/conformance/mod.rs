@@ -26,6 +26,7 @@ mod retention;
 mod revenue;
 mod scroll;
 mod sources;
+mod timezones;
 mod traffic;
 mod upkeep;
 mod visit_filters;

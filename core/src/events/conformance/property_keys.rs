@@ -76,7 +76,7 @@ fn every_engine_lists_the_property_keys_of_the_admitted_events() {
             engine.name
         );
         // From visit 3's start on: its events only.
-        let late = TimeRange { start: base + 15 * MINUTE, end: now, grain: Grain::Hour };
+        let late = TimeRange { start: base + 15 * MINUTE, end: now, grain: Grain::Hour, tz: chrono_tz::Tz::UTC };
         assert_eq!(read(late, "[]", 100), keys(&[(",k", 1), (":c", 1), ("plan", 1)]), "{}: the range", engine.name);
         assert_eq!(read(week, r#"[["is","event:name",["nothing"]]]"#, 100), keys(&[]), "{}: none", engine.name);
     }

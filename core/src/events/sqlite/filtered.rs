@@ -7,17 +7,14 @@ use rusqlite::{Connection, params_from_iter};
 
 use super::SqliteEvents;
 use crate::analytics::heatmap::MAX_TIME_ON_PAGE_MS;
-use crate::analytics::{ActivityEvent, Conversion, TimeRange, Totals};
+use crate::analytics::{ActivityEvent, Conversion, Grain, TimeRange, Totals, local_time};
 use crate::error::Result;
 use crate::events::filtered::{
-    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, merge_series,
+    FilteredReads, GroupBy, PairGrouping, aliased, group_totals, key, key_list, local_bucket, merge_series,
 };
 use crate::events::filters::{Dialect, Field, Filters, VisitField, condition_sql};
 use crate::events::revenue::RevenueSum;
 use crate::model::WebsiteId;
-
-/// A UTC day in milliseconds: a visitor hash is one visitor's on one day.
-const DAY_MS: i64 = 86_400_000;
 
 /// The kinds the rollups count as events (custom events, outbound links, downloads).
 const EVENT_KINDS: &str = "'custom', 'outbound', 'download'";
@@ -159,7 +156,8 @@ impl FilteredReads for SqliteEvents {
             let (visits, p) = admitted_visits(site, range, filters);
             let sql = format!(
                 "SELECT COUNT(*), COALESCE(SUM(s.page_views = 1), 0), COALESCE(SUM((s.last_seen - s.first_seen) / 1000), 0),
-                        COUNT(DISTINCT (s.first_seen / {DAY_MS}) || '-' || s.visitor_hash) {visits}"
+                        COUNT(DISTINCT {} || '-' || s.visitor_hash) {visits}",
+                day_sql(range, "s.first_seen")
             );
             let [(visits, bounces, duration_s, visitors)] =
                 rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?[..]
@@ -180,20 +178,21 @@ impl FilteredReads for SqliteEvents {
     }
 
     fn filtered_series(&self, site: WebsiteId, range: TimeRange, filters: &Filters) -> Result<Vec<(i64, i64, i64)>> {
-        let step = range.grain.seconds();
-        let step_ms = step * 1000;
         self.db.read(|conn| {
             let (visits, p) = admitted_visits(site, range, filters);
             let sql = format!(
-                "SELECT (m / {step_ms}) * {step}, COUNT(*) FROM (
-                    SELECT MIN(s.first_seen) AS m {visits} GROUP BY s.first_seen / {DAY_MS}, s.visitor_hash)
-                 GROUP BY 1"
+                "SELECT {}, COUNT(*) FROM (
+                    SELECT MIN(s.first_seen) AS m {visits} GROUP BY {}, s.visitor_hash)
+                 GROUP BY 1",
+                bucket_sql(range, "m"),
+                day_sql(range, "s.first_seen")
             );
-            let visitors: Vec<(i64, i64)> = rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let local = |r: &rusqlite::Row| Ok((local_time::bucket_start(range, r.get(0)?), r.get(1)?));
+            let visitors: Vec<(i64, i64)> = rows(conn, &sql, p, local)?;
             let (events, p) = admitted_events(site, range, filters);
             let sql =
-                format!("SELECT (e.ts / {step_ms}) * {step}, COUNT(*) {events} AND e.kind = 'pageview' GROUP BY 1");
-            let views: Vec<(i64, i64)> = rows(conn, &sql, p, |r| Ok((r.get(0)?, r.get(1)?)))?;
+                format!("SELECT {}, COUNT(*) {events} AND e.kind = 'pageview' GROUP BY 1", bucket_sql(range, "e.ts"));
+            let views: Vec<(i64, i64)> = rows(conn, &sql, p, local)?;
             Ok(merge_series(visitors, views))
         })
     }
@@ -206,7 +205,6 @@ impl FilteredReads for SqliteEvents {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<(Vec<String>, Totals)>> {
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         self.db.read(|conn| {
             let (sql, mut p) = match group.by_visit() {
@@ -214,7 +212,7 @@ impl FilteredReads for SqliteEvents {
                     let mut columns: Vec<String> =
                         group.fields.iter().map(|f| visit_column(visit(f)).to_string()).collect();
                     if group.bucket {
-                        columns.push(format!("CAST((s.first_seen / {}) * {step} AS TEXT)", step * 1000));
+                        columns.push(format!("CAST({} AS TEXT)", bucket_sql(range, "s.first_seen")));
                     }
                     visit_groups(site, range, filters, &columns)
                 }
@@ -222,15 +220,16 @@ impl FilteredReads for SqliteEvents {
                     let (events, mut p) = admitted_events(site, range, filters);
                     let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
                     if group.bucket {
-                        columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+                        columns.push(format!("CAST({} AS TEXT)", bucket_sql(range, "e.ts")));
                     }
                     let sql = format!(
                         "SELECT {}, COUNT(DISTINCT e.session_id) AS n_visits, 0, 0,
-                                COUNT(DISTINCT (e.ts / {DAY_MS}) || '-' || s.visitor_hash),
+                                COUNT(DISTINCT {} || '-' || s.visitor_hash),
                                 SUM(e.kind = 'pageview') AS n_pv, SUM(e.kind IN ({EVENT_KINDS})) AS n_ev,
                                 SUM(e.kind = 'conversion') AS n_cv
                          {events} GROUP BY {}",
                         aliased(&columns),
+                        day_sql(range, "e.ts"),
                         key_list(keys)
                     );
                     (sql, p)
@@ -240,7 +239,8 @@ impl FilteredReads for SqliteEvents {
             let limit = p.push(limit.into());
             let sql = format!("{sql} HAVING {kept} ORDER BY {order} LIMIT {limit}");
             rows(conn, &sql, p, |r| {
-                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                let mut values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                local_bucket(range, group, &mut values);
                 let counts: [i64; 7] = std::array::from_fn(|i| r.get(keys + i).unwrap_or(0));
                 Ok((values, group_totals(counts)))
             })
@@ -260,7 +260,6 @@ impl FilteredReads for SqliteEvents {
         group: &GroupBy,
         limit: i64,
     ) -> Result<Vec<RevenueSum>> {
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         // A value times 100 plus a half, truncated: ClickHouse's `toInt64` does the same arithmetic.
         let sums = "COALESCE(e.currency, '') AS cur, SUM(CAST(e.value * 100 + 0.5 AS INTEGER)) AS cents, COUNT(*)";
@@ -288,7 +287,7 @@ impl FilteredReads for SqliteEvents {
             };
             if group.bucket {
                 let time = if by_visit { "s.first_seen" } else { "e.ts" };
-                columns.push(format!("CAST(({time} / {}) * {step} AS TEXT)", step * 1000));
+                columns.push(format!("CAST({} AS TEXT)", bucket_sql(range, time)));
             }
             let listed = if keys == 0 { String::new() } else { format!("{}, ", aliased(&columns)) };
             let grouped = if keys == 0 { "cur".to_string() } else { format!("{}, cur", key_list(keys)) };
@@ -299,8 +298,10 @@ impl FilteredReads for SqliteEvents {
                 group.valued_sql(key),
             );
             rows(conn, &sql, p, |r| {
+                let mut keys_of = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                local_bucket(range, group, &mut keys_of);
                 Ok(RevenueSum {
-                    keys: (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?,
+                    keys: keys_of,
                     currency: r.get(keys)?,
                     cents: r.get(keys + 1)?,
                     conversions: r.get(keys + 2)?,
@@ -316,7 +317,6 @@ impl FilteredReads for SqliteEvents {
         filters: &Filters,
         group: &GroupBy,
     ) -> Result<Vec<(Vec<String>, i64, i64)>> {
-        let step = range.grain.seconds();
         let keys = group.fields.len() + group.bucket as usize;
         self.db.read(|conn| {
             let mut p = Params::default();
@@ -325,7 +325,7 @@ impl FilteredReads for SqliteEvents {
             let event = condition_sql(&filters.event, &mut p);
             let mut columns: Vec<String> = group.fields.iter().map(|f| p.field(f)).collect();
             if group.bucket {
-                columns.push(format!("CAST((e.ts / {}) * {step} AS TEXT)", step * 1000));
+                columns.push(format!("CAST({} AS TEXT)", bucket_sql(range, "e.ts")));
             }
             let PairGrouping { listed, per_pair, outer, outer_keys } = PairGrouping::of(group, &columns);
             // A report as an event row: the page view's path, of no name, kind or property of its own.
@@ -339,7 +339,8 @@ impl FilteredReads for SqliteEvents {
                     GROUP BY e.session_id, e.path{per_pair}){outer}"
             );
             rows(conn, &sql, p, |r| {
-                let values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                let mut values = (0..keys).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<String>>>()?;
+                local_bucket(range, group, &mut values);
                 Ok((values, r.get(keys)?, r.get(keys + 1)?))
             })
         })
@@ -425,6 +426,22 @@ impl FilteredReads for SqliteEvents {
     }
 }
 
+/// SQL of the local day (its number) of a column of instants, in the range's timezone: a visitor counts once a
+/// local day.
+fn day_sql(range: TimeRange, column: &str) -> String {
+    local_time::day_number_sql(range.tz, column, range.start, range.end)
+}
+
+/// SQL of a column's bucket of the range's grain: the local hour's start in seconds, or for days the local day's
+/// number times 86,400, which `local_time::bucket_start` turns into the day's start (a DST day's start is not its local
+/// midnight less the offset of its later hours).
+fn bucket_sql(range: TimeRange, column: &str) -> String {
+    match range.grain {
+        Grain::Hour => local_time::hour_bucket_sql(range.tz, column, range.start, range.end),
+        Grain::Day => format!("({} * 86400)", day_sql(range, column)),
+    }
+}
+
 /// The per-visit field of a visit group (`GroupBy` holds only those there).
 fn visit(field: &Field) -> VisitField {
     match field {
@@ -448,12 +465,13 @@ fn visit_groups(site: WebsiteId, range: TimeRange, filters: &Filters, columns: &
         "SELECT {keys}, COUNT(*) AS n_visits, SUM(b), SUM(d), COUNT(DISTINCT dv), SUM(pv) AS n_pv, SUM(ev) AS n_ev,
                 SUM(cv) AS n_cv
          FROM (SELECT {}, s.page_views = 1 AS b, (s.last_seen - s.first_seen) / 1000 AS d,
-                      (s.first_seen / {DAY_MS}) || '-' || s.visitor_hash AS dv,
+                      {} || '-' || s.visitor_hash AS dv,
                       COALESCE(SUM(e.kind = 'pageview'), 0) AS pv, COALESCE(SUM(e.kind IN ({EVENT_KINDS})), 0) AS ev,
                       COALESCE(SUM(e.kind = 'conversion'), 0) AS cv
                {visits} GROUP BY s.id)
          GROUP BY {keys}",
-        aliased(columns)
+        aliased(columns),
+        day_sql(range, "s.first_seen")
     );
     (sql, p)
 }

@@ -8,9 +8,15 @@ use rusqlite::{Connection, params};
 
 use crate::model::WebsiteId;
 
-const DAY_MS: i64 = 86_400_000;
+/// A site's local day: its number (days since 1970-01-01 in local dates) and its span in UTC ms.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LocalDay {
+    pub number: i64,
+    pub start: i64,
+    pub end: i64,
+}
 
-/// Visitor hashes counted per site and UTC day. A day is loaded, the first time it is needed, from the
+/// Visitor hashes counted per site and local day (the site's timezone). A day is loaded, the first time it is needed, from the
 /// sessions that began on it (each keeps its visitor hash and start), so restarts agree with what is stored.
 /// Call `first_visit` before storing the visit's session, or the load would already find it.
 ///
@@ -24,18 +30,25 @@ pub(super) struct DayVisitors {
 }
 
 impl DayVisitors {
-    /// Counts `visitor` on `day` (days since the epoch): true the first time.
-    pub fn first_visit(&mut self, tx: &Connection, site: WebsiteId, day: i64, visitor: i64) -> rusqlite::Result<bool> {
+    /// Counts `visitor` on the local day `local`: true the first time.
+    pub fn first_visit(
+        &mut self,
+        tx: &Connection,
+        site: WebsiteId,
+        local: LocalDay,
+        visitor: i64,
+    ) -> rusqlite::Result<bool> {
+        let day = local.number;
         let newest = self.newest.entry(site).or_insert(day);
         if day > *newest {
             *newest = day;
             self.days.retain(|(other, kept), _| *other != site || *kept >= day - 1);
         } else if day < *newest - 1 {
-            return Ok(!stored(tx, site, day, visitor)?);
+            return Ok(!stored(tx, site, local, visitor)?);
         }
         let counted = match self.days.entry((site, day)) {
             Entry::Occupied(day) => day.into_mut(),
-            Entry::Vacant(slot) => slot.insert(load(tx, site, day)?),
+            Entry::Vacant(slot) => slot.insert(load(tx, site, local)?),
         };
         Ok(counted.insert(visitor))
     }
@@ -54,26 +67,33 @@ impl DayVisitors {
     }
 }
 
-/// Whether a session of `visitor` began on `day`.
-fn stored(tx: &Connection, site: WebsiteId, day: i64, visitor: i64) -> rusqlite::Result<bool> {
+/// Whether a session of `visitor` began on the local day.
+fn stored(tx: &Connection, site: WebsiteId, day: LocalDay, visitor: i64) -> rusqlite::Result<bool> {
     tx.prepare_cached(
         "SELECT EXISTS (SELECT 1 FROM sessions
            WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3 AND visitor_hash = ?4)",
     )?
-    .query_row(params![site, day * DAY_MS, (day + 1) * DAY_MS, visitor], |r| r.get(0))
+    .query_row(params![site, day.start, day.end, visitor], |r| r.get(0))
 }
 
-fn load(tx: &Connection, site: WebsiteId, day: i64) -> rusqlite::Result<HashSet<i64>> {
+fn load(tx: &Connection, site: WebsiteId, day: LocalDay) -> rusqlite::Result<HashSet<i64>> {
     let mut statement = tx.prepare_cached(
         "SELECT visitor_hash FROM sessions WHERE website_id = ?1 AND first_seen >= ?2 AND first_seen < ?3",
     )?;
-    let hashes = statement.query_map(params![site, day * DAY_MS, (day + 1) * DAY_MS], |r| r.get(0))?;
+    let hashes = statement.query_map(params![site, day.start, day.end], |r| r.get(0))?;
     hashes.collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DAY_MS: i64 = 86_400_000;
+
+    /// The UTC day `number` as a site in UTC has it.
+    fn utc(number: i64) -> LocalDay {
+        LocalDay { number, start: number * DAY_MS, end: (number + 1) * DAY_MS }
+    }
 
     fn database(dir: &tempfile::TempDir) -> Connection {
         let mut conn = crate::db::connect(&dir.path().join("t.sqlite")).unwrap();
@@ -101,10 +121,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let conn = database(&dir);
         let mut visitors = DayVisitors::default();
-        assert!(visitors.first_visit(&conn, 1, 20_000, 42).unwrap());
-        assert!(!visitors.first_visit(&conn, 1, 20_000, 42).unwrap(), "same site, same day");
-        assert!(visitors.first_visit(&conn, 1, 20_001, 42).unwrap(), "the next day");
-        assert!(visitors.first_visit(&conn, 2, 20_000, 42).unwrap(), "another site");
+        assert!(visitors.first_visit(&conn, 1, utc(20_000), 42).unwrap());
+        assert!(!visitors.first_visit(&conn, 1, utc(20_000), 42).unwrap(), "same site, same day");
+        assert!(visitors.first_visit(&conn, 1, utc(20_001), 42).unwrap(), "the next day");
+        assert!(visitors.first_visit(&conn, 2, utc(20_000), 42).unwrap(), "another site");
     }
 
     /// A restart (or a clear) agrees with what is stored: the visitors of sessions that began that day, on
@@ -118,13 +138,13 @@ mod tests {
         store_session(&conn, 1, "s2", 8, day * DAY_MS - 1);
         store_session(&conn, 2, "s3", 9, day * DAY_MS + 5);
         let mut visitors = DayVisitors::default();
-        assert!(!visitors.first_visit(&conn, 1, day, 7).unwrap(), "stored that day");
-        assert!(visitors.first_visit(&conn, 1, day, 8).unwrap(), "its session began the day before");
-        assert!(visitors.first_visit(&conn, 1, day, 9).unwrap(), "stored for another site");
+        assert!(!visitors.first_visit(&conn, 1, utc(day), 7).unwrap(), "stored that day");
+        assert!(visitors.first_visit(&conn, 1, utc(day), 8).unwrap(), "its session began the day before");
+        assert!(visitors.first_visit(&conn, 1, utc(day), 9).unwrap(), "stored for another site");
 
         visitors.clear();
         conn.execute("DELETE FROM sessions WHERE session_key = 's1'", []).unwrap();
-        assert!(visitors.first_visit(&conn, 1, day, 7).unwrap(), "a deleted visit's visitor counts again");
+        assert!(visitors.first_visit(&conn, 1, utc(day), 7).unwrap(), "a deleted visit's visitor counts again");
     }
 
     /// A year of history imported in time order keeps two days; a straggler for an older day is still
@@ -135,15 +155,15 @@ mod tests {
         let conn = database(&dir);
         let mut visitors = DayVisitors::default();
         for day in 100..465 {
-            assert!(visitors.first_visit(&conn, 1, day, day).unwrap());
+            assert!(visitors.first_visit(&conn, 1, utc(day), day).unwrap());
             store_session(&conn, 1, &format!("s{day}"), day, day * DAY_MS);
         }
-        visitors.first_visit(&conn, 2, 5, 1).unwrap();
+        visitors.first_visit(&conn, 2, utc(5), 1).unwrap();
         let mut kept: Vec<_> = visitors.days.keys().copied().collect();
         kept.sort();
         assert_eq!(kept, vec![(1, 463), (1, 464), (2, 5)], "another site's days are its own");
-        assert!(!visitors.first_visit(&conn, 1, 200, 200).unwrap(), "an old day's visitor, from the sessions");
-        assert!(visitors.first_visit(&conn, 1, 200, 201).unwrap(), "a new visitor of an old day");
+        assert!(!visitors.first_visit(&conn, 1, utc(200), 200).unwrap(), "an old day's visitor, from the sessions");
+        assert!(visitors.first_visit(&conn, 1, utc(200), 201).unwrap(), "a new visitor of an old day");
         assert_eq!(visitors.days.len(), 3, "old days are not loaded");
     }
 
@@ -152,8 +172,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let conn = database(&dir);
         let mut visitors = DayVisitors::default();
-        visitors.first_visit(&conn, 1, 10, 1).unwrap();
-        visitors.first_visit(&conn, 2, 12, 1).unwrap();
+        visitors.first_visit(&conn, 1, utc(10), 1).unwrap();
+        visitors.first_visit(&conn, 2, utc(12), 1).unwrap();
         visitors.forget_before(11);
         assert_eq!(visitors.days.keys().copied().collect::<Vec<_>>(), vec![(2, 12)], "a site without hits today");
     }

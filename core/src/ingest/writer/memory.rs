@@ -8,11 +8,18 @@ use rand::RngCore;
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
-use super::day_visitors::DayVisitors;
+use chrono::Datelike;
+use chrono_tz::Tz;
+use rusqlite::OptionalExtension;
+
+use super::day_visitors::{DayVisitors, LocalDay};
 use super::visits::Visits;
+use crate::analytics::local_time;
 use crate::model::{Millis, WebsiteId};
 
 const DAY_MS: i64 = 86_400_000;
+/// Days from 0001-01-01 (chrono's day 1) to 1970-01-01.
+const EPOCH_DAYS_FROM_CE: i64 = 719_163;
 
 /// The writer's remembered state.
 #[derive(Default)]
@@ -25,6 +32,8 @@ pub(super) struct Memory {
     day_visitors: DayVisitors,
     /// The day `prune` last ran.
     pruned_day: i64,
+    /// The timezones of the current batch's sites outside UTC, read in its transaction (`load_zones`).
+    pub zones: HashMap<WebsiteId, Tz>,
 }
 
 impl Memory {
@@ -48,6 +57,7 @@ impl Memory {
 
     /// The visitor hash of a new visit starting at `ts`, and whether it is the visitor's first visit to the
     /// site that day. Call it before the visit's session is stored (a first load of the day would find it).
+    /// The salt is the UTC day's; "that day" is the site's local day.
     pub fn visitor(
         &mut self,
         tx: &Connection,
@@ -62,7 +72,36 @@ impl Memory {
             salt
         });
         let visitor = visitor_hash(salt, site, seed);
-        Ok((visitor, self.day_visitors.first_visit(tx, site, day, visitor)?))
+        let local = match self.zones.get(&site) {
+            None => LocalDay { number: day, start: day * DAY_MS, end: (day + 1) * DAY_MS },
+            Some(&tz) => {
+                let date = local_time::date_of(tz, ts);
+                LocalDay {
+                    number: i64::from(date.num_days_from_ce()) - EPOCH_DAYS_FROM_CE,
+                    start: local_time::midnight(tz, date),
+                    end: local_time::midnight(tz, date + chrono::Days::new(1)),
+                }
+            }
+        };
+        Ok((visitor, self.day_visitors.first_visit(tx, site, local, visitor)?))
+    }
+
+    /// Reads the timezones of a batch's sites, in its transaction: a timezone saved and rebuilt for
+    /// (`Upkeep::timezone_changed`, one write transaction) is the one every later batch keys by.
+    pub fn load_zones(&mut self, tx: &Connection, sites: impl Iterator<Item = WebsiteId>) -> rusqlite::Result<()> {
+        self.zones.clear();
+        let mut stmt = tx.prepare_cached("SELECT timezone FROM websites WHERE id = ?1")?;
+        for site in sites {
+            if self.zones.contains_key(&site) {
+                continue;
+            }
+            let name: Option<String> = stmt.query_row([site], |r| r.get(0)).optional()?;
+            let tz = name.map_or(Tz::UTC, |n| local_time::zone(&n));
+            if tz != Tz::UTC {
+                self.zones.insert(site, tz);
+            }
+        }
+        Ok(())
     }
 
     /// Once a day, drops the salts and visitor sets that serve no purpose any more: a salt older than
@@ -71,7 +110,8 @@ impl Memory {
         let today = chrono::Utc::now().timestamp_millis().div_euclid(DAY_MS);
         if self.pruned_day != today {
             self.salts.retain(|day, _| *day >= today - 1);
-            self.day_visitors.forget_before(today - 1);
+            // Local days run up to 14 hours ahead of UTC's or 12 behind: yesterday's is still written to.
+            self.day_visitors.forget_before(today - 2);
             self.pruned_day = today;
         }
     }

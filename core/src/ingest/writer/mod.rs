@@ -241,7 +241,8 @@ impl Writer {
     fn write_all(&mut self, batch: &[Queued]) -> Result<()> {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         self.memory.sync(&tx)?;
-        let mut rollups = Rollups::default();
+        self.memory.load_zones(&tx, batch.iter().map(|q| q.job.website_id()))?;
+        let mut rollups = Rollups::in_zones(&self.memory.zones);
         for queued in batch {
             apply(&tx, &mut self.memory, &mut rollups, &queued.job)?;
         }
@@ -259,9 +260,10 @@ impl Writer {
         let mut tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // The lock was let go after the failed attempt: another connection may have written since.
         self.memory.sync(&tx)?;
+        self.memory.load_zones(&tx, batch.iter().map(|q| q.job.website_id()))?;
         for queued in batch {
             let sp = tx.savepoint()?;
-            let mut job_rollups = Rollups::default();
+            let mut job_rollups = Rollups::in_zones(&self.memory.zones);
             match apply(&sp, &mut self.memory, &mut job_rollups, &queued.job) {
                 Ok(()) => {
                     sp.commit()?;

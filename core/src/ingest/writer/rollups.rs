@@ -1,10 +1,12 @@
-//! Rollup deltas of a batch: counted per (site, dim, hour, value) while the batch's jobs run, then added to
+//! Rollup deltas of a batch: counted per (site, dim, local hour, value) while the batch's jobs run, then added to
 //! `rollup_hours` and `rollup_days` in the batch's transaction with chunked upserts in key order.
 
 use std::collections::HashMap;
 
+use chrono_tz::Tz;
 use rusqlite::Connection;
 
+use crate::analytics::local_time::LocalHour;
 use crate::model::{Millis, WebsiteId};
 
 /// Counter deltas of one rollup row.
@@ -36,16 +38,43 @@ impl Counters {
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Rollup deltas of a batch keyed by (site, dim, hour), then value; days are derived when flushing. The
-/// value is looked up by `&str`, so only a value new to the batch allocates.
+/// value is looked up by `&str`, so only a value new to the batch allocates. Hours and days are the site's local
+/// ones (keyed by the UTC second they start): UTC for a site absent from `zones`.
 #[derive(Default)]
 pub(crate) struct Rollups {
     hours: FastMap<(WebsiteId, &'static str, i64), FastMap<String, Counters>>,
+    /// The sites of the batch whose timezone is not UTC.
+    zones: FastMap<WebsiteId, Tz>,
+    /// The local hour each such site's last hit fell in: most hits of a batch share it.
+    last_hour: FastMap<WebsiteId, LocalHour>,
+    /// The local day (its start, in seconds) of each local hour counted, for such sites.
+    day_of: FastMap<(WebsiteId, i64), i64>,
 }
 
 impl Rollups {
-    /// The counters of a row in the hour of `ts`, created at zero.
+    /// Empty deltas of a batch whose sites outside UTC have these zones.
+    pub fn in_zones(zones: &HashMap<WebsiteId, Tz>) -> Rollups {
+        Rollups { zones: zones.iter().map(|(site, tz)| (*site, *tz)).collect(), ..Rollups::default() }
+    }
+
+    /// The start (in seconds) of the site's local hour holding `ts`.
+    fn hour_of(&mut self, site: WebsiteId, ts: Millis) -> i64 {
+        let Some(&tz) = self.zones.get(&site) else { return ts.div_euclid(3_600_000) * 3_600 };
+        let local = match self.last_hour.get(&site) {
+            Some(known) if known.holds(ts) => *known,
+            _ => {
+                let local = LocalHour::of(tz, ts);
+                self.last_hour.insert(site, local);
+                self.day_of.insert((site, local.hour / 1000), local.day / 1000);
+                local
+            }
+        };
+        local.hour / 1000
+    }
+
+    /// The counters of a row in the (local) hour of `ts`, created at zero.
     pub fn at(&mut self, site: WebsiteId, dim: &'static str, value: &str, ts: Millis) -> &mut Counters {
-        let hour = ts.div_euclid(3_600_000) * 3_600;
+        let hour = self.hour_of(site, ts);
         let values = self.hours.entry((site, dim, hour)).or_default();
         if !values.contains_key(value) {
             values.insert(value.to_string(), Counters::default());
@@ -55,6 +84,7 @@ impl Rollups {
 
     /// Adds another batch's deltas (a job's, kept apart until its savepoint is released).
     pub fn merge(&mut self, other: Rollups) {
+        self.day_of.extend(other.day_of);
         for (key, values) in other.hours {
             let mine = self.hours.entry(key).or_default();
             for (value, counters) in values {
@@ -67,7 +97,8 @@ impl Rollups {
     pub fn flush(self, tx: &Connection) -> rusqlite::Result<()> {
         let mut days: FastMap<(WebsiteId, &'static str, i64), FastMap<&str, Counters>> = FastMap::default();
         for (&(site, dim, hour), values) in &self.hours {
-            let day = days.entry((site, dim, hour.div_euclid(86_400) * 86_400)).or_default();
+            let day = self.day_of.get(&(site, hour)).copied().unwrap_or(hour.div_euclid(86_400) * 86_400);
+            let day = days.entry((site, dim, day)).or_default();
             for (value, counters) in values {
                 day.entry(value.as_str()).or_default().add(*counters);
             }

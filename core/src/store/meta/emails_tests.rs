@@ -18,7 +18,7 @@ fn owner_and_site(meta: &Meta, email: &str) -> (UserId, WebsiteId) {
     meta.vouch_for_email(user, 1).unwrap();
     let key = format!("key-{email}");
     let site = meta.insert_website(user, "Shop", "shop.example.com", &key, TrackingLevel::Light, 1).unwrap();
-    (user, site.unwrap())
+    (user, site.unwrap().0)
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::model::{Millis, Role, UserId, Website, WebsiteId};
 
 /// A site's columns as [`sqlite_row`] / [`pg_row`] read them, from `websites w`.
 /// The columns of `websites` as `websites.rs` reads them (its `sqlite_row` and `pg_row`), then the role at 9.
-const SITE: &str = "w.id, w.user_id, w.name, w.domain, w.tracking_key, w.tracking_level, w.created_at, w.domain_only, w.umami_website_id";
+const SITE: &str = "w.id, w.user_id, w.name, w.domain, w.tracking_key, w.tracking_level, w.created_at, w.domain_only, w.umami_website_id, w.timezone";
 
 /// A member of a site (its owner is not one: the site names it).
 #[derive(Debug, Clone, PartialEq)]
@@ -131,7 +131,7 @@ impl MemberStore for SqliteMeta {
                          WHERE w.id = ?1 AND (w.user_id = ?2 OR m.user_id IS NOT NULL)"
                     ),
                     params![id, user],
-                    |r| Ok((sqlite_row(r)?, Role::parse(&r.get::<_, String>(9)?).unwrap_or(Role::Viewer))),
+                    |r| Ok((sqlite_row(r)?, Role::parse(&r.get::<_, String>(10)?).unwrap_or(Role::Viewer))),
                 )
                 .optional()?)
         })
@@ -143,7 +143,7 @@ impl MemberStore for SqliteMeta {
                 "SELECT {SITE}, m.role FROM site_members m JOIN websites w ON w.id = m.website_id
                  WHERE m.user_id = ?1 AND w.user_id <> ?1 ORDER BY w.id"
             ))?;
-            let rows = stmt.query_map([user], |r| Ok((sqlite_row(r)?, role_of(&r.get::<_, String>(9)?))))?;
+            let rows = stmt.query_map([user], |r| Ok((sqlite_row(r)?, role_of(&r.get::<_, String>(10)?))))?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -309,7 +309,7 @@ impl MemberStore for PgMeta {
                 ),
                 &[&id, &user],
             )?;
-            Ok(row.map(|r| (pg_row(&r), Role::parse(r.get::<_, &str>(9)).unwrap_or(Role::Viewer))))
+            Ok(row.map(|r| (pg_row(&r), Role::parse(r.get::<_, &str>(10)).unwrap_or(Role::Viewer))))
         })
     }
 
@@ -322,7 +322,7 @@ impl MemberStore for PgMeta {
                 ),
                 &[&user],
             )?;
-            Ok(rows.iter().map(|r| (pg_row(r), role_of(r.get(9)))).collect())
+            Ok(rows.iter().map(|r| (pg_row(r), role_of(r.get(10)))).collect())
         })
     }
 

@@ -27,7 +27,7 @@ fn links_open_their_site_only_while_they_and_the_site_exist_on_each_engine() {
         let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
         let site = |domain: &str, key: &str| {
-            engine.meta.insert_website(ann.id, domain, domain, key, TrackingLevel::Light, 1).unwrap().unwrap()
+            engine.meta.insert_website(ann.id, domain, domain, key, TrackingLevel::Light, 1).unwrap().unwrap().0
         };
         let (blog, shop) = (site("blog.example", "k1"), site("shop.example", "k2"));
 
@@ -111,7 +111,7 @@ fn bad_links_are_refused_before_anything_is_stored_on_each_engine() {
         let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
         let blog =
-            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
+            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap().0;
         for bad in [
             NewLink { name: " ".into(), ..NewLink::default() },
             NewLink { name: "x".into(), password: Some("short".into()), ..NewLink::default() },
@@ -144,7 +144,7 @@ fn slugs_are_sealed_at_rest_on_each_engine() {
         let links = SharedLinks::new(engine.meta.clone(), auth.clone(), SECRET);
         let ann = auth.create_user("ann@example.com", "secret1").unwrap();
         let blog =
-            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap();
+            engine.meta.insert_website(ann.id, "b", "b.example", "k1", TrackingLevel::Light, 1).unwrap().unwrap().0;
         let made = links.create(blog, NewLink { name: "Public".into(), ..NewLink::default() }).unwrap();
         let stored = engine.meta.shared_links(blog).unwrap();
         assert!(stored[0].slug.starts_with("sealed:"), "{name}: {}", stored[0].slug);

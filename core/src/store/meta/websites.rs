@@ -10,11 +10,12 @@ use crate::error::Result;
 use crate::model::{Millis, TrackingLevel, UserId, Website, WebsiteId};
 
 const COLUMNS: &str =
-    "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only, umami_website_id";
+    "id, user_id, name, domain, tracking_key, tracking_level, created_at, domain_only, umami_website_id, timezone";
 
 /// Websites: each method is one statement.
 pub trait WebsiteStore {
-    /// Inserts a site of `owner` if the account still exists; answers its id, `None` if the account is gone.
+    /// Inserts a site of `owner` in the owner's profile timezone if the account still exists; answers its id and
+    /// timezone, `None` if the account is gone.
     fn insert_website(
         &self,
         owner: UserId,
@@ -23,7 +24,7 @@ pub trait WebsiteStore {
         tracking_key: &str,
         level: TrackingLevel,
         created_at: Millis,
-    ) -> Result<Option<WebsiteId>>;
+    ) -> Result<Option<(WebsiteId, String)>>;
     /// The sites of `owner`, oldest first.
     fn websites_of(&self, owner: UserId) -> Result<Vec<Website>>;
     /// Every site, oldest first.
@@ -36,7 +37,7 @@ pub trait WebsiteStore {
     fn website_by_umami_id(&self, umami_id: &str) -> Result<Option<Website>>;
     /// Sets a site's Umami website id if it has none and no site has that id; true if it was set.
     fn record_umami_id(&self, id: WebsiteId, umami_id: &str) -> Result<bool>;
-    /// Saves name, domain, tracking level, domain-only and the Umami website id of a site of `site.user_id`;
+    /// Saves name, domain, tracking level, domain-only, the Umami website id and the timezone of a site of `site.user_id`;
     /// false if it has none.
     fn update_website(&self, site: &Website) -> Result<bool>;
     /// Deletes a site of `owner` with everything this store holds of it; false if it has none.
@@ -52,14 +53,19 @@ impl WebsiteStore for SqliteMeta {
         tracking_key: &str,
         level: TrackingLevel,
         created_at: Millis,
-    ) -> Result<Option<WebsiteId>> {
+    ) -> Result<Option<(WebsiteId, String)>> {
         self.db.write(|conn| {
             let inserted = conn.execute(
-                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)",
+                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at, timezone)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, timezone FROM users WHERE id = ?1",
                 params![owner, name, domain, tracking_key, level.as_str(), created_at],
             )?;
-            Ok((inserted > 0).then(|| conn.last_insert_rowid()))
+            if inserted == 0 {
+                return Ok(None);
+            }
+            let id = conn.last_insert_rowid();
+            let timezone = conn.query_row("SELECT timezone FROM websites WHERE id = ?1", [id], |r| r.get(0))?;
+            Ok(Some((id, timezone)))
         })
     }
 
@@ -118,7 +124,8 @@ impl WebsiteStore for SqliteMeta {
     fn update_website(&self, site: &Website) -> Result<bool> {
         self.db.write(|conn| {
             Ok(conn.execute(
-                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4, umami_website_id = ?7
+                "UPDATE websites SET name = ?1, domain = ?2, tracking_level = ?3, domain_only = ?4, umami_website_id = ?7,
+                    timezone = ?8
                  WHERE id = ?5 AND user_id = ?6",
                 params![
                     site.name,
@@ -127,7 +134,8 @@ impl WebsiteStore for SqliteMeta {
                     site.domain_only,
                     site.id,
                     site.user_id,
-                    site.umami_website_id
+                    site.umami_website_id,
+                    site.timezone
                 ],
             )? > 0)
         })
@@ -158,6 +166,7 @@ pub(super) fn sqlite_row(r: &Row) -> rusqlite::Result<Website> {
         created_at: r.get(6)?,
         domain_only: r.get(7)?,
         umami_website_id: r.get(8)?,
+        timezone: r.get(9)?,
     })
 }
 
@@ -170,16 +179,16 @@ impl WebsiteStore for PgMeta {
         tracking_key: &str,
         level: TrackingLevel,
         created_at: Millis,
-    ) -> Result<Option<WebsiteId>> {
+    ) -> Result<Option<(WebsiteId, String)>> {
         self.pg.with(|c| {
             Ok(c.query_opt(
-                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at)
-                 SELECT $1::BIGINT, $2::TEXT, $3::TEXT, $4::TEXT, $5::TEXT, $6::BIGINT
-                 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)
-                 RETURNING id",
+                "INSERT INTO websites (user_id, name, domain, tracking_key, tracking_level, created_at, timezone)
+                 SELECT $1::BIGINT, $2::TEXT, $3::TEXT, $4::TEXT, $5::TEXT, $6::BIGINT, timezone FROM users
+                 WHERE id = $1
+                 RETURNING id, timezone",
                 &[&owner, &name, &domain, &tracking_key, &level.as_str(), &created_at],
             )?
-            .map(|r| r.get(0)))
+            .map(|r| (r.get(0), r.get(1))))
         })
     }
 
@@ -232,7 +241,7 @@ impl WebsiteStore for PgMeta {
         self.pg.with(|c| {
             Ok(c.execute(
                 "UPDATE websites SET name = $1, domain = $2, tracking_level = $3, domain_only = $4,
-                    umami_website_id = $7
+                    umami_website_id = $7, timezone = $8
                  WHERE id = $5 AND user_id = $6",
                 &[
                     &site.name,
@@ -242,6 +251,7 @@ impl WebsiteStore for PgMeta {
                     &site.id,
                     &site.user_id,
                     &site.umami_website_id,
+                    &site.timezone,
                 ],
             )? > 0)
         })
@@ -275,5 +285,6 @@ pub(super) fn pg_row(r: &postgres::Row) -> Website {
         created_at: r.get(6),
         domain_only: r.get(7),
         umami_website_id: r.get(8),
+        timezone: r.get(9),
     }
 }
