@@ -431,7 +431,7 @@ impl Upkeep for SqliteEvents {
     fn timezone_changed(&self, site: WebsiteId) -> Result<()> {
         self.db.write(|conn| {
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            crate::privacy::deletion::rebuild_rollups(&tx, site, Millis::MIN / 2, Millis::MAX / 2)?;
+            crate::privacy::deletion::rekey_rollups(&tx, site)?;
             tx.commit()?;
             Ok(())
         })

@@ -203,6 +203,36 @@ pub(crate) fn site_zone(conn: &Connection, site: WebsiteId) -> rusqlite::Result<
     Ok(name.map_or(chrono_tz::Tz::UTC, |n| local_time::zone(&n)))
 }
 
+/// Keys a site's rollups by its changed timezone, counting them again from the raw rows, unless that would
+/// lose history: retention keeps the rollups of the hours it emptied, which no raw row is left to count again.
+/// Such a site keeps its rollups as they are (its past in the old zone's hours, nothing lost); the writer keys
+/// what comes next by the new zone. Answers whether the rollups were counted again.
+pub(crate) fn rekey_rollups(tx: &Connection, site: WebsiteId) -> Result<bool> {
+    let first_raw: Option<Millis> = tx.query_row(
+        "SELECT MIN(t) FROM (SELECT MIN(first_seen) AS t FROM sessions WHERE website_id = ?1
+         UNION ALL SELECT MIN(ts) FROM events WHERE website_id = ?1)",
+        [site],
+        |r| r.get(0),
+    )?;
+    // History is what the rollups hold before the raw rows begin (two days' margin for any offset) beyond what
+    // an import gives back (the rebuild restores imported days from `imported_rollups`).
+    let before = first_raw.unwrap_or(Millis::MAX / 2) / 1000 - 2 * 86_400;
+    let (rolled, imported): (i64, i64) = tx.query_row(
+        "SELECT (SELECT COALESCE(SUM(pageviews + visits + events + conversions), 0) FROM rollup_hours
+                 WHERE website_id = ?1 AND dim = '' AND bucket < ?2),
+                (SELECT COALESCE(SUM(pageviews + visits + events), 0) FROM imported_rollups
+                 WHERE website_id = ?1 AND dim = '' AND bucket < ?2 + 86400)",
+        params![site, before],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if rolled > imported {
+        tracing::info!(site, "the site's rollups older than its raw rows stay in the old timezone's hours");
+        return Ok(false);
+    }
+    rebuild_rollups(tx, site, Millis::MIN / 2, Millis::MAX / 2)?;
+    Ok(true)
+}
+
 /// Recomputes a site's hourly and daily rollups over `[from, to)` (ms, widened to whole local days of the site's
 /// timezone) from the raw sessions and events, with the ingest writer's definitions (the per-visit dimensions
 /// from `Dimension::PER_VISIT`, as the writer's; hours and days are the site's local ones, keyed by the UTC

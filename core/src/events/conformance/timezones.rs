@@ -154,3 +154,40 @@ fn the_weekly_report_is_the_sites_monday_to_sunday() {
         assert_eq!(report(&engine), (1, 0, "Asia/Kolkata".to_string()), "{}: India's week", engine.name);
     }
 }
+
+/// Retention keeps the roll-ups of the hours it empties (history older than the raw rows); a timezone change
+/// must keep them too, as they were, since no raw row is left to count them again in the new zone's hours.
+#[test]
+fn a_timezone_change_keeps_the_figures_retention_left_without_raw_rows() {
+    let now = now_ms();
+    let old = utc((chrono::Utc::now() - chrono::Duration::days(10)).date_naive(), 10, 0);
+    for engine in engines() {
+        let (events, site, name) = (&engine.events, engine.site, engine.name);
+        engine.store(hits_of(site, &[view(1, old), view(2, now - 2 * HOUR)]));
+        events.rebuild_rollups(site, old - DAY, old + DAY).unwrap();
+        let kept = || {
+            let month = TimeRange::parse_in("30d", now_ms(), events.site_zone(site).unwrap()).unwrap();
+            let totals = events.totals(site, month).unwrap();
+            (totals.visitors, totals.pageviews)
+        };
+        assert_eq!(kept(), (2, 2), "{name}: the seeded visits");
+        let one_day = Some(1);
+        let days = crate::privacy::RetentionUpdate {
+            pageviews: one_day,
+            events: one_day,
+            sessions: one_day,
+            heatmaps: one_day,
+            recordings: one_day,
+            conversions: one_day,
+        };
+        crate::privacy::Privacy::new(engine.fixture.tracker.db().clone(), engine.meta.clone())
+            .update_retention(site, days)
+            .unwrap();
+        let report = events.apply_retention_at(now).unwrap();
+        assert_eq!(report.total.get("pageviews").copied(), Some(1), "{name}: {report:?}");
+        assert_eq!(kept(), (2, 2), "{name}: after retention");
+
+        set_zone(&engine, "Asia/Kolkata");
+        assert_eq!(kept(), (2, 2), "{name}: after the timezone change");
+    }
+}
