@@ -11,6 +11,11 @@ use clap::Parser;
 
 use commands::Cli;
 
+// glibc's malloc unless built with the `mimalloc` feature (for the same-run comparison of BENCHMARKS.md).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     exit_quietly_on_closed_stdout();
     let cli = match Cli::try_parse() {

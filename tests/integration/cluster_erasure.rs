@@ -1,7 +1,7 @@
 //! Privacy deletions and visitor erasure on the cluster answer at once (issue 39): the request counts what goes
 //! and a deletion job removes the rows from both shards soon after; from the answer on no read on either daemon
-//! shows the deleted data (reads of the site wait for the job, or answer 503 while it waits for a retry), and a
-//! job survives its daemon being killed. Through the real daemon on the harness (tests/cluster/cluster.sh up
+//! shows the deleted data (reads of the site wait for the job, or answer 503 while it waits for a retry; reads of
+//! all the owner's sites leave the site out meanwhile), and a job survives its daemon being killed. Through the real daemon on the harness (tests/cluster/cluster.sh up
 //! DIR; source DIR/env).
 
 use std::time::{Duration, Instant};
@@ -193,4 +193,77 @@ async fn a_deletion_job_cut_off_from_a_shard_outlives_its_killed_daemon_and_read
     assert_eq!((metrics["pageViews"].as_i64(), metrics["conversions"].as_i64()), (Some(20), Some(0)), "{}", read.text);
     again.kill().unwrap();
     again.wait().unwrap();
+}
+
+/// Today's page views of each of the owner's sites on the Websites list, and how long the list took; a site
+/// missing from the list's figures is `None`.
+async fn listed_today(server: &TestServer, token: &str, sites: [&Value; 2]) -> ([Option<i64>; 2], Duration) {
+    let started = Instant::now();
+    let answer = server.get("/api/dashboard/sites?metric=pageviews", token).await;
+    let took = started.elapsed();
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let rows = answer.json.as_array().unwrap_or_else(|| panic!("not a list: {}", answer.text));
+    let today =
+        |site: &Value| rows.iter().find(|row| row["websiteId"] == site["id"]).map(|row| row["today"].as_i64().unwrap());
+    ([today(sites[0]), today(sites[1])], took)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reads_of_all_sites_leave_out_a_site_whose_deletion_is_pending_instead_of_waiting_for_it() {
+    let Some((pg, ch)) = harness() else { return };
+    let corner = Corner::new(pg, ch.clone()).await;
+    // The daemon reaches shard 2 for its mutations through a relay, so the job cannot finish while it is cut.
+    let second = ch.split(',').nth(1).unwrap().to_string();
+    let (credentials, target) = second.rsplit_once('@').unwrap();
+    let relay = Relay::to(target.to_string()).await;
+    let relayed = format!("{},{credentials}@{}", ch.split(',').next().unwrap(), relay.address);
+    let server = daemon(&corner, Some(relayed)).await;
+    let (token, _) = server.register("owner@example.com").await;
+    let shop = server.create_site(&token, "Shop", "light").await;
+    let blog = server.create_site(&token, "Blog", "light").await;
+    for (site, visitors) in [(&shop, 0..20u8), (&blog, 20..25u8)] {
+        let key = site["trackingKey"].as_str().unwrap();
+        for visitor in visitors {
+            pageview(&server, key, visitor, "/").await;
+        }
+    }
+    assert_eq!(listed_today(&server, &token, [&shop, &blog]).await.0, [Some(20), Some(5)]);
+    let live = server.get("/api/analytics/live-visitors", &token).await;
+    assert_eq!(live.json["totalActiveVisitors"], 25, "{}", live.text);
+
+    // The shop's page views are deleted; shard 2 is cut off just after the answer, so the job waits to retry.
+    let (deleted, _) = timed_post(
+        &server,
+        "/api/privacy/delete-data",
+        &token,
+        json!({"websiteId": shop["id"], "dataType": "pageviews"}),
+    )
+    .await;
+    relay.set_up(false);
+    assert_eq!(deleted["deleted"]["pageviews"], 20, "{deleted}");
+    // Whether the job is still running or already failed, the list shows no deleted page view.
+    let (today, _) = listed_today(&server, &token, [&shop, &blog]).await;
+    assert!(matches!(today, [None | Some(0), Some(5)]), "{today:?}");
+    await_gauge(&server.client, &server.base, "tracker_deletion_jobs_failing", |n| n == 1).await;
+    assert!(shard_rows(&corner, &format!("website_id = {} AND kind = 'pageview'", shop["id"]))[1] > 0);
+
+    // While it waits, the list and the live visitors of all sites answer at once with the blog's figures and
+    // leave the shop out; a read of the shop alone still answers 503 (try again).
+    let (today, took) = listed_today(&server, &token, [&shop, &blog]).await;
+    assert_eq!(today, [None, Some(5)]);
+    assert!(took < Duration::from_secs(2), "the list took {took:?}");
+    let live = server.get("/api/analytics/live-visitors", &token).await;
+    assert_eq!(live.status, StatusCode::OK, "{}", live.text);
+    assert_eq!(live.json["totalActiveVisitors"], 5, "{}", live.text);
+    let home = crate::filters::enc(r#"[["is","visit:entry_page",["/"]]]"#);
+    let filtered = server.get(&format!("/api/analytics/live-visitors?filters={home}"), &token).await;
+    assert_eq!(filtered.status, StatusCode::OK, "{}", filtered.text);
+    assert_eq!(filtered.json["totalActiveVisitors"], 5, "{}", filtered.text);
+    let alone = server.get(&format!("/api/dashboard/overview?website_id={}&range=24h", shop["id"]), &token).await;
+    assert_eq!(alone.status, StatusCode::SERVICE_UNAVAILABLE, "{}", alone.text);
+
+    // Once the shard is back and the job done, the shop is listed again, without its deleted page views.
+    relay.set_up(true);
+    await_gauge(&server.client, &server.base, "tracker_deletion_jobs", |n| n == 0).await;
+    assert_eq!(listed_today(&server, &token, [&shop, &blog]).await.0, [Some(0), Some(5)]);
 }

@@ -9,6 +9,10 @@
 //! hits, visits, heatmap data and rollups) would have to carry the exclusion, and one that did not would show
 //! erased data; a check before each read of a site, in the one engine type every read passes through, cannot be
 //! forgotten by a read added later. A deletion is rare and its job takes seconds; reads of other sites never wait.
+//! A read of several sites at once (the Websites list, live visitors and paths over all of a user's sites) leaves
+//! out the sites whose job is pending instead (`settled_of`): one site's deletion must not hold up, or answer 503
+//! to, the figures of all the others, and a site left out shows none of its data, deleted or not, until its job
+//! is done.
 
 use std::time::{Duration, Instant};
 
@@ -139,6 +143,27 @@ impl Cluster {
                 Some(_) => std::thread::sleep(SETTLE_POLL),
             }
         }
+    }
+
+    /// `sites` without those a privacy deletion is pending for, for a read of several sites at once: it reads
+    /// the others at once rather than waiting for (or failing on) one site's job, and leaves the pending sites
+    /// out until their jobs are done. A read of one site waits for its job (`settle`) as every other read does.
+    pub fn settled_of(&self, sites: &[WebsiteId]) -> Result<Vec<WebsiteId>> {
+        if sites.len() < 2 {
+            self.settle(sites)?;
+            return Ok(sites.to_vec());
+        }
+        let pending: Vec<WebsiteId> = self.pg.with(|c| {
+            Ok(c.query(
+                "SELECT DISTINCT site FROM deletion_jobs, unnest(website_ids) AS site
+                 WHERE what <> 'sites' AND site = ANY($1)",
+                &[&sites],
+            )?
+            .iter()
+            .map(|row| row.get(0))
+            .collect())
+        })?;
+        Ok(sites.iter().copied().filter(|site| !pending.contains(site)).collect())
     }
 
     /// Does a privacy job's work on every shard (awaited); repeatable after a failure part way.

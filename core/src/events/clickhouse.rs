@@ -26,7 +26,7 @@ use crate::cluster::Cluster;
 use crate::cluster::advanced::AdvancedVisits;
 use crate::cluster::imports::ClusterImports;
 use crate::cluster::replays::AdmittedVisits;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::export::{ExportFormat, ExportQuery};
 use crate::import::{ImportRecord, ImportedHistory, Parsed, Source};
 use crate::model::{Millis, UserId, WebsiteId, now_ms};
@@ -88,9 +88,10 @@ impl TrafficReads for ClickHouseEvents {
         self.cluster.events.recent_activity(site, limit, "")
     }
 
+    /// A site whose privacy deletion is pending has no row until its job is done (`Cluster::settled_of`).
     fn site_periods(&self, sites: &[WebsiteId], metric: SiteMetric, now: Millis) -> Result<Vec<SitePeriods>> {
-        self.cluster.settle(sites)?;
-        self.cluster.events.site_periods(&self.cluster.site_zones(sites)?, metric, now)
+        let sites = self.cluster.settled_of(sites)?;
+        self.cluster.events.site_periods(&self.cluster.site_zones(&sites)?, metric, now)
     }
 
     fn referrers(&self, site: WebsiteId, range: TimeRange) -> Result<Vec<ReferrerCount>> {
@@ -159,9 +160,18 @@ impl TrafficReads for ClickHouseEvents {
 }
 
 impl VisitReads for ClickHouseEvents {
+    /// Looked for in the sites no privacy deletion is pending for, then (waiting for their jobs) in the others:
+    /// only a session of a site being deleted from waits.
     fn session_site(&self, sites: &[WebsiteId], session: i64) -> Result<WebsiteId> {
-        self.cluster.settle(sites)?;
-        self.cluster.events.session_site(sites, session)
+        let settled = self.cluster.settled_of(sites)?;
+        match self.cluster.events.session_site(&settled, session) {
+            Err(Error::NotFound(_)) if settled.len() < sites.len() => {
+                let pending: Vec<WebsiteId> = sites.iter().copied().filter(|site| !settled.contains(site)).collect();
+                self.cluster.settle(&pending)?;
+                self.cluster.events.session_site(&pending, session)
+            }
+            found => found,
+        }
     }
 
     fn stream_session(&self, site: WebsiteId, session: i64) -> Result<StreamSession> {
@@ -179,8 +189,9 @@ impl VisitReads for ClickHouseEvents {
         self.cluster.events.active_sessions(site)
     }
 
+    /// Of several sites, those whose privacy deletion is pending are left out until it is done.
     fn live_visitors(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
-        self.cluster.settle(sites)?;
+        let sites = &self.cluster.settled_of(sites)?;
         let now = now_ms();
         let active = TimeRange {
             start: now - crate::analytics::ACTIVE_WINDOW_MS,
@@ -210,8 +221,9 @@ impl VisitReads for ClickHouseEvents {
 }
 
 impl PathReads for ClickHouseEvents {
+    /// Of several sites, those whose privacy deletion is pending are left out until it is done.
     fn journey_paths(&self, sites: &[WebsiteId], range: TimeRange, filters: &Filters) -> Result<JourneyPaths> {
-        self.cluster.settle(sites)?;
+        let sites = &self.cluster.settled_of(sites)?;
         self.cluster.events.journey_paths(sites, range, &self.admitted_visits_of(sites, range, filters))
     }
 
@@ -224,7 +236,7 @@ impl PathReads for ClickHouseEvents {
         filter: JourneyFilter,
         now: Millis,
     ) -> Result<CustomerJourneys> {
-        self.cluster.settle(sites)?;
+        let sites = &self.cluster.settled_of(sites)?;
         let events = &self.cluster.events;
         let models = self.intent_models.cached_all(sites, |stale, now| events.fit_intents(stale, now))?;
         let admitted = self.admitted_visits_of(sites, range, filters);
@@ -403,6 +415,10 @@ impl Erasure for ClickHouseEvents {
 
     fn settle(&self, sites: &[WebsiteId]) -> Result<()> {
         self.cluster.settle(sites)
+    }
+
+    fn settled_of(&self, sites: &[WebsiteId]) -> Result<Vec<WebsiteId>> {
+        self.cluster.settled_of(sites)
     }
 
     /// Each site's expired hits deleted on every shard, by one daemon at a time.

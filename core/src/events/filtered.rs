@@ -423,7 +423,9 @@ impl dyn EventStore {
 
     /// The visitor stream of what `filters` admits: its active visits, and today's visitors and conversions
     /// counted from the admitted visits and events of each site's day; the rollups' day row when there is no filter.
+    /// Of several sites, one whose data a deletion job is removing is left out until it is done (`settled_of`).
     pub fn live_visitors_where(&self, sites: &[WebsiteId], filters: &Filters) -> Result<LiveVisitors> {
+        let sites = &self.settled_of(sites)?;
         let mut live = self.live_visitors(sites, filters)?;
         if !filters.is_empty() {
             let now = now_ms();

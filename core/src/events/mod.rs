@@ -252,6 +252,10 @@ pub trait Erasure {
     /// Waits until no deletion of `sites`' data or visitors is under way (`Unavailable` when one waits for a
     /// retry or takes long); at once where deletions finish in their request.
     fn settle(&self, sites: &[WebsiteId]) -> Result<()>;
+    /// For a read of several sites at once: `sites` without those a deletion of whose data is under way (they
+    /// are left out rather than waited for); one site is settled as `settle` does. All of them where deletions
+    /// finish in their request.
+    fn settled_of(&self, sites: &[WebsiteId]) -> Result<Vec<WebsiteId>>;
     /// Applies every site's retention days as if it were `now` (an empty report when another daemon of a
     /// cluster is applying them).
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport>;

@@ -353,6 +353,10 @@ impl Erasure for SqliteEvents {
         Ok(())
     }
 
+    fn settled_of(&self, sites: &[WebsiteId]) -> Result<Vec<WebsiteId>> {
+        Ok(sites.to_vec())
+    }
+
     fn apply_retention_at(&self, now: Millis) -> Result<RetentionReport> {
         self.privacy.apply_retention_at(now)
     }

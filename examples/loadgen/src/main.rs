@@ -3,6 +3,7 @@
 //! `seed-interactions` adds heatmap interactions to it; `query` times every dashboard read against a seeded
 //! folder.
 
+mod allocators;
 mod ceilings;
 mod chaos;
 mod cluster;
@@ -135,6 +136,30 @@ enum Cmd {
     },
     /// Chaos benchmark of issue 12: kill -9 under ingest load, hostile requests over every route
     Chaos(chaos::ChaosArgs),
+    /// Builds of tracker with different global allocators in turn, same run: ingest rate, the chaos run's peak
+    /// memory and what is left after an idle interval, with ratios to the first build's
+    Allocators {
+        /// A build as NAME=PATH, the first the baseline (e.g. glibc=/tmp/alloc/glibc/tracker); two or more
+        #[arg(long = "tracker", value_parser = allocators::parse_build, required = true)]
+        builds: Vec<allocators::Build>,
+        /// Rounds of every build in turn; each figure is the median over them
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+        /// Seconds of closed-loop ingest per build and round
+        #[arg(long, default_value_t = 15)]
+        ingest_seconds: u64,
+        #[arg(long, default_value_t = 64)]
+        connections: usize,
+        /// Hostile requests per build and round (the chaos benchmark's default)
+        #[arg(long, default_value_t = 100_000)]
+        requests: u64,
+        /// Seconds idle after the hostile requests before the last memory reading
+        #[arg(long, default_value_t = 60)]
+        idle_seconds: u64,
+        /// Seed of the hostile requests (the same for every build)
+        #[arg(long, default_value_t = 39)]
+        seed: u64,
+    },
     /// The bare warp endpoint of the HTTP ceiling (started by `ingest` as a child process)
     #[command(hide = true)]
     BareServer,
@@ -194,6 +219,10 @@ fn main() -> anyhow::Result<()> {
             .build()?
             .block_on(export_rss::run(tracker, data_dir)),
         Cmd::Chaos(args) => chaos::run(args),
+        Cmd::Allocators { builds, rounds, ingest_seconds, connections, requests, idle_seconds, seed } => {
+            let plan = allocators::Plan { rounds, ingest_seconds, connections, requests, idle_seconds, seed };
+            tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(allocators::run(builds, plan))
+        }
         Cmd::BareServer => ceilings::bare_server(),
     }
 }

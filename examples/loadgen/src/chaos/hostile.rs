@@ -90,9 +90,26 @@ struct HostileStats {
     no_answer_allowed: u64,
 }
 
+/// The largest daemon's resident memory over a hostile run, in KiB.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HostileMemory {
+    /// VmRSS once the target is seeded, before the first hostile request.
+    pub(crate) seeded_kib: u64,
+    /// VmHWM at the end of the load.
+    pub(crate) peak_kib: u64,
+    /// VmRSS at the end of the load.
+    pub(crate) end_kib: u64,
+    /// VmRSS after `--idle-seconds` without requests (what the allocator gave back); `None` without the wait.
+    pub(crate) idle_kib: Option<u64>,
+}
+
 /// Returns the failed checks (empty when no request got a 5xx, a dropped connection or a hang, the daemon did
-/// not panic, kept its memory bounded and still answers).
-pub(super) async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> anyhow::Result<Vec<String>> {
+/// not panic, kept its memory bounded and still answers) and the daemon's memory over the run.
+pub(super) async fn hostile(
+    tracker: &Path,
+    args: &HostileArgs,
+    seed: u64,
+) -> anyhow::Result<(Vec<String>, HostileMemory)> {
     let engine = if args.cluster {
         format!("{} daemons on the cluster, request i to daemon i mod {}", args.daemons, args.daemons)
     } else {
@@ -247,6 +264,14 @@ pub(super) async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> an
         rss_kib: memories.iter().map(|m| m.rss_kib).max().unwrap_or(0),
         hwm_kib: memories.iter().map(|m| m.hwm_kib).max().unwrap_or(0),
     };
+    // A measured interval, not a wait for a condition: how much the allocator returns once the load is over.
+    let idle_kib = if args.idle_seconds > 0 {
+        tokio::time::sleep(Duration::from_secs(args.idle_seconds)).await;
+        let idle = daemons.iter().map(Daemon::memory).collect::<anyhow::Result<Vec<_>>>()?;
+        Some(idle.iter().map(|m| m.rss_kib).max().unwrap_or(0))
+    } else {
+        None
+    };
     let stopped: Vec<anyhow::Result<()>> = daemons.into_iter().map(Daemon::stop).collect();
     let mut log_text = String::new();
     for log_path in &log_paths {
@@ -293,6 +318,9 @@ pub(super) async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> an
         memory.hwm_kib as f64 / 1024.0,
         memory.rss_kib as f64 / 1024.0
     );
+    if let Some(idle_kib) = idle_kib {
+        println!("  VmRSS {:.1} MiB after {} s idle", idle_kib as f64 / 1024.0, args.idle_seconds);
+    }
     println!("  afterwards: {alive}; panics in the log {}, ERROR lines {}", panics.len(), errors.len());
     for line in errors.iter().take(5) {
         println!("    log: {line}");
@@ -329,7 +357,8 @@ pub(super) async fn hostile(tracker: &Path, args: &HostileArgs, seed: u64) -> an
     for e in stopped.into_iter().filter_map(Result::err) {
         failures.push(format!("hostile: a daemon did not stop cleanly afterwards: {e}"));
     }
-    Ok(failures)
+    let seeded_kib = rss_before.iter().map(|m| m.rss_kib).max().unwrap_or(0);
+    Ok((failures, HostileMemory { seeded_kib, peak_kib: memory.hwm_kib, end_kib: memory.rss_kib, idle_kib }))
 }
 
 /// Sends one request on its own connection and reads the answer's head (the body until EOF, bounded, to

@@ -4,7 +4,7 @@
 //! fails on any 5xx, dropped connection, hang or panic, against one daemon on SQLite or (`--cluster`) daemons
 //! of a cluster taking turns. All traffic goes to 127.0.0.1; counts and times are bounded. Each prints a summary and the command exits non-zero when anything failed.
 
-mod hostile;
+pub(crate) mod hostile;
 mod kill;
 mod request;
 mod routes;
@@ -88,6 +88,31 @@ struct HostileArgs {
     /// Daemons started on the cluster
     #[arg(long, default_value_t = 2, requires = "cluster")]
     daemons: usize,
+    /// Seconds to leave the daemon idle after the load before reading its VmRSS again (memory given back)
+    #[arg(long, default_value_t = 0)]
+    idle_seconds: u64,
+}
+
+/// A hostile run of `requests` against one daemon on SQLite, its memory read again after `idle_seconds`
+/// (for `allocators`): the failed checks and the memory figures.
+pub(crate) async fn hostile_memory(
+    tracker: &std::path::Path,
+    requests: u64,
+    seed: u64,
+    idle_seconds: u64,
+) -> anyhow::Result<(Vec<String>, hostile::HostileMemory)> {
+    let args = HostileArgs {
+        requests,
+        concurrency: 16,
+        request_timeout: 20,
+        max_rss_mib: 512,
+        abort_rss_mib: 3072,
+        only: None,
+        cluster: false,
+        daemons: 1,
+        idle_seconds,
+    };
+    hostile::hostile(tracker, &args, seed).await
 }
 
 /// Runs the chosen part(s); an error means a failed benchmark (or one that could not run).
@@ -107,7 +132,7 @@ pub fn run(args: ChaosArgs) -> anyhow::Result<()> {
         failures.extend(runtime.block_on(kill::kill(&tracker, &kill_args, seed))?);
     }
     if let Some(hostile_args) = hostile_args {
-        failures.extend(runtime.block_on(hostile::hostile(&tracker, &hostile_args, seed))?);
+        failures.extend(runtime.block_on(hostile::hostile(&tracker, &hostile_args, seed))?.0);
     }
     if failures.is_empty() {
         println!("chaos: PASS");
