@@ -93,13 +93,8 @@ start_part() {
   ) >"$logs/$name.log" 2>&1 &
   part_pid[$name]=$!
 }
-echo "== rust: unit and integration tests (built above) and the API contract's Schemathesis fuzz run against a real"
-echo "   daemon (no 5xx, answers match their schemas), at once (each one's log follows)"
-# Schemathesis fuzzes its own daemon on SQLite (no cluster), and mostly waits on it too.
-contract_fuzz() {
-  bash tests/contract/fuzz.sh
-}
-parts=(unit_tests integration_tests contract_fuzz)
+echo "== rust: unit and integration tests (built above), at once (each one's log follows)"
+parts=(unit_tests integration_tests)
 for part in "${parts[@]}"; do start_part "$part"; done
 failed=()
 for part in "${parts[@]}"; do
@@ -108,8 +103,14 @@ for part in "${parts[@]}"; do
   cat "$logs/$part.log"
   ((rc == 0)) || failed+=("$part")
 done
-lap "unit and integration tests, Schemathesis"
+lap "unit and integration tests"
 ((${#failed[@]} == 0)) || { echo "== failed: ${failed[*]}" >&2; exit 1; }
+
+echo "== API contract: Schemathesis fuzz run against a real daemon (no 5xx, answers match their schemas)"
+# After the Rust tests, not beside them: its load made the cluster's demo test (cluster_demo) count more
+# visitors than a data folder, a race of the cluster's own under load that is not fixed yet.
+bash tests/contract/fuzz.sh
+lap "schemathesis"
 
 echo "== browser tests (headless chromium against the real daemon): the dashboard's and the tracking scripts'"
 # Two files at a time, each with its own daemon and Chromium: a file mostly waits on its pages (155 and 35 tests
