@@ -6,7 +6,14 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::capture_util::{interactions, owner_with_site, track_with};
-use crate::util::TestServer;
+use crate::util::{Answer, TestServer};
+
+/// A Stats API query of the site `domain` for visits and `metric` over 7 days, with `extra`'s fields added.
+async fn query(server: &TestServer, token: &str, domain: &str, metric: &str, extra: Value) -> Answer {
+    let mut body = json!({"site_id": domain, "metrics": ["visits", metric], "date_range": "7d"});
+    body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    server.post("/api/v2/query", token, body).await
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scroll_depth_is_each_visits_deepest_scroll_averaged_per_page() {
@@ -26,15 +33,7 @@ async fn scroll_depth_is_each_visits_deepest_scroll_averaged_per_page() {
             assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.text);
         }
     }
-    let ask = |extra: Value| {
-        let (server, token) = (&server, token.clone());
-        async move {
-            let mut body =
-                json!({"site_id": "read.example", "metrics": ["visits", "scroll_depth"], "date_range": "7d"});
-            body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-            server.post("/api/v2/query", &token, body).await
-        }
-    };
+    let ask = |extra: Value| query(&server, &token, "read.example", "scroll_depth", extra);
     let pages = ask(json!({"dimensions": ["event:page"], "order_by": [["event:page", "asc"]]})).await;
     assert_eq!(pages.status, StatusCode::OK, "{}", pages.text);
     assert_eq!(
@@ -84,15 +83,7 @@ async fn time_on_page_is_each_visits_time_on_a_page_averaged_in_whole_seconds() 
             assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.text);
         }
     }
-    let ask = |extra: Value| {
-        let (server, token) = (&server, token.clone());
-        async move {
-            let mut body =
-                json!({"site_id": "time.example", "metrics": ["visits", "time_on_page"], "date_range": "7d"});
-            body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-            server.post("/api/v2/query", &token, body).await
-        }
-    };
+    let ask = |extra: Value| query(&server, &token, "time.example", "time_on_page", extra);
     let pages = ask(json!({"dimensions": ["event:page"], "order_by": [["event:page", "asc"]]})).await;
     assert_eq!(pages.status, StatusCode::OK, "{}", pages.text);
     assert_eq!(

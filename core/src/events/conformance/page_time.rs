@@ -1,7 +1,7 @@
 //! `filtered_page_time` on every engine: page views at known instants, each timed until its visit's next page
 //! view or last activity and capped at 30 minutes, summed per visit and page among what a filter admits.
 
-use super::{Engine, Visit, engines, hits_of};
+use super::{Engine, Visit, engines, hits_of, plain_visit};
 use crate::analytics::TimeRange;
 use crate::events::filtered::{CountOf, GroupBy, Rank};
 use crate::events::filters::{Field, Filters, VisitField};
@@ -17,15 +17,7 @@ const MINUTE: Millis = 60_000;
 /// 4. DE: /a, an event at 20 minutes, /b at 40: /a capped at 30 minutes, /b untimed.
 fn seeded(engine: &Engine, now: Millis) {
     let base = (now - 180 * MINUTE) / 1000 * 1000;
-    let visit = |visitor: u8, country, hits| Visit {
-        visitor,
-        start: base + visitor as Millis * 5 * MINUTE,
-        referrer_host: "",
-        utm_source: "",
-        country,
-        device: "desktop",
-        hits,
-    };
+    let visit = |visitor: u8, country, hits| Visit { country, ..plain_visit(base, visitor, hits) };
     let visits = [
         visit(1, "DE", &[(0, Pageview, "", "/a"), (60, Pageview, "", "/b"), (90, Pageview, "", "/a")]),
         visit(2, "FR", &[(0, Pageview, "", "/a"), (45, Pageview, "", "/c")]),

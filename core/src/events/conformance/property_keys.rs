@@ -1,7 +1,7 @@
 //! `filtered_property_keys` on every engine: the property keys the admitted events of a range carry, counted per
 //! event, read from stored JSON whose string values hold text shaped like keys.
 
-use super::{Engine, Visit, engines, hits_of};
+use super::{Engine, Visit, engines, hits_of, plain_visit};
 use crate::analytics::{Grain, TimeRange};
 use crate::events::filters::Filters;
 use crate::ingest::EventKind::{Custom, Pageview};
@@ -16,15 +16,7 @@ const MINUTE: Millis = 60_000;
 ///    quote, a backslash).
 fn seeded(engine: &Engine, now: Millis) -> Millis {
     let base = (now - 40 * MINUTE) / 1000 * 1000;
-    let visit = |visitor: u8, country, hits| Visit {
-        visitor,
-        start: base + visitor as Millis * 5 * MINUTE,
-        referrer_host: "",
-        utm_source: "",
-        country,
-        device: "desktop",
-        hits,
-    };
+    let visit = |visitor: u8, country, hits| Visit { country, ..plain_visit(base, visitor, hits) };
     let visits = [
         visit(1, "DE", &[(0, Pageview, "", "/a"), (10, Custom, "signup", "/a")]),
         visit(2, "FR", &[(0, Pageview, "", "/b"), (10, Custom, "signup", "/b")]),

@@ -1,7 +1,7 @@
 //! `filtered_scroll` on every engine: each visit's deepest scroll per page, summed per group of pages (or of the
 //! visits' fields) among what a filter admits, from scroll reports whose depths are known.
 
-use super::{Engine, Visit, engines, hits_of};
+use super::{Engine, Visit, engines, hits_of, plain_visit};
 use crate::analytics::TimeRange;
 use crate::events::filtered::{CountOf, GroupBy, Rank};
 use crate::events::filters::{Field, Filters, VisitField};
@@ -16,15 +16,7 @@ const MINUTE: Millis = 60_000;
 /// 3. DE: /c, never scrolled.
 fn seeded(engine: &Engine, now: Millis) {
     let base = (now - 30 * MINUTE) / 1000 * 1000;
-    let visit = |visitor: u8, country, hits| Visit {
-        visitor,
-        start: base + visitor as Millis * 5 * MINUTE,
-        referrer_host: "",
-        utm_source: "",
-        country,
-        device: "desktop",
-        hits,
-    };
+    let visit = |visitor: u8, country, hits| Visit { country, ..plain_visit(base, visitor, hits) };
     let visits = [
         visit(1, "DE", &[(0, Pageview, "", "/a"), (60, Pageview, "", "/b")]),
         visit(2, "FR", &[(0, Pageview, "", "/a")]),
